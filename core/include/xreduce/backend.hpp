@@ -1,0 +1,145 @@
+// The interfaces every backend implements (DESIGN.md, "The flow of one measurement"):
+//   Backend::upload -> DeviceArray -> Reducer::reduce(array, op) -> Reduction{Value, Timing}.
+// A backend depends on core alone; the app and the tests see backends only through these types.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "xreduce/types.hpp"
+
+namespace xr {
+
+// One physical device as a backend sees it.
+struct DeviceInfo {
+  int index = 0;
+  std::string name;
+  std::string uuid;  // 32 lowercase hex digits, no dashes: the same spelling on every backend
+  std::string api_version;     // e.g. "CUDA runtime 13.0", "Vulkan 1.3.277"
+  std::string driver_version;  // as the API reports it, decoded
+  std::uint64_t memory_bytes = 0;  // device-local memory
+  // Backend-specific facts shown by `xreduce list` (compute capability, subgroup size, ...),
+  // in display order.
+  std::vector<std::pair<std::string, std::string>> properties;
+};
+
+// A variant as registered: data, not code (STYLE.md point 4). `id` and `mirrors` come from the
+// catalog (catalog.hpp) so the same id means the same algorithm on every backend.
+struct VariantInfo {
+  std::string id;       // "family/name"
+  std::string mirrors;  // the seed or paper step it mirrors
+  std::vector<DType> dtypes;
+  std::vector<Op> ops;
+  // The variant writes into its input (seed 000's in-place kernels): the harness restores the
+  // input between repetitions, outside the timed region.
+  bool writes_input = false;
+  // Largest n the variant accepts (its own indexing limit); device memory is checked apart.
+  std::uint64_t max_elements = UINT64_MAX;
+  // Device features the variant needs, in words ("subgroup shuffle", "sm_80"); shown by list.
+  std::vector<std::string> requirements;
+
+  bool claims(DType t) const;
+  bool claims(Op op) const;
+};
+
+// Typed device memory owned by a backend. Move-only by construction (held in unique_ptr).
+class DeviceArray {
+ public:
+  DeviceArray() = default;
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+  virtual ~DeviceArray() = default;
+
+  virtual DType dtype() const = 0;
+  virtual std::size_t size() const = 0;  // elements
+  std::size_t bytes() const { return size() * size_of(dtype()); }
+
+  // Overwrites every element from `src` (same dtype and size, else Error(usage)). Blocking.
+  // The harness uses it to restore the input of a variant that writes it.
+  virtual void write(HostView src) = 0;
+  // Copies every element back to the host. Blocking.
+  virtual HostArray read() const = 0;
+};
+
+struct Timing {
+  double device_ms = 0;  // the API's own timer (CUDA events, Vulkan timestamps); == host_ms on CPU
+  double host_ms = 0;    // submit to result on the host
+  bool device_timer = true;  // false when the device has no timer and device_ms is host time
+};
+
+struct Reduction {
+  Value value;
+  Timing timing;
+};
+
+// One variant bound to one backend and device. Owns whatever scratch memory it needs (partials,
+// tickets, temporary storage), allocated at most once per size so repetitions time only the work.
+class Reducer {
+ public:
+  Reducer() = default;
+  Reducer(const Reducer&) = delete;
+  Reducer& operator=(const Reducer&) = delete;
+  virtual ~Reducer() = default;
+
+  virtual const VariantInfo& info() const = 0;
+  // Reduces every element of `input` with `op` and returns when the value is on the host.
+  // Precondition: info() claims input.dtype() and op, else Error(unsupported). Any n >= 0 (n == 0
+  // gives the identity). If info().writes_input, the contents of `input` are unspecified after.
+  // Deterministic: the same input on the same device gives bitwise the same value.
+  virtual Reduction reduce(DeviceArray& input, Op op) = 0;
+};
+
+// How a device is chosen. An empty selector means the backend's default, which prefers the
+// device whose UUID is `preferred_uuid` (the CUDA device's, so Vulkan measures the same GPU).
+struct DeviceChoice {
+  std::string selector;  // index ("0"), name substring ("H200") or UUID (32 hex digits)
+  std::string preferred_uuid;
+};
+
+class Backend {
+ public:
+  Backend() = default;
+  Backend(const Backend&) = delete;
+  Backend& operator=(const Backend&) = delete;
+  virtual ~Backend() = default;
+
+  virtual std::string_view name() const = 0;  // "cpu", "cuda", "vulkan": the --backend value
+  // Probed once at construction, never throws: a backend that is built but finds no usable
+  // device is listed with this reason in words.
+  virtual bool available() const = 0;
+  virtual std::string unavailable_reason() const = 0;
+  // Every device the API reports; empty when unavailable.
+  virtual std::vector<DeviceInfo> devices() const = 0;
+  // Every variant this backend implements; static (known without a device).
+  virtual std::vector<VariantInfo> variants() const = 0;
+
+  // Chooses the device used from now on. Error(usage) when the selector matches no device,
+  // Error(unavailable) when the backend is unavailable.
+  virtual void select_device(const DeviceChoice& choice) = 0;
+  // The selected device (the default one if select_device was never called).
+  virtual DeviceInfo device() const = 0;
+  // Why the selected device cannot run `variant_id`, in words ("needs subgroup shuffle, which
+  // this device lacks"); empty when it can.
+  virtual std::string unsupported_reason(std::string_view variant_id) const = 0;
+
+  // Error(usage) for an unknown id, Error(unsupported) with unsupported_reason() when the device
+  // cannot run it.
+  virtual std::unique_ptr<Reducer> make_reducer(std::string_view variant_id) = 0;
+  // Copies `data` into new device memory. Error(out_of_memory) when it does not fit.
+  virtual std::unique_ptr<DeviceArray> upload(HostView data) = 0;
+  // Elements of `t` the selected device can hold in one array (for refusing an n up front).
+  virtual std::uint64_t max_elements(DType t) const = 0;
+
+  // Evicts the data caches (L2) between timed repetitions so small sizes are not cache numbers.
+  virtual void flush_cache() {}
+  // Streaming-read bandwidth of the selected device in GB/s, measured by the backend's own read
+  // kernel/shader; nullopt where the backend does not measure it.
+  virtual std::optional<double> measure_read_bandwidth_gbps() { return std::nullopt; }
+};
+
+}  // namespace xr

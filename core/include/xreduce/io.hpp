@@ -1,0 +1,22 @@
+// Input files: NumPy .npy (little-endian <i4, <u4, <f4; C order; any shape, read flattened) and
+// raw .bin (native little-endian elements, dtype from --dtype). Every defect is Error(usage)
+// with one line that names the file and what is wrong.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+
+#include "xreduce/types.hpp"
+
+namespace xr {
+
+// `expected`: the --dtype the user gave, if any; a .npy of another dtype is refused.
+HostArray read_npy(const std::filesystem::path& path, std::optional<DType> expected);
+HostArray read_bin(const std::filesystem::path& path, DType dtype);
+// By extension: .npy -> read_npy; .bin -> read_bin (needs `dtype`, default i32 is not assumed).
+HostArray read_input(const std::filesystem::path& path, std::optional<DType> dtype);
+
+// Writes a 1-D .npy (format 1.0). Used by tests and by users to make inputs.
+void write_npy(const std::filesystem::path& path, HostView data);
+
+}  // namespace xr

@@ -1,0 +1,40 @@
+// The explicit backend registry: filled by register_builtin_backends() from main(), never by
+// static initialisers, so the order and the set of backends are visible in one function.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "xreduce/backend.hpp"
+
+namespace xr {
+
+class Registry {
+ public:
+  void add(std::unique_ptr<Backend> backend);
+  // Records a backend this build left out and why (configure's words), so asking for it is
+  // Error(unavailable) with that reason rather than "unknown backend".
+  void note_not_built(std::string name, std::string reason);
+  std::span<const std::unique_ptr<Backend>> backends() const { return backends_; }
+  // nullptr when no backend of that name is built.
+  Backend* find(std::string_view name) const;
+  // Error(unavailable) for a backend noted as not built; Error(usage) naming the built backends
+  // for any other unknown name.
+  Backend& get(std::string_view name) const;
+  std::vector<std::string> names() const;
+
+ private:
+  std::vector<std::unique_ptr<Backend>> backends_;
+  std::vector<std::pair<std::string, std::string>> not_built_;  // name, reason
+};
+
+// Adds every backend this build has (cpu always; cuda and vulkan when built), in that order,
+// and points the Vulkan backend's default device at the CUDA device's UUID when CUDA is
+// available. Defined in app/builtin_backends.cpp, the one place that knows the backends.
+void register_builtin_backends(Registry& registry);
+
+}  // namespace xr

@@ -1,0 +1,180 @@
+// Element types, reduction operators and the typed scalar that carries a result.
+// API-neutral: no CUDA or Vulkan header may be included from core/.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace xr {
+
+// Element types. Adding i64/f64 means: a new enumerator, a row in kAllDTypes, a case in
+// visit_dtype and a Value constructor; every switch below is exhaustive so the compiler finds
+// the rest.
+enum class DType : std::uint8_t { i32, u32, f32 };
+inline constexpr DType kAllDTypes[] = {DType::i32, DType::u32, DType::f32};
+
+enum class Op : std::uint8_t { sum, min, max };
+inline constexpr Op kAllOps[] = {Op::sum, Op::min, Op::max};
+
+std::string_view to_string(DType t);
+std::string_view to_string(Op op);
+std::optional<DType> parse_dtype(std::string_view s);
+std::optional<Op> parse_op(std::string_view s);
+std::size_t size_of(DType t);
+bool is_integer(DType t);
+
+template <class T>
+struct DTypeOf;
+template <>
+struct DTypeOf<std::int32_t> {
+  static constexpr DType value = DType::i32;
+};
+template <>
+struct DTypeOf<std::uint32_t> {
+  static constexpr DType value = DType::u32;
+};
+template <>
+struct DTypeOf<float> {
+  static constexpr DType value = DType::f32;
+};
+
+template <class T>
+struct TypeTag {
+  using type = T;
+};
+
+// Calls f(TypeTag<T>{}) with the C++ type of `t`; the single place that maps DType to a type.
+template <class F>
+decltype(auto) visit_dtype(DType t, F&& f) {
+  switch (t) {
+    case DType::i32:
+      return f(TypeTag<std::int32_t>{});
+    case DType::u32:
+      return f(TypeTag<std::uint32_t>{});
+    case DType::f32:
+      return f(TypeTag<float>{});
+  }
+  return f(TypeTag<std::int32_t>{});  // unreachable: the switch is exhaustive
+}
+
+// The identity of `op` for T: 0 for sum, the largest T for min, the smallest for max
+// (+inf/-inf for floats, so min/max of an empty float array is the identity).
+template <class T>
+constexpr T identity(Op op) {
+  switch (op) {
+    case Op::sum:
+      return T(0);
+    case Op::min:
+      if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::infinity();
+      return std::numeric_limits<T>::max();
+    case Op::max:
+      if constexpr (std::is_floating_point_v<T>) return -std::numeric_limits<T>::infinity();
+      return std::numeric_limits<T>::lowest();
+  }
+  return T(0);
+}
+
+// Applies `op` the way every backend must: integer sums wrap modulo 2^32 (computed in unsigned
+// arithmetic, so no signed-overflow UB), float sums round to float.
+template <class T>
+constexpr T apply(Op op, T a, T b) {
+  switch (op) {
+    case Op::sum:
+      if constexpr (std::is_integral_v<T>) {
+        using U = std::make_unsigned_t<T>;
+        return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+      } else {
+        return a + b;
+      }
+    case Op::min:
+      return b < a ? b : a;
+    case Op::max:
+      return a < b ? b : a;
+  }
+  return a;
+}
+
+// A typed scalar: the result of a reduction. Stores the bits of the value, so two Values compare
+// bitwise (what the determinism check needs).
+class Value {
+ public:
+  Value() = default;
+  template <class T>
+  static Value of(T v) {
+    Value out;
+    out.dtype_ = DTypeOf<T>::value;
+    static_assert(sizeof(T) <= sizeof(out.bits_));
+    std::memcpy(&out.bits_, &v, sizeof(T));
+    return out;
+  }
+  static Value identity_of(DType t, Op op) {
+    return visit_dtype(t, [&](auto tag) { return of(identity<typename decltype(tag)::type>(op)); });
+  }
+
+  DType dtype() const { return dtype_; }
+  template <class T>
+  T get() const {
+    T v;
+    std::memcpy(&v, &bits_, sizeof(T));
+    return v;
+  }
+  double as_double() const;
+  std::string to_string() const;  // shortest round-trip text for floats
+  bool bitwise_equal(const Value& o) const { return dtype_ == o.dtype_ && bits_ == o.bits_; }
+
+ private:
+  DType dtype_ = DType::i32;
+  std::uint64_t bits_ = 0;
+};
+
+// A read-only view of typed host elements.
+struct HostView {
+  DType dtype = DType::i32;
+  const void* data = nullptr;
+  std::size_t size = 0;  // elements
+
+  std::size_t bytes() const { return size * size_of(dtype); }
+  template <class T>
+  std::span<const T> as() const {
+    return {static_cast<const T*>(data), size};
+  }
+};
+
+// Owned, typed host elements (16-byte aligned storage).
+class HostArray {
+ public:
+  HostArray() = default;
+  HostArray(DType t, std::size_t n);
+  DType dtype() const { return dtype_; }
+  std::size_t size() const { return size_; }
+  std::size_t bytes() const { return size_ * size_of(dtype_); }
+  void* data() { return storage_.data(); }
+  const void* data() const { return storage_.data(); }
+  template <class T>
+  std::span<T> as() {
+    return {static_cast<T*>(data()), size_};
+  }
+  template <class T>
+  std::span<const T> as() const {
+    return {static_cast<const T*>(data()), size_};
+  }
+  HostView view() const { return {dtype_, data(), size_}; }
+
+ private:
+  struct alignas(16) Chunk {
+    std::byte b[16];
+  };
+  DType dtype_ = DType::i32;
+  std::size_t size_ = 0;
+  std::vector<Chunk> storage_;
+};
+
+}  // namespace xr

@@ -1,0 +1,202 @@
+#include "xreduce/io.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <regex>
+#include <string>
+
+#include "xreduce/error.hpp"
+
+namespace xr {
+namespace {
+
+[[noreturn]] void bad_file(const std::filesystem::path& path, const std::string& why) {
+  throw Error(ErrorCategory::usage, path.string() + ": " + why);
+}
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+File open_for_read(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) bad_file(path, "no such file");
+  if (std::filesystem::is_directory(path, ec)) bad_file(path, "is a directory, not a file");
+  File f(std::fopen(path.c_str(), "rb"));
+  if (!f) bad_file(path, "cannot be opened for reading");
+  return f;
+}
+
+std::uint64_t checked_file_size(const std::filesystem::path& path) {
+  std::error_code ec;
+  auto size = std::filesystem::file_size(path, ec);
+  if (ec) bad_file(path, "cannot read its size: " + ec.message());
+  return size;
+}
+
+void read_payload(std::FILE* f, const std::filesystem::path& path, HostArray& out) {
+  if (out.bytes() && std::fread(out.data(), 1, out.bytes(), f) != out.bytes())
+    bad_file(path, "read failed");
+}
+
+// The value of `key` in a .npy header dict, e.g. 'descr': '<i4'.
+std::string header_field(const std::string& header, const std::string& key,
+                         const std::filesystem::path& path) {
+  auto at = header.find("'" + key + "'");
+  if (at == std::string::npos) bad_file(path, "corrupt .npy header: no '" + key + "' field");
+  auto colon = header.find(':', at);
+  if (colon == std::string::npos) bad_file(path, "corrupt .npy header near '" + key + "'");
+  std::size_t begin = header.find_first_not_of(' ', colon + 1);
+  if (begin == std::string::npos) bad_file(path, "corrupt .npy header near '" + key + "'");
+  std::size_t end;
+  if (header[begin] == '(') {
+    end = header.find(')', begin);
+    if (end == std::string::npos) bad_file(path, "corrupt .npy header: unclosed shape");
+    ++end;
+  } else if (header[begin] == '\'') {
+    end = header.find('\'', begin + 1);
+    if (end == std::string::npos) bad_file(path, "corrupt .npy header: unclosed string");
+    ++end;
+  } else {
+    end = header.find_first_of(",}", begin);
+    if (end == std::string::npos) bad_file(path, "corrupt .npy header near '" + key + "'");
+  }
+  return header.substr(begin, end - begin);
+}
+
+}  // namespace
+
+HostArray read_npy(const std::filesystem::path& path, std::optional<DType> expected) {
+  File f = open_for_read(path);
+  const std::uint64_t total = checked_file_size(path);
+  unsigned char preamble[10];
+  if (total < 10 || std::fread(preamble, 1, 10, f.get()) != 10)
+    bad_file(path, "truncated .npy file (shorter than its preamble)");
+  if (std::memcmp(preamble, "\x93NUMPY", 6) != 0)
+    bad_file(path, "not a .npy file (missing the \\x93NUMPY magic)");
+  const int major = preamble[6];
+  std::uint64_t header_len = 0;
+  std::uint64_t preamble_len = 10;
+  if (major == 1) {
+    header_len = preamble[8] | (preamble[9] << 8);
+  } else if (major == 2 || major == 3) {
+    unsigned char more[2];
+    if (std::fread(more, 1, 2, f.get()) != 2) bad_file(path, "truncated .npy header");
+    header_len = preamble[8] | (preamble[9] << 8) | (more[0] << 16) |
+                 (static_cast<std::uint64_t>(more[1]) << 24);
+    preamble_len = 12;
+  } else {
+    bad_file(path, "unsupported .npy format version " + std::to_string(major));
+  }
+  if (preamble_len + header_len > total) bad_file(path, "truncated .npy header");
+  std::string header(header_len, '\0');
+  if (std::fread(header.data(), 1, header_len, f.get()) != header_len)
+    bad_file(path, "truncated .npy header");
+
+  const std::string descr = header_field(header, "descr", path);
+  DType dtype;
+  if (descr == "'<i4'") {
+    dtype = DType::i32;
+  } else if (descr == "'<u4'") {
+    dtype = DType::u32;
+  } else if (descr == "'<f4'") {
+    dtype = DType::f32;
+  } else {
+    bad_file(path, "unsupported .npy dtype " + descr +
+                       " (supported: '<i4' i32, '<u4' u32, '<f4' f32, little-endian)");
+  }
+  if (expected && *expected != dtype)
+    bad_file(path, "holds " + std::string(to_string(dtype)) + " but --dtype is " +
+                       std::string(to_string(*expected)));
+
+  const std::string fortran = header_field(header, "fortran_order", path);
+  const std::string shape = header_field(header, "shape", path);
+  if (shape.empty() || shape.front() != '(') bad_file(path, "corrupt .npy header: bad shape");
+  // Parse the shape tuple: "(3,)", "(2, 5)", "()" (a scalar, one element).
+  std::uint64_t count = 1;
+  int dims = 0;
+  static const std::regex dim_re(R"(\s*(\d+)\s*)");
+  std::string inner = shape.substr(1, shape.size() - 2);
+  std::size_t start = 0;
+  while (start < inner.size()) {
+    std::size_t comma = inner.find(',', start);
+    std::string item = inner.substr(start, comma == std::string::npos ? comma : comma - start);
+    if (item.find_first_not_of(' ') != std::string::npos) {
+      std::smatch m;
+      if (!std::regex_match(item, m, dim_re)) bad_file(path, "corrupt .npy header: bad shape " + shape);
+      std::uint64_t d = 0;
+      try {
+        d = std::stoull(m[1].str());
+      } catch (const std::exception&) {
+        bad_file(path, "corrupt .npy header: dimension too large in " + shape);
+      }
+      if (d != 0 && count > UINT64_MAX / d) bad_file(path, "corrupt .npy header: shape overflows");
+      count *= d;
+      ++dims;
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (fortran == "True" && dims > 1)
+    bad_file(path, "Fortran-order .npy arrays are not supported (save with C order)");
+  if (fortran != "True" && fortran != "False")
+    bad_file(path, "corrupt .npy header: fortran_order is " + fortran);
+
+  const std::uint64_t data_bytes = total - preamble_len - header_len;
+  if (count > data_bytes / size_of(dtype))
+    bad_file(path, "truncated .npy data: shape " + shape + " needs " +
+                       std::to_string(count * size_of(dtype)) + " bytes, the file holds " +
+                       std::to_string(data_bytes));
+  if (data_bytes != count * size_of(dtype))
+    bad_file(path, "corrupt .npy file: " + std::to_string(data_bytes - count * size_of(dtype)) +
+                       " bytes after the data");
+  HostArray out(dtype, count);
+  read_payload(f.get(), path, out);
+  return out;
+}
+
+HostArray read_bin(const std::filesystem::path& path, DType dtype) {
+  File f = open_for_read(path);
+  const std::uint64_t total = checked_file_size(path);
+  if (total % size_of(dtype) != 0)
+    bad_file(path, "size " + std::to_string(total) + " bytes is not a multiple of " +
+                       std::to_string(size_of(dtype)) + " (" + std::string(to_string(dtype)) +
+                       " elements)");
+  HostArray out(dtype, total / size_of(dtype));
+  read_payload(f.get(), path, out);
+  return out;
+}
+
+HostArray read_input(const std::filesystem::path& path, std::optional<DType> dtype) {
+  const auto ext = path.extension().string();
+  if (ext == ".npy") return read_npy(path, dtype);
+  if (ext == ".bin") {
+    if (!dtype) bad_file(path, "a raw .bin file needs --dtype i32|u32|f32");
+    return read_bin(path, *dtype);
+  }
+  bad_file(path, "unknown input format '" + ext + "' (expected .npy or .bin)");
+}
+
+void write_npy(const std::filesystem::path& path, HostView data) {
+  const char* descr = data.dtype == DType::i32 ? "<i4" : data.dtype == DType::u32 ? "<u4" : "<f4";
+  std::string header = "{'descr': '" + std::string(descr) +
+                       "', 'fortran_order': False, 'shape': (" + std::to_string(data.size) + ",), }";
+  // Pad with spaces so the data starts on a 64-byte boundary, ending in '\n' (format 1.0).
+  std::size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header.push_back('\n');
+  std::ofstream out(path, std::ios::binary);
+  if (!out) bad_file(path, "cannot be opened for writing");
+  const unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
+                                 static_cast<unsigned char>(header.size() & 0xFF),
+                                 static_cast<unsigned char>(header.size() >> 8)};
+  out.write(reinterpret_cast<const char*>(pre), 10);
+  out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  out.write(static_cast<const char*>(data.data), static_cast<std::streamsize>(data.bytes()));
+  if (!out) bad_file(path, "write failed");
+}
+
+}  // namespace xr

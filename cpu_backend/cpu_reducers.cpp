@@ -1,0 +1,147 @@
+// The CPU variants. Floats accumulate sums in double, the host's natural wide accumulator, so
+// the reference backend is the most accurate one; integer sums wrap modulo 2^32 like the GPUs'.
+#include "cpu_reducers.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <execution>
+#include <numeric>
+#include <string>
+#include <variant>
+
+#include "xreduce/catalog.hpp"
+#include "xreduce/error.hpp"
+
+namespace xr::cpu {
+namespace {
+
+// Elements per task of cpu/parallel: 64K 4-byte elements (256 KiB) fit a core's L2 and give
+// TBB ~4K tasks at 2^28, enough to balance; fixed so the partials, hence the result, do not
+// depend on the thread count.
+constexpr std::size_t kParallelChunk = 64 * 1024;
+
+template <class T>
+using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+
+// Folds xs into acc; the op is a template constant inside the loop so each loop is specialised.
+template <class T>
+Acc<T> fold(std::span<const T> xs, Op op, Acc<T> acc) {
+  auto run = [&](auto op_constant) {
+    for (T x : xs) acc = apply<Acc<T>>(op_constant.value, acc, x);
+    return acc;
+  };
+  switch (op) {
+    case Op::sum:
+      return run(std::integral_constant<Op, Op::sum>{});
+    case Op::min:
+      return run(std::integral_constant<Op, Op::min>{});
+    case Op::max:
+      return run(std::integral_constant<Op, Op::max>{});
+  }
+  return acc;
+}
+
+template <class T>
+Acc<T> acc_identity(Op op) {
+  return op == Op::sum ? Acc<T>(0) : static_cast<Acc<T>>(identity<T>(op));
+}
+
+// Seed 000's recursiveReduce: interleaved pairs data[i] op= data[i + stride], halving the size.
+// Made correct for odd sizes (the middle element carries over) and non-destructive: the first
+// level reads the input and writes a scratch buffer the later levels reduce in place.
+template <class T>
+T recursive_reduce(std::span<const T> in, Op op, std::vector<T>& scratch) {
+  std::size_t size = in.size();
+  if (size == 0) return identity<T>(op);
+  if (size == 1) return in[0];
+  scratch.resize((size + 1) / 2);
+  const T* src = in.data();
+  while (size > 1) {
+    const std::size_t stride = size / 2;
+    for (std::size_t i = 0; i < stride; ++i) scratch[i] = apply(op, src[i], src[i + stride]);
+    if (size % 2) scratch[stride] = src[2 * stride];
+    size = stride + size % 2;
+    src = scratch.data();
+  }
+  return scratch[0];
+}
+
+template <class T>
+Acc<T> parallel_reduce(std::span<const T> xs, Op op) {
+  const std::size_t chunks = (xs.size() + kParallelChunk - 1) / kParallelChunk;
+  std::vector<Acc<T>> partials(chunks);
+  std::vector<std::size_t> index(chunks);
+  std::iota(index.begin(), index.end(), std::size_t{0});
+  std::for_each(std::execution::par, index.begin(), index.end(), [&](std::size_t c) {
+    auto part = xs.subspan(c * kParallelChunk, std::min(kParallelChunk, xs.size() - c * kParallelChunk));
+    partials[c] = fold<T>(part, op, acc_identity<T>(op));
+  });
+  Acc<T> acc = acc_identity<T>(op);
+  for (Acc<T> p : partials) acc = apply<Acc<T>>(op, acc, p);
+  return acc;
+}
+
+enum class Kind { recursive, sequential, parallel };
+
+class CpuReducer final : public Reducer {
+ public:
+  CpuReducer(VariantInfo info, Kind kind) : info_(std::move(info)), kind_(kind) {}
+  const VariantInfo& info() const override { return info_; }
+
+  Reduction reduce(DeviceArray& input, Op op) override {
+    if (!info_.claims(input.dtype()) || !info_.claims(op))
+      throw Error(ErrorCategory::unsupported, info_.id + " does not implement " +
+                                                  std::string(to_string(op)) + " on " +
+                                                  std::string(to_string(input.dtype())));
+    auto& array = dynamic_cast<CpuArray&>(input);
+    const auto start = std::chrono::steady_clock::now();
+    Value v = visit_dtype(array.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      auto xs = array.view().as<T>();
+      switch (kind_) {
+        case Kind::recursive: {
+          // Reused across calls: only the first (warm-up) run allocates.
+          if (!std::holds_alternative<std::vector<T>>(scratch_)) scratch_ = std::vector<T>{};
+          return Value::of(recursive_reduce<T>(xs, op, std::get<std::vector<T>>(scratch_)));
+        }
+        case Kind::sequential:
+          return Value::of(static_cast<T>(fold<T>(xs, op, acc_identity<T>(op))));
+        case Kind::parallel:
+          return Value::of(static_cast<T>(parallel_reduce<T>(xs, op)));
+      }
+      return Value::of(identity<T>(op));
+    });
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return {v, Timing{ms, ms, true}};
+  }
+
+ private:
+  VariantInfo info_;
+  Kind kind_;
+  std::variant<std::monostate, std::vector<std::int32_t>, std::vector<std::uint32_t>,
+               std::vector<float>>
+      scratch_;
+};
+
+const std::vector<DType> kTypes{DType::i32, DType::u32, DType::f32};
+const std::vector<Op> kOps{Op::sum, Op::min, Op::max};
+
+}  // namespace
+
+std::vector<VariantInfo> cpu_variants() {
+  return {catalog_variant("cpu/recursive", kTypes, kOps),
+          catalog_variant("cpu/sequential", kTypes, kOps),
+          catalog_variant("cpu/parallel", kTypes, kOps)};
+}
+
+std::unique_ptr<Reducer> make_cpu_reducer(std::string_view id) {
+  const std::pair<std::string_view, Kind> table[] = {{"cpu/recursive", Kind::recursive},
+                                                     {"cpu/sequential", Kind::sequential},
+                                                     {"cpu/parallel", Kind::parallel}};
+  for (auto& [name, kind] : table)
+    if (name == id) return std::make_unique<CpuReducer>(catalog_variant(id, kTypes, kOps), kind);
+  throw Error(ErrorCategory::usage, "unknown cpu variant '" + std::string(id) + "'");
+}
+
+}  // namespace xr::cpu
