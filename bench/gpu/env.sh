@@ -1,0 +1,16 @@
+# Sourced at the start of every command on the GPU machine (see README, "Running on the GPU
+# machine"). That machine has the NVIDIA driver and its Vulkan ICD but no Vulkan loader and none
+# of the Debian runtime libraries xreduce links; ../shared/gpu/prepare and `bench/gpu/fetch-libs`
+# put them, as .deb files, in .gl/ and .gpulibs/, carried with the run.
+#  - .gl/*.deb (loader, GL dispatch) unpack into / as the recipe of the GPU machine says;
+#  - .gpulibs/*.deb (TBB, hwloc, fmt, validation layers) unpack beside, into /opt/xr, so they
+#    cannot replace anything of the image's own.
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+mkdir -p /opt/xr
+for f in .gpulibs/*.deb; do dpkg -x "$f" /opt/xr; done
+ldconfig
+export LD_LIBRARY_PATH=/opt/xr/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export VK_LAYER_PATH=/opt/xr/usr/share/vulkan/explicit_layer.d
+if [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ] && [ -z "${VK_DRIVER_FILES:-}" ]; then
+  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+fi
