@@ -1,0 +1,159 @@
+// Value formatting, dtype/op names, the catalog, the registry and the error categories.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <set>
+#include <string>
+
+#include "test_support.hpp"
+#include "xreduce/catalog.hpp"
+#include "xreduce/cpu_backend.hpp"
+#include "xreduce/error.hpp"
+#include "xreduce/registry.hpp"
+#include "xreduce/types.hpp"
+
+using xr::ErrorCategory;
+using xrtest::require_error;
+
+TEST_CASE("Value: formatting, conversion and bitwise comparison", "[unit][value]") {
+  CHECK(xr::Value::of(std::int32_t{-5}).to_string() == "-5");
+  CHECK(xr::Value::of(std::int32_t{INT32_MIN}).to_string() == "-2147483648");
+  CHECK(xr::Value::of(std::uint32_t{4294967295u}).to_string() == "4294967295");
+  CHECK(xr::Value::of(1.5f).to_string() == "1.5");
+  CHECK(xr::Value::of(0.1f).to_string() == "0.1");  // shortest round trip, not 0.100000001
+  CHECK(xr::Value::of(-3e30f).to_string() == "-3e+30");
+  CHECK(xr::Value::of(std::numeric_limits<float>::infinity()).to_string() == "inf");
+  CHECK(xr::Value::of(-std::numeric_limits<float>::infinity()).to_string() == "-inf");
+  CHECK(xr::Value::of(std::numeric_limits<float>::quiet_NaN()).to_string() == "nan");
+
+  CHECK(xr::Value::of(std::uint32_t{4294967295u}).as_double() == 4294967295.0);
+  CHECK(xr::Value::of(std::int32_t{-7}).as_double() == -7.0);
+  CHECK(xr::Value::of(0.25f).dtype() == xr::DType::f32);
+  CHECK(xr::Value::of(0.25f).get<float>() == 0.25f);
+
+  CHECK(xr::Value::of(1.0f).bitwise_equal(xr::Value::of(1.0f)));
+  CHECK_FALSE(xr::Value::of(0.0f).bitwise_equal(xr::Value::of(-0.0f)));
+  CHECK_FALSE(xr::Value::of(std::int32_t{1}).bitwise_equal(xr::Value::of(std::uint32_t{1})));
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  CHECK(xr::Value::of(nan).bitwise_equal(xr::Value::of(nan)));
+
+  CHECK(xr::Value::identity_of(xr::DType::i32, xr::Op::min).get<std::int32_t>() == INT32_MAX);
+  CHECK(xr::Value::identity_of(xr::DType::u32, xr::Op::max).get<std::uint32_t>() == 0u);
+  CHECK(std::isinf(xr::Value::identity_of(xr::DType::f32, xr::Op::min).get<float>()));
+}
+
+TEST_CASE("dtype and op names round-trip; apply wraps integer sums", "[unit][value]") {
+  for (xr::DType t : xr::kAllDTypes) CHECK(xr::parse_dtype(xr::to_string(t)) == t);
+  for (xr::Op op : xr::kAllOps) CHECK(xr::parse_op(xr::to_string(op)) == op);
+  CHECK_FALSE(xr::parse_dtype("f64").has_value());
+  CHECK_FALSE(xr::parse_dtype("I32").has_value());
+  CHECK_FALSE(xr::parse_op("prod").has_value());
+  CHECK(xr::size_of(xr::DType::f32) == 4);
+  CHECK(xr::is_integer(xr::DType::u32));
+  CHECK_FALSE(xr::is_integer(xr::DType::f32));
+  CHECK(xr::apply(xr::Op::sum, INT32_MAX, 1) == INT32_MIN);
+  CHECK(xr::apply(xr::Op::sum, 0xFFFFFFFFu, 2u) == 1u);
+  CHECK(xr::apply(xr::Op::min, -1, 1) == -1);
+  CHECK(xr::apply(xr::Op::max, -1.5f, -2.5f) == -1.5f);
+}
+
+TEST_CASE("catalog: ids unique, family/name, unknown ids refused", "[unit][catalog]") {
+  std::set<std::string_view> ids;
+  int position = 0;
+  for (const auto& e : xr::catalog()) {
+    INFO(e.id);
+    CHECK(ids.insert(e.id).second);
+    const auto slash = e.id.find('/');
+    CHECK(slash != std::string_view::npos);
+    CHECK(slash > 0);
+    CHECK(slash + 1 < e.id.size());
+    CHECK_FALSE(e.mirrors.empty());
+    CHECK(xr::ladder_position(e.id) == position++);
+  }
+  CHECK(ids.count("smem/multi-element") == 1);
+  CHECK(ids.count("fast/single-pass") == 1);
+  CHECK(xr::ladder_position("no/such") == static_cast<int>(xr::catalog().size()));
+
+  const auto v = xr::catalog_variant("cpu/sequential", {xr::DType::i32}, {xr::Op::sum});
+  CHECK(v.id == "cpu/sequential");
+  CHECK_FALSE(v.mirrors.empty());
+  CHECK(v.claims(xr::DType::i32));
+  CHECK_FALSE(v.claims(xr::DType::f32));
+  CHECK(v.claims(xr::Op::sum));
+  CHECK_FALSE(v.claims(xr::Op::max));
+  CHECK_FALSE(v.writes_input);
+  require_error([] { xr::catalog_variant("smem/fancy", {}, {}); }, ErrorCategory::usage,
+                "'smem/fancy' is not in the catalog");
+}
+
+TEST_CASE("registry: unknown is usage, not built is unavailable", "[unit][registry]") {
+  xr::Registry registry;
+  registry.add(xr::cpu::make_backend());
+  registry.note_not_built("cuda", "no CUDA compiler (nvcc) found");
+  CHECK(registry.names() == std::vector<std::string>{"cpu"});
+  CHECK(registry.find("cpu") != nullptr);
+  CHECK(registry.find("cuda") == nullptr);
+  CHECK(&registry.get("cpu") == registry.find("cpu"));
+  require_error([&] { registry.get("opencl"); }, ErrorCategory::usage, "unknown backend 'opencl'");
+  require_error([&] { registry.get("opencl"); }, ErrorCategory::usage, "this build has: cpu");
+  require_error([&] { registry.get("cuda"); }, ErrorCategory::unavailable,
+                "no CUDA compiler (nvcc) found");
+}
+
+TEST_CASE("builtin registry: every backend's variants are catalog ids, unique, complete",
+          "[unit][registry]") {
+  xr::Registry registry;
+  xr::register_builtin_backends(registry);
+  REQUIRE_FALSE(registry.backends().empty());
+  CHECK(registry.backends().front()->name() == "cpu");
+  CHECK(registry.get("cpu").available());
+  for (const auto& b : registry.backends()) {
+    const std::string name(b->name());
+    INFO("backend " << name);
+    CHECK(b->available() == b->unavailable_reason().empty());
+    std::set<std::string> ids;
+    for (const auto& v : b->variants()) {
+      INFO("variant " << v.id);
+      CHECK(ids.insert(v.id).second);
+      CHECK(xr::ladder_position(v.id) < static_cast<int>(xr::catalog().size()));
+      CHECK_FALSE(v.dtypes.empty());
+      CHECK_FALSE(v.ops.empty());
+    }
+    CHECK_FALSE(ids.empty());
+    // An unknown id is the user's mistake (usage) or, without a device, unavailable.
+    try {
+      b->make_reducer("no/such-variant");
+      FAIL("make_reducer accepted an unknown id");
+    } catch (const xr::Error& e) {
+      CHECK((e.category() == ErrorCategory::usage || e.category() == ErrorCategory::unavailable));
+    }
+  }
+}
+
+TEST_CASE("error categories map to the documented exit codes", "[unit][error]") {
+  CHECK(xr::exit_code(ErrorCategory::check_failed) == 1);
+  CHECK(xr::exit_code(ErrorCategory::usage) == 2);
+  CHECK(xr::exit_code(ErrorCategory::unsupported) == 3);
+  CHECK(xr::exit_code(ErrorCategory::unavailable) == 3);
+  CHECK(xr::exit_code(ErrorCategory::out_of_memory) == 4);
+  CHECK(xr::exit_code(ErrorCategory::device_lost) == 5);
+  CHECK(xr::to_string(ErrorCategory::out_of_memory) == "out of memory");
+  CHECK(xr::to_string(ErrorCategory::device_lost) == "device lost");
+  CHECK(xr::to_string(ErrorCategory::usage) == "usage");
+}
+
+TEST_CASE("throw_call_error and XR_EXPECT name file, line and expression", "[unit][error]") {
+  try {
+    xr::throw_call_error(ErrorCategory::device_lost, "/a/b/context.cpp", 42, "vkWaitForFences(x)",
+                         "VK_TIMEOUT");
+    FAIL("did not throw");
+  } catch (const xr::Error& e) {
+    CHECK(e.category() == ErrorCategory::device_lost);
+    CHECK(std::string(e.what()) == "context.cpp:42: `vkWaitForFences(x)` failed: VK_TIMEOUT");
+  }
+  const int n = -1;
+  require_error([&] { XR_EXPECT(n >= 0, ErrorCategory::usage, "n must not be negative"); },
+                ErrorCategory::usage, "`n >= 0` failed: n must not be negative");
+  CHECK_NOTHROW([&] { XR_EXPECT(n < 0, ErrorCategory::usage, "unreachable"); }());
+}

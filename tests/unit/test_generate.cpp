@@ -1,0 +1,135 @@
+// The documented data generator (generate.hpp): SplitMix64 of (seed, index).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <set>
+
+#include "xreduce/generate.hpp"
+
+namespace {
+
+bool same_bytes(const xr::HostArray& a, const xr::HostArray& b) {
+  return a.dtype() == b.dtype() && a.size() == b.size() &&
+         std::memcmp(a.data(), b.data(), a.bytes()) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("element_hash is SplitMix64 and never silently changes", "[unit][generate]") {
+  // The published SplitMix64 sequence for seed 0: element i is output i.
+  CHECK(xr::element_hash(0, 0) == 0xE220A8397B1DCDAFull);
+  CHECK(xr::element_hash(0, 1) == 0x6E789E6AA1B965F4ull);
+  CHECK(xr::element_hash(0, 2) == 0x06C45D188009454Full);
+  // Element i of seed s depends on s + (i + 1) * gamma only.
+  CHECK(xr::element_hash(0x9E3779B97F4A7C15ull, 0) == xr::element_hash(0, 1));
+  CHECK(xr::element_hash(1, 0) != xr::element_hash(0, 0));
+}
+
+TEST_CASE("generate: fixed values for a fixed seed", "[unit][generate]") {
+  // small i32 is the low byte of the hash: 0xAF, 0xF4, 0x4F for seed 0.
+  const auto a = xr::generate(xr::DType::i32, 3, 0, xr::Distribution::small);
+  CHECK(a.as<std::int32_t>()[0] == 0xAF);
+  CHECK(a.as<std::int32_t>()[1] == 0xF4);
+  CHECK(a.as<std::int32_t>()[2] == 0x4F);
+  // full u32 is the high 32 bits of the hash.
+  const auto u = xr::generate(xr::DType::u32, 2, 0, xr::Distribution::full);
+  CHECK(u.as<std::uint32_t>()[0] == 0xE220A839u);
+  CHECK(u.as<std::uint32_t>()[1] == 0x6E789E6Au);
+  // small f32: 2 * (hash >> 40) * 2^-24 - 1.
+  const auto f = xr::generate(xr::DType::f32, 1, 0, xr::Distribution::small);
+  CHECK(f.as<float>()[0] == 2.0f * std::ldexp(static_cast<float>(0xE220A8u), -24) - 1.0f);
+}
+
+TEST_CASE("generate is deterministic for a seed and differs across seeds", "[unit][generate]") {
+  for (xr::DType t : xr::kAllDTypes) {
+    for (auto d : {xr::Distribution::small, xr::Distribution::full, xr::Distribution::extremes}) {
+      INFO(xr::to_string(t) << " " << xr::to_string(d));
+      const auto a = xr::generate(t, 4097, 42, d);
+      const auto b = xr::generate(t, 4097, 42, d);
+      const auto c = xr::generate(t, 4097, 43, d);
+      CHECK(a.size() == 4097);
+      CHECK(a.dtype() == t);
+      CHECK(same_bytes(a, b));
+      CHECK_FALSE(same_bytes(a, c));
+      // Counter-based: a prefix is the shorter array.
+      const auto prefix = xr::generate(t, 100, 42, d);
+      CHECK(std::memcmp(prefix.data(), a.data(), prefix.bytes()) == 0);
+    }
+  }
+  CHECK(xr::generate(xr::DType::f32, 0, 1).size() == 0);
+}
+
+TEST_CASE("generate: ranges per distribution", "[unit][generate]") {
+  const std::size_t n = 20000;
+  SECTION("small") {
+    const auto small_i = xr::generate(xr::DType::i32, n, 7);
+    for (auto v : small_i.as<std::int32_t>()) {
+      REQUIRE(v >= 0);
+      REQUIRE(v <= 255);
+    }
+    std::set<std::uint32_t> seen;
+    const auto small_u = xr::generate(xr::DType::u32, n, 7);
+    for (auto v : small_u.as<std::uint32_t>()) {
+      REQUIRE(v <= 255u);
+      seen.insert(v);
+    }
+    CHECK(seen.size() == 256);
+    const auto small_f = xr::generate(xr::DType::f32, n, 7);
+    for (float v : small_f.as<float>()) {
+      REQUIRE(v >= -1.0f);
+      REQUIRE(v < 1.0f);
+      REQUIRE(std::ldexp(v, 23) == std::trunc(std::ldexp(v, 23)));  // on the 2^-23 grid
+    }
+  }
+  SECTION("full") {
+    const auto full_i = xr::generate(xr::DType::i32, n, 7, xr::Distribution::full);
+    auto is = full_i.as<std::int32_t>();
+    CHECK(std::count_if(is.begin(), is.end(), [](auto v) { return v < -(1 << 30); }) > 0);
+    CHECK(std::count_if(is.begin(), is.end(), [](auto v) { return v > (1 << 30); }) > 0);
+    const auto full_u = xr::generate(xr::DType::u32, n, 7, xr::Distribution::full);
+    auto us = full_u.as<std::uint32_t>();
+    CHECK(std::count_if(us.begin(), us.end(), [](auto v) { return v > 0xC0000000u; }) > 0);
+    const auto full_f = xr::generate(xr::DType::f32, n, 7, xr::Distribution::full);
+    for (float v : full_f.as<float>()) {
+      REQUIRE(v >= -1048576.0f);
+      REQUIRE(v < 1048576.0f);
+    }
+  }
+  SECTION("extremes") {
+    std::set<std::int32_t> si;
+    const auto ext_i = xr::generate(xr::DType::i32, n, 7, xr::Distribution::extremes);
+    for (auto v : ext_i.as<std::int32_t>()) si.insert(v);
+    CHECK(si == std::set<std::int32_t>{INT32_MIN, -1, 0, 1, INT32_MAX});
+    std::set<std::uint32_t> su;
+    const auto ext_u = xr::generate(xr::DType::u32, n, 7, xr::Distribution::extremes);
+    for (auto v : ext_u.as<std::uint32_t>()) su.insert(v);
+    CHECK(su == std::set<std::uint32_t>{0u, 1u, UINT32_MAX});
+    bool negative = false;
+    const auto ext_f = xr::generate(xr::DType::f32, n, 7, xr::Distribution::extremes);
+    for (float v : ext_f.as<float>()) {
+      REQUIRE(std::isfinite(v));
+      negative |= v < 0;
+    }
+    CHECK(negative);
+  }
+}
+
+TEST_CASE("constant fills every element with the converted value", "[unit][generate]") {
+  const auto half = xr::constant(xr::DType::f32, 1000, -0.5);
+  for (float v : half.as<float>()) REQUIRE(v == -0.5f);
+  const auto umax = xr::constant(xr::DType::u32, 33, 4294967295.0);
+  for (auto v : umax.as<std::uint32_t>()) REQUIRE(v == UINT32_MAX);
+  const auto minus3 = xr::constant(xr::DType::i32, 33, -3.0);
+  for (auto v : minus3.as<std::int32_t>()) REQUIRE(v == -3);
+  CHECK(xr::constant(xr::DType::i32, 0, 1.0).size() == 0);
+}
+
+TEST_CASE("distribution names round-trip", "[unit][generate]") {
+  for (auto d : {xr::Distribution::small, xr::Distribution::full, xr::Distribution::extremes})
+    CHECK(xr::parse_distribution(xr::to_string(d)) == d);
+  CHECK_FALSE(xr::parse_distribution("uniform").has_value());
+}

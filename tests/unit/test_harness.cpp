@@ -1,0 +1,122 @@
+// The benchmark harness (harness.hpp) with the cpu backend and a test Reducer that writes its
+// input.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "xreduce/catalog.hpp"
+#include "xreduce/cpu_backend.hpp"
+#include "xreduce/generate.hpp"
+#include "xreduce/harness.hpp"
+
+namespace {
+
+// Sums its i32 input, then overwrites it with zeros: the shape of seed 000's in-place kernels.
+// `declares` is what it tells the harness; only a variant that declares writes_input is restored.
+class ClobberingReducer final : public xr::Reducer {
+ public:
+  explicit ClobberingReducer(bool declares) {
+    info_ = xr::catalog_variant("global/neighbored", {xr::DType::i32}, {xr::Op::sum});
+    info_.writes_input = declares;
+  }
+  const xr::VariantInfo& info() const override { return info_; }
+  xr::Reduction reduce(xr::DeviceArray& input, xr::Op op) override {
+    const xr::HostArray host = input.read();
+    std::int32_t acc = 0;
+    for (std::int32_t x : host.as<std::int32_t>()) acc = xr::apply(op, acc, x);
+    const xr::HostArray zeros = xr::constant(xr::DType::i32, input.size(), 0.0);
+    input.write(zeros.view());
+    ++calls;
+    return {xr::Value::of(acc), xr::Timing{1.0 + calls % 3, 2.0, true}};
+  }
+  int calls = 0;
+
+ private:
+  xr::VariantInfo info_;
+};
+
+}  // namespace
+
+TEST_CASE("summarize: median, min, max, mean, spread", "[unit][harness]") {
+  const auto s = xr::summarize({3.0, 1.0, 2.0});
+  CHECK(s.count == 3);
+  CHECK(s.median == 2.0);
+  CHECK(s.min == 1.0);
+  CHECK(s.max == 3.0);
+  CHECK(s.mean == 2.0);
+  CHECK(s.rel_spread == 0.5);  // deviations {1, 0, 1}: median 1, / 2
+  const auto even = xr::summarize({4.0, 1.0, 2.0, 10.0});
+  CHECK(even.median == 3.0);
+  CHECK(even.mean == 4.25);
+  CHECK(xr::summarize({}).count == 0);
+  CHECK(xr::summarize({5.0, 5.0}).rel_spread == 0.0);
+}
+
+TEST_CASE("bytes and GB/s", "[unit][harness]") {
+  CHECK(xr::reduce_bytes(1000, xr::DType::f32) == 4000.0);
+  CHECK(xr::gbps(4e9, 1000.0) == 4.0);  // 4 GB in one second
+  CHECK(xr::gbps(1.0, 0.0) == 0.0);
+}
+
+TEST_CASE("measure with the cpu backend gives sane statistics", "[unit][harness]") {
+  auto backend = xr::cpu::make_backend();
+  auto reducer = backend->make_reducer("cpu/sequential");
+  const auto data = xr::generate(xr::DType::i32, 100000, 5);
+  auto array = backend->upload(data.view());
+  xr::MeasureOptions options;
+  options.min_reps = 4;
+  options.max_reps = 9;
+  options.target_rel_spread = 0;  // always max_reps
+  const auto m = xr::measure(*backend, *reducer, *array, data.view(), xr::Op::sum, options);
+  CHECK(m.device_ms.count == 9);
+  CHECK(m.host_ms.count == 9);
+  CHECK(m.deterministic);
+  CHECK(m.result.bitwise_equal(xr::reference_reduce(data.view(), xr::Op::sum).value));
+  for (const auto* s : {&m.device_ms, &m.host_ms}) {
+    CHECK(s->min > 0);
+    CHECK(s->min <= s->median);
+    CHECK(s->median <= s->max);
+    CHECK(s->min <= s->mean);
+    CHECK(s->mean <= s->max);
+    CHECK(s->rel_spread >= 0);
+  }
+
+  options.max_reps = 1000;
+  options.max_seconds = 0;  // stop right after min_reps
+  const auto quick = xr::measure(*backend, *reducer, *array, data.view(), xr::Op::max, options);
+  CHECK(quick.device_ms.count == options.min_reps);
+  CHECK(quick.result.get<std::int32_t>() == 255);
+}
+
+TEST_CASE("measure restores the input of a variant that writes it", "[unit][harness]") {
+  auto backend = xr::cpu::make_backend();
+  const auto data = xr::generate(xr::DType::i32, 1000, 11);
+  const auto expected = xr::reference_reduce(data.view(), xr::Op::sum).value;
+  xr::MeasureOptions options;
+  options.warmup = 2;
+  options.min_reps = 5;
+  options.max_reps = 5;
+
+  SECTION("declared writes_input: every run sees the original data, and so does the caller") {
+    ClobberingReducer reducer(/*declares=*/true);
+    auto array = backend->upload(data.view());
+    const auto m = xr::measure(*backend, reducer, *array, data.view(), xr::Op::sum, options);
+    CHECK(reducer.calls == 7);
+    CHECK(m.deterministic);
+    CHECK(m.result.bitwise_equal(expected));
+    CHECK(m.device_ms.min == 1.0);
+    CHECK(m.device_ms.max == 3.0);
+    const auto after = array->read();
+    CHECK(std::memcmp(after.data(), data.data(), data.bytes()) == 0);
+  }
+  SECTION("undeclared: the harness does not restore, and the repetitions disagree") {
+    ClobberingReducer reducer(/*declares=*/false);
+    auto array = backend->upload(data.view());
+    const auto m = xr::measure(*backend, reducer, *array, data.view(), xr::Op::sum, options);
+    CHECK_FALSE(m.deterministic);
+    CHECK(m.result.bitwise_equal(expected));  // the first run still saw the data
+    CHECK(array->read().as<std::int32_t>()[0] == 0);
+  }
+}

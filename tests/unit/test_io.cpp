@@ -1,0 +1,183 @@
+// The .npy and .bin readers (io.hpp): round trips, hand-built headers, and every corrupt file
+// refused with Error(usage) naming the file. Fixtures are written into a temporary directory.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "test_support.hpp"
+#include "xreduce/generate.hpp"
+#include "xreduce/io.hpp"
+
+using xr::DType;
+using xr::ErrorCategory;
+using xrtest::require_error;
+using xrtest::TempDir;
+using xrtest::write_bytes;
+
+namespace {
+
+// A .npy file of format `major`.0 with `header` (padding and '\n' added) and raw `payload`.
+std::string npy_bytes(int major, const std::string& dict, const std::string& payload) {
+  const std::size_t preamble = major == 1 ? 10 : 12;
+  std::string header = dict;
+  header.append((64 - (preamble + header.size() + 1) % 64) % 64, ' ');
+  header.push_back('\n');
+  std::string out = "\x93NUMPY";
+  out.push_back(static_cast<char>(major));
+  out.push_back('\0');
+  const std::size_t len = header.size();
+  out.push_back(static_cast<char>(len & 0xFF));
+  out.push_back(static_cast<char>((len >> 8) & 0xFF));
+  if (major != 1) {
+    out.push_back(static_cast<char>((len >> 16) & 0xFF));
+    out.push_back(static_cast<char>((len >> 24) & 0xFF));
+  }
+  return out + header + payload;
+}
+
+template <class T>
+std::string raw(const std::vector<T>& xs) {
+  return std::string(reinterpret_cast<const char*>(xs.data()), xs.size() * sizeof(T));
+}
+
+const std::vector<std::int32_t> kSix{1, 2, 3, -4, 5, 6};
+
+}  // namespace
+
+TEST_CASE("write_npy / read_npy round trip every dtype", "[unit][io]") {
+  TempDir dir;
+  for (DType t : xr::kAllDTypes) {
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}}) {
+      INFO(xr::to_string(t) << " n=" << n);
+      const auto data = xr::generate(t, n, 99, xr::Distribution::full);
+      const auto path = dir / ("rt_" + std::string(xr::to_string(t)) + std::to_string(n) + ".npy");
+      xr::write_npy(path, data.view());
+      const auto back = xr::read_npy(path, std::nullopt);
+      CHECK(back.dtype() == t);
+      REQUIRE(back.size() == n);
+      CHECK(std::memcmp(back.data(), data.data(), data.bytes()) == 0);
+      CHECK(xr::read_npy(path, t).size() == n);               // matching --dtype
+      CHECK(xr::read_input(path, std::nullopt).size() == n);  // by extension
+    }
+  }
+}
+
+TEST_CASE("read_npy: hand-built headers, versions 1.0 and 2.0, C-order shapes", "[unit][io]") {
+  TempDir dir;
+  SECTION("version 1.0, 1-D") {
+    write_bytes(
+        dir / "v1.npy",
+        npy_bytes(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (6,), }", raw(kSix)));
+    const auto a = xr::read_npy(dir / "v1.npy", DType::i32);
+    REQUIRE(a.size() == 6);
+    CHECK(std::vector<std::int32_t>(a.as<std::int32_t>().begin(), a.as<std::int32_t>().end()) ==
+          kSix);
+  }
+  SECTION("version 2.0 (4-byte header length)") {
+    const std::vector<float> fs{0.5f, -1.25f, 3.0f};
+    write_bytes(dir / "v2.npy",
+                npy_bytes(2, "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", raw(fs)));
+    const auto a = xr::read_npy(dir / "v2.npy", std::nullopt);
+    CHECK(a.dtype() == DType::f32);
+    REQUIRE(a.size() == 3);
+    CHECK(a.as<float>()[1] == -1.25f);
+  }
+  SECTION("2-D C order is read flattened in row-major order") {
+    write_bytes(
+        dir / "m.npy",
+        npy_bytes(1, "{'descr': '<u4', 'fortran_order': False, 'shape': (2, 3), }", raw(kSix)));
+    const auto a = xr::read_npy(dir / "m.npy", std::nullopt);
+    CHECK(a.dtype() == DType::u32);
+    REQUIRE(a.size() == 6);
+    CHECK(a.as<std::uint32_t>()[3] == static_cast<std::uint32_t>(-4));
+    CHECK(a.as<std::uint32_t>()[5] == 6u);
+  }
+  SECTION("key order and a 1-D fortran_order True array (same layout) are accepted") {
+    write_bytes(dir / "f1.npy",
+                npy_bytes(1, "{'fortran_order': True, 'shape': (6,), 'descr': '<i4'}", raw(kSix)));
+    CHECK(xr::read_npy(dir / "f1.npy", std::nullopt).size() == 6);
+  }
+  SECTION("an empty array") {
+    write_bytes(dir / "e.npy",
+                npy_bytes(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (0,), }", ""));
+    CHECK(xr::read_npy(dir / "e.npy", std::nullopt).size() == 0);
+  }
+}
+
+TEST_CASE("read_npy refuses corrupt files with Error(usage) naming the file", "[unit][io]") {
+  TempDir dir;
+  const std::string good_dict = "{'descr': '<i4', 'fortran_order': False, 'shape': (6,), }";
+  const std::string good = npy_bytes(1, good_dict, raw(kSix));
+  auto refuse = [&](const std::string& name, const std::string& bytes, std::string_view why,
+                    std::optional<DType> dtype = std::nullopt) {
+    const auto path = dir / name;
+    write_bytes(path, bytes);
+    INFO("fixture " << name);
+    require_error([&] { xr::read_npy(path, dtype); }, ErrorCategory::usage, path.string());
+    require_error([&] { xr::read_npy(path, dtype); }, ErrorCategory::usage, why);
+  };
+
+  refuse("bad_magic.npy", "\x93NUMPX" + good.substr(6), "magic");
+  refuse("text.npy", "hello, this is not numpy at all", "magic");
+  refuse("empty.npy", "", "truncated");
+  refuse("short_preamble.npy", good.substr(0, 5), "truncated");
+  refuse("short_v2_preamble.npy", npy_bytes(2, good_dict, raw(kSix)).substr(0, 11), "truncated");
+  refuse("short_header.npy", good.substr(0, 40), "truncated .npy header");
+  refuse("short_data.npy", good.substr(0, good.size() - 3), "truncated .npy data");
+  refuse("no_data.npy", npy_bytes(1, good_dict, ""), "truncated .npy data");
+  refuse("extra.npy", good + "xyzw", "after the data");
+  refuse("f8.npy",
+         npy_bytes(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }",
+                   std::string(24, '\0')),
+         "unsupported .npy dtype '<f8'");
+  refuse("big_endian.npy",
+         npy_bytes(1, "{'descr': '>i4', 'fortran_order': False, 'shape': (6,), }", raw(kSix)),
+         "unsupported .npy dtype '>i4'");
+  refuse("fortran.npy",
+         npy_bytes(1, "{'descr': '<i4', 'fortran_order': True, 'shape': (2, 3), }", raw(kSix)),
+         "Fortran");
+  refuse("no_descr.npy", npy_bytes(1, "{'fortran_order': False, 'shape': (6,), }", raw(kSix)),
+         "descr");
+  refuse("bad_shape.npy",
+         npy_bytes(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (x,), }", raw(kSix)),
+         "shape");
+  refuse("version9.npy", "\x93NUMPY\x09" + good.substr(7), "version 9");
+  refuse("dtype_mismatch.npy", good, "--dtype is f32", DType::f32);
+}
+
+TEST_CASE("read_npy / read_input: missing file and directory", "[unit][io]") {
+  TempDir dir;
+  const auto missing = dir / "missing.npy";
+  require_error([&] { xr::read_npy(missing, std::nullopt); }, ErrorCategory::usage,
+                missing.string() + ": no such file");
+  const auto sub = dir / "adir.npy";
+  std::filesystem::create_directory(sub);
+  require_error([&] { xr::read_npy(sub, std::nullopt); }, ErrorCategory::usage,
+                sub.string() + ": is a directory");
+  require_error([&] { xr::read_input(sub, std::nullopt); }, ErrorCategory::usage, sub.string());
+  require_error([&] { xr::read_bin(dir / "missing.bin", DType::i32); }, ErrorCategory::usage,
+                "no such file");
+}
+
+TEST_CASE(".bin reader: raw elements of --dtype", "[unit][io]") {
+  TempDir dir;
+  write_bytes(dir / "six.bin", raw(kSix));
+  const auto a = xr::read_bin(dir / "six.bin", DType::i32);
+  REQUIRE(a.size() == 6);
+  CHECK(a.as<std::int32_t>()[3] == -4);
+  CHECK(xr::read_input(dir / "six.bin", DType::u32).dtype() == DType::u32);
+  write_bytes(dir / "empty.bin", "");
+  CHECK(xr::read_bin(dir / "empty.bin", DType::f32).size() == 0);
+
+  write_bytes(dir / "odd.bin", raw(kSix) + "ab");
+  require_error([&] { xr::read_bin(dir / "odd.bin", DType::i32); }, ErrorCategory::usage,
+                (dir / "odd.bin").string() + ": size 26 bytes is not a multiple of 4");
+  require_error([&] { xr::read_input(dir / "six.bin", std::nullopt); }, ErrorCategory::usage,
+                "needs --dtype");
+  write_bytes(dir / "six.txt", "1 2 3");
+  require_error([&] { xr::read_input(dir / "six.txt", DType::i32); }, ErrorCategory::usage,
+                "unknown input format");
+}

@@ -1,0 +1,152 @@
+// The host reference, the float bound and the verdict (reference.hpp).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "xreduce/reference.hpp"
+
+namespace {
+
+template <class T>
+xr::HostView view_of(const std::vector<T>& xs) {
+  return {xr::DTypeOf<T>::value, xs.data(), xs.size()};
+}
+
+const double kUlp23 = std::ldexp(1.0, -23);
+
+}  // namespace
+
+TEST_CASE("float_sum_bound grows with log2(n) and with sum|x|", "[unit][bound]") {
+  // (ceil(log2(max(n, 2))) + 2) * 2^-23 * sum|x|
+  CHECK(xr::float_sum_bound(0, 1.0) == 3 * kUlp23);
+  CHECK(xr::float_sum_bound(1, 1.0) == 3 * kUlp23);
+  CHECK(xr::float_sum_bound(2, 1.0) == 3 * kUlp23);
+  CHECK(xr::float_sum_bound(3, 1.0) == 4 * kUlp23);
+  CHECK(xr::float_sum_bound(1024, 1.0) == 12 * kUlp23);
+  CHECK(xr::float_sum_bound(1025, 1.0) == 13 * kUlp23);
+  CHECK(xr::float_sum_bound(1u << 20, 1.0) == 22 * kUlp23);
+  CHECK(xr::float_sum_bound(1024, 1000.0) == 1000 * xr::float_sum_bound(1024, 1.0));
+  CHECK(xr::float_sum_bound(1024, 0.0) == 0.0);
+  double previous = 0;
+  for (std::size_t n = 1; n < (std::size_t{1} << 34); n *= 3) {
+    const double b = xr::float_sum_bound(n, 1.0);
+    CHECK(b >= previous);
+    previous = b;
+  }
+}
+
+TEST_CASE("validate accepts a float sum within the bound and rejects one beyond", "[unit][bound]") {
+  std::vector<float> xs(1000, 1.0f);
+  const xr::Reference ref = xr::reference_reduce(view_of(xs), xr::Op::sum);
+  REQUIRE(ref.exact == 1000.0);
+  REQUIRE(ref.abs_sum == 1000.0);
+  const double bound = xr::float_sum_bound(1000, 1000.0);  // 12 * 2^-23 * 1000 ~ 1.43e-3
+  REQUIRE(bound == Approx(12 * kUlp23 * 1000));
+
+  const xr::Verdict exact = xr::validate(xr::Value::of(1000.0f), ref, xr::Op::sum);
+  CHECK(exact.ok);
+  CHECK(exact.message.empty());
+
+  // 1000 + 2^-10 ~ 1000.00098 is inside the bound; 1000.0625 is far outside it.
+  const float inside = 1000.0f + std::ldexp(1.0f, -10);
+  REQUIRE(std::fabs(inside - 1000.0) <= bound);
+  const xr::Verdict ok = xr::validate(xr::Value::of(inside), ref, xr::Op::sum);
+  CHECK(ok.ok);
+  CHECK(ok.bound == bound);
+
+  const xr::Verdict bad = xr::validate(xr::Value::of(1000.0625f), ref, xr::Op::sum);
+  CHECK_FALSE(bad.ok);
+  CHECK(bad.error == 0.0625);
+  CHECK(bad.message.find("expected 1000") != std::string::npos);
+
+  CHECK_FALSE(
+      xr::validate(xr::Value::of(std::numeric_limits<float>::infinity()), ref, xr::Op::sum).ok);
+  CHECK_FALSE(
+      xr::validate(xr::Value::of(std::numeric_limits<float>::quiet_NaN()), ref, xr::Op::sum).ok);
+}
+
+TEST_CASE("validate: integers and min/max are exact", "[unit][bound]") {
+  std::vector<std::int32_t> is{5, -3, 7};
+  const auto sum = xr::reference_reduce(view_of(is), xr::Op::sum);
+  CHECK(xr::validate(xr::Value::of(std::int32_t{9}), sum, xr::Op::sum).ok);
+  CHECK_FALSE(xr::validate(xr::Value::of(std::int32_t{10}), sum, xr::Op::sum).ok);
+  CHECK_FALSE(xr::validate(xr::Value::of(std::uint32_t{9}), sum, xr::Op::sum).ok);  // wrong dtype
+
+  std::vector<float> fs{1.5f, -2.25f, 8.0f};
+  const auto fmin = xr::reference_reduce(view_of(fs), xr::Op::min);
+  const auto fmax = xr::reference_reduce(view_of(fs), xr::Op::max);
+  CHECK(xr::validate(xr::Value::of(-2.25f), fmin, xr::Op::min).ok);
+  CHECK_FALSE(xr::validate(xr::Value::of(std::nextafter(-2.25f, 0.0f)), fmin, xr::Op::min).ok);
+  CHECK(xr::validate(xr::Value::of(8.0f), fmax, xr::Op::max).ok);
+  CHECK_FALSE(xr::validate(xr::Value::of(std::nextafter(8.0f, 9.0f)), fmax, xr::Op::max).ok);
+
+  // -0 and +0 are the same minimum.
+  std::vector<float> zeros{0.0f, 1.0f};
+  const auto zmin = xr::reference_reduce(view_of(zeros), xr::Op::min);
+  CHECK(xr::validate(xr::Value::of(-0.0f), zmin, xr::Op::min).ok);
+}
+
+TEST_CASE("reference: integer sums wrap modulo 2^32", "[unit][reference]") {
+  constexpr auto imax = std::numeric_limits<std::int32_t>::max();
+  constexpr auto imin = std::numeric_limits<std::int32_t>::min();
+  std::vector<std::int32_t> i{imax, 1};
+  CHECK(xr::reference_reduce(view_of(i), xr::Op::sum).value.get<std::int32_t>() == imin);
+  std::vector<std::int32_t> i2{imin, -1};
+  CHECK(xr::reference_reduce(view_of(i2), xr::Op::sum).value.get<std::int32_t>() == imax);
+  std::vector<std::int32_t> many(1000, imax);  // 1000 * (2^31 - 1) mod 2^32 = -1000 as i32
+  CHECK(xr::reference_reduce(view_of(many), xr::Op::sum).value.get<std::int32_t>() == -1000);
+
+  std::vector<std::uint32_t> u{0xFFFFFFFFu, 2u};
+  CHECK(xr::reference_reduce(view_of(u), xr::Op::sum).value.get<std::uint32_t>() == 1u);
+  std::vector<std::uint32_t> umany(3, 0x80000000u);
+  CHECK(xr::reference_reduce(view_of(umany), xr::Op::sum).value.get<std::uint32_t>() ==
+        0x80000000u);
+
+  std::vector<std::int32_t> mm{3, imin, imax, -1};
+  CHECK(xr::reference_reduce(view_of(mm), xr::Op::min).value.get<std::int32_t>() == imin);
+  CHECK(xr::reference_reduce(view_of(mm), xr::Op::max).value.get<std::int32_t>() == imax);
+  std::vector<std::uint32_t> um{3u, 0xFFFFFFFFu, 0u};
+  CHECK(xr::reference_reduce(view_of(um), xr::Op::min).value.get<std::uint32_t>() == 0u);
+  CHECK(xr::reference_reduce(view_of(um), xr::Op::max).value.get<std::uint32_t>() == 0xFFFFFFFFu);
+}
+
+TEST_CASE("reference: n == 0 gives each op's identity", "[unit][reference]") {
+  const xr::HostView ei{xr::DType::i32, nullptr, 0};
+  const xr::HostView eu{xr::DType::u32, nullptr, 0};
+  const xr::HostView ef{xr::DType::f32, nullptr, 0};
+  CHECK(xr::reference_reduce(ei, xr::Op::sum).value.get<std::int32_t>() == 0);
+  CHECK(xr::reference_reduce(ei, xr::Op::min).value.get<std::int32_t>() == INT32_MAX);
+  CHECK(xr::reference_reduce(ei, xr::Op::max).value.get<std::int32_t>() == INT32_MIN);
+  CHECK(xr::reference_reduce(eu, xr::Op::min).value.get<std::uint32_t>() == UINT32_MAX);
+  CHECK(xr::reference_reduce(eu, xr::Op::max).value.get<std::uint32_t>() == 0u);
+  CHECK(xr::reference_reduce(ef, xr::Op::sum).value.get<float>() == 0.0f);
+  CHECK(xr::reference_reduce(ef, xr::Op::min).value.get<float>() ==
+        std::numeric_limits<float>::infinity());
+  CHECK(xr::reference_reduce(ef, xr::Op::max).value.get<float>() ==
+        -std::numeric_limits<float>::infinity());
+  for (xr::Op op : xr::kAllOps)
+    for (xr::DType t : xr::kAllDTypes)
+      CHECK(xr::reference_reduce({t, nullptr, 0}, op)
+                .value.bitwise_equal(xr::Value::identity_of(t, op)));
+  // The identity is accepted for an empty input, anything else is not.
+  CHECK(xr::validate(xr::Value::of(0.0f), xr::reference_reduce(ef, xr::Op::sum), xr::Op::sum).ok);
+  CHECK_FALSE(
+      xr::validate(xr::Value::of(1.0f), xr::reference_reduce(ef, xr::Op::sum), xr::Op::sum).ok);
+}
+
+TEST_CASE("reference: float sums are computed in double", "[unit][reference]") {
+  // In float, 1e8 + 1 rounds back to 1e8, so a float accumulator gives 0; double gives 1.
+  std::vector<float> xs{1e8f, 1.0f, -1e8f};
+  const auto ref = xr::reference_reduce(view_of(xs), xr::Op::sum);
+  CHECK(ref.exact == 1.0);
+  CHECK(ref.value.get<float>() == 1.0f);
+  CHECK(ref.abs_sum == 2e8 + 1);
+  CHECK(ref.n == 3);
+  std::vector<float> neg{-1.0f, -0.5f, -4.0f};
+  CHECK(xr::reference_reduce(view_of(neg), xr::Op::max).value.get<float>() == -0.5f);
+  CHECK(xr::reference_reduce(view_of(neg), xr::Op::min).value.get<float>() == -4.0f);
+  CHECK(xr::reference_reduce(view_of(neg), xr::Op::sum).value.get<float>() == -5.5f);
+}
