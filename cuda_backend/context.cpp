@@ -1,0 +1,243 @@
+#include "context.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "dispatch.hpp"
+
+namespace xr::cuda {
+
+ErrorCategory classify(cudaError_t e) {
+  switch (e) {
+    case cudaErrorMemoryAllocation:
+      return ErrorCategory::out_of_memory;
+    case cudaErrorNoDevice:
+    case cudaErrorInsufficientDriver:
+    case cudaErrorInitializationError:
+    case cudaErrorStubLibrary:
+    case cudaErrorCallRequiresNewerDriver:
+    case cudaErrorDevicesUnavailable:
+    case cudaErrorSystemNotReady:
+    case cudaErrorSystemDriverMismatch:
+    case cudaErrorCompatNotSupportedOnDevice:
+    case cudaErrorInvalidDevice:
+      return ErrorCategory::unavailable;
+    case cudaErrorNoKernelImageForDevice:
+    case cudaErrorUnsupportedPtxVersion:
+    case cudaErrorInvalidDeviceFunction:
+      return ErrorCategory::unsupported;
+    default:  // faults, launch failures, illegal addresses, ECC errors: the context is gone
+      return ErrorCategory::device_lost;
+  }
+}
+
+std::string describe(cudaError_t e) {
+  std::string s = std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
+  if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidDeviceFunction)
+    s += " (rebuild with -DCMAKE_CUDA_ARCHITECTURES=<this GPU's sm>, e.g. native)";
+  return s;
+}
+
+void throw_cuda_error(cudaError_t e, const char* file, int line, const char* expr) {
+  throw_call_error(classify(e), file, line, expr, describe(e));
+}
+
+void report_cuda_error(cudaError_t e, const char* file, int line, const char* expr) noexcept {
+  // At process exit the runtime may unload before static owners release: nothing leaks then.
+  if (e == cudaErrorCudartUnloading) return;
+  std::fprintf(stderr, "xreduce: %s:%d: `%s` failed: %s: %s\n", file, line, expr,
+               cudaGetErrorName(e), cudaGetErrorString(e));
+}
+
+// --- owners -----------------------------------------------------------------------------------
+DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
+  void* p = nullptr;
+  if (bytes) XR_CUDA_CHECK(cudaMalloc(&p, bytes));
+  ptr_.reset(p);
+}
+
+PinnedBuffer::PinnedBuffer(std::size_t bytes) : bytes_(bytes) {
+  void* p = nullptr;
+  if (bytes) XR_CUDA_CHECK(cudaMallocHost(&p, bytes));
+  ptr_.reset(p);
+}
+
+Event::Event() {
+  cudaEvent_t e = nullptr;
+  XR_CUDA_CHECK(cudaEventCreate(&e));
+  ev_.reset(e);
+}
+
+Stream::Stream() {
+  cudaStream_t s = nullptr;
+  XR_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  s_.reset(s);
+}
+
+// --- device facts ----------------------------------------------------------------------------
+namespace {
+
+int attribute(cudaDeviceAttr a, int device) {
+  int v = 0;
+  XR_CUDA_CHECK(cudaDeviceGetAttribute(&v, a, device));
+  return v;
+}
+
+std::string version_text(int v) {  // 13000 -> "13.0"
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+std::string mib(std::size_t bytes) {
+  return std::to_string(bytes >> 20) + " MiB";
+}
+
+}  // namespace
+
+DeviceLimits query_limits(int device) {
+  cudaDeviceProp p{};
+  XR_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
+  DeviceLimits d;
+  d.device = device;
+  d.cc_major = p.major;
+  d.cc_minor = p.minor;
+  d.sm_count = p.multiProcessorCount;
+  d.max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+  d.max_threads_per_block = p.maxThreadsPerBlock;
+  d.shared_per_block = p.sharedMemPerBlock;
+  d.l2_bytes = static_cast<std::size_t>(p.l2CacheSize);
+  d.global_bytes = p.totalGlobalMem;
+  d.warp_size = p.warpSize;
+  return d;
+}
+
+std::string uuid_hex(const cudaUUID_t& uuid) {
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  for (int i = 0; i < 16; ++i) {
+    const auto b = static_cast<unsigned char>(uuid.bytes[i]);
+    s += digits[b >> 4];
+    s += digits[b & 15];
+  }
+  return s;
+}
+
+DeviceInfo describe_device(int index) {
+  cudaDeviceProp p{};
+  XR_CUDA_CHECK(cudaGetDeviceProperties(&p, index));
+  int runtime = 0, driver = 0;
+  XR_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+  XR_CUDA_CHECK(cudaDriverGetVersion(&driver));
+  DeviceInfo d;
+  d.index = index;
+  d.name = p.name;
+  d.uuid = uuid_hex(p.uuid);
+  d.api_version = "CUDA runtime " + version_text(runtime);
+  d.driver_version = "CUDA driver API " + version_text(driver);
+  d.memory_bytes = p.totalGlobalMem;
+  const int mem_khz = attribute(cudaDevAttrMemoryClockRate, index);
+  const int bus_bits = attribute(cudaDevAttrGlobalMemoryBusWidth, index);
+  // Double data rate: two transfers per memory clock.
+  const double peak_gbps = 2.0 * mem_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+  char bus[32];
+  std::snprintf(bus, sizeof bus, "%04x:%02x:%02x.0", p.pciDomainID, p.pciBusID, p.pciDeviceID);
+  d.properties = {
+      {"compute capability", std::to_string(p.major) + "." + std::to_string(p.minor)},
+      {"SMs", std::to_string(p.multiProcessorCount)},
+      {"L2", mib(static_cast<std::size_t>(p.l2CacheSize))},
+      {"memory", mib(p.totalGlobalMem)},
+      {"SM clock", std::to_string(attribute(cudaDevAttrClockRate, index) / 1000) + " MHz"},
+      {"memory bus", std::to_string(bus_bits) + " bit"},
+      {"theoretical bandwidth", std::to_string(static_cast<int>(peak_gbps)) + " GB/s"},
+      {"PCI", bus},
+  };
+  return d;
+}
+
+// --- Context ---------------------------------------------------------------------------------
+namespace {
+// Staging chunk of uploads: 64 MiB keeps the copy engine busy for ~3 ms per chunk at PCIe 5
+// speed, long enough to overlap the next chunk's host memcpy; two of them are allocated.
+constexpr std::size_t kStagingBytes = std::size_t(64) << 20;
+// Bandwidth probe: ~1 GiB (the size of the 2^28 f32 benchmark point), median of this many runs.
+constexpr std::size_t kProbeBytes = std::size_t(1) << 30;
+constexpr int kProbeRuns = 7;
+}  // namespace
+
+namespace {
+// Runs before the other members are built, so the stream and events belong to `device`.
+DeviceLimits activate_and_query(int device) {
+  XR_CUDA_CHECK(cudaSetDevice(device));
+  return query_limits(device);
+}
+}  // namespace
+
+Context::Context(int device) : limits_(activate_and_query(device)) {}
+
+void Context::activate() const {
+  XR_CUDA_CHECK(cudaSetDevice(limits_.device));
+}
+
+void Context::upload(void* dst, const void* src, std::size_t bytes) {
+  activate();
+  if (!bytes) return;
+  for (auto& s : staging_)
+    if (!s.get()) s = PinnedBuffer(kStagingBytes);
+  auto* out = static_cast<char*>(dst);
+  const auto* in = static_cast<const char*>(src);
+  for (std::size_t off = 0, i = 0; off < bytes; off += kStagingBytes, i ^= 1) {
+    const std::size_t len = std::min(kStagingBytes, bytes - off);
+    XR_CUDA_CHECK(cudaEventSynchronize(staged_[i].get()));  // chunk i's last copy finished
+    std::memcpy(staging_[i].get(), in + off, len);
+    XR_CUDA_CHECK(
+        cudaMemcpyAsync(out + off, staging_[i].get(), len, cudaMemcpyHostToDevice, stream()));
+    XR_CUDA_CHECK(cudaEventRecord(staged_[i].get(), stream()));
+  }
+  XR_CUDA_CHECK(cudaStreamSynchronize(stream()));
+}
+
+void Context::download(void* dst, const void* src, std::size_t bytes) {
+  activate();
+  if (!bytes) return;
+  XR_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream()));
+  XR_CUDA_CHECK(cudaStreamSynchronize(stream()));
+}
+
+void Context::flush_l2() {
+  activate();
+  if (!flush_.get()) flush_ = DeviceBuffer(std::max<std::size_t>(2 * limits_.l2_bytes, 1 << 20));
+  XR_CUDA_CHECK(cudaMemsetAsync(flush_.get(), 0, flush_.bytes(), stream()));
+  XR_CUDA_CHECK(cudaStreamSynchronize(stream()));
+}
+
+double Context::read_bandwidth_gbps() {
+  if (read_gbps_ > 0) return read_gbps_;
+  activate();
+  std::size_t free_bytes = 0, total = 0;
+  XR_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
+  const std::size_t bytes = std::min(kProbeBytes, free_bytes / 4) / 16 * 16;
+  if (bytes == 0) return 0;
+  DeviceBuffer buf(bytes);
+  DeviceBuffer sink(std::size_t(stream_read_blocks(limits_)) * sizeof(unsigned));
+  XR_CUDA_CHECK(cudaMemsetAsync(buf.get(), 1, bytes, stream()));
+  Event start, stop;
+  std::vector<double> ms;
+  for (int run = 0; run <= kProbeRuns; ++run) {  // run 0 warms up
+    flush_l2();
+    XR_CUDA_CHECK(cudaEventRecord(start.get(), stream()));
+    enqueue_stream_read(buf.get(), bytes, sink.as<unsigned>(), limits_, stream());
+    XR_CUDA_CHECK(cudaEventRecord(stop.get(), stream()));
+    XR_CUDA_CHECK(cudaEventSynchronize(stop.get()));
+    float t = 0;
+    XR_CUDA_CHECK(cudaEventElapsedTime(&t, start.get(), stop.get()));
+    if (run > 0) ms.push_back(t);
+  }
+  std::sort(ms.begin(), ms.end());
+  const double median = ms[ms.size() / 2];
+  read_gbps_ = median > 0 ? static_cast<double>(bytes) / (median * 1e6) : 0;
+  return read_gbps_;
+}
+
+}  // namespace xr::cuda

@@ -1,0 +1,165 @@
+// Layer 1 of the CUDA backend: checked calls, error classification, move-only owners of device
+// resources, and the per-device Context (stream, staging buffers, device limits).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "xreduce/backend.hpp"
+#include "xreduce/error.hpp"
+
+namespace xr::cuda {
+
+// Maps a CUDA error to the category the tool turns into an exit code: allocation failures are
+// out_of_memory, a missing driver or device is unavailable, a missing kernel image is
+// unsupported, everything else (faults, launch failures) means the device is lost.
+ErrorCategory classify(cudaError_t e);
+// "cudaErrorX: text" for messages.
+std::string describe(cudaError_t e);
+[[noreturn]] void throw_cuda_error(cudaError_t e, const char* file, int line, const char* expr);
+// The no-throw twin for destructors: prints the failure to stderr.
+void report_cuda_error(cudaError_t e, const char* file, int line, const char* expr) noexcept;
+
+}  // namespace xr::cuda
+
+#define XR_CUDA_CHECK(expr)                                                  \
+  do {                                                                       \
+    const cudaError_t xr_cuda_err_ = (expr);                                 \
+    if (xr_cuda_err_ != cudaSuccess)                                         \
+      ::xr::cuda::throw_cuda_error(xr_cuda_err_, __FILE__, __LINE__, #expr); \
+  } while (0)
+
+#define XR_CUDA_CHECK_NOTHROW(expr)                                           \
+  do {                                                                        \
+    const cudaError_t xr_cuda_err_ = (expr);                                  \
+    if (xr_cuda_err_ != cudaSuccess)                                          \
+      ::xr::cuda::report_cuda_error(xr_cuda_err_, __FILE__, __LINE__, #expr); \
+  } while (0)
+
+// After every <<<...>>>: configuration errors surface here, faults at the next synchronisation.
+#define XR_CUDA_CHECK_LAUNCH() XR_CUDA_CHECK(cudaGetLastError())
+
+namespace xr::cuda {
+
+// --- move-only owners (unique_ptr with a no-throw deleter: copy is deleted by construction) ---
+struct DeviceFree {
+  void operator()(void* p) const noexcept { XR_CUDA_CHECK_NOTHROW(cudaFree(p)); }
+};
+struct PinnedFree {
+  void operator()(void* p) const noexcept { XR_CUDA_CHECK_NOTHROW(cudaFreeHost(p)); }
+};
+struct EventDestroy {
+  void operator()(cudaEvent_t e) const noexcept { XR_CUDA_CHECK_NOTHROW(cudaEventDestroy(e)); }
+};
+struct StreamDestroy {
+  void operator()(cudaStream_t s) const noexcept { XR_CUDA_CHECK_NOTHROW(cudaStreamDestroy(s)); }
+};
+
+// Device memory of `bytes` bytes (256-byte aligned, as cudaMalloc guarantees).
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t bytes);
+  void* get() const { return ptr_.get(); }
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(ptr_.get());
+  }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  std::unique_ptr<void, DeviceFree> ptr_;
+  std::size_t bytes_ = 0;
+};
+
+// Page-locked host memory: the only kind the copy engines read at full speed.
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  explicit PinnedBuffer(std::size_t bytes);
+  void* get() const { return ptr_.get(); }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  std::unique_ptr<void, PinnedFree> ptr_;
+  std::size_t bytes_ = 0;
+};
+
+class Event {
+ public:
+  Event();  // default flags: timing enabled
+  cudaEvent_t get() const { return ev_.get(); }
+
+ private:
+  std::unique_ptr<CUevent_st, EventDestroy> ev_;
+};
+
+class Stream {
+ public:
+  Stream();  // non-blocking with respect to the legacy default stream
+  cudaStream_t get() const { return s_.get(); }
+
+ private:
+  std::unique_ptr<CUstream_st, StreamDestroy> s_;
+};
+
+// The device facts dispatch needs to size grids; read once per device.
+struct DeviceLimits {
+  int device = 0;
+  int cc_major = 0, cc_minor = 0;
+  int sm_count = 0;
+  int max_threads_per_sm = 0;
+  int max_threads_per_block = 0;
+  std::size_t shared_per_block = 0;
+  std::size_t l2_bytes = 0;
+  std::size_t global_bytes = 0;
+  int warp_size = 32;
+};
+DeviceLimits query_limits(int device);
+
+// What `xreduce list` shows of device `index`.
+DeviceInfo describe_device(int index);
+// 32 lowercase hex digits of the 16 UUID bytes in order: the spelling Vulkan's
+// VkPhysicalDeviceIDProperties::deviceUUID gets, so both backends name the same GPU alike.
+std::string uuid_hex(const cudaUUID_t& uuid);
+
+// Everything bound to the selected device: its stream, the pinned staging buffers of uploads,
+// the L2-flush buffer and the measured read bandwidth. Created on first use after
+// select_device; arrays and reducers share it, so it lives as long as the last of them.
+class Context {
+ public:
+  explicit Context(int device);
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  int device() const { return limits_.device; }
+  const DeviceLimits& limits() const { return limits_; }
+  cudaStream_t stream() const { return stream_.get(); }
+  // Makes this context's device current on the calling thread (cheap when it already is).
+  void activate() const;
+
+  // Host -> device through two pinned staging chunks, copy of one overlapping the fill of the
+  // other. Blocking.
+  void upload(void* dst, const void* src, std::size_t bytes);
+  // Device -> host, blocking.
+  void download(void* dst, const void* src, std::size_t bytes);
+
+  // Overwrites a buffer of twice the L2 size so the next timed run reads from DRAM. Blocking.
+  void flush_l2();
+  // Streaming 16-byte read kernel over ~1 GiB, median of several runs; measured once.
+  double read_bandwidth_gbps();
+
+ private:
+  DeviceLimits limits_;
+  Stream stream_;
+  PinnedBuffer staging_[2];
+  Event staged_[2];
+  DeviceBuffer flush_;
+  double read_gbps_ = 0;
+};
+
+}  // namespace xr::cuda

@@ -1,0 +1,212 @@
+// The CUDA Backend: probe, device choice, uploads, and the cache/bandwidth seams.
+#include "xreduce/cuda_backend.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include "array.hpp"
+#include "context.hpp"
+#include "variants.hpp"
+#include "xreduce/error.hpp"
+
+namespace xr::cuda {
+
+CudaArray::CudaArray(std::shared_ptr<Context> ctx, HostView src)
+    : ctx_((ctx->activate(), std::move(ctx))),
+      dtype_(src.dtype),
+      size_(src.size),
+      buffer_(src.bytes()) {
+  write(src);
+}
+
+void CudaArray::write(HostView src) {
+  if (src.dtype != dtype_ || src.size != size_)
+    throw Error(ErrorCategory::usage, "DeviceArray::write: dtype or size differs from the array");
+  ctx_->upload(buffer_.get(), src.data, src.bytes());
+}
+
+HostArray CudaArray::read() const {
+  HostArray out(dtype_, size_);
+  ctx_->download(out.data(), buffer_.get(), out.bytes());
+  return out;
+}
+
+namespace {
+
+// Device memory kept free beside an array: scratch (partials are < 1% of n), CUB temp storage,
+// the L2-flush buffer and the driver's own needs. A starting point, not measured.
+constexpr std::uint64_t kReserveBytes = std::uint64_t(512) << 20;
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+// "GPU-8f1c...-..." (nvidia-smi's spelling) or 32 hex digits -> 32 lowercase hex digits, or "".
+std::string normalize_uuid(std::string s) {
+  s = lower(std::move(s));
+  if (s.rfind("gpu-", 0) == 0) s.erase(0, 4);
+  s.erase(std::remove(s.begin(), s.end(), '-'), s.end());
+  const bool hex = s.size() == 32 && std::all_of(s.begin(), s.end(), [](unsigned char c) {
+                     return std::isxdigit(c) != 0;
+                   });
+  return hex ? s : std::string();
+}
+
+class CudaBackend final : public Backend {
+ public:
+  CudaBackend() noexcept { probe(); }
+
+  std::string_view name() const override { return "cuda"; }
+  bool available() const override { return available_; }
+  std::string unavailable_reason() const override { return reason_; }
+  std::vector<DeviceInfo> devices() const override { return devices_; }
+  std::vector<VariantInfo> variants() const override { return cuda_variants(); }
+
+  void select_device(const DeviceChoice& choice) override {
+    require_available();
+    const int index = find_device(choice);
+    if (index != selected_) {
+      selected_ = index;
+      ctx_.reset();  // arrays and reducers made before keep the old context alive
+    }
+  }
+
+  DeviceInfo device() const override {
+    require_available();
+    return devices_[selected_];
+  }
+
+  std::string unsupported_reason(std::string_view id) const override {
+    if (!available_) return reason_;
+    try {
+      return variant_unsupported_reason(id, limits_[selected_]);
+    } catch (const Error& e) {
+      return e.what();
+    }
+  }
+
+  std::unique_ptr<Reducer> make_reducer(std::string_view id) override {
+    // Unknown ids are usage errors even without a device.
+    if (!has_variant(id))
+      throw Error(ErrorCategory::usage, "unknown cuda variant '" + std::string(id) + "'");
+    require_available();
+    if (auto why = variant_unsupported_reason(id, limits_[selected_]); !why.empty())
+      throw Error(ErrorCategory::unsupported, std::string(id) + ": " + why);
+    return make_cuda_reducer(id, context());
+  }
+
+  std::unique_ptr<DeviceArray> upload(HostView data) override {
+    require_available();
+    if (data.size > max_elements(data.dtype))
+      throw Error(ErrorCategory::out_of_memory,
+                  "cuda: " + std::to_string(data.size) + " " + std::string(to_string(data.dtype)) +
+                      " elements (" + std::to_string(data.bytes() >> 20) + " MiB) do not fit in " +
+                      devices_[selected_].name + "'s free memory");
+    return std::make_unique<CudaArray>(context(), data);
+  }
+
+  std::uint64_t max_elements(DType t) const override {
+    if (!available_) return 0;
+    auto& ctx = const_cast<CudaBackend*>(this)->context();
+    ctx->activate();
+    std::size_t free_bytes = 0, total = 0;
+    XR_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
+    return free_bytes > kReserveBytes ? (free_bytes - kReserveBytes) / size_of(t) : 0;
+  }
+
+  void flush_cache() override {
+    if (available_) context()->flush_l2();
+  }
+
+  std::optional<double> measure_read_bandwidth_gbps() override {
+    if (!available_) return std::nullopt;
+    return context()->read_bandwidth_gbps();
+  }
+
+ private:
+  // Never throws: any failure becomes the reason the backend is unavailable.
+  void probe() noexcept {
+    try {
+      int count = 0;
+      const cudaError_t e = cudaGetDeviceCount(&count);
+      if (e != cudaSuccess) {
+        reason_ =
+            std::string("CUDA driver: ") + cudaGetErrorString(e) + " (" + cudaGetErrorName(e) + ")";
+        (void)cudaGetLastError();  // leave no stale error for the next checked call
+        return;
+      }
+      if (count == 0) {
+        reason_ = "no CUDA device found";
+        return;
+      }
+      for (int i = 0; i < count; ++i) {
+        devices_.push_back(describe_device(i));
+        limits_.push_back(query_limits(i));
+      }
+      available_ = true;
+    } catch (const std::exception& ex) {
+      devices_.clear();
+      limits_.clear();
+      reason_ = ex.what();
+    } catch (...) {
+      devices_.clear();
+      limits_.clear();
+      reason_ = "CUDA probe failed";
+    }
+  }
+
+  void require_available() const {
+    if (!available_)
+      throw Error(ErrorCategory::unavailable, "cuda backend unavailable: " + reason_);
+  }
+
+  int find_device(const DeviceChoice& choice) const {
+    const int count = static_cast<int>(devices_.size());
+    const std::string& sel = choice.selector;
+    if (sel.empty()) {
+      const std::string want = normalize_uuid(choice.preferred_uuid);
+      for (int i = 0; i < count; ++i)
+        if (!want.empty() && devices_[i].uuid == want) return i;
+      return 0;
+    }
+    if (std::all_of(sel.begin(), sel.end(), [](unsigned char c) { return std::isdigit(c) != 0; }) &&
+        sel.size() < 9) {
+      const int i = std::stoi(sel);
+      if (i < count) return i;
+    } else if (const std::string uuid = normalize_uuid(sel); !uuid.empty()) {
+      for (int i = 0; i < count; ++i)
+        if (devices_[i].uuid == uuid) return i;
+    } else {
+      for (int i = 0; i < count; ++i)
+        if (lower(devices_[i].name).find(lower(sel)) != std::string::npos) return i;
+    }
+    std::string known;
+    for (const DeviceInfo& d : devices_)
+      known += (known.empty() ? "" : ", ") + std::to_string(d.index) + " " + d.name + " (" +
+               d.uuid + ")";
+    throw Error(ErrorCategory::usage, "cuda: no device matches '" + sel + "'; devices: " + known);
+  }
+
+  std::shared_ptr<Context>& context() {
+    if (!ctx_) ctx_ = std::make_shared<Context>(limits_[selected_].device);
+    return ctx_;
+  }
+
+  bool available_ = false;
+  std::string reason_;
+  std::vector<DeviceInfo> devices_;
+  std::vector<DeviceLimits> limits_;
+  int selected_ = 0;
+  std::shared_ptr<Context> ctx_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_backend() {
+  return std::make_unique<CudaBackend>();
+}
+
+}  // namespace xr::cuda

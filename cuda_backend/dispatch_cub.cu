@@ -1,0 +1,57 @@
+// lib/cub: cub::DeviceReduce::Reduce with the same operators and identities as every other
+// variant (Sum's zero, +inf/-inf for float min/max so an all-inf input stays exact). 32-bit
+// offsets while n fits them, as a typical caller passing an int count gets; 64-bit beyond.
+#include <cub/device/device_reduce.cuh>
+#include <cuda/functional>
+#include <cuda/std/functional>
+
+#include "dispatch.hpp"
+#include "kernels/ops.cuh"
+
+namespace xr::cuda::detail {
+namespace {
+
+template <class O>
+auto cub_op() {
+  if constexpr (std::is_same_v<O, kernels::SumOp>)
+    return ::cuda::std::plus<>{};
+  else if constexpr (std::is_same_v<O, kernels::MinOp>)
+    return ::cuda::minimum<>{};
+  else
+    return ::cuda::maximum<>{};
+}
+
+// temp == nullptr: query the size into `bytes`.
+template <class T, class O>
+void cub_reduce(void* temp, std::size_t& bytes, const void* in, void* out, std::size_t n,
+                cudaStream_t stream) {
+  const T* src = static_cast<const T*>(in);
+  T* dst = static_cast<T*>(out);
+  const T init = O::template identity<T>();
+  if (n <= 0xffffffffu)
+    XR_CUDA_CHECK(cub::DeviceReduce::Reduce(temp, bytes, src, dst, static_cast<std::uint32_t>(n),
+                                            cub_op<O>(), init, stream));
+  else
+    XR_CUDA_CHECK(cub::DeviceReduce::Reduce(temp, bytes, src, dst, static_cast<std::uint64_t>(n),
+                                            cub_op<O>(), init, stream));
+}
+
+}  // namespace
+
+void plan_cub(Plan& plan, const DeviceLimits&) {
+  std::size_t bytes = 0;
+  kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class O>() {
+    cub_reduce<T, O>(nullptr, bytes, nullptr, nullptr, plan.n, nullptr);
+  });
+  plan.scratch_bytes = std::max<std::size_t>(bytes, 16);
+}
+
+void enqueue_cub(const Plan& plan, const Buffers& bufs, cudaStream_t stream) {
+  kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class O>() {
+    std::size_t bytes = plan.scratch_bytes;
+    cub_reduce<T, O>(bufs.scratch, bytes, bufs.input, bufs.result, plan.n, stream);
+    XR_CUDA_CHECK_LAUNCH();
+  });
+}
+
+}  // namespace xr::cuda::detail

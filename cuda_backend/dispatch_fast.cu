@@ -1,0 +1,70 @@
+// fast/*: grid of one resident wave (SM count x occupancy of the instantiated kernel), fewer
+// blocks when n is small so that every thread still has a full unrolled iteration of work.
+#include "dispatch.hpp"
+#include "kernels/fast.cuh"
+
+namespace xr::cuda::detail {
+namespace {
+
+// Compile-time shape of both fast kernels; policy() reports the same numbers.
+constexpr int kBlock = 256;
+constexpr int kUnroll = 4;  // 16-byte loads in flight per thread per iteration
+constexpr std::size_t kElemsPerBlockIter = std::size_t(kBlock) * kUnroll * 4;
+
+template <class T, class O>
+unsigned wave_blocks(const DeviceLimits& dev, Kernel k) {
+  int per_sm = 0;
+  if (k == Kernel::fast_single_pass)
+    XR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, kernels::fast_single_pass<T, O, kBlock, kUnroll>, kBlock, 0));
+  else
+    XR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, kernels::fast_vectorized<T, O, kBlock, kUnroll>, kBlock, 0));
+  return static_cast<unsigned>(std::max(per_sm, 1) * std::max(dev.sm_count, 1));
+}
+
+}  // namespace
+
+void plan_fast(Plan& plan, const DeviceLimits& dev) {
+  unsigned wave = 0;
+  kernels::with_type_op(plan.dtype, plan.op,
+                        [&]<class T, class O>() { wave = wave_blocks<T, O>(dev, plan.kernel); });
+  auto shape = [&](std::size_t m) {
+    Pass p;
+    p.block = kBlock;
+    p.grid = static_cast<unsigned>(std::min<std::size_t>(wave, ceil_div(m, kElemsPerBlockIter)));
+    return p;
+  };
+  if (plan.kernel == Kernel::fast_vectorized) return chain_passes(plan, size_of(plan.dtype), shape);
+
+  // Single pass: partials (one per block), then the ticket on its own 16-byte slot.
+  Pass p = shape(plan.n);
+  p.src = Pass::kInput;
+  p.dst = Pass::kResult;
+  p.elems = plan.n;
+  plan.passes = {p};
+  plan.ticket_offset = ceil_div(std::size_t(p.grid) * size_of(plan.dtype), 16) * 16;
+  plan.scratch_bytes = plan.ticket_offset + 16;
+}
+
+void enqueue_fast(const Plan& plan, const Buffers& bufs, cudaStream_t stream) {
+  kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class O>() {
+    namespace k = kernels;
+    for (const Pass& p : plan.passes) {
+      const T* src = static_cast<const T*>(pass_ptr(p.src, bufs, sizeof(T)));
+      T* dst = static_cast<T*>(pass_ptr(p.dst, bufs, sizeof(T)));
+      if (plan.kernel == Kernel::fast_vectorized) {
+        k::fast_vectorized<T, O, kBlock, kUnroll><<<p.grid, kBlock, 0, stream>>>(src, dst, p.elems);
+      } else {
+        T* partials = static_cast<T*>(bufs.scratch);
+        auto* ticket =
+            reinterpret_cast<unsigned*>(static_cast<char*>(bufs.scratch) + plan.ticket_offset);
+        k::fast_single_pass<T, O, kBlock, kUnroll>
+            <<<p.grid, kBlock, 0, stream>>>(src, partials, ticket, dst, p.elems);
+      }
+      XR_CUDA_CHECK_LAUNCH();
+    }
+  });
+}
+
+}  // namespace xr::cuda::detail

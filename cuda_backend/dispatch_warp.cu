@@ -1,0 +1,57 @@
+// warp/*: seed 002's deviceReduce. A grid-stride pass of at most 1024 blocks of 512 threads,
+// then one block of 1024 threads over the partials.
+#include "dispatch.hpp"
+#include "kernels/warp.cuh"
+
+namespace xr::cuda::detail {
+namespace {
+
+// Seed 002's constants: `threads = 512; blocks = min((n + threads - 1) / threads, 1024)` and a
+// second launch <<<1, 1024>>>.
+constexpr unsigned kMaxBlocks = 1024;
+constexpr unsigned kFinalBlock = 1024;
+// At most this many elements go straight to the one-block launch (<= 4 loop trips a thread).
+constexpr std::size_t kOneBlockMax = 4 * kFinalBlock;
+
+}  // namespace
+
+void plan_warp(Plan& plan, const DeviceLimits& dev) {
+  const Policy pol = policy(plan.kernel, dev);
+  chain_passes(plan, size_of(plan.dtype), [&](std::size_t m) {
+    Pass p;
+    if (m <= kOneBlockMax) {
+      p.grid = 1;
+      p.block = kFinalBlock;
+    } else {
+      p.block = pol.block_threads;
+      p.grid = to_grid(std::min<std::size_t>(ceil_div(m, pol.block_threads), kMaxBlocks));
+    }
+    return p;
+  });
+}
+
+void enqueue_warp(const Plan& plan, const Buffers& bufs, cudaStream_t stream) {
+  kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class O>() {
+    namespace k = kernels;
+    for (const Pass& p : plan.passes) {
+      const T* src = static_cast<const T*>(pass_ptr(p.src, bufs, sizeof(T)));
+      T* dst = static_cast<T*>(pass_ptr(p.dst, bufs, sizeof(T)));
+      switch (plan.kernel) {
+        case Kernel::warp_shuffle_down:
+          k::warp_shuffle<T, O, false><<<p.grid, p.block, 0, stream>>>(src, dst, p.elems);
+          break;
+        case Kernel::warp_shuffle_xor:
+          k::warp_shuffle<T, O, true><<<p.grid, p.block, 0, stream>>>(src, dst, p.elems);
+          break;
+        case Kernel::warp_redux:
+          k::warp_redux_kernel<T, O><<<p.grid, p.block, 0, stream>>>(src, dst, p.elems);
+          break;
+        default:
+          throw Error(ErrorCategory::unsupported, "cuda: not a warp/* kernel");
+      }
+      XR_CUDA_CHECK_LAUNCH();
+    }
+  });
+}
+
+}  // namespace xr::cuda::detail
