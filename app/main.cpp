@@ -1,11 +1,37 @@
-// Placeholder entry point; the CLI lands in the app commit.
+// xreduce: the command-line tool. Every failure ends here as one line on stderr and an exit code
+// (documented in `xreduce --help` and docs/cli.md); never a stack dump or an abort.
 #include <cstdio>
+#include <exception>
+#include <new>
+#include <string>
 
-#include "xreduce/registry.hpp"
+#include "cli.hpp"
+#include "common.hpp"
+#include "xreduce/error.hpp"
 
-int main() {
-  xr::Registry registry;
-  xr::register_builtin_backends(registry);
-  for (const auto& b : registry.backends()) std::printf("%s\n", std::string(b->name()).c_str());
-  return 0;
+namespace {
+
+void print_error(const std::string& message) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "xreduce: error: %s\n", xr::app::one_line(message).c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return xr::app::run_cli(argc, argv);
+  } catch (const xr::Error& e) {
+    print_error(e.what());
+    return xr::exit_code(e.category());
+  } catch (const std::bad_alloc&) {
+    print_error("out of host memory");
+    return xr::exit_code(xr::ErrorCategory::out_of_memory);
+  } catch (const std::exception& e) {
+    print_error(std::string("internal error: ") + e.what());
+    return xr::exit_code(xr::ErrorCategory::device_lost);
+  } catch (...) {
+    print_error("internal error: unknown exception");
+    return xr::exit_code(xr::ErrorCategory::device_lost);
+  }
 }

@@ -1,0 +1,141 @@
+// `xreduce run`: one variant on one backend, checked against the host reference and timed.
+#include <cstdio>
+#include <string>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "xreduce/error.hpp"
+#include "xreduce/generate.hpp"
+#include "xreduce/io.hpp"
+#include "xreduce/reference.hpp"
+#include "xreduce/size.hpp"
+
+namespace xr::app {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// A Value as a JSON number: integers exact, floats as the double of the float.
+json value_json(const Value& v) {
+  switch (v.dtype()) {
+    case DType::i32:
+      return v.get<std::int32_t>();
+    case DType::u32:
+      return v.get<std::uint32_t>();
+    case DType::f32:
+      return static_cast<double>(v.get<float>());
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+int run_run(const Registry& registry, const RunOptions& o) {
+  // Everything the user typed is checked before a device is touched.
+  if (o.format != "text" && o.format != "json")
+    throw Error(ErrorCategory::usage,
+                fmt::format("unknown --format '{}' for run (expected text or json)", o.format));
+  const Op op = parse_op_arg(o.op);
+  std::optional<DType> dtype_flag;
+  if (o.dtype) dtype_flag = parse_dtype_arg(*o.dtype);
+  const Distribution dist = parse_distribution_arg(o.dist);
+  const MeasureOptions mopts = measure_options(o.stats);
+  if (!o.n && !o.input) throw Error(ErrorCategory::usage, "run needs --n N or --input FILE");
+  std::optional<std::uint64_t> n_flag;
+  if (o.n) n_flag = parse_count(*o.n);
+
+  Backend& backend = get_available_backend(registry, o.backend, o.device);
+  const VariantInfo variant = find_variant(backend, o.variant);
+
+  // The input: read (its dtype wins, and must agree with --dtype) or generated.
+  HostArray data;
+  DType dtype = dtype_flag.value_or(DType::i32);
+  if (o.input) {
+    data = read_input(*o.input, dtype_flag);
+    dtype = data.dtype();
+  }
+  check_claims(backend, variant, dtype, op);
+  if (std::string why = backend.unsupported_reason(variant.id); !why.empty())
+    throw Error(ErrorCategory::unsupported,
+                fmt::format("{} variant '{}' is unsupported on {}: {}", backend.name(), variant.id,
+                            backend.device().name, why));
+  const std::uint64_t n = o.input ? data.size() : *n_flag;
+  if (n > variant.max_elements)
+    throw Error(ErrorCategory::unsupported,
+                fmt::format("{} variant '{}' accepts at most {} elements, not {}", backend.name(),
+                            variant.id, format_count(variant.max_elements), format_count(n)));
+  check_capacity(backend, dtype, n, o.input ? 0 : 1);
+  if (!o.input) data = generate(dtype, static_cast<std::size_t>(n), o.seed, dist);
+
+  const Reference ref = reference_reduce(data.view(), op);
+  auto device_array = backend.upload(data.view());
+  auto reducer = backend.make_reducer(variant.id);
+  const Measurement m = measure(backend, *reducer, *device_array, data.view(), op, mopts);
+  const Verdict verdict = validate(m.result, ref, op);
+  const bool ok = verdict.ok && m.deterministic;
+  std::string problem = verdict.message;
+  if (!m.deterministic)
+    problem += std::string(problem.empty() ? "" : "; ") +
+               "repetitions returned different values (not deterministic)";
+  const DeviceInfo dev = backend.device();
+  const double bw = gbps(reduce_bytes(n, dtype), m.device_ms.median);
+
+  if (o.format == "json") {
+    json j = {{"backend", backend.name()},
+              {"variant", variant.id},
+              {"device", dev.name},
+              {"device_index", dev.index},
+              {"device_uuid", dev.uuid},
+              {"op", to_string(op)},
+              {"dtype", to_string(dtype)},
+              {"n", n},
+              {"input", o.input ? json(*o.input) : json(nullptr)},
+              {"seed", o.input ? json(nullptr) : json(o.seed)},
+              {"dist", o.input ? json(nullptr) : json(to_string(dist))},
+              {"result", value_json(m.result)},
+              {"reference", value_json(ref.value)},
+              {"ok", ok},
+              {"deterministic", m.deterministic},
+              {"error", verdict.error},
+              {"bound", verdict.bound},
+              {"message", problem},
+              {"device_ms", m.device_ms.median},
+              {"min_ms", m.device_ms.min},
+              {"max_ms", m.device_ms.max},
+              {"host_ms", m.host_ms.median},
+              {"reps", m.device_ms.count},
+              {"rel_spread", m.device_ms.rel_spread},
+              {"device_timer", m.device_timer},
+              {"gbps", bw},
+              {"cache", mopts.flush_cache ? "cold" : "hot"}};
+    std::string s = j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    std::fwrite(s.data(), 1, s.size(), stdout);
+  } else {
+    const Style st = style_for(stdout, false);
+    std::string input =
+        o.input ? fmt::format("{} ({} elements of {})", *o.input, format_n(n), to_string(dtype))
+                : fmt::format("n = {} {}, seed {}, {} distribution", format_n(n), to_string(dtype),
+                              o.seed, to_string(dist));
+    std::string verdict_text = ok ? st.good("ok") : st.bad("FAILED: " + one_line(problem));
+    std::string out;
+    out += fmt::format("backend    {} (device {}: {})\n", backend.name(), dev.index, dev.name);
+    out += fmt::format("variant    {} · {}\n", variant.id, variant.mirrors);
+    out += fmt::format("input      {}\n", input);
+    out += fmt::format("op         {}\n", to_string(op));
+    out += fmt::format("result     {}\n", m.result.to_string());
+    out += fmt::format("reference  {}  {}\n", ref.value.to_string(), verdict_text);
+    out +=
+        fmt::format("{}ms  {} median  (min {}, max {}; {} reps, {} L2{})\n",
+                    m.device_timer ? "device " : "host   ", format_ms(m.device_ms.median),
+                    format_ms(m.device_ms.min), format_ms(m.device_ms.max), m.device_ms.count,
+                    mopts.flush_cache ? "cold" : "hot", m.device_timer ? "" : "; no device timer");
+    out += fmt::format("host ms    {} median\n", format_ms(m.host_ms.median));
+    out += fmt::format("bandwidth  {:.2f} GB/s\n", bw);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+  }
+  return ok ? 0 : exit_code(ErrorCategory::check_failed);
+}
+
+}  // namespace xr::app

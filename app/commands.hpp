@@ -1,0 +1,56 @@
+// The three commands of xreduce. Each takes its parsed options and the registry, writes its
+// report to stdout (or --out), and returns the process exit code; errors are thrown as xr::Error
+// and mapped to exit codes by main().
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "common.hpp"
+#include "xreduce/registry.hpp"
+
+namespace xr::app {
+
+struct ListOptions {
+  std::string format = "text";  // text | json
+};
+
+struct RunOptions {
+  std::string backend;
+  std::string variant;
+  std::string op = "sum";
+  std::optional<std::string> dtype;  // default i32, or the .npy's dtype
+  std::optional<std::string> n;
+  std::optional<std::string> input;
+  std::uint64_t seed = kDefaultSeed;
+  std::string dist = "small";
+  std::string device;
+  StatFlags stats;
+  std::string format = "text";  // text | json
+};
+
+struct CompareOptions {
+  std::string backends = "all";
+  std::string variants = "*";  // comma-separated globs
+  std::string ops = "sum";     // comma-separated
+  std::string dtypes = "i32";  // comma-separated
+  std::optional<std::string> n;
+  std::optional<std::string> sweep;
+  std::uint64_t seed = kDefaultSeed;
+  std::string dist = "small";
+  std::string device;  // SEL for every GPU backend, or backend=SEL[,backend=SEL]
+  StatFlags stats;
+  bool include_transfer = false;
+  std::string format = "text";  // text | md | csv | json
+  std::string out;
+  std::string plot;
+  bool quiet = false;
+  std::string command_line;  // recorded in the report
+};
+
+int run_list(const Registry& registry, const ListOptions& options);
+int run_run(const Registry& registry, const RunOptions& options);
+int run_compare(const Registry& registry, const CompareOptions& options);
+
+}  // namespace xr::app

@@ -1,0 +1,364 @@
+#include "common.hpp"
+
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "xreduce/catalog.hpp"
+#include "xreduce/error.hpp"
+#include "xreduce/size.hpp"
+
+namespace xr::app {
+
+Op parse_op_arg(std::string_view text) {
+  if (auto op = parse_op(text)) return *op;
+  throw Error(ErrorCategory::usage,
+              fmt::format("unknown op '{}' (expected sum, min or max)", text));
+}
+
+DType parse_dtype_arg(std::string_view text) {
+  if (auto t = parse_dtype(text)) return *t;
+  throw Error(ErrorCategory::usage,
+              fmt::format("unknown dtype '{}' (expected i32, u32 or f32)", text));
+}
+
+Distribution parse_distribution_arg(std::string_view text) {
+  if (auto d = parse_distribution(text)) return *d;
+  throw Error(ErrorCategory::usage,
+              fmt::format("unknown --dist '{}' (expected small, full or extremes)", text));
+}
+
+std::vector<std::string> split_list(std::string_view text, char sep) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find(sep, start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view item = text.substr(start, end - start);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (!item.empty()) out.emplace_back(item);
+    start = end + 1;
+  }
+  return out;
+}
+
+bool glob_match(std::string_view pattern, std::string_view text) {
+  // No FNM_PATHNAME: `smem*` and `*/sequential` both work as users expect.
+  return fnmatch(std::string(pattern).c_str(), std::string(text).c_str(), 0) == 0;
+}
+
+MeasureOptions measure_options(const StatFlags& flags) {
+  if (flags.reps < 0)
+    throw Error(ErrorCategory::usage, fmt::format("--reps must be at least 1, not {}", flags.reps));
+  if (flags.warmup < 0)
+    throw Error(ErrorCategory::usage,
+                fmt::format("--warmup must not be negative, not {}", flags.warmup));
+  if (!(flags.max_time > 0))
+    throw Error(ErrorCategory::usage, "--max-time must be a positive number of seconds");
+  MeasureOptions o;
+  o.warmup = flags.warmup;
+  o.flush_cache = !flags.hot;
+  o.max_seconds = flags.max_time;
+  if (flags.reps > 0) {  // a fixed count: no noise-based stop, no time limit
+    o.min_reps = o.max_reps = flags.reps;
+    o.target_rel_spread = 0;
+    o.max_seconds = 1e30;
+  }
+  return o;
+}
+
+Backend& get_available_backend(const Registry& registry, std::string_view name,
+                               const std::string& selector) {
+  Backend& b = registry.get(name);
+  if (!b.available())
+    throw Error(ErrorCategory::unavailable,
+                fmt::format("backend '{}' is unavailable: {}", name, b.unavailable_reason()));
+  if (!selector.empty()) b.select_device(DeviceChoice{selector, ""});
+  return b;
+}
+
+std::vector<std::pair<std::string, std::string>> not_built_backends(const Registry& registry) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (std::string_view name : kKnownBackends) {
+    if (registry.find(name)) continue;
+    try {
+      registry.get(name);
+    } catch (const Error& e) {
+      // Registry::get words it "backend 'x' is not built into this xreduce: <reason>".
+      std::string reason = e.what();
+      if (auto colon = reason.find(": "); colon != std::string::npos) reason.erase(0, colon + 2);
+      out.emplace_back(std::string(name), reason);
+    }
+  }
+  return out;
+}
+
+VariantInfo find_variant(Backend& backend, std::string_view id) {
+  std::vector<VariantInfo> all = backend.variants();
+  for (auto& v : all)
+    if (v.id == id) return v;
+  std::string ids;
+  for (const auto& v : all) ids += (ids.empty() ? "" : ", ") + v.id;
+  if (ladder_position(id) < static_cast<int>(catalog().size()))
+    throw Error(ErrorCategory::unsupported,
+                fmt::format("variant '{}' is not implemented by backend '{}' (it has: {})", id,
+                            backend.name(), ids));
+  throw Error(ErrorCategory::usage,
+              fmt::format("unknown variant '{}' (backend '{}' has: {})", id, backend.name(), ids));
+}
+
+namespace {
+std::string join_names(const std::vector<DType>& ts) {
+  std::string s;
+  for (DType t : ts) s += (s.empty() ? "" : ", ") + std::string(to_string(t));
+  return s;
+}
+std::string join_names(const std::vector<Op>& ops) {
+  std::string s;
+  for (Op o : ops) s += (s.empty() ? "" : ", ") + std::string(to_string(o));
+  return s;
+}
+}  // namespace
+
+void check_claims(const Backend& backend, const VariantInfo& v, DType dtype, Op op) {
+  if (!v.claims(dtype))
+    throw Error(ErrorCategory::unsupported,
+                fmt::format("{} variant '{}' does not support dtype {} (it supports: {})",
+                            backend.name(), v.id, to_string(dtype), join_names(v.dtypes)));
+  if (!v.claims(op))
+    throw Error(ErrorCategory::unsupported,
+                fmt::format("{} variant '{}' does not support op {} (it supports: {})",
+                            backend.name(), v.id, to_string(op), join_names(v.ops)));
+}
+
+std::uint64_t host_available_bytes() {
+  // MemAvailable is what can be allocated without swapping; physical memory if unreadable.
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  std::uint64_t kib = 0;
+  std::string unit;
+  while (in >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024;
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * page : UINT64_MAX;
+}
+
+void check_capacity(const Backend& backend, DType dtype, std::uint64_t n, int host_copies) {
+  const double bytes = static_cast<double>(n) * static_cast<double>(size_of(dtype));
+  const std::uint64_t device_max = backend.max_elements(dtype);
+  if (n > device_max)
+    throw Error(ErrorCategory::out_of_memory,
+                fmt::format("n = {} {} needs {}, the {} device holds at most {} ({} elements)",
+                            format_count(n), to_string(dtype), format_bytes(bytes), backend.name(),
+                            format_bytes(static_cast<double>(device_max) * size_of(dtype)),
+                            format_count(device_max)));
+  const double host_need = bytes * host_copies;
+  const double host_have = static_cast<double>(host_available_bytes());
+  if (host_need > host_have)
+    throw Error(ErrorCategory::out_of_memory,
+                fmt::format("n = {} {} needs {} of host memory, {} is available", format_count(n),
+                            to_string(dtype), format_bytes(host_need), format_bytes(host_have)));
+}
+
+std::string format_bytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 6) {
+    bytes /= 1024;
+    ++u;
+  }
+  if (u == 0 || bytes == std::floor(bytes)) return fmt::format("{:.0f} {}", bytes, units[u]);
+  return fmt::format("{:.2f} {}", bytes, units[u]);
+}
+
+std::string format_ms(double ms) {
+  // Four significant digits, never scientific notation: 123.4, 12.34, 0.01234, 0.0001234.
+  if (!(ms > 0)) return "0";
+  const int decimals = std::clamp(3 - static_cast<int>(std::floor(std::log10(ms))), 0, 7);
+  return fmt::format("{:.{}f}", ms, decimals);
+}
+
+std::string format_n(std::uint64_t n) {
+  std::string s = format_count(n);
+  if (s != std::to_string(n)) s += fmt::format(" ({})", n);
+  return s;
+}
+
+std::string one_line(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  std::string out;
+  for (char c : text) {
+    if (c == '\n')
+      out += "; ";
+    else if (c != '\r')
+      out += c;
+  }
+  return out;
+}
+
+bool is_terminal(std::FILE* stream) {
+  return isatty(fileno(stream)) == 1;
+}
+
+std::string Style::paint(std::string_view text, std::string_view code) const {
+  if (!enabled || text.empty()) return std::string(text);
+  return fmt::format("\x1b[{}m{}\x1b[0m", code, text);
+}
+
+Style style_for(std::FILE* stream, bool to_file) {
+  const char* no_color = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  Style s;
+  s.enabled = !to_file && is_terminal(stream) && !(no_color && *no_color) &&
+              !(term && std::string_view(term) == "dumb");
+  return s;
+}
+
+void Table::add_column(std::string header, Align align) {
+  headers_.push_back(std::move(header));
+  aligns_.push_back(align);
+}
+
+void Table::add_row(std::vector<Cell> cells) {
+  cells.resize(headers_.size());
+  rows_.push_back(std::move(cells));
+}
+
+std::string Table::text(const Style& style, std::string_view indent) const {
+  std::vector<std::size_t> width(headers_.size());
+  for (std::size_t c = 0; c < headers_.size(); ++c) {
+    width[c] = headers_[c].size();
+    for (const auto& r : rows_) width[c] = std::max(width[c], r[c].text.size());
+  }
+  auto pad = [&](const std::string& s, std::size_t c, bool last) {
+    std::size_t fill = width[c] - std::min(width[c], s.size());
+    if (aligns_[c] == Align::right) return std::string(fill, ' ') + s;
+    return last ? s : s + std::string(fill, ' ');
+  };
+  std::string out;
+  out += indent;
+  for (std::size_t c = 0; c < headers_.size(); ++c) {
+    if (c) out += "  ";
+    out += style.bold(pad(headers_[c], c, c + 1 == headers_.size()));
+  }
+  out += '\n';
+  for (const auto& r : rows_) {
+    std::string line(indent);
+    for (std::size_t c = 0; c < r.size(); ++c) {
+      if (c) line += "  ";
+      std::string cell = pad(r[c].text, c, c + 1 == r.size());
+      switch (r[c].tone) {
+        case Tone::plain:
+          break;
+        case Tone::good:
+          cell = style.good(cell);
+          break;
+        case Tone::bad:
+          cell = style.bad(cell);
+          break;
+        case Tone::warn:
+          cell = style.warn(cell);
+          break;
+        case Tone::dim:
+          cell = style.dim(cell);
+          break;
+      }
+      line += cell;
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + '\n';
+  }
+  return out;
+}
+
+std::string Table::markdown() const {
+  auto escape = [](const std::string& s) {
+    std::string o;
+    for (char c : s) {
+      if (c == '|') o += '\\';
+      o += c;
+    }
+    return o;
+  };
+  std::string out = "|";
+  for (const auto& h : headers_) out += fmt::format(" {} |", escape(h));
+  out += "\n|";
+  for (Align a : aligns_) out += a == Align::right ? "---:|" : "---|";
+  out += '\n';
+  for (const auto& r : rows_) {
+    out += "|";
+    for (const auto& cell : r) out += fmt::format(" {} |", escape(cell.text));
+    out += '\n';
+  }
+  return out;
+}
+
+namespace {
+[[noreturn]] void cannot_write(const std::filesystem::path& path, const std::string& why) {
+  throw Error(ErrorCategory::usage, fmt::format("cannot write '{}': {}", path.string(), why));
+}
+std::filesystem::path parent_of(const std::filesystem::path& path) {
+  auto dir = path.parent_path();
+  return dir.empty() ? std::filesystem::path(".") : dir;
+}
+}  // namespace
+
+void check_output_path(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (path.empty()) cannot_write(path, "empty file name");
+  const auto dir = parent_of(path);
+  if (!std::filesystem::is_directory(dir, ec))
+    cannot_write(path, fmt::format("directory '{}' does not exist", dir.string()));
+  if (std::filesystem::is_directory(path, ec)) cannot_write(path, "is a directory");
+  if (access(dir.c_str(), W_OK | X_OK) != 0)
+    cannot_write(path, fmt::format("directory '{}' is not writable", dir.string()));
+}
+
+void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
+  check_output_path(path);
+  std::string tmp =
+      (parent_of(path) / fmt::format(".{}.tmp-XXXXXX", path.filename().string())).string();
+  int fd = mkstemp(tmp.data());
+  if (fd < 0) cannot_write(path, std::strerror(errno));
+  auto fail = [&](const std::string& why) {
+    close(fd);
+    unlink(tmp.c_str());
+    cannot_write(path, why);
+  };
+  std::size_t done = 0;
+  while (done < content.size()) {
+    ssize_t w = write(fd, content.data() + done, content.size() - done);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      fail(std::strerror(errno));
+    }
+    done += static_cast<std::size_t>(w);
+  }
+  // mkstemp creates 0600; give the file the permissions a plain open() would have.
+  mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);
+  if (fsync(fd) != 0) fail(std::strerror(errno));
+  if (close(fd) != 0) {
+    unlink(tmp.c_str());
+    cannot_write(path, std::strerror(errno));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    unlink(tmp.c_str());
+    cannot_write(path, why);
+  }
+}
+
+}  // namespace xr::app

@@ -1,0 +1,586 @@
+#include "report.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "xreduce/catalog.hpp"
+#include "xreduce/size.hpp"
+
+namespace xr::app {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// ---- grouping --------------------------------------------------------------------------------
+
+// One table of the report: one op and dtype (a "section"), one size, one backend.
+struct Section {
+  Op op;
+  DType dtype;
+  bool operator<(const Section& o) const {
+    return std::tuple(dtype, op) < std::tuple(o.dtype, o.op);
+  }
+  bool operator==(const Section& o) const { return op == o.op && dtype == o.dtype; }
+};
+
+std::vector<Section> sections(const CompareReport& r) {
+  std::set<Section> s;
+  for (const auto& row : r.rows) s.insert({row.op, row.dtype});
+  return {s.begin(), s.end()};
+}
+
+std::vector<std::uint64_t> sizes(const CompareReport& r, Section sec) {
+  std::set<std::uint64_t> s;
+  for (const auto& row : r.rows)
+    if (Section{row.op, row.dtype} == sec) s.insert(row.n);
+  return {s.begin(), s.end()};
+}
+
+std::vector<std::string> backends_in(const CompareReport& r) {
+  std::vector<std::string> out;
+  for (const auto& d : r.devices) out.push_back(d.backend);
+  return out;
+}
+
+// The rows of one table in ladder order.
+std::vector<const ResultRow*> group(const CompareReport& r, Section sec, std::uint64_t n,
+                                    const std::string& backend) {
+  std::vector<const ResultRow*> out;
+  for (const auto& row : r.rows)
+    if (row.op == sec.op && row.dtype == sec.dtype && row.n == n && row.backend == backend)
+      out.push_back(&row);
+  std::stable_sort(out.begin(), out.end(), [](const ResultRow* a, const ResultRow* b) {
+    return ladder_position(a->variant) < ladder_position(b->variant);
+  });
+  return out;
+}
+
+const ResultRow* find_row(const CompareReport& r, Section sec, std::uint64_t n,
+                          const std::string& backend, const std::string& variant) {
+  for (const auto& row : r.rows)
+    if (row.op == sec.op && row.dtype == sec.dtype && row.n == n && row.backend == backend &&
+        row.variant == variant)
+      return &row;
+  return nullptr;
+}
+
+// ---- summaries -------------------------------------------------------------------------------
+
+struct SideBySide {
+  Section sec;
+  std::uint64_t n;
+  std::string variant;
+  const ResultRow* cuda;
+  const ResultRow* vulkan;
+  double ratio;  // vulkan time / cuda time
+};
+
+// Every variant measured on both CUDA and Vulkan at the same point (the bridge of the ladder).
+std::vector<SideBySide> side_by_side(const CompareReport& r) {
+  std::vector<SideBySide> out;
+  for (Section sec : sections(r))
+    for (std::uint64_t n : sizes(r, sec))
+      for (const ResultRow* c : group(r, sec, n, "cuda")) {
+        if (!c->measured()) continue;
+        const ResultRow* v = find_row(r, sec, n, "vulkan", c->variant);
+        if (!v || !v->measured()) continue;
+        out.push_back(
+            {sec, n, c->variant, c, v, c->ms.median > 0 ? v->ms.median / c->ms.median : 0});
+      }
+  return out;
+}
+
+struct Best {
+  Section sec;
+  std::uint64_t n;
+  std::string backend;
+  const ResultRow* row;
+};
+
+// The fastest correct variant of each backend at each point.
+std::vector<Best> best_per_size(const CompareReport& r) {
+  std::vector<Best> out;
+  for (Section sec : sections(r))
+    for (std::uint64_t n : sizes(r, sec))
+      for (const auto& b : backends_in(r)) {
+        const ResultRow* best = nullptr;
+        for (const ResultRow* row : group(r, sec, n, b))
+          if (row->status == RowStatus::ok && (!best || row->ms.median < best->ms.median))
+            best = row;
+        if (best) out.push_back({sec, n, b, best});
+      }
+  return out;
+}
+
+const Best* best_of(const std::vector<Best>& bests, Section sec, std::uint64_t n,
+                    const std::string& backend) {
+  for (const auto& b : bests)
+    if (b.sec == sec && b.n == n && b.backend == backend) return &b;
+  return nullptr;
+}
+
+struct Crossover {
+  Section sec;
+  std::string backend;             // the GPU backend compared with the CPU
+  std::optional<std::uint64_t> n;  // smallest size from which it stays faster; nullopt: never
+  bool everywhere = false;         // faster at every measured size
+  std::uint64_t cpu_until = 0;     // the largest size where the CPU is still faster
+  std::uint64_t largest = 0;
+};
+
+// Where each GPU backend's best overtakes the CPU's best for good (needs two or more sizes).
+std::vector<Crossover> crossovers(const CompareReport& r, const std::vector<Best>& bests) {
+  std::vector<Crossover> out;
+  const auto all = backends_in(r);
+  if (std::find(all.begin(), all.end(), "cpu") == all.end()) return out;
+  for (Section sec : sections(r)) {
+    const auto ns = sizes(r, sec);
+    if (ns.size() < 2) continue;
+    for (const auto& b : all) {
+      if (b == "cpu") continue;
+      std::vector<std::pair<std::uint64_t, bool>> faster;  // n, gpu faster than cpu
+      for (std::uint64_t n : ns) {
+        const Best* g = best_of(bests, sec, n, b);
+        const Best* c = best_of(bests, sec, n, "cpu");
+        if (g && c) faster.emplace_back(n, g->row->ms.median < c->row->ms.median);
+      }
+      if (faster.size() < 2) continue;
+      Crossover x{sec, b, std::nullopt, false, 0, faster.back().first};
+      std::size_t i = faster.size();
+      while (i > 0 && faster[i - 1].second) --i;
+      if (i < faster.size()) x.n = faster[i].first;
+      x.everywhere = i == 0;
+      if (i > 0) x.cpu_until = faster[i - 1].first;
+      out.push_back(x);
+    }
+  }
+  return out;
+}
+
+// ---- formatting ------------------------------------------------------------------------------
+
+std::string fmt_x(const std::optional<double>& v) {
+  return v ? fmt::format("{:.2f}x", *v) : std::string();
+}
+std::string fmt_gbps(double v) {
+  if (v >= 100) return fmt::format("{:.0f}", v);
+  if (v >= 10) return fmt::format("{:.1f}", v);
+  return fmt::format("{:.2f}", v);
+}
+std::string fmt_pct(const std::optional<double>& v) {
+  return v ? fmt::format("{:.1f}%", *v) : std::string();
+}
+std::string timing_words(const CompareReport& r) {
+  return r.include_transfer ? "end to end (upload + reduce + readback, host-timed)" : "device time";
+}
+std::string section_title(Section sec, std::uint64_t n) {
+  return fmt::format("{} {} · n = {}", to_string(sec.op), to_string(sec.dtype), format_n(n));
+}
+
+std::string check_text(const ResultRow& row) {
+  switch (row.status) {
+    case RowStatus::ok:
+      return "ok";
+    case RowStatus::failed:
+      return "FAIL: " + one_line(row.reason);
+    case RowStatus::unsupported:
+      return "unsupported: " + one_line(row.reason);
+  }
+  return "";
+}
+
+// The seed 000 table of one backend at one point, plus % of peak and the CUB ratio when known.
+Table ladder_table(const std::vector<const ResultRow*>& rows) {
+  bool any_peak = false, any_cub = false;
+  for (const ResultRow* r : rows) {
+    any_peak |= r->pct_peak.has_value();
+    any_cub |= r->vs_cub.has_value();
+  }
+  Table t;
+  using A = Table::Align;
+  t.add_column("variant", A::left);
+  t.add_column("median ms", A::right);
+  t.add_column("min ms", A::right);
+  t.add_column("max ms", A::right);
+  t.add_column("step", A::right);
+  t.add_column("cumulative", A::right);
+  t.add_column("GB/s", A::right);
+  if (any_peak) t.add_column("% peak", A::right);
+  if (any_cub) t.add_column("vs cub", A::right);
+  t.add_column("check", A::left);
+  for (const ResultRow* r : rows) {
+    std::vector<Table::Cell> cells;
+    if (r->measured()) {
+      cells = {{r->variant},           {format_ms(r->ms.median)}, {format_ms(r->ms.min)},
+               {format_ms(r->ms.max)}, {fmt_x(r->step_speedup)},  {fmt_x(r->cumulative_speedup)},
+               {fmt_gbps(r->gbps)}};
+    } else {
+      cells = {{r->variant, Table::Tone::dim}, {}, {}, {}, {}, {}, {}};
+    }
+    if (any_peak) cells.push_back({r->measured() ? fmt_pct(r->pct_peak) : ""});
+    if (any_cub) cells.push_back({r->measured() ? fmt_x(r->vs_cub) : ""});
+    const Table::Tone tone = r->status == RowStatus::ok       ? Table::Tone::good
+                             : r->status == RowStatus::failed ? Table::Tone::bad
+                                                              : Table::Tone::warn;
+    cells.push_back({check_text(*r), tone});
+    t.add_row(std::move(cells));
+  }
+  return t;
+}
+
+Table side_by_side_table(const std::vector<SideBySide>& xs) {
+  Table t;
+  using A = Table::Align;
+  t.add_column("variant", A::left);
+  t.add_column("cuda ms", A::right);
+  t.add_column("vulkan ms", A::right);
+  t.add_column("vulkan/cuda", A::right);
+  t.add_column("cuda GB/s", A::right);
+  t.add_column("vulkan GB/s", A::right);
+  for (const auto& x : xs)
+    t.add_row({{x.variant},
+               {format_ms(x.cuda->ms.median)},
+               {format_ms(x.vulkan->ms.median)},
+               {fmt::format("{:.2f}", x.ratio)},
+               {fmt_gbps(x.cuda->gbps)},
+               {fmt_gbps(x.vulkan->gbps)}});
+  return t;
+}
+
+Table best_table(const CompareReport& r, Section sec, const std::vector<Best>& bests) {
+  Table t;
+  using A = Table::Align;
+  t.add_column("n", A::right);
+  const auto bs = backends_in(r);
+  for (const auto& b : bs) {
+    t.add_column(b + " best", A::left);
+    t.add_column("ms", A::right);
+    t.add_column("GB/s", A::right);
+  }
+  for (std::uint64_t n : sizes(r, sec)) {
+    std::vector<Table::Cell> cells{{format_count(n)}};
+    for (const auto& b : bs) {
+      if (const Best* x = best_of(bests, sec, n, b))
+        cells.insert(cells.end(),
+                     {{x->row->variant}, {format_ms(x->row->ms.median)}, {fmt_gbps(x->row->gbps)}});
+      else
+        cells.insert(cells.end(), {{"-"}, {}, {}});
+    }
+    t.add_row(std::move(cells));
+  }
+  return t;
+}
+
+std::string crossover_text(const Crossover& x, const CompareReport& r) {
+  std::string s;
+  if (x.everywhere)
+    s = fmt::format("{} is faster than cpu at every measured size", x.backend);
+  else if (!x.n)
+    s = fmt::format("cpu stays faster than {} up to the largest size measured ({})", x.backend,
+                    format_count(x.largest));
+  else
+    s = fmt::format("{} overtakes cpu at n = {} (cpu is faster at {} and below)", x.backend,
+                    format_count(*x.n), format_count(x.cpu_until));
+  if (!r.include_transfer)
+    s += "; kernel time only, --include-transfer gives the end-to-end crossover";
+  return s;
+}
+
+std::string device_line(const DeviceRecord& d) {
+  std::string s = fmt::format("device {}: {}", d.info.index, d.info.name);
+  if (!d.info.api_version.empty()) s += " · " + d.info.api_version;
+  if (!d.info.driver_version.empty() && d.info.driver_version != "-")
+    s += " · driver " + d.info.driver_version;
+  if (!d.info.uuid.empty()) s += " · uuid " + d.info.uuid;
+  if (d.info.memory_bytes) s += " · " + format_bytes(static_cast<double>(d.info.memory_bytes));
+  s += d.peak_gbps ? fmt::format(" · read peak {} GB/s", fmt_gbps(*d.peak_gbps))
+                   : std::string(" · read peak not measured");
+  return s;
+}
+
+std::string same_gpu_text(const CompareReport& r) {
+  if (!r.same_gpu) return {};
+  std::string cu, vk;
+  for (const auto& d : r.devices) {
+    if (d.backend == "cuda") cu = d.info.uuid;
+    if (d.backend == "vulkan") vk = d.info.uuid;
+  }
+  if (*r.same_gpu) return fmt::format("same GPU: the cuda and vulkan devices share UUID {}", cu);
+  return fmt::format(
+      "WARNING: cuda and vulkan measured DIFFERENT devices (cuda UUID {}, vulkan UUID {}); "
+      "the side-by-side ratios compare two GPUs",
+      cu.empty() ? "?" : cu, vk.empty() ? "?" : vk);
+}
+
+std::string config_line(const CompareReport& r) {
+  return fmt::format("{}, {} L2, {}, seed {} ({} data)", timing_words(r), r.cold ? "cold" : "hot",
+                     r.stats, r.seed, r.dist);
+}
+
+json opt_json(const std::optional<double>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+}  // namespace
+
+void derive(CompareReport& r) {
+  std::map<std::string, std::optional<double>> peak;
+  for (const auto& d : r.devices) peak[d.backend] = d.peak_gbps;
+  for (Section sec : sections(r))
+    for (std::uint64_t n : sizes(r, sec)) {
+      const ResultRow* cub = find_row(r, sec, n, "cuda", "lib/cub");
+      if (cub && !cub->measured()) cub = nullptr;
+      for (const auto& b : backends_in(r)) {
+        const ResultRow* first = nullptr;
+        const ResultRow* prev = nullptr;
+        for (const ResultRow* cr : group(r, sec, n, b)) {
+          auto* row = const_cast<ResultRow*>(cr);
+          if (!row->measured() || row->ms.median <= 0) continue;
+          if (!first) first = row;
+          row->cumulative_speedup = first->ms.median / row->ms.median;
+          if (prev) row->step_speedup = prev->ms.median / row->ms.median;
+          prev = row;
+          if (peak[b] && *peak[b] > 0 && row->timing != "end-to-end")
+            row->pct_peak = 100.0 * row->gbps / *peak[b];
+          if (cub && cub->ms.median > 0) row->vs_cub = cub->ms.median / row->ms.median;
+        }
+      }
+    }
+  const DeviceRecord* cu = nullptr;
+  const DeviceRecord* vk = nullptr;
+  for (const auto& d : r.devices) {
+    if (d.backend == "cuda") cu = &d;
+    if (d.backend == "vulkan") vk = &d;
+  }
+  if (cu && vk) r.same_gpu = !cu->info.uuid.empty() && cu->info.uuid == vk->info.uuid;
+}
+
+std::string render_text(const CompareReport& r, const Style& st) {
+  std::string out = st.bold("xreduce compare") + " · " + config_line(r) + "\n";
+  for (const auto& d : r.devices) out += fmt::format("  {:<7} {}\n", d.backend, device_line(d));
+  if (r.same_gpu) {
+    std::string s = same_gpu_text(r);
+    out += "  " + (*r.same_gpu ? st.good(s) : st.bad(s)) + "\n";
+  }
+  for (const auto& [b, why] : r.skipped) out += st.dim(fmt::format("  note: {} {}", b, why)) + "\n";
+
+  const auto sbs = side_by_side(r);
+  const auto bests = best_per_size(r);
+  for (Section sec : sections(r)) {
+    const auto ns = sizes(r, sec);
+    for (std::uint64_t n : ns) {
+      for (const auto& b : backends_in(r)) {
+        auto rows = group(r, sec, n, b);
+        if (rows.empty()) continue;
+        out += fmt::format("\n{}\n", st.bold(fmt::format("{} · {}", b, section_title(sec, n))));
+        out += ladder_table(rows).text(st);
+      }
+      std::vector<SideBySide> here;
+      for (const auto& x : sbs)
+        if (x.sec == sec && x.n == n) here.push_back(x);
+      if (!here.empty()) {
+        out += fmt::format("\n{}\n",
+                           st.bold(fmt::format("cuda vs vulkan · {}", section_title(sec, n))));
+        out += side_by_side_table(here).text(st);
+      }
+    }
+    if (ns.size() > 1 || r.devices.size() > 1) {
+      out += fmt::format("\n{}\n", st.bold(fmt::format("best per size · {} {}", to_string(sec.op),
+                                                       to_string(sec.dtype))));
+      out += best_table(r, sec, bests).text(st);
+    }
+    for (const auto& x : crossovers(r, bests))
+      if (x.sec == sec) out += "  " + crossover_text(x, r) + "\n";
+  }
+  return out;
+}
+
+std::string render_markdown(const CompareReport& r) {
+  std::string out = "# xreduce compare\n\n";
+  out += fmt::format("`{}`\n\n{}.\n\n", r.command, config_line(r));
+  Table dev;
+  dev.add_column("backend", Table::Align::left);
+  dev.add_column("device", Table::Align::left);
+  dev.add_column("api", Table::Align::left);
+  dev.add_column("driver", Table::Align::left);
+  dev.add_column("uuid", Table::Align::left);
+  dev.add_column("read peak GB/s", Table::Align::right);
+  for (const auto& d : r.devices)
+    dev.add_row({{d.backend},
+                 {fmt::format("{}: {}", d.info.index, d.info.name)},
+                 {d.info.api_version},
+                 {d.info.driver_version},
+                 {d.info.uuid},
+                 {d.peak_gbps ? fmt_gbps(*d.peak_gbps) : "not measured"}});
+  out += dev.markdown();
+  if (r.same_gpu)
+    out += *r.same_gpu ? fmt::format("\n{}\n", same_gpu_text(r))
+                       : fmt::format("\n**{}**\n", same_gpu_text(r));
+  for (const auto& [b, why] : r.skipped) out += fmt::format("\n_note: {} {}_\n", b, why);
+
+  const auto sbs = side_by_side(r);
+  const auto bests = best_per_size(r);
+  for (Section sec : sections(r)) {
+    const auto ns = sizes(r, sec);
+    for (std::uint64_t n : ns) {
+      for (const auto& b : backends_in(r)) {
+        auto rows = group(r, sec, n, b);
+        if (rows.empty()) continue;
+        out += fmt::format("\n### {} · {}\n\n", b, section_title(sec, n));
+        out += ladder_table(rows).markdown();
+      }
+      std::vector<SideBySide> here;
+      for (const auto& x : sbs)
+        if (x.sec == sec && x.n == n) here.push_back(x);
+      if (!here.empty()) {
+        out += fmt::format("\n### cuda vs vulkan · {}\n\n", section_title(sec, n));
+        out += side_by_side_table(here).markdown();
+      }
+    }
+    if (ns.size() > 1 || r.devices.size() > 1) {
+      out +=
+          fmt::format("\n### best per size · {} {}\n\n", to_string(sec.op), to_string(sec.dtype));
+      out += best_table(r, sec, bests).markdown();
+    }
+    for (const auto& x : crossovers(r, bests))
+      if (x.sec == sec) out += fmt::format("\n{}.\n", crossover_text(x, r));
+  }
+  return out;
+}
+
+std::string render_csv(const CompareReport& r) {
+  auto field = [](const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  };
+  auto num = [](const std::optional<double>& v) {
+    return v ? fmt::format("{:.6g}", *v) : std::string();
+  };
+  std::map<std::string, const DeviceRecord*> dev;
+  for (const auto& d : r.devices) dev[d.backend] = &d;
+  std::string out =
+      "backend,device,device_uuid,variant,op,dtype,n,status,median_ms,min_ms,max_ms,"
+      "host_median_ms,reps,rel_spread,gbps,pct_peak,step_speedup,cumulative_speedup,vs_cub,ok,"
+      "timing,reason\n";
+  for (const auto& row : r.rows) {
+    const DeviceRecord* d = dev[row.backend];
+    const bool m = row.measured();
+    auto mnum = [&](double v) { return m ? fmt::format("{:.6g}", v) : std::string(); };
+    out += fmt::format(
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", field(row.backend),
+        field(d ? d->info.name : ""), d ? d->info.uuid : "", field(row.variant), to_string(row.op),
+        to_string(row.dtype), row.n,
+        row.status == RowStatus::ok       ? "ok"
+        : row.status == RowStatus::failed ? "failed"
+                                          : "unsupported",
+        mnum(row.ms.median), mnum(row.ms.min), mnum(row.ms.max), mnum(row.host_ms.median),
+        m ? std::to_string(row.ms.count) : "", mnum(row.ms.rel_spread), mnum(row.gbps),
+        num(row.pct_peak), num(row.step_speedup), num(row.cumulative_speedup), num(row.vs_cub),
+        m ? (row.status == RowStatus::ok ? "true" : "false") : "", row.timing, field(row.reason));
+  }
+  return out;
+}
+
+std::string render_json(const CompareReport& r) {
+  json j;
+  j["xreduce_version"] = r.version;
+  j["command"] = r.command;
+  j["config"] = {{"timing", r.include_transfer ? "end-to-end" : "device"},
+                 {"cache", r.cold ? "cold" : "hot"},
+                 {"statistics", r.stats},
+                 {"include_transfer", r.include_transfer},
+                 {"seed", r.seed},
+                 {"dist", r.dist}};
+  json devices = json::array();
+  for (const auto& d : r.devices) {
+    json props = json::object();
+    for (const auto& [k, v] : d.info.properties) props[k] = v;
+    devices.push_back({{"backend", d.backend},
+                       {"index", d.info.index},
+                       {"name", d.info.name},
+                       {"uuid", d.info.uuid},
+                       {"api_version", d.info.api_version},
+                       {"driver_version", d.info.driver_version},
+                       {"memory_bytes", d.info.memory_bytes},
+                       {"peak_gbps", opt_json(d.peak_gbps)},
+                       {"properties", props}});
+  }
+  j["devices"] = devices;
+  j["same_gpu"] = r.same_gpu ? json(*r.same_gpu) : json(nullptr);
+  json skipped = json::array();
+  for (const auto& [b, why] : r.skipped) skipped.push_back({{"backend", b}, {"reason", why}});
+  j["skipped"] = skipped;
+
+  json results = json::array();
+  for (const auto& row : r.rows) {
+    const bool m = row.measured();
+    auto mnum = [&](double v) { return m ? json(v) : json(nullptr); };
+    results.push_back({{"backend", row.backend},
+                       {"variant", row.variant},
+                       {"op", to_string(row.op)},
+                       {"dtype", to_string(row.dtype)},
+                       {"n", row.n},
+                       {"status", row.status == RowStatus::ok       ? "ok"
+                                  : row.status == RowStatus::failed ? "failed"
+                                                                    : "unsupported"},
+                       {"median_ms", mnum(row.ms.median)},
+                       {"min_ms", mnum(row.ms.min)},
+                       {"max_ms", mnum(row.ms.max)},
+                       {"host_median_ms", mnum(row.host_ms.median)},
+                       {"reps", m ? json(row.ms.count) : json(nullptr)},
+                       {"rel_spread", mnum(row.ms.rel_spread)},
+                       {"gbps", mnum(row.gbps)},
+                       {"pct_peak", opt_json(row.pct_peak)},
+                       {"step_speedup", opt_json(row.step_speedup)},
+                       {"cumulative_speedup", opt_json(row.cumulative_speedup)},
+                       {"vs_cub", opt_json(row.vs_cub)},
+                       {"ok", m ? json(row.status == RowStatus::ok) : json(nullptr)},
+                       {"timing", m ? json(row.timing) : json(nullptr)},
+                       {"result", m ? json(row.result) : json(nullptr)},
+                       {"reference", m ? json(row.reference) : json(nullptr)},
+                       {"reason", row.reason}});
+  }
+  j["results"] = results;
+
+  json sbs = json::array();
+  for (const auto& x : side_by_side(r))
+    sbs.push_back({{"op", to_string(x.sec.op)},
+                   {"dtype", to_string(x.sec.dtype)},
+                   {"n", x.n},
+                   {"variant", x.variant},
+                   {"cuda_ms", x.cuda->ms.median},
+                   {"vulkan_ms", x.vulkan->ms.median},
+                   {"vulkan_over_cuda", x.ratio}});
+  j["side_by_side"] = sbs;
+  const auto bests = best_per_size(r);
+  json best = json::array();
+  for (const auto& b : bests)
+    best.push_back({{"op", to_string(b.sec.op)},
+                    {"dtype", to_string(b.sec.dtype)},
+                    {"n", b.n},
+                    {"backend", b.backend},
+                    {"variant", b.row->variant},
+                    {"median_ms", b.row->ms.median},
+                    {"gbps", b.row->gbps}});
+  j["best"] = best;
+  json cross = json::array();
+  for (const auto& x : crossovers(r, bests))
+    cross.push_back({{"op", to_string(x.sec.op)},
+                     {"dtype", to_string(x.sec.dtype)},
+                     {"backend", x.backend},
+                     {"versus", "cpu"},
+                     {"n", x.n ? json(*x.n) : json(nullptr)},
+                     {"faster_everywhere", x.everywhere},
+                     {"timing", r.include_transfer ? "end-to-end" : "device"}});
+  j["crossovers"] = cross;
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace xr::app

@@ -1,0 +1,71 @@
+// The result of `xreduce compare` as data, the numbers derived from it (step and cumulative
+// speedups, % of the measured peak, ratio to lib/cub, the CUDA/Vulkan side by side, the best per
+// backend and size, the CPU/GPU crossover), and its four renderings: text, markdown, CSV, JSON.
+// The JSON schema is documented in docs/cli.md.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common.hpp"
+#include "xreduce/backend.hpp"
+#include "xreduce/harness.hpp"
+#include "xreduce/types.hpp"
+
+namespace xr::app {
+
+struct DeviceRecord {
+  std::string backend;
+  DeviceInfo info;
+  std::optional<double> peak_gbps;  // Backend::measure_read_bandwidth_gbps, once per run
+};
+
+enum class RowStatus { ok, failed, unsupported };
+
+struct ResultRow {
+  std::string backend;
+  std::string variant;
+  Op op = Op::sum;
+  DType dtype = DType::i32;
+  std::uint64_t n = 0;
+  RowStatus status = RowStatus::unsupported;
+  std::string reason;  // why unsupported, or what failed the check
+  Stats ms;            // the time reported: device timer, host, or end to end (see timing)
+  Stats host_ms;       // host time (submit to result) beside it
+  std::string timing;  // "device", "host" (no device timer) or "end-to-end"
+  std::string result, reference;
+  double gbps = 0;
+  // Derived by derive():
+  std::optional<double> pct_peak, step_speedup, cumulative_speedup, vs_cub;
+
+  bool measured() const { return status != RowStatus::unsupported; }
+};
+
+struct CompareReport {
+  std::string version;
+  std::string command;
+  std::string stats;  // "adaptive (>= 5 reps, spread < 1%, <= 2 s per point)" or "10 reps"
+  bool cold = true;
+  bool include_transfer = false;
+  std::uint64_t seed = 0;
+  std::string dist;
+  std::vector<DeviceRecord> devices;
+  std::vector<std::pair<std::string, std::string>> skipped;  // backend, reason
+  std::vector<ResultRow> rows;
+
+  // Set by derive():
+  std::optional<bool> same_gpu;  // cuda and vulkan both measured: UUIDs equal?
+};
+
+// Fills the derived fields of every row and same_gpu. Rows stay in measurement order.
+void derive(CompareReport& report);
+
+std::string render_text(const CompareReport& report, const Style& style);
+std::string render_markdown(const CompareReport& report);
+std::string render_csv(const CompareReport& report);
+std::string render_json(const CompareReport& report);
+
+}  // namespace xr::app

@@ -1,0 +1,497 @@
+// End-to-end tests of the built `xreduce` binary: every bad input of issue 2 is refused with the
+// documented exit code and exactly one line on stderr; the happy paths print what they promise in
+// every format. Fixtures (.npy/.bin, good and broken) are written at run time into a temporary
+// directory; nothing binary is committed.
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "xreduce/generate.hpp"
+#include "xreduce/io.hpp"
+#include "xreduce/reference.hpp"
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+constexpr int kSkip = 77;  // XR_SKIP_RETURN_CODE: ctest reports the test as skipped
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "xreduce-cli-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  fs::path operator/(std::string_view name) const { return path_ / name; }
+  const fs::path& path() const { return path_; }
+  std::size_t entries() const {
+    return static_cast<std::size_t>(std::distance(fs::directory_iterator(path_), {}));
+  }
+
+ private:
+  fs::path path_;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_bytes(const fs::path& p, std::string_view bytes) {
+  std::ofstream out(p, std::ios::binary);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+// Runs the xreduce binary with `args`; stdout and stderr are captured through files.
+Result xreduce(const std::vector<std::string>& args) {
+  TempDir io;
+  const std::string out_path = (io / "stdout").string(), err_path = (io / "stderr").string();
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0600);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0600);
+  std::vector<std::string> storage{XREDUCE_EXE};
+  storage.insert(storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& s : storage) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  pid_t pid;
+  const int rc = posix_spawn(&pid, XREDUCE_EXE, &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) throw std::runtime_error("cannot start " + std::string(XREDUCE_EXE));
+  int status = 0;
+  waitpid(pid, &status, 0);
+  Result r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(out_path);
+  r.err = slurp(err_path);
+  return r;
+}
+
+std::string show(const std::vector<std::string>& args) {
+  std::string s = "xreduce";
+  for (const auto& a : args) s += " " + a;
+  return s;
+}
+
+// The contract of every failure: the exit code, and exactly one line "xreduce: error: ..." on
+// stderr that mentions `needle`.
+void expect_error(const std::vector<std::string>& args, int code, std::string_view needle = "") {
+  const Result r = xreduce(args);
+  INFO("command: " << show(args));
+  INFO("stderr: " << r.err);
+  CHECK(r.code == code);
+  CHECK(r.err.rfind("xreduce: error: ", 0) == 0);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK(r.err.back() == '\n');
+  CHECK(r.err.find(needle) != std::string::npos);
+}
+
+// A small, valid i32 .npy, and its exact sum.
+std::int64_t write_good_npy(const fs::path& p, std::size_t n = 1000) {
+  xr::HostArray a = xr::generate(xr::DType::i32, n, 7);
+  xr::write_npy(p, a.view());
+  return xr::reference_reduce(a.view(), xr::Op::sum).value.get<std::int32_t>();
+}
+
+// The first backend the build has but this machine cannot use, if any.
+std::optional<std::string> unavailable_backend() {
+  const Result r = xreduce({"list", "--format", "json"});
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  for (const auto& b : j["backends"])
+    if (!b["available"].get<bool>()) return b["name"].get<std::string>();
+  return std::nullopt;
+}
+
+[[noreturn]] void skip(const std::string& why) {
+  std::cout << "skipped: " << why << std::endl;
+  std::_Exit(kSkip);
+}
+
+const std::vector<std::string> kCpuRun = {"run", "--backend", "cpu", "--variant", "cpu/sequential"};
+std::vector<std::string> cpu_run(std::vector<std::string> more) {
+  auto args = kCpuRun;
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+}  // namespace
+
+// ---- usage errors: exit 2 --------------------------------------------------------------------
+
+TEST_CASE("no command, unknown command, unknown option", "[cli][usage]") {
+  expect_error({}, 2, "command");
+  expect_error({"frobnicate"}, 2, "unknown command 'frobnicate'");
+  expect_error({"list", "--bogus"}, 2, "--bogus");
+  expect_error({"compare", "--bogus"}, 2, "--bogus");
+  expect_error({"run", "--variant", "cpu/sequential", "--n", "10"}, 2, "--backend");
+}
+
+TEST_CASE("unknown backend, variant, op, dtype, format, dist", "[cli][usage]") {
+  expect_error({"run", "--backend", "gpu", "--variant", "cpu/sequential", "--n", "10"}, 2,
+               "unknown backend 'gpu'");
+  expect_error({"run", "--backend", "cpu", "--variant", "nope/x", "--n", "10"}, 2,
+               "unknown variant 'nope/x'");
+  expect_error(cpu_run({"--n", "10", "--op", "mul"}), 2, "unknown op 'mul'");
+  expect_error(cpu_run({"--n", "10", "--dtype", "f64"}), 2, "unknown dtype 'f64'");
+  expect_error(cpu_run({"--n", "10", "--format", "xml"}), 2, "--format");
+  expect_error(cpu_run({"--n", "10", "--dist", "gauss"}), 2, "--dist");
+  expect_error({"list", "--format", "yaml"}, 2, "--format");
+  expect_error({"compare", "--backend", "cpu", "--format", "xml"}, 2, "--format");
+  expect_error({"compare", "--backend", "cpu", "--op", "mul"}, 2, "unknown op");
+  expect_error({"compare", "--backend", "nope"}, 2, "unknown backend 'nope'");
+  expect_error({"compare", "--backend", "cpu", "--variant", "zzz*"}, 2, "matches no variant");
+}
+
+TEST_CASE("bad element counts", "[cli][usage]") {
+  expect_error(cpu_run({"--n", "-5"}), 2, "negative");
+  expect_error(cpu_run({"--n=-5"}), 2, "negative");
+  expect_error(cpu_run({"--n", "abc"}), 2, "invalid element count 'abc'");
+  expect_error(cpu_run({"--n", "12Q"}), 2, "invalid element count");
+  expect_error(cpu_run({"--n", "99999999999999999999999"}), 2, "too large");
+  expect_error(cpu_run({}), 2, "--n");
+  expect_error(cpu_run({"--n", "10", "--reps", "0"}), 2, "--reps");
+  expect_error(cpu_run({"--n", "10", "--reps", "many"}), 2, "--reps");
+  expect_error({"compare", "--backend", "cpu", "--n", "1K,x"}, 2, "invalid element count 'x'");
+}
+
+TEST_CASE("bad sweeps", "[cli][usage]") {
+  expect_error({"compare", "--backend", "cpu", "--sweep", "1M:1K"}, 2, "larger than HI");
+  expect_error({"compare", "--backend", "cpu", "--sweep", "1K"}, 2, "LO:HI");
+  expect_error({"compare", "--backend", "cpu", "--sweep", "1K:2K:0"}, 2, "STEP");
+  expect_error({"compare", "--backend", "cpu", "--sweep", "1K:4K", "--n", "1K"}, 2, "excludes");
+}
+
+TEST_CASE("bad input files", "[cli][usage][npy]") {
+  TempDir dir;
+  const auto good = dir / "good.npy";
+  write_good_npy(good);
+  const std::string bytes = slurp(good);
+
+  write_bytes(dir / "truncated.npy", bytes.substr(0, bytes.size() - 100));
+  write_bytes(dir / "short.npy", bytes.substr(0, 7));
+  std::string bad_magic = bytes;
+  bad_magic[1] = 'X';
+  write_bytes(dir / "magic.npy", bad_magic);
+  std::string bad_header = bytes;
+  bad_header.replace(bad_header.find("'descr'"), 7, "'DESCR'");
+  write_bytes(dir / "header.npy", bad_header);
+  std::string f64 = bytes;
+  f64.replace(f64.find("<i4"), 3, "<f8");
+  write_bytes(dir / "f64.npy", f64);
+  std::string big_endian = bytes;
+  big_endian.replace(big_endian.find("<i4"), 3, ">i4");
+  write_bytes(dir / "be.npy", big_endian);
+  write_bytes(dir / "odd.bin", std::string(10, '\1'));
+  write_bytes(dir / "data.txt", "1 2 3\n");
+
+  auto in = [&](const std::string& name, std::vector<std::string> more = {}) {
+    auto args = cpu_run({"--input", (dir / name).string()});
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  };
+  expect_error(in("missing.npy"), 2, "no such file");
+  expect_error(in("truncated.npy"), 2, "truncated");
+  expect_error(in("short.npy"), 2, "truncated");
+  expect_error(in("magic.npy"), 2, "not a .npy file");
+  expect_error(in("header.npy"), 2, "corrupt .npy header");
+  expect_error(in("f64.npy"), 2, "unsupported .npy dtype");
+  expect_error(in("be.npy"), 2, "unsupported .npy dtype");
+  expect_error(in("good.npy", {"--dtype", "f32"}), 2, "--dtype is f32");
+  expect_error(in("odd.bin", {"--dtype", "i32"}), 2, "not a multiple");
+  expect_error(in("odd.bin"), 2, "needs --dtype");
+  expect_error(in("data.txt"), 2, "unknown input format");
+  expect_error(cpu_run({"--input", dir.path().string() + "/good.npy", "--n", "10"}), 2, "excludes");
+}
+
+// ---- unavailable / unsupported: exit 3 -------------------------------------------------------
+
+TEST_CASE("a variant the backend does not implement", "[cli][unsupported]") {
+  expect_error({"run", "--backend", "cpu", "--variant", "smem/sequential", "--n", "10"}, 3,
+               "not implemented by backend 'cpu'");
+  expect_error({"compare", "--backend", "cpu", "--variant", "smem/*"}, 3, "matches no variant");
+}
+
+TEST_CASE("a backend that is unavailable or not built", "[cli][unavailable]") {
+  auto name = unavailable_backend();
+  if (!name) skip("every backend of this build is available here");
+  expect_error({"run", "--backend", *name, "--variant", "fast/vectorized", "--n", "10"}, 3, *name);
+  expect_error({"compare", "--backend", "cpu," + *name, "--n", "1K"}, 3, *name);
+}
+
+TEST_CASE("a device selector that matches nothing", "[cli][usage]") {
+  expect_error(cpu_run({"--n", "10", "--device", "7"}), 2, "'7'");
+}
+
+// ---- out of memory: exit 4, before allocating --------------------------------------------------
+
+TEST_CASE("n larger than the device can hold", "[cli][oom]") {
+  expect_error(cpu_run({"--n", "2^50"}), 4, "needs");
+  expect_error({"compare", "--backend", "cpu", "--n", "1K,2^50"}, 4,
+               "the cpu device holds at most");
+}
+
+// ---- --out is all or nothing -----------------------------------------------------------------
+
+TEST_CASE("a failed compare leaves no --out file", "[cli][out]") {
+  TempDir dir;
+  const auto out = dir / "report.json";
+  expect_error({"compare", "--backend", "cpu", "--n", "2^50", "--out", out.string()}, 4);
+  CHECK_FALSE(fs::exists(out));
+  expect_error({"compare", "--backend", "cpu", "--variant", "nope", "--out", out.string()}, 2);
+  CHECK_FALSE(fs::exists(out));
+  CHECK(dir.entries() == 0);  // no temporary left behind either
+  expect_error({"compare", "--backend", "cpu", "--n", "1K", "--out",
+                (dir / "no-such-dir" / "r.json").string()},
+               2, "does not exist");
+}
+
+TEST_CASE("compare --out writes the report atomically and nothing to stdout", "[cli][out]") {
+  TempDir dir;
+  const auto out = dir / "report.json";
+  const Result r = xreduce({"compare", "--backend", "cpu", "--n", "4K", "--reps", "2", "--format",
+                            "json", "--quiet", "--out", out.string()});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.empty());
+  REQUIRE(fs::exists(out));
+  const json j = json::parse(slurp(out));
+  CHECK(j["results"].size() == 3);
+  CHECK(dir.entries() == 1);
+  // Overwriting an existing report replaces it whole.
+  const Result again = xreduce({"compare", "--backend", "cpu", "--n", "8K", "--reps", "2",
+                                "--format", "csv", "--quiet", "--out", out.string()});
+  REQUIRE(again.code == 0);
+  CHECK(slurp(out).rfind("backend,", 0) == 0);
+  CHECK(dir.entries() == 1);
+}
+
+// ---- help and version ------------------------------------------------------------------------
+
+TEST_CASE("help prints the exit codes and exits 0", "[cli][help]") {
+  Result r = xreduce({"--help"});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("Exit codes") != std::string::npos);
+  CHECK(r.err.empty());
+  r = xreduce({"compare", "--help"});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("--sweep") != std::string::npos);
+  r = xreduce({"--version"});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("xreduce") != std::string::npos);
+}
+
+// ---- happy paths -----------------------------------------------------------------------------
+
+TEST_CASE("list shows the cpu backend in text and JSON", "[cli][list]") {
+  Result r = xreduce({"list"});
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("cpu/recursive") != std::string::npos);
+  r = xreduce({"list", "--format", "json"});
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  const json& cpu = j["backends"][0];
+  CHECK(cpu["name"] == "cpu");
+  CHECK(cpu["available"] == true);
+  CHECK(cpu["reason"] == "");
+  REQUIRE(cpu["devices"].size() == 1);
+  for (const char* key : {"index", "name", "uuid", "api_version", "driver_version", "memory_bytes"})
+    CHECK(cpu["devices"][0].contains(key));
+  REQUIRE(cpu["variants"].size() == 3);
+  for (const char* key : {"id", "mirrors", "dtypes", "ops", "writes_input", "requirements"})
+    CHECK(cpu["variants"][0].contains(key));
+  for (const auto& b : j["backends"])
+    if (!b["available"].get<bool>()) CHECK_FALSE(b["reason"].get<std::string>().empty());
+}
+
+TEST_CASE("run checks one variant and reports it", "[cli][run]") {
+  Result r = xreduce(cpu_run({"--n", "64K", "--reps", "3"}));
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("ok") != std::string::npos);
+
+  r = xreduce(
+      cpu_run({"--n", "1000", "--dtype", "f32", "--op", "max", "--reps", "2", "--format", "json"}));
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  for (const char* key : {"backend", "variant", "device", "op", "dtype", "n", "result", "reference",
+                          "ok", "device_ms", "host_ms", "min_ms", "max_ms", "gbps"})
+    CHECK(j.contains(key));
+  CHECK(j["ok"] == true);
+  CHECK(j["result"] == j["reference"]);
+  CHECK(j["dtype"] == "f32");
+  CHECK(j["op"] == "max");
+  CHECK(j["n"] == 1000);
+  CHECK(j["reps"] == 2);
+
+  r = xreduce(cpu_run({"--n", "0", "--op", "min", "--format", "json", "--reps", "1"}));
+  REQUIRE(r.code == 0);
+  CHECK(json::parse(r.out)["result"] == 2147483647);  // the identity of min on i32
+}
+
+TEST_CASE("run reads .npy and .bin input", "[cli][run][npy]") {
+  TempDir dir;
+  const auto npy = dir / "x.npy";
+  const std::int64_t sum = write_good_npy(npy, 5000);
+  Result r = xreduce(cpu_run({"--input", npy.string(), "--format", "json", "--reps", "1"}));
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  json j = json::parse(r.out);
+  CHECK(j["dtype"] == "i32");
+  CHECK(j["n"] == 5000);
+  CHECK(j["result"] == sum);
+
+  const std::string bytes = slurp(npy);
+  const auto bin = dir / "x.bin";
+  write_bytes(bin, bytes.substr(bytes.size() - 5000 * 4));
+  r = xreduce(
+      cpu_run({"--input", bin.string(), "--dtype", "i32", "--format", "json", "--reps", "1"}));
+  REQUIRE(r.code == 0);
+  CHECK(json::parse(r.out)["result"] == sum);
+}
+
+TEST_CASE("compare --backend cpu prints the ladder table", "[cli][compare]") {
+  const Result r = xreduce({"compare", "--backend", "cpu", "--n", "64K", "--reps", "3"});
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  for (const char* s : {"variant", "median ms", "step", "cumulative", "GB/s", "check", "1.00x"})
+    CHECK(r.out.find(s) != std::string::npos);
+  // Ladder order.
+  const auto a = r.out.find("cpu/recursive"), b = r.out.find("cpu/sequential"),
+             c = r.out.find("cpu/parallel");
+  REQUIRE(a != std::string::npos);
+  REQUIRE(b != std::string::npos);
+  REQUIRE(c != std::string::npos);
+  CHECK(a < b);
+  CHECK(b < c);
+  CHECK(r.out.find("\x1b[") == std::string::npos);  // no colours when not a terminal
+}
+
+TEST_CASE("compare in every format", "[cli][compare]") {
+  const std::vector<std::string> base = {"compare", "--backend", "cpu",     "--n",
+                                         "1K,3000", "--dtype",   "i32,f32", "--op",
+                                         "sum,min", "--reps",    "2"};
+  auto with = [&](const char* format) {
+    auto args = base;
+    args.insert(args.end(), {"--format", format});
+    Result r = xreduce(args);
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    return r.out;
+  };
+  const std::size_t rows = 3 * 2 * 2 * 2;  // variants x sizes x dtypes x ops
+
+  const json j = json::parse(with("json"));
+  REQUIRE(j["results"].size() == rows);
+  REQUIRE(j["devices"].size() == 1);
+  CHECK(j["devices"][0]["backend"] == "cpu");
+  for (const auto& row : j["results"]) {
+    for (const char* key :
+         {"backend", "variant", "op", "dtype", "n", "median_ms", "min_ms", "max_ms", "gbps",
+          "pct_peak", "step_speedup", "cumulative_speedup", "ok"})
+      CHECK(row.contains(key));
+    CHECK(row["ok"] == true);
+    CHECK(row["min_ms"].get<double>() <= row["median_ms"].get<double>());
+    CHECK(row["median_ms"].get<double>() <= row["max_ms"].get<double>());
+    if (row["variant"] == "cpu/recursive") CHECK(row["cumulative_speedup"] == 1.0);
+  }
+
+  const std::string csv = with("csv");
+  std::istringstream lines(csv);
+  std::string line;
+  std::getline(lines, line);
+  const auto columns = std::count(line.begin(), line.end(), ',');
+  CHECK(line.rfind("backend,", 0) == 0);
+  std::size_t count = 0;
+  while (std::getline(lines, line)) {
+    CHECK(std::count(line.begin(), line.end(), ',') == columns);
+    ++count;
+  }
+  CHECK(count == rows);
+
+  const std::string md = with("md");
+  CHECK(md.find("| variant |") != std::string::npos);
+  CHECK(md.find("### cpu · sum f32 · n = 3000") != std::string::npos);
+
+  const std::string text = with("text");
+  CHECK(text.find("cpu · min i32 · n = 1K (1024)") != std::string::npos);
+  CHECK(text.find("best per size") != std::string::npos);
+}
+
+TEST_CASE("compare --backend all reports what it skipped", "[cli][compare]") {
+  const Result r =
+      xreduce({"compare", "--n", "1K", "--reps", "1", "--format", "json", "--variant", "cpu/*"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  auto name = unavailable_backend();
+  if (name) {
+    bool listed = false;
+    for (const auto& s : j["skipped"]) listed |= s["backend"] == *name;
+    CHECK(listed);
+  }
+}
+
+TEST_CASE("compare --sweep and --include-transfer", "[cli][compare]") {
+  const Result r = xreduce({"compare", "--backend", "cpu", "--sweep", "1K:8K", "--reps", "1",
+                            "--include-transfer", "--variant", "cpu/seq*", "--format", "json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  REQUIRE(j["results"].size() == 4);  // 1K 2K 4K 8K
+  CHECK(j["results"][3]["n"] == 8192);
+  CHECK(j["config"]["include_transfer"] == true);
+}
+
+TEST_CASE("compare --plot draws an SVG with matplotlib", "[cli][plot]") {
+  // The tool tries python3 on PATH, then Debian's /usr/bin/python3 (see bench/plot.py).
+  if (std::system("python3 -c 'import matplotlib' >/dev/null 2>&1") != 0 &&
+      std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") != 0)
+    skip("python3 with matplotlib is not installed");
+  TempDir dir;
+  const auto svg = dir / "bw.svg";
+  const Result r = xreduce({"compare", "--backend", "cpu", "--n", "1K,64K", "--reps", "1",
+                            "--quiet", "--plot", svg.string()});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  REQUIRE(fs::exists(svg));
+  CHECK(slurp(svg).find("<svg") != std::string::npos);
+  CHECK(dir.entries() == 1);
+  expect_error({"compare", "--backend", "cpu", "--n", "1K", "--plot", (dir / "x.gif").string()}, 2,
+               ".svg");
+}
