@@ -13,6 +13,10 @@
 // built, so the Vulkan backend enables VK_LAYER_KHRONOS_validation with synchronization
 // validation and turns every message into an xr::Error, which fails the case.
 //
+// XR_TEST_REQUIRE_BACKENDS=vulkan[,cuda...] (environment) turns "unavailable" into a failure for
+// the named backends: CI sets it where the device is known to exist (lavapipe), so a missing
+// driver or validation layer cannot turn the whole Vulkan suite into skips.
+//
 // XR_TEST_SEED (environment) changes the seed of the random sizes and data; it is printed.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
@@ -39,6 +43,11 @@ namespace {
 std::uint64_t g_seed = 0x5EED2024u;
 int g_invoked = 0;
 int g_skipped = 0;
+std::string g_required;  // ",vulkan,cuda," from XR_TEST_REQUIRE_BACKENDS
+
+bool required(std::string_view backend) {
+  return g_required.find("," + std::string(backend) + ",") != std::string::npos;
+}
 
 // Edge sizes around powers of two, block and subgroup multiples, and past 2^20.
 constexpr std::size_t kEdgeSizes[] = {
@@ -115,7 +124,12 @@ class VariantCase final : public Catch::ITestInvoker {
   void invoke() const override {
     ++g_invoked;
     try {
-      if (!backend_->available()) skip(backend_->unavailable_reason());
+      if (!backend_->available()) {
+        if (required(backend_->name()))
+          FAIL(backend_->name() << " is unavailable but XR_TEST_REQUIRE_BACKENDS requires it: "
+                                << backend_->unavailable_reason());
+        skip(backend_->unavailable_reason());
+      }
       if (auto why = backend_->unsupported_reason(id_); !why.empty()) skip(why);
       if (large_)
         run_large();
@@ -294,6 +308,8 @@ int main(int argc, char* argv[]) {
   // Before any backend exists: the Vulkan backend reads this when it creates its instance.
   setenv("XR_VK_VALIDATION", "1", /*overwrite=*/0);
   if (const char* s = std::getenv("XR_TEST_SEED")) g_seed = std::strtoull(s, nullptr, 0);
+  if (const char* s = std::getenv("XR_TEST_REQUIRE_BACKENDS"))
+    g_required = "," + std::string(s) + ",";
 
   xr::Registry registry;
   xr::register_builtin_backends(registry);

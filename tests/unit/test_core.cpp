@@ -43,7 +43,7 @@ TEST_CASE("Value: formatting, conversion and bitwise comparison", "[unit][value]
   CHECK(std::isinf(xr::Value::identity_of(xr::DType::f32, xr::Op::min).get<float>()));
 }
 
-TEST_CASE("dtype and op names round-trip; apply wraps integer sums", "[unit][value]") {
+TEST_CASE("dtype and op names round-trip, apply wraps integer sums", "[unit][value]") {
   for (xr::DType t : xr::kAllDTypes) CHECK(xr::parse_dtype(xr::to_string(t)) == t);
   for (xr::Op op : xr::kAllOps) CHECK(xr::parse_op(xr::to_string(op)) == op);
   CHECK_FALSE(xr::parse_dtype("f64").has_value());

@@ -58,7 +58,7 @@ TEST_CASE("write_npy / read_npy round trip every dtype", "[unit][io]") {
       const auto back = xr::read_npy(path, std::nullopt);
       CHECK(back.dtype() == t);
       REQUIRE(back.size() == n);
-      CHECK(std::memcmp(back.data(), data.data(), data.bytes()) == 0);
+      if (n > 0) CHECK(std::memcmp(back.data(), data.data(), data.bytes()) == 0);
       CHECK(xr::read_npy(path, t).size() == n);               // matching --dtype
       CHECK(xr::read_input(path, std::nullopt).size() == n);  // by extension
     }
