@@ -176,7 +176,8 @@ std::string fmt_pct(const std::optional<double>& v) {
   return v ? fmt::format("{:.1f}%", *v) : std::string();
 }
 std::string timing_words(const CompareReport& r) {
-  return r.include_transfer ? "end to end (upload + reduce + readback, host-timed)" : "device time";
+  return r.include_transfer ? "end to end (upload + reduce + readback, host-timed)"
+                            : "reduce time by each API's own timer";
 }
 std::string section_title(Section sec, std::uint64_t n) {
   return fmt::format("{} {} · n = {}", to_string(sec.op), to_string(sec.dtype), format_n(n));
