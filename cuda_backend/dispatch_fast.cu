@@ -6,7 +6,8 @@
 namespace xr::cuda::detail {
 namespace {
 
-// Compile-time shape of both fast kernels; policy() reports the same numbers.
+// Compile-time shape of both fast kernels; policy() reports the same numbers and the
+// measurement that chose them (xreduce_cuda_tune, H200: 256 x 4 at 0.994x CUB).
 constexpr int kBlock = 256;
 constexpr int kUnroll = 4;  // 16-byte loads in flight per thread per iteration
 constexpr std::size_t kElemsPerBlockIter = std::size_t(kBlock) * kUnroll * 4;

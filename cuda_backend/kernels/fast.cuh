@@ -79,6 +79,10 @@ __global__ void __launch_bounds__(kBlock)
   T acc = thread_fold_vectorized<T, O, kUnroll>(
       in, n, std::size_t(blockIdx.x) * kBlock + threadIdx.x, std::size_t(gridDim.x) * kBlock);
   acc = block_reduce<T, O>(acc);
+  if (gridDim.x == 1) {  // small n: one block is the whole reduction, no ticket needed
+    if (threadIdx.x == 0) *out = acc;
+    return;
+  }
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = acc;
     __threadfence();  // the partial is visible device-wide before the ticket is taken
