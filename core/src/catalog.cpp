@@ -13,7 +13,7 @@ namespace {
 constexpr CatalogEntry kCatalog[] = {
     {"cpu/recursive", "seed 000 recursiveReduce (interleaved pairs, non-destructive)"},
     {"cpu/sequential", "seed 000 CPU loop `sum += array[i]`"},
-    {"cpu/parallel", "std::reduce(std::execution::par) on TBB"},
+    {"cpu/parallel", "parallel STL on TBB: fixed 64K-element chunks, partials folded in order"},
     {"global/neighbored", "seed 000 reduceNeighbored (divergent, in place)"},
     {"global/neighbored-less", "seed 000 reduceNeighboredLess"},
     {"global/interleaved", "seed 000 reduceInterleaved"},
