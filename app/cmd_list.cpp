@@ -1,5 +1,6 @@
 // `xreduce list`: every built backend (available or not, with the reason), its devices and its
 // variants, and the backends this build left out.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -115,8 +116,13 @@ std::string list_text(const Registry& registry, const Style& st) {
         Table t;
         t.add_column("", Table::Align::left);
         t.add_column("", Table::Align::left);
+        std::vector<std::pair<std::string, std::string>> shown;
         auto row = [&](std::string k, std::string v) {
-          if (!v.empty()) t.add_row({{std::move(k)}, {std::move(v)}});
+          // A backend may repeat a standard field among its properties: show it once.
+          if (v.empty() || std::find(shown.begin(), shown.end(), std::pair(k, v)) != shown.end())
+            return;
+          shown.emplace_back(k, v);
+          t.add_row({{std::move(k)}, {std::move(v)}});
         };
         row("api", d.api_version);
         row("driver", d.driver_version == "-" ? "" : d.driver_version);
