@@ -135,7 +135,8 @@ DeviceInfo describe_device(int index) {
   d.name = p.name;
   d.uuid = uuid_hex(p.uuid);
   d.api_version = "CUDA runtime " + version_text(runtime);
-  d.driver_version = "CUDA driver API " + version_text(driver);
+  // cudaDriverGetVersion gives the newest CUDA the driver supports, not its build number.
+  d.driver_version = "supports CUDA " + version_text(driver);
   d.memory_bytes = p.totalGlobalMem;
   const int mem_khz = attribute(cudaDevAttrMemoryClockRate, index);
   const int bus_bits = attribute(cudaDevAttrGlobalMemoryBusWidth, index);
@@ -147,7 +148,6 @@ DeviceInfo describe_device(int index) {
       {"compute capability", std::to_string(p.major) + "." + std::to_string(p.minor)},
       {"SMs", std::to_string(p.multiProcessorCount)},
       {"L2", mib(static_cast<std::size_t>(p.l2CacheSize))},
-      {"memory", mib(p.totalGlobalMem)},
       {"SM clock", std::to_string(attribute(cudaDevAttrClockRate, index) / 1000) + " MHz"},
       {"memory bus", std::to_string(bus_bits) + " bit"},
       {"theoretical bandwidth", std::to_string(static_cast<int>(peak_gbps)) + " GB/s"},
