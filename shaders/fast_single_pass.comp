@@ -1,0 +1,58 @@
+#version 450
+// fast/single-pass: one dispatch. Every workgroup reduces its grid-stride share (as
+// fast/vectorized), writes its partial and takes a ticket; the workgroup that draws the last
+// ticket folds all partials in workgroup order (deterministic) and writes the result.
+//
+// Memory model: a partial is written through a Coherent buffer (device-scope available) and
+// released by the device-scope acquire-release ticket RMW; the last workgroup's RMW reads the
+// end of that release sequence, so it synchronises with every other workgroup's release. Its
+// control barrier with buffer semantics extends that happens-before to every invocation of the
+// last workgroup, whose Coherent loads see the partials. The last workgroup resets the ticket
+// for the next dispatch.
+// The module keeps the GLSL450 memory model with explicit scopes and semantics
+// (GL_KHR_memory_scope_semantics): Vulkan defines Coherent as device-scope availability and
+// visibility, so this is race-free under the Vulkan memory model. `#pragma
+// use_vulkan_memory_model` would say the same, but Mesa 22.3's lavapipe miscompiles VulkanMemoryModel
+// modules that use subgroup operations (every result wrong, seen on subgroup/arithmetic too).
+#extension GL_KHR_memory_scope_semantics : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_EXT_control_flow_attributes : require
+#define XR_CUSTOM_BINDINGS
+#include "reduce_common.glsl"
+
+layout(set = 0, binding = 0) readonly buffer Input { T in_data[]; };
+layout(set = 0, binding = 0) readonly buffer Input4 { T4 in_data4[]; };
+layout(set = 0, binding = 1) coherent buffer Scratch { T scratch[]; };  // partials, result
+layout(set = 0, binding = 2) coherent buffer Ticket { uint ticket; };
+
+T subgroup_reduce(T v) { return SUBGROUP_OP(v); }
+
+#include "subgroup_block.glsl"
+#include "vector_fold.glsl"
+
+shared uint s_is_last;
+
+void main() {
+  const uint threads = pc.groups * WG;
+  const uint tid = gl_LocalInvocationID.x;
+  const uint gid = gl_WorkGroupID.x * WG + tid;
+  const T v = workgroup_reduce(vector_fold(gid, threads));
+  if (is_workgroup_leader()) {
+    scratch[gl_WorkGroupID.x] = v;
+    const uint drawn = atomicAdd(ticket, 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                                 gl_SemanticsAcquireRelease);
+    s_is_last = drawn == pc.groups - 1 ? 1u : 0u;
+  }
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
+                 gl_StorageSemanticsShared | gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
+  if (s_is_last == 0u) return;  // uniform: every invocation read the same shared value
+
+  T w = T(IDENTITY);
+  for (uint i = tid; i < pc.groups; i += WG) w = OP(w, scratch[i]);
+  w = workgroup_reduce(w);
+  if (is_workgroup_leader()) {
+    scratch[pc.out_offset] = w;
+    atomicStore(ticket, 0u, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+  }
+}

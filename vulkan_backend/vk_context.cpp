@@ -1,0 +1,487 @@
+#include "vk_context.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iomanip>
+#include <sstream>
+
+#include "vk_check.hpp"
+#include "xreduce/error.hpp"
+#include "xreduce/spirv_modules.hpp"
+
+namespace xr::vulkan {
+
+ErrorCategory category_of(vk::Result result) {
+  switch (result) {
+    case vk::Result::eErrorOutOfHostMemory:
+    case vk::Result::eErrorOutOfDeviceMemory:
+    case vk::Result::eErrorOutOfPoolMemory:
+    case vk::Result::eErrorFragmentation:
+      return ErrorCategory::out_of_memory;
+    case vk::Result::eErrorInitializationFailed:
+    case vk::Result::eErrorIncompatibleDriver:
+    case vk::Result::eErrorLayerNotPresent:
+    case vk::Result::eErrorExtensionNotPresent:
+      return ErrorCategory::unavailable;
+    case vk::Result::eErrorFeatureNotPresent:
+    case vk::Result::eErrorFormatNotSupported:
+      return ErrorCategory::unsupported;
+    default:
+      return ErrorCategory::device_lost;
+  }
+}
+
+// --- validation -----------------------------------------------------------------------------
+
+void ValidationSink::add(std::string message) {
+  std::lock_guard lock(mutex_);
+  messages_.push_back(std::move(message));
+}
+
+void ValidationSink::raise() {
+  std::vector<std::string> messages;
+  {
+    std::lock_guard lock(mutex_);
+    messages.swap(messages_);
+  }
+  if (messages.empty()) return;
+  std::string text = "Vulkan validation: " + messages.front();
+  if (messages.size() > 1) text += " (+" + std::to_string(messages.size() - 1) + " more)";
+  throw Error(ErrorCategory::check_failed, text);
+}
+
+namespace {
+
+VKAPI_ATTR VkBool32 VKAPI_CALL on_validation_message(
+    VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT,
+    const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+  const char* id = data && data->pMessageIdName ? data->pMessageIdName : "";
+  std::string message = std::string(id) + ": " + (data && data->pMessage ? data->pMessage : "");
+  std::fprintf(stderr, "[vulkan %s] %s\n",
+               severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT ? "error" : "warning",
+               message.c_str());
+  // The loader's own notes (ICD manifests of other drivers) describe the machine, not this
+  // program; they are printed above but do not fail a call.
+  if (std::strcmp(id, "Loader Message") != 0) static_cast<ValidationSink*>(user)->add(message);
+  return VK_FALSE;
+}
+
+bool has_layer(const vk::raii::Context& context, std::string_view name) {
+  for (const auto& layer : context.enumerateInstanceLayerProperties())
+    if (name == layer.layerName.data()) return true;
+  return false;
+}
+
+bool has_extension(const std::vector<vk::ExtensionProperties>& list, std::string_view name) {
+  return std::any_of(list.begin(), list.end(),
+                     [&](const auto& e) { return name == e.extensionName.data(); });
+}
+
+std::string version_text(std::uint32_t v) {
+  return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) +
+         "." + std::to_string(VK_API_VERSION_PATCH(v));
+}
+
+// NVIDIA packs its driver version as 10.8.8.6 bits; everyone else uses the API encoding.
+std::string driver_version_text(std::uint32_t vendor, std::uint32_t v) {
+  if (vendor == 0x10de)
+    return std::to_string((v >> 22) & 0x3ff) + "." + std::to_string((v >> 14) & 0xff) + "." +
+           std::to_string((v >> 6) & 0xff);
+  return version_text(v);
+}
+
+std::string uuid_text(const std::array<std::uint8_t, VK_UUID_SIZE>& uuid) {
+  std::ostringstream out;
+  for (auto byte : uuid) out << std::hex << std::setw(2) << std::setfill('0') << int(byte);
+  return out.str();
+}
+
+std::string type_text(vk::PhysicalDeviceType t) {
+  switch (t) {
+    case vk::PhysicalDeviceType::eDiscreteGpu:
+      return "discrete GPU";
+    case vk::PhysicalDeviceType::eIntegratedGpu:
+      return "integrated GPU";
+    case vk::PhysicalDeviceType::eVirtualGpu:
+      return "virtual GPU";
+    case vk::PhysicalDeviceType::eCpu:
+      return "CPU";
+    default:
+      return "other";
+  }
+}
+
+std::string subgroup_ops_text(vk::SubgroupFeatureFlags ops) {
+  using F = vk::SubgroupFeatureFlagBits;
+  const std::pair<F, const char*> names[] = {
+      {F::eBasic, "basic"},           {F::eVote, "vote"},
+      {F::eArithmetic, "arithmetic"}, {F::eBallot, "ballot"},
+      {F::eShuffle, "shuffle"},       {F::eShuffleRelative, "shuffle-relative"},
+      {F::eClustered, "clustered"},   {F::eQuad, "quad"}};
+  std::string text;
+  for (auto [bit, name] : names)
+    if (ops & bit) text += (text.empty() ? "" : ", ") + std::string(name);
+  return text.empty() ? "none" : text;
+}
+
+DeviceFacts read_facts(vk::raii::PhysicalDevice physical, int index) {
+  DeviceFacts f;
+  const auto props = physical.getProperties();
+  f.api_version = props.apiVersion;
+  f.type = props.deviceType;
+  f.limits = props.limits;
+  f.info.index = index;
+  f.info.name = props.deviceName.data();
+  f.info.api_version = "Vulkan " + version_text(props.apiVersion);
+  f.info.driver_version = driver_version_text(props.vendorID, props.driverVersion);
+  for (const auto& heap : physical.getMemoryProperties().memoryHeaps)
+    if (heap.flags & vk::MemoryHeapFlagBits::eDeviceLocal)
+      f.device_local_bytes = std::max<std::uint64_t>(f.device_local_bytes, heap.size);
+  f.info.memory_bytes = f.device_local_bytes;
+
+  const auto families = physical.getQueueFamilyProperties();
+  int family = -1;
+  for (std::size_t i = 0; i < families.size(); ++i) {
+    if (!(families[i].queueFlags & vk::QueueFlagBits::eCompute)) continue;
+    // Prefer a compute family with timestamps; the first such one is the main queue on the
+    // drivers seen so far.
+    if (family < 0 || (families[family].timestampValidBits == 0 && families[i].timestampValidBits))
+      family = static_cast<int>(i);
+  }
+
+  auto& p = f.info.properties;
+  p.emplace_back("type", type_text(props.deviceType));
+  if (props.apiVersion < VK_API_VERSION_1_2) {
+    f.unusable_reason = "Vulkan " + version_text(props.apiVersion) + " < 1.2";
+  } else if (family < 0) {
+    f.unusable_reason = "no compute queue";
+  }
+  if (!f.unusable_reason.empty()) {
+    p.emplace_back("unusable", f.unusable_reason);
+    f.physical = std::move(physical);
+    return f;
+  }
+  f.queue_family = static_cast<std::uint32_t>(family);
+  f.timestamp_valid_bits = families[family].timestampValidBits;
+
+  const auto chain =
+      physical.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceVulkan11Properties,
+                              vk::PhysicalDeviceVulkan12Properties>();
+  const auto& p11 = chain.get<vk::PhysicalDeviceVulkan11Properties>();
+  const auto& p12 = chain.get<vk::PhysicalDeviceVulkan12Properties>();
+  f.info.uuid = uuid_text(p11.deviceUUID);
+  f.info.driver_version = std::string(p12.driverName.data()) + " " + p12.driverInfo.data();
+  f.subgroup_size = f.max_subgroup_size = p11.subgroupSize;
+  if (p11.subgroupSupportedStages & vk::ShaderStageFlagBits::eCompute)
+    f.subgroup_ops = p11.subgroupSupportedOperations;
+  f.max_allocation = p11.maxMemoryAllocationSize;
+
+  const auto features =
+      physical.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan12Features>();
+  const auto& f12 = features.get<vk::PhysicalDeviceVulkan12Features>();
+  f.memory_model = f12.vulkanMemoryModel && f12.vulkanMemoryModelDeviceScope;
+  std::string subgroup_range = std::to_string(p11.subgroupSize);
+  if (props.apiVersion >= VK_API_VERSION_1_3) {
+    const auto p13 =
+        physical
+            .getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceVulkan13Properties>()
+            .get<vk::PhysicalDeviceVulkan13Properties>();
+    const auto f13 =
+        physical.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan13Features>()
+            .get<vk::PhysicalDeviceVulkan13Features>();
+    f.full_subgroups = f13.subgroupSizeControl && f13.computeFullSubgroups;
+    f.max_subgroup_size = std::max(p13.maxSubgroupSize, p11.subgroupSize);
+    if (p13.minSubgroupSize != p13.maxSubgroupSize)
+      subgroup_range += " (" + std::to_string(p13.minSubgroupSize) + ".." +
+                        std::to_string(p13.maxSubgroupSize) + ")";
+  }
+
+  const auto& l = f.limits;
+  p.emplace_back("driver", std::string(p12.driverName.data()) + " " + p12.driverInfo.data());
+  p.emplace_back("subgroup size", subgroup_range);
+  p.emplace_back("subgroup operations", subgroup_ops_text(f.subgroup_ops));
+  p.emplace_back("max shared memory", std::to_string(l.maxComputeSharedMemorySize) + " bytes");
+  p.emplace_back("max workgroup size", std::to_string(l.maxComputeWorkGroupSize[0]) + " x " +
+                                           std::to_string(l.maxComputeWorkGroupSize[1]) + " x " +
+                                           std::to_string(l.maxComputeWorkGroupSize[2]) + ", " +
+                                           std::to_string(l.maxComputeWorkGroupInvocations) +
+                                           " invocations");
+  p.emplace_back("max workgroup count", std::to_string(l.maxComputeWorkGroupCount[0]) + " x " +
+                                            std::to_string(l.maxComputeWorkGroupCount[1]) + " x " +
+                                            std::to_string(l.maxComputeWorkGroupCount[2]));
+  p.emplace_back("max storage buffer range", std::to_string(l.maxStorageBufferRange) + " bytes");
+  std::ostringstream ts;
+  if (f.timestamps())
+    ts << "yes, period " << l.timestampPeriod << " ns, " << f.timestamp_valid_bits << " valid bits";
+  else
+    ts << "no (host time instead)";
+  p.emplace_back("timestamps", ts.str());
+  p.emplace_back("memory model",
+                 f.memory_model ? "Vulkan, device scope" : "no Vulkan memory model");
+  p.emplace_back("full subgroups", f.full_subgroups ? "yes" : "no");
+  f.physical = std::move(physical);
+  return f;
+}
+
+}  // namespace
+
+std::shared_ptr<Instance> Instance::create() {
+  std::shared_ptr<Instance> self(new Instance());
+  const char* env = std::getenv("XR_VK_VALIDATION");
+  self->validation_ = env && std::string_view(env) == "1";
+
+  const std::uint32_t loader = XR_VK_CHECK(self->context_.enumerateInstanceVersion());
+  if (loader < VK_API_VERSION_1_2)
+    throw Error(ErrorCategory::unavailable,
+                "the Vulkan loader supports only " + version_text(loader) + "; 1.2 is needed");
+
+  std::vector<const char*> layers;
+  std::vector<const char*> extensions;
+  constexpr const char* kLayer = "VK_LAYER_KHRONOS_validation";
+  vk::DebugUtilsMessengerCreateInfoEXT messenger_info(
+      {},
+      vk::DebugUtilsMessageSeverityFlagBitsEXT::eWarning |
+          vk::DebugUtilsMessageSeverityFlagBitsEXT::eError,
+      vk::DebugUtilsMessageTypeFlagBitsEXT::eGeneral |
+          vk::DebugUtilsMessageTypeFlagBitsEXT::eValidation |
+          vk::DebugUtilsMessageTypeFlagBitsEXT::ePerformance,
+      &on_validation_message, &self->sink_);
+  const vk::ValidationFeatureEnableEXT enables[] = {
+      vk::ValidationFeatureEnableEXT::eSynchronizationValidation};
+  vk::ValidationFeaturesEXT features(enables, {});
+  const void* next = nullptr;
+  if (self->validation_) {
+    if (!has_layer(self->context_, kLayer))
+      throw Error(ErrorCategory::unavailable,
+                  "XR_VK_VALIDATION=1 but the layer VK_LAYER_KHRONOS_validation is not installed "
+                  "(Debian: vulkan-validationlayers) or not on VK_LAYER_PATH");
+    layers.push_back(kLayer);
+    const auto available = self->context_.enumerateInstanceExtensionProperties(std::string(kLayer));
+    const auto global = self->context_.enumerateInstanceExtensionProperties();
+    if (!has_extension(available, VK_EXT_DEBUG_UTILS_EXTENSION_NAME) &&
+        !has_extension(global, VK_EXT_DEBUG_UTILS_EXTENSION_NAME))
+      throw Error(ErrorCategory::unavailable,
+                  "XR_VK_VALIDATION=1 but VK_EXT_debug_utils is not available");
+    extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    messenger_info.pNext = nullptr;
+    if (has_extension(available, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME)) {
+      extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
+      features.pNext = &messenger_info;
+      next = &features;
+    } else {
+      throw Error(ErrorCategory::unavailable,
+                  "XR_VK_VALIDATION=1 but the validation layer lacks VK_EXT_validation_features "
+                  "(needed for synchronization validation)");
+    }
+  }
+
+  const std::uint32_t api = std::min<std::uint32_t>(loader, VK_API_VERSION_1_3);
+  vk::ApplicationInfo app("xreduce", 1, "xreduce", 1, api);
+  vk::InstanceCreateInfo info({}, &app, layers, extensions, next);
+  self->instance_ = XR_VK_CHECK(vk::raii::Instance(self->context_, info));
+  if (self->validation_)
+    self->messenger_ = XR_VK_CHECK(self->instance_.createDebugUtilsMessengerEXT(messenger_info));
+
+  vk::raii::PhysicalDevices physicals = XR_VK_CHECK(vk::raii::PhysicalDevices(self->instance_));
+  int index = 0;
+  for (auto& physical : physicals)
+    self->devices_.push_back(read_facts(std::move(physical), index++));
+  self->sink_.raise();
+  return self;
+}
+
+// --- buffers --------------------------------------------------------------------------------
+
+namespace {
+
+std::uint32_t choose_memory_type(const vk::PhysicalDeviceMemoryProperties& mem,
+                                 std::uint32_t allowed, MemoryKind kind) {
+  using M = vk::MemoryPropertyFlagBits;
+  // Preferences in order; the first memory type that has all the flags of one wins.
+  std::vector<vk::MemoryPropertyFlags> wanted;
+  switch (kind) {
+    case MemoryKind::device_local:
+      wanted = {M::eDeviceLocal, {}};
+      break;
+    case MemoryKind::upload:
+      wanted = {M::eHostVisible | M::eHostCoherent};
+      break;
+    case MemoryKind::readback:
+      wanted = {M::eHostVisible | M::eHostCoherent | M::eHostCached,
+                M::eHostVisible | M::eHostCoherent};
+      break;
+  }
+  for (const auto& flags : wanted)
+    for (std::uint32_t i = 0; i < mem.memoryTypeCount; ++i)
+      if ((allowed & (1u << i)) && (mem.memoryTypes[i].propertyFlags & flags) == flags) return i;
+  throw Error(ErrorCategory::unavailable, "no Vulkan memory type fits a buffer of this kind");
+}
+
+}  // namespace
+
+Buffer::Buffer(Device& device, vk::DeviceSize bytes, vk::BufferUsageFlags usage, MemoryKind kind)
+    : size_(bytes) {
+  const DeviceFacts& facts = device.facts();
+  if (facts.max_allocation && bytes > facts.max_allocation)
+    throw Error(ErrorCategory::out_of_memory, "a buffer of " + std::to_string(bytes) +
+                                                  " bytes exceeds this device's "
+                                                  "maxMemoryAllocationSize of " +
+                                                  std::to_string(facts.max_allocation) + " bytes");
+  const auto& dev = device.handle();
+  buffer_ = XR_VK_CHECK(
+      dev.createBuffer(vk::BufferCreateInfo({}, bytes, usage, vk::SharingMode::eExclusive)));
+  const auto req = buffer_.getMemoryRequirements();
+  const auto type =
+      choose_memory_type(facts.physical.getMemoryProperties(), req.memoryTypeBits, kind);
+  memory_ = XR_VK_CHECK(dev.allocateMemory(vk::MemoryAllocateInfo(req.size, type)));
+  buffer_.bindMemory(*memory_, 0);
+  if (kind != MemoryKind::device_local) mapped_ = XR_VK_CHECK(memory_.mapMemory(0, VK_WHOLE_SIZE));
+}
+
+// --- device ---------------------------------------------------------------------------------
+
+Device::Device(std::shared_ptr<Instance> instance, std::size_t index)
+    : instance_(std::move(instance)), index_(index) {
+  const DeviceFacts& f = facts();
+  const float priority = 1.0f;
+  vk::DeviceQueueCreateInfo queue_info({}, f.queue_family, 1, &priority);
+  vk::StructureChain<vk::DeviceCreateInfo, vk::PhysicalDeviceVulkan13Features> chain;
+  chain.get<vk::DeviceCreateInfo>().setQueueCreateInfos(queue_info);
+  if (f.api_version >= VK_API_VERSION_1_3) {
+    auto& f13 = chain.get<vk::PhysicalDeviceVulkan13Features>();
+    f13.subgroupSizeControl = f13.computeFullSubgroups = f.full_subgroups;
+  } else {
+    chain.unlink<vk::PhysicalDeviceVulkan13Features>();
+  }
+  device_ = XR_VK_CHECK(f.physical.createDevice(chain.get<vk::DeviceCreateInfo>()));
+  queue_ = XR_VK_CHECK(device_.getQueue(f.queue_family, 0));
+  command_pool_ = XR_VK_CHECK(device_.createCommandPool(vk::CommandPoolCreateInfo(
+      vk::CommandPoolCreateFlagBits::eResetCommandBuffer, f.queue_family)));
+  pipeline_cache_ = XR_VK_CHECK(device_.createPipelineCache(vk::PipelineCacheCreateInfo()));
+
+  std::array<vk::DescriptorSetLayoutBinding, 3> bindings;
+  for (std::uint32_t b = 0; b < bindings.size(); ++b)
+    bindings[b] = vk::DescriptorSetLayoutBinding(b, vk::DescriptorType::eStorageBuffer, 1,
+                                                 vk::ShaderStageFlagBits::eCompute);
+  set_layout_ = XR_VK_CHECK(
+      device_.createDescriptorSetLayout(vk::DescriptorSetLayoutCreateInfo({}, bindings)));
+  const vk::PushConstantRange push(vk::ShaderStageFlagBits::eCompute, 0, sizeof(PushConstants));
+  const vk::DescriptorSetLayout set_layout = *set_layout_;
+  pipeline_layout_ =
+      XR_VK_CHECK(device_.createPipelineLayout(vk::PipelineLayoutCreateInfo({}, set_layout, push)));
+  fence_ = XR_VK_CHECK(device_.createFence(vk::FenceCreateInfo()));
+  instance_->sink().raise();
+}
+
+Device::~Device() {
+  // No-throw twin of waitIdle: after a timed-out fence the queue may still hold work that uses
+  // the objects destroyed below.
+  if (*device_) device_.getDispatcher()->vkDeviceWaitIdle(*device_);
+}
+
+vk::Pipeline Device::pipeline(const PipelineKey& key) {
+  auto it = pipelines_.find(key);
+  if (it != pipelines_.end()) return *it->second.pipeline;
+  const spirv::Module* module = spirv::find(key.module);
+  if (!module)
+    throw Error(ErrorCategory::unavailable,
+                "SPIR-V module '" + key.module + "' is not embedded in this build");
+  PipelineEntry entry;
+  entry.module = XR_VK_CHECK(device_.createShaderModule(
+      vk::ShaderModuleCreateInfo({}, module->words.size_bytes(), module->words.data())));
+  // Specialization constants: 0 = workgroup size, 1 = unroll factor (ignored by shaders that
+  // do not declare it).
+  const std::uint32_t values[] = {key.workgroup, key.unroll};
+  const vk::SpecializationMapEntry entries[] = {{0, 0, 4}, {1, 4, 4}};
+  vk::SpecializationInfo spec(entries, vk::ArrayProxyNoTemporaries<const std::uint32_t>(values));
+  vk::PipelineShaderStageCreateFlags stage_flags;
+  // Subgroup shaders index shared memory by lane and need every subgroup full.
+  if (facts().full_subgroups && key.workgroup % facts().max_subgroup_size == 0)
+    stage_flags |= vk::PipelineShaderStageCreateFlagBits::eRequireFullSubgroups;
+  vk::PipelineShaderStageCreateInfo stage(stage_flags, vk::ShaderStageFlagBits::eCompute,
+                                          *entry.module, "main", &spec);
+  entry.pipeline = XR_VK_CHECK(device_.createComputePipeline(
+      pipeline_cache_, vk::ComputePipelineCreateInfo({}, stage, *pipeline_layout_)));
+  return *pipelines_.emplace(key, std::move(entry)).first->second.pipeline;
+}
+
+vk::raii::CommandBuffer Device::allocate_command_buffer() {
+  vk::raii::CommandBuffers buffers = XR_VK_CHECK(vk::raii::CommandBuffers(
+      device_, vk::CommandBufferAllocateInfo(*command_pool_, vk::CommandBufferLevel::ePrimary, 1)));
+  return std::move(buffers.front());
+}
+
+double Device::submit_and_wait(const vk::raii::CommandBuffer& cmd) {
+  const vk::CommandBuffer handle = *cmd;
+  XR_VK_CHECK(device_.resetFences(*fence_));
+  const auto start = std::chrono::steady_clock::now();
+  XR_VK_CHECK(queue_.submit(vk::SubmitInfo({}, {}, handle), *fence_));
+  const auto timeout_ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(kFenceTimeout).count();
+  const vk::Result r = XR_VK_CHECK(device_.waitForFences(*fence_, VK_TRUE, timeout_ns));
+  const auto end = std::chrono::steady_clock::now();
+  if (r == vk::Result::eTimeout)
+    throw Error(ErrorCategory::device_lost, "Vulkan fence wait timed out after " +
+                                                std::to_string(kFenceTimeout.count()) +
+                                                " s: the device stopped answering");
+  return std::chrono::duration<double, std::milli>(end - start).count();
+}
+
+void Device::run_once(const std::function<void(const vk::raii::CommandBuffer&)>& record) {
+  vk::raii::CommandBuffer cmd = allocate_command_buffer();
+  cmd.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
+  record_queue_barrier(cmd);
+  record(cmd);
+  cmd.end();
+  submit_and_wait(cmd);
+}
+
+namespace {
+// Staging chunk of write_buffer/read_buffer: bounds the host-visible memory of a copy; large
+// enough that per-chunk submission costs vanish next to the copy (a starting point).
+constexpr std::size_t kStagingBytes = std::size_t{64} << 20;
+}  // namespace
+
+void Device::write_buffer(const Buffer& dst, const void* src, std::size_t bytes) {
+  if (bytes == 0) return;
+  Buffer staging(*this, std::min(bytes, kStagingBytes), vk::BufferUsageFlagBits::eTransferSrc,
+                 MemoryKind::upload);
+  for (std::size_t done = 0; done < bytes; done += kStagingBytes) {
+    const std::size_t chunk = std::min(kStagingBytes, bytes - done);
+    std::memcpy(staging.mapped(), static_cast<const std::byte*>(src) + done, chunk);
+    run_once([&](const vk::raii::CommandBuffer& cmd) {
+      cmd.copyBuffer(staging.handle(), dst.handle(), vk::BufferCopy(0, done, chunk));
+    });
+  }
+}
+
+void Device::read_buffer(const Buffer& src, void* dst, std::size_t bytes) {
+  if (bytes == 0) return;
+  Buffer staging(*this, std::min(bytes, kStagingBytes), vk::BufferUsageFlagBits::eTransferDst,
+                 MemoryKind::readback);
+  for (std::size_t done = 0; done < bytes; done += kStagingBytes) {
+    const std::size_t chunk = std::min(kStagingBytes, bytes - done);
+    run_once([&](const vk::raii::CommandBuffer& cmd) {
+      cmd.copyBuffer(src.handle(), staging.handle(), vk::BufferCopy(done, 0, chunk));
+      const vk::MemoryBarrier to_host(vk::AccessFlagBits::eTransferWrite,
+                                      vk::AccessFlagBits::eHostRead);
+      cmd.pipelineBarrier(vk::PipelineStageFlagBits::eTransfer, vk::PipelineStageFlagBits::eHost,
+                          {}, to_host, {}, {});
+    });
+    std::memcpy(static_cast<std::byte*>(dst) + done, staging.mapped(), chunk);
+  }
+}
+
+void record_queue_barrier(const vk::raii::CommandBuffer& cmd) {
+  using A = vk::AccessFlagBits;
+  using S = vk::PipelineStageFlagBits;
+  const vk::MemoryBarrier barrier(
+      A::eShaderWrite | A::eTransferWrite,
+      A::eShaderRead | A::eShaderWrite | A::eTransferRead | A::eTransferWrite);
+  cmd.pipelineBarrier(S::eComputeShader | S::eTransfer, S::eComputeShader | S::eTransfer, {},
+                      barrier, {}, {});
+}
+
+}  // namespace xr::vulkan

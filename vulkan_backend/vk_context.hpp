@@ -1,0 +1,186 @@
+// Context layer of the Vulkan backend: the instance (with the optional validation messenger),
+// the facts of every physical device, the logical device with its queue, command pool, pipeline
+// cache, shared pipeline layout and pipelines, and move-only buffers with their memory.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+#include <vulkan/vulkan_raii.hpp>
+
+#include "xreduce/backend.hpp"
+
+namespace xr::vulkan {
+
+// Collects the validation layer's warnings and errors (the callback may run on any thread);
+// raise() turns them into Error(check_failed) at the next backend call.
+class ValidationSink {
+ public:
+  void add(std::string message);
+  // Throws Error(check_failed, "Vulkan validation: <first message> (+N more)") and forgets the
+  // messages, if any arrived since the last call.
+  void raise();
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::string> messages_;
+};
+
+// What the backend needs to know about one physical device, read once.
+struct DeviceFacts {
+  vk::raii::PhysicalDevice physical{nullptr};
+  DeviceInfo info;
+  std::string unusable_reason;  // empty when the device can run compute (Vulkan >= 1.2)
+  std::uint32_t api_version = 0;
+  vk::PhysicalDeviceType type = vk::PhysicalDeviceType::eOther;
+  vk::PhysicalDeviceLimits limits;
+  std::uint32_t queue_family = 0;
+  std::uint32_t timestamp_valid_bits = 0;  // 0: no timestamps on the compute queue
+  std::uint32_t subgroup_size = 0;
+  std::uint32_t max_subgroup_size = 0;
+  vk::SubgroupFeatureFlags subgroup_ops;  // empty when subgroups are not supported in compute
+  bool memory_model = false;              // vulkanMemoryModel + ...DeviceScope (listed only)
+  bool full_subgroups = false;            // subgroupSizeControl + computeFullSubgroups
+  std::uint64_t max_allocation = 0;
+  std::uint64_t device_local_bytes = 0;
+
+  bool timestamps() const { return timestamp_valid_bits > 0; }
+  bool cpu() const { return type == vk::PhysicalDeviceType::eCpu; }
+};
+
+// The Vulkan instance and its physical devices. Not movable: the messenger's callback holds the
+// address of its sink. Shared by the backend, its logical devices and their objects.
+class Instance {
+ public:
+  // Error(unavailable) when there is no loader, no Vulkan 1.2 instance, or validation was asked
+  // for and the layer is missing.
+  static std::shared_ptr<Instance> create();
+
+  Instance(const Instance&) = delete;
+  Instance& operator=(const Instance&) = delete;
+
+  std::vector<DeviceFacts>& devices() { return devices_; }
+  const std::vector<DeviceFacts>& devices() const { return devices_; }
+  ValidationSink& sink() { return sink_; }
+  bool validation() const { return validation_; }
+
+ private:
+  Instance() = default;
+  // Declaration order is destruction order reversed: the sink outlives the messenger, the
+  // physical devices go before the instance.
+  ValidationSink sink_;
+  bool validation_ = false;
+  vk::raii::Context context_;
+  vk::raii::Instance instance_{nullptr};
+  vk::raii::DebugUtilsMessengerEXT messenger_{nullptr};
+  std::vector<DeviceFacts> devices_;
+};
+
+class Device;
+
+enum class MemoryKind {
+  device_local,  // storage buffers the shaders read and write
+  upload,        // host-visible, coherent: staging for uploads
+  readback,      // host-visible, coherent, cached where possible: results and downloads
+};
+
+// A buffer with its own memory (one allocation per buffer: the backend holds a handful).
+// Move-only through its RAII members. Host-visible kinds stay mapped for their lifetime.
+class Buffer {
+ public:
+  // Error(out_of_memory) when the allocation fails or exceeds maxMemoryAllocationSize.
+  Buffer(Device& device, vk::DeviceSize bytes, vk::BufferUsageFlags usage, MemoryKind kind);
+  vk::Buffer handle() const { return *buffer_; }
+  vk::DeviceSize size() const { return size_; }
+  void* mapped() const { return mapped_; }
+
+ private:
+  vk::raii::Buffer buffer_{nullptr};
+  vk::raii::DeviceMemory memory_{nullptr};
+  vk::DeviceSize size_ = 0;
+  void* mapped_ = nullptr;
+};
+
+// Pipeline variants differ in module and specialization constants.
+struct PipelineKey {
+  std::string module;  // an embedded SPIR-V module name (xreduce/spirv_modules.hpp)
+  std::uint32_t workgroup = 256;
+  std::uint32_t unroll = 1;
+  auto operator<=>(const PipelineKey&) const = default;
+};
+
+// Push constants of every shader (shaders/reduce_common.glsl, Params).
+struct PushConstants {
+  std::uint32_t n = 0;
+  std::uint32_t in_offset = 0;
+  std::uint32_t out_offset = 0;
+  std::uint32_t groups = 0;
+};
+
+// The logical device of one physical device, its compute queue and the objects every variant
+// shares. The backend is single-threaded, so one command pool and one fence serve every
+// submission. Held by shared_ptr: arrays and reducers keep it alive.
+class Device {
+ public:
+  Device(std::shared_ptr<Instance> instance, std::size_t index);
+  ~Device();  // waits for the queue to drain (no-throw) before anything is destroyed
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  const DeviceFacts& facts() const { return instance_->devices()[index_]; }
+  const vk::raii::Device& handle() const { return device_; }
+  vk::PipelineLayout pipeline_layout() const { return *pipeline_layout_; }
+  vk::DescriptorSetLayout set_layout() const { return *set_layout_; }
+
+  // The compute pipeline of `key`, created on first use through the pipeline cache.
+  // Error(unavailable) if the module is not embedded (a build problem).
+  vk::Pipeline pipeline(const PipelineKey& key);
+
+  vk::raii::CommandBuffer allocate_command_buffer();
+  // Submits `cmd` and waits for its fence; a wait longer than kFenceTimeout throws
+  // Error(device_lost). Returns the host time from submit to completion, in ms.
+  double submit_and_wait(const vk::raii::CommandBuffer& cmd);
+  // Records `record` into a fresh command buffer, submits it and waits.
+  void run_once(const std::function<void(const vk::raii::CommandBuffer&)>& record);
+
+  // Blocking copies between host memory and a device-local buffer, through staging chunks.
+  void write_buffer(const Buffer& dst, const void* src, std::size_t bytes);
+  void read_buffer(const Buffer& src, void* dst, std::size_t bytes);
+
+  // Throws the validation messages collected so far (see ValidationSink).
+  void raise_validation() { instance_->sink().raise(); }
+
+  // A fence wait this long means the device stopped answering. Far above the slowest single
+  // submission seen (lavapipe, 2^25 elements, well under a second); not a tuned number.
+  static constexpr std::chrono::seconds kFenceTimeout{60};
+
+ private:
+  struct PipelineEntry {
+    vk::raii::ShaderModule module{nullptr};
+    vk::raii::Pipeline pipeline{nullptr};
+  };
+
+  std::shared_ptr<Instance> instance_;
+  std::size_t index_;
+  vk::raii::Device device_{nullptr};
+  vk::raii::Queue queue_{nullptr};
+  vk::raii::CommandPool command_pool_{nullptr};
+  vk::raii::PipelineCache pipeline_cache_{nullptr};
+  vk::raii::DescriptorSetLayout set_layout_{nullptr};
+  vk::raii::PipelineLayout pipeline_layout_{nullptr};
+  vk::raii::Fence fence_{nullptr};
+  std::map<PipelineKey, PipelineEntry> pipelines_;
+};
+
+// A memory barrier that orders every earlier compute-shader or transfer write before every
+// later compute-shader or transfer access; recorded at the start of each command buffer so
+// successive submissions on the queue (upload, reduce, restore, read) never race.
+void record_queue_barrier(const vk::raii::CommandBuffer& cmd);
+
+}  // namespace xr::vulkan

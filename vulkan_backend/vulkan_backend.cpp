@@ -1,0 +1,209 @@
+// The Vulkan backend as core sees it: device listing and choice, arrays, reducers, probes.
+#include "xreduce/vulkan_backend.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "vk_context.hpp"
+#include "vk_dispatch.hpp"
+#include "xreduce/error.hpp"
+
+namespace xr::vulkan {
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+bool is_uuid(const std::string& s) {
+  return s.size() == 32 &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isxdigit(c); });
+}
+
+class VulkanBackend final : public Backend {
+ public:
+  VulkanBackend() {
+    try {
+      instance_ = Instance::create();
+      const auto& devices = instance_->devices();
+      if (devices.empty()) {
+        reason_ = "the Vulkan loader reports no physical device (no ICD installed?)";
+      } else if (std::none_of(devices.begin(), devices.end(),
+                              [](const DeviceFacts& f) { return f.unusable_reason.empty(); })) {
+        reason_ = "no Vulkan device is usable:";
+        for (const auto& f : devices) reason_ += " " + f.info.name + " (" + f.unusable_reason + ")";
+      } else {
+        selected_ = default_device("");
+      }
+    } catch (const std::exception& e) {
+      instance_.reset();
+      reason_ = e.what();
+    }
+  }
+
+  ~VulkanBackend() override {
+    // Probes hold device memory; both go before the instance.
+    probes_.reset();
+    device_.reset();
+  }
+
+  std::string_view name() const override { return "vulkan"; }
+  bool available() const override { return reason_.empty(); }
+  std::string unavailable_reason() const override { return reason_; }
+
+  std::vector<DeviceInfo> devices() const override {
+    std::vector<DeviceInfo> out;
+    if (!instance_) return out;
+    for (const auto& f : instance_->devices()) out.push_back(f.info);
+    return out;
+  }
+
+  std::vector<VariantInfo> variants() const override { return variant_infos(); }
+
+  void select_device(const DeviceChoice& choice) override {
+    require_available();
+    std::size_t index;
+    if (choice.selector.empty()) {
+      index = default_device(lower(choice.preferred_uuid));
+    } else {
+      index = match(choice.selector);
+    }
+    if (index != selected_) {
+      probes_.reset();
+      device_.reset();
+      selected_ = index;
+    }
+  }
+
+  DeviceInfo device() const override {
+    require_available();
+    return facts().info;
+  }
+
+  std::string unsupported_reason(std::string_view id) const override {
+    const VariantSpec* spec = find_variant(id);
+    if (!spec) return "unknown variant '" + std::string(id) + "'";
+    if (!available()) return reason_;
+    return vulkan::unsupported_reason(*spec, facts());
+  }
+
+  std::unique_ptr<Reducer> make_reducer(std::string_view id) override {
+    const VariantSpec* spec = find_variant(id);
+    if (!spec)
+      throw Error(ErrorCategory::usage,
+                  "the vulkan backend has no variant '" + std::string(id) + "'");
+    require_available();
+    if (auto why = vulkan::unsupported_reason(*spec, facts()); !why.empty())
+      throw Error(ErrorCategory::unsupported,
+                  std::string(id) + " on " + facts().info.name + ": " + why);
+    return vulkan::make_reducer(logical_device(), *spec);
+  }
+
+  std::unique_ptr<DeviceArray> upload(HostView data) override {
+    require_available();
+    const DeviceFacts& f = facts();
+    if (data.size > max_elements(data.dtype)) {
+      const std::uint64_t bytes = data.size * size_of(data.dtype);
+      if (f.device_local_bytes && bytes > f.device_local_bytes)
+        throw Error(ErrorCategory::out_of_memory,
+                    "vulkan: " + std::to_string(data.size) + " elements (" + std::to_string(bytes) +
+                        " bytes) do not fit in the " + std::to_string(f.device_local_bytes) +
+                        " bytes of " + f.info.name);
+      throw Error(
+          ErrorCategory::unsupported,
+          "vulkan: " + std::to_string(data.size) + " " + std::string(to_string(data.dtype)) +
+              " elements exceed the " + std::to_string(max_elements(data.dtype)) +
+              " one array can hold on " + f.info.name + " (one storage-buffer binding of at most " +
+              std::to_string(f.limits.maxStorageBufferRange) + " bytes, 32-bit shader indices)");
+    }
+    return std::make_unique<VulkanArray>(logical_device(), data);
+  }
+
+  std::uint64_t max_elements(DType t) const override {
+    if (!available()) return 0;
+    return vulkan::max_elements(facts(), t);
+  }
+
+  void flush_cache() override {
+    require_available();
+    logical_device();
+    probes_->flush_cache();
+  }
+
+  std::optional<double> measure_read_bandwidth_gbps() override {
+    require_available();
+    logical_device();
+    return probes_->read_bandwidth_gbps();
+  }
+
+ private:
+  const DeviceFacts& facts() const { return instance_->devices()[selected_]; }
+
+  void require_available() const {
+    if (!available()) throw Error(ErrorCategory::unavailable, "vulkan backend: " + reason_);
+  }
+
+  // The logical device of the selected physical device, created on first use.
+  std::shared_ptr<Device> logical_device() {
+    if (!device_) {
+      if (!facts().unusable_reason.empty())
+        throw Error(ErrorCategory::unsupported, "vulkan device " + facts().info.name +
+                                                    " is unusable: " + facts().unusable_reason);
+      device_ = std::make_shared<Device>(instance_, selected_);
+      probes_ = std::make_unique<Probes>(device_);
+    }
+    return device_;
+  }
+
+  // The preferred UUID's device when one matches, else the first discrete GPU, else the first
+  // usable device.
+  std::size_t default_device(const std::string& preferred_uuid) const {
+    const auto& devices = instance_->devices();
+    auto usable = [&](std::size_t i) { return devices[i].unusable_reason.empty(); };
+    if (!preferred_uuid.empty())
+      for (std::size_t i = 0; i < devices.size(); ++i)
+        if (usable(i) && devices[i].info.uuid == preferred_uuid) return i;
+    for (std::size_t i = 0; i < devices.size(); ++i)
+      if (usable(i) && devices[i].type == vk::PhysicalDeviceType::eDiscreteGpu) return i;
+    for (std::size_t i = 0; i < devices.size(); ++i)
+      if (usable(i)) return i;
+    return 0;
+  }
+
+  // An index, a UUID (32 hex digits) or a case-insensitive name substring.
+  std::size_t match(const std::string& selector) const {
+    const auto& devices = instance_->devices();
+    if (!selector.empty() && std::all_of(selector.begin(), selector.end(),
+                                         [](unsigned char c) { return std::isdigit(c); })) {
+      const unsigned long long index = std::stoull(selector);
+      if (index < devices.size()) return static_cast<std::size_t>(index);
+    } else if (is_uuid(selector)) {
+      for (std::size_t i = 0; i < devices.size(); ++i)
+        if (devices[i].info.uuid == lower(selector)) return i;
+    } else {
+      for (std::size_t i = 0; i < devices.size(); ++i)
+        if (lower(devices[i].info.name).find(lower(selector)) != std::string::npos) return i;
+    }
+    std::string known;
+    for (const auto& f : devices)
+      known += (known.empty() ? "" : ", ") + std::to_string(f.info.index) + " " + f.info.name +
+               " (" + f.info.uuid + ")";
+    throw Error(ErrorCategory::usage,
+                "no Vulkan device matches '" + selector + "'; devices: " + known);
+  }
+
+  std::shared_ptr<Instance> instance_;
+  std::string reason_;
+  std::size_t selected_ = 0;
+  std::shared_ptr<Device> device_;
+  std::unique_ptr<Probes> probes_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_backend() {
+  return std::make_unique<VulkanBackend>();
+}
+
+}  // namespace xr::vulkan
