@@ -44,10 +44,14 @@ CLI::Option* add_stat_flags(CLI::App* cmd, StatFlags& s) {
   CLI::Option* reps =
       cmd->add_option("--reps", s.reps,
                       "Timed repetitions per point (default: adaptive, at least 5, until the "
-                      "median's relative spread is under 1% or --max-time)");
-  cmd->add_option("--warmup", s.warmup, "Untimed runs before timing")->capture_default_str();
+                      "median's relative spread is under 1% or --max-time)")
+          ->type_name("R");
+  cmd->add_option("--warmup", s.warmup, "Untimed runs before timing")
+      ->capture_default_str()
+      ->type_name("W");
   cmd->add_option("--max-time", s.max_time, "Seconds per point for adaptive repetitions")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("SEC");
   cmd->add_flag("--hot", s.hot, "Keep caches warm (default: flush the L2 before every repetition)");
   return reps;
 }
@@ -73,25 +77,39 @@ int run_cli(int argc, char** argv) {
   ListOptions list;
   CLI::App* list_cmd =
       app.add_subcommand("list", "Show every built backend, its devices and variants");
-  list_cmd->add_option("--format", list.format, "text | json")->capture_default_str();
+  list_cmd->add_option("--format", list.format, "text | json")
+      ->capture_default_str()
+      ->type_name("FMT");
 
   RunOptions run;
   std::string run_dtype, run_n, run_input;
   CLI::App* run_cmd = app.add_subcommand("run", "Run and check one variant on one backend");
-  run_cmd->add_option("--backend", run.backend, "cpu, cuda or vulkan")->required();
-  run_cmd->add_option("--variant", run.variant, "Variant id, e.g. smem/sequential")->required();
-  run_cmd->add_option("--op", run.op, "sum | min | max")->capture_default_str();
+  run_cmd->add_option("--backend", run.backend, "cpu, cuda or vulkan")->required()->type_name("B");
+  run_cmd->add_option("--variant", run.variant, "Variant id, e.g. smem/sequential")
+      ->required()
+      ->type_name("ID");
+  run_cmd->add_option("--op", run.op, "sum | min | max")->capture_default_str()->type_name("OP");
   auto* run_dtype_opt =
-      run_cmd->add_option("--dtype", run_dtype, "i32 | u32 | f32 (default i32, or the .npy's)");
-  auto* run_n_opt = run_cmd->add_option("--n", run_n, "Elements to generate, e.g. 16M or 2^24");
+      run_cmd->add_option("--dtype", run_dtype, "i32 | u32 | f32 (default i32, or the .npy's)")
+          ->type_name("T");
+  auto* run_n_opt =
+      run_cmd->add_option("--n", run_n, "Elements to generate, e.g. 16M or 2^24")->type_name("N");
   auto* run_input_opt =
-      run_cmd->add_option("--input", run_input, "Read the elements from FILE.npy or FILE.bin");
+      run_cmd->add_option("--input", run_input, "Read the elements from FILE.npy or FILE.bin")
+          ->type_name("FILE");
   run_n_opt->excludes(run_input_opt);
-  run_cmd->add_option("--seed", run.seed, "Seed of the generated data")->capture_default_str();
-  run_cmd->add_option("--dist", run.dist, "small | full | extremes")->capture_default_str();
-  run_cmd->add_option("--device", run.device, "Device index, name substring or UUID");
+  run_cmd->add_option("--seed", run.seed, "Seed of the generated data")
+      ->capture_default_str()
+      ->type_name("S");
+  run_cmd->add_option("--dist", run.dist, "small | full | extremes")
+      ->capture_default_str()
+      ->type_name("D");
+  run_cmd->add_option("--device", run.device, "Device index, name substring or UUID")
+      ->type_name("SEL");
   CLI::Option* run_reps = add_stat_flags(run_cmd, run.stats);
-  run_cmd->add_option("--format", run.format, "text | json")->capture_default_str();
+  run_cmd->add_option("--format", run.format, "text | json")
+      ->capture_default_str()
+      ->type_name("FMT");
 
   CompareOptions cmp;
   CLI::App* cmp_cmd = app.add_subcommand(
@@ -99,27 +117,50 @@ int run_cli(int argc, char** argv) {
   cmp_cmd
       ->add_option("--backend", cmp.backends,
                    "all (every available backend) or a list, e.g. cpu,vulkan")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("LIST");
   cmp_cmd->add_option("--variant", cmp.variants, "Glob(s) over variant ids, e.g. 'smem/*,fast/*'")
-      ->capture_default_str();
-  cmp_cmd->add_option("--op", cmp.ops, "sum | min | max, or a list")->capture_default_str();
-  cmp_cmd->add_option("--dtype", cmp.dtypes, "i32 | u32 | f32, or a list")->capture_default_str();
+      ->capture_default_str()
+      ->type_name("GLOB");
+  cmp_cmd->add_option("--op", cmp.ops, "sum | min | max, or a list")
+      ->capture_default_str()
+      ->type_name("OP");
+  cmp_cmd->add_option("--dtype", cmp.dtypes, "i32 | u32 | f32, or a list")
+      ->capture_default_str()
+      ->type_name("T");
   std::string cmp_n, cmp_sweep;
-  auto* cmp_n_opt = cmp_cmd->add_option("--n", cmp_n, "Size(s): N[,N...] (default 16M)");
+  auto* cmp_n_opt =
+      cmp_cmd->add_option("--n", cmp_n, "Size(s): N[,N...] (default 16M)")->type_name("N[,N]");
   auto* cmp_sweep_opt =
-      cmp_cmd->add_option("--sweep", cmp_sweep, "LO:HI (every power of two between) or LO:HI:STEP");
+      cmp_cmd->add_option("--sweep", cmp_sweep, "LO:HI (every power of two between) or LO:HI:STEP")
+          ->type_name("LO:HI[:STEP]");
   cmp_n_opt->excludes(cmp_sweep_opt);
-  cmp_cmd->add_option("--seed", cmp.seed, "Seed of the generated data")->capture_default_str();
-  cmp_cmd->add_option("--dist", cmp.dist, "small | full | extremes")->capture_default_str();
-  cmp_cmd->add_option("--device", cmp.device,
-                      "SEL for every GPU backend, or backend=SEL[,backend=SEL]");
+  cmp_cmd->add_option("--seed", cmp.seed, "Seed of the generated data")
+      ->capture_default_str()
+      ->type_name("S");
+  cmp_cmd->add_option("--dist", cmp.dist, "small | full | extremes")
+      ->capture_default_str()
+      ->type_name("D");
+  cmp_cmd
+      ->add_option("--device", cmp.device,
+                   "SEL for every GPU backend, or backend=SEL[,backend=SEL]")
+      ->type_name("SEL");
   CLI::Option* cmp_reps = add_stat_flags(cmp_cmd, cmp.stats);
   cmp_cmd->add_flag("--include-transfer", cmp.include_transfer,
                     "Time upload + reduce + readback on the host (the end-to-end cost)");
-  cmp_cmd->add_option("--format", cmp.format, "text | md | csv | json")->capture_default_str();
-  cmp_cmd->add_option("--out", cmp.out, "Write the report to FILE (atomically) instead of stdout");
-  cmp_cmd->add_option("--plot", cmp.plot,
-                      "Also draw GB/s against n into FILE.svg or FILE.png (python3 + matplotlib)");
+  cmp_cmd->add_option("--format", cmp.format, "text | md | csv | json")
+      ->capture_default_str()
+      ->type_name("FMT");
+  cmp_cmd->add_option("--out", cmp.out, "Write the report to FILE (atomically) instead of stdout")
+      ->type_name("FILE");
+  cmp_cmd
+      ->add_option("--plot", cmp.plot,
+                   "Also draw GB/s against n into FILE.svg, .png or .pdf (python3 + matplotlib)")
+      ->type_name("FILE");
+  cmp_cmd
+      ->add_option("--save-json", cmp.save_json,
+                   "Also write the JSON report to FILE (for plots and later analysis)")
+      ->type_name("FILE");
   cmp_cmd->add_flag("--quiet,-q", cmp.quiet, "No progress and notes on stderr");
 
   // An unknown first word is an unknown command, not CLI11's "A subcommand is required".

@@ -240,6 +240,7 @@ int run_compare(const Registry& registry, const CompareOptions& o) {
   const auto globs = split_list(o.variants);
   if (globs.empty()) throw Error(ErrorCategory::usage, "--variant is empty");
   if (!o.out.empty()) check_output_path(o.out);
+  if (!o.save_json.empty()) check_output_path(o.save_json);
   if (!o.plot.empty()) {
     const auto ext = std::filesystem::path(o.plot).extension().string();
     if (ext != ".svg" && ext != ".png" && ext != ".pdf")
@@ -443,26 +444,39 @@ int run_compare(const Registry& registry, const CompareOptions& o) {
   else
     text = render_text(report, style_for(stdout, !o.out.empty()));
 
+  // Every file is written whole (temporary + rename); on a failure the ones already placed are
+  // removed again, so a failed run leaves no output behind.
+  const std::string json_text =
+      fmt_name == "json" ? text
+                         : (o.plot.empty() && o.save_json.empty() ? "" : render_json(report));
   std::filesystem::path plot_tmp;
-  if (!o.plot.empty()) {
-    plot_tmp = temp_beside(o.plot);
-    draw_plot(fmt_name == "json" ? text : render_json(report), plot_tmp);
-  }
+  std::vector<std::string> placed;
   try {
-    if (!o.out.empty())
+    if (!o.plot.empty()) {
+      plot_tmp = temp_beside(o.plot);
+      draw_plot(json_text, plot_tmp);
+    }
+    if (!o.save_json.empty()) {
+      write_file_atomically(o.save_json, json_text);
+      placed.push_back(o.save_json);
+    }
+    if (!o.out.empty()) {
       write_file_atomically(o.out, text);
-    else
-      std::fwrite(text.data(), 1, text.size(), stdout);
+      placed.push_back(o.out);
+    }
     if (!plot_tmp.empty() && std::rename(plot_tmp.c_str(), o.plot.c_str()) != 0)
       throw Error(ErrorCategory::usage,
                   fmt::format("cannot write '{}': {}", o.plot, std::strerror(errno)));
   } catch (...) {
     if (!plot_tmp.empty()) unlink(plot_tmp.c_str());
+    for (const auto& p : placed) unlink(p.c_str());
     throw;
   }
+  if (o.out.empty()) std::fwrite(text.data(), 1, text.size(), stdout);
   if (!o.quiet) {
     if (!o.out.empty()) std::fprintf(stderr, "xreduce: wrote %s\n", o.out.c_str());
     if (!o.plot.empty()) std::fprintf(stderr, "xreduce: wrote %s\n", o.plot.c_str());
+    if (!o.save_json.empty()) std::fprintf(stderr, "xreduce: wrote %s\n", o.save_json.c_str());
   }
   return failed ? exit_code(ErrorCategory::check_failed) : 0;
 }

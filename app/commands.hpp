@@ -45,6 +45,7 @@ struct CompareOptions {
   std::string format = "text";  // text | md | csv | json
   std::string out;
   std::string plot;
+  std::string save_json;  // also write the JSON report here (whatever --format is)
   bool quiet = false;
   std::string command_line;  // recorded in the report
 };

@@ -361,6 +361,108 @@ void derive(CompareReport& r) {
   if (cu && vk) r.same_gpu = !cu->info.uuid.empty() && cu->info.uuid == vk->info.uuid;
 }
 
+namespace {
+
+// Above this many sizes the per-size ladders give way to one GB/s-by-n matrix per backend, with
+// the full ladder at the largest size only (every number is still in the JSON and CSV exports).
+constexpr std::size_t kMaxLadderSizes = 4;
+
+Table matrix_table(const CompareReport& r, Section sec, const std::string& backend,
+                   const std::vector<std::uint64_t>& ns) {
+  Table t;
+  t.add_column("variant", Table::Align::left);
+  for (std::uint64_t n : ns) t.add_column(format_count(n), Table::Align::right);
+  for (const ResultRow* first : group(r, sec, ns.back(), backend)) {
+    std::vector<Table::Cell> cells{{first->variant}};
+    for (std::uint64_t n : ns) {
+      const ResultRow* row = find_row(r, sec, n, backend, first->variant);
+      if (!row || !row->measured())
+        cells.push_back({"-", Table::Tone::dim});
+      else
+        cells.push_back({fmt_gbps(row->gbps),
+                         row->status == RowStatus::ok ? Table::Tone::plain : Table::Tone::bad});
+    }
+    t.add_row(std::move(cells));
+  }
+  return t;
+}
+
+Table ratio_matrix(const std::vector<SideBySide>& sbs, Section sec,
+                   const std::vector<std::uint64_t>& ns) {
+  Table t;
+  t.add_column("variant", Table::Align::left);
+  for (std::uint64_t n : ns) t.add_column(format_count(n), Table::Align::right);
+  std::vector<std::string> ids;
+  for (const auto& x : sbs)
+    if (x.sec == sec && std::find(ids.begin(), ids.end(), x.variant) == ids.end())
+      ids.push_back(x.variant);
+  std::stable_sort(ids.begin(), ids.end(), [](const std::string& a, const std::string& b) {
+    return ladder_position(a) < ladder_position(b);
+  });
+  for (const auto& id : ids) {
+    std::vector<Table::Cell> cells{{id}};
+    for (std::uint64_t n : ns) {
+      auto it = std::find_if(sbs.begin(), sbs.end(), [&](const SideBySide& x) {
+        return x.sec == sec && x.n == n && x.variant == id;
+      });
+      cells.push_back(it == sbs.end() ? Table::Cell{"-", Table::Tone::dim}
+                                      : Table::Cell{fmt::format("{:.2f}", it->ratio)});
+    }
+    t.add_row(std::move(cells));
+  }
+  return t;
+}
+
+// The body shared by text and markdown: headings, tables and lines, in report order.
+template <class Heading, class EmitTable, class Line>
+void render_body(const CompareReport& r, Heading heading, EmitTable table, Line line) {
+  const auto sbs = side_by_side(r);
+  const auto bests = best_per_size(r);
+  for (Section sec : sections(r)) {
+    const auto ns = sizes(r, sec);
+    const bool matrix = ns.size() > kMaxLadderSizes;
+    const std::string what = fmt::format("{} {}", to_string(sec.op), to_string(sec.dtype));
+    if (matrix) {
+      for (const auto& b : backends_in(r)) {
+        if (group(r, sec, ns.back(), b).empty()) continue;
+        heading(fmt::format("{} · GB/s by n · {}", b, what));
+        table(matrix_table(r, sec, b, ns));
+      }
+      bool any =
+          std::any_of(sbs.begin(), sbs.end(), [&](const SideBySide& x) { return x.sec == sec; });
+      if (any) {
+        heading(fmt::format("cuda vs vulkan · vulkan/cuda time ratio by n · {}", what));
+        table(ratio_matrix(sbs, sec, ns));
+      }
+    }
+    const std::vector<std::uint64_t> ladder_sizes =
+        matrix ? std::vector<std::uint64_t>{ns.back()} : ns;
+    for (std::uint64_t n : ladder_sizes) {
+      for (const auto& b : backends_in(r)) {
+        auto rows = group(r, sec, n, b);
+        if (rows.empty()) continue;
+        heading(fmt::format("{} · {}", b, section_title(sec, n)));
+        table(ladder_table(rows));
+      }
+      std::vector<SideBySide> here;
+      for (const auto& x : sbs)
+        if (x.sec == sec && x.n == n) here.push_back(x);
+      if (!here.empty()) {
+        heading(fmt::format("cuda vs vulkan · {}", section_title(sec, n)));
+        table(side_by_side_table(here));
+      }
+    }
+    if (ns.size() > 1 || r.devices.size() > 1) {
+      heading(fmt::format("best per size · {}", what));
+      table(best_table(r, sec, bests));
+    }
+    for (const auto& x : crossovers(r, bests))
+      if (x.sec == sec) line(crossover_text(x, r));
+  }
+}
+
+}  // namespace
+
 std::string render_text(const CompareReport& r, const Style& st) {
   std::string out = st.bold("xreduce compare") + " · " + config_line(r) + "\n";
   for (const auto& d : r.devices) out += fmt::format("  {:<7} {}\n", d.backend, device_line(d));
@@ -369,35 +471,10 @@ std::string render_text(const CompareReport& r, const Style& st) {
     out += "  " + (*r.same_gpu ? st.good(s) : st.bad(s)) + "\n";
   }
   for (const auto& [b, why] : r.skipped) out += st.dim(fmt::format("  note: {} {}", b, why)) + "\n";
-
-  const auto sbs = side_by_side(r);
-  const auto bests = best_per_size(r);
-  for (Section sec : sections(r)) {
-    const auto ns = sizes(r, sec);
-    for (std::uint64_t n : ns) {
-      for (const auto& b : backends_in(r)) {
-        auto rows = group(r, sec, n, b);
-        if (rows.empty()) continue;
-        out += fmt::format("\n{}\n", st.bold(fmt::format("{} · {}", b, section_title(sec, n))));
-        out += ladder_table(rows).text(st);
-      }
-      std::vector<SideBySide> here;
-      for (const auto& x : sbs)
-        if (x.sec == sec && x.n == n) here.push_back(x);
-      if (!here.empty()) {
-        out += fmt::format("\n{}\n",
-                           st.bold(fmt::format("cuda vs vulkan · {}", section_title(sec, n))));
-        out += side_by_side_table(here).text(st);
-      }
-    }
-    if (ns.size() > 1 || r.devices.size() > 1) {
-      out += fmt::format("\n{}\n", st.bold(fmt::format("best per size · {} {}", to_string(sec.op),
-                                                       to_string(sec.dtype))));
-      out += best_table(r, sec, bests).text(st);
-    }
-    for (const auto& x : crossovers(r, bests))
-      if (x.sec == sec) out += "  " + crossover_text(x, r) + "\n";
-  }
+  render_body(
+      r, [&](const std::string& h) { out += fmt::format("\n{}\n", st.bold(h)); },
+      [&](const Table& t) { out += t.text(st); },
+      [&](const std::string& l) { out += fmt::format("  {}\n", l); });
   return out;
 }
 
@@ -423,34 +500,10 @@ std::string render_markdown(const CompareReport& r) {
     out += *r.same_gpu ? fmt::format("\n{}\n", same_gpu_text(r))
                        : fmt::format("\n**{}**\n", same_gpu_text(r));
   for (const auto& [b, why] : r.skipped) out += fmt::format("\n_note: {} {}_\n", b, why);
-
-  const auto sbs = side_by_side(r);
-  const auto bests = best_per_size(r);
-  for (Section sec : sections(r)) {
-    const auto ns = sizes(r, sec);
-    for (std::uint64_t n : ns) {
-      for (const auto& b : backends_in(r)) {
-        auto rows = group(r, sec, n, b);
-        if (rows.empty()) continue;
-        out += fmt::format("\n### {} · {}\n\n", b, section_title(sec, n));
-        out += ladder_table(rows).markdown();
-      }
-      std::vector<SideBySide> here;
-      for (const auto& x : sbs)
-        if (x.sec == sec && x.n == n) here.push_back(x);
-      if (!here.empty()) {
-        out += fmt::format("\n### cuda vs vulkan · {}\n\n", section_title(sec, n));
-        out += side_by_side_table(here).markdown();
-      }
-    }
-    if (ns.size() > 1 || r.devices.size() > 1) {
-      out +=
-          fmt::format("\n### best per size · {} {}\n\n", to_string(sec.op), to_string(sec.dtype));
-      out += best_table(r, sec, bests).markdown();
-    }
-    for (const auto& x : crossovers(r, bests))
-      if (x.sec == sec) out += fmt::format("\n{}.\n", crossover_text(x, r));
-  }
+  render_body(
+      r, [&](const std::string& h) { out += fmt::format("\n### {}\n\n", h); },
+      [&](const Table& t) { out += t.markdown(); },
+      [&](const std::string& l) { out += fmt::format("\n{}.\n", l); });
   return out;
 }
 
