@@ -155,6 +155,25 @@ class VariantCase final : public Catch::ITestInvoker {
     int failures = 0;
     const auto sizes = test_sizes();
 
+    // What a variant does not claim is refused with Error(unsupported), never computed wrongly.
+    for (xr::DType dtype : xr::kAllDTypes) {
+      for (xr::Op op : xr::kAllOps) {
+        if (info.claims(dtype) && info.claims(op)) continue;
+        const std::string combination =
+            std::string(xr::to_string(op)) + " on " + std::string(xr::to_string(dtype));
+        INFO("unclaimed " << combination);
+        const xr::HostArray data = xr::constant(dtype, 33, 1.0);
+        auto array = b.upload(data.view());
+        try {
+          (void)reducer->reduce(*array, op);
+          FAIL_CHECK("reduce accepted " << combination << ", which the variant does not claim");
+        } catch (const xr::Error& e) {
+          INFO(e.what());
+          CHECK(e.category() == xr::ErrorCategory::unsupported);
+        }
+      }
+    }
+
     for (xr::DType dtype : xr::kAllDTypes) {
       if (!info.claims(dtype)) continue;
       const std::string dtype_name(xr::to_string(dtype));
