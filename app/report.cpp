@@ -348,7 +348,9 @@ void derive(CompareReport& r) {
           prev = row;
           if (peak[b] && *peak[b] > 0 && row->timing != "end-to-end")
             row->pct_peak = 100.0 * row->gbps / *peak[b];
-          if (cub && cub->ms.median > 0) row->vs_cub = cub->ms.median / row->ms.median;
+          // The vendor anchor is a GPU yardstick; beside the CPU it says nothing useful.
+          if (cub && cub->ms.median > 0 && b != "cpu")
+            row->vs_cub = cub->ms.median / row->ms.median;
         }
       }
     }

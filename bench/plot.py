@@ -14,6 +14,11 @@ import json
 import sys
 
 
+# Line style per variant family, so a legend of 20+ variants still reads by family.
+FAMILY_STYLE = {"cpu": "-", "global": "-.", "smem": "-", "warp": ":", "subgroup": ":", "fast": "--",
+                "lib": "--"}
+
+
 def count_label(n):
     """1024 -> 1K, 16777216 -> 16M: the spelling xreduce uses for sizes."""
     n = int(n)
@@ -62,8 +67,7 @@ def main(argv):
 
     ncols, nrows = len(backends), len(sections)
     fig, axes = plt.subplots(nrows, ncols, figsize=(7.5 * ncols, 4.6 * nrows), squeeze=False)
-    cmap = plt.get_cmap("tab10")  # distinct hues; line style changes every 10 variants
-    styles = ["-", "--", ":", "-."]
+    cmap = plt.get_cmap("tab10")  # distinct hues within a family; the line style marks the family
     for i, (op, dtype) in enumerate(sections):
         for j, backend in enumerate(backends):
             ax = axes[i][j]
@@ -73,11 +77,17 @@ def main(argv):
             for r in mine:
                 if r["variant"] not in variants:
                     variants.append(r["variant"])
-            for k, variant in enumerate(variants):
+            family_seen = {}
+            for variant in variants:
+                family = variant.split("/")[0]
+                k = family_seen.get(family, 0)
+                family_seen[family] = k + 1
                 pts = sorted((r["n"], r["gbps"]) for r in mine if r["variant"] == variant)
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", markersize=3,
-                        linewidth=1.4, color=cmap(k % 10), linestyle=styles[(k // 10) % 4],
-                        label=variant)
+                style = dict(marker="o", markersize=3, linewidth=1.4, color=cmap(k % 10),
+                             linestyle=FAMILY_STYLE.get(family, "-"))
+                if variant == "lib/cub":  # the vendor anchor stands out
+                    style.update(color="black", linewidth=2.2, linestyle="--", marker="s")
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], label=variant, **style)
             peak = devices[backend].get("peak_gbps")
             if peak and not end_to_end:
                 ax.axhline(peak, color="black", linestyle="--", linewidth=1,
