@@ -13,9 +13,11 @@
 namespace xr::vulkan {
 namespace {
 
-// Workgroups of the grid-stride variants' first pass. A starting point, not yet tuned: enough to
-// keep every SM of an H100/H200 (132 SMs x 8 workgroups of 256) busy in one wave, and few enough
-// that one workgroup folds the partials in the second pass.
+// Workgroups of the grid-stride variants' first pass: enough to keep every SM of an H100/H200
+// (132 SMs x 8 workgroups of 256) busy in one wave, and few enough that one workgroup folds the
+// partials in the second pass. Chosen by that reasoning, then checked, not swept: on an H200
+// (driver 580.159.04) fast/vectorized sums 2^28 f32 at 4215 GB/s, 95.0% of the 4435 GB/s the
+// read_bandwidth probe measures (`xreduce compare --backend vulkan --n 2^28 --dtype f32`).
 constexpr std::uint32_t kGridGroups = 1024;
 
 constexpr std::uint32_t kSmem = 0;
