@@ -89,19 +89,8 @@ Backend& get_available_backend(const Registry& registry, std::string_view name,
 }
 
 std::vector<std::pair<std::string, std::string>> not_built_backends(const Registry& registry) {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (std::string_view name : kKnownBackends) {
-    if (registry.find(name)) continue;
-    try {
-      registry.get(name);
-    } catch (const Error& e) {
-      // Registry::get words it "backend 'x' is not built into this xreduce: <reason>".
-      std::string reason = e.what();
-      if (auto colon = reason.find(": "); colon != std::string::npos) reason.erase(0, colon + 2);
-      out.emplace_back(std::string(name), reason);
-    }
-  }
-  return out;
+  auto noted = registry.not_built();
+  return {noted.begin(), noted.end()};
 }
 
 VariantInfo find_variant(Backend& backend, std::string_view id) {

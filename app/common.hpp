@@ -22,10 +22,6 @@ namespace xr::app {
 // so two runs without --seed measure the same data.
 inline constexpr std::uint64_t kDefaultSeed = 42;
 
-// Backends this tool knows by name, in registration order; used to report the ones a build
-// left out ("not built: <configure's reason>").
-inline constexpr std::string_view kKnownBackends[] = {"cpu", "cuda", "vulkan"};
-
 // ---- arguments -------------------------------------------------------------------------------
 Op parse_op_arg(std::string_view text);
 DType parse_dtype_arg(std::string_view text);

@@ -26,6 +26,8 @@ class Registry {
   // for any other unknown name.
   Backend& get(std::string_view name) const;
   std::vector<std::string> names() const;
+  // The backends noted as not built, with configure's reason, in the order noted.
+  std::span<const std::pair<std::string, std::string>> not_built() const { return not_built_; }
 
  private:
   std::vector<std::unique_ptr<Backend>> backends_;
