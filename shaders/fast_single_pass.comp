@@ -38,6 +38,10 @@ void main() {
   const uint tid = gl_LocalInvocationID.x;
   const uint gid = gl_WorkGroupID.x * WG + tid;
   const T v = workgroup_reduce(vector_fold(gid, threads));
+  if (pc.groups == 1u) {  // one workgroup covers n: no partials, no ticket (as in CUDA's)
+    if (is_workgroup_leader()) scratch[pc.out_offset] = v;
+    return;
+  }
   if (is_workgroup_leader()) {
     scratch[gl_WorkGroupID.x] = v;
     const uint drawn = atomicAdd(ticket, 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
