@@ -77,7 +77,9 @@ class CpuBackend final : public Backend {
 
 }  // namespace
 
-CpuArray::CpuArray(HostView src) : data_(src.dtype, src.size) { write(src); }
+CpuArray::CpuArray(HostView src) : data_(src.dtype, src.size) {
+  write(src);
+}
 
 void CpuArray::write(HostView src) {
   if (src.dtype != data_.dtype() || src.size != data_.size())
@@ -85,6 +87,8 @@ void CpuArray::write(HostView src) {
   if (src.bytes()) std::memcpy(data_.data(), src.data, src.bytes());
 }
 
-std::unique_ptr<Backend> make_backend() { return std::make_unique<CpuBackend>(); }
+std::unique_ptr<Backend> make_backend() {
+  return std::make_unique<CpuBackend>();
+}
 
 }  // namespace xr::cpu

@@ -73,7 +73,8 @@ Acc<T> parallel_reduce(std::span<const T> xs, Op op) {
   std::vector<std::size_t> index(chunks);
   std::iota(index.begin(), index.end(), std::size_t{0});
   std::for_each(std::execution::par, index.begin(), index.end(), [&](std::size_t c) {
-    auto part = xs.subspan(c * kParallelChunk, std::min(kParallelChunk, xs.size() - c * kParallelChunk));
+    auto part =
+        xs.subspan(c * kParallelChunk, std::min(kParallelChunk, xs.size() - c * kParallelChunk));
     partials[c] = fold<T>(part, op, acc_identity<T>(op));
   });
   Acc<T> acc = acc_identity<T>(op);

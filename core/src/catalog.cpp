@@ -43,7 +43,9 @@ constexpr CatalogEntry kCatalog[] = {
 
 }  // namespace
 
-std::span<const CatalogEntry> catalog() { return kCatalog; }
+std::span<const CatalogEntry> catalog() {
+  return kCatalog;
+}
 
 int ladder_position(std::string_view id) {
   auto it = std::find_if(std::begin(kCatalog), std::end(kCatalog),
@@ -66,6 +68,8 @@ VariantInfo catalog_variant(std::string_view id, std::vector<DType> dtypes, std:
 bool VariantInfo::claims(DType t) const {
   return std::find(dtypes.begin(), dtypes.end(), t) != dtypes.end();
 }
-bool VariantInfo::claims(Op op) const { return std::find(ops.begin(), ops.end(), op) != ops.end(); }
+bool VariantInfo::claims(Op op) const {
+  return std::find(ops.begin(), ops.end(), op) != ops.end();
+}
 
 }  // namespace xr

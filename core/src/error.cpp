@@ -43,8 +43,8 @@ void throw_call_error(ErrorCategory category, const char* file, int line, const 
                       std::string_view detail) {
   std::string where(file);
   if (auto slash = where.find_last_of('/'); slash != std::string::npos) where.erase(0, slash + 1);
-  throw Error(category, where + ":" + std::to_string(line) + ": `" + expr + "` failed: " +
-                            std::string(detail));
+  throw Error(category, where + ":" + std::to_string(line) + ": `" + expr +
+                            "` failed: " + std::string(detail));
 }
 
 }  // namespace xr

@@ -42,8 +42,8 @@ T draw(std::uint64_t h, Distribution dist) {
       case Distribution::full:
         return static_cast<T>(static_cast<std::uint32_t>(h >> 32));
       case Distribution::extremes: {
-        const T picks[] = {std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), T(0),
-                           T(1), static_cast<T>(-1)};
+        const T picks[] = {std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), T(0), T(1),
+                           static_cast<T>(-1)};
         return picks[(h >> 32) % 5];
       }
     }

@@ -126,7 +126,8 @@ HostArray read_npy(const std::filesystem::path& path, std::optional<DType> expec
     std::string item = inner.substr(start, comma == std::string::npos ? comma : comma - start);
     if (item.find_first_not_of(' ') != std::string::npos) {
       std::smatch m;
-      if (!std::regex_match(item, m, dim_re)) bad_file(path, "corrupt .npy header: bad shape " + shape);
+      if (!std::regex_match(item, m, dim_re))
+        bad_file(path, "corrupt .npy header: bad shape " + shape);
       std::uint64_t d = 0;
       try {
         d = std::stoull(m[1].str());
@@ -183,14 +184,22 @@ HostArray read_input(const std::filesystem::path& path, std::optional<DType> dty
 void write_npy(const std::filesystem::path& path, HostView data) {
   const char* descr = data.dtype == DType::i32 ? "<i4" : data.dtype == DType::u32 ? "<u4" : "<f4";
   std::string header = "{'descr': '" + std::string(descr) +
-                       "', 'fortran_order': False, 'shape': (" + std::to_string(data.size) + ",), }";
+                       "', 'fortran_order': False, 'shape': (" + std::to_string(data.size) +
+                       ",), }";
   // Pad with spaces so the data starts on a 64-byte boundary, ending in '\n' (format 1.0).
   std::size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header.push_back('\n');
   std::ofstream out(path, std::ios::binary);
   if (!out) bad_file(path, "cannot be opened for writing");
-  const unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
+  const unsigned char pre[10] = {0x93,
+                                 'N',
+                                 'U',
+                                 'M',
+                                 'P',
+                                 'Y',
+                                 1,
+                                 0,
                                  static_cast<unsigned char>(header.size() & 0xFF),
                                  static_cast<unsigned char>(header.size() >> 8)};
   out.write(reinterpret_cast<const char*>(pre), 10);

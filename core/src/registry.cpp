@@ -4,7 +4,9 @@
 
 namespace xr {
 
-void Registry::add(std::unique_ptr<Backend> backend) { backends_.push_back(std::move(backend)); }
+void Registry::add(std::unique_ptr<Backend> backend) {
+  backends_.push_back(std::move(backend));
+}
 
 Backend* Registry::find(std::string_view name) const {
   for (const auto& b : backends_)

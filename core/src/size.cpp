@@ -40,10 +40,20 @@ std::uint64_t parse_count(std::string_view text) {
   int shift = 0;
   if (!s.empty()) {
     switch (s.back()) {
-      case 'K': case 'k': shift = 10; break;
-      case 'M': case 'm': shift = 20; break;
-      case 'G': case 'g': shift = 30; break;
-      default: break;
+      case 'K':
+      case 'k':
+        shift = 10;
+        break;
+      case 'M':
+      case 'm':
+        shift = 20;
+        break;
+      case 'G':
+      case 'g':
+        shift = 30;
+        break;
+      default:
+        break;
     }
   }
   if (shift) s.remove_suffix(1);
@@ -71,7 +81,8 @@ std::vector<std::uint64_t> parse_sweep(std::string_view text) {
                 "invalid sweep '" + std::string(text) + "': expected LO:HI or LO:HI:STEP");
   auto c2 = text.find(':', c1 + 1);
   std::uint64_t lo = parse_count(text.substr(0, c1));
-  std::uint64_t hi = parse_count(text.substr(c1 + 1, c2 == std::string_view::npos ? c2 : c2 - c1 - 1));
+  std::uint64_t hi =
+      parse_count(text.substr(c1 + 1, c2 == std::string_view::npos ? c2 : c2 - c1 - 1));
   if (lo > hi)
     throw Error(ErrorCategory::usage, "invalid sweep '" + std::string(text) + "': LO (" +
                                           std::to_string(lo) + ") is larger than HI (" +

@@ -20,8 +20,8 @@ struct DeviceInfo {
   int index = 0;
   std::string name;
   std::string uuid;  // 32 lowercase hex digits, no dashes: the same spelling on every backend
-  std::string api_version;     // e.g. "CUDA runtime 13.0", "Vulkan 1.3.277"
-  std::string driver_version;  // as the API reports it, decoded
+  std::string api_version;         // e.g. "CUDA runtime 13.0", "Vulkan 1.3.277"
+  std::string driver_version;      // as the API reports it, decoded
   std::uint64_t memory_bytes = 0;  // device-local memory
   // Backend-specific facts shown by `xreduce list` (compute capability, subgroup size, ...),
   // in display order.

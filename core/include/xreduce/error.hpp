@@ -41,7 +41,7 @@ class Error : public std::runtime_error {
 }  // namespace xr
 
 // Checks a precondition and throws Error(category) naming the file, line and condition.
-#define XR_EXPECT(cond, category, msg)                                             \
-  do {                                                                             \
+#define XR_EXPECT(cond, category, msg)                                                 \
+  do {                                                                                 \
     if (!(cond)) ::xr::throw_call_error((category), __FILE__, __LINE__, #cond, (msg)); \
   } while (0)

@@ -12,9 +12,9 @@
 namespace xr {
 
 struct MeasureOptions {
-  int warmup = 1;       // untimed runs first (module load, first-touch, clocks)
-  int min_reps = 5;     // timed runs at least ...
-  int max_reps = 100;   // ... and at most
+  int warmup = 1;      // untimed runs first (module load, first-touch, clocks)
+  int min_reps = 5;    // timed runs at least ...
+  int max_reps = 100;  // ... and at most
   // Stop once the median's relative spread (median absolute deviation / median) is under this
   // ... (nvbench stops on noise, not on a count); 0 = always run max_reps.
   double target_rel_spread = 0.01;
@@ -30,7 +30,7 @@ struct Stats {
 Stats summarize(std::vector<double> samples);
 
 struct Measurement {
-  Value result;         // of the first (warm-up or timed) run; checked by the caller
+  Value result;               // of the first (warm-up or timed) run; checked by the caller
   bool deterministic = true;  // every repetition returned bitwise the same value
   Stats device_ms;
   Stats host_ms;
@@ -47,6 +47,8 @@ inline double reduce_bytes(std::size_t n, DType t) {
   return static_cast<double>(n) * static_cast<double>(size_of(t));
 }
 // GB/s (10^9 bytes per second) of `bytes` in `ms`; 0 when ms is 0.
-inline double gbps(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e6) : 0; }
+inline double gbps(double bytes, double ms) {
+  return ms > 0 ? bytes / (ms * 1e6) : 0;
+}
 
 }  // namespace xr

@@ -17,9 +17,9 @@
 namespace xr {
 
 struct Reference {
-  Value value;          // in the input's dtype (float sums rounded from the double result)
-  double exact = 0;     // the double-precision result (== value for integers and min/max)
-  double abs_sum = 0;   // sum(|x|) in double, for the float bound
+  Value value;         // in the input's dtype (float sums rounded from the double result)
+  double exact = 0;    // the double-precision result (== value for integers and min/max)
+  double abs_sum = 0;  // sum(|x|) in double, for the float bound
   std::size_t n = 0;
 };
 
@@ -30,8 +30,8 @@ double float_sum_bound(std::size_t n, double abs_sum);
 
 struct Verdict {
   bool ok = false;
-  double error = 0;  // |got - ref| (0 for exact matches)
-  double bound = 0;  // the tolerance applied (0 for exact comparisons)
+  double error = 0;     // |got - ref| (0 for exact matches)
+  double bound = 0;     // the tolerance applied (0 for exact comparisons)
   std::string message;  // empty when ok; else "got X, expected Y (|err| E > bound B)"
 };
 
