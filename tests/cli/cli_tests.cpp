@@ -495,3 +495,59 @@ TEST_CASE("compare --plot draws an SVG with matplotlib", "[cli][plot]") {
   expect_error({"compare", "--backend", "cpu", "--n", "1K", "--plot", (dir / "x.gif").string()}, 2,
                ".svg");
 }
+
+// Issue 5's bar: compare across the CPU and Vulkan (lavapipe in CI) in all four formats and with
+// --plot. Skipped where Vulkan is not available, unless XR_TEST_REQUIRE_BACKENDS names vulkan
+// (CI), where that is a failure.
+TEST_CASE("compare across cpu and vulkan in every format and with --plot",
+          "[cli][compare][vulkan]") {
+  const Result list = xreduce({"list", "--format", "json"});
+  REQUIRE(list.code == 0);
+  bool vulkan = false;
+  const json listed =
+      json::parse(list.out);  // named: a range-for over a temporary's member dangles
+  for (const auto& b : listed["backends"])
+    vulkan |= b["name"] == "vulkan" && b["available"].get<bool>();
+  if (!vulkan) {
+    const char* required = std::getenv("XR_TEST_REQUIRE_BACKENDS");
+    if (required && std::string_view(required).find("vulkan") != std::string_view::npos)
+      FAIL("XR_TEST_REQUIRE_BACKENDS names vulkan, but it is not available");
+    skip("the vulkan backend is not available here");
+  }
+  const std::vector<std::string> base = {
+      "compare", "--backend", "cpu,vulkan",
+      "--n",     "1000,64K",  "--dtype",
+      "i32",     "--variant", "cpu/sequential,smem/sequential,fast/*",
+      "--reps",  "2",         "--quiet"};
+  auto with = [&](std::vector<std::string> more) {
+    auto args = base;
+    args.insert(args.end(), more.begin(), more.end());
+    Result r = xreduce(args);
+    INFO("command: " << show(args) << "\nstderr: " << r.err);
+    REQUIRE(r.code == 0);
+    return r.out;
+  };
+
+  const json j = json::parse(with({"--format", "json"}));
+  std::size_t vulkan_rows = 0;
+  for (const auto& row : j["results"]) {
+    CHECK(row["ok"] == true);
+    vulkan_rows += row["backend"] == "vulkan";
+  }
+  CHECK(vulkan_rows == 3 * 2);  // smem/sequential, fast/vectorized, fast/single-pass x 2 sizes
+  CHECK(j["results"].size() == vulkan_rows + 2);
+  const std::string csv = with({"--format", "csv"});
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 8);  // header + rows
+  CHECK(csv.find("\nvulkan,") != std::string::npos);
+  CHECK(with({"--format", "md"}).find("### vulkan · sum i32 · n = 64K") != std::string::npos);
+  CHECK(with({"--format", "text"}).find("vulkan · sum i32 · n = 1000") != std::string::npos);
+
+  if (std::system("python3 -c 'import matplotlib' >/dev/null 2>&1") != 0 &&
+      std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") != 0)
+    skip("python3 with matplotlib is not installed");
+  TempDir dir;
+  const auto png = dir / "bw.png";
+  with({"--plot", png.string()});
+  REQUIRE(fs::exists(png));
+  CHECK(slurp(png).rfind("\x89PNG", 0) == 0);
+}
