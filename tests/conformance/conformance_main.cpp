@@ -1,6 +1,7 @@
 // The conformance suite: one Catch2 test case per (backend, variant) of every built backend,
 // registered at run time from the registry, so a backend's variants are covered the day it
-// registers them. Names: `conformance/<backend>/<variant id>`, tags `[conformance][<backend>]`.
+// registers them. Names: `conformance/<backend>/<variant id>`, tags `[conformance][<backend>]`;
+// `conformance/<backend>/backend` checks the backend's arrays and refusals apart from variants.
 // Hidden `large/<backend>/<variant id>` cases (`[.large]`, GPU backends only) reduce past 2^31
 // elements; run them explicitly: `conformance_tests '[large]'` or `conformance_tests
 // 'large/cuda/*'`.
@@ -117,10 +118,12 @@ std::string bytes_mismatch(const xr::HostArray& a, const xr::HostArray& b) {
   return "input changed by a variant that does not declare writes_input";
 }
 
+enum class Mode { conformance, large, contract };
+
 class VariantCase final : public Catch::ITestInvoker {
  public:
-  VariantCase(xr::Backend* backend, std::string id, bool large)
-      : backend_(backend), id_(std::move(id)), large_(large) {}
+  VariantCase(xr::Backend* backend, std::string id, Mode mode)
+      : backend_(backend), id_(std::move(id)), mode_(mode) {}
 
   void invoke() const override {
     ++g_invoked;
@@ -131,8 +134,9 @@ class VariantCase final : public Catch::ITestInvoker {
                                 << backend_->unavailable_reason());
         skip(backend_->unavailable_reason());
       }
+      if (mode_ == Mode::contract) return run_contract();
       if (auto why = backend_->unsupported_reason(id_); !why.empty()) skip(why);
-      if (large_)
+      if (mode_ == Mode::large)
         run_large();
       else
         run_conformance();
@@ -317,9 +321,66 @@ class VariantCase final : public Catch::ITestInvoker {
     if (!ran) skip(why_not.empty() ? id_ + " claims neither i32 nor u32" : why_not);
   }
 
+  // The backend's own contract, apart from any variant: arrays round-trip through upload, write
+  // and read; wrong writes and unknown ids/devices are refused with the documented category.
+  void run_contract() const {
+    xr::Backend& b = *backend_;
+    const std::string backend_name(b.name());
+    CAPTURE(backend_name);
+    CHECK_FALSE(b.devices().empty());
+    // 32 lowercase hex digits on every GPU backend (how Vulkan's device is matched to CUDA's);
+    // the host CPU has no UUID and may leave it empty.
+    for (const xr::DeviceInfo& d : b.devices()) {
+      INFO("device " << d.index << " " << d.name << " uuid '" << d.uuid << "'");
+      const bool hex32 =
+          d.uuid.size() == 32 && d.uuid.find_first_not_of("0123456789abcdef") == std::string::npos;
+      CHECK((hex32 || (backend_name == "cpu" && d.uuid.empty())));
+    }
+    for (xr::DType dtype : xr::kAllDTypes) {
+      const std::string dtype_name(xr::to_string(dtype));
+      CHECK(b.max_elements(dtype) >= (std::uint64_t{1} << 20));
+      for (std::size_t n : {0, 1, 3, 1025, 65537}) {
+        CAPTURE(dtype_name, n);
+        const xr::HostArray data = xr::generate(dtype, n, g_seed + n, xr::Distribution::full);
+        const xr::HostArray other = xr::generate(dtype, n, g_seed + n + 1, xr::Distribution::full);
+        auto array = b.upload(data.view());
+        CHECK(array->dtype() == dtype);
+        CHECK(array->size() == n);
+        CHECK(array->bytes() == n * xr::size_of(dtype));
+        CHECK(bytes_mismatch(array->read(), data).empty());
+        array->write(other.view());
+        CHECK(bytes_mismatch(array->read(), other).empty());
+        const xr::HostArray longer = xr::generate(dtype, n + 1, 1);
+        CHECK_THROWS_MATCHES(array->write(longer.view()), xr::Error,
+                             category_is(xr::ErrorCategory::usage));
+        const xr::DType wrong = dtype == xr::DType::f32 ? xr::DType::i32 : xr::DType::f32;
+        const xr::HostArray retyped = xr::generate(wrong, n, 1);
+        CHECK_THROWS_MATCHES(array->write(retyped.view()), xr::Error,
+                             category_is(xr::ErrorCategory::usage));
+        CHECK(bytes_mismatch(array->read(), other).empty());  // a refused write changes nothing
+      }
+    }
+    CHECK_THROWS_MATCHES(b.make_reducer("no/such-variant"), xr::Error,
+                         category_is(xr::ErrorCategory::usage));
+    const xr::DeviceInfo before = b.device();
+    CHECK_THROWS_MATCHES(b.select_device(xr::DeviceChoice{"no-such-device-xyz", ""}), xr::Error,
+                         category_is(xr::ErrorCategory::usage));
+    CHECK(b.device().uuid == before.uuid);  // a refused selection keeps the device
+  }
+
+  struct CategoryIs : Catch::MatcherBase<xr::Error> {
+    explicit CategoryIs(xr::ErrorCategory c) : category(c) {}
+    bool match(const xr::Error& e) const override { return e.category() == category; }
+    std::string describe() const override {
+      return "has category " + std::string(xr::to_string(category));
+    }
+    xr::ErrorCategory category;
+  };
+  static CategoryIs category_is(xr::ErrorCategory c) { return CategoryIs(c); }
+
   xr::Backend* backend_;
   std::string id_;
-  bool large_;
+  Mode mode_;
 };
 
 }  // namespace
@@ -337,25 +398,30 @@ int main(int argc, char* argv[]) {
   // Catch keeps StringRefs to names and tags: they live here until main returns.
   std::deque<std::string> names;
   std::vector<std::unique_ptr<Catch::AutoReg>> registrations;
-  auto add = [&](xr::Backend* b, const std::string& id, bool large) {
+  auto add = [&](xr::Backend* b, const std::string& id, Mode mode) {
     const std::string backend(b->name());
-    names.push_back((large ? "large/" : "conformance/") + backend + "/" + id);
+    const char* prefix = mode == Mode::large ? "large/" : "conformance/";
+    names.push_back(prefix + backend + "/" + id);
     const std::string& name = names.back();
     // The large cases carry no backend tag, so `[cuda]` never pulls in an 8 GiB case by
     // accident; select them by name (`large/cuda/*`) or by `[large]`.
-    names.push_back(large ? "[.large]" : "[conformance][" + backend + "]");
+    names.push_back(mode == Mode::large ? "[.large]" : "[conformance][" + backend + "]");
     const std::string& tags = names.back();
     registrations.push_back(std::make_unique<Catch::AutoReg>(
-        new VariantCase(b, id, large), CATCH_INTERNAL_LINEINFO, Catch::StringRef(),
+        new VariantCase(b, id, mode), CATCH_INTERNAL_LINEINFO, Catch::StringRef(),
         Catch::NameAndTags{Catch::StringRef(name), Catch::StringRef(tags)}));
   };
-  for (const auto& backend : registry.backends())
-    for (const xr::VariantInfo& v : backend->variants()) add(backend.get(), v.id, false);
+  for (const auto& backend : registry.backends()) {
+    // "backend" is no catalog id (those are family/name), so it cannot collide with a variant.
+    add(backend.get(), "backend", Mode::contract);
+    for (const xr::VariantInfo& v : backend->variants())
+      add(backend.get(), v.id, Mode::conformance);
+  }
   // Past 2^31 elements: the GPU backends only (the CPU reference is not where index overflow
   // hides, and 8 GiB per array is too much for a CI runner).
   for (const auto& backend : registry.backends())
     if (backend->name() != "cpu")
-      for (const xr::VariantInfo& v : backend->variants()) add(backend.get(), v.id, true);
+      for (const xr::VariantInfo& v : backend->variants()) add(backend.get(), v.id, Mode::large);
 
   Catch::Session session;
   if (int rc = session.applyCommandLine(argc, argv); rc != 0) return rc;
