@@ -1,10 +1,10 @@
 #include "xreduce/io.hpp"
 
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <memory>
-#include <regex>
 #include <string>
 
 #include "xreduce/error.hpp"
@@ -118,22 +118,21 @@ HostArray read_npy(const std::filesystem::path& path, std::optional<DType> expec
   // Parse the shape tuple: "(3,)", "(2, 5)", "()" (a scalar, one element).
   std::uint64_t count = 1;
   int dims = 0;
-  static const std::regex dim_re(R"(\s*(\d+)\s*)");
   std::string inner = shape.substr(1, shape.size() - 2);
   std::size_t start = 0;
   while (start < inner.size()) {
     std::size_t comma = inner.find(',', start);
-    std::string item = inner.substr(start, comma == std::string::npos ? comma : comma - start);
-    if (item.find_first_not_of(' ') != std::string::npos) {
-      std::smatch m;
-      if (!std::regex_match(item, m, dim_re))
-        bad_file(path, "corrupt .npy header: bad shape " + shape);
+    std::string_view item(inner);
+    item = item.substr(start, comma == std::string::npos ? comma : comma - start);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (!item.empty()) {
       std::uint64_t d = 0;
-      try {
-        d = std::stoull(m[1].str());
-      } catch (const std::exception&) {
+      auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), d);
+      if (ec == std::errc::result_out_of_range)
         bad_file(path, "corrupt .npy header: dimension too large in " + shape);
-      }
+      if (ec != std::errc{} || end != item.data() + item.size())
+        bad_file(path, "corrupt .npy header: bad shape " + shape);
       if (d != 0 && count > UINT64_MAX / d) bad_file(path, "corrupt .npy header: shape overflows");
       count *= d;
       ++dims;
