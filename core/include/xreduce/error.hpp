@@ -39,9 +39,3 @@ class Error : public std::runtime_error {
                                    const char* expr, std::string_view detail);
 
 }  // namespace xr
-
-// Checks a precondition and throws Error(category) naming the file, line and condition.
-#define XR_EXPECT(cond, category, msg)                                                 \
-  do {                                                                                 \
-    if (!(cond)) ::xr::throw_call_error((category), __FILE__, __LINE__, #cond, (msg)); \
-  } while (0)
