@@ -128,19 +128,21 @@ class CpuReducer final : public Reducer {
 const std::vector<DType> kTypes{DType::i32, DType::u32, DType::f32};
 const std::vector<Op> kOps{Op::sum, Op::min, Op::max};
 
+// The CPU variant table: the one list of ids both variants() and make_cpu_reducer() read.
+constexpr std::pair<std::string_view, Kind> kVariants[] = {{"cpu/recursive", Kind::recursive},
+                                                           {"cpu/sequential", Kind::sequential},
+                                                           {"cpu/parallel", Kind::parallel}};
+
 }  // namespace
 
 std::vector<VariantInfo> cpu_variants() {
-  return {catalog_variant("cpu/recursive", kTypes, kOps),
-          catalog_variant("cpu/sequential", kTypes, kOps),
-          catalog_variant("cpu/parallel", kTypes, kOps)};
+  std::vector<VariantInfo> out;
+  for (const auto& [id, kind] : kVariants) out.push_back(catalog_variant(id, kTypes, kOps));
+  return out;
 }
 
 std::unique_ptr<Reducer> make_cpu_reducer(std::string_view id) {
-  const std::pair<std::string_view, Kind> table[] = {{"cpu/recursive", Kind::recursive},
-                                                     {"cpu/sequential", Kind::sequential},
-                                                     {"cpu/parallel", Kind::parallel}};
-  for (auto& [name, kind] : table)
+  for (const auto& [name, kind] : kVariants)
     if (name == id) return std::make_unique<CpuReducer>(catalog_variant(id, kTypes, kOps), kind);
   throw Error(ErrorCategory::usage, "unknown cpu variant '" + std::string(id) + "'");
 }
