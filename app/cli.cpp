@@ -15,7 +15,10 @@
 namespace xr::app {
 namespace {
 
-constexpr const char* kFooter = R"(Sizes: 1000, 64K, 16M, 1G (K/M/G are powers of 1024) or 2^24.
+constexpr const char* kFooter =
+    R"(Primitives: reduce (n elements -> one value; the default) and scan (n -> n prefixes,
+--scan inclusive or exclusive); a variant id is unique within its primitive.
+Sizes: 1000, 64K, 16M, 1G (K/M/G are powers of 1024) or 2^24.
 Generated data: seed 42 unless --seed; --dist small (default: integers in [0,255], floats in
 [-1,1)), full (every bit pattern / floats in [-2^20,2^20)) or extremes.
 
@@ -66,8 +69,8 @@ void check_reps(const CLI::Option* opt, const StatFlags& s) {
 
 int run_cli(int argc, char** argv) {
   CLI::App app{
-      "xreduce: parallel reduction ladders in CUDA, Vulkan compute and on the CPU, "
-      "measured side by side on the same GPU.",
+      "xreduce: parallel reduction and prefix-sum ladders in CUDA, Vulkan compute and on the "
+      "CPU, measured side by side on the same GPU.",
       "xreduce"};
   app.footer(kFooter);
   app.set_version_flag("--version", std::string("xreduce ") + XR_VERSION);
@@ -82,12 +85,23 @@ int run_cli(int argc, char** argv) {
       ->type_name("FMT");
 
   RunOptions run;
-  std::string run_dtype, run_n, run_input;
+  std::string run_dtype, run_n, run_input, run_scan, run_output;
   CLI::App* run_cmd = app.add_subcommand("run", "Run and check one variant on one backend");
   run_cmd->add_option("--backend", run.backend, "cpu, cuda or vulkan")->required()->type_name("B");
   run_cmd->add_option("--variant", run.variant, "Variant id, e.g. smem/sequential")
       ->required()
       ->type_name("ID");
+  run_cmd->add_option("--primitive", run.primitive, "reduce | scan")
+      ->capture_default_str()
+      ->type_name("P");
+  auto* run_scan_opt =
+      run_cmd->add_option("--scan", run_scan, "inclusive | exclusive (scan; default inclusive)")
+          ->type_name("KIND");
+  auto* run_output_opt =
+      run_cmd
+          ->add_option("--output", run_output,
+                       "Write the scanned array to FILE.npy (scan; written whole or not at all)")
+          ->type_name("FILE");
   run_cmd->add_option("--op", run.op, "sum | min | max")->capture_default_str()->type_name("OP");
   auto* run_dtype_opt =
       run_cmd->add_option("--dtype", run_dtype, "i32 | u32 | f32 (default i32, or the .npy's)")
@@ -122,6 +136,15 @@ int run_cli(int argc, char** argv) {
   cmp_cmd->add_option("--variant", cmp.variants, "Glob(s) over variant ids, e.g. 'smem/*,fast/*'")
       ->capture_default_str()
       ->type_name("GLOB");
+  cmp_cmd->add_option("--primitive", cmp.primitives, "reduce | scan | all")
+      ->capture_default_str()
+      ->type_name("P");
+  std::string cmp_scan;
+  auto* cmp_scan_opt =
+      cmp_cmd
+          ->add_option("--scan", cmp_scan,
+                       "inclusive | exclusive, or a list (scan; default inclusive)")
+          ->type_name("KIND");
   cmp_cmd->add_option("--op", cmp.ops, "sum | min | max, or a list")
       ->capture_default_str()
       ->type_name("OP");
@@ -190,11 +213,14 @@ int run_cli(int argc, char** argv) {
     if (run_dtype_opt->count()) run.dtype = run_dtype;
     if (run_n_opt->count()) run.n = run_n;
     if (run_input_opt->count()) run.input = run_input;
+    if (run_scan_opt->count()) run.scan = run_scan;
+    if (run_output_opt->count()) run.output = run_output;
     return run_run(registry, run);
   }
   check_reps(cmp_reps, cmp.stats);
   if (cmp_n_opt->count()) cmp.n = cmp_n;
   if (cmp_sweep_opt->count()) cmp.sweep = cmp_sweep;
+  if (cmp_scan_opt->count()) cmp.scans = cmp_scan;
   cmp.command_line = joined_command_line(argc, argv);
   return run_compare(registry, cmp);
 }

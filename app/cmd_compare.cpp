@@ -1,30 +1,33 @@
-// `xreduce compare`: the variant ladders of several backends over sizes, dtypes and ops. Data is
-// generated once per (dtype, size), uploaded once per backend and reused by every variant.
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
+// `xreduce compare`: the variant ladders of several backends over primitives, sizes, dtypes and
+// ops, in four stages that reduce and scan go through alike:
+//   plan_compare    every flag checked, backends, devices and variants chosen, capacity checked
+//   start_report    the report's header and each backend's measured peaks
+//   measure_points  data generated once per (dtype, n) and uploaded once per backend; every
+//                   variant measured and checked against one expectation per operation
+//   derive + write  the derived numbers (report.cpp), then the renderings written whole
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "plot.hpp"
+#include "progress.hpp"
 #include "report.hpp"
 #include "xreduce/catalog.hpp"
+#include "xreduce/check.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/generate.hpp"
-#include "xreduce/reference.hpp"
+#include "xreduce/runner.hpp"
 #include "xreduce/size.hpp"
-
-extern char** environ;
 
 namespace xr::app {
 namespace {
@@ -32,217 +35,66 @@ namespace {
 // Default size of compare: seed 000's 2^24 elements.
 constexpr std::uint64_t kDefaultN = std::uint64_t{1} << 24;
 
-// Progress with an ETA on stderr, only on a terminal. Work is weighted by elements plus a fixed
-// per-point cost, so a sweep's large sizes count for more than its small ones.
-class Progress {
- public:
-  Progress(bool enabled, double total_weight)
-      : enabled_(enabled), total_(total_weight), start_(std::chrono::steady_clock::now()) {}
-  ~Progress() { clear(); }
-  void note(const std::string& what) {
-    if (!enabled_) return;
-    std::string eta;
-    const double elapsed = seconds();
-    if (done_ > 0 && elapsed > 1) {
-      const double left = elapsed * (total_ - done_) / done_;
-      eta = fmt::format("  ETA {}", left >= 60
-                                        ? fmt::format("{}m{:02}s", int(left) / 60, int(left) % 60)
-                                        : fmt::format("{}s", int(left + 0.5)));
-    }
-    std::string line =
-        fmt::format("[{:3.0f}%] {}{}", total_ > 0 ? 100 * done_ / total_ : 0, what, eta);
-    if (line.size() > 100) line.resize(100);
-    std::fprintf(stderr, "\r\x1b[K%s", line.c_str());
-    std::fflush(stderr);
-    shown_ = true;
-  }
-  void advance(double weight) { done_ += weight; }
-  void clear() {
-    if (enabled_ && shown_) std::fprintf(stderr, "\r\x1b[K");
-    shown_ = false;
-  }
-
- private:
-  double seconds() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  }
-  bool enabled_;
-  double total_;
-  double done_ = 0;
-  bool shown_ = false;
-  std::chrono::steady_clock::time_point start_;
-};
-
 double point_weight(std::uint64_t n) {
   return static_cast<double>(n) + 1e6;
 }
 
-struct Planned {
+struct PlannedBackend {
   Backend* backend;
-  std::vector<VariantInfo> variants;  // matching the globs, in ladder order
+  std::vector<VariantInfo> variants;  // matching the globs and primitives, in ladder order
 };
 
-std::string stats_words(const MeasureOptions& m, const StatFlags& f) {
-  if (f.reps > 0) return fmt::format("{} reps after {} warm-up", f.reps, f.warmup);
-  return fmt::format(
-      "adaptive reps ({}..{}, until the median's spread < {:g}% or {:g} s per point)", m.min_reps,
-      m.max_reps, m.target_rel_spread * 100, m.max_seconds);
-}
+struct ComparePlan {
+  std::vector<Operation> operations;  // by primitive, then scan kind, then op
+  std::vector<Primitive> primitives;
+  std::vector<DType> dtypes;
+  std::vector<std::uint64_t> ns;
+  Distribution dist = Distribution::small;
+  MeasureOptions measure;
+  std::vector<PlannedBackend> backends;
+  std::vector<std::pair<std::string, std::string>> skipped;  // backend, why
+};
 
-// upload + reduce (+ readback, part of reduce) timed on the host: a copy of the host data into an
-// array allocated once, then the reduction.
-Measurement measure_end_to_end(Backend& backend, Reducer& reducer, HostView data, Op op,
-                               const MeasureOptions& o) {
-  Measurement m;
-  bool have = false;
-  // Allocated once, outside the timed region, as an application would: every repetition then
-  // times what it repeats, copying fresh host data in, reducing and reading the result back.
-  auto array = backend.upload(data);
-  auto once = [&](bool timed, std::vector<double>* samples) {
-    if (o.flush_cache) backend.flush_cache();
-    const auto t0 = std::chrono::steady_clock::now();
-    array->write(data);
-    Reduction r = reducer.reduce(*array, op);
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (!have) {
-      m.result = r.value;
-      have = true;
-    } else if (!r.value.bitwise_equal(m.result)) {
-      m.deterministic = false;
-    }
-    if (timed) samples->push_back(ms);
-  };
-  for (int i = 0; i < o.warmup; ++i) once(false, nullptr);
-  std::vector<double> samples;
-  const auto start = std::chrono::steady_clock::now();
-  const int min_reps = std::max(1, o.min_reps), max_reps = std::max(min_reps, o.max_reps);
-  for (int rep = 0; rep < max_reps; ++rep) {
-    once(true, &samples);
-    if (rep + 1 < min_reps) continue;
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >=
-        o.max_seconds)
-      break;
-    if (o.target_rel_spread > 0 && summarize(samples).rel_spread < o.target_rel_spread) break;
+// ---- stage 1: the plan ---------------------------------------------------------------------
+
+std::vector<Primitive> parse_primitives(const std::string& text) {
+  if (text == "all") return {std::begin(kAllPrimitives), std::end(kAllPrimitives)};
+  std::vector<Primitive> out;
+  for (const auto& s : split_list(text)) {
+    const Primitive p = parse_primitive_arg(s);
+    if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
   }
-  m.device_ms = summarize(samples);
-  m.host_ms = m.device_ms;
-  m.device_timer = false;
-  return m;
+  if (out.empty()) throw Error(ErrorCategory::usage, "--primitive is empty");
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
-// ---- plotting --------------------------------------------------------------------------------
-
-std::filesystem::path self_dir() {
-  std::error_code ec;
-  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::filesystem::path() : exe.parent_path();
-}
-
-// bench/plot.py: $XREDUCE_PLOT_SCRIPT, else the copy next to the binary (the build tree puts it
-// there), else the source tree this binary was built from.
-std::filesystem::path plot_script() {
-  if (const char* env = std::getenv("XREDUCE_PLOT_SCRIPT"); env && *env) return env;
-  std::error_code ec;
-  const auto beside = self_dir() / "xreduce-plot.py";
-  if (std::filesystem::exists(beside, ec)) return beside;
-  const auto source = std::filesystem::path(XR_SOURCE_DIR) / "bench" / "plot.py";
-  if (std::filesystem::exists(source, ec)) return source;
-  throw Error(ErrorCategory::unavailable,
-              "--plot needs bench/plot.py, found neither next to xreduce nor in " +
-                  std::string(XR_SOURCE_DIR) + " (set XREDUCE_PLOT_SCRIPT)");
-}
-
-// A temporary file name in `dir` that keeps `path`'s extension (matplotlib picks the format
-// from it).
-std::filesystem::path temp_beside(const std::filesystem::path& path) {
-  auto dir = path.parent_path();
-  if (dir.empty()) dir = ".";
-  return dir /
-         fmt::format(".{}.tmp-{}{}", path.stem().string(), getpid(), path.extension().string());
-}
-
-// Runs `python3 plot.py JSON OUT`; its output goes to a log whose last line is the error.
-void draw_plot(const std::string& report_json, const std::filesystem::path& out) {
-  const auto script = plot_script();
-  char json_tmp[] = "/tmp/xreduce-plot-XXXXXX";
-  int fd = mkstemp(json_tmp);
-  if (fd < 0) throw Error(ErrorCategory::usage, "--plot: cannot create a temporary file");
-  bool written =
-      write(fd, report_json.data(), report_json.size()) == static_cast<ssize_t>(report_json.size());
-  close(fd);
-  std::string log = std::string(json_tmp) + ".log";
-  struct Cleanup {
-    std::string a, b;
-    ~Cleanup() {
-      unlink(a.c_str());
-      unlink(b.c_str());
-    }
-  } cleanup{json_tmp, log};
-  if (!written) throw Error(ErrorCategory::usage, "--plot: cannot write the temporary JSON");
-
-  // $XREDUCE_PYTHON, else python3 on PATH, then Debian's own (a pyenv or venv python3 first
-  // on PATH often lacks matplotlib); plot.py exits 3 when matplotlib is missing.
-  std::vector<std::string> pythons;
-  if (const char* env = std::getenv("XREDUCE_PYTHON"); env && *env)
-    pythons = {env};
-  else
-    pythons = {"python3", "/usr/bin/python3"};
-  std::string s = script.string(), o = out.string(), j = json_tmp;
-  std::string failure;
-  for (auto& py : pythons) {
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    char* argv[] = {py.data(), s.data(), j.data(), o.data(), nullptr};
-    pid_t pid;
-    int rc = posix_spawnp(&pid, py.c_str(), &actions, nullptr, argv, environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) {
-      failure = fmt::format("cannot run {}: {}", py, std::strerror(rc));
-      continue;
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
-    std::ifstream in(log);
-    std::string line, last;
-    while (std::getline(in, line))
-      if (line.find_first_not_of(" \t") != std::string::npos) last = line;
-    failure = last.empty() ? py + " exited with an error" : last;
-    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 3)) break;  // only "no matplotlib" retries
-  }
-  unlink(out.c_str());
-  throw Error(ErrorCategory::unavailable,
-              fmt::format("--plot failed ({}): {}", script.string(), failure));
-}
-
-}  // namespace
-
-int run_compare(const Registry& registry, const CompareOptions& o) {
-  // ---- every flag is checked before anything is measured ----
-  const std::string fmt_name = o.format;
-  if (fmt_name != "text" && fmt_name != "md" && fmt_name != "csv" && fmt_name != "json")
-    throw Error(ErrorCategory::usage,
-                fmt::format("unknown --format '{}' for compare (expected text, md, csv or json)",
-                            fmt_name));
+std::vector<Operation> parse_operations(const CompareOptions& o,
+                                        const std::vector<Primitive>& primitives) {
   std::vector<Op> ops;
   for (const auto& s : split_list(o.ops)) ops.push_back(parse_op_arg(s));
-  std::vector<DType> dtypes;
-  for (const auto& s : split_list(o.dtypes)) dtypes.push_back(parse_dtype_arg(s));
   if (ops.empty()) throw Error(ErrorCategory::usage, "--op is empty");
-  if (dtypes.empty()) throw Error(ErrorCategory::usage, "--dtype is empty");
-  std::vector<std::uint64_t> ns = o.sweep ? parse_sweep(*o.sweep)
-                                  : o.n   ? parse_count_list(*o.n)
-                                          : std::vector<std::uint64_t>{kDefaultN};
-  std::sort(ns.begin(), ns.end());
-  ns.erase(std::unique(ns.begin(), ns.end()), ns.end());
-  const Distribution dist = parse_distribution_arg(o.dist);
-  const MeasureOptions mopts = measure_options(o.stats);
-  const auto globs = split_list(o.variants);
-  if (globs.empty()) throw Error(ErrorCategory::usage, "--variant is empty");
+  const bool scan =
+      std::find(primitives.begin(), primitives.end(), Primitive::scan) != primitives.end();
+  std::vector<ScanKind> kinds{ScanKind::inclusive};
+  if (o.scans) {
+    if (!scan) throw Error(ErrorCategory::usage, "--scan applies to --primitive scan or all");
+    kinds.clear();
+    for (const auto& s : split_list(*o.scans)) kinds.push_back(parse_scan_kind_arg(s));
+    if (kinds.empty()) throw Error(ErrorCategory::usage, "--scan is empty");
+  }
+  std::vector<Operation> out;
+  for (Primitive p : primitives)
+    for (ScanKind k : p == Primitive::scan ? kinds : std::vector<ScanKind>{ScanKind::inclusive})
+      for (Op op : ops) out.push_back(Operation{p, op, k});
+  return out;
+}
+
+void check_output_flags(const CompareOptions& o) {
+  if (o.format != "text" && o.format != "md" && o.format != "csv" && o.format != "json")
+    throw Error(ErrorCategory::usage,
+                fmt::format("unknown --format '{}' for compare (expected text, md, csv or json)",
+                            o.format));
   if (!o.out.empty()) check_output_path(o.out);
   if (!o.save_json.empty()) check_output_path(o.save_json);
   if (!o.plot.empty()) {
@@ -252,20 +104,22 @@ int run_compare(const Registry& registry, const CompareOptions& o) {
                   fmt::format("--plot '{}': expected a .svg, .png or .pdf file name", o.plot));
     check_output_path(o.plot);
   }
+}
 
-  // ---- backends and their devices ----
-  CompareReport report;
+// `all`: every available backend (the others noted in `skipped`); a list: each must be available.
+std::vector<Backend*> choose_backends(const Registry& registry, const CompareOptions& o,
+                                      ComparePlan& plan) {
   std::vector<Backend*> backends;
   if (o.backends == "all") {
     for (const auto& b : registry.backends()) {
       if (b->available())
         backends.push_back(b.get());
       else
-        report.skipped.emplace_back(std::string(b->name()),
-                                    "unavailable: " + b->unavailable_reason());
+        plan.skipped.emplace_back(std::string(b->name()),
+                                  "unavailable: " + b->unavailable_reason());
     }
     for (const auto& [name, why] : not_built_backends(registry))
-      report.skipped.emplace_back(name, "not built: " + why);
+      plan.skipped.emplace_back(name, "not built: " + why);
   } else {
     for (const auto& name : split_list(o.backends)) {
       Backend& b = get_available_backend(registry, name, "");  // explicit: must be available
@@ -275,8 +129,13 @@ int run_compare(const Registry& registry, const CompareOptions& o) {
   }
   if (backends.empty())
     throw Error(ErrorCategory::unavailable, "no backend is available on this machine");
+  return backends;
+}
 
-  // --device SEL (every GPU backend) or backend=SEL,...
+// --device SEL (every GPU backend) or backend=SEL,...; a chosen CUDA device moves Vulkan's
+// default with it, so both still measure the same GPU.
+void select_devices(const Registry& registry, const CompareOptions& o,
+                    const std::vector<Backend*>& backends) {
   std::map<std::string, std::string> selectors;
   if (!o.device.empty()) {
     if (o.device.find('=') == std::string::npos) {
@@ -301,25 +160,34 @@ int run_compare(const Registry& registry, const CompareOptions& o) {
   for (Backend* b : backends)
     if (auto it = selectors.find(std::string(b->name())); it != selectors.end())
       b->select_device(DeviceChoice{it->second, ""});
-  // A chosen CUDA device moves Vulkan's default with it, so both still measure the same GPU.
   Backend* cuda = registry.find("cuda");
   Backend* vulkan = registry.find("vulkan");
   if (cuda && vulkan && selectors.count("cuda") && !selectors.count("vulkan") &&
       vulkan->available())
     vulkan->select_device(DeviceChoice{"", cuda->device().uuid});
+}
 
-  // ---- variants ----
-  std::vector<Planned> plan;
+// The variants of each backend whose primitive is measured and whose id matches a glob.
+std::vector<PlannedBackend> match_variants(const std::vector<Backend*>& backends,
+                                           const std::vector<Primitive>& primitives,
+                                           const CompareOptions& o) {
+  const auto globs = split_list(o.variants);
+  if (globs.empty()) throw Error(ErrorCategory::usage, "--variant is empty");
+  auto wanted = [&](Primitive p, std::string_view id) {
+    return std::find(primitives.begin(), primitives.end(), p) != primitives.end() &&
+           std::any_of(globs.begin(), globs.end(),
+                       [&](const std::string& g) { return glob_match(g, id); });
+  };
+  std::vector<PlannedBackend> plan;
   bool any = false;
   for (Backend* b : backends) {
-    Planned p{b, {}};
+    PlannedBackend p{b, {}};
     for (const auto& v : b->variants())
-      if (std::any_of(globs.begin(), globs.end(),
-                      [&](const std::string& g) { return glob_match(g, v.id); }))
-        p.variants.push_back(v);
+      if (wanted(v.primitive, v.id)) p.variants.push_back(v);
     std::stable_sort(p.variants.begin(), p.variants.end(),
                      [](const VariantInfo& a, const VariantInfo& c) {
-                       return ladder_position(a.id) < ladder_position(c.id);
+                       return std::pair(a.primitive, ladder_position(a.primitive, a.id)) <
+                              std::pair(c.primitive, ladder_position(c.primitive, c.id));
                      });
     any |= !p.variants.empty();
     plan.push_back(std::move(p));
@@ -327,106 +195,175 @@ int run_compare(const Registry& registry, const CompareOptions& o) {
   if (!any) {
     std::string names;
     for (Backend* b : backends) names += (names.empty() ? "" : ", ") + std::string(b->name());
-    const bool in_catalog = std::any_of(catalog().begin(), catalog().end(), [&](const auto& e) {
-      return std::any_of(globs.begin(), globs.end(),
-                         [&](const std::string& g) { return glob_match(g, e.id); });
-    });
-    throw Error(in_catalog ? ErrorCategory::unsupported : ErrorCategory::usage,
-                fmt::format("--variant '{}' matches no variant of {} ({})", o.variants, names,
-                            in_catalog ? "the catalog has it, these backends do not implement it"
-                                       : "see xreduce list"));
+    const bool in_catalog = std::any_of(catalog().begin(), catalog().end(),
+                                        [&](const auto& e) { return wanted(e.primitive, e.id); });
+    std::string prims;
+    for (Primitive p : primitives) prims += (prims.empty() ? "" : ", ") + std::string(to_string(p));
+    throw Error(
+        in_catalog ? ErrorCategory::unsupported : ErrorCategory::usage,
+        fmt::format("--variant '{}' matches no {} variant of {} ({})", o.variants, prims, names,
+                    in_catalog ? "the catalog has it, these backends do not implement it"
+                               : "see xreduce list"));
   }
+  return plan;
+}
 
-  // ---- capacity, before anything is allocated ----
-  for (const auto& p : plan)
-    for (DType t : dtypes)
-      for (std::uint64_t n : ns) check_capacity(*p.backend, t, n, 1);
+ComparePlan plan_compare(const Registry& registry, const CompareOptions& o) {
+  check_output_flags(o);
+  ComparePlan plan;
+  plan.primitives = parse_primitives(o.primitives);
+  plan.operations = parse_operations(o, plan.primitives);
+  for (const auto& s : split_list(o.dtypes)) plan.dtypes.push_back(parse_dtype_arg(s));
+  if (plan.dtypes.empty()) throw Error(ErrorCategory::usage, "--dtype is empty");
+  plan.ns = o.sweep ? parse_sweep(*o.sweep)
+            : o.n   ? parse_count_list(*o.n)
+                    : std::vector<std::uint64_t>{kDefaultN};
+  std::sort(plan.ns.begin(), plan.ns.end());
+  plan.ns.erase(std::unique(plan.ns.begin(), plan.ns.end()), plan.ns.end());
+  plan.dist = parse_distribution_arg(o.dist);
+  plan.measure = measure_options(o.stats);
 
-  // ---- report header ----
+  const std::vector<Backend*> backends = choose_backends(registry, o, plan);
+  select_devices(registry, o, backends);
+  plan.backends = match_variants(backends, plan.primitives, o);
+
+  // Capacity, before anything is allocated: the input, a scan's output (and end to end a second
+  // input), and on the host the data plus a scan's two read-back outputs.
+  const bool scan = plan.primitives.back() == Primitive::scan;
+  const int device_copies = device_arrays(plan.primitives.back()) + (o.include_transfer ? 1 : 0);
+  for (const auto& p : plan.backends)
+    for (DType t : plan.dtypes)
+      for (std::uint64_t n : plan.ns) check_capacity(*p.backend, t, n, scan ? 3 : 1, device_copies);
+  return plan;
+}
+
+// ---- stage 2: header and peaks ---------------------------------------------------------------
+
+std::string stats_words(const MeasureOptions& m, const StatFlags& f) {
+  if (f.reps > 0) return fmt::format("{} reps after {} warm-up", f.reps, f.warmup);
+  return fmt::format(
+      "adaptive reps ({}..{}, until the median's spread < {:g}% or {:g} s per point)", m.min_reps,
+      m.max_reps, m.target_rel_spread * 100, m.max_seconds);
+}
+
+bool measures(const ComparePlan& plan, Primitive p) {
+  return std::find(plan.primitives.begin(), plan.primitives.end(), p) != plan.primitives.end();
+}
+
+// The header, and each backend's measured peaks: the read peak for reduce's "% peak", the copy
+// peak for scan's (each probed only when its primitive is measured).
+CompareReport start_report(const ComparePlan& plan, const CompareOptions& o, Progress& progress) {
+  CompareReport report;
   report.version = XR_VERSION;
   report.command = o.command_line;
-  report.stats = stats_words(mopts, o.stats);
-  report.cold = mopts.flush_cache;
+  report.stats = stats_words(plan.measure, o.stats);
+  report.primitives = plan.primitives;
+  report.cold = plan.measure.flush_cache;
   report.include_transfer = o.include_transfer;
   report.seed = o.seed;
-  report.dist = std::string(to_string(dist));
-
-  double per_variant = 0;
-  for (std::uint64_t n : ns) per_variant += point_weight(n);
-  per_variant *= static_cast<double>(ops.size() * dtypes.size());
-  double total = 0;
-  for (const auto& p : plan) total += per_variant * static_cast<double>(p.variants.size());
-  Progress progress(!o.quiet && is_terminal(stderr), total);
-
-  for (const auto& p : plan) {
-    DeviceRecord d{std::string(p.backend->name()), p.backend->device(), std::nullopt};
-    progress.note(fmt::format("{}: measuring the read bandwidth", d.backend));
-    d.peak_gbps = p.backend->measure_read_bandwidth_gbps();
+  report.dist = std::string(to_string(plan.dist));
+  report.skipped = plan.skipped;
+  for (const auto& p : plan.backends) {
+    DeviceRecord d{std::string(p.backend->name()), p.backend->device(), std::nullopt, std::nullopt};
+    if (measures(plan, Primitive::reduce)) {
+      progress.note(fmt::format("{}: measuring the read bandwidth", d.backend));
+      d.read_peak_gbps = p.backend->measure_read_bandwidth_gbps();
+    }
+    if (measures(plan, Primitive::scan)) {
+      progress.note(fmt::format("{}: measuring the copy bandwidth", d.backend));
+      d.copy_peak_gbps = p.backend->measure_copy_bandwidth_gbps();
+    }
     report.devices.push_back(std::move(d));
   }
+  return report;
+}
 
-  // ---- measurements ----
+// ---- stage 3: measurements -------------------------------------------------------------------
+
+// What one backend keeps across the variants of one (dtype, n): the uploaded input.
+struct PointInput {
+  const HostArray& data;
+  std::unique_ptr<DeviceArray> array;  // uploaded on first use
+};
+
+// One row: `variant` of `b` on the point's data, checked against `expected`. A combination the
+// variant or device cannot run becomes an "unsupported" row with the reason.
+ResultRow measure_row(Backend& b, const VariantInfo& v, std::unique_ptr<Runner>& runner,
+                      PointInput& input, const Operation& operation,
+                      std::optional<Expectation>& expected, const ComparePlan& plan,
+                      bool end_to_end) {
+  const HostArray& data = input.data;
+  ResultRow row;
+  row.backend = std::string(b.name());
+  row.variant = v.id;
+  row.operation = operation;
+  row.dtype = data.dtype();
+  row.n = data.size();
+  try {
+    if (std::string gap = unclaimed(v, row.dtype, operation); !gap.empty())
+      throw Error(ErrorCategory::unsupported, "no " + gap);
+    if (std::string why = b.unsupported_reason(v.primitive, v.id); !why.empty())
+      throw Error(ErrorCategory::unsupported, why);
+    if (row.n > v.max_elements)
+      throw Error(ErrorCategory::unsupported,
+                  fmt::format("accepts at most {} elements", format_count(v.max_elements)));
+    if (!runner) runner = std::make_unique<Runner>(b, v.primitive, v.id);
+    if (!expected) expected.emplace(data.view(), operation);
+    Measurement m;
+    if (end_to_end) {
+      m = measure_end_to_end(b, *runner, data.view(), operation, plan.measure);
+    } else {
+      if (!input.array) input.array = b.upload(data.view());
+      m = measure(b, *runner, *input.array, data.view(), operation, plan.measure);
+    }
+    const Verdict verdict = expected->check(m.result);
+    const bool repeat_failed = !m.deterministic && v.deterministic_for(row.dtype);
+    row.status = verdict.ok && !repeat_failed ? RowStatus::ok : RowStatus::failed;
+    row.reason = verdict.message;
+    if (repeat_failed)
+      row.reason +=
+          std::string(row.reason.empty() ? "" : "; ") + "repetitions returned different results";
+    row.ms = m.device_ms;
+    row.host_ms = m.host_ms;
+    row.timing = end_to_end ? "end-to-end" : m.device_timer ? "device" : "host";
+    const auto got = m.result.headline(operation.primitive);
+    const auto want = expected->headline();
+    row.result = got ? got->to_string() : "";
+    row.reference = want ? want->to_string() : "";
+    row.gbps = gbps(bytes_moved(operation.primitive, row.n, row.dtype), row.ms.median);
+  } catch (const Error& e) {
+    if (e.category() != ErrorCategory::unsupported) throw;
+    row.status = RowStatus::unsupported;
+    row.reason = e.what();
+  }
+  return row;
+}
+
+// Every (dtype, n, backend, variant, operation) of the plan into report.rows; true when a result
+// failed its check.
+bool measure_points(const ComparePlan& plan, const CompareOptions& o, CompareReport& report,
+                    Progress& progress) {
   bool failed = false;
-  for (DType dtype : dtypes) {
-    for (std::uint64_t n : ns) {
+  for (DType dtype : plan.dtypes) {
+    for (std::uint64_t n : plan.ns) {
       progress.note(fmt::format("generating {} {}", format_count(n), to_string(dtype)));
-      const HostArray data = generate(dtype, static_cast<std::size_t>(n), o.seed, dist);
-      std::vector<Reference> refs;
-      for (Op op : ops) refs.push_back(reference_reduce(data.view(), op));
-
-      for (const auto& p : plan) {
+      const HostArray data = generate(dtype, static_cast<std::size_t>(n), o.seed, plan.dist);
+      // One expectation per operation, made when a variant first needs it and shared by all.
+      std::vector<std::optional<Expectation>> expected(plan.operations.size());
+      for (const auto& p : plan.backends) {
         Backend& b = *p.backend;
         const bool end_to_end = o.include_transfer && b.name() != "cpu";
-        std::unique_ptr<DeviceArray> array;
+        PointInput input{data, nullptr};
         for (const auto& v : p.variants) {
-          std::unique_ptr<Reducer> reducer;
-          for (std::size_t k = 0; k < ops.size(); ++k) {
-            const Op op = ops[k];
-            ResultRow row;
-            row.backend = std::string(b.name());
-            row.variant = v.id;
-            row.op = op;
-            row.dtype = dtype;
-            row.n = n;
-            progress.note(fmt::format("{} {} {} {} n={}", row.backend, v.id, to_string(op),
+          std::unique_ptr<Runner> runner;  // one per variant, reused by its operations
+          for (std::size_t k = 0; k < plan.operations.size(); ++k) {
+            const Operation& operation = plan.operations[k];
+            if (operation.primitive != v.primitive) continue;
+            progress.note(fmt::format("{} {} {} {} n={}", b.name(), v.id, operation.describe(),
                                       to_string(dtype), format_count(n)));
-            try {
-              check_claims(b, v, dtype, op);
-              if (std::string why = b.unsupported_reason(v.id); !why.empty())
-                throw Error(ErrorCategory::unsupported, why);
-              if (n > v.max_elements)
-                throw Error(ErrorCategory::unsupported, fmt::format("accepts at most {} elements",
-                                                                    format_count(v.max_elements)));
-              if (!reducer) reducer = b.make_reducer(v.id);
-              Measurement m;
-              if (end_to_end) {
-                m = measure_end_to_end(b, *reducer, data.view(), op, mopts);
-              } else {
-                if (!array) array = b.upload(data.view());
-                m = measure(b, *reducer, *array, data.view(), op, mopts);
-              }
-              const Verdict verdict = validate(m.result, refs[k], op);
-              row.status = verdict.ok && m.deterministic ? RowStatus::ok : RowStatus::failed;
-              row.reason = verdict.message;
-              if (!m.deterministic)
-                row.reason += std::string(row.reason.empty() ? "" : "; ") +
-                              "repetitions returned different values";
-              row.ms = m.device_ms;
-              row.host_ms = m.host_ms;
-              row.timing = end_to_end ? "end-to-end" : m.device_timer ? "device" : "host";
-              row.result = m.result.to_string();
-              row.reference = refs[k].value.to_string();
-              row.gbps = gbps(reduce_bytes(n, dtype), row.ms.median);
-              failed |= row.status == RowStatus::failed;
-            } catch (const Error& e) {
-              if (e.category() != ErrorCategory::unsupported) throw;
-              row.status = RowStatus::unsupported;
-              // Drop the "<variant> does not support" prefix check_claims words for run.
-              std::string why = e.what();
-              if (auto at = why.find("' does not support "); at != std::string::npos)
-                why = "no " + why.substr(at + 19);
-              row.reason = why;
-            }
+            ResultRow row =
+                measure_row(b, v, runner, input, operation, expected[k], plan, end_to_end);
+            failed |= row.status == RowStatus::failed;
             report.rows.push_back(std::move(row));
             progress.advance(point_weight(n));
           }
@@ -434,24 +371,39 @@ int run_compare(const Registry& registry, const CompareOptions& o) {
       }
     }
   }
-  progress.clear();
-  derive(report);
+  return failed;
+}
 
-  // ---- output: plot and --out are produced whole, then renamed into place ----
+double total_weight(const ComparePlan& plan) {
+  double per_operation = 0;
+  for (std::uint64_t n : plan.ns) per_operation += point_weight(n);
+  per_operation *= static_cast<double>(plan.dtypes.size());
+  double total = 0;
+  for (const auto& p : plan.backends)
+    for (const auto& v : p.variants)
+      for (const auto& op : plan.operations)
+        if (op.primitive == v.primitive) total += per_operation;
+  return total;
+}
+
+// ---- stage 5: output -------------------------------------------------------------------------
+
+// The report in --format, to stdout or --out, plus --save-json and --plot. Every file is written
+// whole (temporary + rename); on a failure the ones already placed are removed again, so a
+// failed run leaves no output behind.
+void write_outputs(const CompareReport& report, const CompareOptions& o) {
   std::string text;
-  if (fmt_name == "json")
+  if (o.format == "json")
     text = render_json(report);
-  else if (fmt_name == "csv")
+  else if (o.format == "csv")
     text = render_csv(report);
-  else if (fmt_name == "md")
+  else if (o.format == "md")
     text = render_markdown(report);
   else
     text = render_text(report, style_for(stdout, !o.out.empty()));
 
-  // Every file is written whole (temporary + rename); on a failure the ones already placed are
-  // removed again, so a failed run leaves no output behind.
   const std::string json_text =
-      fmt_name == "json" ? text
+      o.format == "json" ? text
                          : (o.plot.empty() && o.save_json.empty() ? "" : render_json(report));
   std::filesystem::path plot_tmp;
   std::vector<std::string> placed;
@@ -482,6 +434,18 @@ int run_compare(const Registry& registry, const CompareOptions& o) {
     if (!o.plot.empty()) std::fprintf(stderr, "xreduce: wrote %s\n", o.plot.c_str());
     if (!o.save_json.empty()) std::fprintf(stderr, "xreduce: wrote %s\n", o.save_json.c_str());
   }
+}
+
+}  // namespace
+
+int run_compare(const Registry& registry, const CompareOptions& o) {
+  const ComparePlan plan = plan_compare(registry, o);
+  Progress progress(!o.quiet && is_terminal(stderr), total_weight(plan));
+  CompareReport report = start_report(plan, o, progress);
+  const bool failed = measure_points(plan, o, report, progress);
+  progress.clear();
+  derive(report);
+  write_outputs(report, o);
   return failed ? exit_code(ErrorCategory::check_failed) : 0;
 }
 

@@ -28,11 +28,13 @@ std::vector<std::string> names(const std::vector<E>& xs) {
   return out;
 }
 
-// Variants in ladder order, as every table of the tool shows them.
+// Variants by primitive (reduce first), each primitive's in ladder order, as every table of the
+// tool shows them.
 std::vector<VariantInfo> ladder_sorted(const Backend& b) {
   auto vs = b.variants();
   std::stable_sort(vs.begin(), vs.end(), [](const VariantInfo& a, const VariantInfo& c) {
-    return ladder_position(a.id) < ladder_position(c.id);
+    return std::pair(a.primitive, ladder_position(a.primitive, a.id)) <
+           std::pair(c.primitive, ladder_position(c.primitive, c.id));
   });
   return vs;
 }
@@ -70,14 +72,17 @@ json list_json(const Registry& registry) {
     json variants = json::array();
     for (const auto& v : ladder_sorted(*b)) {
       json jv = {{"id", v.id},
+                 {"primitive", to_string(v.primitive)},
                  {"mirrors", v.mirrors},
                  {"dtypes", names(v.dtypes)},
                  {"ops", names(v.ops)},
+                 {"scan_kinds", names(v.scan_kinds)},
                  {"writes_input", v.writes_input},
+                 {"deterministic", v.deterministic},
                  {"requirements", v.requirements}};
       if (v.max_elements != UINT64_MAX) jv["max_elements"] = v.max_elements;
       if (b->available()) {
-        std::string why = b->unsupported_reason(v.id);
+        std::string why = b->unsupported_reason(v.primitive, v.id);
         jv["supported"] = why.empty();
         if (!why.empty()) jv["unsupported_reason"] = why;
       }
@@ -134,25 +139,31 @@ std::string list_text(const Registry& registry, const Style& st) {
         out += body.substr(body.find('\n') + 1);
       }
     }
-    Table vt;
-    vt.add_column("variant", Table::Align::left);
-    vt.add_column("dtypes", Table::Align::left);
-    vt.add_column("ops", Table::Align::left);
-    vt.add_column("mirrors", Table::Align::left);
-    for (const auto& v : ladder_sorted(*b)) {
-      std::string mirrors = v.mirrors;
-      if (v.writes_input) mirrors += " [writes its input]";
-      if (!v.requirements.empty()) mirrors += " [needs " + join(v.requirements, ", ") + "]";
-      Table::Cell id{v.id};
-      if (b->available()) {
-        if (std::string why = b->unsupported_reason(v.id); !why.empty()) {
-          mirrors = "unsupported: " + one_line(why);
-          id.tone = Table::Tone::dim;
+    const auto variants = ladder_sorted(*b);
+    for (Primitive p : kAllPrimitives) {
+      Table vt;
+      vt.add_column(std::string(to_string(p)), Table::Align::left);
+      vt.add_column("dtypes", Table::Align::left);
+      vt.add_column("ops", Table::Align::left);
+      vt.add_column("mirrors", Table::Align::left);
+      for (const auto& v : variants) {
+        if (v.primitive != p) continue;
+        std::string mirrors = v.mirrors;
+        if (v.writes_input) mirrors += " [writes its input]";
+        if (!v.deterministic) mirrors += " [floats vary run to run]";
+        if (!v.requirements.empty()) mirrors += " [needs " + join(v.requirements, ", ") + "]";
+        Table::Cell id{v.id};
+        if (b->available()) {
+          if (std::string why = b->unsupported_reason(p, v.id); !why.empty()) {
+            mirrors = "unsupported: " + one_line(why);
+            id.tone = Table::Tone::dim;
+          }
         }
+        vt.add_row({id, {join(names(v.dtypes), " ")}, {join(names(v.ops), " ")}, {mirrors}});
       }
-      vt.add_row({id, {join(names(v.dtypes), " ")}, {join(names(v.ops), " ")}, {mirrors}});
+      if (!vt.empty()) out += vt.text(st, "  ");
     }
-    out += vt.text(st, "  ") + "\n";
+    out += "\n";
   }
   for (const auto& [name, reason] : not_built_backends(registry))
     out += fmt::format("{}  {}\n", st.bold(name), st.dim("not built: " + one_line(reason)));

@@ -1,4 +1,5 @@
-// `xreduce run`: one variant on one backend, checked against the host reference and timed.
+// `xreduce run`: one variant of either primitive on one backend, checked against the host
+// reference and timed; a scan's output can be saved as .npy.
 #include <cstdio>
 #include <string>
 
@@ -6,10 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "xreduce/check.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/generate.hpp"
 #include "xreduce/io.hpp"
-#include "xreduce/reference.hpp"
+#include "xreduce/runner.hpp"
 #include "xreduce/size.hpp"
 
 namespace xr::app {
@@ -18,16 +20,37 @@ namespace {
 using json = nlohmann::ordered_json;
 
 // A Value as a JSON number: integers exact, floats as the double of the float.
-json value_json(const Value& v) {
-  switch (v.dtype()) {
+json value_json(const std::optional<Value>& v) {
+  if (!v) return nullptr;
+  switch (v->dtype()) {
     case DType::i32:
-      return v.get<std::int32_t>();
+      return v->get<std::int32_t>();
     case DType::u32:
-      return v.get<std::uint32_t>();
+      return v->get<std::uint32_t>();
     case DType::f32:
-      return static_cast<double>(v.get<float>());
+      return static_cast<double>(v->get<float>());
   }
   return nullptr;
+}
+
+std::string value_text(const std::optional<Value>& v) {
+  return v ? v->to_string() : "(empty)";
+}
+
+// The operation the flags ask for; --scan and --output only make sense for scan.
+Operation parse_operation(const RunOptions& o) {
+  Operation op;
+  op.primitive = parse_primitive_arg(o.primitive);
+  op.op = parse_op_arg(o.op);
+  if (op.primitive == Primitive::reduce) {
+    if (o.scan) throw Error(ErrorCategory::usage, "--scan applies to --primitive scan, not reduce");
+    if (o.output)
+      throw Error(ErrorCategory::usage,
+                  "--output saves a scan's output array; a reduce has one value, which run prints");
+  } else if (o.scan) {
+    op.scan = parse_scan_kind_arg(*o.scan);
+  }
+  return op;
 }
 
 }  // namespace
@@ -37,7 +60,8 @@ int run_run(const Registry& registry, const RunOptions& o) {
   if (o.format != "text" && o.format != "json")
     throw Error(ErrorCategory::usage,
                 fmt::format("unknown --format '{}' for run (expected text or json)", o.format));
-  const Op op = parse_op_arg(o.op);
+  const Operation operation = parse_operation(o);
+  const Primitive primitive = operation.primitive;
   std::optional<DType> dtype_flag;
   if (o.dtype) dtype_flag = parse_dtype_arg(*o.dtype);
   const Distribution dist = parse_distribution_arg(o.dist);
@@ -45,9 +69,15 @@ int run_run(const Registry& registry, const RunOptions& o) {
   if (!o.n && !o.input) throw Error(ErrorCategory::usage, "run needs --n N or --input FILE");
   std::optional<std::uint64_t> n_flag;
   if (o.n) n_flag = parse_count(*o.n);
+  if (o.output) {
+    if (std::filesystem::path(*o.output).extension() != ".npy")
+      throw Error(ErrorCategory::usage,
+                  fmt::format("--output '{}': expected a .npy file name", *o.output));
+    check_output_path(*o.output);
+  }
 
   Backend& backend = get_available_backend(registry, o.backend, o.device);
-  const VariantInfo variant = find_variant(backend, o.variant);
+  const VariantInfo variant = find_variant(backend, primitive, o.variant);
 
   // The input: read (its dtype wins, and must agree with --dtype) or generated.
   HostArray data;
@@ -56,8 +86,8 @@ int run_run(const Registry& registry, const RunOptions& o) {
     data = read_input(*o.input, dtype_flag);
     dtype = data.dtype();
   }
-  check_claims(backend, variant, dtype, op);
-  if (std::string why = backend.unsupported_reason(variant.id); !why.empty())
+  check_claims(backend, variant, dtype, operation);
+  if (std::string why = backend.unsupported_reason(primitive, variant.id); !why.empty())
     throw Error(ErrorCategory::unsupported,
                 fmt::format("{} variant '{}' is unsupported on {}: {}", backend.name(), variant.id,
                             backend.device().name, why));
@@ -66,36 +96,45 @@ int run_run(const Registry& registry, const RunOptions& o) {
     throw Error(ErrorCategory::unsupported,
                 fmt::format("{} variant '{}' accepts at most {} elements, not {}", backend.name(),
                             variant.id, format_count(variant.max_elements), format_count(n)));
-  check_capacity(backend, dtype, n, o.input ? 0 : 1);
+  // Host: the input unless read already, plus a scan's first and last outputs read back.
+  const int host_copies = (o.input ? 0 : 1) + (primitive == Primitive::scan ? 2 : 0);
+  check_capacity(backend, dtype, n, host_copies, device_arrays(primitive));
   if (!o.input) data = generate(dtype, static_cast<std::size_t>(n), o.seed, dist);
 
-  const Reference ref = reference_reduce(data.view(), op);
+  const Expectation expected(data.view(), operation);
   auto device_array = backend.upload(data.view());
-  auto reducer = backend.make_reducer(variant.id);
-  const Measurement m = measure(backend, *reducer, *device_array, data.view(), op, mopts);
-  const Verdict verdict = validate(m.result, ref, op);
-  const bool ok = verdict.ok && m.deterministic;
+  Runner runner(backend, primitive, variant.id);
+  const Measurement m = measure(backend, runner, *device_array, data.view(), operation, mopts);
+  const Verdict verdict = expected.check(m.result);
+  const bool must_repeat = variant.deterministic_for(dtype);
+  const bool ok = verdict.ok && (m.deterministic || !must_repeat);
   std::string problem = verdict.message;
-  if (!m.deterministic)
+  if (!m.deterministic && must_repeat)
     problem += std::string(problem.empty() ? "" : "; ") +
-               "repetitions returned different values (not deterministic)";
+               "repetitions returned different results (not deterministic)";
+  if (o.output) write_npy(*o.output, m.result.array.view());
   const DeviceInfo dev = backend.device();
-  const double bw = gbps(reduce_bytes(n, dtype), m.device_ms.median);
+  const double bw = gbps(bytes_moved(primitive, n, dtype), m.device_ms.median);
+  const std::optional<Value> got = m.result.headline(primitive);
+  const std::optional<Value> want = expected.headline();
 
   if (o.format == "json") {
     json j = {{"backend", backend.name()},
               {"variant", variant.id},
+              {"primitive", to_string(primitive)},
+              {"scan", primitive == Primitive::scan ? json(to_string(operation.scan)) : json()},
               {"device", dev.name},
               {"device_index", dev.index},
               {"device_uuid", dev.uuid},
-              {"op", to_string(op)},
+              {"op", to_string(operation.op)},
               {"dtype", to_string(dtype)},
               {"n", n},
               {"input", o.input ? json(*o.input) : json(nullptr)},
               {"seed", o.input ? json(nullptr) : json(o.seed)},
               {"dist", o.input ? json(nullptr) : json(to_string(dist))},
-              {"result", value_json(m.result)},
-              {"reference", value_json(ref.value)},
+              {"result", value_json(got)},
+              {"reference", value_json(want)},
+              {"output", o.output ? json(*o.output) : json(nullptr)},
               {"ok", ok},
               {"deterministic", m.deterministic},
               {"error", verdict.error},
@@ -119,20 +158,27 @@ int run_run(const Registry& registry, const RunOptions& o) {
                 : fmt::format("n = {} {}, seed {}, {} distribution", format_n(n), to_string(dtype),
                               o.seed, to_string(dist));
     std::string verdict_text = ok ? st.good("ok") : st.bad("FAILED: " + one_line(problem));
+    const bool scan = primitive == Primitive::scan;
     std::string out;
     out += fmt::format("backend    {} (device {}: {})\n", backend.name(), dev.index, dev.name);
     out += fmt::format("variant    {} · {}\n", variant.id, variant.mirrors);
     out += fmt::format("input      {}\n", input);
-    out += fmt::format("op         {}\n", to_string(op));
-    out += fmt::format("result     {}\n", m.result.to_string());
-    out += fmt::format("reference  {}  {}\n", ref.value.to_string(), verdict_text);
+    out += fmt::format("operation  {}\n", operation.describe());
+    out += fmt::format("{}{}\n", scan ? "last       " : "result     ", value_text(got));
+    out += fmt::format("reference  {}  {}\n", value_text(want), verdict_text);
+    if (scan)
+      out += fmt::format("checked    every element{}\n",
+                         m.deterministic ? ""
+                         : must_repeat   ? ""
+                                         : "; float results vary run to run (declared)");
+    if (o.output) out += fmt::format("output     {}\n", *o.output);
     out +=
         fmt::format("{}ms  {} median  (min {}, max {}; {} reps, {} L2{})\n",
                     m.device_timer ? "device " : "host   ", format_ms(m.device_ms.median),
                     format_ms(m.device_ms.min), format_ms(m.device_ms.max), m.device_ms.count,
                     mopts.flush_cache ? "cold" : "hot", m.device_timer ? "" : "; no device timer");
     out += fmt::format("host ms    {} median\n", format_ms(m.host_ms.median));
-    out += fmt::format("bandwidth  {:.2f} GB/s\n", bw);
+    out += fmt::format("bandwidth  {:.2f} GB/s{}\n", bw, scan ? " (read + write)" : "");
     std::fwrite(out.data(), 1, out.size(), stdout);
   }
   return ok ? 0 : exit_code(ErrorCategory::check_failed);

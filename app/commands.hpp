@@ -19,6 +19,9 @@ struct ListOptions {
 struct RunOptions {
   std::string backend;
   std::string variant;
+  std::string primitive = "reduce";
+  std::optional<std::string> scan;    // inclusive (default) | exclusive; scan only
+  std::optional<std::string> output;  // scan: write the result to this .npy
   std::string op = "sum";
   std::optional<std::string> dtype;  // default i32, or the .npy's dtype
   std::optional<std::string> n;
@@ -32,9 +35,11 @@ struct RunOptions {
 
 struct CompareOptions {
   std::string backends = "all";
-  std::string variants = "*";  // comma-separated globs
-  std::string ops = "sum";     // comma-separated
-  std::string dtypes = "i32";  // comma-separated
+  std::string variants = "*";         // comma-separated globs
+  std::string primitives = "reduce";  // reduce | scan | all
+  std::optional<std::string> scans;   // comma-separated kinds; scan only (default inclusive)
+  std::string ops = "sum";            // comma-separated
+  std::string dtypes = "i32";         // comma-separated
   std::optional<std::string> n;
   std::optional<std::string> sweep;
   std::uint64_t seed = kDefaultSeed;

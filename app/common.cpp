@@ -32,6 +32,18 @@ DType parse_dtype_arg(std::string_view text) {
               fmt::format("unknown dtype '{}' (expected i32, u32 or f32)", text));
 }
 
+Primitive parse_primitive_arg(std::string_view text) {
+  if (auto p = parse_primitive(text)) return *p;
+  throw Error(ErrorCategory::usage,
+              fmt::format("unknown primitive '{}' (expected reduce or scan)", text));
+}
+
+ScanKind parse_scan_kind_arg(std::string_view text) {
+  if (auto k = parse_scan_kind(text)) return *k;
+  throw Error(ErrorCategory::usage,
+              fmt::format("unknown --scan '{}' (expected inclusive or exclusive)", text));
+}
+
 Distribution parse_distribution_arg(std::string_view text) {
   if (auto d = parse_distribution(text)) return *d;
   throw Error(ErrorCategory::usage,
@@ -93,42 +105,53 @@ std::vector<std::pair<std::string, std::string>> not_built_backends(const Regist
   return {noted.begin(), noted.end()};
 }
 
-VariantInfo find_variant(Backend& backend, std::string_view id) {
+VariantInfo find_variant(Backend& backend, Primitive primitive, std::string_view id) {
   std::vector<VariantInfo> all = backend.variants();
-  for (auto& v : all)
-    if (v.id == id) return v;
   std::string ids;
-  for (const auto& v : all) ids += (ids.empty() ? "" : ", ") + v.id;
-  if (ladder_position(id) < static_cast<int>(catalog().size()))
+  for (auto& v : all) {
+    if (v.primitive != primitive) continue;
+    if (v.id == id) return v;
+    ids += (ids.empty() ? "" : ", ") + v.id;
+  }
+  const std::string what = primitive == Primitive::reduce ? "variant" : "scan variant";
+  if (ids.empty()) ids = "none";
+  if (in_catalog(primitive, id))
     throw Error(ErrorCategory::unsupported,
-                fmt::format("variant '{}' is not implemented by backend '{}' (it has: {})", id,
+                fmt::format("{} '{}' is not implemented by backend '{}' (it has: {})", what, id,
                             backend.name(), ids));
   throw Error(ErrorCategory::usage,
-              fmt::format("unknown variant '{}' (backend '{}' has: {})", id, backend.name(), ids));
+              fmt::format("unknown {} '{}' (backend '{}' has: {})", what, id, backend.name(), ids));
 }
 
 namespace {
-std::string join_names(const std::vector<DType>& ts) {
+template <class E>
+std::string join_names(const std::vector<E>& xs) {
   std::string s;
-  for (DType t : ts) s += (s.empty() ? "" : ", ") + std::string(to_string(t));
-  return s;
-}
-std::string join_names(const std::vector<Op>& ops) {
-  std::string s;
-  for (Op o : ops) s += (s.empty() ? "" : ", ") + std::string(to_string(o));
+  for (E x : xs) s += (s.empty() ? "" : ", ") + std::string(to_string(x));
   return s;
 }
 }  // namespace
 
-void check_claims(const Backend& backend, const VariantInfo& v, DType dtype, Op op) {
+std::string unclaimed(const VariantInfo& v, DType dtype, const Operation& operation) {
   if (!v.claims(dtype))
+    return fmt::format("dtype {} (it supports: {})", to_string(dtype), join_names(v.dtypes));
+  if (!v.claims(operation.op))
+    return fmt::format("op {} (it supports: {})", to_string(operation.op), join_names(v.ops));
+  if (operation.primitive == Primitive::scan && !v.claims(operation.scan))
+    return fmt::format("{} scans (it supports: {})", to_string(operation.scan),
+                       join_names(v.scan_kinds));
+  return {};
+}
+
+void check_claims(const Backend& backend, const VariantInfo& v, DType dtype,
+                  const Operation& operation) {
+  if (std::string gap = unclaimed(v, dtype, operation); !gap.empty())
     throw Error(ErrorCategory::unsupported,
-                fmt::format("{} variant '{}' does not support dtype {} (it supports: {})",
-                            backend.name(), v.id, to_string(dtype), join_names(v.dtypes)));
-  if (!v.claims(op))
-    throw Error(ErrorCategory::unsupported,
-                fmt::format("{} variant '{}' does not support op {} (it supports: {})",
-                            backend.name(), v.id, to_string(op), join_names(v.ops)));
+                fmt::format("{} variant '{}' does not support {}", backend.name(), v.id, gap));
+}
+
+int device_arrays(Primitive primitive) {
+  return primitive == Primitive::scan ? 2 : 1;
 }
 
 std::uint64_t host_available_bytes() {
@@ -143,15 +166,18 @@ std::uint64_t host_available_bytes() {
   return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * page : UINT64_MAX;
 }
 
-void check_capacity(const Backend& backend, DType dtype, std::uint64_t n, int host_copies) {
+void check_capacity(const Backend& backend, DType dtype, std::uint64_t n, int host_copies,
+                    int device_copies) {
   const double bytes = static_cast<double>(n) * static_cast<double>(size_of(dtype));
   const std::uint64_t device_max = backend.max_elements(dtype);
-  if (n > device_max)
-    throw Error(ErrorCategory::out_of_memory,
-                fmt::format("n = {} {} needs {}, the {} device holds at most {} ({} elements)",
-                            format_count(n), to_string(dtype), format_bytes(bytes), backend.name(),
-                            format_bytes(static_cast<double>(device_max) * size_of(dtype)),
-                            format_count(device_max)));
+  if (n > device_max / std::max(device_copies, 1))
+    throw Error(
+        ErrorCategory::out_of_memory,
+        fmt::format("n = {} {} needs {}{}, the {} device holds at most {} ({} elements)",
+                    format_count(n), to_string(dtype), format_bytes(bytes * device_copies),
+                    device_copies > 1 ? fmt::format(" ({} arrays)", device_copies) : "",
+                    backend.name(), format_bytes(static_cast<double>(device_max) * size_of(dtype)),
+                    format_count(device_max)));
   const double host_need = bytes * host_copies;
   const double host_have = static_cast<double>(host_available_bytes());
   if (host_need > host_have)

@@ -25,6 +25,8 @@ inline constexpr std::uint64_t kDefaultSeed = 42;
 // ---- arguments -------------------------------------------------------------------------------
 Op parse_op_arg(std::string_view text);
 DType parse_dtype_arg(std::string_view text);
+Primitive parse_primitive_arg(std::string_view text);
+ScanKind parse_scan_kind_arg(std::string_view text);
 Distribution parse_distribution_arg(std::string_view text);
 // "a,b,,c" -> {"a","b","c"} (empty items dropped, spaces trimmed).
 std::vector<std::string> split_list(std::string_view text, char sep = ',');
@@ -46,16 +48,26 @@ Backend& get_available_backend(const Registry& registry, std::string_view name,
                                const std::string& selector);
 // Backends a build left out, with configure's reason (from Registry::get's error).
 std::vector<std::pair<std::string, std::string>> not_built_backends(const Registry& registry);
-// The variant `id` of `backend`: Error(usage) when no backend knows the id (not in the catalog),
-// Error(unsupported) when the catalog has it but this backend does not implement it.
-VariantInfo find_variant(Backend& backend, std::string_view id);
-// Error(unsupported) when the variant does not claim the dtype or op.
-void check_claims(const Backend& backend, const VariantInfo& v, DType dtype, Op op);
+// The `primitive` variant `id` of `backend`: Error(usage) when no backend knows the id (not in
+// that primitive's catalog), Error(unsupported) when the catalog has it but this backend does not
+// implement it.
+VariantInfo find_variant(Backend& backend, Primitive primitive, std::string_view id);
+// What of (dtype, operation) the variant does not claim, in words ("dtype u32 (it supports: i32,
+// f32)"); empty when it claims all of it.
+std::string unclaimed(const VariantInfo& v, DType dtype, const Operation& operation);
+// Error(unsupported) "<backend> variant '<id>' does not support <unclaimed>" when that is not
+// empty.
+void check_claims(const Backend& backend, const VariantInfo& v, DType dtype,
+                  const Operation& operation);
 
+// Device arrays of n elements one call of `primitive` needs: the input, and a scan's output.
+int device_arrays(Primitive primitive);
 // Refuses, before anything is allocated, an n the device or the host cannot hold:
 // Error(out_of_memory) "n = ... needs ... GiB, the <backend> device holds at most ...".
-// `host_copies`: host arrays of n elements the caller keeps (the pristine input).
-void check_capacity(const Backend& backend, DType dtype, std::uint64_t n, int host_copies = 1);
+// `device_copies`: arrays of n elements on the device (device_arrays()); `host_copies`: host
+// arrays of n elements the caller keeps (the pristine input, a scan's read-back outputs).
+void check_capacity(const Backend& backend, DType dtype, std::uint64_t n, int host_copies = 1,
+                    int device_copies = 1);
 std::uint64_t host_available_bytes();
 
 // ---- output ----------------------------------------------------------------------------------

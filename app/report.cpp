@@ -18,26 +18,35 @@ using json = nlohmann::ordered_json;
 
 // ---- grouping --------------------------------------------------------------------------------
 
-// One table of the report: one op and dtype (a "section"), one size, one backend.
+// One table of the report: one operation (primitive, scan kind, op) and dtype (a "section"), one
+// size, one backend. Reduce sections come first, then scan's, each by dtype and op.
 struct Section {
-  Op op;
+  Operation operation;  // a reduce's scan kind is always inclusive (see section_of)
   DType dtype;
-  bool operator<(const Section& o) const {
-    return std::tuple(dtype, op) < std::tuple(o.dtype, o.op);
+  Primitive primitive() const { return operation.primitive; }
+  std::tuple<Primitive, ScanKind, DType, Op> key() const {
+    return {operation.primitive, operation.scan, dtype, operation.op};
   }
-  bool operator==(const Section& o) const { return op == o.op && dtype == o.dtype; }
+  bool operator<(const Section& o) const { return key() < o.key(); }
+  bool operator==(const Section& o) const { return key() == o.key(); }
 };
+
+Section section_of(const ResultRow& row) {
+  Section sec{row.operation, row.dtype};
+  if (sec.operation.primitive == Primitive::reduce) sec.operation.scan = ScanKind::inclusive;
+  return sec;
+}
 
 std::vector<Section> sections(const CompareReport& r) {
   std::set<Section> s;
-  for (const auto& row : r.rows) s.insert({row.op, row.dtype});
+  for (const auto& row : r.rows) s.insert(section_of(row));
   return {s.begin(), s.end()};
 }
 
 std::vector<std::uint64_t> sizes(const CompareReport& r, Section sec) {
   std::set<std::uint64_t> s;
   for (const auto& row : r.rows)
-    if (Section{row.op, row.dtype} == sec) s.insert(row.n);
+    if (section_of(row) == sec) s.insert(row.n);
   return {s.begin(), s.end()};
 }
 
@@ -52,10 +61,10 @@ std::vector<const ResultRow*> group(const CompareReport& r, Section sec, std::ui
                                     const std::string& backend) {
   std::vector<const ResultRow*> out;
   for (const auto& row : r.rows)
-    if (row.op == sec.op && row.dtype == sec.dtype && row.n == n && row.backend == backend)
-      out.push_back(&row);
-  std::stable_sort(out.begin(), out.end(), [](const ResultRow* a, const ResultRow* b) {
-    return ladder_position(a->variant) < ladder_position(b->variant);
+    if (section_of(row) == sec && row.n == n && row.backend == backend) out.push_back(&row);
+  std::stable_sort(out.begin(), out.end(), [&](const ResultRow* a, const ResultRow* b) {
+    return ladder_position(sec.primitive(), a->variant) <
+           ladder_position(sec.primitive(), b->variant);
   });
   return out;
 }
@@ -63,8 +72,7 @@ std::vector<const ResultRow*> group(const CompareReport& r, Section sec, std::ui
 const ResultRow* find_row(const CompareReport& r, Section sec, std::uint64_t n,
                           const std::string& backend, const std::string& variant) {
   for (const auto& row : r.rows)
-    if (row.op == sec.op && row.dtype == sec.dtype && row.n == n && row.backend == backend &&
-        row.variant == variant)
+    if (section_of(row) == sec && row.n == n && row.backend == backend && row.variant == variant)
       return &row;
   return nullptr;
 }
@@ -176,11 +184,18 @@ std::string fmt_pct(const std::optional<double>& v) {
   return v ? fmt::format("{:.1f}%", *v) : std::string();
 }
 std::string timing_words(const CompareReport& r) {
-  return r.include_transfer ? "end to end (upload + reduce + readback, host-timed)"
-                            : "reduce time by each API's own timer";
+  return r.include_transfer ? "end to end (upload + run + readback, host-timed)"
+                            : "device time by each API's own timer";
+}
+// "sum i32", "inclusive scan sum i32".
+std::string section_what(Section sec) {
+  return fmt::format("{} {}", sec.operation.describe(), to_string(sec.dtype));
 }
 std::string section_title(Section sec, std::uint64_t n) {
-  return fmt::format("{} {} · n = {}", to_string(sec.op), to_string(sec.dtype), format_n(n));
+  return fmt::format("{} · n = {}", section_what(sec), format_n(n));
+}
+bool has_scan(const CompareReport& r) {
+  return std::find(r.primitives.begin(), r.primitives.end(), Primitive::scan) != r.primitives.end();
 }
 
 std::string check_text(const ResultRow& row) {
@@ -299,8 +314,9 @@ std::string device_line(const DeviceRecord& d) {
     s += " · driver " + d.info.driver_version;
   if (!d.info.uuid.empty()) s += " · uuid " + d.info.uuid;
   if (d.info.memory_bytes) s += " · " + format_bytes(static_cast<double>(d.info.memory_bytes));
-  s += d.peak_gbps ? fmt::format(" · read peak {} GB/s", fmt_gbps(*d.peak_gbps))
-                   : std::string(" · read peak not measured");
+  s += d.read_peak_gbps ? fmt::format(" · read peak {} GB/s", fmt_gbps(*d.read_peak_gbps))
+                        : std::string(" · read peak not measured");
+  if (d.copy_peak_gbps) s += fmt::format(" · copy peak {} GB/s", fmt_gbps(*d.copy_peak_gbps));
   return s;
 }
 
@@ -327,11 +343,16 @@ json opt_json(const std::optional<double>& v) {
   return v ? json(*v) : json(nullptr);
 }
 
+// A scan's kind; null for reduce.
+json scan_json(const Operation& op) {
+  return op.primitive == Primitive::scan ? json(to_string(op.scan)) : json(nullptr);
+}
+
 }  // namespace
 
 void derive(CompareReport& r) {
-  std::map<std::string, std::optional<double>> peak;
-  for (const auto& d : r.devices) peak[d.backend] = d.peak_gbps;
+  std::map<std::string, const DeviceRecord*> device;
+  for (const auto& d : r.devices) device[d.backend] = &d;
   for (Section sec : sections(r))
     for (std::uint64_t n : sizes(r, sec)) {
       const ResultRow* cub = find_row(r, sec, n, "cuda", "lib/cub");
@@ -346,8 +367,10 @@ void derive(CompareReport& r) {
           row->cumulative_speedup = first->ms.median / row->ms.median;
           if (prev) row->step_speedup = prev->ms.median / row->ms.median;
           prev = row;
-          if (peak[b] && *peak[b] > 0 && row->timing != "end-to-end")
-            row->pct_peak = 100.0 * row->gbps / *peak[b];
+          const std::optional<double> peak =
+              device[b] ? device[b]->peak_for(sec.primitive()) : std::nullopt;
+          if (peak && *peak > 0 && row->timing != "end-to-end")
+            row->pct_peak = 100.0 * row->gbps / *peak;
           // The vendor anchor is a GPU yardstick; beside the CPU it says nothing useful.
           if (cub && cub->ms.median > 0 && b != "cpu")
             row->vs_cub = cub->ms.median / row->ms.median;
@@ -398,8 +421,8 @@ Table ratio_matrix(const std::vector<SideBySide>& sbs, Section sec,
   for (const auto& x : sbs)
     if (x.sec == sec && std::find(ids.begin(), ids.end(), x.variant) == ids.end())
       ids.push_back(x.variant);
-  std::stable_sort(ids.begin(), ids.end(), [](const std::string& a, const std::string& b) {
-    return ladder_position(a) < ladder_position(b);
+  std::stable_sort(ids.begin(), ids.end(), [&](const std::string& a, const std::string& b) {
+    return ladder_position(sec.primitive(), a) < ladder_position(sec.primitive(), b);
   });
   for (const auto& id : ids) {
     std::vector<Table::Cell> cells{{id}};
@@ -423,7 +446,7 @@ void render_body(const CompareReport& r, Heading heading, EmitTable table, Line 
   for (Section sec : sections(r)) {
     const auto ns = sizes(r, sec);
     const bool matrix = ns.size() > kMaxLadderSizes;
-    const std::string what = fmt::format("{} {}", to_string(sec.op), to_string(sec.dtype));
+    const std::string what = section_what(sec);
     if (matrix) {
       for (const auto& b : backends_in(r)) {
         if (group(r, sec, ns.back(), b).empty()) continue;
@@ -473,6 +496,11 @@ std::string render_text(const CompareReport& r, const Style& st) {
     out += "  " + (*r.same_gpu ? st.good(s) : st.bad(s)) + "\n";
   }
   for (const auto& [b, why] : r.skipped) out += st.dim(fmt::format("  note: {} {}", b, why)) + "\n";
+  if (has_scan(r))
+    out += st.dim(
+               "  note: a scan's GB/s counts bytes read + written, its % peak is against the "
+               "copy peak") +
+           "\n";
   render_body(
       r, [&](const std::string& h) { out += fmt::format("\n{}\n", st.bold(h)); },
       [&](const Table& t) { out += t.text(st); },
@@ -490,14 +518,21 @@ std::string render_markdown(const CompareReport& r) {
   dev.add_column("driver", Table::Align::left);
   dev.add_column("uuid", Table::Align::left);
   dev.add_column("read peak GB/s", Table::Align::right);
+  dev.add_column("copy peak GB/s", Table::Align::right);
+  auto peak = [](const std::optional<double>& p) {
+    return p ? fmt_gbps(*p) : std::string("not measured");
+  };
   for (const auto& d : r.devices)
     dev.add_row({{d.backend},
                  {fmt::format("{}: {}", d.info.index, d.info.name)},
                  {d.info.api_version},
                  {d.info.driver_version},
                  {d.info.uuid},
-                 {d.peak_gbps ? fmt_gbps(*d.peak_gbps) : "not measured"}});
+                 {peak(d.read_peak_gbps)},
+                 {peak(d.copy_peak_gbps)}});
   out += dev.markdown();
+  if (has_scan(r))
+    out += "\nA scan's GB/s counts bytes read + written; its % peak is against the copy peak.\n";
   if (r.same_gpu)
     out += *r.same_gpu ? fmt::format("\n{}\n", same_gpu_text(r))
                        : fmt::format("\n**{}**\n", same_gpu_text(r));
@@ -522,17 +557,20 @@ std::string render_csv(const CompareReport& r) {
   std::map<std::string, const DeviceRecord*> dev;
   for (const auto& d : r.devices) dev[d.backend] = &d;
   std::string out =
-      "backend,device,device_uuid,variant,op,dtype,n,status,median_ms,min_ms,max_ms,"
+      "backend,device,device_uuid,variant,primitive,scan,op,dtype,n,status,median_ms,min_ms,"
+      "max_ms,"
       "host_median_ms,reps,rel_spread,gbps,pct_peak,step_speedup,cumulative_speedup,vs_cub,ok,"
       "timing,reason\n";
   for (const auto& row : r.rows) {
     const DeviceRecord* d = dev[row.backend];
     const bool m = row.measured();
     auto mnum = [&](double v) { return m ? fmt::format("{:.6g}", v) : std::string(); };
+    const bool scan = row.operation.primitive == Primitive::scan;
     out += fmt::format(
-        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", field(row.backend),
-        field(d ? d->info.name : ""), d ? d->info.uuid : "", field(row.variant), to_string(row.op),
-        to_string(row.dtype), row.n,
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+        field(row.backend), field(d ? d->info.name : ""), d ? d->info.uuid : "", field(row.variant),
+        to_string(row.operation.primitive), scan ? to_string(row.operation.scan) : "",
+        to_string(row.operation.op), to_string(row.dtype), row.n,
         row.status == RowStatus::ok       ? "ok"
         : row.status == RowStatus::failed ? "failed"
                                           : "unsupported",
@@ -565,7 +603,8 @@ std::string render_json(const CompareReport& r) {
                        {"api_version", d.info.api_version},
                        {"driver_version", d.info.driver_version},
                        {"memory_bytes", d.info.memory_bytes},
-                       {"peak_gbps", opt_json(d.peak_gbps)},
+                       {"read_peak_gbps", opt_json(d.read_peak_gbps)},
+                       {"copy_peak_gbps", opt_json(d.copy_peak_gbps)},
                        {"properties", props}});
   }
   j["devices"] = devices;
@@ -580,7 +619,9 @@ std::string render_json(const CompareReport& r) {
     auto mnum = [&](double v) { return m ? json(v) : json(nullptr); };
     results.push_back({{"backend", row.backend},
                        {"variant", row.variant},
-                       {"op", to_string(row.op)},
+                       {"primitive", to_string(row.operation.primitive)},
+                       {"scan", scan_json(row.operation)},
+                       {"op", to_string(row.operation.op)},
                        {"dtype", to_string(row.dtype)},
                        {"n", row.n},
                        {"status", row.status == RowStatus::ok       ? "ok"
@@ -607,7 +648,9 @@ std::string render_json(const CompareReport& r) {
 
   json sbs = json::array();
   for (const auto& x : side_by_side(r))
-    sbs.push_back({{"op", to_string(x.sec.op)},
+    sbs.push_back({{"primitive", to_string(x.sec.primitive())},
+                   {"scan", scan_json(x.sec.operation)},
+                   {"op", to_string(x.sec.operation.op)},
                    {"dtype", to_string(x.sec.dtype)},
                    {"n", x.n},
                    {"variant", x.variant},
@@ -618,7 +661,9 @@ std::string render_json(const CompareReport& r) {
   const auto bests = best_per_size(r);
   json best = json::array();
   for (const auto& b : bests)
-    best.push_back({{"op", to_string(b.sec.op)},
+    best.push_back({{"primitive", to_string(b.sec.primitive())},
+                    {"scan", scan_json(b.sec.operation)},
+                    {"op", to_string(b.sec.operation.op)},
                     {"dtype", to_string(b.sec.dtype)},
                     {"n", b.n},
                     {"backend", b.backend},
@@ -628,7 +673,9 @@ std::string render_json(const CompareReport& r) {
   j["best"] = best;
   json cross = json::array();
   for (const auto& x : crossovers(r, bests))
-    cross.push_back({{"op", to_string(x.sec.op)},
+    cross.push_back({{"primitive", to_string(x.sec.primitive())},
+                     {"scan", scan_json(x.sec.operation)},
+                     {"op", to_string(x.sec.operation.op)},
                      {"dtype", to_string(x.sec.dtype)},
                      {"backend", x.backend},
                      {"versus", "cpu"},

@@ -1,7 +1,8 @@
 // The result of `xreduce compare` as data, the numbers derived from it (step and cumulative
 // speedups, % of the measured peak, ratio to lib/cub, the CUDA/Vulkan side by side, the best per
 // backend and size, the CPU/GPU crossover), and its four renderings: text, markdown, CSV, JSON.
-// The JSON schema is documented in docs/cli.md.
+// Every derivation is per section, a (primitive, scan kind, op, dtype): reduce and scan go
+// through the same code. The JSON schema is documented in docs/cli.md.
 #pragma once
 
 #include <cstdint>
@@ -20,7 +21,12 @@ namespace xr::app {
 struct DeviceRecord {
   std::string backend;
   DeviceInfo info;
-  std::optional<double> peak_gbps;  // Backend::measure_read_bandwidth_gbps, once per run
+  std::optional<double> read_peak_gbps;  // Backend::measure_read_bandwidth_gbps, once per run
+  std::optional<double> copy_peak_gbps;  // Backend::measure_copy_bandwidth_gbps, once per run
+  // The peak a primitive's "% peak" is against: read for reduce, copy for scan.
+  std::optional<double> peak_for(Primitive p) const {
+    return p == Primitive::reduce ? read_peak_gbps : copy_peak_gbps;
+  }
 };
 
 enum class RowStatus { ok, failed, unsupported };
@@ -28,7 +34,7 @@ enum class RowStatus { ok, failed, unsupported };
 struct ResultRow {
   std::string backend;
   std::string variant;
-  Op op = Op::sum;
+  Operation operation;
   DType dtype = DType::i32;
   std::uint64_t n = 0;
   RowStatus status = RowStatus::unsupported;
@@ -36,8 +42,8 @@ struct ResultRow {
   Stats ms;            // the time reported: device timer, host, or end to end (see timing)
   Stats host_ms;       // host time (submit to result) beside it
   std::string timing;  // "device", "host" (no device timer) or "end-to-end"
-  std::string result, reference;
-  double gbps = 0;
+  std::string result, reference;  // the value, or a scan's last element
+  double gbps = 0;                // bytes_moved(primitive) / ms.median
   // Derived by derive():
   std::optional<double> pct_peak, step_speedup, cumulative_speedup, vs_cub;
 
@@ -48,6 +54,7 @@ struct CompareReport {
   std::string version;
   std::string command;
   std::string stats;  // "adaptive (>= 5 reps, spread < 1%, <= 2 s per point)" or "10 reps"
+  std::vector<Primitive> primitives;  // measured, in order
   bool cold = true;
   bool include_transfer = false;
   std::uint64_t seed = 0;

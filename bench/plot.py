@@ -3,8 +3,10 @@
 
     python3 bench/plot.py REPORT.json OUT.svg|OUT.png|OUT.pdf
 
-One panel per (op, dtype) and backend: GB/s of every measured variant against n (log2 axis), the
-backend's measured streaming-read peak as a dashed line. `xreduce compare --plot FILE` runs this
+One panel per section (primitive, scan kind, op, dtype) and backend: GB/s of every measured
+variant against n (log2 axis), with the backend's measured peak as a dashed line: its
+streaming-read peak for reduce (GB/s = bytes read / time), its copy peak for scan (GB/s = bytes
+read + written / time). `xreduce compare --plot FILE` runs this
 script on its own report. Needs matplotlib (Debian: python3-matplotlib).
 
 Exit codes: 0 drawn; 2 bad arguments or report; 3 matplotlib missing (xreduce then tries another
@@ -16,7 +18,7 @@ import sys
 
 # Line style per variant family, so a legend of 20+ variants still reads by family.
 FAMILY_STYLE = {"cpu": "-", "global": "-.", "smem": "-", "warp": ":", "subgroup": ":", "fast": "--",
-                "lib": "--"}
+                "lib": "--", "bit": "-.", "blelloch": "-"}
 
 
 def count_label(n):
@@ -57,9 +59,13 @@ def main(argv):
     if not rows:
         print("the report has no measured result to plot", file=sys.stderr)
         return 2
+    def section(r):  # reports before scan existed have neither field: they are reduce
+        primitive = r.get("primitive", "reduce")
+        return (primitive, r.get("scan") or "", r["op"], r["dtype"])
+
     sections = []
-    for r in rows:  # report order: dtype, op as measured
-        key = (r["op"], r["dtype"])
+    for r in rows:  # report order: primitive, dtype, op as measured
+        key = section(r)
         if key not in sections:
             sections.append(key)
     backends = [b for b in devices if any(r["backend"] == b for r in rows)]
@@ -68,11 +74,13 @@ def main(argv):
     ncols, nrows = len(backends), len(sections)
     fig, axes = plt.subplots(nrows, ncols, figsize=(7.5 * ncols, 4.6 * nrows), squeeze=False)
     cmap = plt.get_cmap("tab10")  # distinct hues within a family; the line style marks the family
-    for i, (op, dtype) in enumerate(sections):
+    for i, key in enumerate(sections):
+        primitive, kind, op, dtype = key
+        scan = primitive == "scan"
+        what = f"{kind} scan {op} {dtype}" if scan else f"{op} {dtype}"
         for j, backend in enumerate(backends):
             ax = axes[i][j]
-            mine = [r for r in rows if r["backend"] == backend and r["op"] == op
-                    and r["dtype"] == dtype]
+            mine = [r for r in rows if r["backend"] == backend and section(r) == key]
             variants = []  # ladder order: the order xreduce measured them
             for r in mine:
                 if r["variant"] not in variants:
@@ -88,18 +96,23 @@ def main(argv):
                 if variant == "lib/cub":  # the vendor anchor stands out
                     style.update(color="black", linewidth=2.2, linestyle="--", marker="s")
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], label=variant, **style)
-            peak = devices[backend].get("peak_gbps")
+            device = devices[backend]
+            peak = device.get("copy_peak_gbps") if scan else device.get(
+                "read_peak_gbps", device.get("peak_gbps"))
             if peak and not end_to_end:
                 ax.axhline(peak, color="black", linestyle="--", linewidth=1,
-                           label=f"measured read peak {peak:.0f} GB/s")
+                           label=f"measured {'copy' if scan else 'read'} peak {peak:.0f} GB/s")
             ax.set_xscale("log", base=2)
             ax.xaxis.set_major_locator(LogLocator(base=2, numticks=12))
             ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: count_label(round(x))))
             ax.set_xlabel("n (elements)")
-            ax.set_ylabel("effective GB/s (upload + reduce + readback)" if end_to_end
-                          else "GB/s (bytes read / device time)")
-            name = devices[backend].get("name", "")
-            ax.set_title(f"{backend} · {op} {dtype}\n{name}", fontsize="medium")
+            if end_to_end:
+                ax.set_ylabel("effective GB/s (upload + run + readback)")
+            else:
+                ax.set_ylabel("GB/s (bytes read + written / device time)" if scan
+                              else "GB/s (bytes read / device time)")
+            name = device.get("name", "")
+            ax.set_title(f"{backend} · {what}\n{name}", fontsize="medium")
             ax.set_ylim(bottom=0)
             ax.grid(True, which="both", alpha=0.3)
             ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0),

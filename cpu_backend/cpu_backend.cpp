@@ -48,7 +48,11 @@ class CpuBackend final : public Backend {
     return {d};
   }
 
-  std::vector<VariantInfo> variants() const override { return cpu_variants(); }
+  std::vector<VariantInfo> variants() const override {
+    std::vector<VariantInfo> all = cpu_variants();
+    for (auto& v : cpu_scan_variants()) all.push_back(std::move(v));
+    return all;
+  }
 
   void select_device(const DeviceChoice& choice) override {
     if (!choice.selector.empty() && choice.selector != "0")
@@ -56,10 +60,13 @@ class CpuBackend final : public Backend {
                   "cpu backend has one device, 0; no device matches '" + choice.selector + "'");
   }
   DeviceInfo device() const override { return devices().front(); }
-  std::string unsupported_reason(std::string_view) const override { return {}; }
+  std::string unsupported_reason(Primitive, std::string_view) const override { return {}; }
 
   std::unique_ptr<Reducer> make_reducer(std::string_view id) override {
     return make_cpu_reducer(id);
+  }
+  std::unique_ptr<Scanner> make_scanner(std::string_view id) override {
+    return make_cpu_scanner(id);
   }
 
   std::unique_ptr<DeviceArray> upload(HostView data) override {
@@ -67,6 +74,13 @@ class CpuBackend final : public Backend {
       throw Error(ErrorCategory::out_of_memory, "cpu backend: " + std::to_string(data.size) +
                                                     " elements do not fit in host memory");
     return std::make_unique<CpuArray>(data);
+  }
+
+  std::unique_ptr<DeviceArray> allocate(DType t, std::size_t n) override {
+    if (n > max_elements(t))
+      throw Error(ErrorCategory::out_of_memory,
+                  "cpu backend: " + std::to_string(n) + " elements do not fit in host memory");
+    return std::make_unique<CpuArray>(t, n);
   }
 
   // The CPU backend keeps its own copy beside the caller's data: half of RAM each.
@@ -79,6 +93,13 @@ class CpuBackend final : public Backend {
 
 CpuArray::CpuArray(HostView src) : data_(src.dtype, src.size) {
   write(src);
+}
+
+void CpuArray::read_into(HostArray& dst) const {
+  if (dst.dtype() != data_.dtype() || dst.size() != data_.size())
+    throw Error(ErrorCategory::usage,
+                "DeviceArray::read_into: dtype or size differs from the array");
+  if (dst.bytes()) std::memcpy(dst.data(), data_.data(), dst.bytes());
 }
 
 void CpuArray::write(HostView src) {

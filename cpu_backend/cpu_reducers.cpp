@@ -137,13 +137,16 @@ constexpr std::pair<std::string_view, Kind> kVariants[] = {{"cpu/recursive", Kin
 
 std::vector<VariantInfo> cpu_variants() {
   std::vector<VariantInfo> out;
-  for (const auto& [id, kind] : kVariants) out.push_back(catalog_variant(id, kTypes, kOps));
+  for (const auto& [id, kind] : kVariants)
+    out.push_back(catalog_variant(Primitive::reduce, id, kTypes, kOps));
   return out;
 }
 
 std::unique_ptr<Reducer> make_cpu_reducer(std::string_view id) {
   for (const auto& [name, kind] : kVariants)
-    if (name == id) return std::make_unique<CpuReducer>(catalog_variant(id, kTypes, kOps), kind);
+    if (name == id)
+      return std::make_unique<CpuReducer>(catalog_variant(Primitive::reduce, id, kTypes, kOps),
+                                          kind);
   throw Error(ErrorCategory::usage, "unknown cpu variant '" + std::string(id) + "'");
 }
 

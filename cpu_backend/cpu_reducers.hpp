@@ -1,4 +1,4 @@
-// Internal to the CPU backend: its array type and the variant table.
+// Internal to the CPU backend: its array type and the variant tables of both primitives.
 #pragma once
 
 #include <memory>
@@ -13,22 +13,26 @@ namespace xr::cpu {
 class CpuArray final : public DeviceArray {
  public:
   explicit CpuArray(HostView src);
+  CpuArray(DType t, std::size_t n) : data_(t, n) {}
   DType dtype() const override { return data_.dtype(); }
   std::size_t size() const override { return data_.size(); }
   void write(HostView src) override;
-  HostArray read() const override {
-    HostArray copy(data_.dtype(), data_.size());
-    if (copy.bytes()) std::memcpy(copy.data(), data_.data(), copy.bytes());
-    return copy;
-  }
+  void read_into(HostArray& dst) const override;
   HostView view() const { return data_.view(); }
+  template <class T>
+  std::span<T> span() {
+    return data_.as<T>();
+  }
 
  private:
   HostArray data_;
 };
 
-std::vector<VariantInfo> cpu_variants();
-// Error(usage) for an id that is not a CPU variant.
+std::vector<VariantInfo> cpu_variants();  // reduce
+// Error(usage) for an id that is not a CPU reduce variant.
 std::unique_ptr<Reducer> make_cpu_reducer(std::string_view id);
+std::vector<VariantInfo> cpu_scan_variants();
+// Error(usage) for an id that is not a CPU scan variant.
+std::unique_ptr<Scanner> make_cpu_scanner(std::string_view id);
 
 }  // namespace xr::cpu

@@ -13,10 +13,12 @@ namespace xr::cuda {
 class CudaArray final : public DeviceArray {
  public:
   CudaArray(std::shared_ptr<Context> ctx, HostView src);
+  // Uninitialised: a scan's output.
+  CudaArray(std::shared_ptr<Context> ctx, DType t, std::size_t n);
   DType dtype() const override { return dtype_; }
   std::size_t size() const override { return size_; }
   void write(HostView src) override;
-  HostArray read() const override;
+  void read_into(HostArray& out) const override;
 
   void* data() const { return buffer_.get(); }
   const Context& context() const { return *ctx_; }

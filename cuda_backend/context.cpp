@@ -110,6 +110,7 @@ DeviceLimits query_limits(int device) {
   d.l2_bytes = static_cast<std::size_t>(p.l2CacheSize);
   d.global_bytes = p.totalGlobalMem;
   d.warp_size = p.warpSize;
+  d.cooperative_launch = attribute(cudaDevAttrCooperativeLaunch, device) != 0;
   return d;
 }
 
@@ -212,22 +213,15 @@ void Context::flush_l2() {
   XR_CUDA_CHECK(cudaStreamSynchronize(stream()));
 }
 
-double Context::read_bandwidth_gbps() {
-  if (read_gbps_ > 0) return read_gbps_;
-  activate();
-  std::size_t free_bytes = 0, total = 0;
-  XR_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
-  const std::size_t bytes = std::min(kProbeBytes, free_bytes / 4) / 16 * 16;
-  if (bytes == 0) return 0;
-  DeviceBuffer buf(bytes);
-  DeviceBuffer sink(std::size_t(stream_read_blocks(limits_)) * sizeof(unsigned));
-  XR_CUDA_CHECK(cudaMemsetAsync(buf.get(), 1, bytes, stream()));
+// GB/s of `bytes` moved by enqueue(), median of kProbeRuns cold runs after one warm-up.
+template <class Enqueue>
+double Context::probe_gbps(double bytes, Enqueue&& enqueue) {
   Event start, stop;
   std::vector<double> ms;
   for (int run = 0; run <= kProbeRuns; ++run) {  // run 0 warms up
     flush_l2();
     XR_CUDA_CHECK(cudaEventRecord(start.get(), stream()));
-    enqueue_stream_read(buf.get(), bytes, sink.as<unsigned>(), limits_, stream());
+    enqueue();
     XR_CUDA_CHECK(cudaEventRecord(stop.get(), stream()));
     XR_CUDA_CHECK(cudaEventSynchronize(stop.get()));
     float t = 0;
@@ -236,8 +230,40 @@ double Context::read_bandwidth_gbps() {
   }
   std::sort(ms.begin(), ms.end());
   const double median = ms[ms.size() / 2];
-  read_gbps_ = median > 0 ? static_cast<double>(bytes) / (median * 1e6) : 0;
+  return median > 0 ? bytes / (median * 1e6) : 0;
+}
+
+std::size_t Context::probe_bytes(int buffers) const {
+  std::size_t free_bytes = 0, total = 0;
+  XR_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
+  return std::min(kProbeBytes, free_bytes / (4 * buffers)) / 16 * 16;
+}
+
+double Context::read_bandwidth_gbps() {
+  if (read_gbps_ > 0) return read_gbps_;
+  activate();
+  const std::size_t bytes = probe_bytes(1);
+  if (bytes == 0) return 0;
+  DeviceBuffer buf(bytes);
+  DeviceBuffer sink(std::size_t(stream_read_blocks(limits_)) * sizeof(unsigned));
+  XR_CUDA_CHECK(cudaMemsetAsync(buf.get(), 1, bytes, stream()));
+  read_gbps_ = probe_gbps(static_cast<double>(bytes), [&] {
+    enqueue_stream_read(buf.get(), bytes, sink.as<unsigned>(), limits_, stream());
+  });
   return read_gbps_;
+}
+
+double Context::copy_bandwidth_gbps() {
+  if (copy_gbps_ > 0) return copy_gbps_;
+  activate();
+  const std::size_t bytes = probe_bytes(2);
+  if (bytes == 0) return 0;
+  DeviceBuffer src(bytes), dst(bytes);
+  XR_CUDA_CHECK(cudaMemsetAsync(src.get(), 1, bytes, stream()));
+  copy_gbps_ = probe_gbps(2.0 * static_cast<double>(bytes), [&] {
+    XR_CUDA_CHECK(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, stream()));
+  });
+  return copy_gbps_;
 }
 
 }  // namespace xr::cuda

@@ -118,6 +118,7 @@ struct DeviceLimits {
   std::size_t l2_bytes = 0;
   std::size_t global_bytes = 0;
   int warp_size = 32;
+  bool cooperative_launch = false;  // cudaLaunchCooperativeKernel (grid-wide barriers)
 };
 DeviceLimits query_limits(int device);
 
@@ -152,14 +153,23 @@ class Context {
   void flush_l2();
   // Streaming 16-byte read kernel over ~1 GiB, median of several runs; measured once.
   double read_bandwidth_gbps();
+  // Device-to-device cudaMemcpyAsync of ~1 GiB into another ~1 GiB, bytes read + written per
+  // second (what a scan moves), median of several runs; measured once.
+  double copy_bandwidth_gbps();
 
  private:
+  template <class Enqueue>
+  double probe_gbps(double bytes, Enqueue&& enqueue);
+  // Bytes per probe buffer: ~1 GiB, or a quarter of free memory split over `buffers`.
+  std::size_t probe_bytes(int buffers) const;
+
   DeviceLimits limits_;
   Stream stream_;
   PinnedBuffer staging_[2];
   Event staged_[2];
   DeviceBuffer flush_;
   double read_gbps_ = 0;
+  double copy_gbps_ = 0;
 };
 
 }  // namespace xr::cuda

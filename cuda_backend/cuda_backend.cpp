@@ -12,11 +12,11 @@
 
 namespace xr::cuda {
 
+CudaArray::CudaArray(std::shared_ptr<Context> ctx, DType t, std::size_t n)
+    : ctx_((ctx->activate(), std::move(ctx))), dtype_(t), size_(n), buffer_(n * size_of(t)) {}
+
 CudaArray::CudaArray(std::shared_ptr<Context> ctx, HostView src)
-    : ctx_((ctx->activate(), std::move(ctx))),
-      dtype_(src.dtype),
-      size_(src.size),
-      buffer_(src.bytes()) {
+    : CudaArray(std::move(ctx), src.dtype, src.size) {
   write(src);
 }
 
@@ -26,10 +26,11 @@ void CudaArray::write(HostView src) {
   ctx_->upload(buffer_.get(), src.data, src.bytes());
 }
 
-HostArray CudaArray::read() const {
-  HostArray out(dtype_, size_);
+void CudaArray::read_into(HostArray& out) const {
+  if (out.dtype() != dtype_ || out.size() != size_)
+    throw Error(ErrorCategory::usage,
+                "DeviceArray::read_into: dtype or size differs from the array");
   ctx_->download(out.data(), buffer_.get(), out.bytes());
-  return out;
 }
 
 namespace {
@@ -79,33 +80,33 @@ class CudaBackend final : public Backend {
     return devices_[selected_];
   }
 
-  std::string unsupported_reason(std::string_view id) const override {
+  std::string unsupported_reason(Primitive primitive, std::string_view id) const override {
     if (!available_) return reason_;
     try {
-      return variant_unsupported_reason(id, limits_[selected_]);
+      return variant_unsupported_reason(primitive, id, limits_[selected_]);
     } catch (const Error& e) {
       return e.what();
     }
   }
 
   std::unique_ptr<Reducer> make_reducer(std::string_view id) override {
-    // Unknown ids are usage errors even without a device.
-    if (!has_variant(id))
-      throw Error(ErrorCategory::usage, "unknown cuda variant '" + std::string(id) + "'");
-    require_available();
-    if (auto why = variant_unsupported_reason(id, limits_[selected_]); !why.empty())
-      throw Error(ErrorCategory::unsupported, std::string(id) + ": " + why);
+    check_can_run(Primitive::reduce, id);
     return make_cuda_reducer(id, context());
   }
 
+  std::unique_ptr<Scanner> make_scanner(std::string_view id) override {
+    check_can_run(Primitive::scan, id);
+    return make_cuda_scanner(id, context());
+  }
+
   std::unique_ptr<DeviceArray> upload(HostView data) override {
-    require_available();
-    if (data.size > max_elements(data.dtype))
-      throw Error(ErrorCategory::out_of_memory,
-                  "cuda: " + std::to_string(data.size) + " " + std::string(to_string(data.dtype)) +
-                      " elements (" + std::to_string(data.bytes() >> 20) + " MiB) do not fit in " +
-                      devices_[selected_].name + "'s free memory");
+    check_fits(data.dtype, data.size);
     return std::make_unique<CudaArray>(context(), data);
+  }
+
+  std::unique_ptr<DeviceArray> allocate(DType t, std::size_t n) override {
+    check_fits(t, n);
+    return std::make_unique<CudaArray>(context(), t, n);
   }
 
   std::uint64_t max_elements(DType t) const override {
@@ -126,7 +127,31 @@ class CudaBackend final : public Backend {
     return context()->read_bandwidth_gbps();
   }
 
+  std::optional<double> measure_copy_bandwidth_gbps() override {
+    if (!available_) return std::nullopt;
+    return context()->copy_bandwidth_gbps();
+  }
+
  private:
+  // Unknown ids are usage errors even without a device; then the device must run the variant.
+  void check_can_run(Primitive primitive, std::string_view id) const {
+    if (!has_variant(primitive, id))
+      throw Error(ErrorCategory::usage, "unknown cuda " + std::string(to_string(primitive)) +
+                                            " variant '" + std::string(id) + "'");
+    require_available();
+    if (auto why = variant_unsupported_reason(primitive, id, limits_[selected_]); !why.empty())
+      throw Error(ErrorCategory::unsupported, std::string(id) + ": " + why);
+  }
+
+  void check_fits(DType t, std::size_t n) const {
+    require_available();
+    if (n > max_elements(t))
+      throw Error(ErrorCategory::out_of_memory,
+                  "cuda: " + std::to_string(n) + " " + std::string(to_string(t)) + " elements (" +
+                      std::to_string(n * size_of(t) >> 20) + " MiB) do not fit in " +
+                      devices_[selected_].name + "'s free memory");
+  }
+
   // Never throws: any failure becomes the reason the backend is unavailable.
   void probe() noexcept {
     try {

@@ -1,4 +1,4 @@
-// The CUDA variant table and the one Reducer that runs any of them: plan once per size, then
+// The CUDA reduce table and the one Reducer that runs any of them: plan once per size, then
 // time every launch of a reduce() between two CUDA events.
 #include "variants.hpp"
 
@@ -58,7 +58,7 @@ const Entry* find_entry(std::string_view id) {
 }
 
 VariantInfo info_of(const Entry& e) {
-  VariantInfo info = catalog_variant(e.id, kTypes, kOps);
+  VariantInfo info = catalog_variant(Primitive::reduce, e.id, kTypes, kOps);
   info.writes_input = e.writes_input;
   if (!e.requirement.empty()) info.requirements.emplace_back(e.requirement);
   return info;
@@ -149,14 +149,17 @@ class CudaReducer final : public Reducer {
 std::vector<VariantInfo> cuda_variants() {
   std::vector<VariantInfo> out;
   for (const Entry& e : kTable) out.push_back(info_of(e));
+  for (auto& v : cuda_scan_variants()) out.push_back(std::move(v));
   return out;
 }
 
-bool has_variant(std::string_view id) {
-  return find_entry(id) != nullptr;
+bool has_variant(Primitive primitive, std::string_view id) {
+  return primitive == Primitive::reduce ? find_entry(id) != nullptr : has_scan_variant(id);
 }
 
-std::string variant_unsupported_reason(std::string_view id, const DeviceLimits& limits) {
+std::string variant_unsupported_reason(Primitive primitive, std::string_view id,
+                                       const DeviceLimits& limits) {
+  if (primitive == Primitive::scan) return scan_unsupported_reason(id, limits);
   const Entry* e = find_entry(id);
   if (!e) throw Error(ErrorCategory::usage, "unknown cuda variant '" + std::string(id) + "'");
   const int cc = limits.cc_major * 10 + limits.cc_minor;

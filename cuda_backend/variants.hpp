@@ -1,4 +1,5 @@
-// The explicit table of CUDA variants (STYLE.md point 4): id -> kernel, requirements.
+// The explicit tables of CUDA variants (STYLE.md point 4): id -> kernel, requirements, for
+// reduce (variants.cpp) and scan (scan_variants.cpp).
 #pragma once
 
 #include <memory>
@@ -11,12 +12,19 @@
 
 namespace xr::cuda {
 
-// Every CUDA variant, known without a device.
+// Every CUDA variant of both primitives, known without a device.
 std::vector<VariantInfo> cuda_variants();
-bool has_variant(std::string_view id);
+bool has_variant(Primitive primitive, std::string_view id);
 // Empty when `id` runs on the device of `limits`, else why not. Error(usage) for an unknown id.
-std::string variant_unsupported_reason(std::string_view id, const DeviceLimits& limits);
+std::string variant_unsupported_reason(Primitive primitive, std::string_view id,
+                                       const DeviceLimits& limits);
 // Error(usage) for an unknown id; the caller checked support.
 std::unique_ptr<Reducer> make_cuda_reducer(std::string_view id, std::shared_ptr<Context> ctx);
+std::unique_ptr<Scanner> make_cuda_scanner(std::string_view id, std::shared_ptr<Context> ctx);
+
+// The scan half of the tables (scan_variants.cpp).
+std::vector<VariantInfo> cuda_scan_variants();
+bool has_scan_variant(std::string_view id);
+std::string scan_unsupported_reason(std::string_view id, const DeviceLimits& limits);
 
 }  // namespace xr::cuda

@@ -82,8 +82,8 @@ const VariantSpec* find_variant(std::string_view id) {
 std::vector<VariantInfo> variant_infos() {
   std::vector<VariantInfo> out;
   for (const auto& v : kVariants) {
-    VariantInfo info =
-        catalog_variant(v.id, {DType::i32, DType::u32, DType::f32}, {Op::sum, Op::min, Op::max});
+    VariantInfo info = catalog_variant(
+        Primitive::reduce, v.id, {DType::i32, DType::u32, DType::f32}, {Op::sum, Op::min, Op::max});
     info.requirements = need_words(v.needs);
     info.max_elements = (std::uint64_t{1} << 31) - 1;  // 32-bit shader indices
     out.push_back(std::move(info));
@@ -144,13 +144,15 @@ constexpr vk::BufferUsageFlags kStorageUsage = vk::BufferUsageFlagBits::eStorage
 
 }  // namespace
 
-VulkanArray::VulkanArray(std::shared_ptr<Device> device, HostView data)
+VulkanArray::VulkanArray(std::shared_ptr<Device> device, DType t, std::size_t n)
     : device_(std::move(device)),
-      dtype_(data.dtype),
-      size_(data.size),
-      buffer_(*device_, array_bytes(data.dtype, data.size), kStorageUsage,
-              MemoryKind::device_local),
-      serial_(g_next_serial++) {
+      dtype_(t),
+      size_(n),
+      buffer_(*device_, array_bytes(t, n), kStorageUsage, MemoryKind::device_local),
+      serial_(g_next_serial++) {}
+
+VulkanArray::VulkanArray(std::shared_ptr<Device> device, HostView data)
+    : VulkanArray(std::move(device), data.dtype, data.size) {
   device_->write_buffer(buffer_, data.data, data.bytes());
   device_->raise_validation();
 }
@@ -163,12 +165,13 @@ void VulkanArray::write(HostView src) {
   device_->raise_validation();
 }
 
-HostArray VulkanArray::read() const {
-  HostArray out(dtype_, size_);
+void VulkanArray::read_into(HostArray& out) const {
+  if (out.dtype() != dtype_ || out.size() != size_)
+    throw Error(ErrorCategory::usage,
+                "DeviceArray::read_into: dtype or size differs from the array");
   device_->raise_validation();
   device_->read_buffer(buffer_, out.data(), out.bytes());
   device_->raise_validation();
-  return out;
 }
 
 // --- reducers -------------------------------------------------------------------------------

@@ -57,10 +57,12 @@ std::uint64_t max_elements(const DeviceFacts& facts, DType t);
 class VulkanArray final : public DeviceArray {
  public:
   VulkanArray(std::shared_ptr<Device> device, HostView data);
+  // Uninitialised: a scan's output.
+  VulkanArray(std::shared_ptr<Device> device, DType t, std::size_t n);
   DType dtype() const override { return dtype_; }
   std::size_t size() const override { return size_; }
   void write(HostView src) override;
-  HostArray read() const override;
+  void read_into(HostArray& out) const override;
 
   const Device* device() const { return device_.get(); }
   const Buffer& buffer() const { return buffer_; }

@@ -30,40 +30,23 @@ Stats summarize(std::vector<double> samples) {
   return s;
 }
 
-Measurement measure(Backend& backend, Reducer& reducer, DeviceArray& input, HostView pristine,
-                    Op op, const MeasureOptions& options) {
-  const bool restore = reducer.info().writes_input;
-  auto prepare = [&] {
-    if (restore) input.write(pristine);
-    if (options.flush_cache) backend.flush_cache();
-  };
+namespace {
 
-  Measurement m;
-  bool have_result = false;
-  auto record_value = [&](const Value& v) {
-    if (!have_result) {
-      m.result = v;
-      have_result = true;
-    } else if (!v.bitwise_equal(m.result)) {
-      m.deterministic = false;
-    }
-  };
-  for (int i = 0; i < options.warmup; ++i) {
-    prepare();
-    record_value(reducer.reduce(input, op).value);
-  }
-
+// The repetition policy shared by both measurements: `warmup` untimed calls of once(false),
+// then timed calls of once(true) until the median's spread, the time limit or the count says
+// stop. once(timed) returns the Timing of one call.
+template <class Once>
+void repeat(const MeasureOptions& options, Once&& once, Measurement& m) {
+  for (int i = 0; i < options.warmup; ++i) once(false);
   std::vector<double> device_ms, host_ms;
   const auto start = std::chrono::steady_clock::now();
   const int min_reps = std::max(1, options.min_reps);
   const int max_reps = std::max(min_reps, options.max_reps);
   for (int rep = 0; rep < max_reps; ++rep) {
-    prepare();
-    Reduction r = reducer.reduce(input, op);
-    record_value(r.value);
-    device_ms.push_back(r.timing.device_ms);
-    host_ms.push_back(r.timing.host_ms);
-    m.device_timer = r.timing.device_timer;
+    const Timing t = once(true);
+    device_ms.push_back(t.device_ms);
+    host_ms.push_back(t.host_ms);
+    m.device_timer = t.device_timer;
     if (rep + 1 < min_reps) continue;
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -72,9 +55,85 @@ Measurement measure(Backend& backend, Reducer& reducer, DeviceArray& input, Host
         summarize(device_ms).rel_spread < options.target_rel_spread)
       break;
   }
-  if (restore) input.write(pristine);  // leave the caller's data as it was
   m.device_ms = summarize(std::move(device_ms));
   m.host_ms = summarize(std::move(host_ms));
+}
+
+// Keeps the first run's outcome and watches the later ones: a reduce's every value (cheap), a
+// scan's output only at the end (a full read-back).
+class OutcomeWatch {
+ public:
+  OutcomeWatch(Runner& runner, Measurement& m) : runner_(runner), m_(m) {}
+  void after_run() {
+    if (!have_) {
+      m_.result = runner_.outcome();
+      have_ = true;
+    } else if (runner_.primitive() == Primitive::reduce &&
+               !runner_.outcome().bitwise_equal(m_.result)) {
+      m_.deterministic = false;
+    }
+    ran_since_first_ = have_ && runs_++ > 0;
+  }
+  void finish() {
+    if (runner_.primitive() == Primitive::scan && ran_since_first_ &&
+        !runner_.outcome().bitwise_equal(m_.result))
+      m_.deterministic = false;
+  }
+
+ private:
+  Runner& runner_;
+  Measurement& m_;
+  bool have_ = false;
+  bool ran_since_first_ = false;
+  int runs_ = 0;
+};
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+Measurement measure(Backend& backend, Runner& runner, DeviceArray& input, HostView pristine,
+                    const Operation& operation, const MeasureOptions& options) {
+  const bool restore = runner.info().writes_input;
+  Measurement m;
+  OutcomeWatch watch(runner, m);
+  repeat(
+      options,
+      [&](bool) {
+        if (restore) input.write(pristine);
+        if (options.flush_cache) backend.flush_cache();
+        const Timing t = runner.run(input, operation);
+        watch.after_run();
+        return t;
+      },
+      m);
+  watch.finish();
+  if (restore) input.write(pristine);  // leave the caller's data as it was
+  return m;
+}
+
+Measurement measure_end_to_end(Backend& backend, Runner& runner, HostView data,
+                               const Operation& operation, const MeasureOptions& options) {
+  Measurement m;
+  OutcomeWatch watch(runner, m);
+  auto array = backend.upload(data);
+  runner.prepare_output(data.dtype, data.size);
+  repeat(
+      options,
+      [&](bool) {
+        if (options.flush_cache) backend.flush_cache();
+        const auto t0 = std::chrono::steady_clock::now();
+        array->write(data);
+        runner.run(*array, operation);
+        runner.outcome();  // the result on the host: a reduce's value is there, a scan's is read
+        const double ms = ms_since(t0);
+        watch.after_run();
+        return Timing{ms, ms, false};
+      },
+      m);
+  watch.finish();
   return m;
 }
 

@@ -1,5 +1,9 @@
 #include "xreduce/io.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -189,8 +193,6 @@ void write_npy(const std::filesystem::path& path, HostView data) {
   std::size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header.push_back('\n');
-  std::ofstream out(path, std::ios::binary);
-  if (!out) bad_file(path, "cannot be opened for writing");
   const unsigned char pre[10] = {0x93,
                                  'N',
                                  'U',
@@ -201,10 +203,42 @@ void write_npy(const std::filesystem::path& path, HostView data) {
                                  0,
                                  static_cast<unsigned char>(header.size() & 0xFF),
                                  static_cast<unsigned char>(header.size() >> 8)};
-  out.write(reinterpret_cast<const char*>(pre), 10);
-  out.write(header.data(), static_cast<std::streamsize>(header.size()));
-  out.write(static_cast<const char*>(data.data), static_cast<std::streamsize>(data.bytes()));
-  if (!out) bad_file(path, "write failed");
+
+  // Through a temporary file beside the target and a rename: a reader never sees a partial
+  // array, and a failure (disk full) leaves no file behind.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) bad_file(path, "is a directory");
+  const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  std::string name = ".";  // (appended, not `"." + ...`: GCC 12 misreads that as overlapping)
+  name += path.filename().string();
+  name += ".tmp-XXXXXX";
+  std::string tmp = (dir / name).string();
+  const int fd = mkstemp(tmp.data());
+  if (fd < 0) bad_file(path, std::string("cannot be created: ") + std::strerror(errno));
+  File out(fdopen(fd, "wb"));
+  if (!out) {
+    close(fd);
+    unlink(tmp.c_str());
+    bad_file(path, "cannot be opened for writing");
+  }
+  const bool written = std::fwrite(pre, 1, sizeof pre, out.get()) == sizeof pre &&
+                       std::fwrite(header.data(), 1, header.size(), out.get()) == header.size() &&
+                       std::fwrite(data.data, 1, data.bytes(), out.get()) == data.bytes();
+  const int saved = errno;
+  const bool closed = std::fclose(out.release()) == 0;
+  if (!written || !closed) {
+    unlink(tmp.c_str());
+    bad_file(path, std::string("write failed: ") + std::strerror(written ? errno : saved));
+  }
+  // mkstemp creates 0600; give the file the permissions a plain open() would have.
+  const mode_t mask = umask(0);
+  umask(mask);
+  chmod(tmp.c_str(), 0666 & ~mask);
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    unlink(tmp.c_str());
+    bad_file(path, "cannot be written: " + why);
+  }
 }
 
 }  // namespace xr

@@ -1,7 +1,11 @@
 #include "xreduce/reference.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <execution>
+#include <numeric>
 
 namespace xr {
 
@@ -69,6 +73,228 @@ Verdict validate(const Value& got, const Reference& ref, Op op) {
     mismatch(extra);
   }
   return v;
+}
+
+}  // namespace xr
+
+// ---- scan ------------------------------------------------------------------------------------
+
+namespace xr {
+namespace {
+
+// Elements per parallel task of a scan check: 64K 4-byte elements (256 KiB, a core's L2), ~4K
+// tasks at 2^28. The chunking changes only how the check is split, never its verdict.
+constexpr std::size_t kScanCheckChunk = 64 * 1024;
+
+template <class T>
+using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+
+template <class T>
+Acc<T> acc_identity(Op op) {
+  return static_cast<Acc<T>>(identity<T>(op));
+}
+
+template <class T>
+Acc<T> acc_apply(Op op, Acc<T> a, T x) {
+  return apply<Acc<T>>(op, a, static_cast<Acc<T>>(x));
+}
+
+std::size_t chunks_of(std::size_t n) {
+  return (n + kScanCheckChunk - 1) / kScanCheckChunk;
+}
+
+// Calls f(c, begin, end) for every chunk c, in parallel.
+template <class F>
+void for_each_chunk(std::size_t n, F&& f) {
+  std::vector<std::size_t> index(chunks_of(n));
+  std::iota(index.begin(), index.end(), std::size_t{0});
+  std::for_each(std::execution::par, index.begin(), index.end(), [&](std::size_t c) {
+    const std::size_t begin = c * kScanCheckChunk;
+    f(c, begin, std::min(n, begin + kScanCheckChunk));
+  });
+}
+
+// What one chunk's check found.
+struct ChunkFinding {
+  std::size_t wrong = 0;
+  std::size_t first = 0;  // index of the first wrong element (when wrong > 0)
+  Value got, want;
+  double error = 0, bound = 0;  // of the first wrong element, or of the closest to its bound
+  double ratio = -1;            // error / bound of the closest element (float sums)
+};
+
+std::string value_text(const Value& v) {
+  return v.to_string();
+}
+
+}  // namespace
+
+HostArray reference_scan(HostView input, Op op, ScanKind kind) {
+  HostArray out(input.dtype, input.size);
+  visit_dtype(input.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    auto xs = input.as<T>();
+    auto ys = out.as<T>();
+    Acc<T> acc = acc_identity<T>(op);
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      if (kind == ScanKind::exclusive) ys[i] = static_cast<T>(acc);
+      acc = acc_apply<T>(op, acc, xs[i]);
+      if (kind == ScanKind::inclusive) ys[i] = static_cast<T>(acc);
+    }
+  });
+  return out;
+}
+
+ScanReference::ScanReference(HostView input, Op op, ScanKind kind)
+    : input_(input), op_(op), kind_(kind) {
+  const std::size_t chunks = chunks_of(input.size);
+  visit_dtype(input.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    auto xs = input.as<T>();
+    std::vector<Acc<T>> totals(chunks);
+    std::vector<double> abs_totals(chunks);
+    for_each_chunk(xs.size(), [&](std::size_t c, std::size_t begin, std::size_t end) {
+      Acc<T> acc = acc_identity<T>(op);
+      double abs_sum = 0;
+      for (std::size_t i = begin; i < end; ++i) {
+        acc = acc_apply<T>(op, acc, xs[i]);
+        if constexpr (std::is_floating_point_v<T>) abs_sum += std::fabs(static_cast<double>(xs[i]));
+      }
+      totals[c] = acc;
+      abs_totals[c] = abs_sum;
+    });
+    Acc<T> running = acc_identity<T>(op);
+    double abs_running = 0;
+    for (std::size_t c = 0; c < chunks; ++c) {
+      if constexpr (std::is_floating_point_v<T>) {
+        chunk_start_.push_back(running);
+        chunk_abs_start_.push_back(abs_running);
+      } else {
+        std::uint64_t bits = 0;
+        std::memcpy(&bits, &running, sizeof(T));
+        chunk_bits_.push_back(bits);
+      }
+      running = apply<Acc<T>>(op, running, totals[c]);
+      abs_running += abs_totals[c];
+    }
+  });
+}
+
+Verdict ScanReference::validate(HostView got) const {
+  Verdict v;
+  if (got.dtype != input_.dtype || got.size != input_.size) {
+    v.message = "output is " + std::to_string(got.size) + " " + std::string(to_string(got.dtype)) +
+                " elements, the input " + std::to_string(input_.size) + " " +
+                std::string(to_string(input_.dtype));
+    return v;
+  }
+  const std::size_t n = input_.size;
+  const double scale = float_sum_bound(n, 1.0);  // bound per unit of A_i
+  std::vector<ChunkFinding> found(chunks_of(n));
+  visit_dtype(input_.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    auto xs = input_.as<T>();
+    auto ys = got.as<T>();
+    const bool float_sum = std::is_floating_point_v<T> && op_ == Op::sum;
+    for_each_chunk(n, [&](std::size_t c, std::size_t begin, std::size_t end) {
+      ChunkFinding& f = found[c];
+      Acc<T> running;
+      double abs_running = 0;
+      if constexpr (std::is_floating_point_v<T>) {
+        running = chunk_start_[c];
+        abs_running = chunk_abs_start_[c];
+      } else {
+        std::memcpy(&running, &chunk_bits_[c], sizeof(T));
+      }
+      for (std::size_t i = begin; i < end; ++i) {
+        if (kind_ == ScanKind::inclusive) {
+          running = acc_apply<T>(op_, running, xs[i]);
+          if constexpr (std::is_floating_point_v<T>) abs_running += std::fabs(double(xs[i]));
+        }
+        const T y = ys[i];
+        bool ok;
+        double error = 0, bound = 0;
+        if constexpr (std::is_floating_point_v<T>) {
+          const double g = y;
+          if (float_sum) {
+            bound = scale * abs_running;
+            error = std::fabs(g - running);
+            ok = std::isfinite(g) ? error <= bound : g == double(static_cast<T>(running));
+            if (ok && bound > 0 && error / bound > f.ratio && !f.wrong) {
+              f.ratio = error / bound;
+              f.error = error;
+              f.bound = bound;
+            }
+          } else {
+            ok = g == running;  // min/max are exact; -0 == +0
+          }
+        } else {
+          ok = y == running;
+        }
+        if (!ok) {
+          if (f.wrong++ == 0) {
+            f.first = i;
+            f.got = Value::of(y);
+            f.want = Value::of(static_cast<T>(running));
+            f.error = std::is_floating_point_v<T> ? std::fabs(double(y) - double(running)) : 0.0;
+            f.bound = bound;
+          }
+        }
+        if (kind_ == ScanKind::exclusive) {
+          running = acc_apply<T>(op_, running, xs[i]);
+          if constexpr (std::is_floating_point_v<T>) abs_running += std::fabs(double(xs[i]));
+        }
+      }
+    });
+  });
+  std::size_t wrong = 0;
+  const ChunkFinding* first = nullptr;
+  const ChunkFinding* closest = nullptr;
+  for (const ChunkFinding& f : found) {
+    wrong += f.wrong;
+    if (f.wrong && !first) first = &f;
+    if (!closest || f.ratio > closest->ratio) closest = &f;
+  }
+  v.ok = wrong == 0;
+  if (first) {
+    v.error = first->error;
+    v.bound = first->bound;
+    char buf[320];
+    std::snprintf(buf, sizeof buf, "%zu of %zu elements wrong; first at index %zu: got %s, want %s",
+                  wrong, n, first->first, value_text(first->got).c_str(),
+                  value_text(first->want).c_str());
+    v.message = buf;
+    if (first->bound > 0) {
+      std::snprintf(buf, sizeof buf, " (|error| %.3g > bound %.3g)", first->error, first->bound);
+      v.message += buf;
+    }
+  } else if (closest && closest->ratio >= 0) {
+    v.error = closest->error;
+    v.bound = closest->bound;
+  }
+  return v;
+}
+
+std::optional<Value> ScanReference::last() const {
+  if (input_.size == 0) return std::nullopt;
+  return visit_dtype(input_.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    auto xs = input_.as<T>();
+    const std::size_t c = chunks_of(xs.size()) - 1;
+    Acc<T> running;
+    if constexpr (std::is_floating_point_v<T>)
+      running = chunk_start_[c];
+    else
+      std::memcpy(&running, &chunk_bits_[c], sizeof(T));
+    const std::size_t last = kind_ == ScanKind::inclusive ? xs.size() : xs.size() - 1;
+    for (std::size_t i = c * kScanCheckChunk; i < last; ++i)
+      running = acc_apply<T>(op_, running, xs[i]);
+    return std::optional<Value>(Value::of(static_cast<T>(running)));
+  });
+}
+
+Verdict validate_scan(HostView input, HostView got, Op op, ScanKind kind) {
+  return ScanReference(input, op, kind).validate(got);
 }
 
 }  // namespace xr

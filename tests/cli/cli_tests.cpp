@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -175,7 +176,31 @@ TEST_CASE("unknown backend, variant, op, dtype, format, dist", "[cli][usage]") {
   expect_error({"compare", "--backend", "cpu", "--format", "xml"}, 2, "--format");
   expect_error({"compare", "--backend", "cpu", "--op", "mul"}, 2, "unknown op");
   expect_error({"compare", "--backend", "nope"}, 2, "unknown backend 'nope'");
-  expect_error({"compare", "--backend", "cpu", "--variant", "zzz*"}, 2, "matches no variant");
+  expect_error({"compare", "--backend", "cpu", "--variant", "zzz*"}, 2,
+               "matches no reduce variant");
+}
+
+TEST_CASE("bad primitive, scan kind and --output", "[cli][usage][scan]") {
+  TempDir dir;
+  expect_error(cpu_run({"--n", "10", "--primitive", "sort"}), 2, "unknown primitive 'sort'");
+  expect_error(cpu_run({"--n", "10", "--primitive", "scan", "--scan", "sideways"}), 2,
+               "unknown --scan 'sideways'");
+  expect_error(cpu_run({"--n", "10", "--scan", "exclusive"}), 2, "--scan applies to");
+  expect_error(cpu_run({"--n", "10", "--output", (dir / "x.npy").string()}), 2,
+               "--output saves a scan's output");
+  expect_error(cpu_run({"--n", "10", "--primitive", "scan", "--output", (dir / "x.txt").string()}),
+               2, "expected a .npy file name");
+  expect_error(cpu_run({"--n", "10", "--primitive", "scan", "--output",
+                        (dir / "no-such-dir" / "x.npy").string()}),
+               2, "does not exist");
+  expect_error(
+      {"run", "--backend", "cpu", "--variant", "cpu/recursive", "--primitive", "scan", "--n", "10"},
+      2, "unknown scan variant 'cpu/recursive'");
+  expect_error({"compare", "--backend", "cpu", "--scan", "exclusive"}, 2, "--scan applies to");
+  expect_error({"compare", "--backend", "cpu", "--primitive", "map"}, 2, "unknown primitive");
+  expect_error({"compare", "--backend", "cpu", "--primitive", "scan", "--scan", "both"}, 2,
+               "unknown --scan 'both'");
+  CHECK(dir.entries() == 0);  // nothing written by any refused run
 }
 
 TEST_CASE("bad element counts", "[cli][usage]") {
@@ -244,7 +269,13 @@ TEST_CASE("bad input files", "[cli][usage][npy]") {
 TEST_CASE("a variant the backend does not implement", "[cli][unsupported]") {
   expect_error({"run", "--backend", "cpu", "--variant", "smem/sequential", "--n", "10"}, 3,
                "not implemented by backend 'cpu'");
-  expect_error({"compare", "--backend", "cpu", "--variant", "smem/*"}, 3, "matches no variant");
+  expect_error({"compare", "--backend", "cpu", "--variant", "smem/*"}, 3,
+               "matches no reduce variant");
+  expect_error(
+      {"run", "--backend", "cpu", "--variant", "bit/smem", "--primitive", "scan", "--n", "10"}, 3,
+      "scan variant 'bit/smem' is not implemented by backend 'cpu'");
+  expect_error({"compare", "--backend", "cpu", "--primitive", "scan", "--variant", "bit/*"}, 3,
+               "matches no scan variant");
 }
 
 TEST_CASE("a backend that is unavailable or not built", "[cli][unavailable]") {
@@ -262,6 +293,7 @@ TEST_CASE("a device selector that matches nothing", "[cli][usage]") {
 
 TEST_CASE("n larger than the device can hold", "[cli][oom]") {
   expect_error(cpu_run({"--n", "2^50"}), 4, "needs");
+  expect_error(cpu_run({"--n", "2^50", "--primitive", "scan"}), 4, "(2 arrays)");
   expect_error({"compare", "--backend", "cpu", "--n", "1K,2^50"}, 4,
                "the cpu device holds at most");
 }
@@ -332,9 +364,18 @@ TEST_CASE("list shows the cpu backend in text and JSON", "[cli][list]") {
   REQUIRE(cpu["devices"].size() == 1);
   for (const char* key : {"index", "name", "uuid", "api_version", "driver_version", "memory_bytes"})
     CHECK(cpu["devices"][0].contains(key));
-  REQUIRE(cpu["variants"].size() == 3);
-  for (const char* key : {"id", "mirrors", "dtypes", "ops", "writes_input", "requirements"})
-    CHECK(cpu["variants"][0].contains(key));
+  REQUIRE(cpu["variants"].size() == 5);  // 3 reduce + 2 scan
+  std::size_t scans = 0;
+  for (const auto& v : cpu["variants"]) {
+    for (const char* key : {"id", "primitive", "mirrors", "dtypes", "ops", "scan_kinds",
+                            "writes_input", "deterministic", "requirements"})
+      CHECK(v.contains(key));
+    scans += v["primitive"] == "scan";
+    CHECK(v["scan_kinds"].empty() == (v["primitive"] == "reduce"));
+  }
+  CHECK(scans == 2);
+  CHECK(cpu["variants"][0]["primitive"] == "reduce");  // reduce's ladder first
+  CHECK(cpu["variants"][4]["primitive"] == "scan");
   for (const auto& b : j["backends"])
     if (!b["available"].get<bool>()) CHECK_FALSE(b["reason"].get<std::string>().empty());
 }
@@ -362,6 +403,46 @@ TEST_CASE("run checks one variant and reports it", "[cli][run]") {
   r = xreduce(cpu_run({"--n", "0", "--op", "min", "--format", "json", "--reps", "1"}));
   REQUIRE(r.code == 0);
   CHECK(json::parse(r.out)["result"] == 2147483647);  // the identity of min on i32
+}
+
+TEST_CASE("run --primitive scan checks every element and saves the output", "[cli][run][scan]") {
+  TempDir dir;
+  const auto in = dir / "in.npy";
+  const xr::HostArray data = xr::generate(xr::DType::f32, 70001, 5, xr::Distribution::full);
+  xr::write_npy(in, data.view());
+  for (const char* variant : {"cpu/sequential", "cpu/parallel"})
+    for (xr::ScanKind kind : xr::kAllScanKinds) {
+      const auto out = dir / (std::string(xr::to_string(kind)) + ".npy");
+      const std::vector<std::string> args = {
+          "run",       "--backend", "cpu",
+          "--variant", variant,     "--primitive",
+          "scan",      "--scan",    std::string(xr::to_string(kind)),
+          "--input",   in.string(), "--reps",
+          "1",         "--format",  "json",
+          "--output",  out.string()};
+      const Result r = xreduce(args);
+      INFO(show(args) << "\n" << r.err);
+      REQUIRE(r.code == 0);
+      const json j = json::parse(r.out);
+      CHECK(j["primitive"] == "scan");
+      CHECK(j["scan"] == xr::to_string(kind));
+      CHECK(j["ok"] == true);
+      CHECK(j["result"] == j["reference"]);  // the last element
+      CHECK(j["output"] == out.string());
+      const xr::HostArray saved = xr::read_npy(out, xr::DType::f32);
+      REQUIRE(saved.size() == data.size());
+      CHECK(xr::validate_scan(data.view(), saved.view(), xr::Op::sum, kind).ok);
+      // The CPU accumulates in double, as the reference: every element is exact.
+      const xr::HostArray want = xr::reference_scan(data.view(), xr::Op::sum, kind);
+      CHECK(std::memcmp(saved.data(), want.data(), want.bytes()) == 0);
+    }
+  CHECK(dir.entries() == 3);  // the input and the two outputs: no temporary left
+  const Result text = xreduce({"run", "--backend", "cpu", "--variant", "cpu/parallel",
+                               "--primitive", "scan", "--op", "max", "--n", "1000", "--reps", "1"});
+  REQUIRE(text.code == 0);
+  CHECK(text.out.find("inclusive scan max") != std::string::npos);
+  CHECK(text.out.find("checked    every element") != std::string::npos);
+  CHECK(text.out.find("(read + write)") != std::string::npos);
 }
 
 TEST_CASE("run reads .npy and .bin input", "[cli][run][npy]") {
@@ -451,6 +532,54 @@ TEST_CASE("compare in every format", "[cli][compare]") {
   const std::string text = with("text");
   CHECK(text.find("cpu · min i32 · n = 1K (1024)") != std::string::npos);
   CHECK(text.find("best per size") != std::string::npos);
+}
+
+TEST_CASE("compare --primitive scan and all: the same tables, rows carry the primitive",
+          "[cli][compare][scan]") {
+  const std::vector<std::string> base = {"compare", "--backend", "cpu",  "--n",    "1K,3000",
+                                         "--reps",  "1",         "--op", "sum,max"};
+  auto with = [&](std::vector<std::string> more) {
+    auto args = base;
+    args.insert(args.end(), more.begin(), more.end());
+    Result r = xreduce(args);
+    INFO(show(args) << "\n" << r.err);
+    REQUIRE(r.code == 0);
+    return r.out;
+  };
+  const json scan = json::parse(
+      with({"--primitive", "scan", "--scan", "inclusive,exclusive", "--format", "json"}));
+  REQUIRE(scan["results"].size() == 2 * 2 * 2 * 2);  // variants x sizes x kinds x ops
+  for (const auto& row : scan["results"]) {
+    CHECK(row["primitive"] == "scan");
+    CHECK((row["scan"] == "inclusive" || row["scan"] == "exclusive"));
+    CHECK(row["ok"] == true);
+    // GB/s counts bytes read and written: 2 * n * 4 bytes.
+    CHECK(row["gbps"].get<double>() ==
+          Approx(8.0 * row["n"].get<double>() / (row["median_ms"].get<double>() * 1e6)));
+  }
+  CHECK(scan["devices"][0].contains("copy_peak_gbps"));
+  const json all = json::parse(with({"--primitive", "all", "--format", "json"}));
+  std::size_t reduce_rows = 0, scan_rows = 0;
+  for (const auto& row : all["results"]) {
+    reduce_rows += row["primitive"] == "reduce";
+    scan_rows += row["primitive"] == "scan";
+    if (row["primitive"] == "reduce") CHECK(row["scan"].is_null());
+  }
+  CHECK(reduce_rows == 3 * 2 * 2);
+  CHECK(scan_rows == 2 * 2 * 2);
+  const std::string text = with({"--primitive", "all"});
+  CHECK(text.find("cpu · max i32 · n = 1K (1024)") != std::string::npos);
+  CHECK(text.find("cpu · inclusive scan sum i32 · n = 3000") != std::string::npos);
+  CHECK(text.find("best per size · inclusive scan max i32") != std::string::npos);
+  CHECK(text.find("a scan's GB/s counts bytes read + written") != std::string::npos);
+  // Scan's ladder order: cpu/sequential before cpu/parallel.
+  const auto at = text.find("inclusive scan sum i32 · n = 1K");
+  CHECK(text.find("cpu/sequential", at) < text.find("cpu/parallel", at));
+  const std::string csv = with({"--primitive", "scan", "--format", "csv"});
+  CHECK(csv.rfind("backend,device,device_uuid,variant,primitive,scan,op,", 0) == 0);
+  CHECK(csv.find(",cpu/parallel,scan,inclusive,sum,i32,1024,ok,") != std::string::npos);
+  CHECK(with({"--primitive", "scan", "--format", "md"}).find("### cpu · inclusive scan max i32") !=
+        std::string::npos);
 }
 
 TEST_CASE("compare --backend all reports what it skipped", "[cli][compare]") {

@@ -1,9 +1,12 @@
-// The conformance suite: one Catch2 test case per (backend, variant) of every built backend,
-// registered at run time from the registry, so a backend's variants are covered the day it
-// registers them. Names: `conformance/<backend>/<variant id>`, tags `[conformance][<backend>]`;
+// The conformance suite: one Catch2 test case per (backend, variant) of every built backend and
+// both primitives, registered at run time from the registry, so a backend's variants are covered
+// the day it registers them. Names: `conformance/<backend>/<variant id>` for reduce,
+// `conformance/<backend>/scan/<variant id>` for scan; tags `[conformance][<backend>][<primitive>]`;
 // `conformance/<backend>/backend` checks the backend's arrays and refusals apart from variants.
-// Hidden `large/<backend>/<variant id>` cases (`[.large]`, GPU backends only) reduce past 2^31
-// elements; run them explicitly: `conformance_tests '[large]'` or `conformance_tests
+// Every case drives its variant through xr::Runner and checks it against xr::Expectation, the
+// same seam and check the tool uses, so reduce and scan share every case below.
+// Hidden `large/<backend>/[scan/]<variant id>` cases (`[.large]`, GPU backends only) run past
+// 2^31 elements; run them explicitly: `conformance_tests '[large]'` or `conformance_tests
 // 'large/cuda/*'`.
 //
 // Skipping: a case whose backend is unavailable or whose variant the device does not support
@@ -30,14 +33,17 @@
 #include <deque>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "xreduce/backend.hpp"
+#include "xreduce/check.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/generate.hpp"
 #include "xreduce/reference.hpp"
 #include "xreduce/registry.hpp"
+#include "xreduce/runner.hpp"
 #include "xreduce/types.hpp"
 
 namespace {
@@ -120,10 +126,47 @@ std::string bytes_mismatch(const xr::HostArray& a, const xr::HostArray& b) {
 
 enum class Mode { conformance, large, contract };
 
+// Every operation of `primitive` the variant claims (ops x scan kinds).
+std::vector<xr::Operation> claimed_operations(const xr::VariantInfo& info) {
+  std::vector<xr::Operation> out;
+  for (xr::Op op : info.ops) {
+    if (info.primitive == xr::Primitive::reduce)
+      out.push_back({xr::Primitive::reduce, op});
+    else
+      for (xr::ScanKind k : info.scan_kinds) out.push_back({xr::Primitive::scan, op, k});
+  }
+  return out;
+}
+
+// Every operation of the primitive, claimed or not.
+std::vector<xr::Operation> all_operations(xr::Primitive p) {
+  std::vector<xr::Operation> out;
+  for (xr::Op op : xr::kAllOps) {
+    if (p == xr::Primitive::reduce)
+      out.push_back({p, op});
+    else
+      for (xr::ScanKind k : xr::kAllScanKinds) out.push_back({p, op, k});
+  }
+  return out;
+}
+
+bool claims(const xr::VariantInfo& info, xr::DType t, const xr::Operation& op) {
+  return info.claims(t) && info.claims(op.op) &&
+         (op.primitive == xr::Primitive::reduce || info.claims(op.scan));
+}
+
+// Bits no correct output is likely to hold: a scan's output is filled with them before every run,
+// so an element the variant never writes fails the element-by-element check.
+xr::HostArray poison(xr::DType t, std::size_t n) {
+  xr::HostArray a(t, n);
+  if (a.bytes()) std::memset(a.data(), 0xA5, a.bytes());
+  return a;
+}
+
 class VariantCase final : public Catch::ITestInvoker {
  public:
-  VariantCase(xr::Backend* backend, std::string id, Mode mode)
-      : backend_(backend), id_(std::move(id)), mode_(mode) {}
+  VariantCase(xr::Backend* backend, xr::Primitive primitive, std::string id, Mode mode)
+      : backend_(backend), primitive_(primitive), id_(std::move(id)), mode_(mode) {}
 
   void invoke() const override {
     ++g_invoked;
@@ -135,7 +178,7 @@ class VariantCase final : public Catch::ITestInvoker {
         skip(backend_->unavailable_reason());
       }
       if (mode_ == Mode::contract) return run_contract();
-      if (auto why = backend_->unsupported_reason(id_); !why.empty()) skip(why);
+      if (auto why = backend_->unsupported_reason(primitive_, id_); !why.empty()) skip(why);
       if (mode_ == Mode::large)
         run_large();
       else
@@ -147,31 +190,54 @@ class VariantCase final : public Catch::ITestInvoker {
   }
 
  private:
+  // One call of `runner` on `array`: restores the input of a variant that writes it (after the
+  // first call) and poisons a scan's output first. Returns a copy of the outcome.
+  struct Caller {
+    xr::Runner& runner;
+    xr::DeviceArray& array;
+    xr::HostView pristine;
+    bool dirty = false;
+    std::optional<xr::HostArray> poisoned;
+
+    xr::Outcome operator()(const xr::Operation& op) {
+      if (dirty && runner.info().writes_input) array.write(pristine);
+      dirty = true;
+      if (xr::DeviceArray* out = runner.prepare_output(array.dtype(), array.size())) {
+        if (!poisoned) poisoned = poison(array.dtype(), array.size());
+        out->write(poisoned->view());
+      }
+      runner.run(array, op);
+      return runner.outcome();
+    }
+  };
+
   void run_conformance() const {
     xr::Backend& b = *backend_;
-    auto reducer = b.make_reducer(id_);
-    const xr::VariantInfo& info = reducer->info();
+    xr::Runner runner(b, primitive_, id_);
+    const xr::VariantInfo& info = runner.info();
     REQUIRE(info.id == id_);
+    REQUIRE(info.primitive == primitive_);
     REQUIRE_FALSE(info.dtypes.empty());
     REQUIRE_FALSE(info.ops.empty());
+    REQUIRE(info.scan_kinds.empty() == (primitive_ == xr::Primitive::reduce));
     const std::string backend_name(b.name());
+    const std::string primitive(xr::to_string(primitive_));
     const std::string device = b.device().name;
-    CAPTURE(backend_name, id_, device, g_seed);
+    CAPTURE(backend_name, primitive, id_, device, g_seed);
     int failures = 0;
     const auto sizes = test_sizes();
 
     // What a variant does not claim is refused with Error(unsupported), never computed wrongly.
     for (xr::DType dtype : xr::kAllDTypes) {
-      for (xr::Op op : xr::kAllOps) {
-        if (info.claims(dtype) && info.claims(op)) continue;
-        const std::string combination =
-            std::string(xr::to_string(op)) + " on " + std::string(xr::to_string(dtype));
+      for (const xr::Operation& op : all_operations(primitive_)) {
+        if (claims(info, dtype, op)) continue;
+        const std::string combination = op.describe() + " on " + std::string(xr::to_string(dtype));
         INFO("unclaimed " << combination);
         const xr::HostArray data = xr::constant(dtype, 33, 1.0);
         auto array = b.upload(data.view());
         try {
-          (void)reducer->reduce(*array, op);
-          FAIL_CHECK("reduce accepted " << combination << ", which the variant does not claim");
+          (void)runner.run(*array, op);
+          FAIL_CHECK("accepted " << combination << ", which the variant does not claim");
         } catch (const xr::Error& e) {
           INFO(e.what());
           CHECK(e.category() == xr::ErrorCategory::unsupported);
@@ -179,12 +245,14 @@ class VariantCase final : public Catch::ITestInvoker {
       }
     }
 
+    const std::vector<xr::Operation> operations = claimed_operations(info);
     for (xr::DType dtype : xr::kAllDTypes) {
       if (!info.claims(dtype)) continue;
       const std::string dtype_name(xr::to_string(dtype));
+      const std::uint64_t arrays = primitive_ == xr::Primitive::scan ? 2 : 1;
       for (std::size_t si = 0; si < sizes.size(); ++si) {
         const std::size_t n = sizes[si];
-        if (n > info.max_elements || n > b.max_elements(dtype)) continue;
+        if (n > info.max_elements || n > b.max_elements(dtype) / arrays) continue;
         std::vector<Kind> kinds{Kind::random_full};
         if (n <= kAllKindsUpTo)
           kinds = {Kind::random_small, Kind::random_full, Kind::constant, Kind::extremes};
@@ -208,45 +276,48 @@ class VariantCase final : public Catch::ITestInvoker {
           const xr::HostView view = data.view();
           const char* distribution = kind_name(kind);
           CAPTURE(dtype_name, n, distribution);
-          // One upload per (dtype, n, data); every op runs on it. Inputs of a variant that writes
-          // its input are restored with DeviceArray::write before every reduce after the first.
+          // One upload per (dtype, n, data); every operation runs on it.
           auto array = b.upload(view);
           REQUIRE(array->size() == n);
           REQUIRE(array->dtype() == dtype);
-          bool dirty = false;
-          auto reduce = [&](xr::Op op) {
-            if (dirty && info.writes_input) array->write(view);
-            dirty = true;
-            return reducer->reduce(*array, op).value;
-          };
-          for (xr::Op op : info.ops) {
-            const std::string op_name(xr::to_string(op));
-            INFO("op " << op_name);
-            const xr::Reference ref = xr::reference_reduce(view, op);
-            xr::Value got;
+          Caller call{runner, *array, view, false, std::nullopt};
+          for (const xr::Operation& op : operations) {
+            const std::string operation = op.describe();
+            INFO("operation " << operation);
+            const xr::Expectation expected(view, op);
+            xr::Outcome got;
             try {
-              got = reduce(op);
+              got = call(op);
             } catch (const xr::Error& e) {
-              FAIL_CHECK("reduce threw xr::Error (" << xr::to_string(e.category())
-                                                    << "): " << e.what());
+              FAIL_CHECK("threw xr::Error (" << xr::to_string(e.category()) << "): " << e.what());
               if (++failures > kMaxFailures) FAIL("too many failures, stopping this case");
               continue;
             }
-            const xr::Verdict verdict = xr::validate(got, ref, op);
+            const xr::Verdict verdict = expected.check(got);
             INFO(verdict.message);
             CHECK(verdict.ok);
             if (!verdict.ok && ++failures > kMaxFailures)
               FAIL("too many failures, stopping this case");
-            // Constant floats are exact in every summation order: the sum must be too.
+            // Constant floats are exact in every combination order: so must the result be, every
+            // element of a scan included.
             if (kind == Kind::constant && dtype == xr::DType::f32) {
-              INFO("constant f32 data must reduce exactly: got " << got.to_string() << ", expected "
-                                                                 << ref.value.to_string());
-              CHECK(got.as_double() == ref.exact);
+              const auto want = primitive_ == xr::Primitive::reduce
+                                    ? xr::HostArray()
+                                    : xr::reference_scan(view, op.op, op.scan);
+              const bool exact = primitive_ == xr::Primitive::reduce
+                                     ? got.value.as_double() == expected.headline()->as_double()
+                                     : got.array.size() == n &&
+                                           (n == 0 || std::memcmp(got.array.data(), want.data(),
+                                                                  want.bytes()) == 0);
+              INFO("constant f32 data must " << operation << " exactly");
+              CHECK(exact);
             }
-            // Run-to-run determinism on random data: same input, same device, same bits.
-            if (kind == Kind::random_full || (kind == Kind::random_small && n > 1000)) {
-              const xr::Value again = reduce(op);
-              INFO("second run gave " << again.to_string() << ", first " << got.to_string());
+            // Run-to-run determinism on random data: same input, same device, same bits (floats
+            // only where the variant declares it; integers always, being exact).
+            if (info.deterministic_for(dtype) &&
+                (kind == Kind::random_full || (kind == Kind::random_small && n > 1000))) {
+              const xr::Outcome again = call(op);
+              INFO("a second run differs from the first");
               CHECK(again.bitwise_equal(got));
             }
           }
@@ -262,14 +333,17 @@ class VariantCase final : public Catch::ITestInvoker {
   }
 
   // n = 2^31 + 5: past every 32-bit signed index. Constant data with a distinct minimum and
-  // maximum placed past 2^31, so an index that wraps or a dropped tail changes every op's result.
+  // maximum placed past 2^31, so an index that wraps or a dropped tail changes the result. Reduce
+  // checks every op in closed form; scan checks every element of two operations per dtype (an
+  // inclusive and an exclusive one) against the host reference.
   void run_large() const {
     xr::Backend& b = *backend_;
-    auto reducer = b.make_reducer(id_);
-    const xr::VariantInfo& info = reducer->info();
+    xr::Runner runner(b, primitive_, id_);
+    const xr::VariantInfo& info = runner.info();
     const std::size_t n = (std::size_t{1} << 31) + 5;
     const std::string backend_name(b.name());
     CAPTURE(backend_name, id_, n);
+    const std::uint64_t arrays = primitive_ == xr::Primitive::scan ? 2 : 1;
     bool ran = false;
     std::string why_not;
     for (xr::DType dtype : {xr::DType::i32, xr::DType::u32}) {
@@ -279,9 +353,9 @@ class VariantCase final : public Catch::ITestInvoker {
         why_not = id_ + " accepts at most " + std::to_string(info.max_elements) + " elements";
         continue;
       }
-      if (n > b.max_elements(dtype)) {
+      if (n > b.max_elements(dtype) / arrays) {
         why_not = "the device holds at most " + std::to_string(b.max_elements(dtype)) + " " +
-                  dtype_name + " elements, " + std::to_string(n) + " needed";
+                  dtype_name + " elements, " + std::to_string(arrays * n) + " needed";
         continue;
       }
       CAPTURE(dtype_name);
@@ -295,13 +369,28 @@ class VariantCase final : public Catch::ITestInvoker {
         xs[at_min] = dtype == xr::DType::i32 ? static_cast<T>(-7) : static_cast<T>(2);
       });
       auto array = b.upload(data.view());
-      bool dirty = false;
+      Caller call{runner, *array, data.view(), false, std::nullopt};
+      if (primitive_ == xr::Primitive::scan) {
+        const bool i32 = dtype == xr::DType::i32;
+        for (const xr::Operation op :
+             {xr::Operation{xr::Primitive::scan, i32 ? xr::Op::min : xr::Op::sum,
+                            xr::ScanKind::inclusive},
+              xr::Operation{xr::Primitive::scan, i32 ? xr::Op::sum : xr::Op::max,
+                            xr::ScanKind::exclusive}}) {
+          if (!claims(info, dtype, op)) continue;
+          const std::string operation = op.describe();
+          CAPTURE(operation);
+          const xr::Verdict v = xr::Expectation(data.view(), op).check(call(op));
+          INFO(v.message);
+          CHECK(v.ok);
+          ran = true;
+        }
+        continue;
+      }
       for (xr::Op op : info.ops) {
         const std::string op_name(xr::to_string(op));
         CAPTURE(op_name);
-        if (dirty && info.writes_input) array->write(data.view());
-        dirty = true;
-        const xr::Value got = reducer->reduce(*array, op).value;
+        const xr::Value got = call(xr::Operation{xr::Primitive::reduce, op}).value;
         // Expected values in closed form: 3 * (n - 2) + 1000 + min element, modulo 2^32.
         const std::int64_t low = dtype == xr::DType::i32 ? -7 : 2;
         const std::uint32_t sum =
@@ -360,7 +449,21 @@ class VariantCase final : public Catch::ITestInvoker {
         CHECK(bytes_mismatch(array->read(), other).empty());  // a refused write changes nothing
       }
     }
+    // A scan's output: allocated with the asked dtype and size, then writable and readable.
+    for (xr::DType dtype : xr::kAllDTypes) {
+      const xr::HostArray data = xr::generate(dtype, 4099, g_seed, xr::Distribution::full);
+      auto out = b.allocate(dtype, data.size());
+      CHECK(out->dtype() == dtype);
+      CHECK(out->size() == data.size());
+      out->write(data.view());
+      CHECK(bytes_mismatch(out->read(), data).empty());
+      xr::HostArray wrong(dtype, data.size() + 1);
+      CHECK_THROWS_MATCHES(out->read_into(wrong), xr::Error, category_is(xr::ErrorCategory::usage));
+    }
+    CHECK(b.allocate(xr::DType::i32, 0)->size() == 0);
     CHECK_THROWS_MATCHES(b.make_reducer("no/such-variant"), xr::Error,
+                         category_is(xr::ErrorCategory::usage));
+    CHECK_THROWS_MATCHES(b.make_scanner("no/such-variant"), xr::Error,
                          category_is(xr::ErrorCategory::usage));
     const xr::DeviceInfo before = b.device();
     CHECK_THROWS_MATCHES(b.select_device(xr::DeviceChoice{"no-such-device-xyz", ""}), xr::Error,
@@ -379,6 +482,7 @@ class VariantCase final : public Catch::ITestInvoker {
   static CategoryIs category_is(xr::ErrorCategory c) { return CategoryIs(c); }
 
   xr::Backend* backend_;
+  xr::Primitive primitive_;
   std::string id_;
   Mode mode_;
 };
@@ -398,30 +502,35 @@ int main(int argc, char* argv[]) {
   // Catch keeps StringRefs to names and tags: they live here until main returns.
   std::deque<std::string> names;
   std::vector<std::unique_ptr<Catch::AutoReg>> registrations;
-  auto add = [&](xr::Backend* b, const std::string& id, Mode mode) {
+  auto add = [&](xr::Backend* b, xr::Primitive p, const std::string& id, Mode mode) {
     const std::string backend(b->name());
     const char* prefix = mode == Mode::large ? "large/" : "conformance/";
-    names.push_back(prefix + backend + "/" + id);
+    const std::string primitive(xr::to_string(p));
+    // Reduce keeps the names it always had; a scan variant's name says it is one.
+    names.push_back(prefix + backend + "/" + (p == xr::Primitive::scan ? "scan/" : "") + id);
     const std::string& name = names.back();
     // The large cases carry no backend tag, so `[cuda]` never pulls in an 8 GiB case by
     // accident; select them by name (`large/cuda/*`) or by `[large]`.
-    names.push_back(mode == Mode::large ? "[.large]" : "[conformance][" + backend + "]");
+    names.push_back(mode == Mode::large      ? "[.large]"
+                    : mode == Mode::contract ? "[conformance][" + backend + "]"
+                                             : "[conformance][" + backend + "][" + primitive + "]");
     const std::string& tags = names.back();
     registrations.push_back(std::make_unique<Catch::AutoReg>(
-        new VariantCase(b, id, mode), CATCH_INTERNAL_LINEINFO, Catch::StringRef(),
+        new VariantCase(b, p, id, mode), CATCH_INTERNAL_LINEINFO, Catch::StringRef(),
         Catch::NameAndTags{Catch::StringRef(name), Catch::StringRef(tags)}));
   };
   for (const auto& backend : registry.backends()) {
     // "backend" is no catalog id (those are family/name), so it cannot collide with a variant.
-    add(backend.get(), "backend", Mode::contract);
+    add(backend.get(), xr::Primitive::reduce, "backend", Mode::contract);
     for (const xr::VariantInfo& v : backend->variants())
-      add(backend.get(), v.id, Mode::conformance);
+      add(backend.get(), v.primitive, v.id, Mode::conformance);
   }
   // Past 2^31 elements: the GPU backends only (the CPU reference is not where index overflow
   // hides, and 8 GiB per array is too much for a CI runner).
   for (const auto& backend : registry.backends())
     if (backend->name() != "cpu")
-      for (const xr::VariantInfo& v : backend->variants()) add(backend.get(), v.id, Mode::large);
+      for (const xr::VariantInfo& v : backend->variants())
+        add(backend.get(), v.primitive, v.id, Mode::large);
 
   Catch::Session session;
   if (int rc = session.applyCommandLine(argc, argv); rc != 0) return rc;

@@ -58,33 +58,84 @@ TEST_CASE("dtype and op names round-trip, apply wraps integer sums", "[unit][val
   CHECK(xr::apply(xr::Op::max, -1.5f, -2.5f) == -1.5f);
 }
 
-TEST_CASE("catalog: ids unique, family/name, unknown ids refused", "[unit][catalog]") {
-  std::set<std::string_view> ids;
+TEST_CASE("catalog: ids unique within a primitive, family/name, unknown ids refused",
+          "[unit][catalog]") {
+  std::set<std::pair<xr::Primitive, std::string_view>> ids;
   int position = 0;
+  xr::Primitive previous = xr::Primitive::reduce;
   for (const auto& e : xr::catalog()) {
-    INFO(e.id);
-    CHECK(ids.insert(e.id).second);
+    INFO(xr::to_string(e.primitive) << " " << e.id);
+    CHECK(ids.insert({e.primitive, e.id}).second);
+    CHECK(e.primitive >= previous);  // each primitive's ladder is contiguous
+    previous = e.primitive;
     const auto slash = e.id.find('/');
     CHECK(slash != std::string_view::npos);
     CHECK(slash > 0);
     CHECK(slash + 1 < e.id.size());
     CHECK_FALSE(e.mirrors.empty());
-    CHECK(xr::ladder_position(e.id) == position++);
+    CHECK(xr::ladder_position(e.primitive, e.id) == position++);
+    CHECK(xr::in_catalog(e.primitive, e.id));
   }
-  CHECK(ids.count("smem/multi-element") == 1);
-  CHECK(ids.count("fast/single-pass") == 1);
-  CHECK(xr::ladder_position("no/such") == static_cast<int>(xr::catalog().size()));
+  CHECK(ids.count({xr::Primitive::reduce, "smem/multi-element"}) == 1);
+  CHECK(ids.count({xr::Primitive::reduce, "fast/single-pass"}) == 1);
+  // The same id names a variant of each primitive; each id of seed 001's ladder is a scan.
+  for (const char* id : {"cpu/sequential", "cpu/parallel", "lib/cub", "subgroup/arithmetic"}) {
+    CHECK(xr::in_catalog(xr::Primitive::reduce, id));
+    CHECK(xr::in_catalog(xr::Primitive::scan, id));
+    CHECK(xr::ladder_position(xr::Primitive::reduce, id) !=
+          xr::ladder_position(xr::Primitive::scan, id));
+  }
+  for (const char* id : {"bit/one-layer", "bit/cooperative", "blelloch/bcao",
+                         "fast/decoupled-lookback", "smem/hillis-steele"}) {
+    CHECK(xr::in_catalog(xr::Primitive::scan, id));
+    CHECK_FALSE(xr::in_catalog(xr::Primitive::reduce, id));
+  }
+  CHECK(xr::ladder_position(xr::Primitive::scan, "bit/one-layer") <
+        xr::ladder_position(xr::Primitive::scan, "bit/unrolled"));
+  CHECK(xr::ladder_position(xr::Primitive::reduce, "no/such") ==
+        static_cast<int>(xr::catalog().size()));
 
-  const auto v = xr::catalog_variant("cpu/sequential", {xr::DType::i32}, {xr::Op::sum});
+  const auto v =
+      xr::catalog_variant(xr::Primitive::reduce, "cpu/sequential", {xr::DType::i32}, {xr::Op::sum});
   CHECK(v.id == "cpu/sequential");
+  CHECK(v.primitive == xr::Primitive::reduce);
+  CHECK(v.scan_kinds.empty());
+  CHECK(v.deterministic);
   CHECK_FALSE(v.mirrors.empty());
+  const auto s = xr::catalog_variant(xr::Primitive::scan, "fast/decoupled-lookback",
+                                     {xr::DType::f32}, {xr::Op::sum});
+  CHECK(s.primitive == xr::Primitive::scan);
+  CHECK(s.claims(xr::ScanKind::inclusive));
+  CHECK(s.claims(xr::ScanKind::exclusive));
+  CHECK(s.mirrors != v.mirrors);
   CHECK(v.claims(xr::DType::i32));
   CHECK_FALSE(v.claims(xr::DType::f32));
   CHECK(v.claims(xr::Op::sum));
   CHECK_FALSE(v.claims(xr::Op::max));
   CHECK_FALSE(v.writes_input);
-  require_error([] { xr::catalog_variant("smem/fancy", {}, {}); }, ErrorCategory::usage,
-                "'smem/fancy' is not in the catalog");
+  require_error([] { xr::catalog_variant(xr::Primitive::reduce, "smem/fancy", {}, {}); },
+                ErrorCategory::usage, "'smem/fancy' is not in the reduce catalog");
+  require_error([] { xr::catalog_variant(xr::Primitive::scan, "smem/sequential", {}, {}); },
+                ErrorCategory::usage, "'smem/sequential' is not in the scan catalog");
+}
+
+TEST_CASE("primitives and scan kinds: names, operations, bytes", "[unit][catalog]") {
+  for (xr::Primitive p : xr::kAllPrimitives) CHECK(xr::parse_primitive(xr::to_string(p)) == p);
+  for (xr::ScanKind k : xr::kAllScanKinds) CHECK(xr::parse_scan_kind(xr::to_string(k)) == k);
+  CHECK_FALSE(xr::parse_primitive("sort").has_value());
+  CHECK_FALSE(xr::parse_scan_kind("Inclusive").has_value());
+  CHECK(xr::Operation{xr::Primitive::reduce, xr::Op::min}.describe() == "min");
+  CHECK(xr::Operation{xr::Primitive::scan, xr::Op::sum, xr::ScanKind::exclusive}.describe() ==
+        "exclusive scan sum");
+  CHECK(xr::bytes_moved(xr::Primitive::reduce, 10, xr::DType::u32) == 40.0);
+  CHECK(xr::bytes_moved(xr::Primitive::scan, 10, xr::DType::u32) == 80.0);
+  const auto d = xr::catalog_variant(xr::Primitive::scan, "lib/cub",
+                                     {xr::DType::i32, xr::DType::f32}, {xr::Op::sum});
+  auto nd = d;
+  nd.deterministic = false;
+  CHECK(nd.deterministic_for(xr::DType::i32));  // integers are exact, hence always repeatable
+  CHECK_FALSE(nd.deterministic_for(xr::DType::f32));
+  CHECK(d.deterministic_for(xr::DType::f32));
 }
 
 TEST_CASE("registry: unknown is usage, not built is unavailable", "[unit][registry]") {
@@ -112,21 +163,28 @@ TEST_CASE("builtin registry: every backend's variants are catalog ids, unique, c
     const std::string name(b->name());
     INFO("backend " << name);
     CHECK(b->available() == b->unavailable_reason().empty());
-    std::set<std::string> ids;
+    std::set<std::pair<xr::Primitive, std::string>> ids;
     for (const auto& v : b->variants()) {
-      INFO("variant " << v.id);
-      CHECK(ids.insert(v.id).second);
-      CHECK(xr::ladder_position(v.id) < static_cast<int>(xr::catalog().size()));
+      INFO("variant " << xr::to_string(v.primitive) << " " << v.id);
+      CHECK(ids.insert({v.primitive, v.id}).second);
+      CHECK(xr::in_catalog(v.primitive, v.id));
       CHECK_FALSE(v.dtypes.empty());
       CHECK_FALSE(v.ops.empty());
+      CHECK(v.scan_kinds.empty() == (v.primitive == xr::Primitive::reduce));
     }
     CHECK_FALSE(ids.empty());
     // An unknown id is the user's mistake (usage) or, without a device, unavailable.
-    try {
-      b->make_reducer("no/such-variant");
-      FAIL("make_reducer accepted an unknown id");
-    } catch (const xr::Error& e) {
-      CHECK((e.category() == ErrorCategory::usage || e.category() == ErrorCategory::unavailable));
+    for (xr::Primitive p : xr::kAllPrimitives) {
+      INFO(xr::to_string(p));
+      try {
+        if (p == xr::Primitive::reduce)
+          b->make_reducer("no/such-variant");
+        else
+          b->make_scanner("no/such-variant");
+        FAIL("an unknown id was accepted");
+      } catch (const xr::Error& e) {
+        CHECK((e.category() == ErrorCategory::usage || e.category() == ErrorCategory::unavailable));
+      }
     }
   }
 }

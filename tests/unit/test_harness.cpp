@@ -7,9 +7,12 @@
 #include <vector>
 
 #include "xreduce/catalog.hpp"
+#include "xreduce/check.hpp"
 #include "xreduce/cpu_backend.hpp"
+#include "xreduce/error.hpp"
 #include "xreduce/generate.hpp"
 #include "xreduce/harness.hpp"
+#include "xreduce/runner.hpp"
 
 namespace {
 
@@ -18,7 +21,8 @@ namespace {
 class ClobberingReducer final : public xr::Reducer {
  public:
   explicit ClobberingReducer(bool declares) {
-    info_ = xr::catalog_variant("global/neighbored", {xr::DType::i32}, {xr::Op::sum});
+    info_ = xr::catalog_variant(xr::Primitive::reduce, "global/neighbored", {xr::DType::i32},
+                                {xr::Op::sum});
     info_.writes_input = declares;
   }
   const xr::VariantInfo& info() const override { return info_; }
@@ -55,25 +59,28 @@ TEST_CASE("summarize: median, min, max, mean, spread", "[unit][harness]") {
 }
 
 TEST_CASE("bytes and GB/s", "[unit][harness]") {
-  CHECK(xr::reduce_bytes(1000, xr::DType::f32) == 4000.0);
+  CHECK(xr::bytes_moved(xr::Primitive::reduce, 1000, xr::DType::f32) == 4000.0);
+  CHECK(xr::bytes_moved(xr::Primitive::scan, 1000, xr::DType::f32) == 8000.0);  // read + write
   CHECK(xr::gbps(4e9, 1000.0) == 4.0);  // 4 GB in one second
   CHECK(xr::gbps(1.0, 0.0) == 0.0);
 }
 
+constexpr xr::Operation kSum{xr::Primitive::reduce, xr::Op::sum};
+
 TEST_CASE("measure with the cpu backend gives sane statistics", "[unit][harness]") {
   auto backend = xr::cpu::make_backend();
-  auto reducer = backend->make_reducer("cpu/sequential");
+  xr::Runner runner(*backend, xr::Primitive::reduce, "cpu/sequential");
   const auto data = xr::generate(xr::DType::i32, 100000, 5);
   auto array = backend->upload(data.view());
   xr::MeasureOptions options;
   options.min_reps = 4;
   options.max_reps = 9;
   options.target_rel_spread = 0;  // always max_reps
-  const auto m = xr::measure(*backend, *reducer, *array, data.view(), xr::Op::sum, options);
+  const auto m = xr::measure(*backend, runner, *array, data.view(), kSum, options);
   CHECK(m.device_ms.count == 9);
   CHECK(m.host_ms.count == 9);
   CHECK(m.deterministic);
-  CHECK(m.result.bitwise_equal(xr::reference_reduce(data.view(), xr::Op::sum).value));
+  CHECK(m.result.value.bitwise_equal(xr::reference_reduce(data.view(), xr::Op::sum).value));
   for (const auto* s : {&m.device_ms, &m.host_ms}) {
     CHECK(s->min > 0);
     CHECK(s->min <= s->median);
@@ -85,9 +92,68 @@ TEST_CASE("measure with the cpu backend gives sane statistics", "[unit][harness]
 
   options.max_reps = 1000;
   options.max_seconds = 0;  // stop right after min_reps
-  const auto quick = xr::measure(*backend, *reducer, *array, data.view(), xr::Op::max, options);
+  const auto quick = xr::measure(*backend, runner, *array, data.view(),
+                                 xr::Operation{xr::Primitive::reduce, xr::Op::max}, options);
   CHECK(quick.device_ms.count == options.min_reps);
-  CHECK(quick.result.get<std::int32_t>() == 255);
+  CHECK(quick.result.value.get<std::int32_t>() == 255);
+}
+
+TEST_CASE("measure a scan: the first output is kept, repetitions compared", "[unit][harness]") {
+  auto backend = xr::cpu::make_backend();
+  const auto data = xr::generate(xr::DType::f32, 200003, 8);
+  auto array = backend->upload(data.view());
+  xr::MeasureOptions options;
+  options.min_reps = 3;
+  options.max_reps = 3;
+  for (const char* id : {"cpu/sequential", "cpu/parallel"}) {
+    INFO(id);
+    xr::Runner runner(*backend, xr::Primitive::scan, id);
+    for (xr::ScanKind kind : xr::kAllScanKinds) {
+      const xr::Operation op{xr::Primitive::scan, xr::Op::sum, kind};
+      const auto m = xr::measure(*backend, runner, *array, data.view(), op, options);
+      CHECK(m.device_ms.count == 3);
+      CHECK(m.deterministic);
+      REQUIRE(m.result.array.size() == data.size());
+      const xr::Expectation expected(data.view(), op);
+      const xr::Verdict v = expected.check(m.result);
+      INFO(v.message);
+      CHECK(v.ok);
+      // The CPU scans accumulate in double like the reference: every element is exact.
+      const auto ref = xr::reference_scan(data.view(), xr::Op::sum, kind);
+      CHECK(std::memcmp(ref.data(), m.result.array.data(), ref.bytes()) == 0);
+      CHECK(m.result.headline(xr::Primitive::scan)->bitwise_equal(*expected.headline()));
+    }
+  }
+}
+
+TEST_CASE("measure_end_to_end times upload, run and read-back of either primitive",
+          "[unit][harness]") {
+  auto backend = xr::cpu::make_backend();
+  const auto data = xr::generate(xr::DType::i32, 70001, 3);
+  xr::MeasureOptions options;
+  options.min_reps = 2;
+  options.max_reps = 2;
+  xr::Runner reduce(*backend, xr::Primitive::reduce, "cpu/parallel");
+  const auto r = xr::measure_end_to_end(*backend, reduce, data.view(), kSum, options);
+  CHECK_FALSE(r.device_timer);
+  CHECK(r.device_ms.count == 2);
+  CHECK(r.result.value.bitwise_equal(xr::reference_reduce(data.view(), xr::Op::sum).value));
+  xr::Runner scan(*backend, xr::Primitive::scan, "cpu/parallel");
+  const xr::Operation op{xr::Primitive::scan, xr::Op::max, xr::ScanKind::exclusive};
+  const auto s = xr::measure_end_to_end(*backend, scan, data.view(), op, options);
+  CHECK(s.deterministic);
+  CHECK(xr::Expectation(data.view(), op).check(s.result).ok);
+}
+
+TEST_CASE("a runner refuses an operation of the other primitive", "[unit][harness]") {
+  auto backend = xr::cpu::make_backend();
+  const auto data = xr::generate(xr::DType::i32, 10, 3);
+  auto array = backend->upload(data.view());
+  xr::Runner scan(*backend, xr::Primitive::scan, "cpu/sequential");
+  CHECK_THROWS_AS(scan.run(*array, kSum), xr::Error);
+  CHECK(scan.prepare_output(xr::DType::i32, 10)->size() == 10);
+  xr::Runner reduce(*backend, xr::Primitive::reduce, "cpu/sequential");
+  CHECK(reduce.prepare_output(xr::DType::i32, 10) == nullptr);
 }
 
 TEST_CASE("measure restores the input of a variant that writes it", "[unit][harness]") {
@@ -100,23 +166,25 @@ TEST_CASE("measure restores the input of a variant that writes it", "[unit][harn
   options.max_reps = 5;
 
   SECTION("declared writes_input: every run sees the original data, and so does the caller") {
-    ClobberingReducer reducer(/*declares=*/true);
+    auto owned = std::make_unique<ClobberingReducer>(/*declares=*/true);
+    ClobberingReducer& reducer = *owned;
+    xr::Runner runner(*backend, std::move(owned));
     auto array = backend->upload(data.view());
-    const auto m = xr::measure(*backend, reducer, *array, data.view(), xr::Op::sum, options);
+    const auto m = xr::measure(*backend, runner, *array, data.view(), kSum, options);
     CHECK(reducer.calls == 7);
     CHECK(m.deterministic);
-    CHECK(m.result.bitwise_equal(expected));
+    CHECK(m.result.value.bitwise_equal(expected));
     CHECK(m.device_ms.min == 1.0);
     CHECK(m.device_ms.max == 3.0);
     const auto after = array->read();
     CHECK(std::memcmp(after.data(), data.data(), data.bytes()) == 0);
   }
   SECTION("undeclared: the harness does not restore, and the repetitions disagree") {
-    ClobberingReducer reducer(/*declares=*/false);
+    xr::Runner runner(*backend, std::make_unique<ClobberingReducer>(/*declares=*/false));
     auto array = backend->upload(data.view());
-    const auto m = xr::measure(*backend, reducer, *array, data.view(), xr::Op::sum, options);
+    const auto m = xr::measure(*backend, runner, *array, data.view(), kSum, options);
     CHECK_FALSE(m.deterministic);
-    CHECK(m.result.bitwise_equal(expected));  // the first run still saw the data
+    CHECK(m.result.value.bitwise_equal(expected));  // the first run still saw the data
     CHECK(array->read().as<std::int32_t>()[0] == 0);
   }
 }

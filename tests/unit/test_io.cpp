@@ -65,6 +65,24 @@ TEST_CASE("write_npy / read_npy round trip every dtype", "[unit][io]") {
   }
 }
 
+TEST_CASE("write_npy replaces a file whole and leaves nothing behind on failure", "[unit][io]") {
+  TempDir dir;
+  const auto path = dir / "out.npy";
+  xr::write_npy(path, xr::generate(DType::u32, 10, 1).view());
+  xr::write_npy(path, xr::generate(DType::f32, 3, 2).view());  // an existing file is replaced
+  CHECK(xr::read_npy(path, std::nullopt).size() == 3);
+  require_error(
+      [&] { xr::write_npy(dir / "no-such-dir" / "x.npy", xr::generate(DType::i32, 4, 1).view()); },
+      ErrorCategory::usage, "no-such-dir");
+  require_error([&] { xr::write_npy(dir.path(), xr::generate(DType::i32, 4, 1).view()); },
+                ErrorCategory::usage, "is a directory");
+  // Only out.npy: no temporary file was left in the directory.
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    files += e.is_regular_file();
+  CHECK(files == 1);
+}
+
 TEST_CASE("read_npy: hand-built headers, versions 1.0 and 2.0, C-order shapes", "[unit][io]") {
   TempDir dir;
   SECTION("version 1.0, 1-D") {

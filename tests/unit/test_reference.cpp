@@ -150,3 +150,88 @@ TEST_CASE("reference: float sums are computed in double", "[unit][reference]") {
   CHECK(xr::reference_reduce(view_of(neg), xr::Op::min).value.get<float>() == -4.0f);
   CHECK(xr::reference_reduce(view_of(neg), xr::Op::sum).value.get<float>() == -5.5f);
 }
+
+// ---- scan ------------------------------------------------------------------------------------
+
+TEST_CASE("reference_scan: inclusive and exclusive, wrap-around, identities", "[unit][scan]") {
+  const std::vector<std::int32_t> xs{3, INT32_MAX, -1, 5};
+  const auto inc = xr::reference_scan(view_of(xs), xr::Op::sum, xr::ScanKind::inclusive);
+  const auto exc = xr::reference_scan(view_of(xs), xr::Op::sum, xr::ScanKind::exclusive);
+  CHECK(std::vector<std::int32_t>(inc.as<std::int32_t>().begin(), inc.as<std::int32_t>().end()) ==
+        std::vector<std::int32_t>{3, INT32_MIN + 2, INT32_MIN + 1, INT32_MIN + 6});
+  CHECK(std::vector<std::int32_t>(exc.as<std::int32_t>().begin(), exc.as<std::int32_t>().end()) ==
+        std::vector<std::int32_t>{0, 3, INT32_MIN + 2, INT32_MIN + 1});
+  const auto mx = xr::reference_scan(view_of(xs), xr::Op::min, xr::ScanKind::exclusive);
+  CHECK(mx.as<std::int32_t>()[0] == INT32_MAX);  // the identity of min
+  CHECK(mx.as<std::int32_t>()[3] == -1);
+  const std::vector<float> fs{1e8f, 1.0f, -1e8f};
+  const auto f = xr::reference_scan(view_of(fs), xr::Op::sum, xr::ScanKind::inclusive);
+  CHECK(f.as<float>()[2] == 1.0f);  // accumulated in double, rounded per element
+}
+
+TEST_CASE("validate_scan: integers exact, every element checked, first one named", "[unit][scan]") {
+  // Past one 64K chunk of the parallel check, so chunk prefixes are exercised.
+  std::vector<std::uint32_t> xs(200003);
+  for (std::size_t i = 0; i < xs.size(); ++i) xs[i] = static_cast<std::uint32_t>(i * 2654435761u);
+  for (xr::ScanKind kind : xr::kAllScanKinds)
+    for (xr::Op op : xr::kAllOps) {
+      INFO(xr::to_string(kind) << " " << xr::to_string(op));
+      auto got = xr::reference_scan(view_of(xs), op, kind);
+      const xr::ScanReference ref(view_of(xs), op, kind);
+      CHECK(ref.validate(got.view()).ok);
+      CHECK(ref.last()->bitwise_equal(xr::Value::of(got.as<std::uint32_t>().back())));
+      got.as<std::uint32_t>()[150000] ^= 1u;
+      got.as<std::uint32_t>()[190000] ^= 4u;
+      const xr::Verdict v = ref.validate(got.view());
+      CHECK_FALSE(v.ok);
+      CHECK_THAT(v.message, Catch::Contains("2 of 200003 elements wrong"));
+      CHECK_THAT(v.message, Catch::Contains("first at index 150000"));
+    }
+  const auto short_output = xr::reference_scan(view_of(std::vector<std::uint32_t>(5, 1)),
+                                               xr::Op::sum, xr::ScanKind::inclusive);
+  const xr::Verdict wrong_size =
+      xr::validate_scan(view_of(xs), short_output.view(), xr::Op::sum, xr::ScanKind::inclusive);
+  CHECK_FALSE(wrong_size.ok);
+  CHECK_THAT(wrong_size.message, Catch::Contains("output is 5 u32 elements"));
+  // An empty scan is trivially right and has no last element.
+  const xr::HostView empty{xr::DType::f32, nullptr, 0};
+  CHECK(xr::validate_scan(empty, empty, xr::Op::sum, xr::ScanKind::exclusive).ok);
+  CHECK_FALSE(xr::ScanReference(empty, xr::Op::sum, xr::ScanKind::inclusive).last().has_value());
+}
+
+TEST_CASE("validate_scan: float sums within the per-prefix bound, min/max exact",
+          "[unit][scan][bound]") {
+  const std::size_t n = 1000;
+  std::vector<float> xs(n, 1.0f);
+  xs[0] = 0.5f;
+  const double scale = xr::float_sum_bound(n, 1.0);  // per unit of the prefix's sum |x|
+  for (xr::ScanKind kind : xr::kAllScanKinds) {
+    INFO(xr::to_string(kind));
+    const xr::ScanReference ref(view_of(xs), xr::Op::sum, kind);
+    xr::HostArray got = xr::reference_scan(view_of(xs), xr::Op::sum, kind);
+    CHECK(ref.validate(got.view()).ok);
+    // Element 500 covers a prefix with sum |x| = 500.5 (inclusive) or 499.5 (exclusive): an
+    // error just inside that prefix's bound passes, one just outside fails.
+    const double a = kind == xr::ScanKind::inclusive ? 500.5 : 499.5;
+    const float exact = static_cast<float>(a);
+    got.as<float>()[500] = static_cast<float>(a + 0.9 * scale * a);
+    CHECK(ref.validate(got.view()).ok);
+    got.as<float>()[500] = static_cast<float>(a + 1.2 * scale * a);
+    const xr::Verdict v = ref.validate(got.view());
+    CHECK_FALSE(v.ok);
+    CHECK_THAT(v.message, Catch::Contains("first at index 500"));
+    CHECK_THAT(v.message, Catch::Contains("> bound"));
+    CHECK(v.bound == Approx(scale * a));
+    got.as<float>()[500] = exact;
+    // A non-finite element where the prefix is finite fails.
+    got.as<float>()[7] = std::numeric_limits<float>::infinity();
+    CHECK_FALSE(ref.validate(got.view()).ok);
+  }
+  // min/max: exact, -0 equals +0.
+  const std::vector<float> ms{2.0f, -0.0f, 3.0f, -1.0f};
+  auto got = xr::reference_scan(view_of(ms), xr::Op::min, xr::ScanKind::inclusive);
+  got.as<float>()[1] = 0.0f;
+  CHECK(xr::validate_scan(view_of(ms), got.view(), xr::Op::min, xr::ScanKind::inclusive).ok);
+  got.as<float>()[3] = -0.99999994f;
+  CHECK_FALSE(xr::validate_scan(view_of(ms), got.view(), xr::Op::min, xr::ScanKind::inclusive).ok);
+}

@@ -1,6 +1,8 @@
 // The interfaces every backend implements (DESIGN.md, "The flow of one measurement"):
-//   Backend::upload -> DeviceArray -> Reducer::reduce(array, op) -> Reduction{Value, Timing}.
-// A backend depends on core alone; the app and the tests see backends only through these types.
+//   Backend::upload -> DeviceArray -> Reducer::reduce(array, op) -> Reduction{Value, Timing}
+//                                   -> Scanner::scan(array, output, op, kind) -> Timing
+// A backend depends on core alone; the app and the tests see backends only through these types
+// (and runner.hpp, which drives either primitive through one seam).
 #pragma once
 
 #include <cstdint>
@@ -11,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "xreduce/primitive.hpp"
 #include "xreduce/types.hpp"
 
 namespace xr {
@@ -31,13 +34,18 @@ struct DeviceInfo {
 // A variant as registered: data, not code (STYLE.md point 4). `id` and `mirrors` come from the
 // catalog (catalog.hpp) so the same id means the same algorithm on every backend.
 struct VariantInfo {
-  std::string id;       // "family/name"
+  Primitive primitive = Primitive::reduce;
+  std::string id;       // "family/name", unique within its primitive
   std::string mirrors;  // the seed or paper step it mirrors
   std::vector<DType> dtypes;
   std::vector<Op> ops;
+  std::vector<ScanKind> scan_kinds;  // scan: the kinds it implements; empty for reduce
   // The variant writes into its input (seed 000's in-place kernels): the harness restores the
   // input between repetitions, outside the timed region.
   bool writes_input = false;
+  // Float results are bitwise the same run to run on the same device (integers always are: they
+  // are exact). False for look-back scans, whose float combination order depends on timing.
+  bool deterministic = true;
   // Largest n the variant accepts (its own indexing limit); device memory is checked apart.
   std::uint64_t max_elements = UINT64_MAX;
   // Device features the variant needs, in words ("subgroup shuffle", "sm_80"); shown by list.
@@ -45,6 +53,9 @@ struct VariantInfo {
 
   bool claims(DType t) const;
   bool claims(Op op) const;
+  bool claims(ScanKind k) const;
+  // Whether two runs must agree bitwise on `t`: always for integers, for floats as declared.
+  bool deterministic_for(DType t) const;
 };
 
 // Typed device memory owned by a backend. Move-only by construction (held in unique_ptr).
@@ -62,8 +73,14 @@ class DeviceArray {
   // Overwrites every element from `src` (same dtype and size, else Error(usage)). Blocking.
   // The harness uses it to restore the input of a variant that writes it.
   virtual void write(HostView src) = 0;
-  // Copies every element back to the host. Blocking.
-  virtual HostArray read() const = 0;
+  // Copies every element into `dst` (same dtype and size, else Error(usage)). Blocking.
+  virtual void read_into(HostArray& dst) const = 0;
+  // Copies every element back to a new host array. Blocking.
+  HostArray read() const {
+    HostArray out(dtype(), size());
+    read_into(out);
+    return out;
+  }
 };
 
 struct Timing {
@@ -92,6 +109,23 @@ class Reducer {
   // gives the identity). If info().writes_input, the contents of `input` are unspecified after.
   // Deterministic: the same input on the same device gives bitwise the same value.
   virtual Reduction reduce(DeviceArray& input, Op op) = 0;
+};
+
+// One scan variant bound to one backend and device; owns its scratch like a Reducer.
+class Scanner {
+ public:
+  Scanner() = default;
+  Scanner(const Scanner&) = delete;
+  Scanner& operator=(const Scanner&) = delete;
+  virtual ~Scanner() = default;
+
+  virtual const VariantInfo& info() const = 0;
+  // Writes the `kind` scan of `input` with `op` into `output` and returns when it is complete
+  // on the device. Preconditions: info() claims input.dtype(), op and kind, else
+  // Error(unsupported); `output` is a distinct array of the same backend, dtype and size, else
+  // Error(usage). Any n >= 0. If info().writes_input, `input` is unspecified after.
+  // Deterministic for integers; for floats when info().deterministic.
+  virtual Timing scan(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) = 0;
 };
 
 // How a device is chosen. An empty selector means the backend's default, which prefers the
@@ -123,15 +157,20 @@ class Backend {
   virtual void select_device(const DeviceChoice& choice) = 0;
   // The selected device (the default one if select_device was never called).
   virtual DeviceInfo device() const = 0;
-  // Why the selected device cannot run `variant_id`, in words ("needs subgroup shuffle, which
-  // this device lacks"); empty when it can.
-  virtual std::string unsupported_reason(std::string_view variant_id) const = 0;
+  // Why the selected device cannot run the `primitive` variant `variant_id`, in words ("needs
+  // subgroup shuffle, which this device lacks"); empty when it can.
+  virtual std::string unsupported_reason(Primitive primitive,
+                                         std::string_view variant_id) const = 0;
 
   // Error(usage) for an unknown id, Error(unsupported) with unsupported_reason() when the device
   // cannot run it.
   virtual std::unique_ptr<Reducer> make_reducer(std::string_view variant_id) = 0;
+  virtual std::unique_ptr<Scanner> make_scanner(std::string_view variant_id) = 0;
   // Copies `data` into new device memory. Error(out_of_memory) when it does not fit.
   virtual std::unique_ptr<DeviceArray> upload(HostView data) = 0;
+  // New device memory for n elements of `t`, contents unspecified (a scan's output).
+  // Error(out_of_memory) when it does not fit.
+  virtual std::unique_ptr<DeviceArray> allocate(DType t, std::size_t n) = 0;
   // Elements of `t` the selected device can hold in one array (for refusing an n up front).
   virtual std::uint64_t max_elements(DType t) const = 0;
 
@@ -140,6 +179,9 @@ class Backend {
   // Streaming-read bandwidth of the selected device in GB/s, measured by the backend's own read
   // kernel/shader; nullopt where the backend does not measure it.
   virtual std::optional<double> measure_read_bandwidth_gbps() { return std::nullopt; }
+  // Device-to-device copy bandwidth in GB/s, counting bytes read plus bytes written (the bytes a
+  // scan must move); nullopt where the backend does not measure it.
+  virtual std::optional<double> measure_copy_bandwidth_gbps() { return std::nullopt; }
 };
 
 }  // namespace xr

@@ -1,5 +1,6 @@
 // The catalog of variant ids: one id, one algorithm, on every backend that implements it
-// (DESIGN.md, "Names"). Order in the catalog is the ladder order of `compare` tables.
+// (DESIGN.md, "Names"). An id is unique within its primitive (`cpu/sequential` and `lib/cub`
+// exist for reduce and for scan). Order in the catalog is the ladder order of `compare` tables.
 #pragma once
 
 #include <span>
@@ -11,16 +12,20 @@
 namespace xr {
 
 struct CatalogEntry {
+  Primitive primitive;
   std::string_view id;
   std::string_view mirrors;
 };
 
-// Every known variant id in ladder order.
+// Every known variant of every primitive, each primitive's in ladder order.
 std::span<const CatalogEntry> catalog();
-// Position in the ladder (index into catalog()); ids not in the catalog sort last.
-int ladder_position(std::string_view id);
-// A VariantInfo with the catalog's id and `mirrors` text. Error(usage) for an id not in the
-// catalog, so a backend cannot register an id the others would spell differently.
-VariantInfo catalog_variant(std::string_view id, std::vector<DType> dtypes, std::vector<Op> ops);
+// Position in the ladder of `primitive` (index into catalog()); ids not in the catalog sort last.
+int ladder_position(Primitive primitive, std::string_view id);
+bool in_catalog(Primitive primitive, std::string_view id);
+// A VariantInfo with the catalog's id and `mirrors` text; a scan variant claims both kinds.
+// Error(usage) for an id not in the catalog, so a backend cannot register an id the others would
+// spell differently.
+VariantInfo catalog_variant(Primitive primitive, std::string_view id, std::vector<DType> dtypes,
+                            std::vector<Op> ops);
 
 }  // namespace xr

@@ -1,13 +1,15 @@
-// The benchmark harness: warm-up, repetitions, statistics. Restores the input of a variant that
-// writes it between repetitions, outside the timed region.
+// The benchmark harness: warm-up, repetitions, statistics, for either primitive through a
+// Runner. Restores the input of a variant that writes it between repetitions, outside the timed
+// region; reads a scan's output back only outside the timed region, twice per point (after the
+// first run, for the check, and after the last, for the determinism check).
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "xreduce/backend.hpp"
-#include "xreduce/reference.hpp"
+#include "xreduce/check.hpp"
+#include "xreduce/runner.hpp"
 
 namespace xr {
 
@@ -30,22 +32,27 @@ struct Stats {
 Stats summarize(std::vector<double> samples);
 
 struct Measurement {
-  Value result;               // of the first (warm-up or timed) run; checked by the caller
-  bool deterministic = true;  // every repetition returned bitwise the same value
+  Outcome result;  // of the first (warm-up or timed) run; checked by the caller
+  // Reduce: every repetition returned bitwise the same value. Scan: the last repetition's output
+  // equals the first's bitwise. The caller decides what a difference means
+  // (VariantInfo::deterministic_for).
+  bool deterministic = true;
   Stats device_ms;
   Stats host_ms;
   bool device_timer = true;
 };
 
-// Runs `reducer` on `input` per `options`. `pristine` is the input's original content: restored
-// into `input` before every run when the variant writes its input.
-Measurement measure(Backend& backend, Reducer& reducer, DeviceArray& input, HostView pristine,
-                    Op op, const MeasureOptions& options);
+// Runs `runner` on `input` per `options`. `pristine` is the input's original content: restored
+// into `input` before every run when the variant writes its input, and after the last.
+Measurement measure(Backend& backend, Runner& runner, DeviceArray& input, HostView pristine,
+                    const Operation& operation, const MeasureOptions& options);
 
-// Bytes a reduction must read: n * sizeof(T), the same formula on every backend.
-inline double reduce_bytes(std::size_t n, DType t) {
-  return static_cast<double>(n) * static_cast<double>(size_of(t));
-}
+// The end-to-end cost an application pays: copy `data` into a device array (allocated once,
+// outside the timed region, as an application would), run, and bring the result back (a
+// reduce's value, a scan's whole output), all on the host clock. device_ms holds that time.
+Measurement measure_end_to_end(Backend& backend, Runner& runner, HostView data,
+                               const Operation& operation, const MeasureOptions& options);
+
 // GB/s (10^9 bytes per second) of `bytes` in `ms`; 0 when ms is 0.
 inline double gbps(double bytes, double ms) {
   return ms > 0 ? bytes / (ms * 1e6) : 0;

@@ -16,7 +16,8 @@ HostArray read_bin(const std::filesystem::path& path, DType dtype);
 // By extension: .npy -> read_npy; .bin -> read_bin (needs `dtype`, default i32 is not assumed).
 HostArray read_input(const std::filesystem::path& path, std::optional<DType> dtype);
 
-// Writes a 1-D .npy (format 1.0). Used by tests and by users to make inputs.
+// Writes a 1-D .npy (format 1.0) through a temporary file and a rename, so a failure leaves no
+// partial file: `run --output` and the tests' fixtures. Error(usage) naming the path.
 void write_npy(const std::filesystem::path& path, HostView data);
 
 }  // namespace xr

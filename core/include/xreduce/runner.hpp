@@ -1,0 +1,48 @@
+// One variant of either primitive bound to its backend: the single seam through which the
+// harness, the tool and the tests run reduce and scan alike (STYLE.md point 9).
+#pragma once
+
+#include <memory>
+#include <string_view>
+
+#include "xreduce/backend.hpp"
+#include "xreduce/check.hpp"
+
+namespace xr {
+
+class Runner {
+ public:
+  // Backend::make_reducer or make_scanner by `primitive`; their errors pass through (usage for
+  // an unknown id, unsupported when the device cannot run it).
+  Runner(Backend& backend, Primitive primitive, std::string_view id);
+  // A variant made elsewhere (a test's own Reducer or Scanner); `backend` allocates outputs.
+  Runner(Backend& backend, std::unique_ptr<Reducer> reducer);
+  Runner(Backend& backend, std::unique_ptr<Scanner> scanner);
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+
+  const VariantInfo& info() const;
+  Primitive primitive() const { return primitive_; }
+
+  // A scan's output array for n elements of `t`, allocated once and again only when the dtype
+  // or size change; null for reduce. Tests poison it before a run to see every element written.
+  DeviceArray* prepare_output(DType t, std::size_t n);
+
+  // One call on `input` (operation.primitive must be this runner's, else Error(usage)). Scans
+  // write into prepare_output(input's dtype and size).
+  Timing run(DeviceArray& input, const Operation& operation);
+
+  // What the last run produced: its value, or its output read back to the host (blocking, into
+  // a host array the runner keeps, so repeated reads do not allocate).
+  const Outcome& outcome();
+
+ private:
+  Backend& backend_;
+  Primitive primitive_;
+  std::unique_ptr<Reducer> reducer_;
+  std::unique_ptr<Scanner> scanner_;
+  std::unique_ptr<DeviceArray> output_;
+  Outcome last_;
+};
+
+}  // namespace xr

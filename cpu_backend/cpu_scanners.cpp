@@ -1,0 +1,141 @@
+// The CPU scan variants (seed 001's CPU row). Float sums accumulate in double and round once per
+// element, as the reduce variants do, so the reference backend is the most accurate one; integer
+// sums wrap modulo 2^32 like the GPUs'.
+#include <algorithm>
+#include <chrono>
+#include <execution>
+#include <numeric>
+#include <string>
+
+#include "cpu_reducers.hpp"
+#include "xreduce/catalog.hpp"
+#include "xreduce/error.hpp"
+
+namespace xr::cpu {
+namespace {
+
+// Elements per task of cpu/parallel: the reduce's 64K (a core's L2 of 4-byte elements, ~4K tasks
+// at 2^28), fixed so the chunk totals, hence the float results, do not depend on the thread count.
+constexpr std::size_t kScanChunk = 64 * 1024;
+
+template <class T>
+using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+
+// Scans xs into ys from `acc` (the prefix before xs[0]); the op is a template constant so each
+// loop is specialised.
+template <class T>
+void scan_from(std::span<const T> xs, std::span<T> ys, Op op, ScanKind kind, Acc<T> acc) {
+  auto run = [&](auto op_constant) {
+    if (kind == ScanKind::inclusive) {
+      for (std::size_t i = 0; i < xs.size(); ++i) {
+        acc = apply<Acc<T>>(op_constant.value, acc, xs[i]);
+        ys[i] = static_cast<T>(acc);
+      }
+    } else {
+      for (std::size_t i = 0; i < xs.size(); ++i) {
+        ys[i] = static_cast<T>(acc);
+        acc = apply<Acc<T>>(op_constant.value, acc, xs[i]);
+      }
+    }
+  };
+  switch (op) {
+    case Op::sum:
+      return run(std::integral_constant<Op, Op::sum>{});
+    case Op::min:
+      return run(std::integral_constant<Op, Op::min>{});
+    case Op::max:
+      return run(std::integral_constant<Op, Op::max>{});
+  }
+}
+
+template <class T>
+Acc<T> fold(std::span<const T> xs, Op op) {
+  Acc<T> acc = static_cast<Acc<T>>(identity<T>(op));
+  for (T x : xs) acc = apply<Acc<T>>(op, acc, x);
+  return acc;
+}
+
+// Two passes over fixed chunks: each chunk's total in parallel, the totals' exclusive prefix in
+// order, then each chunk scanned from its prefix in parallel.
+template <class T>
+void parallel_scan(std::span<const T> xs, std::span<T> ys, Op op, ScanKind kind) {
+  const std::size_t chunks = (xs.size() + kScanChunk - 1) / kScanChunk;
+  auto part = [&](auto span, std::size_t c) {
+    return span.subspan(c * kScanChunk, std::min(kScanChunk, xs.size() - c * kScanChunk));
+  };
+  std::vector<Acc<T>> prefix(chunks);
+  std::vector<std::size_t> index(chunks);
+  std::iota(index.begin(), index.end(), std::size_t{0});
+  std::for_each(std::execution::par, index.begin(), index.end(),
+                [&](std::size_t c) { prefix[c] = fold<T>(part(xs, c), op); });
+  Acc<T> running = static_cast<Acc<T>>(identity<T>(op));
+  for (Acc<T>& p : prefix) running = apply<Acc<T>>(op, running, std::exchange(p, running));
+  std::for_each(std::execution::par, index.begin(), index.end(), [&](std::size_t c) {
+    scan_from<T>(part(xs, c), part(ys, c), op, kind, prefix[c]);
+  });
+}
+
+enum class Kind { sequential, parallel };
+
+class CpuScanner final : public Scanner {
+ public:
+  CpuScanner(VariantInfo info, Kind kind) : info_(std::move(info)), kind_(kind) {}
+  const VariantInfo& info() const override { return info_; }
+
+  Timing scan(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
+    if (!info_.claims(input.dtype()) || !info_.claims(op) || !info_.claims(kind))
+      throw Error(ErrorCategory::unsupported, info_.id + " does not implement the " +
+                                                  std::string(to_string(kind)) + " " +
+                                                  std::string(to_string(op)) + " scan of " +
+                                                  std::string(to_string(input.dtype())));
+    auto* in = dynamic_cast<CpuArray*>(&input);
+    auto* out = dynamic_cast<CpuArray*>(&output);
+    if (!in || !out)
+      throw Error(ErrorCategory::usage, "cpu scanner given an array of another backend");
+    if (in == out || out->dtype() != in->dtype() || out->size() != in->size())
+      throw Error(ErrorCategory::usage,
+                  "scan output must be a distinct array of the input's dtype and size");
+    const auto start = std::chrono::steady_clock::now();
+    visit_dtype(in->dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      auto xs = in->view().as<T>();
+      auto ys = out->span<T>();
+      if (kind_ == Kind::sequential)
+        scan_from<T>(xs, ys, op, kind, static_cast<Acc<T>>(identity<T>(op)));
+      else
+        parallel_scan<T>(xs, ys, op, kind);
+    });
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return Timing{ms, ms, true};
+  }
+
+ private:
+  VariantInfo info_;
+  Kind kind_;
+};
+
+// The CPU scan table: the one list of ids both cpu_scan_variants() and make_cpu_scanner() read.
+constexpr std::pair<std::string_view, Kind> kScanVariants[] = {{"cpu/sequential", Kind::sequential},
+                                                               {"cpu/parallel", Kind::parallel}};
+
+VariantInfo scan_info(std::string_view id) {
+  return catalog_variant(Primitive::scan, id, {DType::i32, DType::u32, DType::f32},
+                         {Op::sum, Op::min, Op::max});
+}
+
+}  // namespace
+
+std::vector<VariantInfo> cpu_scan_variants() {
+  std::vector<VariantInfo> out;
+  for (const auto& [id, kind] : kScanVariants) out.push_back(scan_info(id));
+  return out;
+}
+
+std::unique_ptr<Scanner> make_cpu_scanner(std::string_view id) {
+  for (const auto& [name, kind] : kScanVariants)
+    if (name == id) return std::make_unique<CpuScanner>(scan_info(id), kind);
+  throw Error(ErrorCategory::usage, "unknown cpu scan variant '" + std::string(id) + "'");
+}
+
+}  // namespace xr::cpu
