@@ -671,6 +671,18 @@ TEST_CASE("compare across cpu and vulkan in every format and with --plot",
   CHECK(with({"--format", "md"}).find("### vulkan · sum i32 · n = 64K") != std::string::npos);
   CHECK(with({"--format", "text"}).find("vulkan · sum i32 · n = 1000") != std::string::npos);
 
+  // Vulkan has no scan variant yet: a scan compare measures the CPU and notes why not Vulkan.
+  const Result scan = xreduce({"compare", "--backend", "cpu,vulkan", "--primitive", "scan", "--n",
+                               "1000", "--reps", "1", "--format", "json", "--quiet"});
+  INFO(scan.err);
+  REQUIRE(scan.code == 0);
+  const json sj = json::parse(scan.out);
+  REQUIRE(sj["devices"].size() == 1);
+  CHECK(sj["devices"][0]["backend"] == "cpu");
+  REQUIRE(sj["skipped"].size() == 1);
+  CHECK(sj["skipped"][0]["backend"] == "vulkan");
+  CHECK_THAT(sj["skipped"][0]["reason"].get<std::string>(), Catch::Contains("no scan variant"));
+
   if (std::system("python3 -c 'import matplotlib' >/dev/null 2>&1") != 0 &&
       std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") != 0)
     skip("python3 with matplotlib is not installed");

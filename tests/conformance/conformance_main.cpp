@@ -334,8 +334,9 @@ class VariantCase final : public Catch::ITestInvoker {
 
   // n = 2^31 + 5: past every 32-bit signed index. Constant data with a distinct minimum and
   // maximum placed past 2^31, so an index that wraps or a dropped tail changes the result. Reduce
-  // checks every op in closed form; scan checks every element of two operations per dtype (an
-  // inclusive and an exclusive one) against the host reference.
+  // checks every op of i32 and u32 in closed form; scan checks every element of an inclusive sum
+  // and an exclusive max of u32 against the host reference (reading back and checking 2^31
+  // elements per operation is what a case costs, so one dtype covers both kinds).
   void run_large() const {
     xr::Backend& b = *backend_;
     xr::Runner runner(b, primitive_, id_);
@@ -348,6 +349,8 @@ class VariantCase final : public Catch::ITestInvoker {
     std::string why_not;
     for (xr::DType dtype : {xr::DType::i32, xr::DType::u32}) {
       if (!info.claims(dtype)) continue;
+      // Scan: one dtype, since reading back and checking 2^31 elements is what a case costs.
+      if (primitive_ == xr::Primitive::scan && dtype != xr::DType::u32) continue;
       const std::string dtype_name(xr::to_string(dtype));
       if (n > info.max_elements) {
         why_not = id_ + " accepts at most " + std::to_string(info.max_elements) + " elements";
@@ -371,12 +374,9 @@ class VariantCase final : public Catch::ITestInvoker {
       auto array = b.upload(data.view());
       Caller call{runner, *array, data.view(), false, std::nullopt};
       if (primitive_ == xr::Primitive::scan) {
-        const bool i32 = dtype == xr::DType::i32;
         for (const xr::Operation op :
-             {xr::Operation{xr::Primitive::scan, i32 ? xr::Op::min : xr::Op::sum,
-                            xr::ScanKind::inclusive},
-              xr::Operation{xr::Primitive::scan, i32 ? xr::Op::sum : xr::Op::max,
-                            xr::ScanKind::exclusive}}) {
+             {xr::Operation{xr::Primitive::scan, xr::Op::sum, xr::ScanKind::inclusive},
+              xr::Operation{xr::Primitive::scan, xr::Op::max, xr::ScanKind::exclusive}}) {
           if (!claims(info, dtype, op)) continue;
           const std::string operation = op.describe();
           CAPTURE(operation);
