@@ -434,6 +434,52 @@ constexpr vk::DeviceSize kProbeBytes = vk::DeviceSize{1} << 30;
 constexpr int kProbeRuns = 7;
 }  // namespace
 
+namespace {
+
+// Median time in ms of the work `record` puts in a command buffer, over kProbeRuns runs after a
+// warm-up: timestamps around it where the device has them, else the host's submit-to-fence time.
+template <class Record>
+double probe_median_ms(Device& device, Record&& record) {
+  const DeviceFacts& f = device.facts();
+  const auto& dev = device.handle();
+  vk::raii::QueryPool queries{nullptr};
+  if (f.timestamps())
+    queries =
+        XR_VK_CHECK(dev.createQueryPool(vk::QueryPoolCreateInfo({}, vk::QueryType::eTimestamp, 2)));
+  vk::raii::CommandBuffer cmd = device.allocate_command_buffer();
+  cmd.begin(vk::CommandBufferBeginInfo());
+  record_queue_barrier(cmd);
+  if (*queries) {
+    cmd.resetQueryPool(*queries, 0, 2);
+    cmd.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *queries, 0);
+  }
+  record(cmd);
+  if (*queries) cmd.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *queries, 1);
+  cmd.end();
+
+  std::vector<double> ms;
+  for (int run = 0; run <= kProbeRuns; ++run) {
+    const double host_ms = device.submit_and_wait(cmd);
+    double t = host_ms;
+    if (*queries) {
+      auto [result, ticks] = queries.getResults<std::uint64_t>(
+          0, 2, 2 * sizeof(std::uint64_t), sizeof(std::uint64_t), vk::QueryResultFlagBits::e64);
+      if (result != vk::Result::eSuccess)
+        throw Error(ErrorCategory::device_lost, "Vulkan timestamps not available");
+      const std::uint64_t mask = f.timestamp_valid_bits >= 64
+                                     ? ~std::uint64_t{0}
+                                     : (std::uint64_t{1} << f.timestamp_valid_bits) - 1;
+      t = static_cast<double>((ticks[1] - ticks[0]) & mask) * f.limits.timestampPeriod / 1e6;
+    }
+    if (run > 0) ms.push_back(t);  // run 0 warms up (pipeline, clocks)
+  }
+  std::sort(ms.begin(), ms.end());
+  device.raise_validation();
+  return ms[ms.size() / 2];
+}
+
+}  // namespace
+
 void Probes::flush_cache() {
   Device& device = *device_;
   const DeviceFacts& f = device.facts();
@@ -488,46 +534,35 @@ double Probes::read_bandwidth_gbps() {
   const std::uint32_t vectors = static_cast<std::uint32_t>(bytes / 16);
   const std::uint32_t groups = std::min(
       {ceil_div(vectors, kWorkgroup * kUnroll), kGridGroups, f.limits.maxComputeWorkGroupCount[0]});
-  vk::raii::QueryPool queries{nullptr};
-  if (f.timestamps())
-    queries =
-        XR_VK_CHECK(dev.createQueryPool(vk::QueryPoolCreateInfo({}, vk::QueryType::eTimestamp, 2)));
-  vk::raii::CommandBuffer cmd = device.allocate_command_buffer();
-  cmd.begin(vk::CommandBufferBeginInfo());
-  record_queue_barrier(cmd);
-  if (*queries) {
-    cmd.resetQueryPool(*queries, 0, 2);
-    cmd.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *queries, 0);
-  }
-  cmd.bindPipeline(vk::PipelineBindPoint::eCompute, pipeline);
-  cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, device.pipeline_layout(), 0, *sets[0],
-                         {});
-  cmd.pushConstants<PushConstants>(device.pipeline_layout(), vk::ShaderStageFlagBits::eCompute, 0,
-                                   PushConstants{vectors, 0, 0, groups});
-  cmd.dispatch(groups, 1, 1);
-  if (*queries) cmd.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *queries, 1);
-  cmd.end();
-
-  std::vector<double> ms;
-  for (int run = 0; run <= kProbeRuns; ++run) {
-    const double host_ms = device.submit_and_wait(cmd);
-    double t = host_ms;
-    if (*queries) {
-      auto [result, ticks] = queries.getResults<std::uint64_t>(
-          0, 2, 2 * sizeof(std::uint64_t), sizeof(std::uint64_t), vk::QueryResultFlagBits::e64);
-      if (result != vk::Result::eSuccess)
-        throw Error(ErrorCategory::device_lost, "Vulkan timestamps not available");
-      const std::uint64_t mask = f.timestamp_valid_bits >= 64
-                                     ? ~std::uint64_t{0}
-                                     : (std::uint64_t{1} << f.timestamp_valid_bits) - 1;
-      t = static_cast<double>((ticks[1] - ticks[0]) & mask) * f.limits.timestampPeriod / 1e6;
-    }
-    if (run > 0) ms.push_back(t);  // run 0 warms up (pipeline, clocks)
-  }
-  std::sort(ms.begin(), ms.end());
-  device.raise_validation();
-  const double median = ms[ms.size() / 2];
+  const double median = probe_median_ms(device, [&](const vk::raii::CommandBuffer& cmd) {
+    cmd.bindPipeline(vk::PipelineBindPoint::eCompute, pipeline);
+    cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, device.pipeline_layout(), 0, *sets[0],
+                           {});
+    cmd.pushConstants<PushConstants>(device.pipeline_layout(), vk::ShaderStageFlagBits::eCompute, 0,
+                                     PushConstants{vectors, 0, 0, groups});
+    cmd.dispatch(groups, 1, 1);
+  });
   return median > 0 ? static_cast<double>(bytes) / (median * 1e6) : 0;
+}
+
+double Probes::copy_bandwidth_gbps() {
+  Device& device = *device_;
+  const DeviceFacts& f = device.facts();
+  device.raise_validation();
+  vk::DeviceSize bytes = kProbeBytes;
+  if (f.max_allocation) bytes = std::min<vk::DeviceSize>(bytes, f.max_allocation);
+  if (f.device_local_bytes) bytes = std::min<vk::DeviceSize>(bytes, f.device_local_bytes / 8);
+  bytes &= ~vk::DeviceSize{15};
+  Buffer src(device, bytes, kStorageUsage, MemoryKind::device_local);
+  Buffer dst(device, bytes, kStorageUsage, MemoryKind::device_local);
+  device.run_once([&](const vk::raii::CommandBuffer& cmd) {
+    cmd.fillBuffer(src.handle(), 0, VK_WHOLE_SIZE, 1);
+  });
+  const double median = probe_median_ms(device, [&](const vk::raii::CommandBuffer& cmd) {
+    cmd.copyBuffer(src.handle(), dst.handle(), vk::BufferCopy(0, 0, bytes));
+  });
+  // Bytes read plus bytes written, as a scan's GB/s counts them.
+  return median > 0 ? 2.0 * static_cast<double>(bytes) / (median * 1e6) : 0;
 }
 
 }  // namespace xr::vulkan

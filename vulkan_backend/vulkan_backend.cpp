@@ -156,6 +156,12 @@ class VulkanBackend final : public Backend {
     return probes_->read_bandwidth_gbps();
   }
 
+  std::optional<double> measure_copy_bandwidth_gbps() override {
+    require_available();
+    logical_device();
+    return probes_->copy_bandwidth_gbps();
+  }
+
  private:
   const DeviceFacts& facts() const { return instance_->devices()[selected_]; }
 

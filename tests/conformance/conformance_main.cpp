@@ -461,6 +461,9 @@ class VariantCase final : public Catch::ITestInvoker {
       CHECK_THROWS_MATCHES(out->read_into(wrong), xr::Error, category_is(xr::ErrorCategory::usage));
     }
     CHECK(b.allocate(xr::DType::i32, 0)->size() == 0);
+    // The peaks of "% peak": reduce's read bandwidth, scan's copy bandwidth (read + written).
+    for (const auto& peak : {b.measure_read_bandwidth_gbps(), b.measure_copy_bandwidth_gbps()})
+      if (peak) CHECK(*peak > 0);
     CHECK_THROWS_MATCHES(b.make_reducer("no/such-variant"), xr::Error,
                          category_is(xr::ErrorCategory::usage));
     CHECK_THROWS_MATCHES(b.make_scanner("no/such-variant"), xr::Error,
