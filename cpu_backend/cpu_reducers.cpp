@@ -1,6 +1,7 @@
 // The CPU variants. Floats accumulate sums in double, the host's natural wide accumulator, so
 // the reference backend is the most accurate one; integer sums wrap modulo 2^32 like the GPUs'.
 #include "cpu_reducers.hpp"
+#include "fold.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -14,37 +15,6 @@
 
 namespace xr::cpu {
 namespace {
-
-// Elements per task of cpu/parallel: 64K 4-byte elements (256 KiB) fit a core's L2 and give
-// TBB ~4K tasks at 2^28, enough to balance; fixed so the partials, hence the result, do not
-// depend on the thread count.
-constexpr std::size_t kParallelChunk = 64 * 1024;
-
-template <class T>
-using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
-
-// Folds xs into acc; the op is a template constant inside the loop so each loop is specialised.
-template <class T>
-Acc<T> fold(std::span<const T> xs, Op op, Acc<T> acc) {
-  auto run = [&](auto op_constant) {
-    for (T x : xs) acc = apply<Acc<T>>(op_constant.value, acc, x);
-    return acc;
-  };
-  switch (op) {
-    case Op::sum:
-      return run(std::integral_constant<Op, Op::sum>{});
-    case Op::min:
-      return run(std::integral_constant<Op, Op::min>{});
-    case Op::max:
-      return run(std::integral_constant<Op, Op::max>{});
-  }
-  return acc;
-}
-
-template <class T>
-Acc<T> acc_identity(Op op) {
-  return op == Op::sum ? Acc<T>(0) : static_cast<Acc<T>>(identity<T>(op));
-}
 
 // Seed 000's recursiveReduce: interleaved pairs data[i] op= data[i + stride], halving the size.
 // Made correct for odd sizes (the middle element carries over) and non-destructive: the first

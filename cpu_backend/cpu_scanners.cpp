@@ -8,18 +8,12 @@
 #include <string>
 
 #include "cpu_reducers.hpp"
+#include "fold.hpp"
 #include "xreduce/catalog.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::cpu {
 namespace {
-
-// Elements per task of cpu/parallel: the reduce's 64K (a core's L2 of 4-byte elements, ~4K tasks
-// at 2^28), fixed so the chunk totals, hence the float results, do not depend on the thread count.
-constexpr std::size_t kScanChunk = 64 * 1024;
-
-template <class T>
-using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
 
 // Scans xs into ys from `acc` (the prefix before xs[0]); the op is a template constant so each
 // loop is specialised.
@@ -48,27 +42,21 @@ void scan_from(std::span<const T> xs, std::span<T> ys, Op op, ScanKind kind, Acc
   }
 }
 
-template <class T>
-Acc<T> fold(std::span<const T> xs, Op op) {
-  Acc<T> acc = static_cast<Acc<T>>(identity<T>(op));
-  for (T x : xs) acc = apply<Acc<T>>(op, acc, x);
-  return acc;
-}
-
 // Two passes over fixed chunks: each chunk's total in parallel, the totals' exclusive prefix in
 // order, then each chunk scanned from its prefix in parallel.
 template <class T>
 void parallel_scan(std::span<const T> xs, std::span<T> ys, Op op, ScanKind kind) {
-  const std::size_t chunks = (xs.size() + kScanChunk - 1) / kScanChunk;
+  const std::size_t chunks = (xs.size() + kParallelChunk - 1) / kParallelChunk;
   auto part = [&](auto span, std::size_t c) {
-    return span.subspan(c * kScanChunk, std::min(kScanChunk, xs.size() - c * kScanChunk));
+    return span.subspan(c * kParallelChunk,
+                        std::min(kParallelChunk, xs.size() - c * kParallelChunk));
   };
   std::vector<Acc<T>> prefix(chunks);
   std::vector<std::size_t> index(chunks);
   std::iota(index.begin(), index.end(), std::size_t{0});
   std::for_each(std::execution::par, index.begin(), index.end(),
-                [&](std::size_t c) { prefix[c] = fold<T>(part(xs, c), op); });
-  Acc<T> running = static_cast<Acc<T>>(identity<T>(op));
+                [&](std::size_t c) { prefix[c] = fold<T>(part(xs, c), op, acc_identity<T>(op)); });
+  Acc<T> running = acc_identity<T>(op);
   for (Acc<T>& p : prefix) running = apply<Acc<T>>(op, running, std::exchange(p, running));
   std::for_each(std::execution::par, index.begin(), index.end(), [&](std::size_t c) {
     scan_from<T>(part(xs, c), part(ys, c), op, kind, prefix[c]);
@@ -101,7 +89,7 @@ class CpuScanner final : public Scanner {
       auto xs = in->view().as<T>();
       auto ys = out->span<T>();
       if (kind_ == Kind::sequential)
-        scan_from<T>(xs, ys, op, kind, static_cast<Acc<T>>(identity<T>(op)));
+        scan_from<T>(xs, ys, op, kind, acc_identity<T>(op));
       else
         parallel_scan<T>(xs, ys, op, kind);
     });

@@ -206,6 +206,16 @@ void Context::download(void* dst, const void* src, std::size_t bytes) {
   XR_CUDA_CHECK(cudaStreamSynchronize(stream()));
 }
 
+DeviceBuffer Context::zeroed(std::size_t bytes) {
+  activate();
+  DeviceBuffer buf(bytes);
+  if (bytes) {
+    XR_CUDA_CHECK(cudaMemsetAsync(buf.get(), 0, bytes, stream()));
+    XR_CUDA_CHECK(cudaStreamSynchronize(stream()));
+  }
+  return buf;
+}
+
 void Context::flush_l2() {
   activate();
   if (!flush_.get()) flush_ = DeviceBuffer(std::max<std::size_t>(2 * limits_.l2_bytes, 1 << 20));

@@ -148,6 +148,8 @@ class Context {
   void upload(void* dst, const void* src, std::size_t bytes);
   // Device -> host, blocking.
   void download(void* dst, const void* src, std::size_t bytes);
+  // New device memory of `bytes`, zero-filled before it returns (a variant's scratch).
+  DeviceBuffer zeroed(std::size_t bytes);
 
   // Overwrites a buffer of twice the L2 size so the next timed run reads from DRAM. Blocking.
   void flush_l2();

@@ -2,24 +2,12 @@
 // variant (Sum's zero, +inf/-inf for float min/max so an all-inf input stays exact). 32-bit
 // offsets while n fits them, as a typical caller passing an int count gets; 64-bit beyond.
 #include <cub/device/device_reduce.cuh>
-#include <cuda/functional>
-#include <cuda/std/functional>
 
 #include "dispatch.hpp"
 #include "kernels/ops.cuh"
 
 namespace xr::cuda::detail {
 namespace {
-
-template <class O>
-auto cub_op() {
-  if constexpr (std::is_same_v<O, kernels::SumOp>)
-    return ::cuda::std::plus<>{};
-  else if constexpr (std::is_same_v<O, kernels::MinOp>)
-    return ::cuda::minimum<>{};
-  else
-    return ::cuda::maximum<>{};
-}
 
 // temp == nullptr: query the size into `bytes`.
 template <class T, class O>
@@ -30,10 +18,10 @@ void cub_reduce(void* temp, std::size_t& bytes, const void* in, void* out, std::
   const T init = O::template identity<T>();
   if (n <= 0xffffffffu)
     XR_CUDA_CHECK(cub::DeviceReduce::Reduce(temp, bytes, src, dst, static_cast<std::uint32_t>(n),
-                                            cub_op<O>(), init, stream));
+                                            kernels::cub_operator<O>(), init, stream));
   else
     XR_CUDA_CHECK(cub::DeviceReduce::Reduce(temp, bytes, src, dst, static_cast<std::uint64_t>(n),
-                                            cub_op<O>(), init, stream));
+                                            kernels::cub_operator<O>(), init, stream));
 }
 
 }  // namespace

@@ -3,24 +3,12 @@
 // a caller passing an int count gets; 64-bit beyond. One scratch serves both kinds: the plan
 // keeps the larger of the two temp-storage sizes CUB asks for.
 #include <cub/device/device_scan.cuh>
-#include <cuda/functional>
-#include <cuda/std/functional>
 
 #include "kernels/ops.cuh"
 #include "scan_dispatch.hpp"
 
 namespace xr::cuda::detail {
 namespace {
-
-template <class O>
-auto cub_scan_op() {
-  if constexpr (std::is_same_v<O, kernels::SumOp>)
-    return ::cuda::std::plus<>{};
-  else if constexpr (std::is_same_v<O, kernels::MinOp>)
-    return ::cuda::minimum<>{};
-  else
-    return ::cuda::maximum<>{};
-}
 
 // temp == nullptr: query the size into `bytes`.
 template <class T, class O, class N>
@@ -29,10 +17,10 @@ void cub_scan(void* temp, std::size_t& bytes, const void* in, void* out, N n, Sc
   const T* src = static_cast<const T*>(in);
   T* dst = static_cast<T*>(out);
   if (kind == ScanKind::inclusive)
-    XR_CUDA_CHECK(
-        cub::DeviceScan::InclusiveScan(temp, bytes, src, dst, cub_scan_op<O>(), n, stream));
+    XR_CUDA_CHECK(cub::DeviceScan::InclusiveScan(temp, bytes, src, dst, kernels::cub_operator<O>(),
+                                                 n, stream));
   else
-    XR_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(temp, bytes, src, dst, cub_scan_op<O>(),
+    XR_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(temp, bytes, src, dst, kernels::cub_operator<O>(),
                                                  O::template identity<T>(), n, stream));
 }
 

@@ -107,12 +107,8 @@ class CudaScanner final : public Scanner {
     planned_ = false;
     scratch_ = DeviceBuffer();
     plan_ = make_scan_plan(kernel_, t, op, n, ctx_->limits());
-    scratch_ = DeviceBuffer(plan_.scratch_bytes);
+    scratch_ = ctx_->zeroed(plan_.scratch_bytes);
     launches_ = 0;
-    if (plan_.scratch_bytes) {
-      XR_CUDA_CHECK(cudaMemsetAsync(scratch_.get(), 0, plan_.scratch_bytes, ctx_->stream()));
-      XR_CUDA_CHECK(cudaStreamSynchronize(ctx_->stream()));
-    }
     planned_ = true;
   }
 

@@ -125,11 +125,7 @@ class CudaReducer final : public Reducer {
     planned_ = false;
     scratch_ = DeviceBuffer();
     plan_ = make_plan(kernel_, t, op, n, ctx_->limits());
-    scratch_ = DeviceBuffer(plan_.scratch_bytes);
-    if (plan_.scratch_bytes) {
-      XR_CUDA_CHECK(cudaMemsetAsync(scratch_.get(), 0, plan_.scratch_bytes, ctx_->stream()));
-      XR_CUDA_CHECK(cudaStreamSynchronize(ctx_->stream()));
-    }
+    scratch_ = ctx_->zeroed(plan_.scratch_bytes);
     planned_ = true;
   }
 

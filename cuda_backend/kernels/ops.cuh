@@ -3,7 +3,9 @@
 // i32 sums are dispatched as u32 sums (compute_type), so integer sums wrap modulo 2^32.
 #pragma once
 
+#include <cuda/functional>
 #include <cuda/std/cstdint>
+#include <cuda/std/functional>
 #include <cuda/std/limits>
 
 #include "dispatch.hpp"
@@ -49,6 +51,17 @@ struct MaxOp {
       return ::cuda::std::numeric_limits<T>::lowest();
   }
 };
+
+// The libcu++ functor of O, for CUB's algorithms (lib/cub of both primitives).
+template <class O>
+auto cub_operator() {
+  if constexpr (std::is_same_v<O, SumOp>)
+    return ::cuda::std::plus<>{};
+  else if constexpr (std::is_same_v<O, MinOp>)
+    return ::cuda::minimum<>{};
+  else
+    return ::cuda::maximum<>{};
+}
 
 template <class T, class O>
 __device__ __forceinline__ T load_or_identity(const T* in, std::size_t i, std::size_t n) {

@@ -12,34 +12,15 @@
 
 #include "context.hpp"
 #include "kernels/fast.cuh"
+#include "tune/timer.cuh"
 
 namespace k = xr::cuda::kernels;
 using xr::cuda::DeviceBuffer;
 using xr::cuda::Event;
 using xr::cuda::Stream;
+using xr::cuda::tune::Timer;
 
 namespace {
-
-struct Timer {
-  cudaStream_t s;
-  DeviceBuffer flush;
-  Event a, b;
-  double median_ms(const std::function<void()>& launch, int reps) {
-    std::vector<double> t;
-    for (int r = 0; r <= reps; ++r) {
-      XR_CUDA_CHECK(cudaMemsetAsync(flush.get(), r, flush.bytes(), s));
-      XR_CUDA_CHECK(cudaEventRecord(a.get(), s));
-      launch();
-      XR_CUDA_CHECK(cudaEventRecord(b.get(), s));
-      XR_CUDA_CHECK(cudaEventSynchronize(b.get()));
-      float ms = 0;
-      XR_CUDA_CHECK(cudaEventElapsedTime(&ms, a.get(), b.get()));
-      if (r) t.push_back(ms);
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-  }
-};
 
 template <int B, int U>
 void sweep_vectorized(Timer& tm, const float* in, float* part, float* out, std::size_t n, int sms,
