@@ -499,21 +499,13 @@ void Probes::flush_cache() {
   device.raise_validation();
 }
 
-double Probes::read_bandwidth_gbps() {
-  Device& device = *device_;
-  const DeviceFacts& f = device.facts();
-  device.raise_validation();
-  vk::DeviceSize bytes = std::min<vk::DeviceSize>(kProbeBytes, f.limits.maxStorageBufferRange);
-  if (f.max_allocation) bytes = std::min<vk::DeviceSize>(bytes, f.max_allocation);
-  if (f.device_local_bytes) bytes = std::min<vk::DeviceSize>(bytes, f.device_local_bytes / 4);
-  bytes &= ~vk::DeviceSize{15};
-  Buffer data(device, bytes, kStorageUsage, MemoryKind::device_local);
-  Buffer sink(device, 16, kStorageUsage, MemoryKind::device_local);
-  device.run_once([&](const vk::raii::CommandBuffer& cmd) {
-    cmd.fillBuffer(data.handle(), 0, VK_WHOLE_SIZE, 0);
-    cmd.fillBuffer(sink.handle(), 0, VK_WHOLE_SIZE, 0);
-  });
+namespace {
 
+// Median ms of the probe shader `name` (read_bandwidth, copy_bandwidth) over `vectors` 16-byte
+// elements of `first`, with `second` bound beside it (the read probe's sink, the copy's target).
+double probe_shader_ms(Device& device, const char* name, const Buffer& first, const Buffer& second,
+                       std::uint32_t vectors) {
+  const DeviceFacts& f = device.facts();
   const auto& dev = device.handle();
   const vk::DescriptorPoolSize sizes(vk::DescriptorType::eStorageBuffer, 3);
   vk::raii::DescriptorPool pool = XR_VK_CHECK(dev.createDescriptorPool(vk::DescriptorPoolCreateInfo(
@@ -521,20 +513,19 @@ double Probes::read_bandwidth_gbps() {
   const vk::DescriptorSetLayout layout = device.set_layout();
   vk::raii::DescriptorSets sets =
       XR_VK_CHECK(vk::raii::DescriptorSets(dev, vk::DescriptorSetAllocateInfo(*pool, layout)));
-  const vk::DescriptorBufferInfo data_info(data.handle(), 0, VK_WHOLE_SIZE);
-  const vk::DescriptorBufferInfo sink_info(sink.handle(), 0, VK_WHOLE_SIZE);
+  const vk::DescriptorBufferInfo first_info(first.handle(), 0, VK_WHOLE_SIZE);
+  const vk::DescriptorBufferInfo second_info(second.handle(), 0, VK_WHOLE_SIZE);
   const vk::WriteDescriptorSet writes[] = {
-      {*sets[0], 0, 0, vk::DescriptorType::eStorageBuffer, nullptr, data_info},
-      {*sets[0], 1, 0, vk::DescriptorType::eStorageBuffer, nullptr, sink_info},
-      {*sets[0], 2, 0, vk::DescriptorType::eStorageBuffer, nullptr, sink_info}};
+      {*sets[0], 0, 0, vk::DescriptorType::eStorageBuffer, nullptr, first_info},
+      {*sets[0], 1, 0, vk::DescriptorType::eStorageBuffer, nullptr, second_info},
+      {*sets[0], 2, 0, vk::DescriptorType::eStorageBuffer, nullptr, second_info}};
   dev.updateDescriptorSets(writes, {});
 
   constexpr std::uint32_t kWorkgroup = 256, kUnroll = 4;
-  const vk::Pipeline pipeline = device.pipeline({"read_bandwidth", kWorkgroup, kUnroll});
-  const std::uint32_t vectors = static_cast<std::uint32_t>(bytes / 16);
+  const vk::Pipeline pipeline = device.pipeline({name, kWorkgroup, kUnroll});
   const std::uint32_t groups = std::min(
       {ceil_div(vectors, kWorkgroup * kUnroll), kGridGroups, f.limits.maxComputeWorkGroupCount[0]});
-  const double median = probe_median_ms(device, [&](const vk::raii::CommandBuffer& cmd) {
+  return probe_median_ms(device, [&](const vk::raii::CommandBuffer& cmd) {
     cmd.bindPipeline(vk::PipelineBindPoint::eCompute, pipeline);
     cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, device.pipeline_layout(), 0, *sets[0],
                            {});
@@ -542,25 +533,45 @@ double Probes::read_bandwidth_gbps() {
                                      PushConstants{vectors, 0, 0, groups});
     cmd.dispatch(groups, 1, 1);
   });
+}
+
+// Bytes of one probe buffer: 1 GiB, or less where one binding, one allocation or a `share` of
+// the device's memory is smaller; a multiple of 16.
+vk::DeviceSize probe_bytes(const DeviceFacts& f, vk::DeviceSize share) {
+  vk::DeviceSize bytes = std::min<vk::DeviceSize>(kProbeBytes, f.limits.maxStorageBufferRange);
+  if (f.max_allocation) bytes = std::min<vk::DeviceSize>(bytes, f.max_allocation);
+  if (f.device_local_bytes) bytes = std::min<vk::DeviceSize>(bytes, f.device_local_bytes / share);
+  return bytes & ~vk::DeviceSize{15};
+}
+
+}  // namespace
+
+double Probes::read_bandwidth_gbps() {
+  Device& device = *device_;
+  device.raise_validation();
+  const vk::DeviceSize bytes = probe_bytes(device.facts(), 4);
+  Buffer data(device, bytes, kStorageUsage, MemoryKind::device_local);
+  Buffer sink(device, 16, kStorageUsage, MemoryKind::device_local);
+  device.run_once([&](const vk::raii::CommandBuffer& cmd) {
+    cmd.fillBuffer(data.handle(), 0, VK_WHOLE_SIZE, 0);
+    cmd.fillBuffer(sink.handle(), 0, VK_WHOLE_SIZE, 0);
+  });
+  const double median =
+      probe_shader_ms(device, "read_bandwidth", data, sink, static_cast<std::uint32_t>(bytes / 16));
   return median > 0 ? static_cast<double>(bytes) / (median * 1e6) : 0;
 }
 
 double Probes::copy_bandwidth_gbps() {
   Device& device = *device_;
-  const DeviceFacts& f = device.facts();
   device.raise_validation();
-  vk::DeviceSize bytes = kProbeBytes;
-  if (f.max_allocation) bytes = std::min<vk::DeviceSize>(bytes, f.max_allocation);
-  if (f.device_local_bytes) bytes = std::min<vk::DeviceSize>(bytes, f.device_local_bytes / 8);
-  bytes &= ~vk::DeviceSize{15};
+  const vk::DeviceSize bytes = probe_bytes(device.facts(), 8);
   Buffer src(device, bytes, kStorageUsage, MemoryKind::device_local);
   Buffer dst(device, bytes, kStorageUsage, MemoryKind::device_local);
   device.run_once([&](const vk::raii::CommandBuffer& cmd) {
     cmd.fillBuffer(src.handle(), 0, VK_WHOLE_SIZE, 1);
   });
-  const double median = probe_median_ms(device, [&](const vk::raii::CommandBuffer& cmd) {
-    cmd.copyBuffer(src.handle(), dst.handle(), vk::BufferCopy(0, 0, bytes));
-  });
+  const double median =
+      probe_shader_ms(device, "copy_bandwidth", src, dst, static_cast<std::uint32_t>(bytes / 16));
   // Bytes read plus bytes written, as a scan's GB/s counts them.
   return median > 0 ? 2.0 * static_cast<double>(bytes) / (median * 1e6) : 0;
 }

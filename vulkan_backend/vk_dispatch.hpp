@@ -90,8 +90,9 @@ class Probes {
   // Backend::measure_read_bandwidth_gbps: the read_bandwidth shader over up to 1 GiB (less when
   // the device holds less), median of several timed runs.
   double read_bandwidth_gbps();
-  // Backend::measure_copy_bandwidth_gbps: vkCmdCopyBuffer of up to 1 GiB into another buffer,
-  // bytes read + written per second, median of several timed runs.
+  // Backend::measure_copy_bandwidth_gbps: the copy_bandwidth shader over up to 1 GiB into another
+  // buffer (not vkCmdCopyBuffer, which may use a DMA engine), bytes read + written per second,
+  // median of several timed runs.
   double copy_bandwidth_gbps();
 
  private:
