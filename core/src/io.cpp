@@ -221,9 +221,10 @@ void write_npy(const std::filesystem::path& path, HostView data) {
     unlink(tmp.c_str());
     bad_file(path, "cannot be opened for writing");
   }
-  const bool written = std::fwrite(pre, 1, sizeof pre, out.get()) == sizeof pre &&
-                       std::fwrite(header.data(), 1, header.size(), out.get()) == header.size() &&
-                       std::fwrite(data.data, 1, data.bytes(), out.get()) == data.bytes();
+  const bool written =
+      std::fwrite(pre, 1, sizeof pre, out.get()) == sizeof pre &&
+      std::fwrite(header.data(), 1, header.size(), out.get()) == header.size() &&
+      (data.bytes() == 0 || std::fwrite(data.data, 1, data.bytes(), out.get()) == data.bytes());
   const int saved = errno;
   const bool closed = std::fclose(out.release()) == 0;
   if (!written || !closed) {
