@@ -37,18 +37,18 @@ T recursive_reduce(std::span<const T> in, Op op, std::vector<T>& scratch) {
 }
 
 template <class T>
-Acc<T> parallel_reduce(std::span<const T> xs, Op op) {
+HostAcc<T> parallel_reduce(std::span<const T> xs, Op op) {
   const std::size_t chunks = (xs.size() + kParallelChunk - 1) / kParallelChunk;
-  std::vector<Acc<T>> partials(chunks);
+  std::vector<HostAcc<T>> partials(chunks);
   std::vector<std::size_t> index(chunks);
   std::iota(index.begin(), index.end(), std::size_t{0});
   std::for_each(std::execution::par, index.begin(), index.end(), [&](std::size_t c) {
     auto part =
         xs.subspan(c * kParallelChunk, std::min(kParallelChunk, xs.size() - c * kParallelChunk));
-    partials[c] = fold<T>(part, op, acc_identity<T>(op));
+    partials[c] = fold<T>(part, op, host_identity<T>(op));
   });
-  Acc<T> acc = acc_identity<T>(op);
-  for (Acc<T> p : partials) acc = apply<Acc<T>>(op, acc, p);
+  HostAcc<T> acc = host_identity<T>(op);
+  for (HostAcc<T> p : partials) acc = apply<HostAcc<T>>(op, acc, p);
   return acc;
 }
 
@@ -76,7 +76,7 @@ class CpuReducer final : public Reducer {
           return Value::of(recursive_reduce<T>(xs, op, std::get<std::vector<T>>(scratch_)));
         }
         case Kind::sequential:
-          return Value::of(static_cast<T>(fold<T>(xs, op, acc_identity<T>(op))));
+          return Value::of(static_cast<T>(fold<T>(xs, op, host_identity<T>(op))));
         case Kind::parallel:
           return Value::of(static_cast<T>(parallel_reduce<T>(xs, op)));
       }

@@ -18,28 +18,20 @@ namespace {
 // Scans xs into ys from `acc` (the prefix before xs[0]); the op is a template constant so each
 // loop is specialised.
 template <class T>
-void scan_from(std::span<const T> xs, std::span<T> ys, Op op, ScanKind kind, Acc<T> acc) {
-  auto run = [&](auto op_constant) {
+void scan_from(std::span<const T> xs, std::span<T> ys, Op op, ScanKind kind, HostAcc<T> acc) {
+  with_op_constant(op, [&](auto op_constant) {
     if (kind == ScanKind::inclusive) {
       for (std::size_t i = 0; i < xs.size(); ++i) {
-        acc = apply<Acc<T>>(op_constant.value, acc, xs[i]);
+        acc = apply<HostAcc<T>>(op_constant.value, acc, xs[i]);
         ys[i] = static_cast<T>(acc);
       }
     } else {
       for (std::size_t i = 0; i < xs.size(); ++i) {
         ys[i] = static_cast<T>(acc);
-        acc = apply<Acc<T>>(op_constant.value, acc, xs[i]);
+        acc = apply<HostAcc<T>>(op_constant.value, acc, xs[i]);
       }
     }
-  };
-  switch (op) {
-    case Op::sum:
-      return run(std::integral_constant<Op, Op::sum>{});
-    case Op::min:
-      return run(std::integral_constant<Op, Op::min>{});
-    case Op::max:
-      return run(std::integral_constant<Op, Op::max>{});
-  }
+  });
 }
 
 // Two passes over fixed chunks: each chunk's total in parallel, the totals' exclusive prefix in
@@ -51,13 +43,13 @@ void parallel_scan(std::span<const T> xs, std::span<T> ys, Op op, ScanKind kind)
     return span.subspan(c * kParallelChunk,
                         std::min(kParallelChunk, xs.size() - c * kParallelChunk));
   };
-  std::vector<Acc<T>> prefix(chunks);
+  std::vector<HostAcc<T>> prefix(chunks);
   std::vector<std::size_t> index(chunks);
   std::iota(index.begin(), index.end(), std::size_t{0});
   std::for_each(std::execution::par, index.begin(), index.end(),
-                [&](std::size_t c) { prefix[c] = fold<T>(part(xs, c), op, acc_identity<T>(op)); });
-  Acc<T> running = acc_identity<T>(op);
-  for (Acc<T>& p : prefix) running = apply<Acc<T>>(op, running, std::exchange(p, running));
+                [&](std::size_t c) { prefix[c] = fold<T>(part(xs, c), op, host_identity<T>(op)); });
+  HostAcc<T> running = host_identity<T>(op);
+  for (HostAcc<T>& p : prefix) running = apply<HostAcc<T>>(op, running, std::exchange(p, running));
   std::for_each(std::execution::par, index.begin(), index.end(), [&](std::size_t c) {
     scan_from<T>(part(xs, c), part(ys, c), op, kind, prefix[c]);
   });
@@ -89,7 +81,7 @@ class CpuScanner final : public Scanner {
       auto xs = in->view().as<T>();
       auto ys = out->span<T>();
       if (kind_ == Kind::sequential)
-        scan_from<T>(xs, ys, op, kind, acc_identity<T>(op));
+        scan_from<T>(xs, ys, op, kind, host_identity<T>(op));
       else
         parallel_scan<T>(xs, ys, op, kind);
     });

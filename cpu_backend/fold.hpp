@@ -1,5 +1,5 @@
-// What the CPU variants of both primitives share: the accumulator type, the fixed chunk of the
-// parallel variants, and the op-specialised fold.
+// What the CPU variants of both primitives share: the fixed chunk of the parallel variants and the
+// op-specialised fold.
 #pragma once
 
 #include <cstddef>
@@ -15,32 +15,14 @@ namespace xr::cpu {
 // results, do not depend on the thread count.
 constexpr std::size_t kParallelChunk = 64 * 1024;
 
-// Floats accumulate in double, the host's natural wide accumulator, so the reference backend is
-// the most accurate one; integers in their own type (sums wrap modulo 2^32 like the GPUs').
-template <class T>
-using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
-
-template <class T>
-Acc<T> acc_identity(Op op) {
-  return static_cast<Acc<T>>(identity<T>(op));
-}
-
 // Folds xs into acc; the op is a template constant inside the loop so each loop is specialised.
+// Accumulation in HostAcc<T> (xreduce/types.hpp): floats in double, integers wrapping.
 template <class T>
-Acc<T> fold(std::span<const T> xs, Op op, Acc<T> acc) {
-  auto run = [&](auto op_constant) {
-    for (T x : xs) acc = apply<Acc<T>>(op_constant.value, acc, x);
+HostAcc<T> fold(std::span<const T> xs, Op op, HostAcc<T> acc) {
+  return with_op_constant(op, [&](auto op_constant) {
+    for (T x : xs) acc = apply<HostAcc<T>>(op_constant.value, acc, x);
     return acc;
-  };
-  switch (op) {
-    case Op::sum:
-      return run(std::integral_constant<Op, Op::sum>{});
-    case Op::min:
-      return run(std::integral_constant<Op, Op::min>{});
-    case Op::max:
-      return run(std::integral_constant<Op, Op::max>{});
-  }
-  return acc;
+  });
 }
 
 }  // namespace xr::cpu

@@ -87,16 +87,8 @@ namespace {
 constexpr std::size_t kScanCheckChunk = 64 * 1024;
 
 template <class T>
-using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
-
-template <class T>
-Acc<T> acc_identity(Op op) {
-  return static_cast<Acc<T>>(identity<T>(op));
-}
-
-template <class T>
-Acc<T> acc_apply(Op op, Acc<T> a, T x) {
-  return apply<Acc<T>>(op, a, static_cast<Acc<T>>(x));
+HostAcc<T> acc_apply(Op op, HostAcc<T> a, T x) {
+  return apply<HostAcc<T>>(op, a, static_cast<HostAcc<T>>(x));
 }
 
 std::size_t chunks_of(std::size_t n) {
@@ -135,7 +127,7 @@ HostArray reference_scan(HostView input, Op op, ScanKind kind) {
     using T = typename decltype(tag)::type;
     auto xs = input.as<T>();
     auto ys = out.as<T>();
-    Acc<T> acc = acc_identity<T>(op);
+    HostAcc<T> acc = host_identity<T>(op);
     for (std::size_t i = 0; i < xs.size(); ++i) {
       if (kind == ScanKind::exclusive) ys[i] = static_cast<T>(acc);
       acc = acc_apply<T>(op, acc, xs[i]);
@@ -151,10 +143,10 @@ ScanReference::ScanReference(HostView input, Op op, ScanKind kind)
   visit_dtype(input.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     auto xs = input.as<T>();
-    std::vector<Acc<T>> totals(chunks);
+    std::vector<HostAcc<T>> totals(chunks);
     std::vector<double> abs_totals(chunks);
     for_each_chunk(xs.size(), [&](std::size_t c, std::size_t begin, std::size_t end) {
-      Acc<T> acc = acc_identity<T>(op);
+      HostAcc<T> acc = host_identity<T>(op);
       double abs_sum = 0;
       for (std::size_t i = begin; i < end; ++i) {
         acc = acc_apply<T>(op, acc, xs[i]);
@@ -163,7 +155,7 @@ ScanReference::ScanReference(HostView input, Op op, ScanKind kind)
       totals[c] = acc;
       abs_totals[c] = abs_sum;
     });
-    Acc<T> running = acc_identity<T>(op);
+    HostAcc<T> running = host_identity<T>(op);
     double abs_running = 0;
     for (std::size_t c = 0; c < chunks; ++c) {
       if constexpr (std::is_floating_point_v<T>) {
@@ -174,7 +166,7 @@ ScanReference::ScanReference(HostView input, Op op, ScanKind kind)
         std::memcpy(&bits, &running, sizeof(T));
         chunk_bits_.push_back(bits);
       }
-      running = apply<Acc<T>>(op, running, totals[c]);
+      running = apply<HostAcc<T>>(op, running, totals[c]);
       abs_running += abs_totals[c];
     }
   });
@@ -198,7 +190,7 @@ Verdict ScanReference::validate(HostView got) const {
     const bool float_sum = std::is_floating_point_v<T> && op_ == Op::sum;
     for_each_chunk(n, [&](std::size_t c, std::size_t begin, std::size_t end) {
       ChunkFinding& f = found[c];
-      Acc<T> running;
+      HostAcc<T> running;
       double abs_running = 0;
       if constexpr (std::is_floating_point_v<T>) {
         running = chunk_start_[c];
@@ -281,7 +273,7 @@ std::optional<Value> ScanReference::last() const {
     using T = typename decltype(tag)::type;
     auto xs = input_.as<T>();
     const std::size_t c = chunks_of(xs.size()) - 1;
-    Acc<T> running;
+    HostAcc<T> running;
     if constexpr (std::is_floating_point_v<T>)
       running = chunk_start_[c];
     else

@@ -102,6 +102,31 @@ constexpr T apply(Op op, T a, T b) {
   return a;
 }
 
+// The host's accumulator for T: double for floats, so the host reference and the CPU backend are
+// the most accurate results; T itself for integers, whose sums wrap modulo 2^32 like the GPUs'.
+template <class T>
+using HostAcc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+
+template <class T>
+HostAcc<T> host_identity(Op op) {
+  return static_cast<HostAcc<T>>(identity<T>(op));
+}
+
+// Calls f(std::integral_constant<Op, op>{}): a loop over elements written inside f is then
+// specialised for each operator.
+template <class F>
+decltype(auto) with_op_constant(Op op, F&& f) {
+  switch (op) {
+    case Op::sum:
+      return f(std::integral_constant<Op, Op::sum>{});
+    case Op::min:
+      return f(std::integral_constant<Op, Op::min>{});
+    case Op::max:
+      return f(std::integral_constant<Op, Op::max>{});
+  }
+  return f(std::integral_constant<Op, Op::sum>{});  // unreachable: the switch is exhaustive
+}
+
 // A typed scalar: the result of a reduction. Stores the bits of the value, so two Values compare
 // bitwise (what the determinism check needs).
 class Value {
