@@ -148,7 +148,8 @@ int run_run(const Registry& registry, const RunOptions& o) {
               {"rel_spread", m.device_ms.rel_spread},
               {"device_timer", m.device_timer},
               {"gbps", bw},
-              {"cache", mopts.flush_cache ? "cold" : "hot"}};
+              {"cache", mopts.flush_cache ? "cold" : "hot"},
+              {"diagnostics", runner.diagnostics()}};
     std::string s = j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
     std::fwrite(s.data(), 1, s.size(), stdout);
   } else {
@@ -179,6 +180,8 @@ int run_run(const Registry& registry, const RunOptions& o) {
                     mopts.flush_cache ? "cold" : "hot", m.device_timer ? "" : "; no device timer");
     out += fmt::format("host ms    {} median\n", format_ms(m.host_ms.median));
     out += fmt::format("bandwidth  {:.2f} GB/s{}\n", bw, scan ? " (read + write)" : "");
+    if (const std::string d = runner.diagnostics(); !d.empty())
+      out += fmt::format("counted    {}\n", d);
     std::fwrite(out.data(), 1, out.size(), stdout);
   }
   return ok ? 0 : exit_code(ErrorCategory::check_failed);

@@ -19,7 +19,7 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_EXT_control_flow_attributes : require
 #define XR_CUSTOM_BINDINGS
-#include "reduce_common.glsl"
+#include "common.glsl"
 
 layout(set = 0, binding = 0) readonly buffer Input { T in_data[]; };
 layout(set = 0, binding = 0) readonly buffer Input4 { T4 in_data4[]; };

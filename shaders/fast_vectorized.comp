@@ -4,7 +4,7 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_EXT_control_flow_attributes : require
-#include "reduce_common.glsl"
+#include "common.glsl"
 
 layout(set = 0, binding = 0) readonly buffer Input4 { T4 in_data4[]; };
 

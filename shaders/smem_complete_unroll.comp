@@ -2,7 +2,7 @@
 // smem/complete-unroll (Harris #6, seed 000 CompleteUnroll<iBlockSize>): #5 with every step
 // unrolled for the workgroup size given as a specialization constant.
 #extension GL_KHR_shader_subgroup_basic : require
-#include "reduce_common.glsl"
+#include "common.glsl"
 
 shared T sdata[WG];
 #include "smem_unrolled.glsl"

@@ -1,7 +1,7 @@
 #version 450
 // smem/first-add (Harris #4, seed 000 Unrolling2): each invocation adds two elements, WG apart,
 // while loading, so a workgroup covers 2*WG elements and no invocation idles in the first step.
-#include "reduce_common.glsl"
+#include "common.glsl"
 
 shared T sdata[WG];
 

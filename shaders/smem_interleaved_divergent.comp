@@ -1,7 +1,7 @@
 #version 450
 // smem/interleaved-divergent (Harris #1, seed 003 #1): interleaved addressing with a modulo
 // test, so the active invocations of every step are scattered across subgroups (divergent).
-#include "reduce_common.glsl"
+#include "common.glsl"
 
 shared T sdata[WG];
 

@@ -2,7 +2,7 @@
 // smem/interleaved-strided (Harris #2, seed 003 #2): the same pairs as #1, but invocation tid
 // handles index 2*s*tid, so the active invocations are contiguous (no divergence, bank
 // conflicts instead).
-#include "reduce_common.glsl"
+#include "common.glsl"
 
 shared T sdata[WG];
 

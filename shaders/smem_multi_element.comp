@@ -2,7 +2,7 @@
 // smem/multi-element (Harris #7): grid-stride loop over many elements per invocation, then the
 // completely unrolled fold of #6.
 #extension GL_KHR_shader_subgroup_basic : require
-#include "reduce_common.glsl"
+#include "common.glsl"
 
 shared T sdata[WG];
 #include "grid_stride.glsl"

@@ -1,7 +1,7 @@
 #version 450
 // smem/sequential (Harris #3, seed 003 #3): sequential addressing, the active half folds the
 // upper half onto itself (conflict-free, half the invocations idle from the first step).
-#include "reduce_common.glsl"
+#include "common.glsl"
 
 shared T sdata[WG];
 

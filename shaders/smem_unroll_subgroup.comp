@@ -5,7 +5,7 @@
 // warp-synchronous code is a data race. Correct for any subgroup size (lavapipe 8, NVIDIA 32),
 // given full subgroups and a workgroup of at least one subgroup (the host checks both).
 #extension GL_KHR_shader_subgroup_basic : require
-#include "reduce_common.glsl"
+#include "common.glsl"
 
 shared T sdata[WG];
 

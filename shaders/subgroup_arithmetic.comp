@@ -3,7 +3,7 @@
 // counterpart of CUDA's __reduce_*_sync.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
-#include "reduce_common.glsl"
+#include "common.glsl"
 
 T subgroup_reduce(T v) { return SUBGROUP_OP(v); }
 

@@ -4,7 +4,7 @@
 // the subgroup read an undefined value, which never reaches lane 0.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle_relative : require
-#include "reduce_common.glsl"
+#include "common.glsl"
 
 T subgroup_reduce(T v) {
   for (uint offset = gl_SubgroupSize / 2; offset > 0; offset >>= 1)

@@ -3,7 +3,7 @@
 // every lane ends with the subgroup's value (a+b == b+a, so they agree bitwise for floats too).
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
-#include "reduce_common.glsl"
+#include "common.glsl"
 
 T subgroup_reduce(T v) {
   for (uint mask = gl_SubgroupSize / 2; mask > 0; mask >>= 1)

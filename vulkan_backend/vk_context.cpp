@@ -182,6 +182,8 @@ DeviceFacts read_facts(vk::raii::PhysicalDevice physical, int index) {
       physical.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan12Features>();
   const auto& f12 = features.get<vk::PhysicalDeviceVulkan12Features>();
   f.memory_model = f12.vulkanMemoryModel && f12.vulkanMemoryModelDeviceScope;
+  f.int64_atomics = features.get<vk::PhysicalDeviceFeatures2>().features.shaderInt64 &&
+                    f12.shaderBufferInt64Atomics;
   std::string subgroup_range = std::to_string(p11.subgroupSize);
   if (props.apiVersion >= VK_API_VERSION_1_3) {
     const auto p13 =
@@ -221,6 +223,7 @@ DeviceFacts read_facts(vk::raii::PhysicalDevice physical, int index) {
   p.emplace_back("memory model",
                  f.memory_model ? "Vulkan, device scope" : "no Vulkan memory model");
   p.emplace_back("full subgroups", f.full_subgroups ? "yes" : "no");
+  p.emplace_back("64-bit buffer atomics", f.int64_atomics ? "yes" : "no");
   f.physical = std::move(physical);
   return f;
 }
@@ -347,8 +350,13 @@ Device::Device(std::shared_ptr<Instance> instance, std::size_t index)
   const DeviceFacts& f = facts();
   const float priority = 1.0f;
   vk::DeviceQueueCreateInfo queue_info({}, f.queue_family, 1, &priority);
-  vk::StructureChain<vk::DeviceCreateInfo, vk::PhysicalDeviceVulkan13Features> chain;
+  vk::StructureChain<vk::DeviceCreateInfo, vk::PhysicalDeviceFeatures2,
+                     vk::PhysicalDeviceVulkan12Features, vk::PhysicalDeviceVulkan13Features>
+      chain;
   chain.get<vk::DeviceCreateInfo>().setQueueCreateInfos(queue_info);
+  // fast/decoupled-lookback's status words are 64-bit atomics.
+  chain.get<vk::PhysicalDeviceFeatures2>().features.shaderInt64 = f.int64_atomics;
+  chain.get<vk::PhysicalDeviceVulkan12Features>().shaderBufferInt64Atomics = f.int64_atomics;
   if (f.api_version >= VK_API_VERSION_1_3) {
     auto& f13 = chain.get<vk::PhysicalDeviceVulkan13Features>();
     f13.subgroupSizeControl = f13.computeFullSubgroups = f.full_subgroups;

@@ -47,6 +47,7 @@ struct DeviceFacts {
   vk::SubgroupFeatureFlags subgroup_ops;  // empty when subgroups are not supported in compute
   bool memory_model = false;              // vulkanMemoryModel + ...DeviceScope (listed only)
   bool full_subgroups = false;            // subgroupSizeControl + computeFullSubgroups
+  bool int64_atomics = false;             // shaderInt64 + shaderBufferInt64Atomics (enabled)
   std::uint64_t max_allocation = 0;
   std::uint64_t device_local_bytes = 0;
 
@@ -115,12 +116,17 @@ struct PipelineKey {
   auto operator<=>(const PipelineKey&) const = default;
 };
 
-// Push constants of every shader (shaders/reduce_common.glsl, Params).
+// Push constants of every shader (shaders/common.glsl, Params). Reduce shaders read the first
+// four; the scan shaders all eight (shaders/scan_common.glsl).
 struct PushConstants {
   std::uint32_t n = 0;
   std::uint32_t in_offset = 0;
   std::uint32_t out_offset = 0;
   std::uint32_t groups = 0;
+  std::uint32_t aux_offset = 0;
+  std::uint32_t flags = 0;
+  std::uint32_t param = 0;
+  std::uint32_t limit = 0;
 };
 
 // The logical device of one physical device, its compute queue and the objects every variant

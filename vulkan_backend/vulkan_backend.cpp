@@ -1,11 +1,15 @@
-// The Vulkan backend as core sees it: device listing and choice, arrays, reducers, probes.
+// The Vulkan backend as core sees it: device listing and choice, arrays, reducers, scanners,
+// probes.
 #include "xreduce/vulkan_backend.hpp"
 
 #include <algorithm>
 #include <cctype>
 
+#include "vk_array.hpp"
 #include "vk_context.hpp"
-#include "vk_dispatch.hpp"
+#include "vk_probes.hpp"
+#include "vk_reduce.hpp"
+#include "vk_scan.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::vulkan {
@@ -59,7 +63,11 @@ class VulkanBackend final : public Backend {
     return out;
   }
 
-  std::vector<VariantInfo> variants() const override { return variant_infos(); }
+  std::vector<VariantInfo> variants() const override {
+    std::vector<VariantInfo> out = variant_infos();
+    for (auto& info : scan_infos()) out.push_back(std::move(info));
+    return out;
+  }
 
   void select_device(const DeviceChoice& choice) override {
     require_available();
@@ -82,7 +90,12 @@ class VulkanBackend final : public Backend {
   }
 
   std::string unsupported_reason(Primitive primitive, std::string_view id) const override {
-    if (primitive == Primitive::scan) return "the vulkan backend has no scan variants yet";
+    if (primitive == Primitive::scan) {
+      const ScanSpec* spec = find_scan(id);
+      if (!spec) return "unknown variant '" + std::string(id) + "'";
+      if (!available()) return reason_;
+      return scan_unsupported_reason(*spec, facts());
+    }
     const VariantSpec* spec = find_variant(id);
     if (!spec) return "unknown variant '" + std::string(id) + "'";
     if (!available()) return reason_;
@@ -101,11 +114,16 @@ class VulkanBackend final : public Backend {
     return vulkan::make_reducer(logical_device(), *spec);
   }
 
-  // Scan comes to Vulkan with its own issue (prefix sum, part 2); until then every scan id is
-  // unknown here, which the tool reports as "not implemented by backend 'vulkan'".
   std::unique_ptr<Scanner> make_scanner(std::string_view id) override {
-    throw Error(ErrorCategory::usage,
-                "the vulkan backend has no scan variant '" + std::string(id) + "'");
+    const ScanSpec* spec = find_scan(id);
+    if (!spec)
+      throw Error(ErrorCategory::usage,
+                  "the vulkan backend has no scan variant '" + std::string(id) + "'");
+    require_available();
+    if (auto why = scan_unsupported_reason(*spec, facts()); !why.empty())
+      throw Error(ErrorCategory::unsupported,
+                  std::string(id) + " on " + facts().info.name + ": " + why);
+    return vulkan::make_scanner(logical_device(), *spec);
   }
 
   std::unique_ptr<DeviceArray> upload(HostView data) override {

@@ -45,6 +45,10 @@ Timing Runner::run(DeviceArray& input, const Operation& operation) {
   return scanner_->scan(input, *out, operation.op, operation.scan);
 }
 
+std::string Runner::diagnostics() const {
+  return scanner_ ? scanner_->diagnostics() : std::string();
+}
+
 const Outcome& Runner::outcome() {
   if (scanner_ && output_) {
     if (last_.array.dtype() != output_->dtype() || last_.array.size() != output_->size())

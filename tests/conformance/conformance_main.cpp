@@ -490,6 +490,49 @@ class VariantCase final : public Catch::ITestInvoker {
   Mode mode_;
 };
 
+// The decoupled fallback of the Vulkan look-back, forced: with XR_VK_LOOKBACK_POLLS=0 a tile
+// that finds any predecessor unpublished reduces that predecessor's input at once, instead of
+// only when a scheduler starves it. Hundreds of tiles, both kinds, an exact integer type and
+// f32; the scanner must report that the fallback ran.
+TEST_CASE("vulkan/scan/fast/decoupled-lookback/forced-fallback", "[conformance][vulkan][scan]") {
+  xr::Registry registry;
+  xr::register_builtin_backends(registry);
+  xr::Backend* b = registry.find("vulkan");
+  if (!b || !b->available()) {
+    if (required("vulkan")) FAIL("vulkan is required but unavailable");
+    WARN("vulkan unavailable: " << (b ? b->unavailable_reason() : "not built"));
+    return;
+  }
+  if (const std::string why = b->unsupported_reason(xr::Primitive::scan, "fast/decoupled-lookback");
+      !why.empty()) {
+    WARN(why);
+    return;
+  }
+  setenv("XR_VK_LOOKBACK_POLLS", "0", 1);
+  xr::Runner runner(*b, xr::Primitive::scan, "fast/decoupled-lookback");
+  unsetenv("XR_VK_LOOKBACK_POLLS");
+  for (xr::DType dtype : {xr::DType::u32, xr::DType::f32}) {
+    for (std::size_t n : {std::size_t{4096} * 300 + 5, (std::size_t{1} << 20) + 3}) {
+      const xr::HostArray data =
+          xr::generate(dtype, n, xr::element_hash(g_seed, n), xr::Distribution::full);
+      auto array = b->upload(data.view());
+      for (xr::ScanKind kind : xr::kAllScanKinds) {
+        const xr::Operation op{xr::Primitive::scan, xr::Op::sum, kind};
+        CAPTURE(std::string(xr::to_string(dtype)), n, op.describe());
+        runner.prepare_output(dtype, n)->write(poison(dtype, n).view());
+        runner.run(*array, op);
+        const xr::Verdict verdict = xr::Expectation(data.view(), op).check(runner.outcome());
+        INFO(verdict.message);
+        CHECK(verdict.ok);
+      }
+    }
+  }
+  const std::string counted = runner.diagnostics();
+  INFO(counted);
+  CHECK(counted.find("fallbacks: 0 ") == std::string::npos);
+  CHECK(counted.find("fallbacks: ") != std::string::npos);
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {

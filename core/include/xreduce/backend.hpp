@@ -126,6 +126,9 @@ class Scanner {
   // Error(usage). Any n >= 0. If info().writes_input, `input` is unspecified after.
   // Deterministic for integers; for floats when info().deterministic.
   virtual Timing scan(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) = 0;
+  // What the variant counted over its calls so far, in one line (the Vulkan look-back's
+  // fallbacks); empty for a variant that counts nothing.
+  virtual std::string diagnostics() const { return {}; }
 };
 
 // How a device is chosen. An empty selector means the backend's default, which prefers the

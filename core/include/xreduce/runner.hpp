@@ -36,6 +36,9 @@ class Runner {
   // a host array the runner keeps, so repeated reads do not allocate).
   const Outcome& outcome();
 
+  // The variant's counters so far (Scanner::diagnostics); empty for reduce.
+  std::string diagnostics() const;
+
  private:
   Backend& backend_;
   Primitive primitive_;

@@ -1,11 +1,12 @@
-// Shared by every reduction shader: element type, operator and identity from compile-time
+// Shared by every reduce and scan shader: element type, operator and identity from compile-time
 // defines (-DT_I32|-DT_U32|-DT_F32 and -DOP_SUM|-DOP_MIN|-DOP_MAX), the workgroup size as a
-// specialization constant, the push constants and the default bindings.
+// specialization constant, the push constants and the reduce shaders' default bindings.
 //
-// Bindings (one pipeline layout for every shader): 0 = input elements, 1 = scratch (partials
-// and the result), 2 = the single-pass ticket. Push constants: n elements to read starting at
-// element in_offset of binding 0; one partial per workgroup written at out_offset + workgroup
-// of binding 1; `groups` workgroups carry data (a 2-D dispatch may launch a few more).
+// Reduce bindings (one pipeline layout for every shader): 0 = input elements, 1 = scratch
+// (partials and the result), 2 = the single-pass ticket. Push constants: n elements to read
+// starting at element in_offset of binding 0; one partial per workgroup written at out_offset +
+// workgroup of binding 1; `groups` workgroups carry data (a 2-D dispatch may launch a few more).
+// The last four push constants belong to the scan shaders (scan_common.glsl).
 
 #if defined(T_F32)
 #define T float
@@ -39,12 +40,18 @@
 #if defined(OP_SUM)
 #define OP(a, b) ((a) + (b))
 #define SUBGROUP_OP subgroupAdd
+#define SUBGROUP_INCLUSIVE_OP subgroupInclusiveAdd
+#define SUBGROUP_EXCLUSIVE_OP subgroupExclusiveAdd
 #elif defined(OP_MIN)
 #define OP(a, b) min((a), (b))
 #define SUBGROUP_OP subgroupMin
+#define SUBGROUP_INCLUSIVE_OP subgroupInclusiveMin
+#define SUBGROUP_EXCLUSIVE_OP subgroupExclusiveMin
 #elif defined(OP_MAX)
 #define OP(a, b) max((a), (b))
 #define SUBGROUP_OP subgroupMax
+#define SUBGROUP_INCLUSIVE_OP subgroupInclusiveMax
+#define SUBGROUP_EXCLUSIVE_OP subgroupExclusiveMax
 #else
 #error "define OP_SUM, OP_MIN or OP_MAX"
 #endif
@@ -59,6 +66,10 @@ layout(push_constant) uniform Params {
   uint in_offset;
   uint out_offset;
   uint groups;
+  uint aux_offset;  // scan: first element of binding 2 this pass uses
+  uint flags;       // scan: kExclusive | kWriteTotals | kHasPrefix (scan_common.glsl)
+  uint param;       // scan: the pass's own parameter (BIT level, chunk, counter index)
+  uint limit;       // scan: the look-back's polls before it falls back
 }
 pc;
 

@@ -1,0 +1,56 @@
+#include "vk_array.hpp"
+
+#include <algorithm>
+#include <atomic>
+
+#include "xreduce/error.hpp"
+
+namespace xr::vulkan {
+namespace {
+
+std::atomic<std::uint64_t> g_next_serial{1};
+
+vk::DeviceSize array_bytes(DType t, std::size_t n) {
+  return std::max<vk::DeviceSize>(16, (n * size_of(t) + 15) & ~vk::DeviceSize{15});
+}
+
+}  // namespace
+
+std::uint64_t max_elements(const DeviceFacts& f, DType t) {
+  std::uint64_t bytes = f.limits.maxStorageBufferRange & ~std::uint64_t{15};
+  if (f.max_allocation) bytes = std::min<std::uint64_t>(bytes, f.max_allocation & ~15ull);
+  if (f.device_local_bytes) bytes = std::min<std::uint64_t>(bytes, f.device_local_bytes);
+  return std::min<std::uint64_t>(bytes / size_of(t), (std::uint64_t{1} << 31) - 1);
+}
+
+VulkanArray::VulkanArray(std::shared_ptr<Device> device, DType t, std::size_t n)
+    : device_(std::move(device)),
+      dtype_(t),
+      size_(n),
+      buffer_(*device_, array_bytes(t, n), kStorageUsage, MemoryKind::device_local),
+      serial_(g_next_serial++) {}
+
+VulkanArray::VulkanArray(std::shared_ptr<Device> device, HostView data)
+    : VulkanArray(std::move(device), data.dtype, data.size) {
+  device_->write_buffer(buffer_, data.data, data.bytes());
+  device_->raise_validation();
+}
+
+void VulkanArray::write(HostView src) {
+  if (src.dtype != dtype_ || src.size != size_)
+    throw Error(ErrorCategory::usage, "DeviceArray::write: dtype or size differs from the array");
+  device_->raise_validation();
+  device_->write_buffer(buffer_, src.data, src.bytes());
+  device_->raise_validation();
+}
+
+void VulkanArray::read_into(HostArray& out) const {
+  if (out.dtype() != dtype_ || out.size() != size_)
+    throw Error(ErrorCategory::usage,
+                "DeviceArray::read_into: dtype or size differs from the array");
+  device_->raise_validation();
+  device_->read_buffer(buffer_, out.data(), out.bytes());
+  device_->raise_validation();
+}
+
+}  // namespace xr::vulkan

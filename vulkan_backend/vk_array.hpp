@@ -1,0 +1,48 @@
+// Device arrays of the Vulkan backend: one device-local storage buffer per array, padded to 16
+// bytes so vector loads and empty arrays are legal.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "vk_context.hpp"
+#include "xreduce/backend.hpp"
+
+namespace xr::vulkan {
+
+// Usage of every storage buffer the variants bind: shaders read and write it, transfers fill,
+// upload and read it back.
+inline constexpr vk::BufferUsageFlags kStorageUsage = vk::BufferUsageFlagBits::eStorageBuffer |
+                                                      vk::BufferUsageFlagBits::eTransferSrc |
+                                                      vk::BufferUsageFlagBits::eTransferDst;
+
+// Largest n of `t` one array may hold on this device: one storage-buffer binding must cover it
+// (maxStorageBufferRange), one allocation must hold it, and shader indices are 32-bit.
+std::uint64_t max_elements(const DeviceFacts& facts, DType t);
+
+// Device memory holding n elements of one dtype. Keeps its device alive.
+class VulkanArray final : public DeviceArray {
+ public:
+  VulkanArray(std::shared_ptr<Device> device, HostView data);
+  // Uninitialised: a scan's output.
+  VulkanArray(std::shared_ptr<Device> device, DType t, std::size_t n);
+  DType dtype() const override { return dtype_; }
+  std::size_t size() const override { return size_; }
+  void write(HostView src) override;
+  void read_into(HostArray& out) const override;
+
+  const Device* device() const { return device_.get(); }
+  const Buffer& buffer() const { return buffer_; }
+  // Unique per array for the life of the process: the key of recorded command buffers, which
+  // must never be reused for a later array at the same handle.
+  std::uint64_t serial() const { return serial_; }
+
+ private:
+  std::shared_ptr<Device> device_;
+  DType dtype_;
+  std::size_t size_;
+  Buffer buffer_;
+  std::uint64_t serial_;
+};
+
+}  // namespace xr::vulkan

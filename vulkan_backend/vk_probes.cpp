@@ -1,0 +1,127 @@
+#include "vk_probes.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "vk_array.hpp"
+#include "vk_check.hpp"
+#include "vk_recorded.hpp"
+#include "vk_reduce.hpp"
+#include "xreduce/error.hpp"
+
+namespace xr::vulkan {
+
+// --- probes ---------------------------------------------------------------------------------
+
+namespace {
+// Flush scratch: twice the largest L2 expected on the GPUs of this project (H100/H200: 50 MiB).
+constexpr vk::DeviceSize kFlushBytes = vk::DeviceSize{128} << 20;
+// Bytes the read-bandwidth probe streams, the same as the CUDA backend's probe.
+constexpr vk::DeviceSize kProbeBytes = vk::DeviceSize{1} << 30;
+constexpr int kProbeRuns = 7;
+}  // namespace
+
+namespace {
+
+// Median time in ms of the work `record` puts in a command buffer, over kProbeRuns runs after a
+// warm-up: timestamps around it where the device has them, else the host's submit-to-fence time.
+template <class Record>
+double probe_median_ms(Device& device, Record&& record) {
+  TimedCommands commands(device);
+  record(commands.begin());
+  commands.end_timing();
+  commands.end();
+  std::vector<double> ms;
+  for (int run = 0; run <= kProbeRuns; ++run) {
+    const double t = commands.run().device_ms;
+    if (run > 0) ms.push_back(t);  // run 0 warms up (pipeline, clocks)
+  }
+  std::sort(ms.begin(), ms.end());
+  device.raise_validation();
+  return ms[ms.size() / 2];
+}
+
+}  // namespace
+
+void Probes::flush_cache() {
+  Device& device = *device_;
+  const DeviceFacts& f = device.facts();
+  if (f.cpu()) return;
+  device.raise_validation();
+  if (!flush_buffer_) {
+    vk::DeviceSize bytes = kFlushBytes;
+    if (f.device_local_bytes) bytes = std::min<vk::DeviceSize>(bytes, f.device_local_bytes / 8);
+    if (f.max_allocation) bytes = std::min<vk::DeviceSize>(bytes, f.max_allocation);
+    flush_buffer_.emplace(device, bytes & ~vk::DeviceSize{15}, kStorageUsage,
+                          MemoryKind::device_local);
+  }
+  const std::uint32_t value = ++flush_value_;
+  device.run_once([&](const vk::raii::CommandBuffer& cmd) {
+    cmd.fillBuffer(flush_buffer_->handle(), 0, VK_WHOLE_SIZE, value);
+  });
+  device.raise_validation();
+}
+
+namespace {
+
+// Median ms of the probe shader `name` (read_bandwidth, copy_bandwidth) over `vectors` 16-byte
+// elements of `first`, with `second` bound beside it (the read probe's sink, the copy's target).
+double probe_shader_ms(Device& device, const char* name, const Buffer& first, const Buffer& second,
+                       std::uint32_t vectors) {
+  const DeviceFacts& f = device.facts();
+  const std::array<BindingSets::Triple, 1> triples{
+      BindingSets::Triple{first.handle(), second.handle(), second.handle()}};
+  const BindingSets sets(device, triples);
+
+  constexpr std::uint32_t kWorkgroup = 256, kUnroll = 4;
+  const vk::Pipeline pipeline = device.pipeline({name, kWorkgroup, kUnroll});
+  const std::uint32_t groups = std::min(
+      {ceil_div(vectors, kWorkgroup * kUnroll), kGridGroups, f.limits.maxComputeWorkGroupCount[0]});
+  return probe_median_ms(device, [&](const vk::raii::CommandBuffer& cmd) {
+    record_dispatch(cmd, device, pipeline, sets[0], PushConstants{vectors, 0, 0, groups},
+                    Grid{groups, 1});
+  });
+}
+
+// Bytes of one probe buffer: 1 GiB, or less where one binding, one allocation or a `share` of
+// the device's memory is smaller; a multiple of 16.
+vk::DeviceSize probe_bytes(const DeviceFacts& f, vk::DeviceSize share) {
+  vk::DeviceSize bytes = std::min<vk::DeviceSize>(kProbeBytes, f.limits.maxStorageBufferRange);
+  if (f.max_allocation) bytes = std::min<vk::DeviceSize>(bytes, f.max_allocation);
+  if (f.device_local_bytes) bytes = std::min<vk::DeviceSize>(bytes, f.device_local_bytes / share);
+  return bytes & ~vk::DeviceSize{15};
+}
+
+}  // namespace
+
+double Probes::read_bandwidth_gbps() {
+  Device& device = *device_;
+  device.raise_validation();
+  const vk::DeviceSize bytes = probe_bytes(device.facts(), 4);
+  Buffer data(device, bytes, kStorageUsage, MemoryKind::device_local);
+  Buffer sink(device, 16, kStorageUsage, MemoryKind::device_local);
+  device.run_once([&](const vk::raii::CommandBuffer& cmd) {
+    cmd.fillBuffer(data.handle(), 0, VK_WHOLE_SIZE, 0);
+    cmd.fillBuffer(sink.handle(), 0, VK_WHOLE_SIZE, 0);
+  });
+  const double median =
+      probe_shader_ms(device, "read_bandwidth", data, sink, static_cast<std::uint32_t>(bytes / 16));
+  return median > 0 ? static_cast<double>(bytes) / (median * 1e6) : 0;
+}
+
+double Probes::copy_bandwidth_gbps() {
+  Device& device = *device_;
+  device.raise_validation();
+  const vk::DeviceSize bytes = probe_bytes(device.facts(), 8);
+  Buffer src(device, bytes, kStorageUsage, MemoryKind::device_local);
+  Buffer dst(device, bytes, kStorageUsage, MemoryKind::device_local);
+  device.run_once([&](const vk::raii::CommandBuffer& cmd) {
+    cmd.fillBuffer(src.handle(), 0, VK_WHOLE_SIZE, 1);
+  });
+  const double median =
+      probe_shader_ms(device, "copy_bandwidth", src, dst, static_cast<std::uint32_t>(bytes / 16));
+  // Bytes read plus bytes written, as a scan's GB/s counts them.
+  return median > 0 ? 2.0 * static_cast<double>(bytes) / (median * 1e6) : 0;
+}
+
+}  // namespace xr::vulkan

@@ -1,0 +1,109 @@
+#include "vk_recorded.hpp"
+
+#include <vector>
+
+#include "vk_check.hpp"
+#include "xreduce/error.hpp"
+
+namespace xr::vulkan {
+
+BindingSets::BindingSets(Device& device, std::span<const Triple> triples) {
+  const auto& dev = device.handle();
+  const auto count = static_cast<std::uint32_t>(triples.size());
+  const vk::DescriptorPoolSize sizes(vk::DescriptorType::eStorageBuffer, 3 * count);
+  pool_ = XR_VK_CHECK(dev.createDescriptorPool(vk::DescriptorPoolCreateInfo(
+      vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet, count, sizes)));
+  const std::vector<vk::DescriptorSetLayout> layouts(count, device.set_layout());
+  sets_ =
+      XR_VK_CHECK(vk::raii::DescriptorSets(dev, vk::DescriptorSetAllocateInfo(*pool_, layouts)));
+  std::vector<vk::DescriptorBufferInfo> infos;
+  infos.reserve(3 * triples.size());  // stable addresses for the writes below
+  std::vector<vk::WriteDescriptorSet> writes;
+  for (std::size_t s = 0; s < triples.size(); ++s)
+    for (std::uint32_t b = 0; b < 3; ++b) {
+      infos.emplace_back(triples[s][b], 0, VK_WHOLE_SIZE);
+      writes.emplace_back(*sets_[s], b, 0, vk::DescriptorType::eStorageBuffer, nullptr,
+                          infos.back());
+    }
+  dev.updateDescriptorSets(writes, {});
+}
+
+Grid grid_for(std::uint64_t groups, const DeviceFacts& f, std::string_view what) {
+  const auto& max_count = f.limits.maxComputeWorkGroupCount;
+  Grid g;
+  g.x = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(std::max<std::uint64_t>(groups, 1), max_count[0]));
+  const std::uint64_t y = (groups + g.x - 1) / g.x;
+  if (y > max_count[1])
+    throw Error(ErrorCategory::unsupported,
+                std::string(what) + ": " + std::to_string(groups) +
+                    " workgroups exceed this device's maxComputeWorkGroupCount");
+  g.y = static_cast<std::uint32_t>(std::max<std::uint64_t>(y, 1));
+  return g;
+}
+
+void record_dispatch(const vk::raii::CommandBuffer& cmd, const Device& device,
+                     vk::Pipeline pipeline, vk::DescriptorSet set, const PushConstants& push,
+                     Grid grid) {
+  cmd.bindPipeline(vk::PipelineBindPoint::eCompute, pipeline);
+  cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, device.pipeline_layout(), 0, set, {});
+  cmd.pushConstants<PushConstants>(device.pipeline_layout(), vk::ShaderStageFlagBits::eCompute, 0,
+                                   push);
+  cmd.dispatch(grid.x, grid.y, 1);
+}
+
+void record_pass_barrier(const vk::raii::CommandBuffer& cmd) {
+  using A = vk::AccessFlagBits;
+  const vk::MemoryBarrier barrier(A::eShaderWrite, A::eShaderRead | A::eShaderWrite);
+  cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader,
+                      vk::PipelineStageFlagBits::eComputeShader, {}, barrier, {}, {});
+}
+
+TimedCommands::TimedCommands(Device& device)
+    : device_(&device), cmd_(device.allocate_command_buffer()) {
+  if (device.facts().timestamps())
+    queries_ = XR_VK_CHECK(
+        device.handle().createQueryPool(vk::QueryPoolCreateInfo({}, vk::QueryType::eTimestamp, 2)));
+}
+
+const vk::raii::CommandBuffer& TimedCommands::begin() {
+  cmd_.begin(vk::CommandBufferBeginInfo());
+  record_queue_barrier(cmd_);
+  if (*queries_) {
+    cmd_.resetQueryPool(*queries_, 0, 2);
+    cmd_.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *queries_, 0);
+  }
+  return cmd_;
+}
+
+void TimedCommands::end_timing() {
+  if (*queries_) cmd_.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *queries_, 1);
+}
+
+void TimedCommands::end() {
+  cmd_.end();
+}
+
+Timing TimedCommands::run() {
+  Timing timing;
+  timing.host_ms = device_->submit_and_wait(cmd_);
+  if (!*queries_) {
+    timing.device_ms = timing.host_ms;
+    timing.device_timer = false;
+    return timing;
+  }
+  auto [result, ticks] = queries_.getResults<std::uint64_t>(
+      0, 2, 2 * sizeof(std::uint64_t), sizeof(std::uint64_t), vk::QueryResultFlagBits::e64);
+  if (result != vk::Result::eSuccess)
+    throw Error(ErrorCategory::device_lost,
+                "Vulkan timestamps not available after the fence signalled");
+  const DeviceFacts& f = device_->facts();
+  const std::uint64_t mask = f.timestamp_valid_bits >= 64
+                                 ? ~std::uint64_t{0}
+                                 : (std::uint64_t{1} << f.timestamp_valid_bits) - 1;
+  timing.device_ms =
+      static_cast<double>((ticks[1] - ticks[0]) & mask) * f.limits.timestampPeriod / 1e6;
+  return timing;
+}
+
+}  // namespace xr::vulkan

@@ -1,0 +1,71 @@
+// Recording helpers shared by the reduce and scan plans and the probes: descriptor sets over the
+// one set layout, grids for any number of workgroups, and a command buffer recorded once between
+// two timestamps and resubmitted for every call.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "vk_context.hpp"
+#include "xreduce/backend.hpp"
+
+namespace xr::vulkan {
+
+// Descriptor sets of the shared layout (three storage-buffer bindings), one per triple of
+// whole buffers.
+class BindingSets {
+ public:
+  using Triple = std::array<vk::Buffer, 3>;
+  BindingSets(Device& device, std::span<const Triple> triples);
+  vk::DescriptorSet operator[](std::size_t i) const { return *sets_[i]; }
+
+ private:
+  vk::raii::DescriptorPool pool_{nullptr};
+  vk::raii::DescriptorSets sets_{nullptr};
+};
+
+// A dispatch of `groups` workgroups: 1-D where maxComputeWorkGroupCount[0] allows, else 2-D
+// (shaders linearise with linear_workgroup() and return past pc.groups).
+struct Grid {
+  std::uint32_t x = 1, y = 1;
+};
+// Error(unsupported) when even a 2-D grid cannot hold `groups`; `what` names the variant.
+Grid grid_for(std::uint64_t groups, const DeviceFacts& facts, std::string_view what);
+
+// Binds, pushes and dispatches one pass of the shared pipeline layout.
+void record_dispatch(const vk::raii::CommandBuffer& cmd, const Device& device,
+                     vk::Pipeline pipeline, vk::DescriptorSet set, const PushConstants& push,
+                     Grid grid);
+// Orders every earlier compute-shader write before every later compute-shader access: between
+// the passes of one call.
+void record_pass_barrier(const vk::raii::CommandBuffer& cmd);
+
+// One command buffer holding a call: begin() starts it with the queue barrier and the first
+// timestamp, end_timing() writes the second (commands after it, such as a result's read-back,
+// are not timed), end() closes it. run() submits it and returns the timing: the timestamps'
+// interval where the queue has them, else the host's submit-to-fence time.
+class TimedCommands {
+ public:
+  explicit TimedCommands(Device& device);
+  const vk::raii::CommandBuffer& begin();
+  void end_timing();
+  void end();
+  Timing run();
+
+ private:
+  Device* device_;
+  vk::raii::QueryPool queries_{nullptr};
+  vk::raii::CommandBuffer cmd_;
+};
+
+inline std::uint32_t ceil_div(std::uint64_t a, std::uint64_t b) {
+  return static_cast<std::uint32_t>((a + b - 1) / b);
+}
+// Scratch offsets in 4-byte elements, kept at 16 bytes so vector loads of a region stay aligned.
+inline std::uint32_t round_up4(std::uint32_t x) {
+  return (x + 3u) & ~3u;
+}
+
+}  // namespace xr::vulkan

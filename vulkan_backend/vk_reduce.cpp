@@ -1,0 +1,256 @@
+#include "vk_reduce.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+
+#include "vk_array.hpp"
+#include "vk_check.hpp"
+#include "vk_recorded.hpp"
+#include "vk_requirements.hpp"
+#include "xreduce/catalog.hpp"
+#include "xreduce/error.hpp"
+
+namespace xr::vulkan {
+namespace {
+
+constexpr std::uint32_t kSmem = 0;
+constexpr std::uint32_t kBasic = need_subgroup_basic;
+
+// The variant table: the Harris ladder, the subgroup family, the fast pair. Workgroups of 256
+// invocations throughout, the size seed 003 and the CUDA ladder use, so steps compare like with
+// like.
+constexpr VariantSpec kVariants[] = {
+    {"smem/interleaved-divergent", "smem_interleaved_divergent", Shape::per_block, 256, 1, 1, 0,
+     kSmem},
+    {"smem/interleaved-strided", "smem_interleaved_strided", Shape::per_block, 256, 1, 1, 0, kSmem},
+    {"smem/sequential", "smem_sequential", Shape::per_block, 256, 1, 1, 0, kSmem},
+    {"smem/first-add", "smem_first_add", Shape::per_block, 256, 2, 1, 0, kSmem},
+    {"smem/unroll-last-warp", "smem_unroll_subgroup", Shape::per_block, 256, 2, 1, 0, kBasic},
+    {"smem/complete-unroll", "smem_complete_unroll", Shape::per_block, 256, 2, 1, 0, kBasic},
+    {"smem/multi-element", "smem_multi_element", Shape::grid_stride, 256, 2, 1, kGridGroups,
+     kBasic},
+    {"subgroup/shuffle-down", "subgroup_shuffle_down", Shape::grid_stride, 256, 2, 1, kGridGroups,
+     kBasic | need_subgroup_shuffle_relative},
+    {"subgroup/shuffle-xor", "subgroup_shuffle_xor", Shape::grid_stride, 256, 2, 1, kGridGroups,
+     kBasic | need_subgroup_shuffle},
+    {"subgroup/arithmetic", "subgroup_arithmetic", Shape::grid_stride, 256, 2, 1, kGridGroups,
+     kBasic | need_subgroup_arithmetic},
+    // 4 lanes x 4 vector loads in flight per invocation and iteration.
+    {"fast/vectorized", "fast_vectorized", Shape::grid_stride, 256, 16, 4, kGridGroups,
+     kBasic | need_subgroup_arithmetic},
+    {"fast/single-pass", "fast_single_pass", Shape::single_pass, 256, 16, 4, kGridGroups,
+     kBasic | need_subgroup_arithmetic},
+};
+
+}  // namespace
+
+std::span<const VariantSpec> variant_table() {
+  return kVariants;
+}
+
+const VariantSpec* find_variant(std::string_view id) {
+  for (const auto& v : kVariants)
+    if (v.id == id) return &v;
+  return nullptr;
+}
+
+std::vector<VariantInfo> variant_infos() {
+  std::vector<VariantInfo> out;
+  for (const auto& v : kVariants) {
+    VariantInfo info = catalog_variant(
+        Primitive::reduce, v.id, {DType::i32, DType::u32, DType::f32}, {Op::sum, Op::min, Op::max});
+    info.requirements = need_words(v.needs);
+    info.max_elements = (std::uint64_t{1} << 31) - 1;  // 32-bit shader indices
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+std::string unsupported_reason(const VariantSpec& spec, const DeviceFacts& f) {
+  // sdata/sgroup arrays of WG 4-byte elements plus a few words.
+  return missing_reason(spec.needs, spec.workgroup, spec.workgroup * 4 + 64, f);
+}
+
+std::string module_name(std::string_view shader, DType t, Op op) {
+  return std::string(shader) + "." + std::string(to_string(t)) + "." + std::string(to_string(op));
+}
+
+// --- reducers -------------------------------------------------------------------------------
+
+namespace {
+
+struct Pass {
+  bool from_input;
+  PushConstants push;
+  Grid grid;
+};
+
+// The passes for n elements: each pass turns `count` elements into one partial per workgroup,
+// stored in scratch at 16-byte-aligned offsets (vector loads of the next pass stay aligned),
+// until one value remains. Returns the passes and the scratch element holding the result.
+std::pair<std::vector<Pass>, std::uint32_t> plan_passes(const VariantSpec& spec,
+                                                        const DeviceFacts& f, std::uint32_t n) {
+  std::vector<Pass> passes;
+  std::uint32_t count = n, in_offset = 0, scratch_used = 0;
+  bool from_input = true;
+  for (;;) {
+    std::uint32_t groups = ceil_div(count, std::uint64_t{spec.workgroup} * spec.items);
+    if (spec.shape != Shape::per_block)
+      groups = std::min({groups, spec.max_groups, f.limits.maxComputeWorkGroupCount[0]});
+    Pass pass{from_input, {count, in_offset, scratch_used, groups}, grid_for(groups, f, spec.id)};
+    scratch_used += round_up4(groups);
+    if (spec.shape == Shape::single_pass) {
+      // Partials at scratch[0, groups), the result after them.
+      pass.push.out_offset = scratch_used;
+      passes.push_back(pass);
+      return {passes, scratch_used};
+    }
+    passes.push_back(pass);
+    if (groups == 1) return {passes, pass.push.out_offset};
+    count = groups;
+    in_offset = pass.push.out_offset;
+    from_input = false;
+  }
+}
+
+// Everything one (array, n, op, dtype) needs, with its command buffer recorded once.
+class Plan {
+ public:
+  Plan(Device& device, const VariantSpec& spec, const VulkanArray& input, Op op)
+      : serial_(input.serial()),
+        op_(op),
+        passes_(plan_passes(spec, device.facts(), static_cast<std::uint32_t>(input.size()))),
+        scratch_(device, (std::uint64_t{passes_.second} + 4) * 4, kStorageUsage,
+                 MemoryKind::device_local),
+        ticket_(device, 16, kStorageUsage, MemoryKind::device_local),
+        readback_(device, 16, vk::BufferUsageFlagBits::eTransferDst, MemoryKind::readback),
+        sets_(device,
+              std::array{
+                  BindingSets::Triple{input.buffer().handle(), scratch_.handle(), ticket_.handle()},
+                  BindingSets::Triple{scratch_.handle(), scratch_.handle(), ticket_.handle()}}),
+        commands_(device) {
+    // The ticket starts at 0; the last workgroup of fast/single-pass puts it back to 0.
+    device.run_once([&](const vk::raii::CommandBuffer& cmd) {
+      cmd.fillBuffer(ticket_.handle(), 0, VK_WHOLE_SIZE, 0);
+    });
+    record(device, device.pipeline(
+                       {module_name(spec.shader, input.dtype(), op), spec.workgroup, spec.unroll}));
+  }
+
+  bool matches(const VulkanArray& input, Op op) const {
+    return serial_ == input.serial() && op_ == op;
+  }
+
+  // Submits the recorded passes; returns the result's bits and the timing.
+  std::pair<std::uint32_t, Timing> run() {
+    const Timing timing = commands_.run();
+    std::uint32_t bits;
+    std::memcpy(&bits, readback_.mapped(), sizeof bits);
+    return {bits, timing};
+  }
+
+ private:
+  void record(Device& device, vk::Pipeline pipeline) {
+    using S = vk::PipelineStageFlagBits;
+    using A = vk::AccessFlagBits;
+    const auto& cmd = commands_.begin();
+    const auto& passes = passes_.first;
+    for (std::size_t i = 0; i < passes.size(); ++i) {
+      const Pass& p = passes[i];
+      record_dispatch(cmd, device, pipeline, sets_[p.from_input ? 0 : 1], p.push, p.grid);
+      if (i + 1 < passes.size()) record_pass_barrier(cmd);  // the next pass reads the partials
+    }
+    commands_.end_timing();
+    const vk::BufferMemoryBarrier result(A::eShaderWrite, A::eTransferRead, VK_QUEUE_FAMILY_IGNORED,
+                                         VK_QUEUE_FAMILY_IGNORED, scratch_.handle(), 0,
+                                         VK_WHOLE_SIZE);
+    cmd.pipelineBarrier(S::eComputeShader, S::eTransfer, {}, {}, result, {});
+    cmd.copyBuffer(scratch_.handle(), readback_.handle(),
+                   vk::BufferCopy(std::uint64_t{passes_.second} * 4, 0, 4));
+    const vk::MemoryBarrier to_host(A::eTransferWrite, A::eHostRead);
+    cmd.pipelineBarrier(S::eTransfer, S::eHost, {}, to_host, {}, {});
+    commands_.end();
+  }
+
+  std::uint64_t serial_;
+  Op op_;
+  std::pair<std::vector<Pass>, std::uint32_t> passes_;  // passes, result element in scratch
+  Buffer scratch_;
+  Buffer ticket_;
+  Buffer readback_;
+  BindingSets sets_;
+  TimedCommands commands_;
+};
+
+// Recorded plans kept per reducer: a compare sweep alternates few sizes per variant, and each
+// plan holds only small scratch buffers.
+constexpr std::size_t kPlansKept = 8;
+
+class VulkanReducer final : public Reducer {
+ public:
+  VulkanReducer(std::shared_ptr<Device> device, const VariantSpec& spec)
+      : device_(std::move(device)), spec_(spec) {
+    for (auto& info : variant_infos())
+      if (info.id == spec.id) info_ = info;
+  }
+  ~VulkanReducer() override {
+    plans_.clear();  // before device_: they hold command buffers of its pool
+  }
+
+  const VariantInfo& info() const override { return info_; }
+
+  Reduction reduce(DeviceArray& input, Op op) override {
+    device_->raise_validation();
+    if (!info_.claims(input.dtype()) || !info_.claims(op))
+      throw Error(ErrorCategory::unsupported, info_.id + " does not support " +
+                                                  std::string(to_string(op)) + " over " +
+                                                  std::string(to_string(input.dtype())));
+    auto* array = dynamic_cast<VulkanArray*>(&input);
+    if (!array || array->device() != device_.get())
+      throw Error(ErrorCategory::usage,
+                  "vulkan reducer given an array of another backend or device");
+    Reduction out;
+    out.timing.device_timer = device_->facts().timestamps();
+    if (array->size() == 0) {
+      out.value = Value::identity_of(array->dtype(), op);
+      return out;
+    }
+    if (array->size() > info_.max_elements)
+      throw Error(ErrorCategory::unsupported, info_.id + ": n = " + std::to_string(array->size()) +
+                                                  " exceeds " + std::to_string(info_.max_elements) +
+                                                  " (32-bit shader indices)");
+    auto [bits, timing] = plan_for(*array, op).run();
+    out.timing = timing;
+    out.value = visit_dtype(array->dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      T v;
+      std::memcpy(&v, &bits, sizeof v);
+      return Value::of(v);
+    });
+    device_->raise_validation();
+    return out;
+  }
+
+ private:
+  Plan& plan_for(const VulkanArray& array, Op op) {
+    for (auto& plan : plans_)
+      if (plan->matches(array, op)) return *plan;
+    if (plans_.size() == kPlansKept) plans_.pop_front();
+    plans_.push_back(std::make_unique<Plan>(*device_, spec_, array, op));
+    return *plans_.back();
+  }
+
+  std::shared_ptr<Device> device_;
+  const VariantSpec& spec_;
+  VariantInfo info_;
+  std::deque<std::unique_ptr<Plan>> plans_;
+};
+
+}  // namespace
+
+std::unique_ptr<Reducer> make_reducer(std::shared_ptr<Device> device, const VariantSpec& spec) {
+  return std::make_unique<VulkanReducer>(std::move(device), spec);
+}
+
+}  // namespace xr::vulkan

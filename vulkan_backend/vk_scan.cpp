@@ -1,0 +1,467 @@
+#include "vk_scan.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <optional>
+
+#include "vk_array.hpp"
+#include "vk_check.hpp"
+#include "vk_recorded.hpp"
+#include "vk_reduce.hpp"
+#include "vk_requirements.hpp"
+#include "xreduce/catalog.hpp"
+#include "xreduce/error.hpp"
+
+namespace xr::vulkan {
+namespace {
+
+constexpr std::uint32_t kNone = 0;
+// The fast/* tile (shaders/scan_vector_tile.glsl): subgroup scans, shuffles for the segment carry.
+constexpr std::uint32_t kVectorTile = need_subgroup_basic | need_subgroup_arithmetic |
+                                      need_subgroup_shuffle | need_subgroup_shuffle_relative;
+constexpr std::uint32_t kLookBack =
+    kVectorTile | need_subgroup_ballot | need_subgroup_vote | need_int64_atomics;
+
+// The shapes are the CUDA ladder's (dispatch_scan_tiled.cu, dispatch_scan_bit.cu,
+// dispatch_scan_fast.cu), so each id compares like with like across the APIs:
+// hillis-steele 512 x 1, bcao 512 x 2, the register rung 256 x 8 (subgroups for warps), the BIT
+// the seed's 256, reduce-then-scan 256 x 4 vectors, the look-back 128 x 8 vectors (the CUDA
+// shape chosen on an H200 by xreduce_cuda_scan_tune; not swept separately for Vulkan).
+constexpr ScanSpec kScans[] = {
+    {"smem/hillis-steele",
+     ScanFamily::tiled,
+     "scan_hillis_steele",
+     {},
+     {},
+     512,
+     1,
+     2 * 512 * 4,
+     kNone},
+    {"bit/one-layer", ScanFamily::bit, "bit_build_block", "bit_build_level", "bit_query", 256, 1, 0,
+     kNone},
+    {"bit/between-blocks", ScanFamily::bit, "bit_build_block", "bit_build_between", "bit_query",
+     256, 1, 0, kNone},
+    {"bit/smem", ScanFamily::bit, "bit_build_block", "bit_build_between", "bit_query_smem", 256, 1,
+     256 * 4, kNone},
+    {"bit/unrolled", ScanFamily::bit, "bit_build_block_unrolled", "bit_build_between",
+     "bit_query_smem", 256, 1, 256 * 4, kNone},
+    {"blelloch/bcao",
+     ScanFamily::tiled,
+     "scan_blelloch_bcao",
+     {},
+     {},
+     512,
+     2,
+     (1024 + 32) * 4,
+     kNone},
+    {"subgroup/shuffle-up",
+     ScanFamily::tiled,
+     "scan_subgroup_shuffle_up",
+     {},
+     {},
+     256,
+     8,
+     (2048 + 64 + 256) * 4,
+     need_subgroup_basic | need_subgroup_shuffle_relative},
+    {"subgroup/arithmetic",
+     ScanFamily::tiled,
+     "scan_subgroup_arithmetic",
+     {},
+     {},
+     256,
+     8,
+     (2048 + 64 + 256) * 4,
+     need_subgroup_basic | need_subgroup_arithmetic},
+    {"fast/reduce-then-scan",
+     ScanFamily::reduce_then_scan,
+     "scan_rts_tiles",
+     {},
+     {},
+     256,
+     4,
+     1024 * 4,
+     kVectorTile},
+    // The look-back sums a tile's predecessors in an order that depends on which of them have
+    // published their inclusive prefix yet: floats differ in the last bits run to run.
+    {"fast/decoupled-lookback",
+     ScanFamily::look_back,
+     "scan_lookback",
+     {},
+     {},
+     128,
+     8,
+     128 * 4 + 16,
+     kLookBack,
+     false},
+};
+
+// fast/reduce-then-scan: pass 1 folds with 4 vector loads in flight (fast/vectorized's shape);
+// pass 2 is one workgroup of up to 1024 invocations over at most kGridGroups partials; pass 3
+// runs at most kGridGroups workgroups, each over a contiguous chunk of whole tiles.
+constexpr std::uint32_t kReduceUnroll = 4;
+constexpr std::uint32_t kPartialsWorkgroup = 1024;
+
+// fast/decoupled-lookback: polls of an incomplete window before the workgroup stops waiting and
+// reduces the missing predecessors itself (the decoupled fallback). A starting point, measured
+// in docs/results (how often it triggers on the H200 and on lavapipe); XR_VK_LOOKBACK_POLLS
+// overrides it (0: fall back at the first incomplete window, which tests use to force the path).
+constexpr std::uint32_t kLookBackPolls = 512;
+
+// The shader flags of scan_common.glsl.
+constexpr std::uint32_t kExclusiveFlag = 1, kWriteTotals = 2, kHasPrefix = 4;
+
+std::uint32_t look_back_polls() {
+  if (const char* s = std::getenv("XR_VK_LOOKBACK_POLLS")) {
+    char* end = nullptr;
+    const unsigned long v = std::strtoul(s, &end, 10);
+    if (end != s && *end == '\0' && v <= 0xffffffffUL) return static_cast<std::uint32_t>(v);
+    throw Error(ErrorCategory::usage,
+                "XR_VK_LOOKBACK_POLLS must be a number of polls (0 .. 4294967295)");
+  }
+  return kLookBackPolls;
+}
+
+// The largest power-of-two workgroup of at most `want` invocations the device allows.
+std::uint32_t fit_workgroup(std::uint32_t want, const DeviceFacts& f) {
+  const std::uint32_t limit =
+      std::min(f.limits.maxComputeWorkGroupInvocations, f.limits.maxComputeWorkGroupSize[0]);
+  while (want > limit) want /= 2;
+  return want;
+}
+
+// --- plans ----------------------------------------------------------------------------------
+
+enum BindingSet : int {
+  io_set = 0,       // (input, output, scratch)
+  scratch_set = 1,  // (scratch, scratch, scratch): the levels above the first
+};
+
+struct ScanPass {
+  std::string_view shader;
+  std::uint32_t workgroup;
+  std::uint32_t unroll;  // specialization constant 1
+  BindingSet set;
+  PushConstants push;
+  Grid grid;
+  bool takes_kind;  // the pass writes the caller's output: exclusive when the call is
+};
+
+struct ScanPlan {
+  std::vector<ScanPass> passes;
+  std::uint64_t scratch_bytes = 16;
+  std::optional<std::uint64_t> fallbacks_at;  // look-back: bytes into scratch of the count
+  std::uint32_t tiles = 0;
+};
+
+ScanPass pass(const ScanSpec& spec, std::string_view shader, BindingSet set, PushConstants push,
+              const DeviceFacts& f, bool takes_kind) {
+  return {shader,    spec.workgroup, spec.items, set, push, grid_for(push.groups, f, spec.id),
+          takes_kind};
+}
+
+// Level 0 scans the input tile by tile into the output and writes the tile totals; level k
+// scans level k-1's totals (exclusively) into scratch; then each level below the top gets its
+// tiles' prefixes added (scan_uniform_add), from the top down to the output. Scratch, in
+// elements: for each level k >= 1 its input (the totals) and its output.
+ScanPlan plan_tiled(const ScanSpec& spec, const DeviceFacts& f, std::uint32_t n) {
+  const std::uint32_t tile = spec.workgroup * spec.items;
+  std::vector<std::uint32_t> counts{n}, in_at{0}, out_at{0};
+  std::uint32_t used = 0;
+  for (std::uint32_t m = n; m > tile;) {
+    m = ceil_div(m, tile);
+    in_at.push_back(used);
+    used += round_up4(m);
+    out_at.push_back(used);
+    used += round_up4(m);
+    counts.push_back(m);
+  }
+  const std::size_t levels = counts.size();
+  ScanPlan plan;
+  plan.scratch_bytes = std::max<std::uint64_t>(16, std::uint64_t{used} * 4);
+  for (std::size_t level = 0; level < levels; ++level) {
+    const bool totals = level + 1 < levels;
+    PushConstants push{counts[level], in_at[level], out_at[level], ceil_div(counts[level], tile)};
+    push.aux_offset = totals ? in_at[level + 1] : 0;
+    push.flags = (level ? kExclusiveFlag : 0) | (totals ? kWriteTotals : 0);
+    plan.passes.push_back(pass(spec, spec.shader, level ? scratch_set : io_set, push, f, !level));
+  }
+  for (std::size_t level = levels - 1; level >= 1; --level) {
+    PushConstants push{counts[level - 1], 0, out_at[level - 1], counts[level] - 1};
+    push.aux_offset = out_at[level];
+    push.param = tile;
+    plan.passes.push_back(
+        pass(spec, "scan_uniform_add", level - 1 ? scratch_set : io_set, push, f, false));
+  }
+  return plan;
+}
+
+// The tree (n elements) in scratch: built from the input in-block, then above the block (one
+// pass per level, or one workgroup for every level), then queried into the output.
+ScanPlan plan_bit(const ScanSpec& spec, const DeviceFacts& f, std::uint32_t n) {
+  ScanPlan plan;
+  plan.scratch_bytes = std::max<std::uint64_t>(16, std::uint64_t{n} * 4);
+  const PushConstants all{n, 0, 0, ceil_div(n, spec.workgroup)};
+  plan.passes.push_back(pass(spec, spec.shader, io_set, all, f, false));
+  const std::uint64_t above_block = 2 * std::uint64_t{spec.workgroup};
+  if (spec.levels == "bit_build_level") {
+    for (std::uint64_t idx = above_block; idx <= n; idx *= 2) {
+      PushConstants level = all;
+      level.param = static_cast<std::uint32_t>(idx);
+      plan.passes.push_back(pass(spec, spec.levels, io_set, level, f, false));
+    }
+  } else if (above_block <= n) {
+    PushConstants one{n, 0, 0, 1};
+    one.param = static_cast<std::uint32_t>(above_block);
+    plan.passes.push_back(pass(spec, spec.levels, io_set, one, f, false));
+  }
+  plan.passes.push_back(pass(spec, spec.query, io_set, all, f, true));
+  return plan;
+}
+
+// At most kGridGroups workgroups, each over a contiguous chunk of whole tiles: reduce the
+// chunks, scan the partials in one workgroup, rescan the chunks from their prefixes. One
+// workgroup covering n skips the first two passes.
+ScanPlan plan_reduce_then_scan(const ScanSpec& spec, const DeviceFacts& f, std::uint32_t n) {
+  const std::uint32_t tile = spec.workgroup * spec.items * 4;
+  const std::uint32_t per_group = ceil_div(ceil_div(n, tile), kGridGroups);
+  const std::uint32_t chunk = per_group * tile;
+  const std::uint32_t groups = ceil_div(n, chunk);
+  ScanPlan plan;
+  plan.scratch_bytes = std::max<std::uint64_t>(16, std::uint64_t{round_up4(groups)} * 4);
+  PushConstants push{n, 0, 0, groups};
+  push.param = chunk;
+  if (groups > 1) {
+    ScanPass reduce = pass(spec, "scan_rts_reduce", io_set, push, f, false);
+    reduce.unroll = kReduceUnroll;
+    plan.passes.push_back(reduce);
+    ScanPass partials =
+        pass(spec, "scan_rts_partials", io_set, PushConstants{groups, 0, 0, 1}, f, false);
+    partials.workgroup = fit_workgroup(kPartialsWorkgroup, f);
+    plan.passes.push_back(partials);
+    push.flags = kHasPrefix;
+  }
+  plan.passes.push_back(pass(spec, spec.shader, io_set, push, f, true));
+  return plan;
+}
+
+// One workgroup per tile. Scratch, in 64-bit words: one status word per tile, the ticket
+// counter, the fallback count.
+ScanPlan plan_look_back(const ScanSpec& spec, const DeviceFacts& f, std::uint32_t n,
+                        std::uint32_t polls) {
+  const std::uint32_t tile = spec.workgroup * spec.items * 4;
+  ScanPlan plan;
+  plan.tiles = ceil_div(n, tile);
+  const Grid grid = grid_for(plan.tiles, f, spec.id);
+  PushConstants push{n, 0, 0, grid.x * grid.y};  // every dispatched workgroup draws a ticket
+  push.param = plan.tiles;
+  push.limit = polls;
+  plan.passes.push_back({spec.shader, spec.workgroup, spec.items, io_set, push, grid, true});
+  plan.scratch_bytes = (std::uint64_t{plan.tiles} + 2) * 8;
+  plan.fallbacks_at = (std::uint64_t{plan.tiles} + 1) * 8;
+  return plan;
+}
+
+ScanPlan plan_scan(const ScanSpec& spec, const DeviceFacts& f, std::uint32_t n,
+                   std::uint32_t polls) {
+  switch (spec.family) {
+    case ScanFamily::tiled:
+      return plan_tiled(spec, f, n);
+    case ScanFamily::bit:
+      return plan_bit(spec, f, n);
+    case ScanFamily::reduce_then_scan:
+      return plan_reduce_then_scan(spec, f, n);
+    case ScanFamily::look_back:
+      return plan_look_back(spec, f, n, polls);
+  }
+  throw Error(ErrorCategory::usage, "vulkan: unknown scan family");
+}
+
+// --- the scanner ----------------------------------------------------------------------------
+
+// One recorded call: the plan's passes over one (input, output) pair for one kind.
+class Recorded {
+ public:
+  Recorded(Device& device, const ScanPlan& plan, DType t, Op op, const VulkanArray& input,
+           const VulkanArray& output, ScanKind kind, const Buffer& scratch, const Buffer* readback)
+      : input_(input.serial()),
+        output_(output.serial()),
+        kind_(kind),
+        sets_(device, std::array{BindingSets::Triple{input.buffer().handle(),
+                                                     output.buffer().handle(), scratch.handle()},
+                                 BindingSets::Triple{scratch.handle(), scratch.handle(),
+                                                     scratch.handle()}}),
+        commands_(device) {
+    const auto& cmd = commands_.begin();
+    for (std::size_t i = 0; i < plan.passes.size(); ++i) {
+      const ScanPass& p = plan.passes[i];
+      PushConstants push = p.push;
+      if (p.takes_kind && kind == ScanKind::exclusive) push.flags |= kExclusiveFlag;
+      const vk::Pipeline pipeline =
+          device.pipeline({module_name(p.shader, t, op), p.workgroup, p.unroll});
+      record_dispatch(cmd, device, pipeline, sets_[p.set], push, p.grid);
+      if (i + 1 < plan.passes.size()) record_pass_barrier(cmd);
+    }
+    commands_.end_timing();
+    if (plan.fallbacks_at && readback) {  // the look-back's fallback count, after the timing
+      using A = vk::AccessFlagBits;
+      using S = vk::PipelineStageFlagBits;
+      const vk::MemoryBarrier written(A::eShaderWrite, A::eTransferRead);
+      cmd.pipelineBarrier(S::eComputeShader, S::eTransfer, {}, written, {}, {});
+      cmd.copyBuffer(scratch.handle(), readback->handle(),
+                     vk::BufferCopy(*plan.fallbacks_at, 0, 8));
+      const vk::MemoryBarrier to_host(A::eTransferWrite, A::eHostRead);
+      cmd.pipelineBarrier(S::eTransfer, S::eHost, {}, to_host, {}, {});
+    }
+    commands_.end();
+  }
+
+  bool matches(const VulkanArray& input, const VulkanArray& output, ScanKind kind) const {
+    return input_ == input.serial() && output_ == output.serial() && kind_ == kind;
+  }
+  Timing run() { return commands_.run(); }
+
+ private:
+  std::uint64_t input_, output_;
+  ScanKind kind_;
+  BindingSets sets_;
+  TimedCommands commands_;
+};
+
+// Recorded calls kept per (n, dtype, op): a sweep alternates few (input, output, kind) triples.
+constexpr std::size_t kRecordedKept = 8;
+
+class VulkanScanner final : public Scanner {
+ public:
+  VulkanScanner(std::shared_ptr<Device> device, const ScanSpec& spec)
+      : device_(std::move(device)), spec_(spec), polls_(look_back_polls()) {
+    for (auto& info : scan_infos())
+      if (info.id == spec.id) info_ = info;
+  }
+  ~VulkanScanner() override {
+    recorded_.clear();  // before device_: they hold command buffers of its pool
+  }
+
+  const VariantInfo& info() const override { return info_; }
+
+  Timing scan(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
+    device_->raise_validation();
+    const DType t = input.dtype();
+    if (!info_.claims(t) || !info_.claims(op) || !info_.claims(kind))
+      throw Error(ErrorCategory::unsupported,
+                  info_.id + " does not implement the " + std::string(to_string(kind)) + " " +
+                      std::string(to_string(op)) + " scan of " + std::string(to_string(t)));
+    auto* in = dynamic_cast<VulkanArray*>(&input);
+    auto* out = dynamic_cast<VulkanArray*>(&output);
+    if (!in || !out || in->device() != device_.get() || out->device() != device_.get())
+      throw Error(ErrorCategory::usage,
+                  "vulkan scanner given an array of another backend or device");
+    if (in == out || out->dtype() != t || out->size() != in->size())
+      throw Error(ErrorCategory::usage,
+                  "scan output must be a distinct array of the input's dtype and size");
+    const std::size_t n = in->size();
+    if (n == 0) return Timing{0, 0, device_->facts().timestamps()};
+    if (n > info_.max_elements)
+      throw Error(ErrorCategory::unsupported, info_.id + ": n = " + std::to_string(n) +
+                                                  " exceeds " + std::to_string(info_.max_elements) +
+                                                  " (32-bit shader indices)");
+    prepare(t, op, static_cast<std::uint32_t>(n));
+    const Timing timing = recorded_for(*in, *out, kind).run();
+    ++calls_;
+    if (readback_) {
+      std::uint64_t total;
+      std::memcpy(&total, readback_->mapped(), sizeof total);
+      fallbacks_ += total - fallbacks_seen_;
+      fallbacks_seen_ = total;
+      tiles_ += plan_.tiles;
+    }
+    device_->raise_validation();
+    return timing;
+  }
+
+  std::string diagnostics() const override {
+    if (spec_.family != ScanFamily::look_back) return {};
+    return "look-back fallbacks: " + std::to_string(fallbacks_) + " of " + std::to_string(tiles_) +
+           " tiles over " + std::to_string(calls_) + " calls reduced a predecessor's input (" +
+           std::to_string(polls_) + " polls before falling back)";
+  }
+
+ private:
+  // Plans and allocates zeroed scratch once per (n, dtype, op).
+  void prepare(DType t, Op op, std::uint32_t n) {
+    if (scratch_ && n_ == n && dtype_ == t && op_ == op) return;
+    recorded_.clear();
+    scratch_.reset();
+    readback_.reset();
+    plan_ = plan_scan(spec_, device_->facts(), n, polls_);
+    scratch_.emplace(*device_, plan_.scratch_bytes, kStorageUsage, MemoryKind::device_local);
+    // The look-back's status words start "never written" (epoch 0), its counters at 0.
+    device_->run_once([&](const vk::raii::CommandBuffer& cmd) {
+      cmd.fillBuffer(scratch_->handle(), 0, VK_WHOLE_SIZE, 0);
+    });
+    if (plan_.fallbacks_at) {
+      readback_.emplace(*device_, 16, vk::BufferUsageFlagBits::eTransferDst, MemoryKind::readback);
+      fallbacks_seen_ = 0;
+    }
+    n_ = n;
+    dtype_ = t;
+    op_ = op;
+  }
+
+  Recorded& recorded_for(const VulkanArray& in, const VulkanArray& out, ScanKind kind) {
+    for (auto& r : recorded_)
+      if (r->matches(in, out, kind)) return *r;
+    if (recorded_.size() == kRecordedKept) recorded_.pop_front();
+    recorded_.push_back(std::make_unique<Recorded>(*device_, plan_, dtype_, op_, in, out, kind,
+                                                   *scratch_, readback_ ? &*readback_ : nullptr));
+    return *recorded_.back();
+  }
+
+  std::shared_ptr<Device> device_;
+  const ScanSpec& spec_;
+  VariantInfo info_;
+  std::uint32_t polls_;
+  ScanPlan plan_;
+  std::uint32_t n_ = 0;
+  DType dtype_ = DType::f32;
+  Op op_ = Op::sum;
+  std::optional<Buffer> scratch_;
+  std::optional<Buffer> readback_;
+  std::deque<std::unique_ptr<Recorded>> recorded_;
+  std::uint64_t calls_ = 0, tiles_ = 0, fallbacks_ = 0, fallbacks_seen_ = 0;
+};
+
+}  // namespace
+
+std::span<const ScanSpec> scan_table() {
+  return kScans;
+}
+
+const ScanSpec* find_scan(std::string_view id) {
+  for (const auto& s : kScans)
+    if (s.id == id) return &s;
+  return nullptr;
+}
+
+std::vector<VariantInfo> scan_infos() {
+  std::vector<VariantInfo> out;
+  for (const auto& s : kScans) {
+    VariantInfo info = catalog_variant(Primitive::scan, s.id, {DType::i32, DType::u32, DType::f32},
+                                       {Op::sum, Op::min, Op::max});
+    info.deterministic = s.deterministic;
+    info.requirements = need_words(s.needs);
+    info.max_elements = (std::uint64_t{1} << 31) - 1;  // 32-bit shader indices
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+std::string scan_unsupported_reason(const ScanSpec& spec, const DeviceFacts& f) {
+  return missing_reason(spec.needs, spec.workgroup, spec.shared_bytes, f);
+}
+
+std::unique_ptr<Scanner> make_scanner(std::shared_ptr<Device> device, const ScanSpec& spec) {
+  return std::make_unique<VulkanScanner>(std::move(device), spec);
+}
+
+}  // namespace xr::vulkan
