@@ -42,6 +42,20 @@ layout(set = 0, binding = 2) coherent buffer States { uint64_t states[]; };
 
 #include "scan_vector_tile.glsl"
 
+// The pause between two polls of an incomplete window, in dependent integer steps (about 4
+// cycles each), and twice that before the first look: hundreds of subgroups polling the same
+// status words slow every L2 access (CUDA's look-back pauses with __nanosleep; GLSL has no sleep,
+// so the subgroup spins on registers instead of memory). 0: no pause (small grids).
+layout(constant_id = 2) const uint BACKOFF = 0;
+
+shared uint s_sink;
+
+void back_off(uint steps) {
+  uint x = gl_SubgroupInvocationID + 1u;
+  for (uint i = 0; i < steps; ++i) x = x * 1664525u + 1013904223u;
+  if (x == 0u) s_sink = x;  // keeps the loop: the compiler cannot prove x never reaches 0
+}
+
 const uint kAggregate = 1u;  // the word holds the tile's own total
 const uint kPrefix = 2u;     // the word holds everything up to and including the tile
 const uint kEpochs = (1u << 30) - 1u;  // epoch 0 is "never written"
@@ -88,6 +102,7 @@ T look_back(uint tile, uint epoch) {
   const uint lane = gl_SubgroupInvocationID;
   T exclusive = T(IDENTITY);
   int end = int(tile) - 1;
+  if (BACKOFF > 0u) back_off(2u * BACKOFF);  // while the predecessors' words travel to L2
   for (;;) {
     const int idx = end - int(lane);
     uint64_t w;
@@ -121,6 +136,7 @@ T look_back(uint tile, uint epoch) {
                     gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
         break;
       }
+      if (BACKOFF > 0u) back_off(BACKOFF);
     }
     const bool found = subgroupAny(flag == kPrefix);
     const uint last = found ? subgroupBallotFindLSB(subgroupBallot(flag == kPrefix))

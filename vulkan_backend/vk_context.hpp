@@ -113,6 +113,7 @@ struct PipelineKey {
   std::string module;  // an embedded SPIR-V module name (xreduce/spirv_modules.hpp)
   std::uint32_t workgroup = 256;
   std::uint32_t unroll = 1;
+  std::uint32_t backoff = 0;  // specialization constant 2 (the scan look-back's pause)
   auto operator<=>(const PipelineKey&) const = default;
 };
 

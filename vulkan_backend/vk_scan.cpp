@@ -107,19 +107,25 @@ constexpr std::uint32_t kPartialsWorkgroup = 1024;
 // in docs/results (how often it triggers on the H200 and on lavapipe); XR_VK_LOOKBACK_POLLS
 // overrides it (0: fall back at the first incomplete window, which tests use to force the path).
 constexpr std::uint32_t kLookBackPolls = 512;
+// fast/decoupled-lookback: the pause between polls (specialization constant 2 of
+// scan_lookback.comp, in ~4-cycle steps), used by grids of at least kPauseTiles tiles as CUDA
+// pauses grids of at least 500 blocks. XR_VK_LOOKBACK_BACKOFF overrides it (a tuning knob).
+constexpr std::uint32_t kLookBackBackoff = 0;
+constexpr std::uint32_t kPauseTiles = 500;
 
 // The shader flags of scan_common.glsl.
 constexpr std::uint32_t kExclusiveFlag = 1, kWriteTotals = 2, kHasPrefix = 4;
 
-std::uint32_t look_back_polls() {
-  if (const char* s = std::getenv("XR_VK_LOOKBACK_POLLS")) {
-    char* end = nullptr;
-    const unsigned long v = std::strtoul(s, &end, 10);
-    if (end != s && *end == '\0' && v <= 0xffffffffUL) return static_cast<std::uint32_t>(v);
+// A look-back knob from the environment, or its default.
+std::uint32_t knob(const char* name, std::uint32_t fallback) {
+  const char* s = std::getenv(name);
+  if (!s) return fallback;
+  char* end = nullptr;
+  const unsigned long v = std::strtoul(s, &end, 10);
+  if (end == s || *end != '\0' || v > 0xffffffffUL || s[0] == '-')
     throw Error(ErrorCategory::usage,
-                "XR_VK_LOOKBACK_POLLS must be a number of polls (0 .. 4294967295)");
-  }
-  return kLookBackPolls;
+                std::string(name) + " must be a whole number from 0 to 4294967295");
+  return static_cast<std::uint32_t>(v);
 }
 
 // The largest power-of-two workgroup of at most `want` invocations the device allows.
@@ -140,11 +146,17 @@ enum BindingSet : int {
 struct ScanPass {
   std::string_view shader;
   std::uint32_t workgroup;
-  std::uint32_t unroll;  // specialization constant 1
+  std::uint32_t unroll;   // specialization constant 1
+  std::uint32_t backoff;  // specialization constant 2
   BindingSet set;
   PushConstants push;
   Grid grid;
   bool takes_kind;  // the pass writes the caller's output: exclusive when the call is
+};
+
+struct LookBackKnobs {
+  std::uint32_t polls = kLookBackPolls;
+  std::uint32_t backoff = kLookBackBackoff;
 };
 
 struct ScanPlan {
@@ -156,7 +168,7 @@ struct ScanPlan {
 
 ScanPass pass(const ScanSpec& spec, std::string_view shader, BindingSet set, PushConstants push,
               const DeviceFacts& f, bool takes_kind) {
-  return {shader,    spec.workgroup, spec.items, set, push, grid_for(push.groups, f, spec.id),
+  return {shader,    spec.workgroup, spec.items, 0, set, push, grid_for(push.groups, f, spec.id),
           takes_kind};
 }
 
@@ -248,22 +260,24 @@ ScanPlan plan_reduce_then_scan(const ScanSpec& spec, const DeviceFacts& f, std::
 // One workgroup per tile. Scratch, in 64-bit words: one status word per tile, the ticket
 // counter, the fallback count.
 ScanPlan plan_look_back(const ScanSpec& spec, const DeviceFacts& f, std::uint32_t n,
-                        std::uint32_t polls) {
+                        const LookBackKnobs& knobs) {
   const std::uint32_t tile = spec.workgroup * spec.items * 4;
   ScanPlan plan;
   plan.tiles = ceil_div(n, tile);
   const Grid grid = grid_for(plan.tiles, f, spec.id);
   PushConstants push{n, 0, 0, grid.x * grid.y};  // every dispatched workgroup draws a ticket
   push.param = plan.tiles;
-  push.limit = polls;
-  plan.passes.push_back({spec.shader, spec.workgroup, spec.items, io_set, push, grid, true});
+  push.limit = knobs.polls;
+  const std::uint32_t backoff = plan.tiles >= kPauseTiles ? knobs.backoff : 0;
+  plan.passes.push_back(
+      {spec.shader, spec.workgroup, spec.items, backoff, io_set, push, grid, true});
   plan.scratch_bytes = (std::uint64_t{plan.tiles} + 2) * 8;
   plan.fallbacks_at = (std::uint64_t{plan.tiles} + 1) * 8;
   return plan;
 }
 
 ScanPlan plan_scan(const ScanSpec& spec, const DeviceFacts& f, std::uint32_t n,
-                   std::uint32_t polls) {
+                   const LookBackKnobs& knobs) {
   switch (spec.family) {
     case ScanFamily::tiled:
       return plan_tiled(spec, f, n);
@@ -272,7 +286,7 @@ ScanPlan plan_scan(const ScanSpec& spec, const DeviceFacts& f, std::uint32_t n,
     case ScanFamily::reduce_then_scan:
       return plan_reduce_then_scan(spec, f, n);
     case ScanFamily::look_back:
-      return plan_look_back(spec, f, n, polls);
+      return plan_look_back(spec, f, n, knobs);
   }
   throw Error(ErrorCategory::usage, "vulkan: unknown scan family");
 }
@@ -298,7 +312,7 @@ class Recorded {
       PushConstants push = p.push;
       if (p.takes_kind && kind == ScanKind::exclusive) push.flags |= kExclusiveFlag;
       const vk::Pipeline pipeline =
-          device.pipeline({module_name(p.shader, t, op), p.workgroup, p.unroll});
+          device.pipeline({module_name(p.shader, t, op), p.workgroup, p.unroll, p.backoff});
       record_dispatch(cmd, device, pipeline, sets_[p.set], push, p.grid);
       if (i + 1 < plan.passes.size()) record_pass_barrier(cmd);
     }
@@ -334,7 +348,10 @@ constexpr std::size_t kRecordedKept = 8;
 class VulkanScanner final : public Scanner {
  public:
   VulkanScanner(std::shared_ptr<Device> device, const ScanSpec& spec)
-      : device_(std::move(device)), spec_(spec), polls_(look_back_polls()) {
+      : device_(std::move(device)),
+        spec_(spec),
+        knobs_{knob("XR_VK_LOOKBACK_POLLS", kLookBackPolls),
+               knob("XR_VK_LOOKBACK_BACKOFF", kLookBackBackoff)} {
     for (auto& info : scan_infos())
       if (info.id == spec.id) info_ = info;
   }
@@ -383,7 +400,8 @@ class VulkanScanner final : public Scanner {
     if (spec_.family != ScanFamily::look_back) return {};
     return "look-back fallbacks: " + std::to_string(fallbacks_) + " of " + std::to_string(tiles_) +
            " tiles over " + std::to_string(calls_) + " calls reduced a predecessor's input (" +
-           std::to_string(polls_) + " polls before falling back)";
+           std::to_string(knobs_.polls) + " polls before falling back, back-off " +
+           std::to_string(knobs_.backoff) + ")";
   }
 
  private:
@@ -393,7 +411,7 @@ class VulkanScanner final : public Scanner {
     recorded_.clear();
     scratch_.reset();
     readback_.reset();
-    plan_ = plan_scan(spec_, device_->facts(), n, polls_);
+    plan_ = plan_scan(spec_, device_->facts(), n, knobs_);
     scratch_.emplace(*device_, plan_.scratch_bytes, kStorageUsage, MemoryKind::device_local);
     // The look-back's status words start "never written" (epoch 0), its counters at 0.
     device_->run_once([&](const vk::raii::CommandBuffer& cmd) {
@@ -420,7 +438,7 @@ class VulkanScanner final : public Scanner {
   std::shared_ptr<Device> device_;
   const ScanSpec& spec_;
   VariantInfo info_;
-  std::uint32_t polls_;
+  LookBackKnobs knobs_;
   ScanPlan plan_;
   std::uint32_t n_ = 0;
   DType dtype_ = DType::f32;
