@@ -8,6 +8,7 @@
 // memory barrier sits in this divergent loop. No workgroup barrier: nothing is shared between
 // invocations.
 #extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_basic : require
 #include "scan_common.glsl"
 
 layout(set = 0, binding = 1) writeonly buffer Dst { T dst[]; };
