@@ -340,6 +340,7 @@ ResultRow measure_row(Backend& b, const VariantInfo& v, std::unique_ptr<Runner>&
     row.result = got ? got->to_string() : "";
     row.reference = want ? want->to_string() : "";
     row.gbps = gbps(bytes_moved(operation.primitive, row.n, row.dtype), row.ms.median);
+    row.diagnostics = runner->diagnostics();
   } catch (const Error& e) {
     if (e.category() != ErrorCategory::unsupported) throw;
     row.status = RowStatus::unsupported;

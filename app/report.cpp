@@ -642,7 +642,8 @@ std::string render_json(const CompareReport& r) {
                        {"timing", m ? json(row.timing) : json(nullptr)},
                        {"result", m ? json(row.result) : json(nullptr)},
                        {"reference", m ? json(row.reference) : json(nullptr)},
-                       {"reason", row.reason}});
+                       {"reason", row.reason},
+                       {"diagnostics", row.diagnostics}});
   }
   j["results"] = results;
 

@@ -43,6 +43,7 @@ struct ResultRow {
   Stats host_ms;       // host time (submit to result) beside it
   std::string timing;  // "device", "host" (no device timer) or "end-to-end"
   std::string result, reference;  // the value, or a scan's last element
+  std::string diagnostics;        // what the variant counted at this point (Scanner::diagnostics)
   double gbps = 0;                // bytes_moved(primitive) / ms.median
   // Derived by derive():
   std::optional<double> pct_peak, step_speedup, cumulative_speedup, vs_cub;

@@ -13,6 +13,7 @@
 const uint kExclusive = 1u;    // out[i] combines x[0..i-1] (identity at i = 0), else x[0..i]
 const uint kWriteTotals = 2u;  // each tile writes its total at binding 2, pc.aux_offset + tile
 const uint kHasPrefix = 4u;    // fast/reduce-then-scan: binding 2 holds each chunk's prefix
+const uint kNoWait = 8u;       // fast/decoupled-lookback experiment: never look back
 
 bool exclusive_scan() { return (pc.flags & kExclusive) != 0u; }
 bool writes_totals() { return (pc.flags & kWriteTotals) != 0u; }

@@ -169,8 +169,8 @@ void main() {
   if (gl_SubgroupID == 0) {
     const bool leader = gl_SubgroupInvocationID == 0;
     T prefix = T(IDENTITY);
-    if (tile == 0) {
-      if (leader) store_status(0, pack(epoch, kPrefix, aggregate));
+    if (tile == 0 || (pc.flags & kNoWait) != 0u) {  // the experiment skips the look-back
+      if (leader) store_status(tile, pack(epoch, kPrefix, aggregate));
     } else {
       if (leader) store_status(tile, pack(epoch, kAggregate, aggregate));
       prefix = look_back(tile, epoch);

@@ -1,5 +1,6 @@
 #include "vk_scan.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -114,7 +115,14 @@ constexpr std::uint32_t kLookBackBackoff = 0;
 constexpr std::uint32_t kPauseTiles = 500;
 
 // The shader flags of scan_common.glsl.
-constexpr std::uint32_t kExclusiveFlag = 1, kWriteTotals = 2, kHasPrefix = 4;
+constexpr std::uint32_t kExclusiveFlag = 1, kWriteTotals = 2, kHasPrefix = 4, kNoWait = 8;
+
+bool no_wait_knob() {
+  const char* s = std::getenv("XR_VK_LOOKBACK_EXPERIMENT");
+  if (!s || !*s) return false;
+  if (std::string_view(s) == "no-wait") return true;
+  throw Error(ErrorCategory::usage, "XR_VK_LOOKBACK_EXPERIMENT must be no-wait or empty");
+}
 
 // A look-back knob from the environment, or its default.
 std::uint32_t knob(const char* name, std::uint32_t fallback) {
@@ -157,7 +165,29 @@ struct ScanPass {
 struct LookBackKnobs {
   std::uint32_t polls = kLookBackPolls;
   std::uint32_t backoff = kLookBackBackoff;
+  // XR_VK_LOOKBACK_EXPERIMENT=no-wait: every tile takes the identity as its prefix and never
+  // looks back (wrong results, refused by every check): what the same shader costs without the
+  // look-back, to isolate the look-back's share of the time.
+  bool no_wait = false;
 };
+
+// XR_VK_LOOKBACK_SHAPE=<workgroup>x<vectors> (e.g. 256x4) replaces the look-back's tile shape:
+// the tuning sweep's knob.
+ScanSpec with_shape_knob(ScanSpec spec) {
+  const char* s = std::getenv("XR_VK_LOOKBACK_SHAPE");
+  if (!s || spec.family != ScanFamily::look_back) return spec;
+  unsigned wg = 0, vecs = 0;
+  char tail = 0;
+  if (std::sscanf(s, "%ux%u%c", &wg, &vecs, &tail) != 2 || wg < 32 || wg > 1024 ||
+      (wg & (wg - 1)) || vecs < 1 || vecs > 32)
+    throw Error(ErrorCategory::usage,
+                "XR_VK_LOOKBACK_SHAPE must be <workgroup>x<vectors>, a power of two from 32 to "
+                "1024 and 1 to 32 (e.g. 128x8)");
+  spec.workgroup = wg;
+  spec.items = vecs;
+  spec.shared_bytes = wg * 4 + 16;
+  return spec;
+}
 
 struct ScanPlan {
   std::vector<ScanPass> passes;
@@ -268,6 +298,7 @@ ScanPlan plan_look_back(const ScanSpec& spec, const DeviceFacts& f, std::uint32_
   PushConstants push{n, 0, 0, grid.x * grid.y};  // every dispatched workgroup draws a ticket
   push.param = plan.tiles;
   push.limit = knobs.polls;
+  if (knobs.no_wait) push.flags |= kNoWait;
   const std::uint32_t backoff = plan.tiles >= kPauseTiles ? knobs.backoff : 0;
   plan.passes.push_back(
       {spec.shader, spec.workgroup, spec.items, backoff, io_set, push, grid, true});
@@ -349,9 +380,9 @@ class VulkanScanner final : public Scanner {
  public:
   VulkanScanner(std::shared_ptr<Device> device, const ScanSpec& spec)
       : device_(std::move(device)),
-        spec_(spec),
+        spec_(with_shape_knob(spec)),
         knobs_{knob("XR_VK_LOOKBACK_POLLS", kLookBackPolls),
-               knob("XR_VK_LOOKBACK_BACKOFF", kLookBackBackoff)} {
+               knob("XR_VK_LOOKBACK_BACKOFF", kLookBackBackoff), no_wait_knob()} {
     for (auto& info : scan_infos())
       if (info.id == spec.id) info_ = info;
   }
@@ -421,6 +452,7 @@ class VulkanScanner final : public Scanner {
       readback_.emplace(*device_, 16, vk::BufferUsageFlagBits::eTransferDst, MemoryKind::readback);
       fallbacks_seen_ = 0;
     }
+    calls_ = tiles_ = fallbacks_ = 0;  // diagnostics() counts per (n, dtype, op)
     n_ = n;
     dtype_ = t;
     op_ = op;
@@ -436,7 +468,7 @@ class VulkanScanner final : public Scanner {
   }
 
   std::shared_ptr<Device> device_;
-  const ScanSpec& spec_;
+  ScanSpec spec_;  // a copy: XR_VK_LOOKBACK_SHAPE may change the look-back's shape
   VariantInfo info_;
   LookBackKnobs knobs_;
   ScanPlan plan_;

@@ -126,8 +126,8 @@ class Scanner {
   // Error(usage). Any n >= 0. If info().writes_input, `input` is unspecified after.
   // Deterministic for integers; for floats when info().deterministic.
   virtual Timing scan(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) = 0;
-  // What the variant counted over its calls so far, in one line (the Vulkan look-back's
-  // fallbacks); empty for a variant that counts nothing.
+  // What the variant counted over its calls since it last planned for a new (n, dtype, op), in
+  // one line (the Vulkan look-back's fallbacks); empty for a variant that counts nothing.
   virtual std::string diagnostics() const { return {}; }
 };
 
