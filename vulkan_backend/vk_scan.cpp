@@ -27,8 +27,15 @@ constexpr std::uint32_t kLookBack =
 // The shapes are the CUDA ladder's (dispatch_scan_tiled.cu, dispatch_scan_bit.cu,
 // dispatch_scan_fast.cu), so each id compares like with like across the APIs:
 // hillis-steele 512 x 1, bcao 512 x 2, the register rung 256 x 8 (subgroups for warps), the BIT
-// the seed's 256, reduce-then-scan 256 x 4 vectors, the look-back 128 x 8 vectors (the CUDA
-// shape chosen on an H200 by xreduce_cuda_scan_tune; not swept separately for Vulkan).
+// the seed's 256, reduce-then-scan 256 x 4 vectors. The look-back is the exception: CUDA's
+// 128 x 8 leans on __nanosleep pauses, which GLSL lacks, so its Vulkan shape was swept on an
+// H200 (2^28 inclusive sum, cold L2, XR_VK_LOOKBACK_SHAPE, CUDA's look-back 0.646-0.666 ms in the
+// same processes):
+//   128 x 8   0.789 / 0.782 ms (i32 / f32)      256 x 8   0.773 / 0.756
+//   256 x 4   0.902 / 0.901                    512 x 4   0.820 / 0.960
+//   128 x 16  0.739-0.745 / 0.746-0.747        256 x 16  0.787 / 0.786
+//   64 x 16   0.779 / 0.778                    128 x 32  0.878 / 0.873
+// 128 x 16 it is; docs/results/H200/scan/vulkan-vs-cuda.md has the rest of the experiment.
 constexpr ScanSpec kScans[] = {
     {"smem/hillis-steele",
      ScanFamily::tiled,
@@ -110,7 +117,10 @@ constexpr std::uint32_t kPartialsWorkgroup = 1024;
 constexpr std::uint32_t kLookBackPolls = 512;
 // fast/decoupled-lookback: the pause between polls (specialization constant 2 of
 // scan_lookback.comp, in ~4-cycle steps), used by grids of at least kPauseTiles tiles as CUDA
-// pauses grids of at least 500 blocks. XR_VK_LOOKBACK_BACKOFF overrides it (a tuning knob).
+// pauses grids of at least 500 blocks. XR_VK_LOOKBACK_BACKOFF overrides it (a tuning knob). Off:
+// on an H200 at 2^28 i32 it changed nothing measurable (128 x 8: 0.790-0.797 ms for 0, 50, 150,
+// 300, 600; 128 x 16: 0.745 / 0.750 / 0.742 ms for 0, 100, 400), since a spinning subgroup keeps
+// its issue slots where __nanosleep gives them up.
 constexpr std::uint32_t kLookBackBackoff = 0;
 constexpr std::uint32_t kPauseTiles = 500;
 
