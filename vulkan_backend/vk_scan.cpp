@@ -98,7 +98,7 @@ constexpr ScanSpec kScans[] = {
      {},
      {},
      128,
-     8,
+     16,
      128 * 4 + 16,
      kLookBack,
      false},
