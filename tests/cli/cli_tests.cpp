@@ -671,17 +671,32 @@ TEST_CASE("compare across cpu and vulkan in every format and with --plot",
   CHECK(with({"--format", "md"}).find("### vulkan · sum i32 · n = 64K") != std::string::npos);
   CHECK(with({"--format", "text"}).find("vulkan · sum i32 · n = 1000") != std::string::npos);
 
-  // Vulkan has no scan variant yet: a scan compare measures the CPU and notes why not Vulkan.
-  const Result scan = xreduce({"compare", "--backend", "cpu,vulkan", "--primitive", "scan", "--n",
-                               "1000", "--reps", "1", "--format", "json", "--quiet"});
+  // Scan through the same pipeline: the Vulkan ladder beside the CPU's, both kinds, every row
+  // checked; the look-back's rows say how often it fell back.
+  const Result scan =
+      xreduce({"compare", "--backend", "cpu,vulkan", "--primitive", "scan", "--variant",
+               "cpu/parallel,subgroup/*,fast/*", "--scan", "inclusive,exclusive", "--n",
+               "1000,70000", "--reps", "1", "--format", "json", "--quiet"});
   INFO(scan.err);
   REQUIRE(scan.code == 0);
   const json sj = json::parse(scan.out);
-  REQUIRE(sj["devices"].size() == 1);
-  CHECK(sj["devices"][0]["backend"] == "cpu");
-  REQUIRE(sj["skipped"].size() == 1);
-  CHECK(sj["skipped"][0]["backend"] == "vulkan");
-  CHECK_THAT(sj["skipped"][0]["reason"].get<std::string>(), Catch::Contains("no scan variant"));
+  REQUIRE(sj["devices"].size() == 2);
+  CHECK(sj["skipped"].empty());
+  std::size_t vulkan_scans = 0, look_back = 0;
+  for (const auto& row : sj["results"]) {
+    CHECK(row["ok"] == true);
+    CHECK(row["primitive"] == "scan");
+    vulkan_scans += row["backend"] == "vulkan";
+    if (row["variant"] == "fast/decoupled-lookback") {
+      ++look_back;
+      CHECK_THAT(row["diagnostics"].get<std::string>(), Catch::Contains("look-back fallbacks: "));
+    }
+  }
+  // subgroup/shuffle-up, subgroup/arithmetic, fast/reduce-then-scan, fast/decoupled-lookback x
+  // 2 sizes x 2 kinds; plus cpu/parallel's 4 rows.
+  CHECK(vulkan_scans == 4 * 2 * 2);
+  CHECK(look_back == 2 * 2);
+  CHECK(sj["results"].size() == vulkan_scans + 4);
 
   if (std::system("python3 -c 'import matplotlib' >/dev/null 2>&1") != 0 &&
       std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") != 0)
