@@ -56,6 +56,11 @@ CLI::Option* add_stat_flags(CLI::App* cmd, StatFlags& s) {
       ->capture_default_str()
       ->type_name("SEC");
   cmd->add_flag("--hot", s.hot, "Keep caches warm (default: flush the L2 before every repetition)");
+  cmd->add_option("--mode", s.mode,
+                  "cold: one call per sample, L2 flushed, GPU time with no launch gap; batch: the "
+                  "same call back to back, time per call; compare also takes a list or all")
+      ->capture_default_str()
+      ->type_name("MODE");
   return reps;
 }
 
@@ -185,6 +190,13 @@ int run_cli(int argc, char** argv) {
                    "Also write the JSON report to FILE (for plots and later analysis)")
       ->type_name("FILE");
   cmp_cmd->add_flag("--quiet,-q", cmp.quiet, "No progress and notes on stderr");
+  cmp_cmd->add_flag("--overheads", cmp.overheads,
+                    "Also measure each GPU API's launch, submit and round-trip costs");
+  cmp_cmd
+      ->add_option("--merge", cmp.merge,
+                   "Fold the rows and devices of another JSON report into this one (e.g. "
+                   "bench/peers.py's torch and cupy rows); repeatable")
+      ->type_name("FILE");
 
   // An unknown first word is an unknown command, not CLI11's "A subcommand is required".
   const std::string first = argc > 1 ? argv[1] : "";

@@ -11,9 +11,11 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 
 #include <fmt/format.h>
@@ -51,6 +53,8 @@ struct ComparePlan {
   std::vector<std::uint64_t> ns;
   Distribution dist = Distribution::small;
   MeasureOptions measure;
+  std::vector<TimingMode> modes;  // each point is measured in each, cold first
+  std::vector<std::pair<std::string, std::string>> merges;  // --merge path, its text
   std::vector<PlannedBackend> backends;
   std::vector<std::pair<std::string, std::string>> skipped;  // backend, why
 };
@@ -217,6 +221,19 @@ std::vector<PlannedBackend> match_variants(
   return plan;
 }
 
+// A --merge file's text, checked now (a bad file fails before a long measurement).
+std::string read_merge_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw Error(ErrorCategory::usage,
+                fmt::format("--merge '{}': cannot read it: {}", path, std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  CompareReport probe;
+  merge_json(probe, text.str(), path);
+  return text.str();
+}
+
 ComparePlan plan_compare(const Registry& registry, const CompareOptions& o) {
   check_output_flags(o);
   ComparePlan plan;
@@ -231,6 +248,11 @@ ComparePlan plan_compare(const Registry& registry, const CompareOptions& o) {
   plan.ns.erase(std::unique(plan.ns.begin(), plan.ns.end()), plan.ns.end());
   plan.dist = parse_distribution_arg(o.dist);
   plan.measure = measure_options(o.stats);
+  plan.modes = parse_modes(o.stats.mode);
+  for (const auto& path : o.merge) plan.merges.emplace_back(path, read_merge_file(path));
+  if (o.include_transfer && plan.modes != std::vector<TimingMode>{TimingMode::cold})
+    throw Error(ErrorCategory::usage,
+                "--include-transfer times one call end to end; it takes --mode cold only");
 
   const std::vector<Backend*> backends = choose_backends(registry, o, plan);
   select_devices(registry, o, backends);
@@ -272,6 +294,7 @@ CompareReport start_report(const ComparePlan& plan, const CompareOptions& o, Pro
   report.seed = o.seed;
   report.dist = std::string(to_string(plan.dist));
   report.skipped = plan.skipped;
+  report.modes = plan.modes;
   for (const auto& p : plan.backends) {
     DeviceRecord d{std::string(p.backend->name()), p.backend->device(), std::nullopt, std::nullopt};
     if (measures(plan, Primitive::reduce)) {
@@ -281,6 +304,10 @@ CompareReport start_report(const ComparePlan& plan, const CompareOptions& o, Pro
     if (measures(plan, Primitive::scan)) {
       progress.note(fmt::format("{}: measuring the copy bandwidth", d.backend));
       d.copy_peak_gbps = p.backend->measure_copy_bandwidth_gbps();
+    }
+    if (o.overheads) {
+      progress.note(fmt::format("{}: measuring launch, submit and round-trip costs", d.backend));
+      d.overheads = p.backend->measure_overheads();
     }
     report.devices.push_back(std::move(d));
   }
@@ -299,7 +326,7 @@ struct PointInput {
 // variant or device cannot run becomes an "unsupported" row with the reason.
 ResultRow measure_row(Backend& b, const VariantInfo& v, std::unique_ptr<Runner>& runner,
                       PointInput& input, const Operation& operation,
-                      std::optional<Expectation>& expected, const ComparePlan& plan,
+                      std::optional<Expectation>& expected, const MeasureOptions& measure,
                       bool end_to_end) {
   const HostArray& data = input.data;
   ResultRow row;
@@ -308,6 +335,7 @@ ResultRow measure_row(Backend& b, const VariantInfo& v, std::unique_ptr<Runner>&
   row.operation = operation;
   row.dtype = data.dtype();
   row.n = data.size();
+  row.mode = measure.mode;
   try {
     if (std::string gap = unclaimed(v, row.dtype, operation); !gap.empty())
       throw Error(ErrorCategory::unsupported, "no " + gap);
@@ -320,11 +348,12 @@ ResultRow measure_row(Backend& b, const VariantInfo& v, std::unique_ptr<Runner>&
     if (!expected) expected.emplace(data.view(), operation);
     Measurement m;
     if (end_to_end) {
-      m = measure_end_to_end(b, *runner, data.view(), operation, plan.measure);
+      m = measure_end_to_end(b, *runner, data.view(), operation, measure);
     } else {
       if (!input.array) input.array = b.upload(data.view());
-      m = measure(b, *runner, *input.array, data.view(), operation, plan.measure);
+      m = xr::measure(b, *runner, *input.array, data.view(), operation, measure);
     }
+    row.batch_calls = m.batch_calls;
     const Verdict verdict = expected->check(m.result);
     const bool repeat_failed = !m.deterministic && v.deterministic_for(row.dtype);
     row.status = verdict.ok && !repeat_failed ? RowStatus::ok : RowStatus::failed;
@@ -369,13 +398,17 @@ bool measure_points(const ComparePlan& plan, const CompareOptions& o, CompareRep
           for (std::size_t k = 0; k < plan.operations.size(); ++k) {
             const Operation& operation = plan.operations[k];
             if (operation.primitive != v.primitive) continue;
-            progress.note(fmt::format("{} {} {} {} n={}", b.name(), v.id, operation.describe(),
-                                      to_string(dtype), format_count(n)));
-            ResultRow row =
-                measure_row(b, v, runner, input, operation, expected[k], plan, end_to_end);
-            failed |= row.status == RowStatus::failed;
-            report.rows.push_back(std::move(row));
-            progress.advance(point_weight(n));
+            for (TimingMode mode : plan.modes) {
+              MeasureOptions measure = plan.measure;
+              measure.mode = mode;
+              progress.note(fmt::format("{} {} {} {} n={} {}", b.name(), v.id, operation.describe(),
+                                        to_string(dtype), format_count(n), to_string(mode)));
+              ResultRow row =
+                  measure_row(b, v, runner, input, operation, expected[k], measure, end_to_end);
+              failed |= row.status == RowStatus::failed;
+              report.rows.push_back(std::move(row));
+              progress.advance(point_weight(n));
+            }
           }
         }
       }
@@ -393,7 +426,7 @@ double total_weight(const ComparePlan& plan) {
     for (const auto& v : p.variants)
       for (const auto& op : plan.operations)
         if (op.primitive == v.primitive) total += per_operation;
-  return total;
+  return total * static_cast<double>(plan.modes.size());
 }
 
 // ---- stage 5: output -------------------------------------------------------------------------
@@ -454,6 +487,7 @@ int run_compare(const Registry& registry, const CompareOptions& o) {
   CompareReport report = start_report(plan, o, progress);
   const bool failed = measure_points(plan, o, report, progress);
   progress.clear();
+  for (const auto& [path, text] : plan.merges) merge_json(report, text, path);
   derive(report);
   write_outputs(report, o);
   return failed ? exit_code(ErrorCategory::check_failed) : 0;

@@ -65,6 +65,9 @@ int run_run(const Registry& registry, const RunOptions& o) {
   std::optional<DType> dtype_flag;
   if (o.dtype) dtype_flag = parse_dtype_arg(*o.dtype);
   const Distribution dist = parse_distribution_arg(o.dist);
+  if (parse_modes(o.stats.mode).size() != 1)
+    throw Error(ErrorCategory::usage,
+                fmt::format("run measures one --mode, cold or batch, not '{}'", o.stats.mode));
   const MeasureOptions mopts = measure_options(o.stats);
   if (!o.n && !o.input) throw Error(ErrorCategory::usage, "run needs --n N or --input FILE");
   std::optional<std::uint64_t> n_flag;
@@ -148,7 +151,9 @@ int run_run(const Registry& registry, const RunOptions& o) {
               {"rel_spread", m.device_ms.rel_spread},
               {"device_timer", m.device_timer},
               {"gbps", bw},
-              {"cache", mopts.flush_cache ? "cold" : "hot"},
+              {"cache", mopts.flush_cache && m.mode == TimingMode::cold ? "cold" : "hot"},
+              {"mode", to_string(m.mode)},
+              {"batch_calls", m.batch_calls ? json(m.batch_calls) : json(nullptr)},
               {"diagnostics", runner.diagnostics()}};
     std::string s = j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
     std::fwrite(s.data(), 1, s.size(), stdout);
@@ -173,11 +178,13 @@ int run_run(const Registry& registry, const RunOptions& o) {
                          : must_repeat   ? ""
                                          : "; float results vary run to run (declared)");
     if (o.output) out += fmt::format("output     {}\n", *o.output);
-    out +=
-        fmt::format("{}ms  {} median  (min {}, max {}; {} reps, {} L2{})\n",
-                    m.device_timer ? "device " : "host   ", format_ms(m.device_ms.median),
-                    format_ms(m.device_ms.min), format_ms(m.device_ms.max), m.device_ms.count,
-                    mopts.flush_cache ? "cold" : "hot", m.device_timer ? "" : "; no device timer");
+    const std::string how = m.mode == TimingMode::batch
+                                ? fmt::format("batch of {} calls, per call", m.batch_calls)
+                                : fmt::format("cold, {} L2", mopts.flush_cache ? "flushed" : "hot");
+    out += fmt::format("{}ms  {} median  (min {}, max {}; {} reps, {}{})\n",
+                       m.device_timer ? "device " : "host   ", format_ms(m.device_ms.median),
+                       format_ms(m.device_ms.min), format_ms(m.device_ms.max), m.device_ms.count,
+                       how, m.device_timer ? "" : "; no device timer");
     out += fmt::format("host ms    {} median\n", format_ms(m.host_ms.median));
     out += fmt::format("bandwidth  {:.2f} GB/s{}\n", bw, scan ? " (read + write)" : "");
     if (const std::string d = runner.diagnostics(); !d.empty())

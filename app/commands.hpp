@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common.hpp"
 #include "xreduce/registry.hpp"
@@ -52,7 +53,9 @@ struct CompareOptions {
   std::string plot;
   std::string save_json;  // also write the JSON report here (whatever --format is)
   bool quiet = false;
-  std::string command_line;  // recorded in the report
+  bool overheads = false;          // Backend::measure_overheads of each GPU backend
+  std::vector<std::string> merge;  // JSON reports whose rows join this one (peers)
+  std::string command_line;        // recorded in the report
 };
 
 int run_list(const Registry& registry, const ListOptions& options);

@@ -37,10 +37,14 @@ bool glob_match(std::string_view pattern, std::string_view text);
 struct StatFlags {
   int reps = 0;  // 0: adaptive (min 5, until the median's spread < 1% or max_time)
   int warmup = 1;
-  bool hot = false;       // keep caches warm (no Backend::flush_cache between repetitions)
-  double max_time = 2.0;  // seconds per point for adaptive repetitions
+  bool hot = false;           // keep caches warm (no Backend::flush_cache between repetitions)
+  std::string mode = "cold";  // cold | batch (run); or a list, or all (compare)
+  double max_time = 2.0;      // seconds per point for adaptive repetitions
 };
+// The options of one mode (`flags.mode` when it names one, else cold).
 MeasureOptions measure_options(const StatFlags& flags);
+// --mode: cold, batch, a list of them, or all (both); Error(usage) otherwise.
+std::vector<TimingMode> parse_modes(std::string_view text);
 
 // The backend by name, available, with the device chosen by `selector` (empty: its default).
 // Error(usage) for an unknown name, Error(unavailable) with the backend's reason otherwise.
@@ -75,6 +79,9 @@ std::string format_bytes(double bytes);  // "512 MiB", "3.50 GiB"
 std::string format_ms(double ms);        // fixed precision that keeps 4 significant digits
 std::string format_n(std::uint64_t n);   // "16M" or "1000"; with the exact count when abbreviated
 std::string one_line(std::string text);  // newlines -> "; " so every message is one line
+// `text` safe for a terminal: control characters (C0, DEL, C1: escape sequences included) and
+// bytes that are not valid UTF-8 become \xNN; printable UTF-8 passes unchanged.
+std::string printable(std::string_view text);
 
 bool is_terminal(std::FILE* stream);
 

@@ -13,7 +13,9 @@ namespace {
 
 void print_error(const std::string& message) {
   std::fflush(stdout);
-  std::fprintf(stderr, "xreduce: error: %s\n", xr::app::one_line(message).c_str());
+  // Messages carry bytes of input files and arguments: printable() keeps the terminal safe.
+  std::fprintf(stderr, "xreduce: error: %s\n",
+               xr::app::printable(xr::app::one_line(message)).c_str());
 }
 
 }  // namespace

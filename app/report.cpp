@@ -1,6 +1,7 @@
 #include "report.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <tuple>
@@ -9,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "xreduce/catalog.hpp"
+#include "xreduce/error.hpp"
+#include "xreduce/primitive.hpp"
 #include "xreduce/size.hpp"
 
 namespace xr::app {
@@ -23,16 +26,17 @@ using json = nlohmann::ordered_json;
 struct Section {
   Operation operation;  // a reduce's scan kind is always inclusive (see section_of)
   DType dtype;
+  TimingMode mode = TimingMode::cold;
   Primitive primitive() const { return operation.primitive; }
-  std::tuple<Primitive, ScanKind, DType, Op> key() const {
-    return {operation.primitive, operation.scan, dtype, operation.op};
+  std::tuple<Primitive, ScanKind, DType, Op, TimingMode> key() const {
+    return {operation.primitive, operation.scan, dtype, operation.op, mode};
   }
   bool operator<(const Section& o) const { return key() < o.key(); }
   bool operator==(const Section& o) const { return key() == o.key(); }
 };
 
 Section section_of(const ResultRow& row) {
-  Section sec{row.operation, row.dtype};
+  Section sec{row.operation, row.dtype, row.mode};
   if (sec.operation.primitive == Primitive::reduce) sec.operation.scan = ScanKind::inclusive;
   return sec;
 }
@@ -150,7 +154,7 @@ std::vector<Crossover> crossovers(const CompareReport& r, const std::vector<Best
     const auto ns = sizes(r, sec);
     if (ns.size() < 2) continue;
     for (const auto& b : all) {
-      if (b == "cpu") continue;
+      if (b != "cuda" && b != "vulkan") continue;  // xreduce's GPU backends, not merged peers
       std::vector<std::pair<std::uint64_t, bool>> faster;  // n, gpu faster than cpu
       for (std::uint64_t n : ns) {
         const Best* g = best_of(bests, sec, n, b);
@@ -170,6 +174,59 @@ std::vector<Crossover> crossovers(const CompareReport& r, const std::vector<Best
   return out;
 }
 
+// The libraries a user would pick instead of xreduce: CUB (the CUDA backend's lib/*) and the
+// peers merged from bench/peers.py (every backend that is not one of xreduce's).
+bool is_library(const ResultRow& row) {
+  return row.variant.rfind("lib/", 0) == 0 ||
+         (row.backend != "cpu" && row.backend != "cuda" && row.backend != "vulkan");
+}
+bool is_ours_on_gpu(const ResultRow& row) {
+  return (row.backend == "cuda" || row.backend == "vulkan") && !is_library(row);
+}
+std::string library_name(const ResultRow& row) {
+  return row.variant.rfind("lib/", 0) == 0 ? row.variant.substr(4) : row.variant;
+}
+
+struct VersusLibraries {
+  Section sec;
+  std::uint64_t n;
+  const ResultRow* ours;                                       // xreduce's fastest on a GPU
+  std::vector<std::pair<std::string, const ResultRow*>> libs;  // each library's row, in order
+  const ResultRow* best_lib;
+  double speedup;  // best library time / xreduce's best time: >= 1 means xreduce is as fast
+};
+
+// At each point with xreduce GPU rows and library rows, all correct: the best of each side.
+std::vector<VersusLibraries> versus_libraries(const CompareReport& r) {
+  std::vector<std::string> names;  // libraries in report order
+  for (const auto& row : r.rows)
+    if (is_library(row) && std::find(names.begin(), names.end(), library_name(row)) == names.end())
+      names.push_back(library_name(row));
+  std::vector<VersusLibraries> out;
+  for (Section sec : sections(r))
+    for (std::uint64_t n : sizes(r, sec)) {
+      VersusLibraries v{sec, n, nullptr, {}, nullptr, 0};
+      for (const auto& row : r.rows) {
+        if (section_of(row) != sec || row.n != n || row.status != RowStatus::ok ||
+            row.ms.median <= 0)
+          continue;
+        if (is_ours_on_gpu(row) && (!v.ours || row.ms.median < v.ours->ms.median)) v.ours = &row;
+        if (is_library(row)) {
+          v.libs.emplace_back(library_name(row), &row);
+          if (!v.best_lib || row.ms.median < v.best_lib->ms.median) v.best_lib = &row;
+        }
+      }
+      if (!v.ours || !v.best_lib) continue;
+      std::stable_sort(v.libs.begin(), v.libs.end(), [&](const auto& a, const auto& b) {
+        return std::find(names.begin(), names.end(), a.first) <
+               std::find(names.begin(), names.end(), b.first);
+      });
+      v.speedup = v.best_lib->ms.median / v.ours->ms.median;
+      out.push_back(std::move(v));
+    }
+  return out;
+}
+
 // ---- formatting ------------------------------------------------------------------------------
 
 std::string fmt_x(const std::optional<double>& v) {
@@ -183,13 +240,25 @@ std::string fmt_gbps(double v) {
 std::string fmt_pct(const std::optional<double>& v) {
   return v ? fmt::format("{:.1f}%", *v) : std::string();
 }
-std::string timing_words(const CompareReport& r) {
-  return r.include_transfer ? "end to end (upload + run + readback, host-timed)"
-                            : "device time by each API's own timer";
+// "% peak" of a row: flagged with '!' above 100 % (never silently).
+Table::Cell pct_cell(const ResultRow& r) {
+  if (!r.measured()) return {};
+  if (r.above_peak) return {fmt_pct(r.pct_peak) + " !", Table::Tone::warn};
+  return {fmt_pct(r.pct_peak)};
 }
-// "sum i32", "inclusive scan sum i32".
+std::string timing_words(const CompareReport& r) {
+  if (r.include_transfer) return "end to end (upload + run + readback, host-timed)";
+  std::string modes;
+  for (TimingMode m : r.modes) modes += (modes.empty() ? "" : " and ") + std::string(to_string(m));
+  return fmt::format(
+      "device time by each API's own timer, {} mode{} (cold: one call, no launch "
+      "gap in the interval; batch: calls back to back, time per call)",
+      modes.empty() ? "cold" : modes, r.modes.size() > 1 ? "s" : "");
+}
+// "sum i32 · cold", "inclusive scan sum i32 · batch".
 std::string section_what(Section sec) {
-  return fmt::format("{} {}", sec.operation.describe(), to_string(sec.dtype));
+  return fmt::format("{} {} · {}", sec.operation.describe(), to_string(sec.dtype),
+                     to_string(sec.mode));
 }
 std::string section_title(Section sec, std::uint64_t n) {
   return fmt::format("{} · n = {}", section_what(sec), format_n(n));
@@ -238,7 +307,7 @@ Table ladder_table(const std::vector<const ResultRow*>& rows) {
     } else {
       cells = {{r->variant, Table::Tone::dim}, {}, {}, {}, {}, {}, {}};
     }
-    if (any_peak) cells.push_back({r->measured() ? fmt_pct(r->pct_peak) : ""});
+    if (any_peak) cells.push_back(pct_cell(*r));
     if (any_cub) cells.push_back({r->measured() ? fmt_x(r->vs_cub) : ""});
     const Table::Tone tone = r->status == RowStatus::ok       ? Table::Tone::good
                              : r->status == RowStatus::failed ? Table::Tone::bad
@@ -317,6 +386,7 @@ std::string device_line(const DeviceRecord& d) {
   s += d.read_peak_gbps ? fmt::format(" · read peak {} GB/s", fmt_gbps(*d.read_peak_gbps))
                         : std::string(" · read peak not measured");
   if (d.copy_peak_gbps) s += fmt::format(" · copy peak {} GB/s", fmt_gbps(*d.copy_peak_gbps));
+  if (!d.merged_from.empty()) s += " · merged from " + d.merged_from;
   return s;
 }
 
@@ -335,12 +405,30 @@ std::string same_gpu_text(const CompareReport& r) {
 }
 
 std::string config_line(const CompareReport& r) {
-  return fmt::format("{}, {} L2, {}, seed {} ({} data)", timing_words(r), r.cold ? "cold" : "hot",
-                     r.stats, r.seed, r.dist);
+  return fmt::format("{}, {} L2 in cold mode, {}, seed {} ({} data)", timing_words(r),
+                     r.cold ? "flushed" : "hot", r.stats, r.seed, r.dist);
 }
 
 json opt_json(const std::optional<double>& v) {
   return v ? json(*v) : json(nullptr);
+}
+
+json modes_json(const std::vector<TimingMode>& modes) {
+  json a = json::array();
+  for (TimingMode m : modes) a.push_back(to_string(m));
+  return a;
+}
+
+json overheads_json(const std::vector<Overhead>& os) {
+  json a = json::array();
+  for (const auto& o : os)
+    a.push_back({{"what", o.what},
+                 {"path", o.path},
+                 {"median_us", o.median_us},
+                 {"min_us", o.min_us},
+                 {"samples", o.samples},
+                 {"note", o.note}});
+  return a;
 }
 
 // A scan's kind; null for reduce.
@@ -349,6 +437,147 @@ json scan_json(const Operation& op) {
 }
 
 }  // namespace
+
+namespace {
+
+// A --merge report's field, or Error(usage) naming the file and the field.
+struct MergeReader {
+  const std::string& path;
+  [[noreturn]] void fail(const std::string& what) const {
+    throw Error(ErrorCategory::usage, fmt::format("--merge '{}': {}", printable(path), what));
+  }
+  const json& at(const json& j, const char* key, const std::string& where) const {
+    if (!j.is_object() || !j.contains(key)) fail(fmt::format("{} has no \"{}\"", where, key));
+    return j.at(key);
+  }
+  std::string str(const json& j, const char* key, const std::string& where) const {
+    const json& v = at(j, key, where);
+    if (!v.is_string()) fail(fmt::format("{}'s \"{}\" is not a string", where, key));
+    return v.get<std::string>();
+  }
+  double num(const json& j, const char* key, const std::string& where) const {
+    const json& v = at(j, key, where);
+    if (!v.is_number()) fail(fmt::format("{}'s \"{}\" is not a number", where, key));
+    return v.get<double>();
+  }
+  std::optional<double> opt_num(const json& j, const char* key) const {
+    if (!j.contains(key) || !j.at(key).is_number()) return std::nullopt;
+    return j.at(key).get<double>();
+  }
+  // A value parsed by one of the argument parsers, its error reworded with the field's name.
+  template <class Parse>
+  auto parsed(const json& j, const char* key, const std::string& where, Parse parse) const {
+    const std::string text = str(j, key, where);
+    try {
+      return parse(text);
+    } catch (const Error&) {
+      fail(fmt::format("{}'s \"{}\" is '{}', which xreduce does not know", where, key,
+                       printable(text)));
+    }
+  }
+};
+
+}  // namespace
+
+void merge_json(CompareReport& r, const std::string& text, const std::string& path) {
+  const MergeReader m{path};
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {  // its what() quotes file bytes: give the offset only
+    m.fail(fmt::format("not JSON (a syntax error at byte {})", e.byte));
+  }
+  if (!j.is_object()) m.fail("not a compare report (expected a JSON object)");
+  const json& devices = m.at(j, "devices", "the report");
+  const json& results = m.at(j, "results", "the report");
+  if (!devices.is_array() || !results.is_array())
+    m.fail("\"devices\" and \"results\" must be arrays");
+  std::vector<std::string> added;
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    const std::string where = fmt::format("device {}", i);
+    DeviceRecord d;
+    d.backend = m.str(devices[i], "backend", where);
+    for (const auto& have : r.devices)
+      if (have.backend == d.backend)
+        m.fail(fmt::format("backend '{}' is already in this report", printable(d.backend)));
+    d.info.name = m.str(devices[i], "name", where);
+    d.info.uuid = m.str(devices[i], "uuid", where);
+    if (devices[i].contains("api_version") && devices[i]["api_version"].is_string())
+      d.info.api_version = devices[i]["api_version"].get<std::string>();
+    if (devices[i].contains("driver_version") && devices[i]["driver_version"].is_string())
+      d.info.driver_version = devices[i]["driver_version"].get<std::string>();
+    d.read_peak_gbps = m.opt_num(devices[i], "read_peak_gbps");
+    d.copy_peak_gbps = m.opt_num(devices[i], "copy_peak_gbps");
+    d.merged_from = path;
+    added.push_back(d.backend);
+    r.devices.push_back(std::move(d));
+  }
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const json& x = results[i];
+    const std::string where = fmt::format("result {}", i);
+    ResultRow row;
+    row.backend = m.str(x, "backend", where);
+    if (std::find(added.begin(), added.end(), row.backend) == added.end())
+      m.fail(fmt::format("{}'s backend '{}' is not among the file's devices", where,
+                         printable(row.backend)));
+    row.variant = m.str(x, "variant", where);
+    row.operation.primitive = m.parsed(x, "primitive", where, parse_primitive_arg);
+    row.operation.op = m.parsed(x, "op", where, parse_op_arg);
+    if (row.operation.primitive == Primitive::scan)
+      row.operation.scan = m.parsed(x, "scan", where, parse_scan_kind_arg);
+    row.dtype = m.parsed(x, "dtype", where, parse_dtype_arg);
+    const double n = m.num(x, "n", where);
+    if (n < 0 || n != std::floor(n)) m.fail(fmt::format("{}'s \"n\" is not a count", where));
+    row.n = static_cast<std::uint64_t>(n);
+    row.mode =
+        x.contains("mode") ? m.parsed(x, "mode", where, parse_timing_mode) : TimingMode::cold;
+    const std::string status = m.str(x, "status", where);
+    row.status =
+        status == "ok"       ? RowStatus::ok
+        : status == "failed" ? RowStatus::failed
+        : status == "unsupported"
+            ? RowStatus::unsupported
+            : (m.fail(fmt::format("{}'s status '{}' is unknown", where, printable(status))),
+               RowStatus::unsupported);
+    if (x.contains("reason") && x["reason"].is_string())
+      row.reason = x["reason"].get<std::string>();
+    if (row.measured()) {
+      row.ms.median = m.num(x, "median_ms", where);
+      row.ms.min = m.opt_num(x, "min_ms").value_or(row.ms.median);
+      row.ms.max = m.opt_num(x, "max_ms").value_or(row.ms.median);
+      row.ms.rel_spread = m.opt_num(x, "rel_spread").value_or(0);
+      row.ms.count = static_cast<int>(m.opt_num(x, "reps").value_or(0));
+      row.host_ms.median = m.opt_num(x, "host_median_ms").value_or(0);
+      row.batch_calls = static_cast<int>(m.opt_num(x, "batch_calls").value_or(0));
+      row.gbps = gbps(bytes_moved(row.operation.primitive, row.n, row.dtype), row.ms.median);
+      row.timing = x.contains("timing") && x["timing"].is_string() ? x["timing"].get<std::string>()
+                                                                   : std::string("device");
+      for (auto [key, field] : {std::pair{"result", &row.result}, {"reference", &row.reference}})
+        if (x.contains(key) && x[key].is_string()) *field = x[key].get<std::string>();
+    }
+    if (std::find(r.modes.begin(), r.modes.end(), row.mode) == r.modes.end())
+      r.notes.push_back(
+          fmt::format("{} rows of {} were measured in {} mode, which this run did "
+                      "not measure",
+                      printable(row.backend), printable(path), to_string(row.mode)));
+    r.rows.push_back(std::move(row));
+  }
+  // The same GPU, proven as for CUDA and Vulkan: by UUID.
+  std::string cuda_uuid;
+  for (const auto& d : r.devices)
+    if (d.backend == "cuda") cuda_uuid = d.info.uuid;
+  for (const auto& d : r.devices) {
+    if (d.merged_from != path || cuda_uuid.empty()) continue;
+    if (d.info.uuid != cuda_uuid)
+      r.notes.push_back(
+          fmt::format("{} (merged from {}) measured the device with UUID '{}', not "
+                      "the cuda device {}: its rows compare another GPU",
+                      printable(d.backend), printable(path), printable(d.info.uuid), cuda_uuid));
+  }
+  // One note per (backend, mode) is enough.
+  std::sort(r.notes.begin(), r.notes.end());
+  r.notes.erase(std::unique(r.notes.begin(), r.notes.end()), r.notes.end());
+}
 
 void derive(CompareReport& r) {
   std::map<std::string, const DeviceRecord*> device;
@@ -369,8 +598,10 @@ void derive(CompareReport& r) {
           prev = row;
           const std::optional<double> peak =
               device[b] ? device[b]->peak_for(sec.primitive()) : std::nullopt;
-          if (peak && *peak > 0 && row->timing != "end-to-end")
+          if (peak && *peak > 0 && row->timing != "end-to-end") {
             row->pct_peak = 100.0 * row->gbps / *peak;
+            row->above_peak = *row->pct_peak > 100.0;
+          }
           // The vendor anchor is a GPU yardstick; beside the CPU it says nothing useful.
           if (cub && cub->ms.median > 0 && b != "cpu")
             row->vs_cub = cub->ms.median / row->ms.median;
@@ -438,11 +669,92 @@ Table ratio_matrix(const std::vector<SideBySide>& sbs, Section sec,
   return t;
 }
 
+// xreduce's best on a GPU against each library at each size; "speedup" is the best library's time
+// over xreduce's (at least 1: xreduce is as fast as the fastest library there).
+Table libraries_table(const std::vector<VersusLibraries>& vs) {
+  std::vector<std::string> names;
+  for (const auto& v : vs)
+    for (const auto& [name, row] : v.libs)
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  Table t;
+  using A = Table::Align;
+  t.add_column("n", A::right);
+  t.add_column("xreduce best", A::left);
+  t.add_column("ms", A::right);
+  for (const auto& name : names) t.add_column(name + " ms", A::right);
+  t.add_column("best library", A::left);
+  t.add_column("speedup", A::right);
+  for (const auto& v : vs) {
+    std::vector<Table::Cell> cells{{format_count(v.n)},
+                                   {v.ours->backend + " " + v.ours->variant},
+                                   {format_ms(v.ours->ms.median)}};
+    for (const auto& name : names) {
+      auto it = std::find_if(v.libs.begin(), v.libs.end(),
+                             [&](const auto& l) { return l.first == name; });
+      cells.push_back(it == v.libs.end() ? Table::Cell{"-", Table::Tone::dim}
+                                         : Table::Cell{format_ms(it->second->ms.median)});
+    }
+    cells.push_back({library_name(*v.best_lib)});
+    cells.push_back({fmt::format("{:.2f}x", v.speedup),
+                     v.speedup >= 1.0 ? Table::Tone::good : Table::Tone::warn});
+    t.add_row(std::move(cells));
+  }
+  return t;
+}
+
+// One line naming the results above their backend's measured peak in a section, or "".
+std::string above_peak_text(const CompareReport& r, Section sec) {
+  int count = 0;
+  const ResultRow* top = nullptr;
+  for (const auto& row : r.rows)
+    if (section_of(row) == sec && row.above_peak) {
+      ++count;
+      if (!top || *row.pct_peak > *top->pct_peak) top = &row;
+    }
+  if (!top) return {};
+  return fmt::format(
+      "{} result{} above the measured peak (marked !; highest {} {} at n = {}, {:.1f}%): the "
+      "probe missed this device's peak there, so its % peak is not a fraction of the hardware's",
+      count, count > 1 ? "s" : "", top->backend, top->variant, format_count(top->n),
+      *top->pct_peak);
+}
+
+// The costs around the kernels (Backend::measure_overheads), one table per backend.
+Table overhead_table(const std::vector<Overhead>& os) {
+  Table t;
+  using A = Table::Align;
+  t.add_column("cost", A::left);
+  t.add_column("path", A::left);
+  t.add_column("median us", A::right);
+  t.add_column("min us", A::right);
+  t.add_column("samples", A::right);
+  t.add_column("what it holds", A::left);
+  for (const auto& o : os)
+    t.add_row({{o.what},
+               {o.path},
+               {fmt::format("{:.2f}", o.median_us)},
+               {fmt::format("{:.2f}", o.min_us)},
+               {std::to_string(o.samples)},
+               {o.note, Table::Tone::dim}});
+  return t;
+}
+
+// The overhead tables, before the ladders: the floor every small-n number stands on.
+template <class Heading, class EmitTable>
+void render_overheads(const CompareReport& r, Heading heading, EmitTable table) {
+  for (const auto& d : r.devices)
+    if (!d.overheads.empty()) {
+      heading(fmt::format("overheads · {} · {}", d.backend, d.info.name));
+      table(overhead_table(d.overheads));
+    }
+}
+
 // The body shared by text and markdown: headings, tables and lines, in report order.
 template <class Heading, class EmitTable, class Line>
 void render_body(const CompareReport& r, Heading heading, EmitTable table, Line line) {
   const auto sbs = side_by_side(r);
   const auto bests = best_per_size(r);
+  const auto vls = versus_libraries(r);
   for (Section sec : sections(r)) {
     const auto ns = sizes(r, sec);
     const bool matrix = ns.size() > kMaxLadderSizes;
@@ -481,8 +793,16 @@ void render_body(const CompareReport& r, Heading heading, EmitTable table, Line 
       heading(fmt::format("best per size · {}", what));
       table(best_table(r, sec, bests));
     }
+    std::vector<VersusLibraries> here;
+    for (auto& v : vls)
+      if (v.sec == sec) here.push_back(v);
+    if (!here.empty()) {
+      heading(fmt::format("xreduce vs the libraries · {}", what));
+      table(libraries_table(here));
+    }
     for (const auto& x : crossovers(r, bests))
       if (x.sec == sec) line(crossover_text(x, r));
+    if (std::string s = above_peak_text(r, sec); !s.empty()) line(s);
   }
 }
 
@@ -496,11 +816,15 @@ std::string render_text(const CompareReport& r, const Style& st) {
     out += "  " + (*r.same_gpu ? st.good(s) : st.bad(s)) + "\n";
   }
   for (const auto& [b, why] : r.skipped) out += st.dim(fmt::format("  note: {} {}", b, why)) + "\n";
+  for (const auto& note : r.notes) out += st.warn("  note: " + note) + "\n";
   if (has_scan(r))
     out += st.dim(
                "  note: a scan's GB/s counts bytes read + written, its % peak is against the "
                "copy peak") +
            "\n";
+  render_overheads(
+      r, [&](const std::string& h) { out += fmt::format("\n{}\n", st.bold(h)); },
+      [&](const Table& t) { out += t.text(st); });
   render_body(
       r, [&](const std::string& h) { out += fmt::format("\n{}\n", st.bold(h)); },
       [&](const Table& t) { out += t.text(st); },
@@ -537,6 +861,10 @@ std::string render_markdown(const CompareReport& r) {
     out += *r.same_gpu ? fmt::format("\n{}\n", same_gpu_text(r))
                        : fmt::format("\n**{}**\n", same_gpu_text(r));
   for (const auto& [b, why] : r.skipped) out += fmt::format("\n_note: {} {}_\n", b, why);
+  for (const auto& note : r.notes) out += fmt::format("\n**note: {}**\n", note);
+  render_overheads(
+      r, [&](const std::string& h) { out += fmt::format("\n### {}\n\n", h); },
+      [&](const Table& t) { out += t.markdown(); });
   render_body(
       r, [&](const std::string& h) { out += fmt::format("\n### {}\n\n", h); },
       [&](const Table& t) { out += t.markdown(); },
@@ -560,14 +888,14 @@ std::string render_csv(const CompareReport& r) {
       "backend,device,device_uuid,variant,primitive,scan,op,dtype,n,status,median_ms,min_ms,"
       "max_ms,"
       "host_median_ms,reps,rel_spread,gbps,pct_peak,step_speedup,cumulative_speedup,vs_cub,ok,"
-      "timing,reason\n";
+      "timing,reason,mode,batch_calls,above_peak\n";
   for (const auto& row : r.rows) {
     const DeviceRecord* d = dev[row.backend];
     const bool m = row.measured();
     auto mnum = [&](double v) { return m ? fmt::format("{:.6g}", v) : std::string(); };
     const bool scan = row.operation.primitive == Primitive::scan;
     out += fmt::format(
-        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
         field(row.backend), field(d ? d->info.name : ""), d ? d->info.uuid : "", field(row.variant),
         to_string(row.operation.primitive), scan ? to_string(row.operation.scan) : "",
         to_string(row.operation.op), to_string(row.dtype), row.n,
@@ -577,7 +905,9 @@ std::string render_csv(const CompareReport& r) {
         mnum(row.ms.median), mnum(row.ms.min), mnum(row.ms.max), mnum(row.host_ms.median),
         m ? std::to_string(row.ms.count) : "", mnum(row.ms.rel_spread), mnum(row.gbps),
         num(row.pct_peak), num(row.step_speedup), num(row.cumulative_speedup), num(row.vs_cub),
-        m ? (row.status == RowStatus::ok ? "true" : "false") : "", row.timing, field(row.reason));
+        m ? (row.status == RowStatus::ok ? "true" : "false") : "", row.timing, field(row.reason),
+        to_string(row.mode), row.batch_calls ? std::to_string(row.batch_calls) : "",
+        m && row.pct_peak ? (row.above_peak ? "true" : "false") : "");
   }
   return out;
 }
@@ -591,27 +921,32 @@ std::string render_json(const CompareReport& r) {
                  {"statistics", r.stats},
                  {"include_transfer", r.include_transfer},
                  {"seed", r.seed},
-                 {"dist", r.dist}};
+                 {"dist", r.dist},
+                 {"modes", modes_json(r.modes)}};
   json devices = json::array();
   for (const auto& d : r.devices) {
     json props = json::object();
     for (const auto& [k, v] : d.info.properties) props[k] = v;
-    devices.push_back({{"backend", d.backend},
-                       {"index", d.info.index},
-                       {"name", d.info.name},
-                       {"uuid", d.info.uuid},
-                       {"api_version", d.info.api_version},
-                       {"driver_version", d.info.driver_version},
-                       {"memory_bytes", d.info.memory_bytes},
-                       {"read_peak_gbps", opt_json(d.read_peak_gbps)},
-                       {"copy_peak_gbps", opt_json(d.copy_peak_gbps)},
-                       {"properties", props}});
+    devices.push_back(
+        {{"backend", d.backend},
+         {"index", d.info.index},
+         {"name", d.info.name},
+         {"uuid", d.info.uuid},
+         {"api_version", d.info.api_version},
+         {"driver_version", d.info.driver_version},
+         {"memory_bytes", d.info.memory_bytes},
+         {"read_peak_gbps", opt_json(d.read_peak_gbps)},
+         {"copy_peak_gbps", opt_json(d.copy_peak_gbps)},
+         {"properties", props},
+         {"overheads", overheads_json(d.overheads)},
+         {"merged_from", d.merged_from.empty() ? json(nullptr) : json(d.merged_from)}});
   }
   j["devices"] = devices;
   j["same_gpu"] = r.same_gpu ? json(*r.same_gpu) : json(nullptr);
   json skipped = json::array();
   for (const auto& [b, why] : r.skipped) skipped.push_back({{"backend", b}, {"reason", why}});
   j["skipped"] = skipped;
+  j["notes"] = r.notes;
 
   json results = json::array();
   for (const auto& row : r.rows) {
@@ -624,6 +959,8 @@ std::string render_json(const CompareReport& r) {
                        {"op", to_string(row.operation.op)},
                        {"dtype", to_string(row.dtype)},
                        {"n", row.n},
+                       {"mode", to_string(row.mode)},
+                       {"batch_calls", row.batch_calls ? json(row.batch_calls) : json(nullptr)},
                        {"status", row.status == RowStatus::ok       ? "ok"
                                   : row.status == RowStatus::failed ? "failed"
                                                                     : "unsupported"},
@@ -635,6 +972,7 @@ std::string render_json(const CompareReport& r) {
                        {"rel_spread", mnum(row.ms.rel_spread)},
                        {"gbps", mnum(row.gbps)},
                        {"pct_peak", opt_json(row.pct_peak)},
+                       {"above_peak", row.pct_peak ? json(row.above_peak) : json(nullptr)},
                        {"step_speedup", opt_json(row.step_speedup)},
                        {"cumulative_speedup", opt_json(row.cumulative_speedup)},
                        {"vs_cub", opt_json(row.vs_cub)},
@@ -653,6 +991,7 @@ std::string render_json(const CompareReport& r) {
                    {"scan", scan_json(x.sec.operation)},
                    {"op", to_string(x.sec.operation.op)},
                    {"dtype", to_string(x.sec.dtype)},
+                   {"mode", to_string(x.sec.mode)},
                    {"n", x.n},
                    {"variant", x.variant},
                    {"cuda_ms", x.cuda->ms.median},
@@ -666,6 +1005,7 @@ std::string render_json(const CompareReport& r) {
                     {"scan", scan_json(b.sec.operation)},
                     {"op", to_string(b.sec.operation.op)},
                     {"dtype", to_string(b.sec.dtype)},
+                    {"mode", to_string(b.sec.mode)},
                     {"n", b.n},
                     {"backend", b.backend},
                     {"variant", b.row->variant},
@@ -678,12 +1018,32 @@ std::string render_json(const CompareReport& r) {
                      {"scan", scan_json(x.sec.operation)},
                      {"op", to_string(x.sec.operation.op)},
                      {"dtype", to_string(x.sec.dtype)},
+                     {"mode", to_string(x.sec.mode)},
                      {"backend", x.backend},
                      {"versus", "cpu"},
                      {"n", x.n ? json(*x.n) : json(nullptr)},
                      {"faster_everywhere", x.everywhere},
                      {"timing", r.include_transfer ? "end-to-end" : "device"}});
   j["crossovers"] = cross;
+  json vl = json::array();
+  for (const auto& v : versus_libraries(r)) {
+    json libs = json::object();
+    for (const auto& [name, row] : v.libs) libs[name] = row->ms.median;
+    vl.push_back({{"primitive", to_string(v.sec.primitive())},
+                  {"scan", scan_json(v.sec.operation)},
+                  {"op", to_string(v.sec.operation.op)},
+                  {"dtype", to_string(v.sec.dtype)},
+                  {"mode", to_string(v.sec.mode)},
+                  {"n", v.n},
+                  {"xreduce_backend", v.ours->backend},
+                  {"xreduce_variant", v.ours->variant},
+                  {"xreduce_ms", v.ours->ms.median},
+                  {"libraries_ms", libs},
+                  {"best_library", library_name(*v.best_lib)},
+                  {"best_library_ms", v.best_lib->ms.median},
+                  {"speedup", v.speedup}});
+  }
+  j["versus_libraries"] = vl;
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 

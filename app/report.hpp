@@ -23,6 +23,8 @@ struct DeviceRecord {
   DeviceInfo info;
   std::optional<double> read_peak_gbps;  // Backend::measure_read_bandwidth_gbps, once per run
   std::optional<double> copy_peak_gbps;  // Backend::measure_copy_bandwidth_gbps, once per run
+  std::vector<Overhead> overheads;       // Backend::measure_overheads, with --overheads
+  std::string merged_from;               // the --merge file it came from; empty when measured
   // The peak a primitive's "% peak" is against: read for reduce, copy for scan.
   std::optional<double> peak_for(Primitive p) const {
     return p == Primitive::reduce ? read_peak_gbps : copy_peak_gbps;
@@ -37,6 +39,8 @@ struct ResultRow {
   Operation operation;
   DType dtype = DType::i32;
   std::uint64_t n = 0;
+  TimingMode mode = TimingMode::cold;
+  int batch_calls = 0;  // calls per sample in batch mode
   RowStatus status = RowStatus::unsupported;
   std::string reason;  // why unsupported, or what failed the check
   Stats ms;            // the time reported: device timer, host, or end to end (see timing)
@@ -47,6 +51,7 @@ struct ResultRow {
   double gbps = 0;                // bytes_moved(primitive) / ms.median
   // Derived by derive():
   std::optional<double> pct_peak, step_speedup, cumulative_speedup, vs_cub;
+  bool above_peak = false;  // pct_peak > 100: the probe missed this device's peak
 
   bool measured() const { return status != RowStatus::unsupported; }
 };
@@ -62,11 +67,19 @@ struct CompareReport {
   std::string dist;
   std::vector<DeviceRecord> devices;
   std::vector<std::pair<std::string, std::string>> skipped;  // backend, reason
+  std::vector<TimingMode> modes;                             // measured, in order
+  std::vector<std::string> notes;                            // what merging other reports noticed
   std::vector<ResultRow> rows;
 
   // Set by derive():
   std::optional<bool> same_gpu;  // cuda and vulkan both measured: UUIDs equal?
 };
+
+// Folds the devices and rows of another compare JSON report (`text`, read from `path`) into
+// `report`: bench/peers.py's torch and cupy rows, or an earlier run. A backend already in the
+// report is refused (its rows would mix two runs); a device whose UUID differs from the CUDA
+// device's gets a note. Error(usage) naming `path` for text that is not such a report.
+void merge_json(CompareReport& report, const std::string& text, const std::string& path);
 
 // Fills the derived fields of every row and same_gpu. Rows stay in measurement order.
 void derive(CompareReport& report);

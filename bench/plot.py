@@ -1,24 +1,56 @@
 #!/usr/bin/env python3
-"""Draw bandwidth against n from an `xreduce compare --format json` report.
+"""Draw median time against n from an `xreduce compare --format json` report.
 
     python3 bench/plot.py REPORT.json OUT.svg|OUT.png|OUT.pdf
 
-One panel per section (primitive, scan kind, op, dtype) and backend: GB/s of every measured
-variant against n (log2 axis), with the backend's measured peak as a dashed line: its
-streaming-read peak for reduce (GB/s = bytes read / time), its copy peak for scan (GB/s = bytes
-read + written / time). `xreduce compare --plot FILE` runs this
-script on its own report. Needs matplotlib (Debian: python3-matplotlib).
+One column of panels per section (primitive, scan kind, op, dtype, mode; reports without a mode
+are "cold"), two sections across:
 
-Exit codes: 0 drawn; 2 bad arguments or report; 3 matplotlib missing (xreduce then tries another
-python3).
+- time panel: median time (µs) of every measured variant against n, both axes log. Each variant
+  id has one colour; its CUDA line is solid with circles, its Vulkan line dashed with squares, so
+  the two backends' runs of one id overlay. The anchors are drawn thick and on top: lib/cub
+  (black), torch.* (dark orange) and cupy.* (dark green). The CPU is one grey line, the fastest
+  of its variants at each n. A dotted line is the time at cuda's measured peak (and at vulkan's,
+  where it differs by more than 5%): bytes / GB/s, with the read peak and n x element size bytes
+  for reduce, the copy peak and twice those bytes for scan; the bandwidth floor that the latency
+  floor meets (left out of end-to-end, --include-transfer, reports). Failed results are red
+  crosses off their line, never part of it, the first of each variant named. A legend right of
+  each section lists the anchors, the CPU, the floor and the ids.
+- ratio panel, under the time panel where the section has both CUDA and Vulkan rows: Vulkan time /
+  CUDA time of each id measured on both at an n (log2 axis around 1; below 1 Vulkan is faster;
+  clipped to 1/8..8, a triangle marks a clipped point), plus the fastest Vulkan variant over the
+  fastest CUDA one as a thick grey line.
+
+`xreduce compare --plot FILE` runs this script on its own report. Needs matplotlib (Debian:
+python3-matplotlib).
+
+Exit codes: 0 drawn; 2 bad arguments, a report that cannot be read, no measured result, or an
+output that cannot be written; 3 matplotlib missing (xreduce then tries another python3).
 """
 import json
+import math
 import sys
 
+GPUS = ("cuda", "vulkan")
+PEERS = ("torch", "cupy")
+GPU_STYLE = {"cuda": dict(linestyle="-", marker="o"), "vulkan": dict(linestyle="--", marker="s")}
+# The anchors: (colour, marker, legend note). lib/cub by variant, the peers by backend.
+ANCHORS = {"lib/cub": ("black", "o", "vendor anchor"), "torch": ("#d35400", "D", "peer"),
+           "cupy": ("#1e7b34", "D", "peer")}
+CPU_COLOUR = "0.55"
+FAILED_COLOUR = "#e00000"
+# tab20 without its greys (the CPU is grey): the dark shades first, then the light ones, so
+# neighbours on a ladder get different hues. A second lap draws hollow markers.
+PALETTE = [0, 2, 4, 6, 8, 10, 12, 16, 18, 1, 3, 5, 7, 9, 11, 13, 17, 19]
+ELEMENT_BYTES = {"i8": 1, "u8": 1, "i16": 2, "u16": 2, "f16": 2, "bf16": 2, "i32": 4, "u32": 4,
+                 "f32": 4, "i64": 8, "u64": 8, "f64": 8}
+MODE_NOTE = {"cold": "cold: one call, L2 flushed", "batch": "batch: per call, back to back"}
+MAX_OCTAVES = 3  # the ratio panel clips to 1/8..8
 
-# Line style per variant family, so a legend of 20+ variants still reads by family.
-FAMILY_STYLE = {"cpu": "-", "global": "-.", "smem": "-", "warp": ":", "subgroup": ":", "fast": "--",
-                "lib": "--", "bit": "-.", "blelloch": "-"}
+# Layout, inches.
+PANEL_W, TIME_H, RATIO_H, INNER_GAP = 5.6, 3.3, 1.15, 0.08
+LEFT, TITLE_H, BOTTOM_H, LEGEND_PAD, COLUMN_GAP, SUPTITLE_H = 1.0, 0.45, 0.7, 0.12, 0.25, 0.55
+LEGEND_FONT_PT = 7.0  # points
 
 
 def count_label(n):
@@ -31,6 +63,144 @@ def count_label(n):
     return f"{n}T"
 
 
+def plain_number(v):
+    """Tick label for a time in µs: 2, 50, 1000, 0.5."""
+    return f"{v:.0f}" if v >= 1 else f"{v:.3g}"
+
+
+def ratio_label(v):
+    if v < 1 and abs(1 / v - round(1 / v)) < 1e-6 and round(1 / v) in (2, 4, 8):
+        return f"1/{round(1 / v)}"
+    return f"{v:g}"
+
+
+def measured_rows(results):
+    """The rows with a time, normalised; raises KeyError/TypeError/ValueError on a bad row."""
+    rows = []
+    for r in results:
+        if r.get("status") == "unsupported" or r.get("median_ms") is None:
+            continue
+        n, ms = int(r["n"]), float(r["median_ms"])
+        if n <= 0 or not ms > 0:  # nothing to draw on log axes
+            continue
+        rows.append({
+            "backend": str(r["backend"]), "variant": str(r["variant"]),
+            # reports before scan existed have neither field: they are reduce
+            "primitive": r.get("primitive") or "reduce", "kind": r.get("scan") or "",
+            "op": str(r["op"]), "dtype": str(r["dtype"]),
+            "mode": r.get("mode") or "cold",  # reports before --mode timed one cold call
+            "n": n, "us": ms * 1e3,
+            "failed": r.get("status", "ok") != "ok",  # anything not ok must not look like a result
+        })
+    return rows
+
+
+def section_key(r):
+    return (r["primitive"], r["kind"], r["op"], r["dtype"], r["mode"])
+
+
+def section_title(key):
+    primitive, kind, op, dtype, mode = key
+    what = f"{kind} scan" if primitive == "scan" and kind else primitive
+    return f"{what} {op} {dtype} · {mode}"
+
+
+def anchor_of(r):
+    """The anchor style key of a row, or None for an ordinary variant."""
+    if r["backend"] in PEERS:
+        return r["backend"]
+    if r["variant"] == "lib/cub" and r["backend"] == "cuda":
+        return "lib/cub"
+    return None
+
+
+def peak_of(device, scan):
+    if not device:
+        return None
+    if scan:
+        peak = device.get("copy_peak_gbps")
+    else:  # reports before the copy peak called the read peak peak_gbps
+        peak = device.get("read_peak_gbps", device.get("peak_gbps"))
+    return peak if isinstance(peak, (int, float)) and peak > 0 else None
+
+
+def colour_table(rows, cmap):
+    """Per primitive, one colour (and marker fill) per ordinary GPU variant id: the ids measured on
+    both cuda and vulkan first (they overlay and have a ratio: they get the strong shades), then
+    the rest, each in report order."""
+    table = {}
+    for primitive in dict.fromkeys(r["primitive"] for r in rows):
+        on = {}
+        for r in rows:
+            if r["primitive"] == primitive and r["backend"] in GPUS and anchor_of(r) is None:
+                on.setdefault(r["variant"], set()).add(r["backend"])
+        ids = [v for v in on if len(on[v]) > 1] + [v for v in on if len(on[v]) == 1]
+        table[primitive] = {v: (cmap(PALETTE[k % len(PALETTE)]),
+                                "white" if (k // len(PALETTE)) % 2 else None)
+                            for k, v in enumerate(ids)}
+    return table
+
+
+class Section:
+    """The rows of one section and what its panels need."""
+
+    def __init__(self, key, rows, devices, colours, end_to_end):
+        self.key, self.rows = key, rows
+        self.scan = key[0] == "scan"
+        self.backends = {r["backend"] for r in rows}
+        self.ratio = "cuda" in self.backends and "vulkan" in self.backends
+        self.devices, self.end_to_end = devices, end_to_end
+        self.colours = colours.get(key[0], {})
+        self.ids = []  # ordinary GPU variant ids, report (ladder) order
+        for r in rows:
+            if r["backend"] in GPUS and anchor_of(r) is None and r["variant"] not in self.ids:
+                self.ids.append(r["variant"])
+        self.on = {v: [b for b in GPUS if any(r["backend"] == b and r["variant"] == v
+                                              for r in rows)] for v in self.ids}
+        self.anchors = []
+        for r in rows:
+            a = anchor_of(r)
+            if a and (a, r["variant"]) not in self.anchors:
+                self.anchors.append((a, r["variant"]))
+        self.cpu_variants = sorted({r["variant"] for r in rows if r["backend"] == "cpu"})
+        self.peaks = self._peaks()
+        self.failed = any(r["failed"] for r in rows)
+
+    def _peaks(self):
+        """[(backend, GB/s)] of the dotted bandwidth floor: cuda's, and vulkan's if it differs."""
+        if self.end_to_end:
+            return []
+        peaks = [(b, peak_of(self.devices.get(b), self.scan)) for b in GPUS if b in self.backends]
+        peaks = [(b, p) for b, p in peaks if p]
+        if len(peaks) == 2 and abs(peaks[1][1] / peaks[0][1] - 1) <= 0.05:
+            peaks = peaks[:1]
+        return peaks
+
+    def device_line(self):
+        names = {b: self.devices[b].get("name", "") for b in GPUS
+                 if b in self.backends and b in self.devices}
+        if len(set(names.values())) > 1:
+            return " · ".join(f"{b}: {name}" for b, name in names.items())
+        if names:
+            return next(iter(names.values()))
+        for b in [r["backend"] for r in self.rows]:
+            if b in self.devices:
+                return self.devices[b].get("name", "")
+        return ""
+
+    def cpu_label(self):
+        if len(self.cpu_variants) == 1:
+            return self.cpu_variants[0]
+        return f"cpu best of {len(self.cpu_variants)} variants"
+
+    @staticmethod
+    def anchor_label(a, variant):
+        return f"{variant} ({ANCHORS[a][2]})"
+
+    def peak_label(self, backend, peak):
+        return f"at {backend}'s measured {'copy' if self.scan else 'read'} peak ({peak:.0f} GB/s)"
+
+
 def main(argv):
     if len(argv) != 3:
         print("usage: plot.py REPORT.json OUT.svg|OUT.png|OUT.pdf", file=sys.stderr)
@@ -40,7 +210,10 @@ def main(argv):
 
         matplotlib.use("Agg")  # no display needed
         import matplotlib.pyplot as plt
-        from matplotlib.ticker import FuncFormatter, LogLocator
+        from matplotlib.legend_handler import HandlerTuple
+        from matplotlib.lines import Line2D
+        from matplotlib.ticker import (FixedLocator, FuncFormatter, LogLocator, NullFormatter,
+                                       NullLocator)
     except ImportError as e:
         print(f"matplotlib is not installed for {sys.executable}: {e}", file=sys.stderr)
         return 3
@@ -48,83 +221,245 @@ def main(argv):
     try:
         with open(argv[1], encoding="utf-8") as f:
             report = json.load(f)
-        results = report["results"]
-        devices = {d["backend"]: d for d in report["devices"]}
-    except (OSError, ValueError, KeyError) as e:
-        print(f"cannot read the report {argv[1]}: {e}", file=sys.stderr)
+        devices = {}
+        for d in report["devices"]:
+            devices.setdefault(d["backend"], d)  # the first device of each backend
+        rows = measured_rows(report["results"])
+        end_to_end = bool((report.get("config") or {}).get("include_transfer", False))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        detail = f"no field {e}" if isinstance(e, KeyError) else str(e).replace("\n", " ")
+        print(f"cannot read the report {argv[1]}: {detail}", file=sys.stderr)
         return 2
-
-    rows = [r for r in results if r.get("status") != "unsupported" and r.get("gbps") is not None
-            and r["n"] > 0]
     if not rows:
         print("the report has no measured result to plot", file=sys.stderr)
         return 2
-    def section(r):  # reports before scan existed have neither field: they are reduce
-        primitive = r.get("primitive", "reduce")
-        return (primitive, r.get("scan") or "", r["op"], r["dtype"])
 
-    sections = []
-    for r in rows:  # report order: primitive, dtype, op as measured
-        key = section(r)
-        if key not in sections:
-            sections.append(key)
-    backends = [b for b in devices if any(r["backend"] == b for r in rows)]
-    end_to_end = report.get("config", {}).get("include_transfer", False)
+    keys = []
+    for r in rows:  # report order: primitive, dtype, op, mode as measured
+        if section_key(r) not in keys:
+            keys.append(section_key(r))
+    colours = colour_table(rows, plt.get_cmap("tab20"))
+    sections = [Section(k, [r for r in rows if section_key(r) == k], devices, colours, end_to_end)
+                for k in keys]
 
-    ncols, nrows = len(backends), len(sections)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(7.5 * ncols, 4.6 * nrows), squeeze=False)
-    cmap = plt.get_cmap("tab10")  # distinct hues within a family; the line style marks the family
-    for i, key in enumerate(sections):
-        primitive, kind, op, dtype = key
-        scan = primitive == "scan"
-        what = f"{kind} scan {op} {dtype}" if scan else f"{op} {dtype}"
-        for j, backend in enumerate(backends):
-            ax = axes[i][j]
-            mine = [r for r in rows if r["backend"] == backend and section(r) == key]
-            variants = []  # ladder order: the order xreduce measured them
-            for r in mine:
-                if r["variant"] not in variants:
-                    variants.append(r["variant"])
-            family_seen = {}
-            for variant in variants:
-                family = variant.split("/")[0]
-                k = family_seen.get(family, 0)
-                family_seen[family] = k + 1
-                pts = sorted((r["n"], r["gbps"]) for r in mine if r["variant"] == variant)
-                style = dict(marker="o", markersize=3, linewidth=1.4, color=cmap(k % 10),
-                             linestyle=FAMILY_STYLE.get(family, "-"))
-                if variant == "lib/cub":  # the vendor anchor stands out
-                    style.update(color="black", linewidth=2.2, linestyle="--", marker="s")
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], label=variant, **style)
-            device = devices[backend]
-            peak = device.get("copy_peak_gbps") if scan else device.get(
-                "read_peak_gbps", device.get("peak_gbps"))
-            if peak and not end_to_end:
-                ax.axhline(peak, color="black", linestyle="--", linewidth=1,
-                           label=f"measured {'copy' if scan else 'read'} peak {peak:.0f} GB/s")
-            ax.set_xscale("log", base=2)
-            ax.xaxis.set_major_locator(LogLocator(base=2, numticks=12))
-            ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: count_label(round(x))))
-            ax.set_xlabel("n (elements)")
-            if end_to_end:
-                ax.set_ylabel("effective GB/s (upload + run + readback)")
-            else:
-                ax.set_ylabel("GB/s (bytes read + written / device time)" if scan
-                              else "GB/s (bytes read / device time)")
-            name = device.get("name", "")
-            ax.set_title(f"{backend} · {what}\n{name}", fontsize="medium")
-            ax.set_ylim(bottom=0)
-            ax.grid(True, which="both", alpha=0.3)
-            ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0),
-                      borderaxespad=0, frameon=False)
-    fig.suptitle("xreduce compare: bandwidth against n", fontsize="large")
-    fig.tight_layout()
+    # Geometry: a legend column right of each panel column, as wide as the widest legend; the
+    # legends are measured once drawn, then the panels placed.
+    ncols = 1 if len(sections) == 1 else 2
+    nrows = math.ceil(len(sections) / ncols)
+    cell_h = TITLE_H + TIME_H + INNER_GAP + RATIO_H + BOTTOM_H
+    fig_h = SUPTITLE_H + nrows * cell_h
+    fig = plt.figure(figsize=(ncols * (LEFT + PANEL_W + 3.0), fig_h))
+
+    n_formatter = FuncFormatter(lambda x, _: count_label(round(x)) if x >= 1 else "")
+    panels = []
+    for s in sections:
+        ax = fig.add_axes([0, 0, 1, 1])  # placed below
+        rax = fig.add_axes([0, 0, 1, 1], sharex=ax) if s.ratio else None
+        legend_args = draw_time(ax, s, Line2D, HandlerTuple)
+        ax.set_xscale("log", base=2)
+        ax.xaxis.set_major_locator(LogLocator(base=2, numticks=12))
+        ax.xaxis.set_major_formatter(n_formatter)
+        ax.xaxis.set_minor_locator(NullLocator())
+        ax.set_yscale("log", base=10)
+        ys = [y for line in ax.get_lines() if line.get_linestyle() != ":"
+              for y in line.get_ydata()]  # what is drawn: the cpu's best, not all its variants
+        lo, hi = min(ys) / 1.5, max(ys) * 1.5
+        if hi < 10 * lo:  # at least a decade, so that the 1-2-5 ticks land inside
+            widen = math.sqrt(10 * lo / hi)
+            lo, hi = lo / widen, hi * widen
+        ax.set_ylim(lo, hi)  # the measured times, not the bandwidth floor's far end
+        subs = (1.0, 2.0, 5.0) if math.log10(hi / lo) <= 2.5 else (1.0,)
+        ax.yaxis.set_major_locator(LogLocator(base=10, subs=subs))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: plain_number(v)))
+        ax.yaxis.set_minor_formatter(NullFormatter())
+        what = "upload + run + readback,\n" if s.end_to_end else "\n"
+        ax.set_ylabel(f"median time (µs), {what}{MODE_NOTE.get(s.key[4], s.key[4])}",
+                      fontsize="small")
+        ax.grid(True, which="major", alpha=0.35)
+        ax.grid(True, which="minor", axis="y", alpha=0.12)
+        ax.set_title(section_title(s.key), loc="left", fontsize="medium", fontweight="bold")
+        ax.set_title(s.device_line(), loc="right", fontsize="x-small", color="0.3")
+        ax.tick_params(labelsize="small")
+        bottom = ax
+        if rax is not None:
+            draw_ratio(rax, s, FixedLocator, FuncFormatter, NullLocator)
+            ax.tick_params(labelbottom=False)
+            bottom = rax
+        bottom.set_xlabel("n (elements)", fontsize="small")
+        bottom.tick_params(axis="x", labelsize="small")
+        panels.append((ax, rax, legend_args))
+
+    renderer = fig.canvas.get_renderer()
+    legend_room = TIME_H + INNER_GAP + RATIO_H + BOTTOM_H * 0.6
+    legend_w = 0.0
+    for ax, _, legend_args in panels:
+        legend = make_legend(ax, legend_args, 1)
+        if legend.get_window_extent(renderer).height / fig.dpi > legend_room:
+            legend = make_legend(ax, legend_args, 2)  # too long for one column
+        legend_w = max(legend_w, legend.get_window_extent(renderer).width / fig.dpi)
+    cell_w = LEFT + PANEL_W + LEGEND_PAD + legend_w + COLUMN_GAP
+    fig_w = ncols * cell_w
+    fig.set_size_inches(fig_w, fig_h)
+
+    def rect(x, y_top, w, h):  # inches from the top-left corner -> figure fraction
+        return [x / fig_w, 1 - (y_top + h) / fig_h, w / fig_w, h / fig_h]
+
+    for i, (s, (ax, rax, _)) in enumerate(zip(sections, panels)):
+        x0 = (i % ncols) * cell_w + LEFT
+        y0 = SUPTITLE_H + (i // ncols) * cell_h + TITLE_H
+        ax.set_position(rect(x0, y0, PANEL_W, TIME_H if s.ratio else TIME_H + INNER_GAP + RATIO_H))
+        if rax is not None:
+            rax.set_position(rect(x0, y0 + TIME_H + INNER_GAP, PANEL_W, RATIO_H))
+    fig.suptitle("xreduce compare: time against n (log-log)", fontsize="x-large",
+                 y=1 - 0.18 / fig_h, va="top")
     try:
-        fig.savefig(argv[2], bbox_inches="tight")
+        fig.savefig(argv[2], bbox_inches="tight", dpi=110)
     except (OSError, ValueError) as e:
         print(f"cannot write {argv[2]}: {e}", file=sys.stderr)
         return 2
     return 0
+
+
+def points(rows, ok=True):
+    return sorted((r["n"], r["us"]) for r in rows if r["failed"] != ok)
+
+
+def draw_time(ax, s, Line2D, HandlerTuple):
+    handles, labels, handler_map = [], [], {}
+    # Anchors: thick, on top.
+    for a, variant in s.anchors:
+        colour, marker, _ = ANCHORS[a]
+        mine = [r for r in s.rows if r["variant"] == variant and anchor_of(r) == a]
+        pts = points(mine)
+        h, = ax.plot([p[0] for p in pts], [p[1] for p in pts], color=colour, linewidth=2.8,
+                     marker=marker, markersize=3.5, zorder=6, solid_capstyle="round")
+        handles.append(h)
+        labels.append(s.anchor_label(a, variant))
+    # The CPU: the fastest of its variants at each n.
+    if s.cpu_variants:
+        best = {}
+        for r in s.rows:
+            if r["backend"] == "cpu" and not r["failed"]:
+                best[r["n"]] = min(best.get(r["n"], math.inf), r["us"])
+        pts = sorted(best.items())
+        if pts:  # (a cpu whose every row failed has only its red crosses)
+            h, = ax.plot([p[0] for p in pts], [p[1] for p in pts], color=CPU_COLOUR,
+                         linewidth=2.0, marker=".", markersize=4, zorder=2)
+            handles.append(h)
+            labels.append(s.cpu_label())
+    # The bandwidth floor.
+    ns = [r["n"] for r in s.rows]
+    span = [min(ns) / 1.2, max(ns) * 1.2]
+    for j, (backend, peak) in enumerate(s.peaks):
+        per_element = ELEMENT_BYTES.get(s.key[3], 4) * (2 if s.scan else 1)
+        us = [n * per_element / (peak * 1e3) for n in span]  # bytes / (GB/s) -> µs
+        h, = ax.plot(span, us, color="black" if j == 0 else "0.45", linestyle=":", linewidth=1.1,
+                     zorder=1)
+        handles.append(h)
+        labels.append(s.peak_label(backend, peak))
+    # The variants: one colour per id, solid circles on cuda, dashed squares on vulkan.
+    for variant in s.ids:
+        colour, face = s.colours[variant]
+        parts = []
+        for backend in s.on[variant]:
+            pts = points([r for r in s.rows if r["backend"] == backend and r["variant"] == variant])
+            style = dict(GPU_STYLE[backend], color=colour, linewidth=1.2, markersize=3, zorder=3)
+            if face:
+                style.update(markerfacecolor=face, markersize=3.5)
+            h, = ax.plot([p[0] for p in pts], [p[1] for p in pts], **style)
+            parts.append(h)
+        handle = tuple(parts) if len(parts) > 1 else parts[0]
+        if len(parts) > 1:
+            handler_map[handle] = HandlerTuple(ndivide=None, pad=0.3)
+        handles.append(handle)
+        labels.append(variant)
+    # Failed results: a red cross, off the line, named once per variant and backend.
+    named = set()
+    for r in sorted((r for r in s.rows if r["failed"]), key=lambda r: r["n"]):
+        ax.plot([r["n"]], [r["us"]], linestyle="none", marker="x", color=FAILED_COLOUR,
+                markersize=7, markeredgewidth=2, zorder=8)
+        if (r["backend"], r["variant"]) not in named:
+            named.add((r["backend"], r["variant"]))
+            right = math.log(r["n"] / span[0]) > 0.6 * math.log(span[1] / span[0])
+            ax.annotate(f"{r['variant']} ({r['backend']})", (r["n"], r["us"]),
+                        xytext=(-5 if right else 5, 3), textcoords="offset points", fontsize=6,
+                        color=FAILED_COLOUR, ha="right" if right else "left", va="bottom",
+                        zorder=8)
+    if s.failed:
+        handles.append(Line2D([], [], linestyle="none", marker="x", color=FAILED_COLOUR,
+                              markersize=6, markeredgewidth=2))
+        labels.append("failed: not a valid time")
+    header = "solid ●: cuda   dashed ■: vulkan" if s.ids else None
+    return handles, labels, handler_map, header
+
+
+def make_legend(ax, legend_args, ncol):
+    """The section's legend, right of its time panel (and beside its ratio panel)."""
+    handles, labels, handler_map, header = legend_args
+    style = dict(handler_map=handler_map, loc="upper left",
+                 bbox_to_anchor=(1.0 + LEGEND_PAD / PANEL_W, 1.0), borderaxespad=0, frameon=False,
+                 fontsize=LEGEND_FONT_PT, title=header, title_fontsize=LEGEND_FONT_PT + 0.5,
+                 labelspacing=0.38, handlelength=3.2, handletextpad=0.6, ncol=ncol,
+                 columnspacing=1.0)
+    try:  # the header flush with the entries (matplotlib >= 3.6)
+        return ax.legend(handles, labels, alignment="left", **style)
+    except TypeError:
+        return ax.legend(handles, labels, **style)
+
+
+def draw_ratio(ax, s, FixedLocator, FuncFormatter, NullLocator):
+    lo_clip, hi_clip = 2.0 ** -MAX_OCTAVES, 2.0 ** MAX_OCTAVES
+    times = {}  # (backend, variant, n) -> µs of the ok rows
+    for r in s.rows:
+        if r["backend"] in GPUS and not r["failed"]:
+            times[(r["backend"], r["variant"], r["n"])] = r["us"]
+    series = []
+    for variant in s.ids:
+        if len(s.on[variant]) < 2:
+            continue
+        pts = sorted((n, times[("vulkan", variant, n)] / us) for (b, v, n), us in times.items()
+                     if b == "cuda" and v == variant and ("vulkan", variant, n) in times)
+        if pts:
+            series.append((s.colours[variant], pts))
+    best = {}
+    for (b, _, n), us in times.items():
+        best.setdefault(n, {})
+        best[n][b] = min(best[n].get(b, math.inf), us)
+    best_pts = sorted((n, t["vulkan"] / t["cuda"]) for n, t in best.items() if len(t) == 2)
+    every = [r for _, pts in series for _, r in pts] + [r for _, r in best_pts]
+    worst = max((abs(math.log2(r)) for r in every), default=0.0)
+    octaves = min(MAX_OCTAVES, max(1, math.ceil(worst - 0.02)))
+    for colour, pts in [(c, p) for (c, _), p in series] + [("0.3", best_pts)]:
+        if not pts:
+            continue
+        xs = [p[0] for p in pts]
+        ys = [min(hi_clip, max(lo_clip, p[1])) for p in pts]
+        grey = colour == "0.3"
+        ax.plot(xs, ys, color=colour, linewidth=2.6 if grey else 1.0, marker="o",
+                markersize=3.5 if grey else 2.2, zorder=4 if grey else 3)
+        for (n, r), y in zip(pts, ys):
+            if r != y:  # clipped
+                ax.plot([n], [y], linestyle="none", marker="^" if r > y else "v", color=colour,
+                        markersize=6, markeredgecolor="black", markeredgewidth=0.5, zorder=5,
+                        clip_on=False)
+    ax.axhline(1.0, color="black", linewidth=0.9, zorder=2)
+    ax.set_yscale("log", base=2)
+    pad = 2.0 ** 0.15
+    ax.set_ylim(2.0 ** -octaves / pad, 2.0 ** octaves * pad)
+    ticks = [0.5, 0.75, 1, 1.5, 2] if octaves == 1 else [2.0 ** k for k in range(-octaves,
+                                                                                  octaves + 1)]
+    ax.yaxis.set_major_locator(FixedLocator(ticks))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: ratio_label(v)))
+    ax.yaxis.set_minor_locator(NullLocator())
+    ax.set_ylabel("vulkan / cuda\ntime", fontsize="small")
+    ax.tick_params(labelsize="small")
+    ax.grid(True, which="major", alpha=0.35)
+    note = dict(transform=ax.transAxes, fontsize="x-small", zorder=7,
+                bbox=dict(boxstyle="round,pad=0.2", facecolor="white", edgecolor="none",
+                          alpha=0.85))
+    ax.text(0.01, 0.05, "below 1: vulkan faster", ha="left", va="bottom", **note)
+    ax.text(0.99, 0.95, "thick grey: fastest vulkan / fastest cuda", ha="right", va="top",
+            color="0.25", **note)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 
 #include "array.hpp"
 #include "context.hpp"
+#include "timing.hpp"
 #include "variants.hpp"
 #include "xreduce/error.hpp"
 
@@ -130,6 +131,11 @@ class CudaBackend final : public Backend {
   std::optional<double> measure_copy_bandwidth_gbps() override {
     if (!available_) return std::nullopt;
     return context()->copy_bandwidth_gbps();
+  }
+
+  std::vector<Overhead> measure_overheads() override {
+    if (!available_) return {};
+    return measure_cuda_overheads(*context());
   }
 
  private:

@@ -8,6 +8,7 @@
 
 #include "array.hpp"
 #include "dispatch.hpp"
+#include "timing.hpp"
 #include "xreduce/catalog.hpp"
 #include "xreduce/error.hpp"
 
@@ -75,7 +76,16 @@ class CudaReducer final : public Reducer {
 
   const VariantInfo& info() const override { return info_; }
 
-  Reduction reduce(DeviceArray& input, Op op) override {
+  Reduction reduce(DeviceArray& input, Op op) override { return run(input, op, 1); }
+  Reduction reduce_batch(DeviceArray& input, Op op, int calls) override {
+    return run(input, op, calls);
+  }
+
+ private:
+  // `calls` back-to-back calls in one interval behind the gate (timing.hpp); the value is read
+  // back after the stop event, outside the interval.
+  Reduction run(DeviceArray& input, Op op, int calls) {
+    if (calls < 1) throw Error(ErrorCategory::usage, "a batch needs at least one call");
     const auto t0 = std::chrono::steady_clock::now();
     const DType t = input.dtype();
     if (!info_.claims(t) || !info_.claims(op))
@@ -95,24 +105,24 @@ class CudaReducer final : public Reducer {
     const cudaStream_t s = ctx_->stream();
     prepare(t, op, n);
     const Buffers bufs{array->data(), scratch_.get(), result_.get()};
-    XR_CUDA_CHECK(cudaEventRecord(start_.get(), s));
-    enqueue(plan_, bufs, s);
-    XR_CUDA_CHECK(cudaEventRecord(stop_.get(), s));
+    timer_.start(s, runs_since_plan_++ > 0);
+    for (int i = 0; i < calls; ++i) {
+      enqueue(plan_, bufs, s);
+      timer_.enqueued();
+    }
+    timer_.stop(s);
     XR_CUDA_CHECK(
         cudaMemcpyAsync(host_result_.get(), result_.get(), size_of(t), cudaMemcpyDeviceToHost, s));
-    XR_CUDA_CHECK(cudaStreamSynchronize(s));
-    float device_ms = 0;
-    XR_CUDA_CHECK(cudaEventElapsedTime(&device_ms, start_.get(), stop_.get()));
+    const float device_ms = timer_.finish(s) / static_cast<float>(calls);
     const Value v = visit_dtype(t, [&](auto tag) {
       using T = typename decltype(tag)::type;
       T x;
       std::memcpy(&x, host_result_.get(), sizeof(T));
       return Value::of(x);
     });
-    return {v, Timing{device_ms, ms_since(t0), true}};
+    return {v, Timing{device_ms, ms_since(t0) / calls, true}};
   }
 
- private:
   static double ms_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
@@ -126,6 +136,7 @@ class CudaReducer final : public Reducer {
     scratch_ = DeviceBuffer();
     plan_ = make_plan(kernel_, t, op, n, ctx_->limits());
     scratch_ = ctx_->zeroed(plan_.scratch_bytes);
+    runs_since_plan_ = 0;
     planned_ = true;
   }
 
@@ -137,7 +148,8 @@ class CudaReducer final : public Reducer {
   DeviceBuffer scratch_;
   DeviceBuffer result_;
   PinnedBuffer host_result_;
-  Event start_, stop_;
+  CallTimer timer_;
+  int runs_since_plan_ = 0;  // the first run of a plan is not gated (lazy module loading)
 };
 
 }  // namespace

@@ -184,6 +184,7 @@ DeviceFacts read_facts(vk::raii::PhysicalDevice physical, int index) {
   f.memory_model = f12.vulkanMemoryModel && f12.vulkanMemoryModelDeviceScope;
   f.int64_atomics = features.get<vk::PhysicalDeviceFeatures2>().features.shaderInt64 &&
                     f12.shaderBufferInt64Atomics;
+  f.timeline_semaphore = f12.timelineSemaphore;
   std::string subgroup_range = std::to_string(p11.subgroupSize);
   if (props.apiVersion >= VK_API_VERSION_1_3) {
     const auto p13 =
@@ -357,6 +358,7 @@ Device::Device(std::shared_ptr<Instance> instance, std::size_t index)
   // fast/decoupled-lookback's status words are 64-bit atomics.
   chain.get<vk::PhysicalDeviceFeatures2>().features.shaderInt64 = f.int64_atomics;
   chain.get<vk::PhysicalDeviceVulkan12Features>().shaderBufferInt64Atomics = f.int64_atomics;
+  chain.get<vk::PhysicalDeviceVulkan12Features>().timelineSemaphore = f.timeline_semaphore;
   if (f.api_version >= VK_API_VERSION_1_3) {
     auto& f13 = chain.get<vk::PhysicalDeviceVulkan13Features>();
     f13.subgroupSizeControl = f13.computeFullSubgroups = f.full_subgroups;
@@ -426,15 +428,30 @@ double Device::submit_and_wait(const vk::raii::CommandBuffer& cmd) {
   XR_VK_CHECK(device_.resetFences(*fence_));
   const auto start = std::chrono::steady_clock::now();
   XR_VK_CHECK(queue_.submit(vk::SubmitInfo({}, {}, handle), *fence_));
-  const auto timeout_ns =
-      std::chrono::duration_cast<std::chrono::nanoseconds>(kFenceTimeout).count();
-  const vk::Result r = XR_VK_CHECK(device_.waitForFences(*fence_, VK_TRUE, timeout_ns));
-  const auto end = std::chrono::steady_clock::now();
-  if (r == vk::Result::eTimeout)
+  wait(fence_, facts().cpu() ? Wait::block : kGpuWait);
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+void Device::wait(const vk::raii::Fence& fence, Wait how) const {
+  const auto timed_out = [] {
     throw Error(ErrorCategory::device_lost, "Vulkan fence wait timed out after " +
                                                 std::to_string(kFenceTimeout.count()) +
                                                 " s: the device stopped answering");
-  return std::chrono::duration<double, std::milli>(end - start).count();
+  };
+  if (how == Wait::block) {
+    const auto timeout_ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(kFenceTimeout).count();
+    if (XR_VK_CHECK(device_.waitForFences(*fence, VK_TRUE, timeout_ns)) == vk::Result::eTimeout)
+      timed_out();
+    return;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + kFenceTimeout;
+  for (unsigned polls = 1;; ++polls) {
+    const vk::Result r = XR_VK_CHECK(fence.getStatus());
+    if (r == vk::Result::eSuccess) return;
+    if (polls % 4096 == 0 && std::chrono::steady_clock::now() > deadline) timed_out();
+  }
 }
 
 void Device::run_once(const std::function<void(const vk::raii::CommandBuffer&)>& record) {

@@ -68,11 +68,12 @@ TimedCommands::TimedCommands(Device& device)
 
 const vk::raii::CommandBuffer& TimedCommands::begin() {
   cmd_.begin(vk::CommandBufferBeginInfo());
+  if (*queries_) cmd_.resetQueryPool(*queries_, 0, 2);
   record_queue_barrier(cmd_);
-  if (*queries_) {
-    cmd_.resetQueryPool(*queries_, 0, 2);
-    cmd_.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *queries_, 0);
-  }
+  // The start is written once every earlier command (the queue barrier and its cache
+  // maintenance) has completed, as a CUDA event completes after the work before it: a
+  // top-of-pipe stamp would start the interval before the barrier drains.
+  if (*queries_) cmd_.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *queries_, 0);
   return cmd_;
 }
 

@@ -43,9 +43,10 @@ void record_dispatch(const vk::raii::CommandBuffer& cmd, const Device& device,
 void record_pass_barrier(const vk::raii::CommandBuffer& cmd);
 
 // One command buffer holding a call: begin() starts it with the queue barrier and the first
-// timestamp, end_timing() writes the second (commands after it, such as a result's read-back,
-// are not timed), end() closes it. run() submits it and returns the timing: the timestamps'
-// interval where the queue has them, else the host's submit-to-fence time.
+// timestamp (written once the barrier has completed), end_timing() writes the second (commands
+// after it, such as a result's read-back, are not timed), end() closes it. run() submits it and
+// returns the timing: the timestamps' interval where the queue has them, else the host's
+// submit-to-fence time.
 class TimedCommands {
  public:
   explicit TimedCommands(Device& device);
@@ -59,6 +60,13 @@ class TimedCommands {
   vk::raii::QueryPool queries_{nullptr};
   vk::raii::CommandBuffer cmd_;
 };
+
+// The share of one call in the timing of `calls` back-to-back calls.
+inline Timing per_call(Timing t, int calls) {
+  t.device_ms /= calls;
+  t.host_ms /= calls;
+  return t;
+}
 
 inline std::uint32_t ceil_div(std::uint64_t a, std::uint64_t b) {
   return static_cast<std::uint32_t>((a + b - 1) / b);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
+#include <optional>
 
 #include "vk_array.hpp"
 #include "vk_check.hpp"
@@ -134,34 +135,47 @@ class Plan {
     device.run_once([&](const vk::raii::CommandBuffer& cmd) {
       cmd.fillBuffer(ticket_.handle(), 0, VK_WHOLE_SIZE, 0);
     });
-    record(device, device.pipeline(
-                       {module_name(spec.shader, input.dtype(), op), spec.workgroup, spec.unroll}));
+    pipeline_ =
+        device.pipeline({module_name(spec.shader, input.dtype(), op), spec.workgroup, spec.unroll});
+    record(device, commands_, 1);
   }
 
   bool matches(const VulkanArray& input, Op op) const {
     return serial_ == input.serial() && op_ == op;
   }
 
-  // Submits the recorded passes; returns the result's bits and the timing.
-  std::pair<std::uint32_t, Timing> run() {
-    const Timing timing = commands_.run();
+  // Submits `calls` back-to-back calls (one command buffer: the single call's, or the batch's,
+  // recorded on first use per count); returns the last result's bits and the time per call.
+  std::pair<std::uint32_t, Timing> run(Device& device, int calls) {
+    TimedCommands* commands = &commands_;
+    if (calls > 1) {
+      if (!batch_ || batch_calls_ != calls) {
+        batch_.reset();
+        batch_.emplace(device);
+        record(device, *batch_, calls);
+        batch_calls_ = calls;
+      }
+      commands = &*batch_;
+    }
+    const Timing timing = per_call(commands->run(), calls);
     std::uint32_t bits;
     std::memcpy(&bits, readback_.mapped(), sizeof bits);
     return {bits, timing};
   }
 
  private:
-  void record(Device& device, vk::Pipeline pipeline) {
+  void record(Device& device, TimedCommands& commands, int calls) {
     using S = vk::PipelineStageFlagBits;
     using A = vk::AccessFlagBits;
-    const auto& cmd = commands_.begin();
+    const auto& cmd = commands.begin();
     const auto& passes = passes_.first;
-    for (std::size_t i = 0; i < passes.size(); ++i) {
-      const Pass& p = passes[i];
-      record_dispatch(cmd, device, pipeline, sets_[p.from_input ? 0 : 1], p.push, p.grid);
-      if (i + 1 < passes.size()) record_pass_barrier(cmd);  // the next pass reads the partials
-    }
-    commands_.end_timing();
+    for (int c = 0; c < calls; ++c)
+      for (std::size_t i = 0; i < passes.size(); ++i) {
+        if (c > 0 || i > 0) record_pass_barrier(cmd);  // the next pass reads the partials
+        const Pass& p = passes[i];
+        record_dispatch(cmd, device, pipeline_, sets_[p.from_input ? 0 : 1], p.push, p.grid);
+      }
+    commands.end_timing();
     const vk::BufferMemoryBarrier result(A::eShaderWrite, A::eTransferRead, VK_QUEUE_FAMILY_IGNORED,
                                          VK_QUEUE_FAMILY_IGNORED, scratch_.handle(), 0,
                                          VK_WHOLE_SIZE);
@@ -170,7 +184,7 @@ class Plan {
                    vk::BufferCopy(std::uint64_t{passes_.second} * 4, 0, 4));
     const vk::MemoryBarrier to_host(A::eTransferWrite, A::eHostRead);
     cmd.pipelineBarrier(S::eTransfer, S::eHost, {}, to_host, {}, {});
-    commands_.end();
+    commands.end();
   }
 
   std::uint64_t serial_;
@@ -180,7 +194,10 @@ class Plan {
   Buffer ticket_;
   Buffer readback_;
   BindingSets sets_;
+  vk::Pipeline pipeline_;  // owned by the device's pipeline table
   TimedCommands commands_;
+  std::optional<TimedCommands> batch_;  // batch_calls_ calls in one command buffer
+  int batch_calls_ = 0;
 };
 
 // Recorded plans kept per reducer: a compare sweep alternates few sizes per variant, and each
@@ -200,7 +217,14 @@ class VulkanReducer final : public Reducer {
 
   const VariantInfo& info() const override { return info_; }
 
-  Reduction reduce(DeviceArray& input, Op op) override {
+  Reduction reduce(DeviceArray& input, Op op) override { return run(input, op, 1); }
+  Reduction reduce_batch(DeviceArray& input, Op op, int calls) override {
+    return run(input, op, calls);
+  }
+
+ private:
+  Reduction run(DeviceArray& input, Op op, int calls) {
+    if (calls < 1) throw Error(ErrorCategory::usage, "a batch needs at least one call");
     device_->raise_validation();
     if (!info_.claims(input.dtype()) || !info_.claims(op))
       throw Error(ErrorCategory::unsupported, info_.id + " does not support " +
@@ -220,7 +244,7 @@ class VulkanReducer final : public Reducer {
       throw Error(ErrorCategory::unsupported, info_.id + ": n = " + std::to_string(array->size()) +
                                                   " exceeds " + std::to_string(info_.max_elements) +
                                                   " (32-bit shader indices)");
-    auto [bits, timing] = plan_for(*array, op).run();
+    auto [bits, timing] = plan_for(*array, op).run(*device_, calls);
     out.timing = timing;
     out.value = visit_dtype(array->dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -232,7 +256,6 @@ class VulkanReducer final : public Reducer {
     return out;
   }
 
- private:
   Plan& plan_for(const VulkanArray& array, Op op) {
     for (auto& plan : plans_)
       if (plan->matches(array, op)) return *plan;

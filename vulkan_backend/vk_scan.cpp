@@ -334,53 +334,85 @@ ScanPlan plan_scan(const ScanSpec& spec, const DeviceFacts& f, std::uint32_t n,
 
 // --- the scanner ----------------------------------------------------------------------------
 
-// One recorded call: the plan's passes over one (input, output) pair for one kind.
+// The recorded calls over one (input, output) pair for one kind: a single call, and on first use
+// per count a batch of back-to-back calls in one command buffer.
 class Recorded {
  public:
   Recorded(Device& device, const ScanPlan& plan, DType t, Op op, const VulkanArray& input,
            const VulkanArray& output, ScanKind kind, const Buffer& scratch, const Buffer* readback)
-      : input_(input.serial()),
+      : device_(&device),
+        plan_(&plan),
+        dtype_(t),
+        op_(op),
+        input_(input.serial()),
         output_(output.serial()),
         kind_(kind),
+        scratch_(&scratch),
+        readback_(readback),
         sets_(device, std::array{BindingSets::Triple{input.buffer().handle(),
                                                      output.buffer().handle(), scratch.handle()},
                                  BindingSets::Triple{scratch.handle(), scratch.handle(),
                                                      scratch.handle()}}),
         commands_(device) {
-    const auto& cmd = commands_.begin();
-    for (std::size_t i = 0; i < plan.passes.size(); ++i) {
-      const ScanPass& p = plan.passes[i];
-      PushConstants push = p.push;
-      if (p.takes_kind && kind == ScanKind::exclusive) push.flags |= kExclusiveFlag;
-      const vk::Pipeline pipeline =
-          device.pipeline({module_name(p.shader, t, op), p.workgroup, p.unroll, p.backoff});
-      record_dispatch(cmd, device, pipeline, sets_[p.set], push, p.grid);
-      if (i + 1 < plan.passes.size()) record_pass_barrier(cmd);
-    }
-    commands_.end_timing();
-    if (plan.fallbacks_at && readback) {  // the look-back's fallback count, after the timing
-      using A = vk::AccessFlagBits;
-      using S = vk::PipelineStageFlagBits;
-      const vk::MemoryBarrier written(A::eShaderWrite, A::eTransferRead);
-      cmd.pipelineBarrier(S::eComputeShader, S::eTransfer, {}, written, {}, {});
-      cmd.copyBuffer(scratch.handle(), readback->handle(),
-                     vk::BufferCopy(*plan.fallbacks_at, 0, 8));
-      const vk::MemoryBarrier to_host(A::eTransferWrite, A::eHostRead);
-      cmd.pipelineBarrier(S::eTransfer, S::eHost, {}, to_host, {}, {});
-    }
-    commands_.end();
+    record(commands_, 1);
   }
 
   bool matches(const VulkanArray& input, const VulkanArray& output, ScanKind kind) const {
     return input_ == input.serial() && output_ == output.serial() && kind_ == kind;
   }
-  Timing run() { return commands_.run(); }
+
+  // `calls` back-to-back calls; the time per call.
+  Timing run(int calls) {
+    if (calls == 1) return commands_.run();
+    if (!batch_ || batch_calls_ != calls) {
+      batch_.reset();
+      batch_.emplace(*device_);
+      record(*batch_, calls);
+      batch_calls_ = calls;
+    }
+    return per_call(batch_->run(), calls);
+  }
 
  private:
+  void record(TimedCommands& commands, int calls) {
+    Device& device = *device_;
+    const auto& cmd = commands.begin();
+    for (int c = 0; c < calls; ++c)
+      for (std::size_t i = 0; i < plan_->passes.size(); ++i) {
+        if (c > 0 || i > 0) record_pass_barrier(cmd);  // a pass reads what the last one wrote
+        const ScanPass& p = plan_->passes[i];
+        PushConstants push = p.push;
+        if (p.takes_kind && kind_ == ScanKind::exclusive) push.flags |= kExclusiveFlag;
+        const vk::Pipeline pipeline =
+            device.pipeline({module_name(p.shader, dtype_, op_), p.workgroup, p.unroll, p.backoff});
+        record_dispatch(cmd, device, pipeline, sets_[p.set], push, p.grid);
+      }
+    commands.end_timing();
+    if (plan_->fallbacks_at && readback_) {  // the look-back's fallback count, after the timing
+      using A = vk::AccessFlagBits;
+      using S = vk::PipelineStageFlagBits;
+      const vk::MemoryBarrier written(A::eShaderWrite, A::eTransferRead);
+      cmd.pipelineBarrier(S::eComputeShader, S::eTransfer, {}, written, {}, {});
+      cmd.copyBuffer(scratch_->handle(), readback_->handle(),
+                     vk::BufferCopy(*plan_->fallbacks_at, 0, 8));
+      const vk::MemoryBarrier to_host(A::eTransferWrite, A::eHostRead);
+      cmd.pipelineBarrier(S::eTransfer, S::eHost, {}, to_host, {}, {});
+    }
+    commands.end();
+  }
+
+  Device* device_;
+  const ScanPlan* plan_;  // the scanner's: it clears its recorded calls before replanning
+  DType dtype_;
+  Op op_;
   std::uint64_t input_, output_;
   ScanKind kind_;
+  const Buffer* scratch_;
+  const Buffer* readback_;
   BindingSets sets_;
   TimedCommands commands_;
+  std::optional<TimedCommands> batch_;
+  int batch_calls_ = 0;
 };
 
 // Recorded calls kept per (n, dtype, op): a sweep alternates few (input, output, kind) triples.
@@ -403,6 +435,24 @@ class VulkanScanner final : public Scanner {
   const VariantInfo& info() const override { return info_; }
 
   Timing scan(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
+    return run(input, output, op, kind, 1);
+  }
+  Timing scan_batch(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind,
+                    int calls) override {
+    return run(input, output, op, kind, calls);
+  }
+
+  std::string diagnostics() const override {
+    if (spec_.family != ScanFamily::look_back) return {};
+    return "look-back fallbacks: " + std::to_string(fallbacks_) + " of " + std::to_string(tiles_) +
+           " tiles over " + std::to_string(calls_) + " calls reduced a predecessor's input (" +
+           std::to_string(knobs_.polls) + " polls before falling back, back-off " +
+           std::to_string(knobs_.backoff) + ")";
+  }
+
+ private:
+  Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) {
+    if (calls < 1) throw Error(ErrorCategory::usage, "a batch needs at least one call");
     device_->raise_validation();
     const DType t = input.dtype();
     if (!info_.claims(t) || !info_.claims(op) || !info_.claims(kind))
@@ -424,28 +474,19 @@ class VulkanScanner final : public Scanner {
                                                   " exceeds " + std::to_string(info_.max_elements) +
                                                   " (32-bit shader indices)");
     prepare(t, op, static_cast<std::uint32_t>(n));
-    const Timing timing = recorded_for(*in, *out, kind).run();
-    ++calls_;
+    const Timing timing = recorded_for(*in, *out, kind).run(calls);
+    calls_ += static_cast<std::uint64_t>(calls);
     if (readback_) {
       std::uint64_t total;
       std::memcpy(&total, readback_->mapped(), sizeof total);
       fallbacks_ += total - fallbacks_seen_;
       fallbacks_seen_ = total;
-      tiles_ += plan_.tiles;
+      tiles_ += plan_.tiles * static_cast<std::uint64_t>(calls);
     }
     device_->raise_validation();
     return timing;
   }
 
-  std::string diagnostics() const override {
-    if (spec_.family != ScanFamily::look_back) return {};
-    return "look-back fallbacks: " + std::to_string(fallbacks_) + " of " + std::to_string(tiles_) +
-           " tiles over " + std::to_string(calls_) + " calls reduced a predecessor's input (" +
-           std::to_string(knobs_.polls) + " polls before falling back, back-off " +
-           std::to_string(knobs_.backoff) + ")";
-  }
-
- private:
   // Plans and allocates zeroed scratch once per (n, dtype, op).
   void prepare(DType t, Op op, std::uint32_t n) {
     if (scratch_ && n_ == n && dtype_ == t && op_ == op) return;

@@ -7,6 +7,7 @@
 
 #include "vk_array.hpp"
 #include "vk_context.hpp"
+#include "vk_overheads.hpp"
 #include "vk_probes.hpp"
 #include "vk_reduce.hpp"
 #include "vk_scan.hpp"
@@ -178,6 +179,11 @@ class VulkanBackend final : public Backend {
     require_available();
     logical_device();
     return probes_->copy_bandwidth_gbps();
+  }
+
+  std::vector<Overhead> measure_overheads() override {
+    require_available();
+    return measure_vulkan_overheads(*logical_device());
   }
 
  private:

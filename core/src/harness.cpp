@@ -4,10 +4,22 @@
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <string>
 
 #include "xreduce/error.hpp"
 
 namespace xr {
+
+std::string_view to_string(TimingMode m) {
+  return m == TimingMode::cold ? "cold" : "batch";
+}
+
+TimingMode parse_timing_mode(std::string_view text) {
+  if (text == "cold") return TimingMode::cold;
+  if (text == "batch") return TimingMode::batch;
+  throw Error(ErrorCategory::usage,
+              "unknown timing mode '" + std::string(text) + "' (expected cold or batch)");
+}
 
 Stats summarize(std::vector<double> samples) {
   Stats s;
@@ -94,8 +106,17 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-Measurement measure(Backend& backend, Runner& runner, DeviceArray& input, HostView pristine,
-                    const Operation& operation, const MeasureOptions& options) {
+namespace {
+
+// Calls per batch sample: enough for about options.batch_target_ms, from one warm call's time.
+int batch_calls_for(double one_call_ms, const MeasureOptions& options) {
+  const double calls = one_call_ms > 0 ? std::ceil(options.batch_target_ms / one_call_ms)
+                                       : static_cast<double>(options.max_batch_calls);
+  return static_cast<int>(std::clamp(calls, 1.0, static_cast<double>(options.max_batch_calls)));
+}
+
+Measurement measure_cold(Backend& backend, Runner& runner, DeviceArray& input, HostView pristine,
+                         const Operation& operation, const MeasureOptions& options) {
   const bool restore = runner.info().writes_input;
   Measurement m;
   OutcomeWatch watch(runner, m);
@@ -110,7 +131,45 @@ Measurement measure(Backend& backend, Runner& runner, DeviceArray& input, HostVi
       },
       m);
   watch.finish();
-  if (restore) input.write(pristine);  // leave the caller's data as it was
+  return m;
+}
+
+Measurement measure_batch(Runner& runner, DeviceArray& input, HostView pristine,
+                          const Operation& operation, const MeasureOptions& options) {
+  const bool restore = runner.info().writes_input;
+  Measurement m;
+  m.mode = TimingMode::batch;
+  // Single warm calls: the first gives the checked result, the last the calibration.
+  double one_call_ms = 0;
+  for (int i = 0; i < std::max(1, options.warmup); ++i) {
+    if (restore) input.write(pristine);
+    one_call_ms = runner.run(input, operation).device_ms;
+    if (i == 0) m.result = runner.outcome();
+  }
+  m.batch_calls = batch_calls_for(one_call_ms, options);
+  MeasureOptions timed = options;
+  timed.warmup = 1;  // one untimed batch: records the batch's commands where an API records them
+  repeat(
+      timed,
+      [&](bool) {
+        if (restore) input.write(pristine);
+        return runner.run_batch(input, operation, m.batch_calls);
+      },
+      m);
+  // The last call of the last batch against the first call; a variant that writes its input
+  // computed something else from its second call on.
+  if (!restore && !runner.outcome().bitwise_equal(m.result)) m.deterministic = false;
+  return m;
+}
+
+}  // namespace
+
+Measurement measure(Backend& backend, Runner& runner, DeviceArray& input, HostView pristine,
+                    const Operation& operation, const MeasureOptions& options) {
+  Measurement m = options.mode == TimingMode::batch
+                      ? measure_batch(runner, input, pristine, operation, options)
+                      : measure_cold(backend, runner, input, pristine, operation, options);
+  if (runner.info().writes_input) input.write(pristine);  // leave the caller's data as it was
   return m;
 }
 

@@ -32,17 +32,23 @@ DeviceArray* Runner::prepare_output(DType t, std::size_t n) {
 }
 
 Timing Runner::run(DeviceArray& input, const Operation& operation) {
+  return run_batch(input, operation, 1);
+}
+
+Timing Runner::run_batch(DeviceArray& input, const Operation& operation, int calls) {
   if (operation.primitive != primitive_)
     throw Error(ErrorCategory::usage, "a " + std::string(to_string(primitive_)) +
                                           " variant was asked to " +
                                           std::string(to_string(operation.primitive)));
   if (reducer_) {
-    Reduction r = reducer_->reduce(input, operation.op);
+    Reduction r = calls == 1 ? reducer_->reduce(input, operation.op)
+                             : reducer_->reduce_batch(input, operation.op, calls);
     last_.value = r.value;
     return r.timing;
   }
   DeviceArray* out = prepare_output(input.dtype(), input.size());
-  return scanner_->scan(input, *out, operation.op, operation.scan);
+  return calls == 1 ? scanner_->scan(input, *out, operation.op, operation.scan)
+                    : scanner_->scan_batch(input, *out, operation.op, operation.scan, calls);
 }
 
 std::string Runner::diagnostics() const {

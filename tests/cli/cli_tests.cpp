@@ -527,10 +527,10 @@ TEST_CASE("compare in every format", "[cli][compare]") {
 
   const std::string md = with("md");
   CHECK(md.find("| variant |") != std::string::npos);
-  CHECK(md.find("### cpu · sum f32 · n = 3000") != std::string::npos);
+  CHECK(md.find("### cpu · sum f32 · cold · n = 3000") != std::string::npos);
 
   const std::string text = with("text");
-  CHECK(text.find("cpu · min i32 · n = 1K (1024)") != std::string::npos);
+  CHECK(text.find("cpu · min i32 · cold · n = 1K (1024)") != std::string::npos);
   CHECK(text.find("best per size") != std::string::npos);
 }
 
@@ -568,12 +568,12 @@ TEST_CASE("compare --primitive scan and all: the same tables, rows carry the pri
   CHECK(reduce_rows == 3 * 2 * 2);
   CHECK(scan_rows == 2 * 2 * 2);
   const std::string text = with({"--primitive", "all"});
-  CHECK(text.find("cpu · max i32 · n = 1K (1024)") != std::string::npos);
-  CHECK(text.find("cpu · inclusive scan sum i32 · n = 3000") != std::string::npos);
+  CHECK(text.find("cpu · max i32 · cold · n = 1K (1024)") != std::string::npos);
+  CHECK(text.find("cpu · inclusive scan sum i32 · cold · n = 3000") != std::string::npos);
   CHECK(text.find("best per size · inclusive scan max i32") != std::string::npos);
   CHECK(text.find("a scan's GB/s counts bytes read + written") != std::string::npos);
   // Scan's ladder order: cpu/sequential before cpu/parallel.
-  const auto at = text.find("inclusive scan sum i32 · n = 1K");
+  const auto at = text.find("inclusive scan sum i32 · cold · n = 1K");
   CHECK(text.find("cpu/sequential", at) < text.find("cpu/parallel", at));
   const std::string csv = with({"--primitive", "scan", "--format", "csv"});
   CHECK(csv.rfind("backend,device,device_uuid,variant,primitive,scan,op,", 0) == 0);
@@ -668,8 +668,9 @@ TEST_CASE("compare across cpu and vulkan in every format and with --plot",
   const std::string csv = with({"--format", "csv"});
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 8);  // header + rows
   CHECK(csv.find("\nvulkan,") != std::string::npos);
-  CHECK(with({"--format", "md"}).find("### vulkan · sum i32 · n = 64K") != std::string::npos);
-  CHECK(with({"--format", "text"}).find("vulkan · sum i32 · n = 1000") != std::string::npos);
+  CHECK(with({"--format", "md"}).find("### vulkan · sum i32 · cold · n = 64K") !=
+        std::string::npos);
+  CHECK(with({"--format", "text"}).find("vulkan · sum i32 · cold · n = 1000") != std::string::npos);
 
   // Scan through the same pipeline: the Vulkan ladder beside the CPU's, both kinds, every row
   // checked; the look-back's rows say how often it fell back.
@@ -706,4 +707,189 @@ TEST_CASE("compare across cpu and vulkan in every format and with --plot",
   with({"--plot", png.string()});
   REQUIRE(fs::exists(png));
   CHECK(slurp(png).rfind("\x89PNG", 0) == 0);
+}
+
+// Issue 10: every row says its mode; batch rows say how many calls a sample holds; bad modes are
+// usage errors.
+TEST_CASE("compare --mode measures cold and batch rows, each labelled", "[cli][compare][mode]") {
+  const Result r = xreduce({"compare", "--backend", "cpu", "--n", "1K,64K", "--mode", "all",
+                            "--reps", "3", "--format", "json", "--quiet"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  CHECK(j["config"]["modes"] == json::array({"cold", "batch"}));
+  std::size_t cold = 0, batch = 0;
+  for (const auto& row : j["results"]) {
+    CHECK(row["ok"] == true);
+    if (row["mode"] == "cold") {
+      ++cold;
+      CHECK(row["batch_calls"].is_null());
+    } else {
+      REQUIRE(row["mode"] == "batch");
+      ++batch;
+      CHECK(row["batch_calls"].get<int>() >= 1);
+      CHECK(row["batch_calls"].get<int>() <= 1000);
+    }
+  }
+  CHECK(cold > 0);
+  CHECK(cold == batch);
+  const Result text = xreduce(
+      {"compare", "--backend", "cpu", "--n", "1K", "--mode", "batch", "--reps", "2", "--quiet"});
+  REQUIRE(text.code == 0);
+  CHECK(text.out.find("cpu · sum i32 · batch · n = 1K") != std::string::npos);
+  CHECK(text.out.find("· cold ·") == std::string::npos);
+
+  expect_error({"compare", "--backend", "cpu", "--n", "1K", "--mode", "warm"}, 2, "--mode 'warm'");
+  expect_error(
+      {"run", "--backend", "cpu", "--variant", "cpu/sequential", "--n", "1K", "--mode", "all"}, 2,
+      "one --mode");
+  expect_error(
+      {"compare", "--backend", "cpu", "--n", "1K", "--mode", "batch", "--include-transfer"}, 2,
+      "--mode cold only");
+  const Result run = xreduce({"run", "--backend", "cpu", "--variant", "cpu/sequential", "--n", "1K",
+                              "--mode", "batch", "--reps", "2", "--format", "json"});
+  REQUIRE(run.code == 0);
+  const json rj = json::parse(run.out);
+  CHECK(rj["mode"] == "batch");
+  CHECK(rj["batch_calls"].get<int>() >= 1);
+}
+
+// Issue 10: peers (bench/peers.py's rows) fold into the tables; a bad file is one clean line.
+TEST_CASE("compare --merge folds another report's rows in and compares with the libraries",
+          "[cli][compare][merge]") {
+  TempDir dir;
+  // A peer 100x faster than anything the CPU does at 1K, on a made-up device.
+  const json peers = {{"devices", json::array({{{"backend", "torch"},
+                                                {"name", "Test GPU"},
+                                                {"uuid", "00112233445566778899aabbccddeeff"},
+                                                {"api_version", "PyTorch test"}}})},
+                      {"results", json::array({{{"backend", "torch"},
+                                                {"variant", "torch.sum"},
+                                                {"primitive", "reduce"},
+                                                {"scan", nullptr},
+                                                {"op", "sum"},
+                                                {"dtype", "i32"},
+                                                {"n", 1024},
+                                                {"mode", "cold"},
+                                                {"status", "ok"},
+                                                {"median_ms", 1e-6},
+                                                {"min_ms", 1e-6},
+                                                {"max_ms", 1e-6},
+                                                {"timing", "device"}}})}};
+  const auto file = dir / "peers.json";
+  write_bytes(file, peers.dump());
+  const Result r = xreduce({"compare", "--backend", "cpu", "--n", "1K", "--reps", "2", "--merge",
+                            file.string(), "--format", "json", "--quiet"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  REQUIRE(j["devices"].size() == 2);
+  CHECK(j["devices"][1]["backend"] == "torch");
+  CHECK(j["devices"][1]["merged_from"] == file.string());
+  bool merged = false;
+  for (const auto& row : j["results"])
+    merged |= row["backend"] == "torch" && row["variant"] == "torch.sum" && row["ok"] == true;
+  CHECK(merged);
+  // xreduce's GPU backends are not compared here, so there is no "xreduce vs libraries" row.
+  CHECK(j["versus_libraries"].empty());
+  const Result text = xreduce({"compare", "--backend", "cpu", "--n", "1K", "--reps", "2", "--merge",
+                               file.string(), "--quiet"});
+  REQUIRE(text.code == 0);
+  CHECK(text.out.find("torch · sum i32 · cold · n = 1K") != std::string::npos);
+
+  // Not JSON, a wrong field, a backend twice, a missing file: one clean line each, exit 2. The
+  // bad bytes (an escape sequence, invalid UTF-8) never reach the terminal raw.
+  const auto bad = dir / "bad.json";
+  write_bytes(bad, "{\"devices\": [\x1b[31m");
+  expect_error({"compare", "--backend", "cpu", "--n", "1K", "--merge", bad.string()}, 2,
+               "not JSON");
+  json evil = peers;
+  evil["results"][0]["dtype"] = "i3\x1b[2J\xff";
+  write_bytes(bad, evil.dump(-1, ' ', false, json::error_handler_t::replace));
+  const Result e = xreduce({"compare", "--backend", "cpu", "--n", "1K", "--merge", bad.string()});
+  CHECK(e.code == 2);
+  CHECK(e.err.find('\x1b') == std::string::npos);
+  CHECK(e.err.find("\\x1b[2J") != std::string::npos);
+  expect_error({"compare", "--backend", "cpu", "--n", "1K", "--merge", file.string(), "--merge",
+                file.string()},
+               2, "already in this report");
+  expect_error({"compare", "--backend", "cpu", "--n", "1K", "--merge", (dir / "no").string()}, 2,
+               "cannot read");
+}
+
+// Bytes from the command line or a file reach stderr printable or escaped (\xNN), never raw.
+TEST_CASE("error lines escape control characters and invalid UTF-8", "[cli][errors]") {
+  const std::string hostile = "a\x1b]0;owned\x07\x9b\xc3\x28z";
+  const Result r = xreduce({"compare", "--backend", "cpu", "--variant", hostile});
+  INFO(r.err);
+  CHECK(r.code == 2);
+  CHECK(r.err.rfind("xreduce: error: ", 0) == 0);
+  for (unsigned char c : r.err) CHECK((c == '\n' || (c >= 0x20 && c < 0x7f) || c >= 0x80));
+  CHECK(r.err.find("a\\x1b]0;owned\\x07\\x9b\\xc3(z") != std::string::npos);
+  // Valid UTF-8 passes unchanged.
+  const Result u = xreduce({"compare", "--backend", "cpu", "--variant", "größe"});
+  CHECK(u.err.find("größe") != std::string::npos);
+
+  TempDir dir;
+  const auto npy = dir / "evil.npy";
+  std::string header = "{'descr': '<i4\x1b[2J\xbd', 'fortran_order': False, 'shape': (4,), }";
+  header.resize(118, ' ');
+  header += '\n';
+  std::string bytes = std::string("\x93NUMPY\x01\x00", 8) + char(header.size()) + '\0' + header;
+  bytes += std::string(16, '\0');
+  write_bytes(npy, bytes);
+  const Result n =
+      xreduce({"run", "--backend", "cpu", "--variant", "cpu/sequential", "--input", npy.string()});
+  INFO(n.err);
+  CHECK(n.code == 2);
+  CHECK(n.err.find('\x1b') == std::string::npos);
+  CHECK(n.err.find("\\xbd") != std::string::npos);
+}
+
+// Issue 10's bar on lavapipe: both modes, every % peak at most 100 (the probe measures a real
+// peak), and the overhead table. Skipped without Vulkan unless XR_TEST_REQUIRE_BACKENDS names it.
+TEST_CASE("compare --mode all across cpu and vulkan: % peak within the measured peak",
+          "[cli][compare][vulkan][mode]") {
+  const Result list = xreduce({"list", "--format", "json"});
+  REQUIRE(list.code == 0);
+  bool vulkan = false;
+  const json listed = json::parse(list.out);
+  for (const auto& b : listed["backends"])
+    vulkan |= b["name"] == "vulkan" && b["available"].get<bool>();
+  if (!vulkan) {
+    const char* required = std::getenv("XR_TEST_REQUIRE_BACKENDS");
+    if (required && std::string_view(required).find("vulkan") != std::string_view::npos)
+      FAIL("XR_TEST_REQUIRE_BACKENDS names vulkan, but it is not available");
+    skip("the vulkan backend is not available here");
+  }
+  const Result r =
+      xreduce({"compare", "--backend", "cpu,vulkan", "--mode", "all", "--primitive", "all",
+               "--variant", "cpu/*,smem/sequential,subgroup/*,fast/*", "--n", "1000,64K,1M",
+               "--max-time", "0.3", "--overheads", "--format", "json", "--quiet"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  std::size_t rows = 0, batch = 0;
+  for (const auto& row : j["results"]) {
+    if (row["backend"] != "vulkan") continue;
+    ++rows;
+    INFO(row.dump());
+    CHECK(row["ok"] == true);
+    batch += row["mode"] == "batch";
+    REQUIRE(row["pct_peak"].is_number());
+    CHECK(row["pct_peak"].get<double>() <= 100.0);
+    CHECK(row["above_peak"] == false);
+  }
+  CHECK(rows > 0);
+  CHECK(batch * 2 == rows);
+  const json* vk = nullptr;
+  for (const auto& d : j["devices"])
+    if (d["backend"] == "vulkan") vk = &d;
+  REQUIRE(vk);
+  REQUIRE((*vk)["overheads"].size() >= 5);
+  for (const auto& o : (*vk)["overheads"]) {
+    INFO(o.dump());
+    CHECK(o["median_us"].get<double>() > 0);
+    CHECK(o["samples"].get<int>() > 0);
+  }
 }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "xreduce/catalog.hpp"
@@ -36,6 +37,32 @@ class ClobberingReducer final : public xr::Reducer {
     return {xr::Value::of(acc), xr::Timing{1.0 + calls % 3, 2.0, true}};
   }
   int calls = 0;
+
+ private:
+  xr::VariantInfo info_;
+};
+
+// Returns `value` (changed by the test) with a fixed 0.1 ms per call; counts its batches.
+class FixedReducer final : public xr::Reducer {
+ public:
+  FixedReducer() {
+    info_ = xr::catalog_variant(xr::Primitive::reduce, "smem/sequential", {xr::DType::i32},
+                                {xr::Op::sum});
+  }
+  const xr::VariantInfo& info() const override { return info_; }
+  xr::Reduction reduce(xr::DeviceArray&, xr::Op) override {
+    ++singles;
+    return {xr::Value::of(value), xr::Timing{0.1, 0.2, true}};
+  }
+  xr::Reduction reduce_batch(xr::DeviceArray&, xr::Op, int calls) override {
+    batch_sizes.push_back(calls);
+    if (drift) ++value;  // a later call disagrees with the first
+    return {xr::Value::of(value), xr::Timing{0.1, 0.2, true}};
+  }
+  std::int32_t value = 7;
+  bool drift = false;
+  int singles = 0;
+  std::vector<int> batch_sizes;
 
  private:
   xr::VariantInfo info_;
@@ -187,4 +214,43 @@ TEST_CASE("measure restores the input of a variant that writes it", "[unit][harn
     CHECK(m.result.value.bitwise_equal(expected));  // the first run still saw the data
     CHECK(array->read().as<std::int32_t>()[0] == 0);
   }
+}
+
+TEST_CASE("measure in batch mode calibrates the calls per sample and checks the last call",
+          "[unit][harness]") {
+  auto backend = xr::cpu::make_backend();
+  const auto data = xr::generate(xr::DType::i32, 1000, 5);
+  auto array = backend->upload(data.view());
+  auto owned = std::make_unique<FixedReducer>();
+  FixedReducer& fixed = *owned;
+  xr::Runner runner(*backend, std::move(owned));
+  xr::MeasureOptions options;
+  options.mode = xr::TimingMode::batch;
+  options.min_reps = options.max_reps = 4;
+  options.target_rel_spread = 0;
+  options.batch_target_ms = 1.0;  // 0.1 ms per call: 10 calls per sample
+  auto m = xr::measure(*backend, runner, *array, data.view(), kSum, options);
+  CHECK(m.mode == xr::TimingMode::batch);
+  CHECK(m.batch_calls == 10);
+  CHECK(fixed.singles == options.warmup);               // the checked, calibrating call(s)
+  CHECK(fixed.batch_sizes == std::vector<int>(5, 10));  // one untimed batch, then 4 timed
+  CHECK(m.device_ms.count == 4);
+  CHECK(m.device_ms.median == 0.1);
+  CHECK(m.deterministic);
+  CHECK(m.result.value.get<std::int32_t>() == 7);
+
+  options.max_batch_calls = 3;  // the cap wins over the target
+  fixed.drift = true;
+  m = xr::measure(*backend, runner, *array, data.view(), kSum, options);
+  CHECK(m.batch_calls == 3);
+  CHECK_FALSE(m.deterministic);
+
+  CHECK(xr::parse_timing_mode("batch") == xr::TimingMode::batch);
+  CHECK_THROWS_AS(xr::parse_timing_mode("hot"), xr::Error);
+  // The default batch of a Reducer: calls one after another, the time per call.
+  xr::Runner plain(*backend, xr::Primitive::reduce, "cpu/sequential");
+  const xr::Timing t = plain.run_batch(*array, kSum, 5);
+  CHECK(t.device_ms > 0);
+  CHECK(plain.outcome().value.bitwise_equal(xr::reference_reduce(data.view(), xr::Op::sum).value));
+  CHECK_THROWS_AS(plain.run_batch(*array, kSum, 0), xr::Error);
 }

@@ -89,6 +89,17 @@ struct Timing {
   bool device_timer = true;  // false when the device has no timer and device_ms is host time
 };
 
+// One cost a user pays around the kernels, measured by a backend (DESIGN.md, "Measurement
+// modes": the per-API launch and submit overheads are results too).
+struct Overhead {
+  std::string what;  // "empty dispatch, GPU time", "submit, host time", "round trip", ...
+  std::string path;  // how: "stream launches", "CUDA graph", "fence wait", "spin on fence", ...
+  double median_us = 0;
+  double min_us = 0;
+  int samples = 0;
+  std::string note;  // what the number includes, in words
+};
+
 struct Reduction {
   Value value;
   Timing timing;
@@ -109,6 +120,12 @@ class Reducer {
   // gives the identity). If info().writes_input, the contents of `input` are unspecified after.
   // Deterministic: the same input on the same device gives bitwise the same value.
   virtual Reduction reduce(DeviceArray& input, Op op) = 0;
+  // Batch mode (DESIGN.md, "Measurement modes"): `calls` >= 1 identical calls back to back with
+  // no host synchronisation between them, in one timed interval; the Timing is per call and the
+  // value the last call's. The default calls reduce() `calls` times (the CPU's way); GPU backends
+  // enqueue every call before waiting once. A variant that writes its input reduces its own
+  // partials from the second call on: the same work, a meaningless value.
+  virtual Reduction reduce_batch(DeviceArray& input, Op op, int calls);
 };
 
 // One scan variant bound to one backend and device; owns its scratch like a Reducer.
@@ -126,6 +143,9 @@ class Scanner {
   // Error(usage). Any n >= 0. If info().writes_input, `input` is unspecified after.
   // Deterministic for integers; for floats when info().deterministic.
   virtual Timing scan(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) = 0;
+  // Batch mode, as Reducer::reduce_batch: `calls` identical scans back to back, time per call.
+  virtual Timing scan_batch(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind,
+                            int calls);
   // What the variant counted over its calls since it last planned for a new (n, dtype, op), in
   // one line (the Vulkan look-back's fallbacks); empty for a variant that counts nothing.
   virtual std::string diagnostics() const { return {}; }
@@ -185,6 +205,9 @@ class Backend {
   // Device-to-device copy bandwidth in GB/s, counting bytes read plus bytes written (the bytes a
   // scan must move); nullopt where the backend does not measure it.
   virtual std::optional<double> measure_copy_bandwidth_gbps() { return std::nullopt; }
+  // The per-API overheads (empty-dispatch GPU time, host submit cost, host round trip, each on
+  // the submission paths the API offers); empty where the backend measures none.
+  virtual std::vector<Overhead> measure_overheads() { return {}; }
 };
 
 }  // namespace xr

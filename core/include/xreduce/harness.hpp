@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "xreduce/backend.hpp"
@@ -13,7 +14,18 @@
 
 namespace xr {
 
+// What one sample is (DESIGN.md, "Measurement modes", as nvbench's):
+//   cold   one call, L2 flushed before it (unless flush_cache is off), GPU time with no host
+//          launch gap in the interval: each backend's Reducer/Scanner guarantees that;
+//   batch  the same call back to back, hot, calibrated to about batch_target_ms per sample;
+//          the time per call: what a pipeline of calls costs.
+enum class TimingMode { cold, batch };
+std::string_view to_string(TimingMode m);
+// "cold" | "batch"; Error(usage) otherwise.
+TimingMode parse_timing_mode(std::string_view text);
+
 struct MeasureOptions {
+  TimingMode mode = TimingMode::cold;
   int warmup = 1;      // untimed runs first (module load, first-touch, clocks)
   int min_reps = 5;    // timed runs at least ...
   int max_reps = 100;  // ... and at most
@@ -22,6 +34,11 @@ struct MeasureOptions {
   double target_rel_spread = 0.01;
   double max_seconds = 2.0;  // ... or once this much wall time went into the point
   bool flush_cache = true;   // Backend::flush_cache() before each timed run (cold L2)
+  // Batch: calls per sample = batch_target_ms / (one warm call's time), within
+  // [1, max_batch_calls]. 1 ms holds ~250 calls of a 4 us kernel, enough that the interval's
+  // two timestamps cost < 0.1 %; 1000 calls bound a Vulkan command buffer's recording.
+  double batch_target_ms = 1.0;
+  int max_batch_calls = 1000;
 };
 
 struct Stats {
@@ -40,10 +57,15 @@ struct Measurement {
   Stats device_ms;
   Stats host_ms;
   bool device_timer = true;
+  TimingMode mode = TimingMode::cold;
+  int batch_calls = 0;  // calls per sample in batch mode; 0 in cold
 };
 
-// Runs `runner` on `input` per `options`. `pristine` is the input's original content: restored
-// into `input` before every run when the variant writes its input, and after the last.
+// Runs `runner` on `input` per `options` (either mode). `pristine` is the input's original
+// content: restored into `input` before every sample when the variant writes its input, and after
+// the last. In batch mode the checked result is the first (single, warm-up) call's; the
+// determinism check compares a batch's last call with it, except for a variant that writes its
+// input (its later calls reduce partials).
 Measurement measure(Backend& backend, Runner& runner, DeviceArray& input, HostView pristine,
                     const Operation& operation, const MeasureOptions& options);
 

@@ -31,6 +31,9 @@ class Runner {
   // One call on `input` (operation.primitive must be this runner's, else Error(usage)). Scans
   // write into prepare_output(input's dtype and size).
   Timing run(DeviceArray& input, const Operation& operation);
+  // `calls` identical calls back to back, the Timing per call (Reducer::reduce_batch,
+  // Scanner::scan_batch); outcome() is then the last call's.
+  Timing run_batch(DeviceArray& input, const Operation& operation, int calls);
 
   // What the last run produced: its value, or its output read back to the host (blocking, into
   // a host array the runner keeps, so repeated reads do not allocate).

@@ -1,0 +1,52 @@
+// The default batch of the primitive interfaces: calls one after another, each waited for (the
+// CPU's batch, where a call has no submission to overlap). GPU backends override both.
+#include "xreduce/backend.hpp"
+
+#include "xreduce/error.hpp"
+
+namespace xr {
+namespace {
+
+void check_calls(int calls) {
+  if (calls < 1)
+    throw Error(ErrorCategory::usage,
+                "a batch needs at least one call, not " + std::to_string(calls));
+}
+
+// The per-call share of `total`, summed over `calls` calls.
+Timing per_call(Timing total, int calls) {
+  total.device_ms /= calls;
+  total.host_ms /= calls;
+  return total;
+}
+
+}  // namespace
+
+Reduction Reducer::reduce_batch(DeviceArray& input, Op op, int calls) {
+  check_calls(calls);
+  Reduction last;
+  Timing total{0, 0, true};
+  for (int i = 0; i < calls; ++i) {
+    last = reduce(input, op);
+    total.device_ms += last.timing.device_ms;
+    total.host_ms += last.timing.host_ms;
+    total.device_timer = last.timing.device_timer;
+  }
+  last.timing = per_call(total, calls);
+  return last;
+}
+
+Timing Scanner::scan_batch(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind,
+                           int calls) {
+  check_calls(calls);
+  Timing total{0, 0, true};
+  for (int i = 0; i < calls; ++i) {
+    const Timing t = scan(input, output, op, kind);
+    total.device_ms += t.device_ms;
+    total.host_ms += t.host_ms;
+    total.device_timer = t.device_timer;
+  }
+  return per_call(total, calls);
+}
+
+}  // namespace xr

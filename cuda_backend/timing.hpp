@@ -1,0 +1,71 @@
+// How the CUDA backend times its calls (DESIGN.md, "Measurement modes"), and the per-API
+// overheads it reports.
+//
+// Cold and batch intervals are held behind a gate, nvbench's blocking kernel: a one-thread kernel
+// spins on a flag in pinned host memory while the host enqueues the start event, the work and the
+// stop event, then the host raises the flag. The GPU then runs the whole interval back to back,
+// so it holds no host launch gap (with an idle stream the start event would otherwise complete
+// before the first kernel is even submitted). A CUDA graph would shorten the gap, not remove it:
+// the event before cudaGraphLaunch still completes while the host launches the graph.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <vector>
+
+#include "context.hpp"
+#include "xreduce/backend.hpp"
+
+namespace xr::cuda {
+
+// The blocking kernel and its two flags (release, timed out) in mapped pinned memory.
+class Gate {
+ public:
+  Gate();
+  // Enqueues the spinning kernel on `s` (which must be idle on the GPU side or the flags' last
+  // user must have finished: the caller synchronised after the previous release).
+  void hold(cudaStream_t s);
+  void release();
+  // After the stream was synchronised: Error(device_lost) when the kernel gave up waiting (the
+  // host took longer than the timeout to enqueue the interval; its timing would hold the wait).
+  void check() const;
+
+ private:
+  PinnedBuffer flags_;  // int[2]: release, timed_out
+  int* device_flags_ = nullptr;
+  bool held_ = false;
+};
+
+// One timed interval of `calls` calls on the context's stream: start() holds the gate (from the
+// second interval of a plan on: the first call loads modules lazily, which would wait on the
+// held stream) and records the start event; enqueued() counts calls and lets the gate go once
+// kGatedCalls are queued (the launch queue is finite); stop() records the stop event;
+// finish() releases, synchronises and returns the interval in ms.
+class CallTimer {
+ public:
+  CallTimer() = default;
+  void start(cudaStream_t s, bool gated);
+  void enqueued();
+  void stop(cudaStream_t s);
+  float finish(cudaStream_t s);
+
+ private:
+  Gate gate_;
+  Event start_, stop_;
+  int queued_ = 0;
+  bool holding_ = false;
+};
+
+// False when XR_CUDA_NO_GATE is set (to anything but 0): for tools that serialise launches, such
+// as compute-sanitizer, under which a held stream would wait for the gate's timeout.
+bool gate_enabled();
+
+// Calls a batch keeps queued behind the gate before letting it go (at most 3 launches each, under
+// the launch queue's depth; the calls after it are enqueued while the GPU works through these).
+inline constexpr int kGatedCalls = 256;
+
+// Empty-kernel GPU time (stream launches, CUDA graph), host launch cost (cudaLaunchKernel,
+// cudaGraphLaunch) and host round trips (launch + synchronise, and with a 4-byte read-back).
+std::vector<Overhead> measure_cuda_overheads(Context& ctx);
+
+}  // namespace xr::cuda

@@ -1,0 +1,207 @@
+#include "vk_overheads.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+
+#include "vk_array.hpp"
+#include "vk_check.hpp"
+#include "vk_recorded.hpp"
+#include "xreduce/error.hpp"
+
+namespace xr::vulkan {
+namespace {
+
+// As the CUDA table (cuda_backend/timing.cu): 256 calls per batch, 25 samples per row, 100 round
+// trips.
+constexpr int kCalls = 256;
+constexpr int kSamples = 25;
+constexpr int kRoundTrips = 100;
+
+using Clock = std::chrono::steady_clock;
+double us_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+}
+
+Overhead summarize_us(std::string what, std::string path, std::vector<double> us,
+                      std::string note) {
+  std::sort(us.begin(), us.end());
+  Overhead o{std::move(what), std::move(path), 0, 0, static_cast<int>(us.size()), std::move(note)};
+  if (!us.empty()) {
+    o.median_us = us[us.size() / 2];
+    o.min_us = us.front();
+  }
+  return o;
+}
+
+// A command buffer of `dispatches` empty dispatches, each after a compute barrier (a dependent
+// call's order, as CUDA's stream order), reusable while pending when `simultaneous`.
+vk::raii::CommandBuffer record_empty(Device& device, int dispatches, bool simultaneous,
+                                     vk::Pipeline pipeline, vk::DescriptorSet set) {
+  vk::raii::CommandBuffer cmd = device.allocate_command_buffer();
+  cmd.begin(vk::CommandBufferBeginInfo(simultaneous
+                                           ? vk::CommandBufferUsageFlagBits::eSimultaneousUse
+                                           : vk::CommandBufferUsageFlags{}));
+  for (int i = 0; i < dispatches; ++i) {
+    if (i > 0) record_pass_barrier(cmd);
+    record_dispatch(cmd, device, pipeline, set, PushConstants{}, Grid{1, 1});
+  }
+  cmd.end();
+  return cmd;
+}
+
+}  // namespace
+
+std::vector<Overhead> measure_vulkan_overheads(Device& device) {
+  device.raise_validation();
+  const auto& dev = device.handle();
+  const auto& queue = device.queue();
+  const vk::Pipeline pipeline = device.pipeline({"empty", 32, 1});
+  // The shared layout wants a set bound; the empty shader reads none of it.
+  Buffer dummy(device, 16, kStorageUsage, MemoryKind::device_local);
+  const std::array<BindingSets::Triple, 1> triples{
+      BindingSets::Triple{dummy.handle(), dummy.handle(), dummy.handle()}};
+  const BindingSets sets(device, triples);
+  std::vector<Overhead> out;
+
+  // GPU time per empty dispatch, timestamps around kCalls of them in one command buffer.
+  {
+    TimedCommands timed(device);
+    const auto& cmd = timed.begin();
+    for (int i = 0; i < kCalls; ++i) {
+      if (i > 0) record_pass_barrier(cmd);
+      record_dispatch(cmd, device, pipeline, sets[0], PushConstants{}, Grid{1, 1});
+    }
+    timed.end_timing();
+    timed.end();
+    std::vector<double> us;
+    for (int i = 0; i <= kSamples; ++i) {
+      const double ms = timed.run().device_ms;
+      if (i > 0) us.push_back(1e3 * ms / kCalls);  // run 0 warms up
+    }
+    out.push_back(summarize_us("empty dispatch, GPU time per call", "one command buffer", us,
+                               "256 dispatches with a compute barrier between them, timestamps "
+                               "around them"));
+  }
+
+  // One empty dispatch in the interval every variant's single call is timed in: the floor of
+  // every cold Vulkan number.
+  {
+    TimedCommands timed(device);
+    record_dispatch(timed.begin(), device, pipeline, sets[0], PushConstants{}, Grid{1, 1});
+    timed.end_timing();
+    timed.end();
+    std::vector<double> us;
+    for (int i = 0; i <= kSamples; ++i) {
+      const double ms = timed.run().device_ms;
+      if (i > 0) us.push_back(1e3 * ms);
+    }
+    out.push_back(summarize_us("empty dispatch, cold: one call's interval", "one command buffer",
+                               us, "the timestamps around one dispatch, as a variant's call"));
+  }
+
+  const vk::raii::CommandBuffer one = record_empty(device, 1, true, pipeline, sets[0]);
+  const vk::raii::CommandBuffer many = record_empty(device, kCalls, false, pipeline, sets[0]);
+  const vk::CommandBuffer one_handle = *one, many_handle = *many;
+  vk::raii::Fence fence = XR_VK_CHECK(dev.createFence(vk::FenceCreateInfo()));
+  auto submit = [&](vk::CommandBuffer cmd, vk::Fence f) {
+    XR_VK_CHECK(queue.submit(vk::SubmitInfo({}, {}, cmd), f));
+  };
+  auto reset = [&] { XR_VK_CHECK(dev.resetFences(*fence)); };
+  const Device::Wait spin = Device::Wait::spin, block = Device::Wait::block;
+  for (int i = 0; i < 3; ++i) {  // warm-up
+    reset();
+    submit(one_handle, *fence);
+    device.wait(fence, block);
+  }
+
+  // Host cost of one vkQueueSubmit, and per call with one submit per call against one command
+  // buffer holding every call.
+  std::vector<double> submit_us, per_submit_us, per_dispatch_us;
+  for (int i = 0; i < kSamples; ++i) {
+    reset();
+    auto t0 = Clock::now();
+    submit(one_handle, *fence);
+    submit_us.push_back(us_since(t0));
+    device.wait(fence, spin);
+
+    reset();
+    t0 = Clock::now();
+    for (int c = 0; c + 1 < kCalls; ++c) submit(one_handle, nullptr);
+    submit(one_handle, *fence);
+    device.wait(fence, spin);
+    per_submit_us.push_back(us_since(t0) / kCalls);
+
+    reset();
+    t0 = Clock::now();
+    submit(many_handle, *fence);
+    device.wait(fence, spin);
+    per_dispatch_us.push_back(us_since(t0) / kCalls);
+  }
+  out.push_back(summarize_us("submit, host time per call", "vkQueueSubmit", submit_us,
+                             "one command buffer of one dispatch"));
+  out.push_back(summarize_us("empty call, host time per call in a batch of 256",
+                             "one submit per call", per_submit_us,
+                             "256 submits, then one fence (polled)"));
+  out.push_back(summarize_us("empty call, host time per call in a batch of 256",
+                             "one command buffer", per_dispatch_us,
+                             "one submit of 256 dispatches, one fence (polled)"));
+
+  // Round trips: submit to completion seen on the host, each way of waiting.
+  std::vector<double> fence_block, fence_spin;
+  for (int i = 0; i < kRoundTrips; ++i) {
+    for (auto [how, samples] : {std::pair{block, &fence_block}, std::pair{spin, &fence_spin}}) {
+      reset();
+      const auto t0 = Clock::now();
+      submit(one_handle, *fence);
+      device.wait(fence, how);
+      samples->push_back(us_since(t0));
+    }
+  }
+  out.push_back(summarize_us("round trip, host time", "fence, vkWaitForFences", fence_block,
+                             "an empty dispatch"));
+  out.push_back(summarize_us("round trip, host time", "fence, polled vkGetFenceStatus", fence_spin,
+                             "an empty dispatch"));
+
+  if (device.facts().timeline_semaphore) {
+    vk::SemaphoreTypeCreateInfo type(vk::SemaphoreType::eTimeline, 0);
+    vk::raii::Semaphore timeline =
+        XR_VK_CHECK(dev.createSemaphore(vk::SemaphoreCreateInfo({}, &type)));
+    const vk::Semaphore handle = *timeline;
+    std::uint64_t value = 0;
+    std::vector<double> sem_block, sem_spin;
+    const auto deadline_ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(Device::kFenceTimeout).count();
+    for (int i = 0; i < kRoundTrips; ++i) {
+      for (bool polled : {false, true}) {
+        ++value;
+        vk::TimelineSemaphoreSubmitInfo values({}, value);
+        vk::SubmitInfo info({}, {}, one_handle, handle);
+        info.pNext = &values;
+        const auto t0 = Clock::now();
+        XR_VK_CHECK(queue.submit(info, nullptr));
+        if (polled) {
+          const auto deadline = Clock::now() + Device::kFenceTimeout;
+          while (XR_VK_CHECK(timeline.getCounterValue()) < value)
+            if (Clock::now() > deadline)
+              throw Error(ErrorCategory::device_lost,
+                          "Vulkan timeline semaphore never reached " + std::to_string(value));
+        } else if (XR_VK_CHECK(dev.waitSemaphores(vk::SemaphoreWaitInfo({}, handle, value),
+                                                  deadline_ns)) == vk::Result::eTimeout) {
+          throw Error(ErrorCategory::device_lost, "Vulkan timeline semaphore wait timed out");
+        }
+        (polled ? sem_spin : sem_block).push_back(us_since(t0));
+      }
+    }
+    out.push_back(summarize_us("round trip, host time", "timeline semaphore, vkWaitSemaphores",
+                               sem_block, "an empty dispatch"));
+    out.push_back(summarize_us("round trip, host time",
+                               "timeline semaphore, polled vkGetSemaphoreCounterValue", sem_spin,
+                               "an empty dispatch"));
+  }
+  XR_VK_CHECK(queue.waitIdle());
+  device.raise_validation();
+  return out;
+}
+
+}  // namespace xr::vulkan
