@@ -11,6 +11,13 @@ namespace {
 constexpr int kBlock = 256;
 constexpr int kUnroll = 4;  // 16-byte loads in flight per thread per iteration
 constexpr std::size_t kElemsPerBlockIter = std::size_t(kBlock) * kUnroll * 4;
+// fast/single-pass runs one block, without partials or ticket, up to this n: the ticket's chain
+// of L2 round trips (partial store, fence, atomic, the last block's loads) costs ~1.4 us, more
+// than one block's extra loop iterations below it. H200, f32 sum, this n as the one-block limit
+// against the 4096-element tiles (cold / batch us): 8K 4.7 / 2.6 against 5.6 / 3.7, 16K
+// 5.8 / 3.1 against 6.0 / 4.0, but 32K 7.7 / 3.9 against 5.7 / 3.8 (a sweep of this limit over
+// 8K..64K, issue 10). Vulkan's single pass crosses at the same n.
+constexpr std::size_t kOneBlockMax = 16384;
 
 template <class T, class O>
 unsigned wave_blocks(const DeviceLimits& dev, Kernel k) {
@@ -40,6 +47,7 @@ void plan_fast(Plan& plan, const DeviceLimits& dev) {
 
   // Single pass: partials (one per block), then the ticket on its own 16-byte slot.
   Pass p = shape(plan.n);
+  if (plan.n <= kOneBlockMax) p.grid = 1;
   p.src = Pass::kInput;
   p.dst = Pass::kResult;
   p.elems = plan.n;

@@ -79,7 +79,7 @@ __global__ void __launch_bounds__(kBlock)
   T acc = thread_fold_vectorized<T, O, kUnroll>(
       in, n, std::size_t(blockIdx.x) * kBlock + threadIdx.x, std::size_t(gridDim.x) * kBlock);
   acc = block_reduce<T, O>(acc);
-  if (gridDim.x == 1) {  // small n: one block is the whole reduction, no ticket needed
+  if (gridDim.x == 1) {  // n <= kOneBlockMax: one block is the whole reduction, no ticket
     if (threadIdx.x == 0) *out = acc;
     return;
   }

@@ -57,10 +57,11 @@ bool required(std::string_view backend) {
   return g_required.find("," + std::string(backend) + ",") != std::string::npos;
 }
 
-// Edge sizes around powers of two, block and subgroup multiples, and past 2^20.
+// Edge sizes around powers of two, block and subgroup multiples, fast/single-pass's one-block
+// limit (16384), and past 2^20.
 constexpr std::size_t kEdgeSizes[] = {
-    0,   1,    2,    3,    7,    31,   32,    33,    255,   256,
-    257, 1000, 1023, 1024, 1025, 4097, 65535, 65536, 65537, (1u << 20) + 3};
+    0,    1,    2,    3,    7,    31,    32,    33,    255,   256,   257,
+    1000, 1023, 1024, 1025, 4097, 16384, 16385, 65535, 65536, 65537, (1u << 20) + 3};
 constexpr int kRandomSizes = 3;
 constexpr std::size_t kMaxRandomSize = 1u << 20;
 // Above this size one data kind per dtype is run (random over the full range, which exercises
