@@ -714,9 +714,13 @@ std::string above_peak_text(const CompareReport& r, Section sec) {
   if (!top) return {};
   return fmt::format(
       "{} result{} above the measured peak (marked !; highest {} {} at n = {}, {:.1f}%): the "
-      "probe missed this device's peak there, so its % peak is not a fraction of the hardware's",
-      count, count > 1 ? "s" : "", top->backend, top->variant, format_count(top->n),
-      *top->pct_peak);
+      "probe missed this device's peak there, so its % peak is not a fraction of the "
+      "hardware's{}",
+      count, count > 1 ? "s" : "", top->backend, top->variant, format_count(top->n), *top->pct_peak,
+      sec.mode == TimingMode::batch
+          ? " (batch mode is hot: back-to-back calls find part of the array still in the L2, "
+            "which the cold probe flushes)"
+          : "");
 }
 
 // The costs around the kernels (Backend::measure_overheads), one table per backend.

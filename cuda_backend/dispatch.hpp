@@ -118,11 +118,11 @@ void enqueue_cub(const Plan& plan, const Buffers& bufs, cudaStream_t stream);
 }  // namespace detail
 
 // The seams of Backend::flush_cache / measure_read_bandwidth_gbps (dispatch_stream.cu).
-// Reads `bytes` (a multiple of 16) with 16-byte loads; per-block results land in `sink`, which
-// must hold stream_read_blocks(dev) words.
+// Reads `bytes` (a multiple of 16) with 16-byte loads over `waves` resident waves of blocks;
+// per-block results land in `sink`, which must hold waves * stream_read_blocks(dev) words.
 unsigned stream_read_blocks(const DeviceLimits& dev);
 void enqueue_stream_read(const void* buf, std::size_t bytes, unsigned* sink,
-                         const DeviceLimits& dev, cudaStream_t stream);
+                         const DeviceLimits& dev, cudaStream_t stream, unsigned waves = 1);
 
 inline std::size_t ceil_div(std::size_t a, std::size_t b) {
   return (a + b - 1) / b;

@@ -11,9 +11,9 @@ unsigned stream_read_blocks(const DeviceLimits& dev) {
 }
 
 void enqueue_stream_read(const void* buf, std::size_t bytes, unsigned* sink,
-                         const DeviceLimits& dev, cudaStream_t stream) {
-  kernels::stream_read<<<stream_read_blocks(dev), 256, 0, stream>>>(static_cast<const uint4*>(buf),
-                                                                    bytes / 16, sink);
+                         const DeviceLimits& dev, cudaStream_t stream, unsigned waves) {
+  kernels::stream_read<<<waves * stream_read_blocks(dev), 256, 0, stream>>>(
+      static_cast<const uint4*>(buf), bytes / 16, sink);
   XR_CUDA_CHECK_LAUNCH();
 }
 
