@@ -182,8 +182,10 @@ int run_cli(int argc, char** argv) {
   cmp_cmd->add_option("--out", cmp.out, "Write the report to FILE (atomically) instead of stdout")
       ->type_name("FILE");
   cmp_cmd
-      ->add_option("--plot", cmp.plot,
-                   "Also draw GB/s against n into FILE.svg, .png or .pdf (python3 + matplotlib)")
+      ->add_option(
+          "--plot", cmp.plot,
+          "Also draw time against n (log-log, Vulkan/CUDA ratio) into FILE.svg, .png or .pdf "
+          "(python3 + matplotlib)")
       ->type_name("FILE");
   cmp_cmd
       ->add_option("--save-json", cmp.save_json,
