@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "xreduce/error.hpp"
+#include "xreduce/harness.hpp"
 
 namespace xr::cuda {
 namespace {
@@ -120,17 +121,6 @@ double us_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
 }
 
-Overhead summarize_us(std::string what, std::string path, std::vector<double> us,
-                      std::string note) {
-  std::sort(us.begin(), us.end());
-  Overhead o{std::move(what), std::move(path), 0, 0, static_cast<int>(us.size()), std::move(note)};
-  if (!us.empty()) {
-    o.median_us = us[us.size() / 2];
-    o.min_us = us.front();
-  }
-  return o;
-}
-
 // A graph holding `kernels` empty kernels in a chain, captured from the stream.
 struct GraphExec {
   cudaGraph_t graph = nullptr;
@@ -167,69 +157,61 @@ std::vector<Overhead> measure_cuda_overheads(Context& ctx) {
   XR_CUDA_CHECK(cudaGraphLaunch(single.exec, s));
   XR_CUDA_CHECK(cudaStreamSynchronize(s));
 
-  // GPU time per empty kernel, back to back behind the gate; and the host's cost per launch.
-  auto gpu_per_call = [&](auto&& enqueue, std::vector<double>& host_us) {
+  // GPU time per call of `calls` calls that enqueue() puts behind the gate, between two events;
+  // and the host's time per call to enqueue them.
+  auto gpu_per_call = [&](int calls, auto&& enqueue, std::vector<double>& host_us) {
     std::vector<double> gpu_us;
     for (int i = 0; i < kSamples; ++i) {
       gate.hold(s);
       XR_CUDA_CHECK(cudaEventRecord(start.get(), s));
       const auto t0 = Clock::now();
       enqueue();
-      host_us.push_back(us_since(t0) / kCalls);
+      host_us.push_back(us_since(t0) / calls);
       XR_CUDA_CHECK(cudaEventRecord(stop.get(), s));
       gate.release();
       XR_CUDA_CHECK(cudaStreamSynchronize(s));
       gate.check();
       float ms = 0;
       XR_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
-      gpu_us.push_back(1e3 * ms / kCalls);
+      gpu_us.push_back(1e3 * ms / calls);
     }
     return gpu_us;
   };
+  auto launch_empty = [&] {
+    empty_kernel<<<1, 32, 0, s>>>();
+    XR_CUDA_CHECK_LAUNCH();
+  };
   std::vector<double> launch_host, graph_host, unused;
   auto stream_gpu = gpu_per_call(
+      kCalls,
       [&] {
-        for (int i = 0; i < kCalls; ++i) {
-          empty_kernel<<<1, 32, 0, s>>>();
-          XR_CUDA_CHECK_LAUNCH();
-        }
+        for (int i = 0; i < kCalls; ++i) launch_empty();
       },
       launch_host);
-  auto graph_gpu = gpu_per_call([&] { XR_CUDA_CHECK(cudaGraphLaunch(chain.exec, s)); }, unused);
+  auto graph_gpu = gpu_per_call(
+      kCalls, [&] { XR_CUDA_CHECK(cudaGraphLaunch(chain.exec, s)); }, unused);
   gpu_per_call(
+      kCalls,
       [&] {
         for (int i = 0; i < kCalls; ++i) XR_CUDA_CHECK(cudaGraphLaunch(single.exec, s));
       },
       graph_host);
   // One empty kernel in the interval every variant's single call is timed in: the floor of every
   // cold CUDA number.
-  std::vector<double> cold_us;
-  for (int i = 0; i < kSamples; ++i) {
-    gate.hold(s);
-    XR_CUDA_CHECK(cudaEventRecord(start.get(), s));
-    empty_kernel<<<1, 32, 0, s>>>();
-    XR_CUDA_CHECK_LAUNCH();
-    XR_CUDA_CHECK(cudaEventRecord(stop.get(), s));
-    gate.release();
-    XR_CUDA_CHECK(cudaStreamSynchronize(s));
-    gate.check();
-    float ms = 0;
-    XR_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
-    cold_us.push_back(1e3 * ms);
-  }
-  out.push_back(summarize_us("empty kernel, cold: one call's interval", "stream launch",
-                             std::move(cold_us),
-                             "events around one launch behind the gate, as a "
-                             "variant's call"));
-  out.push_back(summarize_us("empty kernel, GPU time per call", "stream launches",
-                             std::move(stream_gpu),
-                             "256 launches back to back behind the gate, events around them"));
-  out.push_back(summarize_us("empty kernel, GPU time per call", "CUDA graph", std::move(graph_gpu),
-                             "one graph of 256 chained kernels"));
-  out.push_back(summarize_us("submit, host time per call", "cudaLaunchKernel",
-                             std::move(launch_host), "the <<<>>> launch call alone"));
-  out.push_back(summarize_us("submit, host time per call", "cudaGraphLaunch", std::move(graph_host),
-                             "a one-kernel graph"));
+  auto cold_us = gpu_per_call(1, launch_empty, unused);
+  out.push_back(make_overhead("empty kernel, cold: one call's interval", "stream launch",
+                              std::move(cold_us),
+                              "events around one launch behind the gate, as a "
+                              "variant's call"));
+  out.push_back(make_overhead("empty kernel, GPU time per call", "stream launches",
+                              std::move(stream_gpu),
+                              "256 launches back to back behind the gate, events around them"));
+  out.push_back(make_overhead("empty kernel, GPU time per call", "CUDA graph", std::move(graph_gpu),
+                              "one graph of 256 chained kernels"));
+  out.push_back(make_overhead("submit, host time per call", "cudaLaunchKernel",
+                              std::move(launch_host), "the <<<>>> launch call alone"));
+  out.push_back(make_overhead("submit, host time per call", "cudaGraphLaunch",
+                              std::move(graph_host), "a one-kernel graph"));
 
   // Round trips: submit to result on the host, synchronising by spinning (the context asks for
   // cudaDeviceScheduleSpin).
@@ -248,11 +230,11 @@ std::vector<Overhead> measure_cuda_overheads(Context& ctx) {
     XR_CUDA_CHECK(cudaStreamSynchronize(s));
     with_value.push_back(us_since(t0));
   }
-  out.push_back(summarize_us("round trip, host time", "launch + cudaStreamSynchronize (spin)",
-                             std::move(bare), "an empty kernel"));
-  out.push_back(summarize_us("round trip, host time",
-                             "launch + 4-byte copy + cudaStreamSynchronize (spin)",
-                             std::move(with_value), "what a reduce's value costs to fetch"));
+  out.push_back(make_overhead("round trip, host time", "launch + cudaStreamSynchronize (spin)",
+                              std::move(bare), "an empty kernel"));
+  out.push_back(make_overhead("round trip, host time",
+                              "launch + 4-byte copy + cudaStreamSynchronize (spin)",
+                              std::move(with_value), "what a reduce's value costs to fetch"));
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include "vk_check.hpp"
 #include "vk_recorded.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/harness.hpp"
 
 namespace xr::vulkan {
 namespace {
@@ -21,17 +22,6 @@ constexpr int kRoundTrips = 100;
 using Clock = std::chrono::steady_clock;
 double us_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
-}
-
-Overhead summarize_us(std::string what, std::string path, std::vector<double> us,
-                      std::string note) {
-  std::sort(us.begin(), us.end());
-  Overhead o{std::move(what), std::move(path), 0, 0, static_cast<int>(us.size()), std::move(note)};
-  if (!us.empty()) {
-    o.median_us = us[us.size() / 2];
-    o.min_us = us.front();
-  }
-  return o;
 }
 
 // A command buffer of `dispatches` empty dispatches, each after a compute barrier (a dependent
@@ -64,11 +54,12 @@ std::vector<Overhead> measure_vulkan_overheads(Device& device) {
   const BindingSets sets(device, triples);
   std::vector<Overhead> out;
 
-  // GPU time per empty dispatch, timestamps around kCalls of them in one command buffer.
-  {
+  // GPU time per call of `calls` empty dispatches between the timestamps of one command buffer,
+  // a compute barrier between them, as a variant's passes are recorded.
+  auto gpu_per_call = [&](int calls) {
     TimedCommands timed(device);
     const auto& cmd = timed.begin();
-    for (int i = 0; i < kCalls; ++i) {
+    for (int i = 0; i < calls; ++i) {
       if (i > 0) record_pass_barrier(cmd);
       record_dispatch(cmd, device, pipeline, sets[0], PushConstants{}, Grid{1, 1});
     }
@@ -77,28 +68,19 @@ std::vector<Overhead> measure_vulkan_overheads(Device& device) {
     std::vector<double> us;
     for (int i = 0; i <= kSamples; ++i) {
       const double ms = timed.run().device_ms;
-      if (i > 0) us.push_back(1e3 * ms / kCalls);  // run 0 warms up
+      if (i > 0) us.push_back(1e3 * ms / calls);  // run 0 warms up
     }
-    out.push_back(summarize_us("empty dispatch, GPU time per call", "one command buffer", us,
-                               "256 dispatches with a compute barrier between them, timestamps "
-                               "around them"));
-  }
-
+    return us;
+  };
+  out.push_back(make_overhead("empty dispatch, GPU time per call", "one command buffer",
+                              gpu_per_call(kCalls),
+                              "256 dispatches with a compute barrier between them, timestamps "
+                              "around them"));
   // One empty dispatch in the interval every variant's single call is timed in: the floor of
   // every cold Vulkan number.
-  {
-    TimedCommands timed(device);
-    record_dispatch(timed.begin(), device, pipeline, sets[0], PushConstants{}, Grid{1, 1});
-    timed.end_timing();
-    timed.end();
-    std::vector<double> us;
-    for (int i = 0; i <= kSamples; ++i) {
-      const double ms = timed.run().device_ms;
-      if (i > 0) us.push_back(1e3 * ms);
-    }
-    out.push_back(summarize_us("empty dispatch, cold: one call's interval", "one command buffer",
-                               us, "the timestamps around one dispatch, as a variant's call"));
-  }
+  out.push_back(make_overhead("empty dispatch, cold: one call's interval", "one command buffer",
+                              gpu_per_call(1),
+                              "the timestamps around one dispatch, as a variant's call"));
 
   const vk::raii::CommandBuffer one = record_empty(device, 1, true, pipeline, sets[0]);
   const vk::raii::CommandBuffer many = record_empty(device, kCalls, false, pipeline, sets[0]);
@@ -138,14 +120,14 @@ std::vector<Overhead> measure_vulkan_overheads(Device& device) {
     device.wait(fence, spin);
     per_dispatch_us.push_back(us_since(t0) / kCalls);
   }
-  out.push_back(summarize_us("submit, host time per call", "vkQueueSubmit", submit_us,
-                             "one command buffer of one dispatch"));
-  out.push_back(summarize_us("empty call, host time per call in a batch of 256",
-                             "one submit per call", per_submit_us,
-                             "256 submits, then one fence (polled)"));
-  out.push_back(summarize_us("empty call, host time per call in a batch of 256",
-                             "one command buffer", per_dispatch_us,
-                             "one submit of 256 dispatches, one fence (polled)"));
+  out.push_back(make_overhead("submit, host time per call", "vkQueueSubmit", submit_us,
+                              "one command buffer of one dispatch"));
+  out.push_back(make_overhead("empty call, host time per call in a batch of 256",
+                              "one submit per call", per_submit_us,
+                              "256 submits, then one fence (polled)"));
+  out.push_back(make_overhead("empty call, host time per call in a batch of 256",
+                              "one command buffer", per_dispatch_us,
+                              "one submit of 256 dispatches, one fence (polled)"));
 
   // Round trips: submit to completion seen on the host, each way of waiting.
   std::vector<double> fence_block, fence_spin;
@@ -158,10 +140,10 @@ std::vector<Overhead> measure_vulkan_overheads(Device& device) {
       samples->push_back(us_since(t0));
     }
   }
-  out.push_back(summarize_us("round trip, host time", "fence, vkWaitForFences", fence_block,
-                             "an empty dispatch"));
-  out.push_back(summarize_us("round trip, host time", "fence, polled vkGetFenceStatus", fence_spin,
-                             "an empty dispatch"));
+  out.push_back(make_overhead("round trip, host time", "fence, vkWaitForFences", fence_block,
+                              "an empty dispatch"));
+  out.push_back(make_overhead("round trip, host time", "fence, polled vkGetFenceStatus", fence_spin,
+                              "an empty dispatch"));
 
   if (device.facts().timeline_semaphore) {
     vk::SemaphoreTypeCreateInfo type(vk::SemaphoreType::eTimeline, 0);
@@ -193,11 +175,11 @@ std::vector<Overhead> measure_vulkan_overheads(Device& device) {
         (polled ? sem_spin : sem_block).push_back(us_since(t0));
       }
     }
-    out.push_back(summarize_us("round trip, host time", "timeline semaphore, vkWaitSemaphores",
-                               sem_block, "an empty dispatch"));
-    out.push_back(summarize_us("round trip, host time",
-                               "timeline semaphore, polled vkGetSemaphoreCounterValue", sem_spin,
-                               "an empty dispatch"));
+    out.push_back(make_overhead("round trip, host time", "timeline semaphore, vkWaitSemaphores",
+                                sem_block, "an empty dispatch"));
+    out.push_back(make_overhead("round trip, host time",
+                                "timeline semaphore, polled vkGetSemaphoreCounterValue", sem_spin,
+                                "an empty dispatch"));
   }
   XR_VK_CHECK(queue.waitIdle());
   device.raise_validation();

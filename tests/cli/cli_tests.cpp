@@ -625,11 +625,9 @@ TEST_CASE("compare --plot draws an SVG with matplotlib", "[cli][plot]") {
                ".svg");
 }
 
-// Issue 5's bar: compare across the CPU and Vulkan (lavapipe in CI) in all four formats and with
-// --plot. Skipped where Vulkan is not available, unless XR_TEST_REQUIRE_BACKENDS names vulkan
-// (CI), where that is a failure.
-TEST_CASE("compare across cpu and vulkan in every format and with --plot",
-          "[cli][compare][vulkan]") {
+// Skips the calling test where Vulkan is not available, unless XR_TEST_REQUIRE_BACKENDS names
+// vulkan (CI), where that is a failure.
+void require_vulkan_or_skip() {
   const Result list = xreduce({"list", "--format", "json"});
   REQUIRE(list.code == 0);
   bool vulkan = false;
@@ -643,6 +641,14 @@ TEST_CASE("compare across cpu and vulkan in every format and with --plot",
       FAIL("XR_TEST_REQUIRE_BACKENDS names vulkan, but it is not available");
     skip("the vulkan backend is not available here");
   }
+}
+
+// Issue 5's bar: compare across the CPU and Vulkan (lavapipe in CI) in all four formats and with
+// --plot. Skipped where Vulkan is not available, unless XR_TEST_REQUIRE_BACKENDS names vulkan
+// (CI), where that is a failure.
+TEST_CASE("compare across cpu and vulkan in every format and with --plot",
+          "[cli][compare][vulkan]") {
+  require_vulkan_or_skip();
   const std::vector<std::string> base = {
       "compare", "--backend", "cpu,vulkan",
       "--n",     "1000,64K",  "--dtype",
@@ -850,18 +856,7 @@ TEST_CASE("error lines escape control characters and invalid UTF-8", "[cli][erro
 // peak), and the overhead table. Skipped without Vulkan unless XR_TEST_REQUIRE_BACKENDS names it.
 TEST_CASE("compare --mode all across cpu and vulkan: % peak within the measured peak",
           "[cli][compare][vulkan][mode]") {
-  const Result list = xreduce({"list", "--format", "json"});
-  REQUIRE(list.code == 0);
-  bool vulkan = false;
-  const json listed = json::parse(list.out);
-  for (const auto& b : listed["backends"])
-    vulkan |= b["name"] == "vulkan" && b["available"].get<bool>();
-  if (!vulkan) {
-    const char* required = std::getenv("XR_TEST_REQUIRE_BACKENDS");
-    if (required && std::string_view(required).find("vulkan") != std::string_view::npos)
-      FAIL("XR_TEST_REQUIRE_BACKENDS names vulkan, but it is not available");
-    skip("the vulkan backend is not available here");
-  }
+  require_vulkan_or_skip();
   const Result r =
       xreduce({"compare", "--backend", "cpu,vulkan", "--mode", "all", "--primitive", "all",
                "--variant", "cpu/*,smem/sequential,subgroup/*,fast/*", "--n", "1000,64K,1M",

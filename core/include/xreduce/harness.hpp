@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -74,6 +75,10 @@ Measurement measure(Backend& backend, Runner& runner, DeviceArray& input, HostVi
 // reduce's value, a scan's whole output), all on the host clock. device_ms holds that time.
 Measurement measure_end_to_end(Backend& backend, Runner& runner, HostView data,
                                const Operation& operation, const MeasureOptions& options);
+
+// One row of a backend's overhead table from its samples in microseconds: median and minimum.
+Overhead make_overhead(std::string what, std::string path, std::vector<double> samples_us,
+                       std::string note);
 
 // GB/s (10^9 bytes per second) of `bytes` in `ms`; 0 when ms is 0.
 inline double gbps(double bytes, double ms) {
