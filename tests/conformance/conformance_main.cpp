@@ -57,11 +57,11 @@ bool required(std::string_view backend) {
   return g_required.find("," + std::string(backend) + ",") != std::string::npos;
 }
 
-// Edge sizes around powers of two, block and subgroup multiples, fast/single-pass's one-block
-// limit (16384), and past 2^20.
-constexpr std::size_t kEdgeSizes[] = {
-    0,    1,    2,    3,    7,    31,    32,    33,    255,   256,   257,
-    1000, 1023, 1024, 1025, 4097, 16384, 16385, 65535, 65536, 65537, (1u << 20) + 3};
+// Edge sizes around powers of two, block and subgroup multiples, just past fast/single-pass's
+// one-block limit (16384), and past 2^20.
+constexpr std::size_t kEdgeSizes[] = {0,    1,    2,     3,     7,     31,    32,
+                                      33,   255,  256,   257,   1000,  1023,  1024,
+                                      1025, 4097, 16385, 65535, 65536, 65537, (1u << 20) + 3};
 constexpr int kRandomSizes = 3;
 constexpr std::size_t kMaxRandomSize = 1u << 20;
 // Above this size one data kind per dtype is run (random over the full range, which exercises
@@ -332,11 +332,12 @@ class VariantCase final : public Catch::ITestInvoker {
             }
             // Batch mode's calls back to back (one command buffer, one interval) compute what
             // one call does; a variant that writes its input reduces its partials after the
-            // first call, so only the others are checked.
-            if (kind == Kind::random_full && !info.writes_input) {
-              const xr::Outcome batched = call.batch(op, 3);
+            // first call, so only the others are checked. Once per (dtype, n): the recording
+            // of a batch does not depend on the operation.
+            if (kind == Kind::random_full && !info.writes_input && &op == &operations.front()) {
+              const xr::Outcome batched = call.batch(op, 2);
               const xr::Verdict bv = expected.check(batched);
-              INFO("the last call of a batch of 3: " << bv.message);
+              INFO("the last call of a batch of 2: " << bv.message);
               CHECK(bv.ok);
               if (info.deterministic_for(dtype)) CHECK(batched.bitwise_equal(got));
             }
