@@ -194,6 +194,16 @@ int run_cli(int argc, char** argv) {
   cmp_cmd->add_flag("--quiet,-q", cmp.quiet, "No progress and notes on stderr");
   cmp_cmd->add_flag("--overheads", cmp.overheads,
                     "Also measure each GPU API's launch, submit and round-trip costs");
+  auto* cmp_transfers = cmp_cmd->add_flag(
+      "--transfers", cmp.transfers,
+      "Also measure each GPU backend's uploads and read-backs against its host link");
+  std::string cmp_transfer_sizes;
+  auto* cmp_transfer_sizes_opt =
+      cmp_cmd
+          ->add_option("--transfer-sizes", cmp_transfer_sizes,
+                       "Bytes per transfer of --transfers, N[,N...] (default 1M,16M,64M,256M,1G)")
+          ->type_name("N[,N]")
+          ->needs(cmp_transfers);
   cmp_cmd
       ->add_option("--merge", cmp.merge,
                    "Fold the rows and devices of another JSON report into this one (e.g. "
@@ -235,6 +245,7 @@ int run_cli(int argc, char** argv) {
   if (cmp_n_opt->count()) cmp.n = cmp_n;
   if (cmp_sweep_opt->count()) cmp.sweep = cmp_sweep;
   if (cmp_scan_opt->count()) cmp.scans = cmp_scan;
+  if (cmp_transfer_sizes_opt->count()) cmp.transfer_sizes = cmp_transfer_sizes;
   cmp.command_line = joined_command_line(argc, argv);
   return run_compare(registry, cmp);
 }

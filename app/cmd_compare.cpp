@@ -37,6 +37,12 @@ namespace {
 // Default size of compare: seed 000's 2^24 elements.
 constexpr std::uint64_t kDefaultN = std::uint64_t{1} << 24;
 
+// --transfers' default sizes in bytes: from 1 MiB, where a transfer's fixed costs show, past
+// issue 11's bar (64 MiB and more at 0.8x the host link) to 1 GiB, where they are amortised.
+constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+constexpr std::uint64_t kDefaultTransferBytes[] = {kMiB, 16 * kMiB, 64 * kMiB, 256 * kMiB,
+                                                   1024 * kMiB};
+
 double point_weight(std::uint64_t n) {
   return static_cast<double>(n) + 1e6;
 }
@@ -57,6 +63,7 @@ struct ComparePlan {
   std::vector<std::pair<std::string, std::string>> merges;  // --merge path, its text
   std::vector<PlannedBackend> backends;
   std::vector<std::pair<std::string, std::string>> skipped;  // backend, why
+  std::vector<std::uint64_t> transfer_bytes;  // --transfers: ascending; empty without it
 };
 
 // ---- stage 1: the plan ---------------------------------------------------------------------
@@ -221,6 +228,31 @@ std::vector<PlannedBackend> match_variants(
   return plan;
 }
 
+// --transfer-sizes (or the defaults) in bytes, ascending: each a whole number of u32 elements.
+std::vector<std::uint64_t> parse_transfer_sizes(const CompareOptions& o) {
+  if (!o.transfer_sizes)
+    return {std::begin(kDefaultTransferBytes), std::end(kDefaultTransferBytes)};
+  std::vector<std::uint64_t> out;
+  try {
+    out = parse_count_list(*o.transfer_sizes);
+  } catch (const Error&) {  // its message speaks of element counts; these are bytes
+    throw Error(ErrorCategory::usage,
+                fmt::format("--transfer-sizes '{}': expected bytes such as 1M,64M,1G (K/M/G are "
+                            "powers of 1024)",
+                            printable(*o.transfer_sizes)));
+  }
+  if (out.empty()) throw Error(ErrorCategory::usage, "--transfer-sizes is empty");
+  for (std::uint64_t bytes : out)
+    if (bytes == 0 || bytes % size_of(DType::u32) != 0)
+      throw Error(ErrorCategory::usage,
+                  fmt::format("--transfer-sizes: {} bytes is not a whole number of u32 elements "
+                              "(a positive multiple of 4)",
+                              bytes));
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 // A --merge file's text, checked now (a bad file fails before a long measurement).
 std::string read_merge_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -250,6 +282,7 @@ ComparePlan plan_compare(const Registry& registry, const CompareOptions& o) {
   plan.measure = measure_options(o.stats);
   plan.modes = parse_modes(o.stats.mode);
   for (const auto& path : o.merge) plan.merges.emplace_back(path, read_merge_file(path));
+  if (o.transfers) plan.transfer_bytes = parse_transfer_sizes(o);
   if (o.include_transfer && plan.modes != std::vector<TimingMode>{TimingMode::cold})
     throw Error(ErrorCategory::usage,
                 "--include-transfer times one call end to end; it takes --mode cold only");
@@ -281,6 +314,57 @@ bool measures(const ComparePlan& plan, Primitive p) {
   return std::find(plan.primitives.begin(), plan.primitives.end(), p) != plan.primitives.end();
 }
 
+// The sizes of one backend's transfer table: each of `wanted` clamped to the largest u32 array
+// the device holds (sizes that become equal merged), and without those the host cannot hold
+// twice (the source and the read-back); every change noted in words.
+std::vector<std::uint64_t> fit_transfer_sizes(const Backend& b,
+                                              const std::vector<std::uint64_t>& wanted,
+                                              std::vector<std::string>& notes) {
+  const std::uint64_t element = size_of(DType::u32);
+  // In bytes, without wrapping where a backend reports no limit (UINT64_MAX elements).
+  const std::uint64_t device_max =
+      std::min(b.max_elements(DType::u32), UINT64_MAX / element) * element;
+  const std::uint64_t host_have = host_available_bytes();
+  std::vector<std::uint64_t> sizes;
+  for (std::uint64_t bytes : wanted) {
+    std::uint64_t fit = std::min(bytes, device_max);
+    if (fit < bytes)
+      notes.push_back(fmt::format("{} clamped to {}: the largest u32 array the device holds",
+                                  format_bytes(static_cast<double>(bytes)),
+                                  format_bytes(static_cast<double>(fit))));
+    if (fit == 0) continue;
+    if (fit > host_have / 2) {
+      notes.push_back(fmt::format(
+          "{} left out: the source and the read-back need {} of host memory, {} is available",
+          format_bytes(static_cast<double>(fit)), format_bytes(2.0 * static_cast<double>(fit)),
+          format_bytes(static_cast<double>(host_have))));
+      continue;
+    }
+    if (sizes.empty() || sizes.back() != fit) sizes.push_back(fit);
+  }
+  if (sizes.empty())
+    throw Error(ErrorCategory::out_of_memory,
+                fmt::format("--transfers: {} can hold none of the sizes ({})", b.name(),
+                            one_line(notes.empty() ? std::string("none fits") : notes.front())));
+  return sizes;
+}
+
+// --transfers for one backend: its host link at the largest size, then its own path at each;
+// nullopt for a backend without a host link (the CPU's arrays are host memory).
+std::optional<TransferTable> measure_transfer_table(Backend& b,
+                                                    const std::vector<std::uint64_t>& wanted,
+                                                    Progress& progress) {
+  TransferTable t;
+  const std::vector<std::uint64_t> sizes = fit_transfer_sizes(b, wanted, t.notes);
+  progress.note(fmt::format("{}: measuring the host link", b.name()));
+  std::optional<LinkRate> link = b.measure_link(sizes.back());
+  if (!link) return std::nullopt;
+  t.link = std::move(*link);
+  progress.note(fmt::format("{}: measuring uploads and read-backs", b.name()));
+  t.rows = measure_transfers(b, sizes);
+  return t;
+}
+
 // The header, and each backend's measured peaks: the read peak for reduce's "% peak", the copy
 // peak for scan's (each probed only when its primitive is measured).
 CompareReport start_report(const ComparePlan& plan, const CompareOptions& o, Progress& progress) {
@@ -296,7 +380,9 @@ CompareReport start_report(const ComparePlan& plan, const CompareOptions& o, Pro
   report.skipped = plan.skipped;
   report.modes = plan.modes;
   for (const auto& p : plan.backends) {
-    DeviceRecord d{std::string(p.backend->name()), p.backend->device(), std::nullopt, std::nullopt};
+    DeviceRecord d;
+    d.backend = std::string(p.backend->name());
+    d.info = p.backend->device();
     if (measures(plan, Primitive::reduce)) {
       progress.note(fmt::format("{}: measuring the read bandwidth", d.backend));
       d.read_peak_gbps = p.backend->measure_read_bandwidth_gbps();
@@ -309,6 +395,8 @@ CompareReport start_report(const ComparePlan& plan, const CompareOptions& o, Pro
       progress.note(fmt::format("{}: measuring launch, submit and round-trip costs", d.backend));
       d.overheads = p.backend->measure_overheads();
     }
+    if (o.transfers)
+      d.transfers = measure_transfer_table(*p.backend, plan.transfer_bytes, progress);
     report.devices.push_back(std::move(d));
   }
   return report;

@@ -53,9 +53,11 @@ struct CompareOptions {
   std::string plot;
   std::string save_json;  // also write the JSON report here (whatever --format is)
   bool quiet = false;
-  bool overheads = false;          // Backend::measure_overheads of each GPU backend
-  std::vector<std::string> merge;  // JSON reports whose rows join this one (peers)
-  std::string command_line;        // recorded in the report
+  bool overheads = false;  // Backend::measure_overheads of each GPU backend
+  bool transfers = false;  // uploads and read-backs against each GPU backend's host link
+  std::optional<std::string> transfer_sizes;  // --transfer-sizes: bytes, N[,N...]
+  std::vector<std::string> merge;             // JSON reports whose rows join this one (peers)
+  std::string command_line;                   // recorded in the report
 };
 
 int run_list(const Registry& registry, const ListOptions& options);

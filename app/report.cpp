@@ -431,6 +431,35 @@ json overheads_json(const std::vector<Overhead>& os) {
   return a;
 }
 
+// What the rows of a transfer table time (measure_transfers), in words.
+constexpr std::string_view kTransferPath = "DeviceArray::write / read_into, host clock";
+
+// The user path's share of the host link in one direction; null without a link rate.
+json share_json(double gbps, double link_gbps) {
+  return link_gbps > 0 ? json(gbps / link_gbps) : json(nullptr);
+}
+
+json transfers_json(const std::optional<TransferTable>& t) {
+  if (!t) return nullptr;
+  json rows = json::array();
+  for (const auto& row : t->rows)
+    rows.push_back({{"bytes", row.bytes},
+                    {"upload_gbps", row.upload_gbps},
+                    {"upload_over_link", share_json(row.upload_gbps, t->link.upload_gbps)},
+                    {"readback_gbps", row.readback_gbps},
+                    {"readback_over_link", share_json(row.readback_gbps, t->link.readback_gbps)},
+                    {"samples", row.samples}});
+  return {{"link",
+           {{"bytes", t->link.bytes},
+            {"upload_gbps", t->link.upload_gbps},
+            {"readback_gbps", t->link.readback_gbps},
+            {"samples", t->link.samples},
+            {"how", t->link.how}}},
+          {"path", kTransferPath},
+          {"rows", rows},
+          {"notes", t->notes}};
+}
+
 // A scan's kind; null for reduce.
 json scan_json(const Operation& op) {
   return op.primitive == Primitive::scan ? json(to_string(op.scan)) : json(nullptr);
@@ -743,6 +772,63 @@ Table overhead_table(const std::vector<Overhead>& os) {
   return t;
 }
 
+// Issue 11's bar: uploads and read-backs of 64 MiB and more reach 0.8x the host link. Shares
+// from that size on are marked against it; smaller transfers carry fixed costs it does not ask
+// to hide.
+constexpr double kLinkShareTarget = 0.8;
+constexpr std::uint64_t kLinkShareFrom = std::uint64_t{64} << 20;
+
+Table::Cell share_cell(double gbps, double link_gbps, std::uint64_t bytes) {
+  if (!(link_gbps > 0)) return {};
+  const double share = gbps / link_gbps;
+  const Table::Tone tone = bytes < kLinkShareFrom      ? Table::Tone::plain
+                           : share >= kLinkShareTarget ? Table::Tone::good
+                                                       : Table::Tone::warn;
+  return {fmt::format("{:.2f}x", share), tone};
+}
+
+// compare --transfers for one backend: the link row (the anchor), then the backend's own path
+// by size.
+Table transfer_table(const TransferTable& t) {
+  Table table;
+  using A = Table::Align;
+  table.add_column("size", A::right);
+  table.add_column("upload GB/s", A::right);
+  table.add_column("upload / link", A::right);
+  table.add_column("readback GB/s", A::right);
+  table.add_column("readback / link", A::right);
+  table.add_column("samples", A::right);
+  table.add_column("path", A::left);
+  const LinkRate& link = t.link;
+  table.add_row({{format_bytes(static_cast<double>(link.bytes))},
+                 {fmt_gbps(link.upload_gbps)},
+                 {},
+                 {fmt_gbps(link.readback_gbps)},
+                 {},
+                 {std::to_string(link.samples)},
+                 {"link: " + link.how, Table::Tone::dim}});
+  for (const auto& row : t.rows)
+    table.add_row({{format_bytes(static_cast<double>(row.bytes))},
+                   {fmt_gbps(row.upload_gbps)},
+                   share_cell(row.upload_gbps, link.upload_gbps, row.bytes),
+                   {fmt_gbps(row.readback_gbps)},
+                   share_cell(row.readback_gbps, link.readback_gbps, row.bytes),
+                   {std::to_string(row.samples)},
+                   {std::string(kTransferPath), Table::Tone::dim}});
+  return table;
+}
+
+// The transfer tables, after the overheads: what moving an array costs against the link.
+template <class Heading, class EmitTable, class Line>
+void render_transfers(const CompareReport& r, Heading heading, EmitTable table, Line line) {
+  for (const auto& d : r.devices)
+    if (d.transfers) {
+      heading(fmt::format("transfers · {} · {}", d.backend, d.info.name));
+      table(transfer_table(*d.transfers));
+      for (const auto& note : d.transfers->notes) line(note);
+    }
+}
+
 // The overhead tables, before the ladders: the floor every small-n number stands on.
 template <class Heading, class EmitTable>
 void render_overheads(const CompareReport& r, Heading heading, EmitTable table) {
@@ -829,6 +915,10 @@ std::string render_text(const CompareReport& r, const Style& st) {
   render_overheads(
       r, [&](const std::string& h) { out += fmt::format("\n{}\n", st.bold(h)); },
       [&](const Table& t) { out += t.text(st); });
+  render_transfers(
+      r, [&](const std::string& h) { out += fmt::format("\n{}\n", st.bold(h)); },
+      [&](const Table& t) { out += t.text(st); },
+      [&](const std::string& l) { out += st.dim(fmt::format("  note: {}", l)) + "\n"; });
   render_body(
       r, [&](const std::string& h) { out += fmt::format("\n{}\n", st.bold(h)); },
       [&](const Table& t) { out += t.text(st); },
@@ -869,6 +959,10 @@ std::string render_markdown(const CompareReport& r) {
   render_overheads(
       r, [&](const std::string& h) { out += fmt::format("\n### {}\n\n", h); },
       [&](const Table& t) { out += t.markdown(); });
+  render_transfers(
+      r, [&](const std::string& h) { out += fmt::format("\n### {}\n\n", h); },
+      [&](const Table& t) { out += t.markdown(); },
+      [&](const std::string& l) { out += fmt::format("\n_note: {}_\n", l); });
   render_body(
       r, [&](const std::string& h) { out += fmt::format("\n### {}\n\n", h); },
       [&](const Table& t) { out += t.markdown(); },
@@ -943,6 +1037,7 @@ std::string render_json(const CompareReport& r) {
          {"copy_peak_gbps", opt_json(d.copy_peak_gbps)},
          {"properties", props},
          {"overheads", overheads_json(d.overheads)},
+         {"transfers", transfers_json(d.transfers)},
          {"merged_from", d.merged_from.empty() ? json(nullptr) : json(d.merged_from)}});
   }
   j["devices"] = devices;

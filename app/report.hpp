@@ -18,13 +18,21 @@
 
 namespace xr::app {
 
+// compare --transfers for one backend: its host link (the anchor) and its own transfer path.
+struct TransferTable {
+  LinkRate link;                   // Backend::measure_link at the largest size
+  std::vector<TransferRow> rows;   // DeviceArray::write / read_into, by size ascending
+  std::vector<std::string> notes;  // sizes clamped to the device or left out for the host
+};
+
 struct DeviceRecord {
   std::string backend;
   DeviceInfo info;
-  std::optional<double> read_peak_gbps;  // Backend::measure_read_bandwidth_gbps, once per run
-  std::optional<double> copy_peak_gbps;  // Backend::measure_copy_bandwidth_gbps, once per run
-  std::vector<Overhead> overheads;       // Backend::measure_overheads, with --overheads
-  std::string merged_from;               // the --merge file it came from; empty when measured
+  std::optional<double> read_peak_gbps;    // Backend::measure_read_bandwidth_gbps, once per run
+  std::optional<double> copy_peak_gbps;    // Backend::measure_copy_bandwidth_gbps, once per run
+  std::vector<Overhead> overheads;         // Backend::measure_overheads, with --overheads
+  std::optional<TransferTable> transfers;  // with --transfers, where the backend has a host link
+  std::string merged_from;                 // the --merge file it came from; empty when measured
   // The peak a primitive's "% peak" is against: read for reduce, copy for scan.
   std::optional<double> peak_for(Primitive p) const {
     return p == Primitive::reduce ? read_peak_gbps : copy_peak_gbps;

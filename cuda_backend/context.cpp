@@ -8,6 +8,7 @@
 
 #include "dispatch.hpp"
 #include "timing.hpp"
+#include "xreduce/host_copy.hpp"
 
 namespace xr::cuda {
 
@@ -160,9 +161,7 @@ DeviceInfo describe_device(int index) {
 
 // --- Context ---------------------------------------------------------------------------------
 namespace {
-// Staging chunk of uploads: 64 MiB keeps the copy engine busy for ~3 ms per chunk at PCIe 5
-// speed, long enough to overlap the next chunk's host memcpy; two of them are allocated.
-constexpr std::size_t kStagingBytes = std::size_t(64) << 20;
+
 // Bandwidth probe: ~1 GiB (the size of the 2^28 f32 benchmark point), median of this many runs.
 constexpr std::size_t kProbeBytes = std::size_t(1) << 30;
 constexpr int kProbeRuns = 11;
@@ -193,17 +192,22 @@ void Context::activate() const {
   XR_CUDA_CHECK(cudaSetDevice(limits_.device));
 }
 
+void Context::ensure_staging() {
+  for (auto& s : staging_)
+    if (!s.get()) s = PinnedBuffer(kStagingBytes);
+}
+
 void Context::upload(void* dst, const void* src, std::size_t bytes) {
   activate();
   if (!bytes) return;
-  for (auto& s : staging_)
-    if (!s.get()) s = PinnedBuffer(kStagingBytes);
+  ensure_staging();
+  const std::size_t chunk = staging_chunk_bytes(bytes);
   auto* out = static_cast<char*>(dst);
   const auto* in = static_cast<const char*>(src);
-  for (std::size_t off = 0, i = 0; off < bytes; off += kStagingBytes, i ^= 1) {
-    const std::size_t len = std::min(kStagingBytes, bytes - off);
-    XR_CUDA_CHECK(cudaEventSynchronize(staged_[i].get()));  // chunk i's last copy finished
-    std::memcpy(staging_[i].get(), in + off, len);
+  for (std::size_t off = 0, i = 0; off < bytes; off += chunk, i ^= 1) {
+    const std::size_t len = std::min(chunk, bytes - off);
+    XR_CUDA_CHECK(cudaEventSynchronize(staged_[i].get()));  // chunk i's last DMA finished
+    copy_parallel(staging_[i].get(), in + off, len);
     XR_CUDA_CHECK(
         cudaMemcpyAsync(out + off, staging_[i].get(), len, cudaMemcpyHostToDevice, stream()));
     XR_CUDA_CHECK(cudaEventRecord(staged_[i].get(), stream()));
@@ -214,8 +218,22 @@ void Context::upload(void* dst, const void* src, std::size_t bytes) {
 void Context::download(void* dst, const void* src, std::size_t bytes) {
   activate();
   if (!bytes) return;
-  XR_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream()));
-  XR_CUDA_CHECK(cudaStreamSynchronize(stream()));
+  ensure_staging();
+  const std::size_t chunk = staging_chunk_bytes(bytes);
+  auto* out = static_cast<char*>(dst);
+  const auto* in = static_cast<const char*>(src);
+  const auto enqueue = [&](std::size_t off, std::size_t i) {
+    XR_CUDA_CHECK(cudaMemcpyAsync(staging_[i].get(), in + off, std::min(chunk, bytes - off),
+                                  cudaMemcpyDeviceToHost, stream()));
+    XR_CUDA_CHECK(cudaEventRecord(staged_[i].get(), stream()));
+  };
+  enqueue(0, 0);
+  for (std::size_t off = 0, i = 0; off < bytes; off += chunk, i ^= 1) {
+    // The next chunk's DMA goes into the other buffer, which the host finished reading.
+    if (off + chunk < bytes) enqueue(off + chunk, i ^ 1);
+    XR_CUDA_CHECK(cudaEventSynchronize(staged_[i].get()));
+    copy_parallel(out + off, staging_[i].get(), std::min(chunk, bytes - off));
+  }
 }
 
 DeviceBuffer Context::zeroed(std::size_t bytes) {

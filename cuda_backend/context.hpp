@@ -143,10 +143,11 @@ class Context {
   // Makes this context's device current on the calling thread (cheap when it already is).
   void activate() const;
 
-  // Host -> device through two pinned staging chunks, copy of one overlapping the fill of the
-  // other. Blocking.
+  // Host -> device through two pinned staging chunks: the DMA of one overlaps the (parallel)
+  // host copy into the other. Blocking.
   void upload(void* dst, const void* src, std::size_t bytes);
-  // Device -> host, blocking.
+  // Device -> host through the same chunks: the host copy out of one overlaps the DMA into the
+  // other. Blocking.
   void download(void* dst, const void* src, std::size_t bytes);
   // New device memory of `bytes`, zero-filled before it returns (a variant's scratch).
   DeviceBuffer zeroed(std::size_t bytes);
@@ -164,6 +165,7 @@ class Context {
   double probe_gbps(double bytes, Enqueue&& enqueue);
   // Bytes per probe buffer: ~1 GiB, or a quarter of free memory split over `buffers`.
   std::size_t probe_bytes(int buffers) const;
+  void ensure_staging();
 
   DeviceLimits limits_;
   Stream stream_;

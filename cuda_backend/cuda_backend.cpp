@@ -7,6 +7,7 @@
 
 #include "array.hpp"
 #include "context.hpp"
+#include "link.hpp"
 #include "timing.hpp"
 #include "variants.hpp"
 #include "xreduce/error.hpp"
@@ -136,6 +137,11 @@ class CudaBackend final : public Backend {
   std::vector<Overhead> measure_overheads() override {
     if (!available_) return {};
     return measure_cuda_overheads(*context());
+  }
+
+  std::optional<LinkRate> measure_link(std::uint64_t bytes) override {
+    if (!available_) return std::nullopt;
+    return measure_cuda_link(*context(), bytes);
   }
 
  private:

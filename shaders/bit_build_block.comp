@@ -1,7 +1,7 @@
 #version 450
 // bit/* build, the levels inside a workgroup (CUDA's gen_bit_in_one_block, and with -DUNROLLED
 // gen_bit_in_one_block_unrolled, bit/unrolled): each workgroup copies its WG-element slice of the
-// input into the Fenwick tree (binding 2 from pc.aux_offset) and builds the levels idx = 2 .. WG
+// input into the Fenwick tree (pc.aux from pc.aux_offset) and builds the levels idx = 2 .. WG
 // in place in global memory, a buffer barrier between levels (p - idx/2 stays inside the slice
 // for idx <= WG). The tree is read across invocations within the dispatch: coherent, and ordered
 // by a workgroup-scope control barrier with buffer semantics (barrier() orders shared memory
@@ -10,8 +10,13 @@
 #extension GL_EXT_control_flow_attributes : require
 #include "scan_common.glsl"
 
-layout(set = 0, binding = 0) readonly buffer Src { T src[]; };
+#ifdef XR_ADDRESS
+layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer Tree { T v; };
+#define TREE(node) Tree(pc.aux + IDX(node) * T_BYTES).v
+#else
 layout(set = 0, binding = 2) coherent buffer Tree { T tree[]; };
+#define TREE(node) tree[uint(node)]
+#endif
 
 void buffer_barrier() {
   controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer,
@@ -21,9 +26,9 @@ void buffer_barrier() {
 void main() {
   const uint group = linear_workgroup();
   if (group >= pc.groups) return;
-  const uint i = group * WG + gl_LocalInvocationID.x;
-  const uint node = pc.aux_offset + i;
-  if (i < pc.n) tree[node] = src[pc.in_offset + i];
+  const IDX i = IDX(group) * WG + gl_LocalInvocationID.x;
+  const IDX node = pc.aux_offset + i;
+  if (i < PC_N) TREE(node) = src_at(pc.in_offset + i);
   buffer_barrier();
   // Invocations past n take part in every barrier and do nothing else.
 #if defined(UNROLLED)
@@ -32,7 +37,8 @@ void main() {
   [[dont_unroll]]
 #endif
   for (uint idx = 2; idx <= WG; idx *= 2) {
-    if (i < pc.n && ((i + 1) & (idx - 1)) == 0) tree[node] = OP(tree[node - idx / 2], tree[node]);
+    if (i < PC_N && ((i + 1) & (idx - 1)) == 0)
+      TREE(node) = OP(TREE(node - idx / 2), TREE(node));
     buffer_barrier();
   }
 }

@@ -6,16 +6,22 @@
 // what this variant measures (glslang decorates it Coherent as well).
 #include "scan_common.glsl"
 
-layout(set = 0, binding = 1) volatile buffer Dst { T dst[]; };
-layout(set = 0, binding = 2) readonly buffer Tree { T tree[]; };
+// The output element at pc.dst, volatile (see above).
+#ifdef XR_ADDRESS
+layout(buffer_reference, std430, buffer_reference_align = 4) volatile buffer Out { T v; };
+#define OUT(i) Out(pc.dst + IDX(i) * T_BYTES).v
+#else
+layout(set = 0, binding = 1) volatile buffer Out { T out_data[]; };
+#define OUT(i) out_data[uint(i)]
+#endif
 
 void main() {
   const uint group = linear_workgroup();
   if (group >= pc.groups) return;
-  const uint i = group * WG + gl_LocalInvocationID.x;
-  if (i >= pc.n) return;  // no barrier below
-  const uint o = pc.out_offset + i;
-  dst[o] = T(IDENTITY);
-  for (uint j = exclusive_scan() ? i : i + 1; j > 0; j -= j & (~j + 1u))
-    dst[o] = OP(tree[pc.aux_offset + j - 1], dst[o]);
+  const IDX i = IDX(group) * WG + gl_LocalInvocationID.x;
+  if (i >= PC_N) return;  // no barrier below
+  const IDX o = pc.out_offset + i;
+  OUT(o) = T(IDENTITY);
+  for (IDX j = exclusive_scan() ? i : i + 1; j > 0; j -= j & (~j + 1u))
+    OUT(o) = OP(aux_at(pc.aux_offset + j - 1), OUT(o));
 }

@@ -11,9 +11,6 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #include "scan_common.glsl"
 
-layout(set = 0, binding = 1) writeonly buffer Dst { T dst[]; };
-layout(set = 0, binding = 2) readonly buffer Tree { T tree[]; };
-
 shared T acc[WG];
 
 void main() {
@@ -22,11 +19,11 @@ void main() {
   const uint tid = gl_LocalInvocationID.x;
   acc[tid] = T(IDENTITY);
   subgroupMemoryBarrierShared();
-  const uint i = group * WG + tid;
-  if (i >= pc.n) return;
-  for (uint j = exclusive_scan() ? i : i + 1; j > 0; j -= j & (~j + 1u)) {
-    acc[tid] = OP(tree[pc.aux_offset + j - 1], acc[tid]);
+  const IDX i = IDX(group) * WG + tid;
+  if (i >= PC_N) return;
+  for (IDX j = exclusive_scan() ? i : i + 1; j > 0; j -= j & (~j + 1u)) {
+    acc[tid] = OP(aux_at(pc.aux_offset + j - 1), acc[tid]);
     subgroupMemoryBarrierShared();
   }
-  dst[pc.out_offset + i] = acc[tid];
+  dst_set(pc.out_offset + i, acc[tid]);
 }

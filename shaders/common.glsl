@@ -1,16 +1,21 @@
 // Shared by every reduce and scan shader: element type, operator and identity from compile-time
 // defines (-DT_I32|-DT_U32|-DT_F32 and -DOP_SUM|-DOP_MIN|-DOP_MAX), the workgroup size as a
-// specialization constant, the push constants and the reduce shaders' default bindings.
+// specialization constant, the push constants (params.glsl) and typed access to the pass's
+// three operands by device address.
 //
-// Reduce bindings (one pipeline layout for every shader): 0 = input elements, 1 = scratch
-// (partials and the result), 2 = the single-pass ticket. Push constants: n elements to read
-// starting at element in_offset of binding 0; one partial per workgroup written at out_offset +
-// workgroup of binding 1; `groups` workgroups carry data (a 2-D dispatch may launch a few more).
-// The last four push constants belong to the scan shaders (scan_common.glsl).
+// Operands: three buffers, src, dst and aux (bindings 0, 1, 2, or the device addresses pc.src,
+// pc.dst, pc.aux: see below); pc.in_offset, pc.out_offset and pc.aux_offset index into them.
+// Reduce: src = the input (or the scratch holding the last pass's partials), one partial per
+// workgroup written at out_offset + workgroup of dst (scratch), aux = the single-pass ticket.
+// Element indices are IDX wherever they can pass 2^32; workgroup and tile counts
+// stay 32-bit.
+
+#include "params.glsl"
 
 #if defined(T_F32)
 #define T float
 #define T4 vec4
+#define T_BYTES 4
 #if defined(OP_SUM)
 #define IDENTITY 0.0
 #elif defined(OP_MIN)
@@ -22,6 +27,7 @@
 // i32 sums run in uint: the same bits, and uint addition wraps modulo 2^32 by definition.
 #define T uint
 #define T4 uvec4
+#define T_BYTES 4
 #if defined(OP_MIN)
 #define IDENTITY 0xffffffffu
 #else
@@ -30,6 +36,7 @@
 #else  // i32 min/max compare as signed
 #define T int
 #define T4 ivec4
+#define T_BYTES 4
 #if defined(OP_MIN)
 #define IDENTITY 0x7fffffff
 #else
@@ -61,24 +68,56 @@
 layout(constant_id = 0) const uint WG = 256;
 layout(local_size_x_id = 0) in;
 
-layout(push_constant) uniform Params {
-  uint n;
-  uint in_offset;
-  uint out_offset;
-  uint groups;
-  uint aux_offset;  // scan: first element of binding 2 this pass uses
-  uint flags;       // scan: kExclusive | kWriteTotals | kHasPrefix (scan_common.glsl)
-  uint param;       // scan: the pass's own parameter (BIT level, chunk, counter index)
-  uint limit;       // scan: the look-back's polls before it falls back
-}
-pc;
+// The operands, two ways (the host compiles every shader both ways and picks per plan, as CUB
+// picks 32- or 64-bit offsets):
+//  - XR_ADDRESS: by device address (pc.src, pc.dst, pc.aux), for arrays past one storage-buffer
+//    binding (maxStorageBufferRange) or past 2^31 elements;
+//  - otherwise: by descriptor bindings 0, 1, 2 (the same buffers), 32-bit indices. Below the
+//    binding limit it is as fast on an H200 and 2-3x faster on lavapipe, whose loads through
+//    device addresses go element by element, and synchronization validation sees its accesses.
+// Shaders index both alike, with IDX element indices (absolute: add pc.in_offset etc. yourself)
+// and PC_N elements (params.glsl).
+#ifdef XR_ADDRESS
+// Scalar views are 4-byte aligned, vector views 16-byte aligned (the host keeps vector-read
+// offsets multiples of 4 elements and every buffer 16-byte aligned).
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly restrict buffer SrcElem {
+  T v;
+};
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly restrict buffer SrcVec {
+  T4 v;
+};
+layout(buffer_reference, std430, buffer_reference_align = 4) writeonly restrict buffer DstElem {
+  T v;
+};
+layout(buffer_reference, std430, buffer_reference_align = 16) writeonly restrict buffer DstVec {
+  T4 v;
+};
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer RwElem { T v; };
+
+T src_at(IDX i) { return SrcElem(pc.src + i * T_BYTES).v; }
+// Vector i4 = elements 4 * i4 .. 4 * i4 + 3 of the source.
+T4 src4_at(IDX i4) { return SrcVec(pc.src + i4 * (4 * T_BYTES)).v; }
+void dst_set(IDX i, T v) { DstElem(pc.dst + i * T_BYTES).v = v; }
+void dst4_set(IDX i4, T4 v) { DstVec(pc.dst + i4 * (4 * T_BYTES)).v = v; }
+// Element i of the destination, read and written (an lvalue).
+#define DST(i) RwElem(pc.dst + IDX(i) * T_BYTES).v
+#else
+layout(set = 0, binding = 0) readonly restrict buffer SrcBuf { T src_data[]; };
+layout(set = 0, binding = 0) readonly restrict buffer SrcBuf4 { T4 src_data4[]; };
+layout(set = 0, binding = 1) writeonly restrict buffer DstBuf { T dst_data[]; };
+layout(set = 0, binding = 1) writeonly restrict buffer DstBuf4 { T4 dst_data4[]; };
+layout(set = 0, binding = 1) buffer DstRw { T dst_rw[]; };
+
+T src_at(IDX i) { return src_data[uint(i)]; }
+T4 src4_at(IDX i4) { return src_data4[uint(i4)]; }
+void dst_set(IDX i, T v) { dst_data[uint(i)] = v; }
+void dst4_set(IDX i4, T4 v) { dst_data4[uint(i4)] = v; }
+#define DST(i) dst_rw[uint(i)]
+#endif
 
 #ifndef XR_CUSTOM_BINDINGS
-layout(set = 0, binding = 0) readonly buffer Input { T in_data[]; };
-layout(set = 0, binding = 1) writeonly buffer Partials { T out_data[]; };
-
 // Element i of this pass's input, or the identity past its end (tails of any n).
-T load_or_identity(uint i) { return i < pc.n ? in_data[pc.in_offset + i] : T(IDENTITY); }
+T load_or_identity(IDX i) { return i < PC_N ? src_at(pc.in_offset + i) : T(IDENTITY); }
 #endif
 
 // Row-major workgroup index of a 2-D dispatch (used when one dimension cannot hold every

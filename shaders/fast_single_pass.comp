@@ -18,13 +18,21 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_EXT_control_flow_attributes : require
-#define XR_CUSTOM_BINDINGS
 #include "common.glsl"
 
-layout(set = 0, binding = 0) readonly buffer Input { T in_data[]; };
-layout(set = 0, binding = 0) readonly buffer Input4 { T4 in_data4[]; };
-layout(set = 0, binding = 1) coherent buffer Scratch { T scratch[]; };  // partials, result
-layout(set = 0, binding = 2) coherent buffer Ticket { uint ticket; };
+// Scratch at pc.dst (partials at [0, groups), the result at pc.out_offset) and the ticket at
+// pc.aux, both Coherent as the memory model above needs.
+#ifdef XR_ADDRESS
+layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer Scratch { T v; };
+layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer Ticket { uint v; };
+#define SCRATCH(i) Scratch(pc.dst + IDX(i) * T_BYTES).v
+#define TICKET Ticket(pc.aux).v
+#else
+layout(set = 0, binding = 1) coherent buffer Scratch { T scratch[]; };
+layout(set = 0, binding = 2) coherent buffer TicketBuf { uint ticket; };
+#define SCRATCH(i) scratch[i]
+#define TICKET ticket
+#endif
 
 T subgroup_reduce(T v) { return SUBGROUP_OP(v); }
 
@@ -39,12 +47,12 @@ void main() {
   const uint gid = gl_WorkGroupID.x * WG + tid;
   const T v = workgroup_reduce(vector_fold(gid, threads));
   if (pc.groups == 1u) {  // one workgroup covers n: no partials, no ticket (as in CUDA's)
-    if (is_workgroup_leader()) scratch[pc.out_offset] = v;
+    if (is_workgroup_leader()) SCRATCH(pc.out_offset) = v;
     return;
   }
   if (is_workgroup_leader()) {
-    scratch[gl_WorkGroupID.x] = v;
-    const uint drawn = atomicAdd(ticket, 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
+    SCRATCH(gl_WorkGroupID.x) = v;
+    const uint drawn = atomicAdd(TICKET, 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
                                  gl_SemanticsAcquireRelease);
     s_is_last = drawn == pc.groups - 1 ? 1u : 0u;
   }
@@ -53,10 +61,11 @@ void main() {
   if (s_is_last == 0u) return;  // uniform: every invocation read the same shared value
 
   T w = T(IDENTITY);
-  for (uint i = tid; i < pc.groups; i += WG) w = OP(w, scratch[i]);
+  for (uint i = tid; i < pc.groups; i += WG) w = OP(w, SCRATCH(i));
   w = workgroup_reduce(w);
   if (is_workgroup_leader()) {
-    scratch[pc.out_offset] = w;
-    atomicStore(ticket, 0u, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+    SCRATCH(pc.out_offset) = w;
+    atomicStore(TICKET, 0u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                gl_SemanticsRelaxed);
   }
 }

@@ -6,8 +6,6 @@
 #extension GL_EXT_control_flow_attributes : require
 #include "common.glsl"
 
-layout(set = 0, binding = 0) readonly buffer Input4 { T4 in_data4[]; };
-
 T subgroup_reduce(T v) { return SUBGROUP_OP(v); }
 
 #include "subgroup_block.glsl"
@@ -17,5 +15,5 @@ void main() {
   const uint threads = pc.groups * WG;
   const uint gid = gl_WorkGroupID.x * WG + gl_LocalInvocationID.x;
   const T v = workgroup_reduce(vector_fold(gid, threads));
-  if (is_workgroup_leader()) out_data[pc.out_offset + gl_WorkGroupID.x] = v;
+  if (is_workgroup_leader()) dst_set(pc.out_offset + gl_WorkGroupID.x, v);
 }

@@ -6,10 +6,6 @@
 // Inclusive combines that with the element the invocation still holds.
 #include "scan_common.glsl"
 
-layout(set = 0, binding = 0) readonly buffer Src { T src[]; };
-layout(set = 0, binding = 1) writeonly buffer Dst { T dst[]; };
-layout(set = 0, binding = 2) writeonly buffer Totals { T totals[]; };
-
 const uint TILE = 2 * WG;
 shared T s[TILE + TILE / 32];  // indexed through conflict_free
 
@@ -17,10 +13,10 @@ void main() {
   const uint group = linear_workgroup();
   if (group >= pc.groups) return;
   const uint tid = gl_LocalInvocationID.x;
-  const uint base = group * TILE;
+  const IDX base = IDX(group) * TILE;  // element indices may pass 2^32
   const uint a = tid, b = tid + WG;
-  const T xa = base + a < pc.n ? src[pc.in_offset + base + a] : T(IDENTITY);
-  const T xb = base + b < pc.n ? src[pc.in_offset + base + b] : T(IDENTITY);
+  const T xa = base + a < PC_N ? src_at(pc.in_offset + base + a) : T(IDENTITY);
+  const T xb = base + b < PC_N ? src_at(pc.in_offset + base + b) : T(IDENTITY);
   s[conflict_free(a)] = xa;
   s[conflict_free(b)] = xb;
 
@@ -37,7 +33,7 @@ void main() {
   barrier();
   if (tid == 0) {
     const uint root = conflict_free(TILE - 1);
-    if (writes_totals()) totals[pc.aux_offset + group] = s[root];
+    if (writes_totals()) aux_set(pc.aux_offset + group, s[root]);
     s[root] = T(IDENTITY);
   }
   for (uint d = 1; d < TILE; d *= 2) {  // down-sweep
@@ -54,6 +50,6 @@ void main() {
   barrier();
   const T ea = s[conflict_free(a)], eb = s[conflict_free(b)];
   const bool exclusive = exclusive_scan();
-  if (base + a < pc.n) dst[pc.out_offset + base + a] = exclusive ? ea : OP(ea, xa);
-  if (base + b < pc.n) dst[pc.out_offset + base + b] = exclusive ? eb : OP(eb, xb);
+  if (base + a < PC_N) dst_set(pc.out_offset + base + a, exclusive ? ea : OP(ea, xa));
+  if (base + b < PC_N) dst_set(pc.out_offset + base + b, exclusive ? eb : OP(eb, xb));
 }

@@ -1,18 +1,20 @@
 // Shared by the scan shaders, on top of common.glsl (type, operator, identity, WG, push
-// constants). Each scan shader declares its own bindings, in one convention:
-//   binding 0: the pass's source, elements from pc.in_offset (the input, or scratch)
-//   binding 1: the pass's destination, elements from pc.out_offset (the output, or scratch)
-//   binding 2: the pass's own scratch from pc.aux_offset (tile totals, the BIT, partials,
-//              look-back status words)
+// constants, the operands by binding or by device address). Each pass reaches three operands:
+//   src: the pass's source, elements from pc.in_offset (the input, or scratch)
+//   dst: the pass's destination, elements from pc.out_offset (the output, or scratch)
+//   aux: the pass's own scratch from pc.aux_offset (tile totals, the BIT, partials, look-back
+//        status words)
 // Workgroups: pc.groups carry data; the host may dispatch a 2-D grid of a few more (the 1-D
-// limit is 65535 on many devices), which return at once. Indices are 32-bit: the host refuses
-// n >= 2^31.
+// limit is 65535 on many devices), which return at once. Element indices are 64-bit wherever
+// they can pass 2^32, as n can; workgroup, tile and partial counts stay 32-bit, and so do offsets
+// within a tile or chunk. Scratch offsets the host computes in 32 bits (pc.aux_offset plus a
+// tile or workgroup count) stay 32-bit sums.
 #define XR_CUSTOM_BINDINGS
 #include "common.glsl"
 
 const uint kExclusive = 1u;    // out[i] combines x[0..i-1] (identity at i = 0), else x[0..i]
-const uint kWriteTotals = 2u;  // each tile writes its total at binding 2, pc.aux_offset + tile
-const uint kHasPrefix = 4u;    // fast/reduce-then-scan: binding 2 holds each chunk's prefix
+const uint kWriteTotals = 2u;  // each tile writes its total at pc.aux, pc.aux_offset + tile
+const uint kHasPrefix = 4u;    // fast/reduce-then-scan: pc.aux holds each chunk's prefix
 const uint kNoWait = 8u;       // fast/decoupled-lookback experiment: never look back
 
 bool exclusive_scan() { return (pc.flags & kExclusive) != 0u; }
@@ -21,3 +23,38 @@ bool writes_totals() { return (pc.flags & kWriteTotals) != 0u; }
 // The GPU Gems 3 39.2.3 padding for 32 banks: one empty slot after every 32, so power-of-two
 // strides fall on different banks. Shared arrays indexed through it hold N + N / 32 slots.
 uint conflict_free(uint index) { return index + (index >> 5); }
+
+// Element k (absolute: add pc.aux_offset) of the pass's scratch, typed T: read-only and
+// write-only views keep the qualifiers the bindings have; AUX(k) reads and writes (an lvalue).
+// Bandwidth-bound loops take a base computed once (src_base / dst_base of a tile's or a chunk's
+// first element: an address, or an element index) and a 32-bit element (e) or 16-byte vector (v)
+// offset from it. Vector bases must be 16-byte aligned (the host keeps offsets and chunks
+// multiples of 4 elements).
+#ifdef XR_ADDRESS
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer AuxIn { T v; };
+layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer AuxOut { T v; };
+T aux_at(IDX k) { return AuxIn(pc.aux + k * T_BYTES).v; }
+void aux_set(IDX k, T v) { AuxOut(pc.aux + k * T_BYTES).v = v; }
+#define AUX(k) RwElem(pc.aux + IDX(k) * T_BYTES).v
+
+IDX src_base(IDX i) { return pc.src + i * T_BYTES; }
+IDX dst_base(IDX i) { return pc.dst + i * T_BYTES; }
+T load_src(IDX at, uint e) { return SrcElem(at + IDX(e) * T_BYTES).v; }
+T4 load_src4(IDX at, uint v) { return SrcVec(at + IDX(v) * (4 * T_BYTES)).v; }
+void store_dst(IDX at, uint e, T x) { DstElem(at + IDX(e) * T_BYTES).v = x; }
+void store_dst4(IDX at, uint v, T4 x) { DstVec(at + IDX(v) * (4 * T_BYTES)).v = x; }
+#else
+layout(set = 0, binding = 2) readonly buffer AuxIn { T aux_in[]; };
+layout(set = 0, binding = 2) writeonly buffer AuxOut { T aux_out[]; };
+layout(set = 0, binding = 2) buffer AuxRw { T aux_rw[]; };
+T aux_at(IDX k) { return aux_in[uint(k)]; }
+void aux_set(IDX k, T v) { aux_out[uint(k)] = v; }
+#define AUX(k) aux_rw[uint(k)]
+
+IDX src_base(IDX i) { return i; }
+IDX dst_base(IDX i) { return i; }
+T load_src(IDX at, uint e) { return src_data[uint(at) + e]; }
+T4 load_src4(IDX at, uint v) { return src_data4[uint(at >> 2) + v]; }
+void store_dst(IDX at, uint e, T x) { dst_data[uint(at) + e] = x; }
+void store_dst4(IDX at, uint v, T4 x) { dst_data4[uint(at >> 2) + v] = x; }
+#endif

@@ -5,19 +5,15 @@
 // inclusive in shared memory; exclusive output reads the left neighbour's inclusive value.
 #include "scan_common.glsl"
 
-layout(set = 0, binding = 0) readonly buffer Src { T src[]; };
-layout(set = 0, binding = 1) writeonly buffer Dst { T dst[]; };
-layout(set = 0, binding = 2) writeonly buffer Totals { T totals[]; };
-
 shared T s[2 * WG];
 
 void main() {
   const uint group = linear_workgroup();
   if (group >= pc.groups) return;
   const uint tid = gl_LocalInvocationID.x;
-  const uint i = group * WG + tid;
+  const IDX i = IDX(group) * WG + tid;
   uint cur = 0;  // the buffer holding the latest step
-  s[tid] = i < pc.n ? src[pc.in_offset + i] : T(IDENTITY);
+  s[tid] = i < PC_N ? src_at(pc.in_offset + i) : T(IDENTITY);
   barrier();
   for (uint off = 1; off < WG; off *= 2) {
     T v = s[cur * WG + tid];
@@ -27,8 +23,8 @@ void main() {
     barrier();
   }
   const uint scanned = cur * WG;
-  if (i < pc.n)
-    dst[pc.out_offset + i] =
-        !exclusive_scan() ? s[scanned + tid] : tid > 0u ? s[scanned + tid - 1] : T(IDENTITY);
-  if (writes_totals() && tid == WG - 1) totals[pc.aux_offset + group] = s[scanned + tid];
+  if (i < PC_N)
+    dst_set(pc.out_offset + i,
+            !exclusive_scan() ? s[scanned + tid] : tid > 0u ? s[scanned + tid - 1] : T(IDENTITY));
+  if (writes_totals() && tid == WG - 1) aux_set(pc.aux_offset + group, s[scanned + tid]);
 }

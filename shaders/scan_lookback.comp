@@ -2,7 +2,7 @@
 // fast/decoupled-lookback: the single-pass scan of Merrill & Garland (2016) with the decoupled
 // fallback of Smith, Levien & Owens (SPAA 2025), so it finishes on any Vulkan device.
 //
-// A workgroup draws a ticket from a 64-bit counter (binding 2 at pc.aux_offset + pc.param); the
+// A workgroup draws a ticket from a 64-bit counter (pc.aux at pc.aux_offset + pc.param); the
 // ticket gives its tile (ticket % pc.groups) and its epoch (ticket / pc.groups): tiles are
 // claimed in order, and the status words of earlier dispatches read as "not yet published", so
 // nothing is reset between submissions of the recorded command buffer. The workgroup scans its
@@ -34,11 +34,17 @@
 #extension GL_EXT_shader_atomic_int64 : require
 #include "scan_common.glsl"
 
-layout(set = 0, binding = 0) readonly buffer Src { T src[]; };
-layout(set = 0, binding = 0) readonly buffer Src4 { T4 src4[]; };
-layout(set = 0, binding = 1) writeonly buffer Dst { T dst[]; };
-layout(set = 0, binding = 1) writeonly buffer Dst4 { T4 dst4[]; };
+// The 64-bit words at pc.aux: a status word per tile, the ticket counter, the fallback count.
+// Coherent, as the memory model above needs; reached only through atomics.
+#ifdef XR_ADDRESS
+layout(buffer_reference, std430, buffer_reference_align = 8) coherent buffer State {
+  uint64_t w;
+};
+#define STATE(k) State(pc.aux + (uint64_t(pc.aux_offset) + (k)) * 8).w
+#else
 layout(set = 0, binding = 2) coherent buffer States { uint64_t states[]; };
+#define STATE(k) states[pc.aux_offset + (k)]
+#endif
 
 #include "scan_vector_tile.glsl"
 
@@ -78,20 +84,18 @@ uint flag_of(uint64_t w, uint epoch) {
 }
 
 uint64_t load_status(uint tile) {
-  return atomicLoad(states[pc.aux_offset + tile], gl_ScopeDevice, gl_StorageSemanticsBuffer,
-                    gl_SemanticsRelaxed);
+  return atomicLoad(STATE(tile), gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
 }
 void store_status(uint tile, uint64_t w) {
-  atomicStore(states[pc.aux_offset + tile], w, gl_ScopeDevice, gl_StorageSemanticsBuffer,
-              gl_SemanticsRelaxed);
+  atomicStore(STATE(tile), w, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
 }
 
 // The fallback: the total of full tile j, reduced by subgroup 0 from the input.
 T reduce_tile(uint j) {
-  const uint base4 = (pc.in_offset + j * tile_elements()) / 4;
+  const IDX at = src_base(pc.in_offset + IDX(j) * tile_elements());
   T4 acc = T4(IDENTITY);
   for (uint v = gl_SubgroupInvocationID; v < tile_elements() / 4; v += gl_SubgroupSize)
-    acc = OP(acc, src4[base4 + v]);
+    acc = OP(acc, load_src4(at, v));
   return SUBGROUP_OP(OP(OP(acc.x, acc.y), OP(acc.z, acc.w)));
 }
 
@@ -124,15 +128,14 @@ T look_back(uint tile, uint epoch) {
           const T total = reduce_tile(j);
           if (lane == l) {
             const uint64_t mine = pack(epoch, kAggregate, total);
-            atomicCompSwap(states[pc.aux_offset + j], w, mine, gl_ScopeDevice,
-                           gl_StorageSemanticsBuffer, gl_SemanticsRelaxed, gl_StorageSemanticsBuffer,
-                           gl_SemanticsRelaxed);
+            atomicCompSwap(STATE(j), w, mine, gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                           gl_SemanticsRelaxed, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
             w = mine;
             flag = kAggregate;
           }
         }
         if (lane == 0)
-          atomicAdd(states[pc.aux_offset + pc.param + 1], uint64_t(subgroupBallotBitCount(missing)),
+          atomicAdd(STATE(pc.param + 1), uint64_t(subgroupBallotBitCount(missing)),
                     gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
         break;
       }
@@ -154,17 +157,17 @@ shared T s_prefix;
 
 void main() {
   if (gl_LocalInvocationIndex == 0) {
-    const uint64_t ticket = atomicAdd(states[pc.aux_offset + pc.param], uint64_t(1), gl_ScopeDevice,
+    const uint64_t ticket = atomicAdd(STATE(pc.param), uint64_t(1), gl_ScopeDevice,
                                       gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
     s_tile = uint(ticket % uint64_t(pc.groups));
     s_epoch = uint((ticket / uint64_t(pc.groups)) % uint64_t(kEpochs)) + 1u;
   }
   barrier();
   const uint tile = s_tile, epoch = s_epoch;
-  const uint tiles = (pc.n + tile_elements() - 1) / tile_elements();
+  const uint tiles = uint((PC_N + tile_elements() - 1) / tile_elements());
   if (tile >= tiles) return;  // uniform: the dispatch's spare workgroups (2-D grids)
-  const uint tile_base = tile * tile_elements();
-  tile_load(tile_base, pc.n);
+  const IDX tile_base = IDX(tile) * tile_elements();  // may pass 2^32
+  tile_load(tile_base, PC_N);
   tile_scan();
   if (gl_SubgroupID == 0) {
     const bool leader = gl_SubgroupInvocationID == 0;
@@ -179,5 +182,5 @@ void main() {
     if (leader) s_prefix = prefix;
   }
   barrier();
-  tile_store(tile_base, pc.n, s_prefix, exclusive_scan());
+  tile_store(tile_base, PC_N, s_prefix, exclusive_scan());
 }

@@ -1,6 +1,6 @@
 #version 450
-// fast/reduce-then-scan, pass 2 (CUDA's scan_rts_partials): one workgroup turns the pc.n
-// partials at binding 2 (from pc.aux_offset) into their exclusive prefixes, in place. Each
+// fast/reduce-then-scan, pass 2 (CUDA's scan_rts_partials): one workgroup turns the PC_N
+// partials at pc.aux (from pc.aux_offset) into their exclusive prefixes, in place. Each
 // invocation folds a run of consecutive partials, in the order of its rank (subgroup, then lane:
 // no assumption on how local ids map to subgroups); the run totals are scanned across the
 // workgroup; each run is rewritten from its prefix.
@@ -8,17 +8,16 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #include "scan_common.glsl"
 
-layout(set = 0, binding = 2) buffer Partials { T partials[]; };
-
 shared T subgroup_totals[WG];
 
 void main() {
   const uint rank = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
-  const uint per = (pc.n + WG - 1) / WG;
-  const uint begin = min(rank * per, pc.n);
-  const uint end = min(begin + per, pc.n);
+  const uint n = uint(PC_N);  // one partial per workgroup of pass 1: a 32-bit count
+  const uint per = (n + WG - 1) / WG;
+  const uint begin = min(rank * per, n);
+  const uint end = min(begin + per, n);
   T run = T(IDENTITY);
-  for (uint i = begin; i < end; ++i) run = OP(run, partials[pc.aux_offset + i]);
+  for (uint i = begin; i < end; ++i) run = OP(run, AUX(pc.aux_offset + i));
   const T lanes_before = SUBGROUP_EXCLUSIVE_OP(run);
   const T lanes_incl = SUBGROUP_INCLUSIVE_OP(run);
   if (gl_SubgroupInvocationID == gl_SubgroupSize - 1) subgroup_totals[gl_SubgroupID] = lanes_incl;
@@ -27,8 +26,8 @@ void main() {
   for (uint w = 0; w < gl_SubgroupID; ++w) prefix = OP(prefix, subgroup_totals[w]);
   prefix = OP(prefix, lanes_before);
   for (uint i = begin; i < end; ++i) {
-    const T x = partials[pc.aux_offset + i];
-    partials[pc.aux_offset + i] = prefix;
+    const T x = AUX(pc.aux_offset + i);
+    AUX(pc.aux_offset + i) = prefix;
     prefix = OP(prefix, x);
   }
 }

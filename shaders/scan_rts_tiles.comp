@@ -1,8 +1,8 @@
 #version 450
 // fast/reduce-then-scan, pass 3 (CUDA's scan_rts_tiles): workgroup b rescans its chunk
-// [b * pc.param, (b + 1) * pc.param) tile by tile, starting from the chunk's prefix (binding 2
-// at pc.aux_offset + b with kHasPrefix; the identity when one workgroup covers n and passes 1
-// and 2 were skipped).
+// [b * pc.param, (b + 1) * pc.param) tile by tile, starting from the chunk's prefix (pc.aux at
+// pc.aux_offset + b with kHasPrefix; the identity when one workgroup covers n and passes 1 and 2
+// were skipped).
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
@@ -10,21 +10,15 @@
 #extension GL_EXT_control_flow_attributes : require
 #include "scan_common.glsl"
 
-layout(set = 0, binding = 0) readonly buffer Src { T src[]; };
-layout(set = 0, binding = 0) readonly buffer Src4 { T4 src4[]; };
-layout(set = 0, binding = 1) writeonly buffer Dst { T dst[]; };
-layout(set = 0, binding = 1) writeonly buffer Dst4 { T4 dst4[]; };
-layout(set = 0, binding = 2) readonly buffer Prefixes { T prefixes[]; };
-
 #include "scan_vector_tile.glsl"
 
 void main() {
   const uint group = linear_workgroup();
   if (group >= pc.groups) return;
-  const uint begin = group * pc.param;
-  const uint end = min(begin + pc.param, pc.n);
-  T running = (pc.flags & kHasPrefix) != 0u ? prefixes[pc.aux_offset + group] : T(IDENTITY);
-  for (uint base = begin; base < end; base += tile_elements()) {  // uniform: barriers inside
+  const IDX begin = IDX(group) * pc.param;
+  const IDX end = min(begin + pc.param, PC_N);
+  T running = (pc.flags & kHasPrefix) != 0u ? aux_at(pc.aux_offset + group) : T(IDENTITY);
+  for (IDX base = begin; base < end; base += tile_elements()) {  // uniform: barriers inside
     tile_load(base, end);
     tile_scan();
     tile_store(base, end, running, exclusive_scan());

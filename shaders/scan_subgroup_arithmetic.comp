@@ -6,10 +6,6 @@
 #extension GL_EXT_control_flow_attributes : require
 #include "scan_common.glsl"
 
-layout(set = 0, binding = 0) readonly buffer Src { T src[]; };
-layout(set = 0, binding = 1) writeonly buffer Dst { T dst[]; };
-layout(set = 0, binding = 2) writeonly buffer Totals { T totals[]; };
-
 T subgroup_inclusive(T v) { return SUBGROUP_INCLUSIVE_OP(v); }
 T subgroup_exclusive(T v, T incl) { return SUBGROUP_EXCLUSIVE_OP(v); }
 

@@ -7,10 +7,6 @@
 #extension GL_EXT_control_flow_attributes : require
 #include "scan_common.glsl"
 
-layout(set = 0, binding = 0) readonly buffer Src { T src[]; };
-layout(set = 0, binding = 1) writeonly buffer Dst { T dst[]; };
-layout(set = 0, binding = 2) writeonly buffer Totals { T totals[]; };
-
 T subgroup_inclusive(T v) {
   for (uint off = 1; off < gl_SubgroupSize; off *= 2) {
     const T left = subgroupShuffleUp(v, off);

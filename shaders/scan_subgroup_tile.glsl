@@ -7,8 +7,8 @@
 // Items are assigned by rank (subgroup, then lane), not by local id: nothing assumes how local
 // ids map to subgroups.
 // Requires: GL_KHR_shader_subgroup_basic, GL_EXT_control_flow_attributes, full subgroups (the
-// host asks), WG a multiple of the subgroup size; bindings src (0), dst (1), totals (2); the
-// including shader defines
+// host asks), WG a multiple of the subgroup size; tile totals at pc.aux; the including shader
+// defines
 //   T subgroup_inclusive(T v): the inclusive scan of v over the subgroup;
 //   T subgroup_exclusive(T v, T incl): the exclusive one, incl = subgroup_inclusive(v).
 
@@ -21,11 +21,11 @@ shared T subgroup_totals[WG];  // one slot per subgroup; WG slots cover subgroup
 void scan_tile(uint group) {
   const uint tid = gl_LocalInvocationID.x;
   const uint rank = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
-  const uint base = group * TILE;
+  const IDX base = IDX(group) * TILE;  // element indices may pass 2^32
 
   [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
-    const uint i = base + k * WG + tid;
-    s[conflict_free(k * WG + tid)] = i < pc.n ? src[pc.in_offset + i] : T(IDENTITY);
+    const IDX i = base + k * WG + tid;
+    s[conflict_free(k * WG + tid)] = i < PC_N ? src_at(pc.in_offset + i) : T(IDENTITY);
   }
   barrier();
 
@@ -43,7 +43,7 @@ void scan_tile(uint group) {
     all = OP(all, subgroup_totals[w]);
   }
   const T prefix = OP(before, lanes_before);  // everything before x[0] in the tile
-  if (writes_totals() && tid == 0) totals[pc.aux_offset + group] = all;
+  if (writes_totals() && tid == 0) aux_set(pc.aux_offset + group, all);
 
   // Exclusive item k is inclusive item k - 1 (prefix for k = 0), carried in `left` so that no
   // index goes below 0 before the loop is unrolled.
@@ -56,7 +56,7 @@ void scan_tile(uint group) {
   }
   barrier();
   [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
-    const uint i = base + k * WG + tid;
-    if (i < pc.n) dst[pc.out_offset + i] = s[conflict_free(k * WG + tid)];
+    const IDX i = base + k * WG + tid;
+    if (i < PC_N) dst_set(pc.out_offset + i, s[conflict_free(k * WG + tid)]);
   }
 }

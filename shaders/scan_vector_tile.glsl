@@ -6,8 +6,7 @@
 // subgroup's earlier segments; then the subgroups' totals through shared memory, in a fixed
 // order whatever the subgroup size.
 // Requires: GL_KHR_shader_subgroup_{basic,arithmetic,shuffle}, full subgroups (the host asks),
-// binding 0 declared as src (T) and src4 (T4), binding 1 as dst (T) and dst4 (T4), pc.in_offset
-// and pc.out_offset multiples of 4.
+// pc.in_offset and pc.out_offset multiples of 4 (16-byte aligned vectors at pc.src and pc.dst).
 
 layout(constant_id = 1) const uint VECS = 8;
 
@@ -20,22 +19,24 @@ shared T subgroup_totals[WG];  // one slot per subgroup
 
 uint tile_elements() { return WG * VECS * 4; }
 
-// Element index (from the start of the array) of component 0 of this lane's vector k.
-uint vector_index(uint tile_base, uint k) {
-  return tile_base + (gl_SubgroupID * VECS + k) * (4 * gl_SubgroupSize) + 4 * gl_SubgroupInvocationID;
+// Elements from the tile's first to component 0 of this lane's vector k (32-bit: within a tile).
+uint vector_offset(uint k) {
+  return (gl_SubgroupID * VECS + k) * (4 * gl_SubgroupSize) + 4 * gl_SubgroupInvocationID;
 }
 
-// Loads the tile at tile_base (elements past `end` are the identity): 16-byte loads for a whole
-// tile, element by element for the last one.
-void tile_load(uint tile_base, uint end) {
+// Loads the tile at element tile_base (elements past `end` are the identity): 16-byte loads for
+// a whole tile, element by element for the last one. The 64-bit address is computed once, for
+// the lane's vector 0; vector k lies k subgroup widths of vectors further.
+void tile_load(IDX tile_base, IDX end) {
+  const IDX at = src_base(pc.in_offset + tile_base + vector_offset(0));
   if (tile_base + tile_elements() <= end) {
-    [[unroll]] for (uint k = 0; k < VECS; ++k)
-      t[k] = src4[(pc.in_offset + vector_index(tile_base, k)) / 4];
+    [[unroll]] for (uint k = 0; k < VECS; ++k) t[k] = load_src4(at, k * gl_SubgroupSize);
   } else {
+    const uint len = uint(end - tile_base);  // the last tile: fewer than tile_elements()
     [[unroll]] for (uint k = 0; k < VECS; ++k) {
-      const uint i = vector_index(tile_base, k);
+      const uint i = vector_offset(k);
       [[unroll]] for (uint j = 0; j < 4; ++j)
-        t[k][j] = i + j < end ? src[pc.in_offset + i + j] : T(IDENTITY);
+        t[k][j] = i + j < len ? load_src(at, k * (4 * gl_SubgroupSize) + j) : T(IDENTITY);
     }
   }
 }
@@ -66,7 +67,7 @@ void tile_scan() {
 }
 
 // Stores the tile, every element combined with `prefix` (everything before the tile).
-void tile_store(uint tile_base, uint end, T prefix, bool exclusive) {
+void tile_store(IDX tile_base, IDX end, T prefix, bool exclusive) {
   const T base = OP(prefix, subgroup_prefix);
   T4 y[VECS];
   [[unroll]] for (uint k = 0; k < VECS; ++k) {
@@ -77,14 +78,15 @@ void tile_store(uint tile_base, uint end, T prefix, bool exclusive) {
       y[k] = T4(OP(p, t[k].x), OP(p, t[k].y), OP(p, t[k].z), OP(p, t[k].w));
     }
   }
+  const IDX at = dst_base(pc.out_offset + tile_base + vector_offset(0));  // as tile_load
   if (tile_base + tile_elements() <= end) {
-    [[unroll]] for (uint k = 0; k < VECS; ++k)
-      dst4[(pc.out_offset + vector_index(tile_base, k)) / 4] = y[k];
+    [[unroll]] for (uint k = 0; k < VECS; ++k) store_dst4(at, k * gl_SubgroupSize, y[k]);
   } else {
+    const uint len = uint(end - tile_base);
     [[unroll]] for (uint k = 0; k < VECS; ++k) {
-      const uint i = vector_index(tile_base, k);
+      const uint i = vector_offset(k);
       [[unroll]] for (uint j = 0; j < 4; ++j)
-        if (i + j < end) dst[pc.out_offset + i + j] = y[k][j];
+        if (i + j < len) store_dst(at, k * (4 * gl_SubgroupSize) + j, y[k][j]);
     }
   }
 }

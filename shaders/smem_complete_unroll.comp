@@ -11,9 +11,9 @@ void main() {
   const uint group = linear_workgroup();
   if (group >= pc.groups) return;
   const uint tid = gl_LocalInvocationID.x;
-  const uint i = group * (2 * WG) + tid;
+  const IDX i = IDX(group) * (2 * WG) + tid;
   sdata[tid] = OP(load_or_identity(i), load_or_identity(i + WG));
   barrier();
   fold_shared_unrolled(tid);
-  if (gl_SubgroupID == 0 && gl_SubgroupInvocationID == 0) out_data[pc.out_offset + group] = sdata[0];
+  if (gl_SubgroupID == 0 && gl_SubgroupInvocationID == 0) dst_set(pc.out_offset + group, sdata[0]);
 }

@@ -9,12 +9,12 @@ void main() {
   const uint group = linear_workgroup();
   if (group >= pc.groups) return;
   const uint tid = gl_LocalInvocationID.x;
-  const uint i = group * (2 * WG) + tid;
+  const IDX i = IDX(group) * (2 * WG) + tid;
   sdata[tid] = OP(load_or_identity(i), load_or_identity(i + WG));
   barrier();
   for (uint s = WG / 2; s > 0; s >>= 1) {
     if (tid < s) sdata[tid] = OP(sdata[tid], sdata[tid + s]);
     barrier();
   }
-  if (tid == 0) out_data[pc.out_offset + group] = sdata[0];
+  if (tid == 0) dst_set(pc.out_offset + group, sdata[0]);
 }

@@ -10,12 +10,12 @@ void main() {
   const uint group = linear_workgroup();
   if (group >= pc.groups) return;
   const uint tid = gl_LocalInvocationID.x;
-  sdata[tid] = load_or_identity(group * WG + tid);
+  sdata[tid] = load_or_identity(IDX(group) * WG + tid);
   barrier();
   for (uint s = 1; s < WG; s *= 2) {
     const uint index = 2 * s * tid;
     if (index < WG) sdata[index] = OP(sdata[index], sdata[index + s]);
     barrier();
   }
-  if (tid == 0) out_data[pc.out_offset + group] = sdata[0];
+  if (tid == 0) dst_set(pc.out_offset + group, sdata[0]);
 }

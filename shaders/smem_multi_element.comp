@@ -14,5 +14,5 @@ void main() {
   sdata[tid] = grid_stride_fold(group, tid);
   barrier();
   fold_shared_unrolled(tid);
-  if (gl_SubgroupID == 0 && gl_SubgroupInvocationID == 0) out_data[pc.out_offset + group] = sdata[0];
+  if (gl_SubgroupID == 0 && gl_SubgroupInvocationID == 0) dst_set(pc.out_offset + group, sdata[0]);
 }

@@ -9,11 +9,11 @@ void main() {
   const uint group = linear_workgroup();
   if (group >= pc.groups) return;
   const uint tid = gl_LocalInvocationID.x;
-  sdata[tid] = load_or_identity(group * WG + tid);
+  sdata[tid] = load_or_identity(IDX(group) * WG + tid);
   barrier();
   for (uint s = WG / 2; s > 0; s >>= 1) {
     if (tid < s) sdata[tid] = OP(sdata[tid], sdata[tid + s]);
     barrier();
   }
-  if (tid == 0) out_data[pc.out_offset + group] = sdata[0];
+  if (tid == 0) dst_set(pc.out_offset + group, sdata[0]);
 }

@@ -13,7 +13,7 @@ void main() {
   const uint group = linear_workgroup();
   if (group >= pc.groups) return;
   const uint tid = gl_LocalInvocationID.x;
-  const uint i = group * (2 * WG) + tid;
+  const IDX i = IDX(group) * (2 * WG) + tid;
   sdata[tid] = OP(load_or_identity(i), load_or_identity(i + WG));
   barrier();
   for (uint s = WG / 2; s >= gl_SubgroupSize; s >>= 1) {
@@ -29,6 +29,6 @@ void main() {
       subgroupMemoryBarrierShared();
       subgroupBarrier();
     }
-    if (lane == 0) out_data[pc.out_offset + group] = sdata[0];
+    if (lane == 0) dst_set(pc.out_offset + group, sdata[0]);
   }
 }

@@ -17,5 +17,5 @@ T subgroup_reduce(T v) {
 
 void main() {
   const T v = workgroup_reduce(grid_stride_fold(gl_WorkGroupID.x, gl_LocalInvocationID.x));
-  if (is_workgroup_leader()) out_data[pc.out_offset + gl_WorkGroupID.x] = v;
+  if (is_workgroup_leader()) dst_set(pc.out_offset + gl_WorkGroupID.x, v);
 }

@@ -17,10 +17,7 @@ vk::DeviceSize array_bytes(DType t, std::size_t n) {
 }  // namespace
 
 std::uint64_t max_elements(const DeviceFacts& f, DType t) {
-  std::uint64_t bytes = f.limits.maxStorageBufferRange & ~std::uint64_t{15};
-  if (f.max_allocation) bytes = std::min<std::uint64_t>(bytes, f.max_allocation & ~15ull);
-  if (f.device_local_bytes) bytes = std::min<std::uint64_t>(bytes, f.device_local_bytes);
-  return std::min<std::uint64_t>(bytes / size_of(t), (std::uint64_t{1} << 31) - 1);
+  return largest_buffer(f).bytes / size_of(t);
 }
 
 VulkanArray::VulkanArray(std::shared_ptr<Device> device, DType t, std::size_t n)

@@ -1,5 +1,5 @@
-// Device arrays of the Vulkan backend: one device-local storage buffer per array, padded to 16
-// bytes so vector loads and empty arrays are legal.
+// Device arrays of the Vulkan backend: one device-local buffer per array, reached by the shaders
+// through its device address, padded to 16 bytes so vector loads and empty arrays are legal.
 #pragma once
 
 #include <cstdint>
@@ -10,14 +10,14 @@
 
 namespace xr::vulkan {
 
-// Usage of every storage buffer the variants bind: shaders read and write it, transfers fill,
-// upload and read it back.
-inline constexpr vk::BufferUsageFlags kStorageUsage = vk::BufferUsageFlagBits::eStorageBuffer |
-                                                      vk::BufferUsageFlagBits::eTransferSrc |
-                                                      vk::BufferUsageFlagBits::eTransferDst;
+// Usage of every buffer the shaders reach (arrays, scratch, probes): by device address, and
+// transfers fill, upload and read it back.
+inline constexpr vk::BufferUsageFlags kStorageUsage =
+    vk::BufferUsageFlagBits::eStorageBuffer | vk::BufferUsageFlagBits::eShaderDeviceAddress |
+    vk::BufferUsageFlagBits::eTransferSrc | vk::BufferUsageFlagBits::eTransferDst;
 
-// Largest n of `t` one array may hold on this device: one storage-buffer binding must cover it
-// (maxStorageBufferRange), one allocation must hold it, and shader indices are 32-bit.
+// Largest n of `t` one array may hold on this device (largest_buffer: the device-local heap,
+// maxBufferSize, sparse blocks). Shader indices are 64-bit.
 std::uint64_t max_elements(const DeviceFacts& facts, DType t);
 
 // Device memory holding n elements of one dtype. Keeps its device alive.
@@ -33,6 +33,7 @@ class VulkanArray final : public DeviceArray {
 
   const Device* device() const { return device_.get(); }
   const Buffer& buffer() const { return buffer_; }
+  vk::DeviceAddress address() const { return buffer_.address(); }
   // Unique per array for the life of the process: the key of recorded command buffers, which
   // must never be reused for a later array at the same handle.
   std::uint64_t serial() const { return serial_; }

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "vk_check.hpp"
+#include "vk_transfer.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/spirv_modules.hpp"
 
@@ -126,6 +127,18 @@ std::string subgroup_ops_text(vk::SubgroupFeatureFlags ops) {
   return text.empty() ? "none" : text;
 }
 
+// XR_VK_BLOCK_BYTES=<bytes>: see DeviceFacts::block_override.
+std::uint64_t block_override_from_env() {
+  const char* s = std::getenv("XR_VK_BLOCK_BYTES");
+  if (!s || !*s) return 0;
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(s, &end, 10);
+  if (*end != '\0' || v < (1u << 20))
+    throw Error(ErrorCategory::usage,
+                "XR_VK_BLOCK_BYTES must be a number of bytes of at least 1048576");
+  return v;
+}
+
 DeviceFacts read_facts(vk::raii::PhysicalDevice physical, int index) {
   DeviceFacts f;
   const auto props = physical.getProperties();
@@ -180,11 +193,26 @@ DeviceFacts read_facts(vk::raii::PhysicalDevice physical, int index) {
 
   const auto features =
       physical.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan12Features>();
+  const auto& f10 = features.get<vk::PhysicalDeviceFeatures2>().features;
   const auto& f12 = features.get<vk::PhysicalDeviceVulkan12Features>();
   f.memory_model = f12.vulkanMemoryModel && f12.vulkanMemoryModelDeviceScope;
-  f.int64_atomics = features.get<vk::PhysicalDeviceFeatures2>().features.shaderInt64 &&
-                    f12.shaderBufferInt64Atomics;
+  f.int64_atomics = f10.shaderInt64 && f12.shaderBufferInt64Atomics;
   f.timeline_semaphore = f12.timelineSemaphore;
+  f.sparse_binding =
+      f10.sparseBinding && (families[family].queueFlags & vk::QueueFlagBits::eSparseBinding);
+  f.sparse_address_space = f.limits.sparseAddressSpaceSize;
+  f.block_override = block_override_from_env();
+  const char* addressing = std::getenv("XR_VK_ADDRESSING");
+  f.force_address = addressing && std::string_view(addressing) == "address";
+  if (addressing && *addressing && !f.force_address && std::string_view(addressing) != "auto")
+    throw Error(ErrorCategory::usage, "XR_VK_ADDRESSING must be auto or address");
+  // Every operand is reached by its device address with 64-bit indices (shaders/params.glsl).
+  if (!f12.bufferDeviceAddress || !f10.shaderInt64) {
+    f.unusable_reason = !f12.bufferDeviceAddress ? "no bufferDeviceAddress" : "no shaderInt64";
+    p.emplace_back("unusable", f.unusable_reason);
+    f.physical = std::move(physical);
+    return f;
+  }
   std::string subgroup_range = std::to_string(p11.subgroupSize);
   if (props.apiVersion >= VK_API_VERSION_1_3) {
     const auto p13 =
@@ -195,6 +223,7 @@ DeviceFacts read_facts(vk::raii::PhysicalDevice physical, int index) {
         physical.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan13Features>()
             .get<vk::PhysicalDeviceVulkan13Features>();
     f.full_subgroups = f13.subgroupSizeControl && f13.computeFullSubgroups;
+    f.max_buffer = p13.maxBufferSize;
     f.max_subgroup_size = std::max(p13.maxSubgroupSize, p11.subgroupSize);
     if (p13.minSubgroupSize != p13.maxSubgroupSize)
       subgroup_range += " (" + std::to_string(p13.minSubgroupSize) + ".." +
@@ -214,7 +243,15 @@ DeviceFacts read_facts(vk::raii::PhysicalDevice physical, int index) {
   p.emplace_back("max workgroup count", std::to_string(l.maxComputeWorkGroupCount[0]) + " x " +
                                             std::to_string(l.maxComputeWorkGroupCount[1]) + " x " +
                                             std::to_string(l.maxComputeWorkGroupCount[2]));
-  p.emplace_back("max storage buffer range", std::to_string(l.maxStorageBufferRange) + " bytes");
+  p.emplace_back("max storage buffer range",
+                 std::to_string(l.maxStorageBufferRange) +
+                     " bytes (larger arrays: operands by device address)");
+  p.emplace_back("max allocation",
+                 f.max_allocation ? std::to_string(f.max_allocation) + " bytes" : "not reported");
+  p.emplace_back("max buffer size",
+                 f.max_buffer ? std::to_string(f.max_buffer) + " bytes" : "not reported");
+  p.emplace_back("sparse binding", f.sparse_binding ? "yes" : "no");
+  p.emplace_back("largest array", largest_buffer(f).why);
   std::ostringstream ts;
   if (f.timestamps())
     ts << "yes, period " << l.timestampPeriod << " ns, " << f.timestamp_valid_bits << " valid bits";
@@ -325,23 +362,99 @@ std::uint32_t choose_memory_type(const vk::PhysicalDeviceMemoryProperties& mem,
 
 }  // namespace
 
+std::uint64_t block_limit(const DeviceFacts& f) {
+  if (f.block_override && (!f.max_allocation || f.block_override < f.max_allocation))
+    return f.block_override;
+  return f.max_allocation;
+}
+
+namespace {
+std::string gib(std::uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(bytes) / (1ull << 30));
+  return text;
+}
+}  // namespace
+
+BufferLimit largest_buffer(const DeviceFacts& f) {
+  BufferLimit limit{f.device_local_bytes ? f.device_local_bytes : UINT64_MAX, ""};
+  std::string bound = "the device-local heap";
+  const auto cap = [&](std::uint64_t bytes, const char* what) {
+    if (bytes && bytes < limit.bytes) {
+      limit.bytes = bytes;
+      bound = what;
+    }
+  };
+  cap(f.max_buffer, "maxBufferSize");
+  const std::uint64_t block = block_limit(f);
+  std::string blocks;
+  if (block && limit.bytes > block) {
+    if (f.sparse_binding) {
+      cap(f.sparse_address_space, "sparseAddressSpaceSize");
+      blocks = ", bound sparsely in blocks of at most " + gib(block) +
+               (block == f.max_allocation ? " (maxMemoryAllocationSize)" : " (XR_VK_BLOCK_BYTES)");
+    } else {
+      // Without sparse binding the array is one allocation, past the soft limit of
+      // maxMemoryAllocationSize (the spec lets the device refuse it: then out_of_memory).
+      blocks = ", one allocation past maxMemoryAllocationSize (" + gib(f.max_allocation) +
+               "), which the device may refuse";
+    }
+  }
+  limit.bytes &= ~std::uint64_t{15};
+  limit.why = gib(limit.bytes) + ": " + bound + blocks;
+  return limit;
+}
+
 Buffer::Buffer(Device& device, vk::DeviceSize bytes, vk::BufferUsageFlags usage, MemoryKind kind)
     : size_(bytes) {
   const DeviceFacts& facts = device.facts();
-  if (facts.max_allocation && bytes > facts.max_allocation)
-    throw Error(ErrorCategory::out_of_memory, "a buffer of " + std::to_string(bytes) +
-                                                  " bytes exceeds this device's "
-                                                  "maxMemoryAllocationSize of " +
-                                                  std::to_string(facts.max_allocation) + " bytes");
+  if (facts.max_buffer && bytes > facts.max_buffer)
+    throw Error(ErrorCategory::unsupported, "a buffer of " + std::to_string(bytes) +
+                                                " bytes exceeds this device's maxBufferSize of " +
+                                                std::to_string(facts.max_buffer) + " bytes");
+  const std::uint64_t block = block_limit(facts);
+  const bool sparse =
+      kind == MemoryKind::device_local && block && bytes > block && facts.sparse_binding;
+  const bool addressed = bool(usage & vk::BufferUsageFlagBits::eShaderDeviceAddress);
   const auto& dev = device.handle();
-  buffer_ = XR_VK_CHECK(
-      dev.createBuffer(vk::BufferCreateInfo({}, bytes, usage, vk::SharingMode::eExclusive)));
+  vk::BufferCreateInfo info({}, bytes, usage, vk::SharingMode::eExclusive);
+  if (sparse) info.flags = vk::BufferCreateFlagBits::eSparseBinding;
+  buffer_ = XR_VK_CHECK(dev.createBuffer(info));
   const auto req = buffer_.getMemoryRequirements();
   const auto type =
       choose_memory_type(facts.physical.getMemoryProperties(), req.memoryTypeBits, kind);
-  memory_ = XR_VK_CHECK(dev.allocateMemory(vk::MemoryAllocateInfo(req.size, type)));
-  buffer_.bindMemory(*memory_, 0);
-  if (kind != MemoryKind::device_local) mapped_ = XR_VK_CHECK(memory_.mapMemory(0, VK_WHOLE_SIZE));
+  if (sparse) {
+    bind_sparsely(device, req, type, block);
+  } else {
+    vk::StructureChain<vk::MemoryAllocateInfo, vk::MemoryAllocateFlagsInfo> alloc(
+        vk::MemoryAllocateInfo(req.size, type),
+        vk::MemoryAllocateFlagsInfo(vk::MemoryAllocateFlagBits::eDeviceAddress));
+    if (!addressed) alloc.unlink<vk::MemoryAllocateFlagsInfo>();
+    memory_.push_back(XR_VK_CHECK(dev.allocateMemory(alloc.get<vk::MemoryAllocateInfo>())));
+    buffer_.bindMemory(*memory_.front(), 0);
+  }
+  if (addressed) address_ = dev.getBufferAddress(vk::BufferDeviceAddressInfo(*buffer_));
+  if (kind != MemoryKind::device_local)
+    mapped_ = XR_VK_CHECK(memory_.front().mapMemory(0, VK_WHOLE_SIZE));
+}
+
+void Buffer::bind_sparsely(Device& device, const vk::MemoryRequirements& req, std::uint32_t type,
+                           vk::DeviceSize block) {
+  // Blocks are whole multiples of the sparse alignment; the last one ends with the buffer.
+  block -= block % req.alignment;
+  if (block == 0)
+    throw Error(ErrorCategory::unsupported,
+                "the sparse block size is below this device's alignment of " +
+                    std::to_string(req.alignment) + " bytes");
+  const vk::MemoryAllocateFlagsInfo flags(vk::MemoryAllocateFlagBits::eDeviceAddress);
+  std::vector<vk::SparseMemoryBind> binds;
+  for (vk::DeviceSize offset = 0; offset < req.size; offset += block) {
+    const vk::DeviceSize bytes = std::min(block, req.size - offset);
+    memory_.push_back(
+        XR_VK_CHECK(device.handle().allocateMemory(vk::MemoryAllocateInfo(bytes, type, &flags))));
+    binds.emplace_back(offset, bytes, *memory_.back(), 0);
+  }
+  device.bind_sparse(*buffer_, binds);
 }
 
 // --- device ---------------------------------------------------------------------------------
@@ -355,8 +468,12 @@ Device::Device(std::shared_ptr<Instance> instance, std::size_t index)
                      vk::PhysicalDeviceVulkan12Features, vk::PhysicalDeviceVulkan13Features>
       chain;
   chain.get<vk::DeviceCreateInfo>().setQueueCreateInfos(queue_info);
-  // fast/decoupled-lookback's status words are 64-bit atomics.
-  chain.get<vk::PhysicalDeviceFeatures2>().features.shaderInt64 = f.int64_atomics;
+  // Operands by device address with 64-bit indices (both required by read_facts); arrays past
+  // one allocation bound sparsely; fast/decoupled-lookback's status words are 64-bit atomics.
+  auto& f10 = chain.get<vk::PhysicalDeviceFeatures2>().features;
+  f10.shaderInt64 = true;
+  f10.sparseBinding = f.sparse_binding;
+  chain.get<vk::PhysicalDeviceVulkan12Features>().bufferDeviceAddress = true;
   chain.get<vk::PhysicalDeviceVulkan12Features>().shaderBufferInt64Atomics = f.int64_atomics;
   chain.get<vk::PhysicalDeviceVulkan12Features>().timelineSemaphore = f.timeline_semaphore;
   if (f.api_version >= VK_API_VERSION_1_3) {
@@ -371,13 +488,15 @@ Device::Device(std::shared_ptr<Instance> instance, std::size_t index)
       vk::CommandPoolCreateFlagBits::eResetCommandBuffer, f.queue_family)));
   pipeline_cache_ = XR_VK_CHECK(device_.createPipelineCache(vk::PipelineCacheCreateInfo()));
 
+  // Three storage-buffer bindings (the operands of the binding modules) and the push constants
+  // (with the operands' addresses, read by the address modules): shaders/common.glsl.
   std::array<vk::DescriptorSetLayoutBinding, 3> bindings;
   for (std::uint32_t b = 0; b < bindings.size(); ++b)
     bindings[b] = vk::DescriptorSetLayoutBinding(b, vk::DescriptorType::eStorageBuffer, 1,
                                                  vk::ShaderStageFlagBits::eCompute);
   set_layout_ = XR_VK_CHECK(
       device_.createDescriptorSetLayout(vk::DescriptorSetLayoutCreateInfo({}, bindings)));
-  const vk::PushConstantRange push(vk::ShaderStageFlagBits::eCompute, 0, sizeof(PushConstants));
+  const vk::PushConstantRange push(vk::ShaderStageFlagBits::eCompute, 0, sizeof(PushBlock));
   const vk::DescriptorSetLayout set_layout = *set_layout_;
   pipeline_layout_ =
       XR_VK_CHECK(device_.createPipelineLayout(vk::PipelineLayoutCreateInfo({}, set_layout, push)));
@@ -454,6 +573,14 @@ void Device::wait(const vk::raii::Fence& fence, Wait how) const {
   }
 }
 
+void Device::bind_sparse(vk::Buffer buffer, std::span<const vk::SparseMemoryBind> binds) {
+  const vk::SparseBufferMemoryBindInfo buffer_binds(buffer, binds);
+  const vk::BindSparseInfo info({}, buffer_binds, {}, {}, {});
+  XR_VK_CHECK(device_.resetFences(*fence_));
+  XR_VK_CHECK(queue_.bindSparse(info, *fence_));
+  wait(fence_, Wait::block);
+}
+
 void Device::run_once(const std::function<void(const vk::raii::CommandBuffer&)>& record) {
   vk::raii::CommandBuffer cmd = allocate_command_buffer();
   cmd.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
@@ -461,42 +588,6 @@ void Device::run_once(const std::function<void(const vk::raii::CommandBuffer&)>&
   record(cmd);
   cmd.end();
   submit_and_wait(cmd);
-}
-
-namespace {
-// Staging chunk of write_buffer/read_buffer: bounds the host-visible memory of a copy; large
-// enough that per-chunk submission costs vanish next to the copy (a starting point).
-constexpr std::size_t kStagingBytes = std::size_t{64} << 20;
-}  // namespace
-
-void Device::write_buffer(const Buffer& dst, const void* src, std::size_t bytes) {
-  if (bytes == 0) return;
-  Buffer staging(*this, std::min(bytes, kStagingBytes), vk::BufferUsageFlagBits::eTransferSrc,
-                 MemoryKind::upload);
-  for (std::size_t done = 0; done < bytes; done += kStagingBytes) {
-    const std::size_t chunk = std::min(kStagingBytes, bytes - done);
-    std::memcpy(staging.mapped(), static_cast<const std::byte*>(src) + done, chunk);
-    run_once([&](const vk::raii::CommandBuffer& cmd) {
-      cmd.copyBuffer(staging.handle(), dst.handle(), vk::BufferCopy(0, done, chunk));
-    });
-  }
-}
-
-void Device::read_buffer(const Buffer& src, void* dst, std::size_t bytes) {
-  if (bytes == 0) return;
-  Buffer staging(*this, std::min(bytes, kStagingBytes), vk::BufferUsageFlagBits::eTransferDst,
-                 MemoryKind::readback);
-  for (std::size_t done = 0; done < bytes; done += kStagingBytes) {
-    const std::size_t chunk = std::min(kStagingBytes, bytes - done);
-    run_once([&](const vk::raii::CommandBuffer& cmd) {
-      cmd.copyBuffer(src.handle(), staging.handle(), vk::BufferCopy(done, 0, chunk));
-      const vk::MemoryBarrier to_host(vk::AccessFlagBits::eTransferWrite,
-                                      vk::AccessFlagBits::eHostRead);
-      cmd.pipelineBarrier(vk::PipelineStageFlagBits::eTransfer, vk::PipelineStageFlagBits::eHost,
-                          {}, to_host, {}, {});
-    });
-    std::memcpy(static_cast<std::byte*>(dst) + done, staging.mapped(), chunk);
-  }
 }
 
 void record_queue_barrier(const vk::raii::CommandBuffer& cmd) {

@@ -1,14 +1,17 @@
 // Context layer of the Vulkan backend: the instance (with the optional validation messenger),
 // the facts of every physical device, the logical device with its queue, command pool, pipeline
-// cache, shared pipeline layout and pipelines, and move-only buffers with their memory.
+// cache, shared pipeline layout and pipelines, and move-only buffers with their memory and
+// device address.
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,8 +52,17 @@ struct DeviceFacts {
   bool full_subgroups = false;            // subgroupSizeControl + computeFullSubgroups
   bool int64_atomics = false;             // shaderInt64 + shaderBufferInt64Atomics (enabled)
   bool timeline_semaphore = false;        // Vulkan 1.2 timelineSemaphore (enabled when present)
-  std::uint64_t max_allocation = 0;
+  bool sparse_binding = false;       // sparseBinding on the compute queue: arrays in several blocks
+  std::uint64_t max_allocation = 0;  // maxMemoryAllocationSize (0: not reported)
+  std::uint64_t max_buffer = 0;      // maxBufferSize (Vulkan 1.3; 0: not reported)
+  std::uint64_t sparse_address_space = 0;
   std::uint64_t device_local_bytes = 0;
+  // XR_VK_BLOCK_BYTES: the largest allocation arrays make, below maxMemoryAllocationSize, so the
+  // several-block path runs on small arrays too (tests on a GPU). 0: the device's limit.
+  std::uint64_t block_override = 0;
+  // XR_VK_ADDRESSING=address: every plan reaches its operands by device address, also where a
+  // binding would hold them (tests and the before/after of the address path).
+  bool force_address = false;
 
   bool timestamps() const { return timestamp_valid_bits > 0; }
   bool cpu() const { return type == vk::PhysicalDeviceType::eCpu; }
@@ -85,6 +97,7 @@ class Instance {
 };
 
 class Device;
+struct Staging;  // vk_transfer.hpp
 
 enum class MemoryKind {
   device_local,  // storage buffers the shaders read and write
@@ -92,21 +105,42 @@ enum class MemoryKind {
   readback,      // host-visible, coherent, cached where possible: results and downloads
 };
 
-// A buffer with its own memory (one allocation per buffer: the backend holds a handful).
+// The largest buffer an array may be on a device, and why, in words for `list`.
+struct BufferLimit {
+  std::uint64_t bytes = 0;
+  std::string why;
+};
+BufferLimit largest_buffer(const DeviceFacts& f);
+
+// The largest allocation one buffer's block may be: maxMemoryAllocationSize, or the
+// XR_VK_BLOCK_BYTES override below it. 0: no limit reported.
+std::uint64_t block_limit(const DeviceFacts& f);
+
+// A buffer with its own memory and, for shader access, its device address. Device-local
+// buffers larger than one allocation may be (block_limit) are bound sparsely to several blocks
+// where the device has sparseBinding: the shaders still see one contiguous range of addresses.
 // Move-only through its RAII members. Host-visible kinds stay mapped for their lifetime.
 class Buffer {
  public:
-  // Error(out_of_memory) when the allocation fails or exceeds maxMemoryAllocationSize.
+  // Error(out_of_memory) when an allocation fails; Error(unsupported) when the buffer exceeds
+  // maxBufferSize.
   Buffer(Device& device, vk::DeviceSize bytes, vk::BufferUsageFlags usage, MemoryKind kind);
   vk::Buffer handle() const { return *buffer_; }
   vk::DeviceSize size() const { return size_; }
   void* mapped() const { return mapped_; }
+  // Device address of byte 0 (0 unless the usage holds eShaderDeviceAddress).
+  vk::DeviceAddress address() const { return address_; }
+  std::size_t blocks() const { return memory_.size(); }
 
  private:
+  void bind_sparsely(Device& device, const vk::MemoryRequirements& req, std::uint32_t type,
+                     vk::DeviceSize block);
+
   vk::raii::Buffer buffer_{nullptr};
-  vk::raii::DeviceMemory memory_{nullptr};
+  std::vector<vk::raii::DeviceMemory> memory_;
   vk::DeviceSize size_ = 0;
   void* mapped_ = nullptr;
+  vk::DeviceAddress address_ = 0;
 };
 
 // Pipeline variants differ in module and specialization constants.
@@ -118,10 +152,10 @@ struct PipelineKey {
   auto operator<=>(const PipelineKey&) const = default;
 };
 
-// Push constants of every shader (shaders/common.glsl, Params). Reduce shaders read the first
-// four; the scan shaders all eight (shaders/scan_common.glsl).
+// The sizes of one pass, the part of every shader's push constants (shaders/params.glsl) that
+// plans compute. Reduce shaders read n to groups; the scan shaders all of them.
 struct PushConstants {
-  std::uint32_t n = 0;
+  std::uint64_t n = 0;
   std::uint32_t in_offset = 0;
   std::uint32_t out_offset = 0;
   std::uint32_t groups = 0;
@@ -130,6 +164,21 @@ struct PushConstants {
   std::uint32_t param = 0;
   std::uint32_t limit = 0;
 };
+
+// A pass's three operands by device address (the buffers' byte 0): the source, the destination
+// and the pass's own scratch (shaders/params.glsl: src, dst, aux).
+struct Operands {
+  vk::DeviceAddress src = 0, dst = 0, aux = 0;
+};
+
+// The push constants as the shaders see them, byte for byte.
+struct PushBlock {
+  Operands operands;
+  PushConstants sizes;
+};
+static_assert(offsetof(PushBlock, sizes) == 24 && offsetof(PushBlock, sizes.in_offset) == 32 &&
+                  offsetof(PushBlock, sizes.limit) == 56,
+              "PushBlock must match shaders/params.glsl");
 
 // The logical device of one physical device, its compute queue and the objects every variant
 // shares. The backend is single-threaded, so one command pool and one fence serve every
@@ -161,10 +210,14 @@ class Device {
   enum class Wait { spin, block };
   // Waits for `fence` the `how` way, bounded by kFenceTimeout (then Error(device_lost)).
   void wait(const vk::raii::Fence& fence, Wait how) const;
+  // Binds `binds` (blocks of memory) to the sparse buffer `buffer` on the queue and waits.
+  void bind_sparse(vk::Buffer buffer, std::span<const vk::SparseMemoryBind> binds);
   // Records `record` into a fresh command buffer, submits it and waits.
   void run_once(const std::function<void(const vk::raii::CommandBuffer&)>& record);
 
-  // Blocking copies between host memory and a device-local buffer, through staging chunks.
+  // Blocking copies between host memory and a device-local buffer, through two staging buffers
+  // kept for the device's life: the copy of one chunk overlaps the (parallel) host copy of the
+  // next (vk_transfer.cpp).
   void write_buffer(const Buffer& dst, const void* src, std::size_t bytes);
   void read_buffer(const Buffer& src, void* dst, std::size_t bytes);
 
@@ -195,6 +248,8 @@ class Device {
   vk::raii::PipelineLayout pipeline_layout_{nullptr};
   vk::raii::Fence fence_{nullptr};
   std::map<PipelineKey, PipelineEntry> pipelines_;
+  // Last: its command buffers and fences go before the pool and the device.
+  std::unique_ptr<Staging> staging_;  // created by the first transfer
 };
 
 // A memory barrier that orders every earlier compute-shader or transfer write before every

@@ -27,14 +27,14 @@ double us_since(Clock::time_point t0) {
 // A command buffer of `dispatches` empty dispatches, each after a compute barrier (a dependent
 // call's order, as CUDA's stream order), reusable while pending when `simultaneous`.
 vk::raii::CommandBuffer record_empty(Device& device, int dispatches, bool simultaneous,
-                                     vk::Pipeline pipeline, vk::DescriptorSet set) {
+                                     vk::Pipeline pipeline) {
   vk::raii::CommandBuffer cmd = device.allocate_command_buffer();
   cmd.begin(vk::CommandBufferBeginInfo(simultaneous
                                            ? vk::CommandBufferUsageFlagBits::eSimultaneousUse
                                            : vk::CommandBufferUsageFlags{}));
   for (int i = 0; i < dispatches; ++i) {
     if (i > 0) record_pass_barrier(cmd);
-    record_dispatch(cmd, device, pipeline, set, PushConstants{}, Grid{1, 1});
+    record_dispatch(cmd, device, pipeline, Bound{}, PushConstants{}, Grid{1, 1});
   }
   cmd.end();
   return cmd;
@@ -47,11 +47,6 @@ std::vector<Overhead> measure_vulkan_overheads(Device& device) {
   const auto& dev = device.handle();
   const auto& queue = device.queue();
   const vk::Pipeline pipeline = device.pipeline({"empty", 32, 1});
-  // The shared layout wants a set bound; the empty shader reads none of it.
-  Buffer dummy(device, 16, kStorageUsage, MemoryKind::device_local);
-  const std::array<BindingSets::Triple, 1> triples{
-      BindingSets::Triple{dummy.handle(), dummy.handle(), dummy.handle()}};
-  const BindingSets sets(device, triples);
   std::vector<Overhead> out;
 
   // GPU time per call of `calls` empty dispatches between the timestamps of one command buffer,
@@ -61,7 +56,7 @@ std::vector<Overhead> measure_vulkan_overheads(Device& device) {
     const auto& cmd = timed.begin();
     for (int i = 0; i < calls; ++i) {
       if (i > 0) record_pass_barrier(cmd);
-      record_dispatch(cmd, device, pipeline, sets[0], PushConstants{}, Grid{1, 1});
+      record_dispatch(cmd, device, pipeline, Bound{}, PushConstants{}, Grid{1, 1});
     }
     timed.end_timing();
     timed.end();
@@ -82,8 +77,8 @@ std::vector<Overhead> measure_vulkan_overheads(Device& device) {
                               gpu_per_call(1),
                               "the timestamps around one dispatch, as a variant's call"));
 
-  const vk::raii::CommandBuffer one = record_empty(device, 1, true, pipeline, sets[0]);
-  const vk::raii::CommandBuffer many = record_empty(device, kCalls, false, pipeline, sets[0]);
+  const vk::raii::CommandBuffer one = record_empty(device, 1, true, pipeline);
+  const vk::raii::CommandBuffer many = record_empty(device, kCalls, false, pipeline);
   const vk::CommandBuffer one_handle = *one, many_handle = *many;
   vk::raii::Fence fence = XR_VK_CHECK(dev.createFence(vk::FenceCreateInfo()));
   auto submit = [&](vk::CommandBuffer cmd, vk::Fence f) {

@@ -71,20 +71,26 @@ void Probes::flush_cache() {
 namespace {
 
 // Median ms of the probe shader `name` (read_bandwidth, copy_bandwidth) over `vectors` 16-byte
-// elements of `first`, with `second` bound beside it (the read probe's sink, the copy's target).
+// elements of `first`, with `second` beside it (the read probe's sink, the copy's target).
 double probe_shader_ms(Device& device, const char* name, const Buffer& first, const Buffer& second,
-                       std::uint32_t vectors) {
+                       std::uint64_t vectors) {
   const DeviceFacts& f = device.facts();
+  // By binding (probe_bytes keeps a probe's buffers within one), or by address where every
+  // variant is (XR_VK_ADDRESSING=address), so a peak is measured as its variants run.
+  const bool by_address = f.force_address;
   const std::array<BindingSets::Triple, 1> triples{
       BindingSets::Triple{first.handle(), second.handle(), second.handle()}};
   const BindingSets sets(device, triples);
+  const Bound operands{{first.address(), second.address(), second.address()},
+                       by_address ? nullptr : sets[0]};
 
   constexpr std::uint32_t kWorkgroup = 256, kUnroll = 4;
-  const vk::Pipeline pipeline = device.pipeline({name, kWorkgroup, kUnroll});
+  const vk::Pipeline pipeline =
+      device.pipeline({std::string(name) + (by_address ? ".addr" : ""), kWorkgroup, kUnroll});
   const std::uint32_t groups = std::min(
       {ceil_div(vectors, kWorkgroup * kUnroll), kGridGroups, f.limits.maxComputeWorkGroupCount[0]});
   return probe_median_ms(device, [&](const vk::raii::CommandBuffer& cmd) {
-    record_dispatch(cmd, device, pipeline, sets[0], PushConstants{vectors, 0, 0, groups},
+    record_dispatch(cmd, device, pipeline, operands, PushConstants{vectors, 0, 0, groups},
                     Grid{groups, 1});
   });
 }
@@ -139,8 +145,7 @@ double Probes::read_bandwidth_gbps() {
       cmd.fillBuffer(data.handle(), 0, VK_WHOLE_SIZE, 0);
       cmd.fillBuffer(sink.handle(), 0, VK_WHOLE_SIZE, 0);
     });
-    return probe_shader_ms(device, "read_bandwidth", data, sink,
-                           static_cast<std::uint32_t>(bytes / 16));
+    return probe_shader_ms(device, "read_bandwidth", data, sink, bytes / 16);
   });
 }
 
@@ -153,8 +158,7 @@ double Probes::copy_bandwidth_gbps() {
     device.run_once([&](const vk::raii::CommandBuffer& cmd) {
       cmd.fillBuffer(src.handle(), 0, VK_WHOLE_SIZE, 1);
     });
-    return probe_shader_ms(device, "copy_bandwidth", src, dst,
-                           static_cast<std::uint32_t>(bytes / 16));
+    return probe_shader_ms(device, "copy_bandwidth", src, dst, bytes / 16);
   });
 }
 

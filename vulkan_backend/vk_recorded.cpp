@@ -7,6 +7,19 @@
 
 namespace xr::vulkan {
 
+Addressing addressing_for(const DeviceFacts& f, std::uint64_t n,
+                          std::initializer_list<vk::DeviceSize> buffer_bytes) {
+  if (f.force_address || n >= (std::uint64_t{1} << 31)) return Addressing::address;
+  for (vk::DeviceSize bytes : buffer_bytes)
+    if (bytes > f.limits.maxStorageBufferRange) return Addressing::address;
+  return Addressing::binding;
+}
+
+std::string module_name(std::string_view shader, DType t, Op op, Addressing a) {
+  return std::string(shader) + "." + std::string(to_string(t)) + "." + std::string(to_string(op)) +
+         (a == Addressing::address ? ".addr" : "");
+}
+
 BindingSets::BindingSets(Device& device, std::span<const Triple> triples) {
   const auto& dev = device.handle();
   const auto count = static_cast<std::uint32_t>(triples.size());
@@ -43,12 +56,14 @@ Grid grid_for(std::uint64_t groups, const DeviceFacts& f, std::string_view what)
 }
 
 void record_dispatch(const vk::raii::CommandBuffer& cmd, const Device& device,
-                     vk::Pipeline pipeline, vk::DescriptorSet set, const PushConstants& push,
+                     vk::Pipeline pipeline, const Bound& operands, const PushConstants& push,
                      Grid grid) {
   cmd.bindPipeline(vk::PipelineBindPoint::eCompute, pipeline);
-  cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, device.pipeline_layout(), 0, set, {});
-  cmd.pushConstants<PushConstants>(device.pipeline_layout(), vk::ShaderStageFlagBits::eCompute, 0,
-                                   push);
+  if (operands.set)
+    cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, device.pipeline_layout(), 0,
+                           operands.set, {});
+  cmd.pushConstants<PushBlock>(device.pipeline_layout(), vk::ShaderStageFlagBits::eCompute, 0,
+                               PushBlock{operands.addresses, push});
   cmd.dispatch(grid.x, grid.y, 1);
 }
 

@@ -1,11 +1,13 @@
-// Recording helpers shared by the reduce and scan plans and the probes: descriptor sets over the
-// one set layout, grids for any number of workgroups, and a command buffer recorded once between
-// two timestamps and resubmitted for every call.
+// Recording helpers shared by the reduce and scan plans and the probes: how a plan reaches its
+// operands (descriptor sets or device addresses), grids for any number of workgroups, and a
+// command buffer recorded once between two timestamps and resubmitted for every call.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "vk_context.hpp"
@@ -13,8 +15,18 @@
 
 namespace xr::vulkan {
 
-// Descriptor sets of the shared layout (three storage-buffer bindings), one per triple of
-// whole buffers.
+// How a plan's shaders reach their operands (shaders/common.glsl): by descriptor binding with
+// 32-bit indices where every buffer fits one binding and n < 2^31 (as fast on an H200, 2-3x
+// faster on lavapipe, and seen by synchronization validation), else by device address with
+// 64-bit indices. XR_VK_ADDRESSING=address forces the second (DeviceFacts::force_address).
+enum class Addressing { binding, address };
+Addressing addressing_for(const DeviceFacts& f, std::uint64_t n,
+                          std::initializer_list<vk::DeviceSize> buffer_bytes);
+// The module of an algorithm for one dtype, op and addressing: "<shader>.<dtype>.<op>[.addr]".
+std::string module_name(std::string_view shader, DType t, Op op, Addressing a);
+
+// Descriptor sets of the shared layout (three storage-buffer bindings), one per triple of whole
+// buffers. Only for plans by binding: a buffer past maxStorageBufferRange cannot be bound.
 class BindingSets {
  public:
   using Triple = std::array<vk::Buffer, 3>;
@@ -24,6 +36,12 @@ class BindingSets {
  private:
   vk::raii::DescriptorPool pool_{nullptr};
   vk::raii::DescriptorSets sets_{nullptr};
+};
+
+// The operands of a pass both ways: the addresses always (pushed), the set where the plan binds.
+struct Bound {
+  Operands addresses;
+  vk::DescriptorSet set = nullptr;
 };
 
 // A dispatch of `groups` workgroups: 1-D where maxComputeWorkGroupCount[0] allows, else 2-D
@@ -36,7 +54,7 @@ Grid grid_for(std::uint64_t groups, const DeviceFacts& facts, std::string_view w
 
 // Binds, pushes and dispatches one pass of the shared pipeline layout.
 void record_dispatch(const vk::raii::CommandBuffer& cmd, const Device& device,
-                     vk::Pipeline pipeline, vk::DescriptorSet set, const PushConstants& push,
+                     vk::Pipeline pipeline, const Bound& operands, const PushConstants& push,
                      Grid grid);
 // Orders every earlier compute-shader write before every later compute-shader access: between
 // the passes of one call.
@@ -68,6 +86,7 @@ inline Timing per_call(Timing t, int calls) {
   return t;
 }
 
+// A count of workgroups or tiles: callers keep it below 2^32 (n / tile).
 inline std::uint32_t ceil_div(std::uint64_t a, std::uint64_t b) {
   return static_cast<std::uint32_t>((a + b - 1) / b);
 }

@@ -68,7 +68,6 @@ std::vector<VariantInfo> variant_infos() {
     VariantInfo info = catalog_variant(
         Primitive::reduce, v.id, {DType::i32, DType::u32, DType::f32}, {Op::sum, Op::min, Op::max});
     info.requirements = need_words(v.needs);
-    info.max_elements = (std::uint64_t{1} << 31) - 1;  // 32-bit shader indices
     out.push_back(std::move(info));
   }
   return out;
@@ -77,10 +76,6 @@ std::vector<VariantInfo> variant_infos() {
 std::string unsupported_reason(const VariantSpec& spec, const DeviceFacts& f) {
   // sdata/sgroup arrays of WG 4-byte elements plus a few words.
   return missing_reason(spec.needs, spec.workgroup, spec.workgroup * 4 + 64, f);
-}
-
-std::string module_name(std::string_view shader, DType t, Op op) {
-  return std::string(shader) + "." + std::string(to_string(t)) + "." + std::string(to_string(op));
 }
 
 // --- reducers -------------------------------------------------------------------------------
@@ -97,9 +92,10 @@ struct Pass {
 // stored in scratch at 16-byte-aligned offsets (vector loads of the next pass stay aligned),
 // until one value remains. Returns the passes and the scratch element holding the result.
 std::pair<std::vector<Pass>, std::uint32_t> plan_passes(const VariantSpec& spec,
-                                                        const DeviceFacts& f, std::uint32_t n) {
+                                                        const DeviceFacts& f, std::uint64_t n) {
   std::vector<Pass> passes;
-  std::uint32_t count = n, in_offset = 0, scratch_used = 0;
+  std::uint64_t count = n;  // the first pass's n may pass 2^32; partials never do
+  std::uint32_t in_offset = 0, scratch_used = 0;
   bool from_input = true;
   for (;;) {
     std::uint32_t groups = ceil_div(count, std::uint64_t{spec.workgroup} * spec.items);
@@ -128,22 +124,30 @@ class Plan {
   Plan(Device& device, const VariantSpec& spec, const VulkanArray& input, Op op)
       : serial_(input.serial()),
         op_(op),
-        passes_(plan_passes(spec, device.facts(), static_cast<std::uint32_t>(input.size()))),
+        passes_(plan_passes(spec, device.facts(), input.size())),
         scratch_(device, (std::uint64_t{passes_.second} + 4) * 4, kStorageUsage,
                  MemoryKind::device_local),
         ticket_(device, 16, kStorageUsage, MemoryKind::device_local),
         readback_(device, 16, vk::BufferUsageFlagBits::eTransferDst, MemoryKind::readback),
-        sets_(device,
-              std::array{
-                  BindingSets::Triple{input.buffer().handle(), scratch_.handle(), ticket_.handle()},
-                  BindingSets::Triple{scratch_.handle(), scratch_.handle(), ticket_.handle()}}),
+        addressing_(
+            addressing_for(device.facts(), input.size(), {input.buffer().size(), scratch_.size()})),
+        operands_{Bound{{input.address(), scratch_.address(), ticket_.address()}},
+                  Bound{{scratch_.address(), scratch_.address(), ticket_.address()}}},
         commands_(device) {
+    if (addressing_ == Addressing::binding) {
+      sets_.emplace(
+          device,
+          std::array{
+              BindingSets::Triple{input.buffer().handle(), scratch_.handle(), ticket_.handle()},
+              BindingSets::Triple{scratch_.handle(), scratch_.handle(), ticket_.handle()}});
+      for (std::size_t i = 0; i < operands_.size(); ++i) operands_[i].set = (*sets_)[i];
+    }
     // The ticket starts at 0; the last workgroup of fast/single-pass puts it back to 0.
     device.run_once([&](const vk::raii::CommandBuffer& cmd) {
       cmd.fillBuffer(ticket_.handle(), 0, VK_WHOLE_SIZE, 0);
     });
-    pipeline_ =
-        device.pipeline({module_name(spec.shader, input.dtype(), op), spec.workgroup, spec.unroll});
+    pipeline_ = device.pipeline(
+        {module_name(spec.shader, input.dtype(), op, addressing_), spec.workgroup, spec.unroll});
     record(device, commands_, 1);
   }
 
@@ -180,7 +184,7 @@ class Plan {
       for (std::size_t i = 0; i < passes.size(); ++i) {
         if (c > 0 || i > 0) record_pass_barrier(cmd);  // the next pass reads the partials
         const Pass& p = passes[i];
-        record_dispatch(cmd, device, pipeline_, sets_[p.from_input ? 0 : 1], p.push, p.grid);
+        record_dispatch(cmd, device, pipeline_, operands_[p.from_input ? 0 : 1], p.push, p.grid);
       }
     commands.end_timing();
     const vk::BufferMemoryBarrier result(A::eShaderWrite, A::eTransferRead, VK_QUEUE_FAMILY_IGNORED,
@@ -200,7 +204,10 @@ class Plan {
   Buffer scratch_;
   Buffer ticket_;
   Buffer readback_;
-  BindingSets sets_;
+  Addressing addressing_;
+  std::optional<BindingSets> sets_;  // where the plan binds its operands
+  std::array<Bound, 2> operands_;    // the first pass's (from the input), the later passes'
+
   vk::Pipeline pipeline_;  // owned by the device's pipeline table
   TimedCommands commands_;
   std::optional<TimedCommands> batch_;  // batch_calls_ calls in one command buffer
@@ -247,10 +254,6 @@ class VulkanReducer final : public Reducer {
       out.value = Value::identity_of(array->dtype(), op);
       return out;
     }
-    if (array->size() > info_.max_elements)
-      throw Error(ErrorCategory::unsupported, info_.id + ": n = " + std::to_string(array->size()) +
-                                                  " exceeds " + std::to_string(info_.max_elements) +
-                                                  " (32-bit shader indices)");
     auto [bits, timing] = plan_for(*array, op).run(*device_, calls);
     out.timing = timing;
     out.value = visit_dtype(array->dtype(), [&](auto tag) {

@@ -50,7 +50,4 @@ std::string unsupported_reason(const VariantSpec& spec, const DeviceFacts& facts
 
 std::unique_ptr<Reducer> make_reducer(std::shared_ptr<Device> device, const VariantSpec& spec);
 
-// The module of an algorithm for one dtype and op: "<shader>.<dtype>.<op>".
-std::string module_name(std::string_view shader, DType t, Op op);
-
 }  // namespace xr::vulkan

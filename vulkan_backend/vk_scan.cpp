@@ -1,5 +1,6 @@
 #include "vk_scan.hpp"
 
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -156,7 +157,8 @@ std::uint32_t fit_workgroup(std::uint32_t want, const DeviceFacts& f) {
 
 // --- plans ----------------------------------------------------------------------------------
 
-enum BindingSet : int {
+// The operands of a pass (shaders/params.glsl: src, dst, aux).
+enum OperandSet : int {
   io_set = 0,       // (input, output, scratch)
   scratch_set = 1,  // (scratch, scratch, scratch): the levels above the first
 };
@@ -166,7 +168,7 @@ struct ScanPass {
   std::uint32_t workgroup;
   std::uint32_t unroll;   // specialization constant 1
   std::uint32_t backoff;  // specialization constant 2
-  BindingSet set;
+  OperandSet set;
   PushConstants push;
   Grid grid;
   bool takes_kind;  // the pass writes the caller's output: exclusive when the call is
@@ -206,7 +208,7 @@ struct ScanPlan {
   std::uint32_t tiles = 0;
 };
 
-ScanPass pass(const ScanSpec& spec, std::string_view shader, BindingSet set, PushConstants push,
+ScanPass pass(const ScanSpec& spec, std::string_view shader, OperandSet set, PushConstants push,
               const DeviceFacts& f, bool takes_kind) {
   return {shader,    spec.workgroup, spec.items, 0, set, push, grid_for(push.groups, f, spec.id),
           takes_kind};
@@ -216,11 +218,12 @@ ScanPass pass(const ScanSpec& spec, std::string_view shader, BindingSet set, Pus
 // scans level k-1's totals (exclusively) into scratch; then each level below the top gets its
 // tiles' prefixes added (scan_uniform_add), from the top down to the output. Scratch, in
 // elements: for each level k >= 1 its input (the totals) and its output.
-ScanPlan plan_tiled(const ScanSpec& spec, const DeviceFacts& f, std::uint32_t n) {
+ScanPlan plan_tiled(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n) {
   const std::uint32_t tile = spec.workgroup * spec.items;
-  std::vector<std::uint32_t> counts{n}, in_at{0}, out_at{0};
+  std::vector<std::uint64_t> counts{n};  // level 0's may pass 2^32; the totals' never do
+  std::vector<std::uint32_t> in_at{0}, out_at{0};
   std::uint32_t used = 0;
-  for (std::uint32_t m = n; m > tile;) {
+  for (std::uint64_t m = n; m > tile;) {
     m = ceil_div(m, tile);
     in_at.push_back(used);
     used += round_up4(m);
@@ -239,7 +242,8 @@ ScanPlan plan_tiled(const ScanSpec& spec, const DeviceFacts& f, std::uint32_t n)
     plan.passes.push_back(pass(spec, spec.shader, level ? scratch_set : io_set, push, f, !level));
   }
   for (std::size_t level = levels - 1; level >= 1; --level) {
-    PushConstants push{counts[level - 1], 0, out_at[level - 1], counts[level] - 1};
+    PushConstants push{counts[level - 1], 0, out_at[level - 1],
+                       static_cast<std::uint32_t>(counts[level] - 1)};
     push.aux_offset = out_at[level];
     push.param = tile;
     plan.passes.push_back(
@@ -250,7 +254,7 @@ ScanPlan plan_tiled(const ScanSpec& spec, const DeviceFacts& f, std::uint32_t n)
 
 // The tree (n elements) in scratch: built from the input in-block, then above the block (one
 // pass per level, or one workgroup for every level), then queried into the output.
-ScanPlan plan_bit(const ScanSpec& spec, const DeviceFacts& f, std::uint32_t n) {
+ScanPlan plan_bit(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n) {
   ScanPlan plan;
   plan.scratch_bytes = std::max<std::uint64_t>(16, std::uint64_t{n} * 4);
   const PushConstants all{n, 0, 0, ceil_div(n, spec.workgroup)};
@@ -259,7 +263,8 @@ ScanPlan plan_bit(const ScanSpec& spec, const DeviceFacts& f, std::uint32_t n) {
   if (spec.levels == "bit_build_level") {
     for (std::uint64_t idx = above_block; idx <= n; idx *= 2) {
       PushConstants level = all;
-      level.param = static_cast<std::uint32_t>(idx);
+      // The level as an exponent: levels from 2^32 up would not fit a 32-bit value.
+      level.param = static_cast<std::uint32_t>(std::countr_zero(idx));
       plan.passes.push_back(pass(spec, spec.levels, io_set, level, f, false));
     }
   } else if (above_block <= n) {
@@ -274,7 +279,7 @@ ScanPlan plan_bit(const ScanSpec& spec, const DeviceFacts& f, std::uint32_t n) {
 // At most kGridGroups workgroups, each over a contiguous chunk of whole tiles: reduce the
 // chunks, scan the partials in one workgroup, rescan the chunks from their prefixes. One
 // workgroup covering n skips the first two passes.
-ScanPlan plan_reduce_then_scan(const ScanSpec& spec, const DeviceFacts& f, std::uint32_t n) {
+ScanPlan plan_reduce_then_scan(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n) {
   const std::uint32_t tile = spec.workgroup * spec.items * 4;
   const std::uint32_t per_group = ceil_div(ceil_div(n, tile), kGridGroups);
   const std::uint32_t chunk = per_group * tile;
@@ -299,7 +304,7 @@ ScanPlan plan_reduce_then_scan(const ScanSpec& spec, const DeviceFacts& f, std::
 
 // One workgroup per tile. Scratch, in 64-bit words: one status word per tile, the ticket
 // counter, the fallback count.
-ScanPlan plan_look_back(const ScanSpec& spec, const DeviceFacts& f, std::uint32_t n,
+ScanPlan plan_look_back(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n,
                         const LookBackKnobs& knobs) {
   const std::uint32_t tile = spec.workgroup * spec.items * 4;
   ScanPlan plan;
@@ -317,7 +322,7 @@ ScanPlan plan_look_back(const ScanSpec& spec, const DeviceFacts& f, std::uint32_
   return plan;
 }
 
-ScanPlan plan_scan(const ScanSpec& spec, const DeviceFacts& f, std::uint32_t n,
+ScanPlan plan_scan(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n,
                    const LookBackKnobs& knobs) {
   switch (spec.family) {
     case ScanFamily::tiled:
@@ -349,11 +354,20 @@ class Recorded {
         kind_(kind),
         scratch_(&scratch),
         readback_(readback),
-        sets_(device, std::array{BindingSets::Triple{input.buffer().handle(),
-                                                     output.buffer().handle(), scratch.handle()},
-                                 BindingSets::Triple{scratch.handle(), scratch.handle(),
-                                                     scratch.handle()}}),
+        addressing_(
+            addressing_for(device.facts(), input.size(),
+                           {input.buffer().size(), output.buffer().size(), scratch.size()})),
+        operands_{Bound{{input.address(), output.address(), scratch.address()}},
+                  Bound{{scratch.address(), scratch.address(), scratch.address()}}},
         commands_(device) {
+    if (addressing_ == Addressing::binding) {
+      sets_.emplace(
+          device,
+          std::array{BindingSets::Triple{input.buffer().handle(), output.buffer().handle(),
+                                         scratch.handle()},
+                     BindingSets::Triple{scratch.handle(), scratch.handle(), scratch.handle()}});
+      for (std::size_t i = 0; i < operands_.size(); ++i) operands_[i].set = (*sets_)[i];
+    }
     record(commands_, 1);
   }
 
@@ -383,9 +397,9 @@ class Recorded {
         const ScanPass& p = plan_->passes[i];
         PushConstants push = p.push;
         if (p.takes_kind && kind_ == ScanKind::exclusive) push.flags |= kExclusiveFlag;
-        const vk::Pipeline pipeline =
-            device.pipeline({module_name(p.shader, dtype_, op_), p.workgroup, p.unroll, p.backoff});
-        record_dispatch(cmd, device, pipeline, sets_[p.set], push, p.grid);
+        const vk::Pipeline pipeline = device.pipeline(
+            {module_name(p.shader, dtype_, op_, addressing_), p.workgroup, p.unroll, p.backoff});
+        record_dispatch(cmd, device, pipeline, operands_[p.set], push, p.grid);
       }
     commands.end_timing();
     if (plan_->fallbacks_at && readback_) {  // the look-back's fallback count, after the timing
@@ -409,7 +423,9 @@ class Recorded {
   ScanKind kind_;
   const Buffer* scratch_;
   const Buffer* readback_;
-  BindingSets sets_;
+  Addressing addressing_;
+  std::optional<BindingSets> sets_;  // where the plan binds its operands
+  std::array<Bound, 2> operands_;    // by OperandSet
   TimedCommands commands_;
   std::optional<TimedCommands> batch_;
   int batch_calls_ = 0;
@@ -469,11 +485,7 @@ class VulkanScanner final : public Scanner {
                   "scan output must be a distinct array of the input's dtype and size");
     const std::size_t n = in->size();
     if (n == 0) return Timing{0, 0, device_->facts().timestamps()};
-    if (n > info_.max_elements)
-      throw Error(ErrorCategory::unsupported, info_.id + ": n = " + std::to_string(n) +
-                                                  " exceeds " + std::to_string(info_.max_elements) +
-                                                  " (32-bit shader indices)");
-    prepare(t, op, static_cast<std::uint32_t>(n));
+    prepare(t, op, n);
     const Timing timing = recorded_for(*in, *out, kind).run(calls);
     calls_ += static_cast<std::uint64_t>(calls);
     if (readback_) {
@@ -488,7 +500,7 @@ class VulkanScanner final : public Scanner {
   }
 
   // Plans and allocates zeroed scratch once per (n, dtype, op).
-  void prepare(DType t, Op op, std::uint32_t n) {
+  void prepare(DType t, Op op, std::uint64_t n) {
     if (scratch_ && n_ == n && dtype_ == t && op_ == op) return;
     recorded_.clear();
     scratch_.reset();
@@ -523,7 +535,7 @@ class VulkanScanner final : public Scanner {
   VariantInfo info_;
   LookBackKnobs knobs_;
   ScanPlan plan_;
-  std::uint32_t n_ = 0;
+  std::uint64_t n_ = 0;
   DType dtype_ = DType::f32;
   Op op_ = Op::sum;
   std::optional<Buffer> scratch_;
@@ -551,7 +563,6 @@ std::vector<VariantInfo> scan_infos() {
                                        {Op::sum, Op::min, Op::max});
     info.deterministic = s.deterministic;
     info.requirements = need_words(s.needs);
-    info.max_elements = (std::uint64_t{1} << 31) - 1;  // 32-bit shader indices
     out.push_back(std::move(info));
   }
   return out;

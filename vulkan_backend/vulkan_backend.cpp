@@ -7,6 +7,7 @@
 
 #include "vk_array.hpp"
 #include "vk_context.hpp"
+#include "vk_link.hpp"
 #include "vk_overheads.hpp"
 #include "vk_probes.hpp"
 #include "vk_reduce.hpp"
@@ -137,8 +138,8 @@ class VulkanBackend final : public Backend {
     return std::make_unique<VulkanArray>(logical_device(), t, n);
   }
 
-  // Error(out_of_memory) past the device's memory, Error(unsupported) past what one binding of
-  // 32-bit-indexed shaders can address.
+  // Error(out_of_memory) past the device's memory, Error(unsupported) past the largest buffer it
+  // makes (maxBufferSize, sparse address space).
   void check_fits(DType t, std::size_t n) const {
     require_available();
     const DeviceFacts& f = facts();
@@ -149,12 +150,10 @@ class VulkanBackend final : public Backend {
                     "vulkan: " + std::to_string(n) + " elements (" + std::to_string(bytes) +
                         " bytes) do not fit in the " + std::to_string(f.device_local_bytes) +
                         " bytes of " + f.info.name);
-      throw Error(
-          ErrorCategory::unsupported,
-          "vulkan: " + std::to_string(n) + " " + std::string(to_string(t)) +
-              " elements exceed the " + std::to_string(max_elements(t)) +
-              " one array can hold on " + f.info.name + " (one storage-buffer binding of at most " +
-              std::to_string(f.limits.maxStorageBufferRange) + " bytes, 32-bit shader indices)");
+      throw Error(ErrorCategory::unsupported,
+                  "vulkan: " + std::to_string(n) + " " + std::string(to_string(t)) +
+                      " elements exceed the " + std::to_string(max_elements(t)) +
+                      " one array can hold on " + f.info.name + " (" + largest_buffer(f).why + ")");
     }
   }
 
@@ -184,6 +183,11 @@ class VulkanBackend final : public Backend {
   std::vector<Overhead> measure_overheads() override {
     require_available();
     return measure_vulkan_overheads(*logical_device());
+  }
+
+  std::optional<LinkRate> measure_link(std::uint64_t bytes) override {
+    require_available();
+    return measure_vulkan_link(*logical_device(), bytes);
   }
 
  private:

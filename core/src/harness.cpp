@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <string>
 
@@ -202,6 +203,57 @@ Measurement measure_end_to_end(Backend& backend, Runner& runner, HostView data,
       m);
   watch.finish();
   return m;
+}
+
+namespace {
+
+// One size of measure_transfers: `array` and both host arrays are made by the caller, so the
+// samples hold only the copies.
+TransferRow time_transfers(DeviceArray& array, const HostArray& source, HostArray& back,
+                           const TransferPolicy& policy) {
+  const std::uint64_t bytes = source.bytes();
+  for (int i = 0; i < std::max(1, policy.warmup); ++i) {  // the first one is checked
+    array.write(source.view());
+    array.read_into(back);
+    if (i == 0 && std::memcmp(back.data(), source.data(), bytes) != 0)
+      throw Error(ErrorCategory::check_failed, "a transfer of " + std::to_string(bytes) +
+                                                   " bytes read back other data than it wrote");
+  }
+  const int runs = std::max(1, bytes >= policy.long_from ? policy.long_runs : policy.runs);
+  std::vector<double> upload_ms, readback_ms;
+  for (int run = 0; run < runs; ++run) {
+    auto t0 = std::chrono::steady_clock::now();
+    array.write(source.view());
+    upload_ms.push_back(ms_since(t0));
+    t0 = std::chrono::steady_clock::now();
+    array.read_into(back);
+    readback_ms.push_back(ms_since(t0));
+  }
+  const double b = static_cast<double>(bytes);
+  return TransferRow{bytes, gbps(b, summarize(std::move(upload_ms)).median),
+                     gbps(b, summarize(std::move(readback_ms)).median), runs};
+}
+
+}  // namespace
+
+std::vector<TransferRow> measure_transfers(Backend& backend,
+                                           const std::vector<std::uint64_t>& sizes,
+                                           const TransferPolicy& policy) {
+  constexpr std::uint64_t kElement = sizeof(std::uint32_t);
+  std::vector<TransferRow> rows;
+  for (std::uint64_t bytes : sizes) {
+    if (bytes == 0 || bytes % kElement != 0)
+      throw Error(ErrorCategory::usage, "a transfer of " + std::to_string(bytes) +
+                                            " bytes is not a whole number of u32 elements");
+    const auto n = static_cast<std::size_t>(bytes / kElement);
+    HostArray source(DType::u32, n);  // value-initialised: every page is touched now
+    auto values = source.as<std::uint32_t>();
+    std::iota(values.begin(), values.end(), std::uint32_t{0});  // a shifted read-back shows
+    HostArray back(DType::u32, n);
+    const auto array = backend.allocate(DType::u32, n);
+    rows.push_back(time_transfers(*array, source, back, policy));
+  }
+  return rows;
 }
 
 }  // namespace xr

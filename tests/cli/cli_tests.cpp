@@ -215,6 +215,17 @@ TEST_CASE("bad element counts", "[cli][usage]") {
   expect_error({"compare", "--backend", "cpu", "--n", "1K,x"}, 2, "invalid element count 'x'");
 }
 
+TEST_CASE("bad transfer sizes", "[cli][usage][transfers]") {
+  expect_error({"compare", "--backend", "cpu", "--transfer-sizes", "1M"}, 2,
+               "--transfer-sizes requires --transfers");
+  expect_error({"compare", "--backend", "cpu", "--transfers", "--transfer-sizes", "1002"}, 2,
+               "1002 bytes is not a whole number of u32 elements");
+  expect_error({"compare", "--backend", "cpu", "--transfers", "--transfer-sizes", "0"}, 2,
+               "0 bytes");
+  expect_error({"compare", "--backend", "cpu", "--transfers", "--transfer-sizes", "1M,x"}, 2,
+               "--transfer-sizes '1M,x'");
+}
+
 TEST_CASE("bad sweeps", "[cli][usage]") {
   expect_error({"compare", "--backend", "cpu", "--sweep", "1M:1K"}, 2, "larger than HI");
   expect_error({"compare", "--backend", "cpu", "--sweep", "1K"}, 2, "LO:HI");
@@ -886,5 +897,57 @@ TEST_CASE("compare --mode all across cpu and vulkan: % peak within the measured 
     INFO(o.dump());
     CHECK(o["median_us"].get<double>() > 0);
     CHECK(o["samples"].get<int>() > 0);
+  }
+}
+
+// Issue 11's measuring half on lavapipe: each GPU backend's host link (the anchor) and its own
+// uploads and read-backs at each size, in JSON and in markdown; the cpu has no link and no table.
+// Skipped without Vulkan unless XR_TEST_REQUIRE_BACKENDS names it.
+TEST_CASE("compare --transfers: the host link and the user path of each GPU backend",
+          "[cli][compare][vulkan][transfers]") {
+  require_vulkan_or_skip();
+  TempDir dir;
+  const auto saved = dir / "report.json";
+  const Result r =
+      xreduce({"compare", "--backend", "cpu,vulkan", "--variant", "cpu/sequential,fast/single-pass",
+               "--n", "1000", "--reps", "1", "--transfers", "--transfer-sizes", "4M,1M", "--format",
+               "md", "--save-json", saved.string(), "--quiet"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("### transfers · vulkan · ") != std::string::npos);
+  CHECK(r.out.find("| size | upload GB/s | upload / link | readback GB/s | readback / link |") !=
+        std::string::npos);
+  CHECK(r.out.find("transfers · cpu") == std::string::npos);
+
+  const json j = json::parse(slurp(saved));
+  const json* vk = nullptr;
+  for (const auto& d : j["devices"]) {
+    if (d["backend"] == "cpu") CHECK(d["transfers"].is_null());
+    if (d["backend"] == "vulkan") vk = &d;
+  }
+  REQUIRE(vk);
+  const json& t = (*vk)["transfers"];
+  INFO(t.dump());
+  REQUIRE(t.is_object());
+  const json& link = t["link"];
+  CHECK(link["bytes"] == 4 << 20);  // the largest size
+  CHECK(link["upload_gbps"].get<double>() > 0);
+  CHECK(link["readback_gbps"].get<double>() > 0);
+  CHECK(link["samples"].get<int>() > 0);
+  CHECK(link["how"].get<std::string>().find("vkCmdCopyBuffer") != std::string::npos);
+  CHECK(t["path"].get<std::string>().find("DeviceArray::write") != std::string::npos);
+  CHECK(t["notes"].empty());
+  REQUIRE(t["rows"].size() == 2);
+  const std::uint64_t sizes[] = {1 << 20, 4 << 20};  // ascending, whatever the flag's order
+  for (std::size_t i = 0; i < 2; ++i) {
+    const json& row = t["rows"][i];
+    CHECK(row["bytes"] == sizes[i]);
+    CHECK(row["samples"].get<int>() > 0);
+    for (const char* way : {"upload", "readback"}) {
+      const double gbps = row[std::string(way) + "_gbps"].get<double>();
+      CHECK(gbps > 0);
+      CHECK(row[std::string(way) + "_over_link"].get<double>() ==
+            Approx(gbps / link[std::string(way) + "_gbps"].get<double>()));
+    }
   }
 }

@@ -5,11 +5,13 @@
 #include <limits>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "test_support.hpp"
 #include "xreduce/catalog.hpp"
 #include "xreduce/cpu_backend.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/host_copy.hpp"
 #include "xreduce/registry.hpp"
 #include "xreduce/types.hpp"
 
@@ -210,4 +212,24 @@ TEST_CASE("throw_call_error names file, line and expression", "[unit][error]") {
     CHECK(e.category() == ErrorCategory::device_lost);
     CHECK(std::string(e.what()) == "context.cpp:42: `vkWaitForFences(x)` failed: VK_TIMEOUT");
   }
+}
+
+TEST_CASE("copy_parallel copies every byte at every size, and staging chunks stay in bounds",
+          "[unit][host_copy]") {
+  // Sizes around the parallel threshold and the piece size, odd tails included.
+  for (std::size_t bytes :
+       {std::size_t{0}, std::size_t{1}, std::size_t{4095}, xr::kParallelCopyMin - 1,
+        xr::kParallelCopyMin, 3 * xr::kParallelCopyMin + 17}) {
+    CAPTURE(bytes);
+    std::vector<unsigned char> src(bytes), dst(bytes, 0xA5);
+    for (std::size_t i = 0; i < bytes; ++i) src[i] = static_cast<unsigned char>(i * 131 + 7);
+    xr::copy_parallel(dst.data(), src.data(), bytes);
+    CHECK(dst == src);
+  }
+  constexpr std::size_t MiB = std::size_t{1} << 20;
+  CHECK(xr::staging_chunk_bytes(1) == 4 * MiB);                     // small transfers: one chunk
+  CHECK(xr::staging_chunk_bytes(64 * MiB) == 8 * MiB);              // an eighth
+  CHECK(xr::staging_chunk_bytes(1024 * MiB) == xr::kStagingBytes);  // at most one buffer
+  for (std::size_t bytes : {MiB, 100 * MiB, 4096 * MiB})
+    CHECK(xr::staging_chunk_bytes(bytes) <= xr::kStagingBytes);
 }

@@ -1,5 +1,5 @@
-// The benchmark harness (harness.hpp) with the cpu backend and a test Reducer that writes its
-// input.
+// The benchmark harness (harness.hpp) with the cpu backend, a test Reducer that writes its
+// input, and a backend that counts (or spoils) its transfers.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "test_support.hpp"
 #include "xreduce/catalog.hpp"
 #include "xreduce/check.hpp"
 #include "xreduce/cpu_backend.hpp"
@@ -253,4 +254,119 @@ TEST_CASE("measure in batch mode calibrates the calls per sample and checks the 
   CHECK(t.device_ms > 0);
   CHECK(plain.outcome().value.bitwise_equal(xr::reference_reduce(data.view(), xr::Op::sum).value));
   CHECK_THROWS_AS(plain.run_batch(*array, kSum, 0), xr::Error);
+}
+
+namespace {
+
+// The transfers counted over every array of a CountingBackend.
+struct TransferCounts {
+  int writes = 0, reads = 0;
+};
+
+// A DeviceArray of the cpu backend that counts its transfers and, when asked, reads back one
+// wrong element: what measure_transfers must time and check.
+class CountingArray final : public xr::DeviceArray {
+ public:
+  CountingArray(std::unique_ptr<xr::DeviceArray> inner, TransferCounts& counts, bool corrupt)
+      : inner_(std::move(inner)), counts_(counts), corrupt_(corrupt) {}
+  xr::DType dtype() const override { return inner_->dtype(); }
+  std::size_t size() const override { return inner_->size(); }
+  void write(xr::HostView src) override {
+    ++counts_.writes;
+    inner_->write(src);
+  }
+  void read_into(xr::HostArray& dst) const override {
+    ++counts_.reads;
+    inner_->read_into(dst);
+    if (corrupt_ && dst.size() > 0) dst.as<std::uint32_t>().back() ^= 1u;
+  }
+
+ private:
+  std::unique_ptr<xr::DeviceArray> inner_;
+  TransferCounts& counts_;
+  bool corrupt_;
+};
+
+// The cpu backend, whose allocate() hands out CountingArrays and records their sizes.
+class CountingBackend final : public xr::Backend {
+ public:
+  explicit CountingBackend(bool corrupt) : cpu_(xr::cpu::make_backend()), corrupt_(corrupt) {}
+  std::string_view name() const override { return "counting"; }
+  bool available() const override { return true; }
+  std::string unavailable_reason() const override { return {}; }
+  std::vector<xr::DeviceInfo> devices() const override { return cpu_->devices(); }
+  std::vector<xr::VariantInfo> variants() const override { return cpu_->variants(); }
+  void select_device(const xr::DeviceChoice& c) override { cpu_->select_device(c); }
+  xr::DeviceInfo device() const override { return cpu_->device(); }
+  std::string unsupported_reason(xr::Primitive p, std::string_view id) const override {
+    return cpu_->unsupported_reason(p, id);
+  }
+  std::unique_ptr<xr::Reducer> make_reducer(std::string_view id) override {
+    return cpu_->make_reducer(id);
+  }
+  std::unique_ptr<xr::Scanner> make_scanner(std::string_view id) override {
+    return cpu_->make_scanner(id);
+  }
+  std::unique_ptr<xr::DeviceArray> upload(xr::HostView data) override { return cpu_->upload(data); }
+  std::unique_ptr<xr::DeviceArray> allocate(xr::DType t, std::size_t n) override {
+    allocated.push_back(n);
+    return std::make_unique<CountingArray>(cpu_->allocate(t, n), counts, corrupt_);
+  }
+  std::uint64_t max_elements(xr::DType t) const override { return cpu_->max_elements(t); }
+
+  std::vector<std::size_t> allocated;  // elements of each allocate(), in order
+  TransferCounts counts;
+
+ private:
+  std::unique_ptr<xr::Backend> cpu_;
+  bool corrupt_;
+};
+
+}  // namespace
+
+TEST_CASE("measure_transfers times write and read_into at each size", "[unit][harness]") {
+  auto backend = xr::cpu::make_backend();
+  xr::TransferPolicy policy;
+  policy.warmup = 1;
+  policy.runs = 5;
+  policy.long_runs = 2;
+  policy.long_from = std::uint64_t{3} << 20;  // the last size takes the long policy
+  const std::vector<std::uint64_t> sizes = {4096, std::uint64_t{1} << 20, std::uint64_t{3} << 20};
+  const auto rows = xr::measure_transfers(*backend, sizes, policy);
+  REQUIRE(rows.size() == sizes.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    CAPTURE(i);
+    CHECK(rows[i].bytes == sizes[i]);
+    CHECK(rows[i].upload_gbps > 0);
+    CHECK(rows[i].readback_gbps > 0);
+    CHECK(rows[i].samples == (i + 1 < rows.size() ? 5 : 2));
+  }
+  CHECK_FALSE(backend->measure_link(std::uint64_t{1} << 20));  // the cpu has no host link
+}
+
+TEST_CASE("measure_transfers goes through the backend's own arrays, warm-up included",
+          "[unit][harness]") {
+  CountingBackend backend(false);
+  xr::TransferPolicy policy;
+  policy.warmup = 2;
+  policy.runs = 3;
+  const auto rows = xr::measure_transfers(backend, {64, 8192}, policy);
+  REQUIRE(rows.size() == 2);
+  CHECK(backend.allocated == std::vector<std::size_t>{16, 2048});  // u32 elements, one per size
+  CHECK(backend.counts.writes == 2 * (2 + 3));
+  CHECK(backend.counts.reads == 2 * (2 + 3));
+  CHECK(rows[0].samples == 3);
+  CHECK(rows[1].bytes == 8192);
+}
+
+TEST_CASE("measure_transfers checks the read-back and refuses partial elements",
+          "[unit][harness]") {
+  CountingBackend corrupting(true);
+  xrtest::require_error([&] { xr::measure_transfers(corrupting, {4096}); },
+                        xr::ErrorCategory::check_failed, "read back other data");
+  auto backend = xr::cpu::make_backend();
+  xrtest::require_error([&] { xr::measure_transfers(*backend, {1002}); }, xr::ErrorCategory::usage,
+                        "not a whole number of u32 elements");
+  xrtest::require_error([&] { xr::measure_transfers(*backend, {0}); }, xr::ErrorCategory::usage,
+                        "0 bytes");
 }

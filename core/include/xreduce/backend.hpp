@@ -100,6 +100,17 @@ struct Overhead {
   std::string note;  // what the number includes, in words
 };
 
+// The host link as an API's own fastest copy sees it (issue 11): page-locked (or host-visible)
+// memory to device memory and back, timed by the device's timer. The anchor that the transfers
+// of DeviceArray::write and read_into are reported against.
+struct LinkRate {
+  std::uint64_t bytes = 0;   // per copy: what was asked for, or less where the device holds less
+  double upload_gbps = 0;    // host to device, median
+  double readback_gbps = 0;  // device to host, median
+  int samples = 0;           // timed copies each way
+  std::string how;  // "cudaMemcpyAsync from/to cudaMallocHost memory, CUDA events", a clamp, ...
+};
+
 struct Reduction {
   Value value;
   Timing timing;
@@ -208,6 +219,11 @@ class Backend {
   // The per-API overheads (empty-dispatch GPU time, host submit cost, host round trip, each on
   // the submission paths the API offers); empty where the backend measures none.
   virtual std::vector<Overhead> measure_overheads() { return {}; }
+  // The host link's speed each way with copies of `bytes` (fewer where one buffer of the device
+  // holds less; LinkRate::bytes says what was measured), after a warm-up copy. Allocates its own
+  // buffers for the call. nullopt where the backend has no host link (the CPU's arrays are host
+  // memory).
+  virtual std::optional<LinkRate> measure_link(std::uint64_t /*bytes*/) { return std::nullopt; }
 };
 
 }  // namespace xr

@@ -80,6 +80,35 @@ Measurement measure_end_to_end(Backend& backend, Runner& runner, HostView data,
 Overhead make_overhead(std::string what, std::string path, std::vector<double> samples_us,
                        std::string note);
 
+// One size of a backend's user-facing transfer path (compare --transfers).
+struct TransferRow {
+  std::uint64_t bytes = 0;
+  double upload_gbps = 0;    // DeviceArray::write, median
+  double readback_gbps = 0;  // DeviceArray::read_into, median
+  int samples = 0;           // timed transfers each way
+};
+
+// Repetitions of one transfer size: a warm-up (the first touch of the device array and of the
+// backend's staging), then the median of `runs`; fewer from `long_from` bytes on, where one
+// transfer lasts tens of ms on a GPU and seconds on a CPU device, and the spread is small.
+struct TransferPolicy {
+  int warmup = 1;  // at least one: its read-back is checked
+  int runs = 5;
+  int long_runs = 3;
+  std::uint64_t long_from = std::uint64_t{1} << 30;
+};
+
+// Times `backend`'s own transfer path, through core's interface only, at each of `sizes` (bytes,
+// a positive multiple of 4, else Error(usage)): one u32 device array per size (Backend::allocate),
+// DeviceArray::write from a host array whose pages are filled before timing (upload) and
+// DeviceArray::read_into another whose pages are touched too (readback), each blocking call on
+// the host clock, as an application sees it. The warm-up's read-back must equal what was written,
+// else Error(check_failed). Error(out_of_memory) where the device cannot hold a size: the caller
+// chooses sizes that fit (Backend::max_elements) and that the host can hold twice.
+std::vector<TransferRow> measure_transfers(Backend& backend,
+                                           const std::vector<std::uint64_t>& sizes,
+                                           const TransferPolicy& policy = {});
+
 // GB/s (10^9 bytes per second) of `bytes` in `ms`; 0 when ms is 0.
 inline double gbps(double bytes, double ms) {
   return ms > 0 ? bytes / (ms * 1e6) : 0;

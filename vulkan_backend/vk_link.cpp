@@ -1,0 +1,106 @@
+#include "vk_link.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "vk_recorded.hpp"
+#include "xreduce/error.hpp"
+#include "xreduce/harness.hpp"
+
+namespace xr::vulkan {
+namespace {
+
+// As the read and copy probes (vk_probes.cpp): one warm-up, then the median of 7.
+constexpr int kLinkRuns = 7;
+
+// Bytes of one copy region: lavapipe (Mesa 22.3) faults copying 2 GiB in one region, so a larger
+// copy is recorded as several regions of one vkCmdCopyBuffer.
+constexpr vk::DeviceSize kMaxRegionBytes = vk::DeviceSize{1} << 30;
+
+constexpr vk::BufferUsageFlags kCopyUsage =
+    vk::BufferUsageFlagBits::eTransferSrc | vk::BufferUsageFlagBits::eTransferDst;
+
+// The largest copy one buffer of each kind holds, and what bounds it ("" when `bytes` fits).
+struct Clamp {
+  std::uint64_t bytes = 0;
+  std::string bound;
+};
+
+Clamp clamp_link_bytes(const DeviceFacts& f, std::uint64_t bytes) {
+  Clamp c{bytes, ""};
+  const auto cap = [&](std::uint64_t limit, const char* what) {
+    if (limit && limit < c.bytes) c = {limit, what};
+  };
+  // The host-visible buffers are one allocation each; the device-local one may be sparse.
+  cap(f.max_allocation, "maxMemoryAllocationSize");
+  cap(largest_buffer(f).bytes, "the largest device-local buffer");
+  c.bytes &= ~std::uint64_t{15};
+  return c;
+}
+
+// Median ms of one copy from `src` to `dst` over kLinkRuns runs after a warm-up. `to_host`: the
+// copy's writes are made visible to the host after the interval, as a read-back's must be.
+Timing median_copy(Device& device, const Buffer& src, const Buffer& dst, std::uint64_t bytes,
+                   bool to_host) {
+  TimedCommands commands(device);
+  const auto& cmd = commands.begin();
+  std::vector<vk::BufferCopy> regions;
+  for (vk::DeviceSize off = 0; off < bytes; off += kMaxRegionBytes)
+    regions.emplace_back(off, off, std::min(kMaxRegionBytes, bytes - off));
+  cmd.copyBuffer(src.handle(), dst.handle(), regions);
+  commands.end_timing();
+  if (to_host) {
+    const vk::MemoryBarrier barrier(vk::AccessFlagBits::eTransferWrite,
+                                    vk::AccessFlagBits::eHostRead);
+    cmd.pipelineBarrier(vk::PipelineStageFlagBits::eTransfer, vk::PipelineStageFlagBits::eHost, {},
+                        barrier, {}, {});
+  }
+  commands.end();
+  std::vector<double> ms;
+  bool device_timer = true;
+  for (int run = 0; run <= kLinkRuns; ++run) {
+    const Timing t = commands.run();
+    device_timer = t.device_timer;
+    if (run > 0) ms.push_back(t.device_ms);  // run 0 warms up (first touch, clocks)
+  }
+  device.raise_validation();
+  return Timing{summarize(ms).median, 0, device_timer};
+}
+
+std::string mib(std::uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f MiB", static_cast<double>(bytes) / (1 << 20));
+  return text;
+}
+
+}  // namespace
+
+LinkRate measure_vulkan_link(Device& device, std::uint64_t bytes) {
+  device.raise_validation();
+  const Clamp clamp = clamp_link_bytes(device.facts(), bytes);
+  if (clamp.bytes == 0)
+    throw Error(ErrorCategory::usage,
+                "measure_link: " + std::to_string(bytes) + " bytes is less than one 16-byte copy");
+  Buffer upload(device, clamp.bytes, kCopyUsage, MemoryKind::upload);
+  Buffer readback(device, clamp.bytes, kCopyUsage, MemoryKind::readback);
+  Buffer local(device, clamp.bytes, kCopyUsage, MemoryKind::device_local);
+  std::memset(upload.mapped(), 1, clamp.bytes);  // its pages resident before the warm-up
+  const Timing up = median_copy(device, upload, local, clamp.bytes, false);
+  const Timing down = median_copy(device, local, readback, clamp.bytes, true);
+
+  LinkRate link;
+  link.bytes = clamp.bytes;
+  link.upload_gbps = gbps(static_cast<double>(clamp.bytes), up.device_ms);
+  link.readback_gbps = gbps(static_cast<double>(clamp.bytes), down.device_ms);
+  link.samples = kLinkRuns;
+  link.how = std::string("vkCmdCopyBuffer between host-visible and device-local buffers, ") +
+             (up.device_timer ? "timestamps" : "host time (no timestamps on this queue)");
+  if (!clamp.bound.empty())
+    link.how += ", clamped to " + mib(clamp.bytes) + " (" + clamp.bound + ")";
+  return link;
+}
+
+}  // namespace xr::vulkan
