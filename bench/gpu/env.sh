@@ -1,10 +1,14 @@
 # Sourced at the start of every command on the GPU machine (see README, "Running on the GPU
 # machine"). That machine has the NVIDIA driver and its Vulkan ICD but no Vulkan loader and none
-# of the Debian runtime libraries xreduce links; ../shared/gpu/prepare and `bench/gpu/fetch-libs`
-# put them, as .deb files, in .gl/ and .gpulibs/, carried with the run.
+# of the Debian runtime libraries xreduce links; bench/gpu/prepare puts them, as .deb files, in
+# .gl/ and .gpulibs/, carried with the run.
 #  - .gl/*.deb (loader, GL dispatch) unpack into / as the recipe of the GPU machine says;
 #  - .gpulibs/*.deb (TBB, hwloc, fmt, validation layers) unpack beside, into /opt/xr, so they
 #    cannot replace anything of the image's own.
+if ! compgen -G ".gl/*.deb" >/dev/null || ! compgen -G ".gpulibs/*.deb" >/dev/null; then
+  echo "env.sh: .gl/ or .gpulibs/ is empty: run bench/gpu/prepare on the build machine and carry both" >&2
+  return 2 2>/dev/null || exit 2
+fi
 for f in .gl/*.deb; do dpkg -x "$f" /; done
 mkdir -p /opt/xr
 for f in .gpulibs/*.deb; do dpkg -x "$f" /opt/xr; done
