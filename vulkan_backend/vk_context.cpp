@@ -505,9 +505,12 @@ Device::Device(std::shared_ptr<Instance> instance, std::size_t index)
 }
 
 Device::~Device() {
-  // No-throw twin of waitIdle: after a timed-out fence the queue may still hold work that uses
-  // the objects destroyed below.
-  if (*device_) device_.getDispatcher()->vkDeviceWaitIdle(*device_);
+  // After a timed-out fence the queue may still hold work that uses the objects destroyed below.
+  drain();
+}
+
+void Device::drain() const noexcept {
+  if (*device_) device_.getDispatcher()->vkDeviceWaitIdle(*device_);  // no-throw twin of waitIdle
 }
 
 vk::Pipeline Device::pipeline(const PipelineKey& key) {

@@ -187,6 +187,9 @@ class Device {
  public:
   Device(std::shared_ptr<Instance> instance, std::size_t index);
   ~Device();  // waits for the queue to drain (no-throw) before anything is destroyed
+  // Waits for the queue to drain (no-throw): objects holding command buffers call it before
+  // freeing them, which after a timed-out fence may still be pending.
+  void drain() const noexcept;
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
 

@@ -226,7 +226,8 @@ class VulkanReducer final : public Reducer {
       if (info.id == spec.id) info_ = info;
   }
   ~VulkanReducer() override {
-    plans_.clear();  // before device_: they hold command buffers of its pool
+    device_->drain();  // a timed-out call may still be running them
+    plans_.clear();    // before device_: they hold command buffers of its pool
   }
 
   const VariantInfo& info() const override { return info_; }

@@ -445,6 +445,7 @@ class VulkanScanner final : public Scanner {
       if (info.id == spec.id) info_ = info;
   }
   ~VulkanScanner() override {
+    device_->drain();   // a timed-out call may still be running them
     recorded_.clear();  // before device_: they hold command buffers of its pool
   }
 

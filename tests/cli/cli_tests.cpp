@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -950,4 +951,49 @@ TEST_CASE("compare --transfers: the host link and the user path of each GPU back
             Approx(gbps / link[std::string(way) + "_gbps"].get<double>()));
     }
   }
+}
+
+// Issue 11: the modules by device address (64-bit indices), which Vulkan runs for arrays past one
+// binding, forced at small n on lavapipe for every variant of both primitives (the binding/
+// conformance cases run them at 2^26 + 5 for reduce only, being slow there); and a bad value of
+// the knob leaves Vulkan unavailable with one line saying why.
+TEST_CASE("XR_VK_ADDRESSING=address: every Vulkan variant by device address",
+          "[cli][compare][vulkan][address]") {
+  require_vulkan_or_skip();
+  setenv("XR_VK_ADDRESSING", "address", 1);
+  const Result r = xreduce({"compare",
+                            "--backend",
+                            "vulkan",
+                            "--primitive",
+                            "all",
+                            "--scan",
+                            "inclusive,exclusive",
+                            "--op",
+                            "sum,max",
+                            "--dtype",
+                            "u32,f32",
+                            "--n",
+                            "1000,70001",
+                            "--reps",
+                            "1",
+                            "--warmup",
+                            "0",
+                            "--format",
+                            "json",
+                            "--quiet"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  std::set<std::string> ids;
+  for (const auto& row : j["results"]) {
+    INFO(row.dump());
+    CHECK(row["ok"] == true);
+    ids.insert(row["primitive"].get<std::string>() + " " + row["variant"].get<std::string>());
+  }
+  CHECK(ids.size() >= 20);  // 12 reduce and 10 scan variants on lavapipe
+
+  setenv("XR_VK_ADDRESSING", "sideways", 1);
+  expect_error({"run", "--backend", "vulkan", "--variant", "fast/vectorized", "--n", "1000"}, 3,
+               "XR_VK_ADDRESSING must be auto or address");
+  unsetenv("XR_VK_ADDRESSING");
 }
