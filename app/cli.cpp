@@ -109,7 +109,10 @@ int run_cli(int argc, char** argv) {
           ->type_name("FILE");
   run_cmd->add_option("--op", run.op, "sum | min | max")->capture_default_str()->type_name("OP");
   auto* run_dtype_opt =
-      run_cmd->add_option("--dtype", run_dtype, "i32 | u32 | f32 (default i32, or the .npy's)")
+      run_cmd
+          ->add_option(
+              "--dtype", run_dtype,
+              "i32 | u32 | f32 | i64 | u64 | f64 | f16 | bf16 (default i32, or the .npy's)")
           ->type_name("T");
   auto* run_n_opt =
       run_cmd->add_option("--n", run_n, "Elements to generate, e.g. 16M or 2^24")->type_name("N");
@@ -153,7 +156,9 @@ int run_cli(int argc, char** argv) {
   cmp_cmd->add_option("--op", cmp.ops, "sum | min | max, or a list")
       ->capture_default_str()
       ->type_name("OP");
-  cmp_cmd->add_option("--dtype", cmp.dtypes, "i32 | u32 | f32, or a list")
+  cmp_cmd
+      ->add_option("--dtype", cmp.dtypes,
+                   "i32 | u32 | f32 | i64 | u64 | f64 | f16 | bf16, or a list")
       ->capture_default_str()
       ->type_name("T");
   std::string cmp_n, cmp_sweep;

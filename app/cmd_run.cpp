@@ -1,5 +1,6 @@
 // `xreduce run`: one variant of either primitive on one backend, checked against the host
 // reference and timed; a scan's output can be saved as .npy.
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -22,15 +23,14 @@ using json = nlohmann::ordered_json;
 // A Value as a JSON number: integers exact, floats as the double of the float.
 json value_json(const std::optional<Value>& v) {
   if (!v) return nullptr;
-  switch (v->dtype()) {
-    case DType::i32:
-      return v->get<std::int32_t>();
-    case DType::u32:
-      return v->get<std::uint32_t>();
-    case DType::f32:
-      return static_cast<double>(v->get<float>());
-  }
-  return nullptr;
+  return visit_dtype(v->dtype(), [&](auto tag) -> json {
+    using T = typename decltype(tag)::type;
+    if constexpr (is_float_v<T>) {
+      return static_cast<double>(v->get<T>());
+    } else {
+      return v->get<T>();
+    }
+  });
 }
 
 std::string value_text(const std::optional<Value>& v) {
@@ -73,9 +73,10 @@ int run_run(const Registry& registry, const RunOptions& o) {
   std::optional<std::uint64_t> n_flag;
   if (o.n) n_flag = parse_count(*o.n);
   if (o.output) {
-    if (std::filesystem::path(*o.output).extension() != ".npy")
+    const auto ext = std::filesystem::path(*o.output).extension();
+    if (ext != ".npy" && ext != ".bin")
       throw Error(ErrorCategory::usage,
-                  fmt::format("--output '{}': expected a .npy file name", *o.output));
+                  fmt::format("--output '{}': expected a .npy or .bin file name", *o.output));
     check_output_path(*o.output);
   }
 
@@ -89,6 +90,10 @@ int run_run(const Registry& registry, const RunOptions& o) {
     data = read_input(*o.input, dtype_flag);
     dtype = data.dtype();
   }
+  if (o.output && dtype == DType::bf16 && std::filesystem::path(*o.output).extension() == ".npy")
+    throw Error(
+        ErrorCategory::usage,
+        fmt::format("--output '{}': bf16 has no NumPy type; use a .bin file name", *o.output));
   check_claims(backend, variant, dtype, operation);
   if (std::string why = backend.unsupported_reason(primitive, variant.id); !why.empty())
     throw Error(ErrorCategory::unsupported,
@@ -115,7 +120,7 @@ int run_run(const Registry& registry, const RunOptions& o) {
   if (!m.deterministic && must_repeat)
     problem += std::string(problem.empty() ? "" : "; ") +
                "repetitions returned different results (not deterministic)";
-  if (o.output) write_npy(*o.output, m.result.array.view());
+  if (o.output) write_output(*o.output, m.result.array.view());
   const DeviceInfo dev = backend.device();
   const double bw = gbps(bytes_moved(primitive, n, dtype), m.device_ms.median);
   const std::optional<Value> got = m.result.headline(primitive);

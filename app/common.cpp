@@ -28,8 +28,9 @@ Op parse_op_arg(std::string_view text) {
 
 DType parse_dtype_arg(std::string_view text) {
   if (auto t = parse_dtype(text)) return *t;
-  throw Error(ErrorCategory::usage,
-              fmt::format("unknown dtype '{}' (expected i32, u32 or f32)", text));
+  throw Error(
+      ErrorCategory::usage,
+      fmt::format("unknown dtype '{}' (expected i32, u32, f32, i64, u64, f64, f16 or bf16)", text));
 }
 
 Primitive parse_primitive_arg(std::string_view text) {

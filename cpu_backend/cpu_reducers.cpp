@@ -1,5 +1,6 @@
-// The CPU variants. Floats accumulate sums in double, the host's natural wide accumulator, so
-// the reference backend is the most accurate one; integer sums wrap modulo 2^32 like the GPUs'.
+// The CPU variants. Floats accumulate sums in double (f64 in long double), the host's natural
+// wide accumulator, so the reference backend is the most accurate one; integer sums wrap like
+// the GPUs'.
 #include "cpu_reducers.hpp"
 #include "fold.hpp"
 
@@ -18,22 +19,31 @@ namespace {
 
 // Seed 000's recursiveReduce: interleaved pairs data[i] op= data[i + stride], halving the size.
 // Made correct for odd sizes (the middle element carries over) and non-destructive: the first
-// level reads the input and writes a scratch buffer the later levels reduce in place.
+// level reads the input and writes a scratch buffer the later levels reduce in place. The pairs
+// combine in the device's accumulator type (float for f16/bf16), as the GPUs' trees do.
 template <class T>
-T recursive_reduce(std::span<const T> in, Op op, std::vector<T>& scratch) {
+using PairAcc = std::conditional_t<HalfFloat<T>, float, T>;
+
+template <class T>
+T recursive_reduce(std::span<const T> in, Op op, std::vector<PairAcc<T>>& scratch) {
+  using A = PairAcc<T>;
   std::size_t size = in.size();
   if (size == 0) return identity<T>(op);
   if (size == 1) return in[0];
   scratch.resize((size + 1) / 2);
-  const T* src = in.data();
+  std::size_t stride = size / 2;
+  for (std::size_t i = 0; i < stride; ++i)
+    scratch[i] = apply(op, static_cast<A>(in[i]), static_cast<A>(in[i + stride]));
+  if (size % 2) scratch[stride] = static_cast<A>(in[2 * stride]);
+  size = stride + size % 2;
   while (size > 1) {
-    const std::size_t stride = size / 2;
-    for (std::size_t i = 0; i < stride; ++i) scratch[i] = apply(op, src[i], src[i + stride]);
-    if (size % 2) scratch[stride] = src[2 * stride];
+    stride = size / 2;
+    for (std::size_t i = 0; i < stride; ++i)
+      scratch[i] = apply(op, scratch[i], scratch[i + stride]);
+    if (size % 2) scratch[stride] = scratch[2 * stride];
     size = stride + size % 2;
-    src = scratch.data();
   }
-  return scratch[0];
+  return narrow<T>(scratch[0]);
 }
 
 template <class T>
@@ -72,13 +82,14 @@ class CpuReducer final : public Reducer {
       switch (kind_) {
         case Kind::recursive: {
           // Reused across calls: only the first (warm-up) run allocates.
-          if (!std::holds_alternative<std::vector<T>>(scratch_)) scratch_ = std::vector<T>{};
-          return Value::of(recursive_reduce<T>(xs, op, std::get<std::vector<T>>(scratch_)));
+          using Scratch = std::vector<PairAcc<T>>;
+          if (!std::holds_alternative<Scratch>(scratch_)) scratch_ = Scratch{};
+          return Value::of(recursive_reduce<T>(xs, op, std::get<Scratch>(scratch_)));
         }
         case Kind::sequential:
-          return Value::of(static_cast<T>(fold<T>(xs, op, host_identity<T>(op))));
+          return Value::of(narrow<T>(fold<T>(xs, op, host_identity<T>(op))));
         case Kind::parallel:
-          return Value::of(static_cast<T>(parallel_reduce<T>(xs, op)));
+          return Value::of(narrow<T>(parallel_reduce<T>(xs, op)));
       }
       return Value::of(identity<T>(op));
     });
@@ -91,11 +102,12 @@ class CpuReducer final : public Reducer {
   VariantInfo info_;
   Kind kind_;
   std::variant<std::monostate, std::vector<std::int32_t>, std::vector<std::uint32_t>,
-               std::vector<float>>
+               std::vector<float>, std::vector<std::int64_t>, std::vector<std::uint64_t>,
+               std::vector<double>>
       scratch_;
 };
 
-const std::vector<DType> kTypes{DType::i32, DType::u32, DType::f32};
+const std::vector<DType> kTypes(std::begin(kAllDTypes), std::end(kAllDTypes));
 const std::vector<Op> kOps{Op::sum, Op::min, Op::max};
 
 // The CPU variant table: the one list of ids both variants() and make_cpu_reducer() read.

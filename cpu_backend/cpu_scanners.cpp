@@ -1,6 +1,6 @@
 // The CPU scan variants (seed 001's CPU row). Float sums accumulate in double and round once per
-// element, as the reduce variants do, so the reference backend is the most accurate one; integer
-// sums wrap modulo 2^32 like the GPUs'.
+// element, as the reduce variants do (f64 in long double), so the reference backend is the most
+// accurate one; integer sums wrap like the GPUs'.
 #include <algorithm>
 #include <chrono>
 #include <execution>
@@ -22,13 +22,13 @@ void scan_from(std::span<const T> xs, std::span<T> ys, Op op, ScanKind kind, Hos
   with_op_constant(op, [&](auto op_constant) {
     if (kind == ScanKind::inclusive) {
       for (std::size_t i = 0; i < xs.size(); ++i) {
-        acc = apply<HostAcc<T>>(op_constant.value, acc, xs[i]);
-        ys[i] = static_cast<T>(acc);
+        acc = apply<HostAcc<T>>(op_constant.value, acc, static_cast<HostAcc<T>>(xs[i]));
+        ys[i] = narrow<T>(acc);
       }
     } else {
       for (std::size_t i = 0; i < xs.size(); ++i) {
-        ys[i] = static_cast<T>(acc);
-        acc = apply<HostAcc<T>>(op_constant.value, acc, xs[i]);
+        ys[i] = narrow<T>(acc);
+        acc = apply<HostAcc<T>>(op_constant.value, acc, static_cast<HostAcc<T>>(xs[i]));
       }
     }
   });
@@ -100,7 +100,7 @@ constexpr std::pair<std::string_view, Kind> kScanVariants[] = {{"cpu/sequential"
                                                                {"cpu/parallel", Kind::parallel}};
 
 VariantInfo scan_info(std::string_view id) {
-  return catalog_variant(Primitive::scan, id, {DType::i32, DType::u32, DType::f32},
+  return catalog_variant(Primitive::scan, id, {std::begin(kAllDTypes), std::end(kAllDTypes)},
                          {Op::sum, Op::min, Op::max});
 }
 

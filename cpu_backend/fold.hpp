@@ -16,11 +16,12 @@ namespace xr::cpu {
 constexpr std::size_t kParallelChunk = 64 * 1024;
 
 // Folds xs into acc; the op is a template constant inside the loop so each loop is specialised.
-// Accumulation in HostAcc<T> (xreduce/types.hpp): floats in double, integers wrapping.
+// Accumulation in HostAcc<T> (xreduce/types.hpp): floats in double (f64 in long double),
+// integers wrapping.
 template <class T>
 HostAcc<T> fold(std::span<const T> xs, Op op, HostAcc<T> acc) {
   return with_op_constant(op, [&](auto op_constant) {
-    for (T x : xs) acc = apply<HostAcc<T>>(op_constant.value, acc, x);
+    for (T x : xs) acc = apply<HostAcc<T>>(op_constant.value, acc, static_cast<HostAcc<T>>(x));
     return acc;
   });
 }

@@ -39,8 +39,11 @@ T draw(std::uint64_t h, Distribution dist) {
     switch (dist) {
       case Distribution::small:
         return static_cast<T>(h & 0xFF);
-      case Distribution::full:
-        return static_cast<T>(static_cast<std::uint32_t>(h >> 32));
+      case Distribution::full:  // every bit pattern of the type
+        if constexpr (sizeof(T) == 8)
+          return static_cast<T>(h);
+        else
+          return static_cast<T>(static_cast<std::uint32_t>(h >> 32));
       case Distribution::extremes: {
         const T picks[] = {std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), T(0), T(1),
                            static_cast<T>(-1)};
@@ -48,16 +51,29 @@ T draw(std::uint64_t h, Distribution dist) {
       }
     }
   } else {
-    // 24 random bits -> an exact float in [0, 1).
-    float unit = std::ldexp(static_cast<float>(h >> 40), -24);
+    // `digits` random bits -> an exact value of T in [0, 1); 2u - 1 is exact too.
+    constexpr int digits = std::numeric_limits<T>::digits;
+    const double unit = std::ldexp(static_cast<double>(h >> (64 - digits)), -digits);
     switch (dist) {
       case Distribution::small:
-        return 2.0f * unit - 1.0f;
+        return T(2.0 * unit - 1.0);
       case Distribution::full:
-        return std::ldexp(2.0f * unit - 1.0f, 20);
+        // [-2^20, 2^20), but [-16, 16) for f16, whose largest finite value is 65504: the sums of
+        // the tests' sizes stay finite.
+        return T(std::ldexp(2.0 * unit - 1.0, std::is_same_v<T, f16> ? 4 : 20));
       case Distribution::extremes: {
-        const float picks[] = {16777216.0f, -16777216.0f, 1.0f, -1.0f, -1e-30f, -3.0e30f, 3.0e30f};
-        return picks[(h >> 8) % 7];
+        // The largest exactly consecutive integers, +-1, a negative tiny value and large
+        // magnitudes, all finite (f16: a subnormal and half its range).
+        constexpr double kConsecutive = std::ldexp(1.0, digits);
+        if constexpr (std::is_same_v<T, f16>) {
+          const double picks[] = {kConsecutive, -kConsecutive, 1.0, -1.0, -0x1p-20, -16384, 16384};
+          return T(picks[(h >> 8) % 7]);
+        } else {
+          const double large = std::is_same_v<T, double> ? 3.0e300 : 3.0e30;
+          const double tiny = std::is_same_v<T, double> ? -1e-300 : -1e-30;
+          const double picks[] = {kConsecutive, -kConsecutive, 1.0, -1.0, tiny, -large, large};
+          return T(picks[(h >> 8) % 7]);
+        }
       }
     }
   }
@@ -81,7 +97,7 @@ HostArray constant(DType dtype, std::size_t n, double value) {
   visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     auto xs = out.as<T>();
-    T v = static_cast<T>(value);
+    const T v = narrow<T>(value);
     for (auto& x : xs) x = v;
   });
   return out;

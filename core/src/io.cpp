@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -15,6 +16,24 @@
 
 namespace xr {
 namespace {
+
+// The .npy descriptors of the dtypes NumPy has (bf16 has none: raw .bin only).
+struct NpyType {
+  DType dtype;
+  const char* descr;
+};
+constexpr NpyType kNpyTypes[] = {{DType::i32, "<i4"}, {DType::u32, "<u4"}, {DType::f32, "<f4"},
+                                 {DType::i64, "<i8"}, {DType::u64, "<u8"}, {DType::f64, "<f8"},
+                                 {DType::f16, "<f2"}};
+
+std::string dtype_names() {
+  std::string out;
+  for (DType t : kAllDTypes) {
+    if (!out.empty()) out += '|';
+    out += to_string(t);
+  }
+  return out;
+}
 
 [[noreturn]] void bad_file(const std::filesystem::path& path, const std::string& why) {
   throw Error(ErrorCategory::usage, path.string() + ": " + why);
@@ -101,17 +120,16 @@ HostArray read_npy(const std::filesystem::path& path, std::optional<DType> expec
     bad_file(path, "truncated .npy header");
 
   const std::string descr = header_field(header, "descr", path);
-  DType dtype;
-  if (descr == "'<i4'") {
-    dtype = DType::i32;
-  } else if (descr == "'<u4'") {
-    dtype = DType::u32;
-  } else if (descr == "'<f4'") {
-    dtype = DType::f32;
-  } else {
+  // descr is quoted: 'descr': '<f4'.
+  const auto known = std::find_if(std::begin(kNpyTypes), std::end(kNpyTypes), [&](const auto& t) {
+    return descr.size() == std::strlen(t.descr) + 2 && descr.front() == '\'' &&
+           descr.compare(1, descr.size() - 2, t.descr) == 0 && descr.back() == '\'';
+  });
+  if (known == std::end(kNpyTypes))
     bad_file(path, "unsupported .npy dtype " + descr +
-                       " (supported: '<i4' i32, '<u4' u32, '<f4' f32, little-endian)");
-  }
+                       " (supported, little-endian: '<i4' i32, '<u4' u32, '<f4' f32, '<i8' i64, "
+                       "'<u8' u64, '<f8' f64, '<f2' f16; bf16 as .bin with --dtype bf16)");
+  const DType dtype = known->dtype;
   if (expected && *expected != dtype)
     bad_file(path, "holds " + std::string(to_string(dtype)) + " but --dtype is " +
                        std::string(to_string(*expected)));
@@ -178,34 +196,17 @@ HostArray read_input(const std::filesystem::path& path, std::optional<DType> dty
   const auto ext = path.extension().string();
   if (ext == ".npy") return read_npy(path, dtype);
   if (ext == ".bin") {
-    if (!dtype) bad_file(path, "a raw .bin file needs --dtype i32|u32|f32");
+    if (!dtype) bad_file(path, "a raw .bin file needs --dtype (" + dtype_names() + ")");
     return read_bin(path, *dtype);
   }
   bad_file(path, "unknown input format '" + ext + "' (expected .npy or .bin)");
 }
 
-void write_npy(const std::filesystem::path& path, HostView data) {
-  const char* descr = data.dtype == DType::i32 ? "<i4" : data.dtype == DType::u32 ? "<u4" : "<f4";
-  std::string header = "{'descr': '" + std::string(descr) +
-                       "', 'fortran_order': False, 'shape': (" + std::to_string(data.size) +
-                       ",), }";
-  // Pad with spaces so the data starts on a 64-byte boundary, ending in '\n' (format 1.0).
-  std::size_t total = 10 + header.size() + 1;
-  header.append((64 - total % 64) % 64, ' ');
-  header.push_back('\n');
-  const unsigned char pre[10] = {0x93,
-                                 'N',
-                                 'U',
-                                 'M',
-                                 'P',
-                                 'Y',
-                                 1,
-                                 0,
-                                 static_cast<unsigned char>(header.size() & 0xFF),
-                                 static_cast<unsigned char>(header.size() >> 8)};
+namespace {
 
-  // Through a temporary file beside the target and a rename: a reader never sees a partial
-  // array, and a failure (disk full) leaves no file behind.
+// Writes `head` then the elements of `data` to `path` through a temporary file beside it and a
+// rename: a reader never sees a partial array, and a failure (disk full) leaves no file behind.
+void write_atomically(const std::filesystem::path& path, const std::string& head, HostView data) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) bad_file(path, "is a directory");
   const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
@@ -222,8 +223,7 @@ void write_npy(const std::filesystem::path& path, HostView data) {
     bad_file(path, "cannot be opened for writing");
   }
   const bool written =
-      std::fwrite(pre, 1, sizeof pre, out.get()) == sizeof pre &&
-      std::fwrite(header.data(), 1, header.size(), out.get()) == header.size() &&
+      std::fwrite(head.data(), 1, head.size(), out.get()) == head.size() &&
       (data.bytes() == 0 || std::fwrite(data.data, 1, data.bytes(), out.get()) == data.bytes());
   const int saved = errno;
   const bool closed = std::fclose(out.release()) == 0;
@@ -240,6 +240,41 @@ void write_npy(const std::filesystem::path& path, HostView data) {
     unlink(tmp.c_str());
     bad_file(path, "cannot be written: " + why);
   }
+}
+
+}  // namespace
+
+void write_npy(const std::filesystem::path& path, HostView data) {
+  const auto known = std::find_if(std::begin(kNpyTypes), std::end(kNpyTypes),
+                                  [&](const auto& t) { return t.dtype == data.dtype; });
+  if (known == std::end(kNpyTypes))
+    bad_file(path, std::string(to_string(data.dtype)) +
+                       " has no NumPy type: write a raw .bin file instead");
+  std::string header = "{'descr': '" + std::string(known->descr) +
+                       "', 'fortran_order': False, 'shape': (" + std::to_string(data.size) +
+                       ",), }";
+  // Pad with spaces so the data starts on a 64-byte boundary, ending in '\n' (format 1.0).
+  const std::size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header.push_back('\n');
+  // Magic, format 1.0, header length (little-endian), header; appended piecewise (GCC 12 warns
+  // of a bogus overlap on `literal + string`).
+  std::string head("\x93NUMPY\x01\x00", 8);
+  head.push_back(static_cast<char>(header.size() & 0xFF));
+  head.push_back(static_cast<char>(header.size() >> 8));
+  head.append(header);
+  write_atomically(path, head, data);
+}
+
+void write_bin(const std::filesystem::path& path, HostView data) {
+  write_atomically(path, std::string(), data);
+}
+
+void write_output(const std::filesystem::path& path, HostView data) {
+  if (path.extension() == ".bin")
+    write_bin(path, data);
+  else
+    write_npy(path, data);
 }
 
 }  // namespace xr

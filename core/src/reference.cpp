@@ -15,17 +15,17 @@ Reference reference_reduce(HostView data, Op op) {
   visit_dtype(data.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     auto xs = data.as<T>();
-    if constexpr (std::is_floating_point_v<T>) {
-      double acc = op == Op::sum ? 0.0 : static_cast<double>(identity<T>(op));
+    if constexpr (is_float_v<T>) {
+      HostAcc<T> acc = host_identity<T>(op);
       double abs_sum = 0;
       for (T x : xs) {
-        double d = x;
-        abs_sum += std::fabs(d);
+        const auto d = static_cast<HostAcc<T>>(x);
+        abs_sum += std::fabs(static_cast<double>(d));
         acc = op == Op::sum ? acc + d : (op == Op::min ? std::fmin(acc, d) : std::fmax(acc, d));
       }
-      ref.exact = acc;
+      ref.exact = static_cast<double>(acc);
       ref.abs_sum = abs_sum;
-      ref.value = Value::of(static_cast<T>(acc));
+      ref.value = Value::of(narrow<T>(acc));
     } else {
       T acc = identity<T>(op);
       for (T x : xs) acc = apply(op, acc, x);
@@ -37,8 +37,26 @@ Reference reference_reduce(HostView data, Op op) {
 }
 
 double float_sum_bound(std::size_t n, double abs_sum) {
-  double levels = std::ceil(std::log2(static_cast<double>(n < 2 ? 2 : n)));
-  return (levels + 2.0) * std::ldexp(1.0, -23) * abs_sum;
+  return float_sum_bound(DType::f32, n, abs_sum, 0.0);
+}
+
+double float_sum_bound(DType t, std::size_t n, double abs_sum, double magnitude) {
+  const double levels = std::ceil(std::log2(static_cast<double>(n < 2 ? 2 : n)));
+  const DType acc = accumulator_of(t);
+  double bound = (levels + 2.0) * std::ldexp(1.0, -fraction_bits(acc)) * abs_sum;
+  if (acc != t) {
+    // Rounding the float accumulator to the 16-bit type: half an ulp, at most twice (a pass that
+    // adds a block prefix to an output it already rounded), plus the smallest subnormal.
+    const double subnormal = visit_dtype(t, [](auto tag) -> double {
+      using T = typename decltype(tag)::type;
+      if constexpr (HalfFloat<T>)
+        return static_cast<double>(T::from_bits(1));
+      else
+        return 0.0;
+    });
+    bound += std::ldexp(magnitude, -fraction_bits(t)) + subnormal;
+  }
+  return bound;
 }
 
 Verdict validate(const Value& got, const Reference& ref, Op op) {
@@ -63,7 +81,7 @@ Verdict validate(const Value& got, const Reference& ref, Op op) {
     }
     return v;
   }
-  v.bound = float_sum_bound(ref.n, ref.abs_sum);
+  v.bound = float_sum_bound(got.dtype(), ref.n, ref.abs_sum, std::fabs(ref.exact));
   double g = got.as_double();
   v.error = std::fabs(g - ref.exact);
   v.ok = std::isfinite(g) ? v.error <= v.bound : g == ref.exact;
@@ -129,9 +147,9 @@ HostArray reference_scan(HostView input, Op op, ScanKind kind) {
     auto ys = out.as<T>();
     HostAcc<T> acc = host_identity<T>(op);
     for (std::size_t i = 0; i < xs.size(); ++i) {
-      if (kind == ScanKind::exclusive) ys[i] = static_cast<T>(acc);
+      if (kind == ScanKind::exclusive) ys[i] = narrow<T>(acc);
       acc = acc_apply<T>(op, acc, xs[i]);
-      if (kind == ScanKind::inclusive) ys[i] = static_cast<T>(acc);
+      if (kind == ScanKind::inclusive) ys[i] = narrow<T>(acc);
     }
   });
   return out;
@@ -150,7 +168,7 @@ ScanReference::ScanReference(HostView input, Op op, ScanKind kind)
       double abs_sum = 0;
       for (std::size_t i = begin; i < end; ++i) {
         acc = acc_apply<T>(op, acc, xs[i]);
-        if constexpr (std::is_floating_point_v<T>) abs_sum += std::fabs(static_cast<double>(xs[i]));
+        if constexpr (is_float_v<T>) abs_sum += std::fabs(static_cast<double>(xs[i]));
       }
       totals[c] = acc;
       abs_totals[c] = abs_sum;
@@ -158,7 +176,7 @@ ScanReference::ScanReference(HostView input, Op op, ScanKind kind)
     HostAcc<T> running = host_identity<T>(op);
     double abs_running = 0;
     for (std::size_t c = 0; c < chunks; ++c) {
-      if constexpr (std::is_floating_point_v<T>) {
+      if constexpr (is_float_v<T>) {
         chunk_start_.push_back(running);
         chunk_abs_start_.push_back(abs_running);
       } else {
@@ -181,19 +199,25 @@ Verdict ScanReference::validate(HostView got) const {
     return v;
   }
   const std::size_t n = input_.size;
-  const double scale = float_sum_bound(n, 1.0);  // bound per unit of A_i
+  // The bound per unit of A_i (without float_sum_bound's constant subnormal term).
+  const double scale =
+      float_sum_bound(input_.dtype, n, 1.0, 0.0) - float_sum_bound(input_.dtype, 2, 0.0, 0.0);
   std::vector<ChunkFinding> found(chunks_of(n));
   visit_dtype(input_.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     auto xs = input_.as<T>();
     auto ys = got.as<T>();
-    const bool float_sum = std::is_floating_point_v<T> && op_ == Op::sum;
+    const bool float_sum = is_float_v<T> && op_ == Op::sum;
+    // Rounding to a 16-bit type (float_sum_bound's second term): per unit of |prefix|, and the
+    // smallest subnormal; both 0 for types that are their own accumulator.
+    const double subnormal = float_sum_bound(input_.dtype, 2, 0.0, 0.0);
+    const double rounding = float_sum_bound(input_.dtype, 2, 0.0, 1.0) - subnormal;
     for_each_chunk(n, [&](std::size_t c, std::size_t begin, std::size_t end) {
       ChunkFinding& f = found[c];
       HostAcc<T> running;
       double abs_running = 0;
-      if constexpr (std::is_floating_point_v<T>) {
-        running = chunk_start_[c];
+      if constexpr (is_float_v<T>) {
+        running = static_cast<HostAcc<T>>(chunk_start_[c]);
         abs_running = chunk_abs_start_[c];
       } else {
         std::memcpy(&running, &chunk_bits_[c], sizeof(T));
@@ -201,17 +225,18 @@ Verdict ScanReference::validate(HostView got) const {
       for (std::size_t i = begin; i < end; ++i) {
         if (kind_ == ScanKind::inclusive) {
           running = acc_apply<T>(op_, running, xs[i]);
-          if constexpr (std::is_floating_point_v<T>) abs_running += std::fabs(double(xs[i]));
+          if constexpr (is_float_v<T>) abs_running += std::fabs(static_cast<double>(xs[i]));
         }
         const T y = ys[i];
         bool ok;
         double error = 0, bound = 0;
-        if constexpr (std::is_floating_point_v<T>) {
-          const double g = y;
+        if constexpr (is_float_v<T>) {
+          const double g = static_cast<double>(y);
           if (float_sum) {
-            bound = scale * abs_running;
-            error = std::fabs(g - running);
-            ok = std::isfinite(g) ? error <= bound : g == double(static_cast<T>(running));
+            const double want = static_cast<double>(running);
+            bound = scale * abs_running + rounding * std::fabs(want) + subnormal;
+            error = std::fabs(g - want);
+            ok = std::isfinite(g) ? error <= bound : g == static_cast<double>(narrow<T>(running));
             if (ok && bound > 0 && error / bound > f.ratio && !f.wrong) {
               f.ratio = error / bound;
               f.error = error;
@@ -227,14 +252,16 @@ Verdict ScanReference::validate(HostView got) const {
           if (f.wrong++ == 0) {
             f.first = i;
             f.got = Value::of(y);
-            f.want = Value::of(static_cast<T>(running));
-            f.error = std::is_floating_point_v<T> ? std::fabs(double(y) - double(running)) : 0.0;
+            f.want = Value::of(narrow<T>(running));
+            f.error = is_float_v<T>
+                          ? std::fabs(static_cast<double>(y) - static_cast<double>(running))
+                          : 0.0;
             f.bound = bound;
           }
         }
         if (kind_ == ScanKind::exclusive) {
           running = acc_apply<T>(op_, running, xs[i]);
-          if constexpr (std::is_floating_point_v<T>) abs_running += std::fabs(double(xs[i]));
+          if constexpr (is_float_v<T>) abs_running += std::fabs(static_cast<double>(xs[i]));
         }
       }
     });
@@ -274,14 +301,14 @@ std::optional<Value> ScanReference::last() const {
     auto xs = input_.as<T>();
     const std::size_t c = chunks_of(xs.size()) - 1;
     HostAcc<T> running;
-    if constexpr (std::is_floating_point_v<T>)
-      running = chunk_start_[c];
+    if constexpr (is_float_v<T>)
+      running = static_cast<HostAcc<T>>(chunk_start_[c]);
     else
       std::memcpy(&running, &chunk_bits_[c], sizeof(T));
     const std::size_t last = kind_ == ScanKind::inclusive ? xs.size() : xs.size() - 1;
     for (std::size_t i = c * kScanCheckChunk; i < last; ++i)
       running = acc_apply<T>(op_, running, xs[i]);
-    return std::optional<Value>(Value::of(static_cast<T>(running)));
+    return std::optional<Value>(Value::of(narrow<T>(running)));
   });
 }
 

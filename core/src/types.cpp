@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace xr {
 
@@ -14,6 +15,16 @@ std::string_view to_string(DType t) {
       return "u32";
     case DType::f32:
       return "f32";
+    case DType::i64:
+      return "i64";
+    case DType::u64:
+      return "u64";
+    case DType::f64:
+      return "f64";
+    case DType::f16:
+      return "f16";
+    case DType::bf16:
+      return "bf16";
   }
   return "?";
 }
@@ -50,6 +61,24 @@ bool is_integer(DType t) {
   return visit_dtype(t, [](auto tag) { return std::is_integral_v<typename decltype(tag)::type>; });
 }
 
+bool is_float(DType t) {
+  return visit_dtype(t, [](auto tag) { return is_float_v<typename decltype(tag)::type>; });
+}
+
+int fraction_bits(DType t) {
+  return visit_dtype(t, [](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (is_float_v<T>)
+      return std::numeric_limits<T>::digits - 1;
+    else
+      return 0;
+  });
+}
+
+DType accumulator_of(DType t) {
+  return t == DType::f16 || t == DType::bf16 ? DType::f32 : t;
+}
+
 double Value::as_double() const {
   return visit_dtype(dtype_, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -60,14 +89,24 @@ double Value::as_double() const {
 std::string Value::to_string() const {
   return visit_dtype(dtype_, [&](auto tag) -> std::string {
     using T = typename decltype(tag)::type;
-    T v = get<T>();
-    if constexpr (std::is_floating_point_v<T>) {
+    char buf[64];
+    std::to_chars_result r{buf, std::errc{}};
+    if constexpr (is_float_v<T>) {
+      const double v = static_cast<double>(get<T>());
       if (std::isnan(v)) return "nan";
       if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+      // Shortest text that reads back as the same value of T (what NumPy prints).
+      if constexpr (HalfFloat<T>) {
+        for (int digits = 1; digits <= 9; ++digits) {
+          r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, digits);
+          if (T(std::strtod(std::string(buf, r.ptr).c_str(), nullptr)).bits == get<T>().bits) break;
+        }
+      } else
+        r = std::to_chars(buf, buf + sizeof buf, get<T>());
+    } else {
+      r = std::to_chars(buf, buf + sizeof buf, get<T>());
     }
-    char buf[64];
-    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);  // shortest round-trip for floats
-    return ec == std::errc{} ? std::string(buf, end) : std::string("?");
+    return r.ec == std::errc{} ? std::string(buf, r.ptr) : std::string("?");
   });
 }
 

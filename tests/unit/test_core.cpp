@@ -48,7 +48,7 @@ TEST_CASE("Value: formatting, conversion and bitwise comparison", "[unit][value]
 TEST_CASE("dtype and op names round-trip, apply wraps integer sums", "[unit][value]") {
   for (xr::DType t : xr::kAllDTypes) CHECK(xr::parse_dtype(xr::to_string(t)) == t);
   for (xr::Op op : xr::kAllOps) CHECK(xr::parse_op(xr::to_string(op)) == op);
-  CHECK_FALSE(xr::parse_dtype("f64").has_value());
+  CHECK_FALSE(xr::parse_dtype("f128").has_value());
   CHECK_FALSE(xr::parse_dtype("I32").has_value());
   CHECK_FALSE(xr::parse_op("prod").has_value());
   CHECK(xr::size_of(xr::DType::f32) == 4);
@@ -56,6 +56,9 @@ TEST_CASE("dtype and op names round-trip, apply wraps integer sums", "[unit][val
   CHECK_FALSE(xr::is_integer(xr::DType::f32));
   CHECK(xr::apply(xr::Op::sum, INT32_MAX, 1) == INT32_MIN);
   CHECK(xr::apply(xr::Op::sum, 0xFFFFFFFFu, 2u) == 1u);
+  CHECK(xr::apply(xr::Op::sum, INT64_MAX, std::int64_t{1}) == INT64_MIN);
+  CHECK(xr::apply(xr::Op::sum, UINT64_MAX, std::uint64_t{2}) == 1u);
+  CHECK(xr::apply(xr::Op::min, std::int64_t{-1}, std::int64_t{1}) == -1);
   CHECK(xr::apply(xr::Op::min, -1, 1) == -1);
   CHECK(xr::apply(xr::Op::max, -1.5f, -2.5f) == -1.5f);
 }
@@ -232,4 +235,45 @@ TEST_CASE("copy_parallel copies every byte at every size, and staging chunks sta
   CHECK(xr::staging_chunk_bytes(1024 * MiB) == xr::kStagingBytes);  // at most one buffer
   for (std::size_t bytes : {MiB, 100 * MiB, 4096 * MiB})
     CHECK(xr::staging_chunk_bytes(bytes) <= xr::kStagingBytes);
+}
+
+TEST_CASE("f16 and bf16 round to nearest even and widen exactly", "[unit][half]") {
+  // Values checked against NumPy's float16 and ml_dtypes' bfloat16.
+  CHECK(xr::f16(0.1).bits == 0x2e66);
+  CHECK(xr::f16(65504.0).bits == 0x7bff);
+  CHECK(xr::f16(65519.99).bits == 0x7bff);           // below the halfway point to 65536
+  CHECK(xr::f16(65520.0).bits == 0x7c00);            // the tie rounds to even: infinity
+  CHECK(xr::f16(1.0 + 0x1p-11).bits == 0x3c00);      // tie: to the even 1.0
+  CHECK(xr::f16(1.0 + 3 * 0x1p-11).bits == 0x3c02);  // tie: to the even 1 + 2^-9
+  CHECK(xr::f16(3e-8).bits == 0x0001);               // above half the smallest subnormal
+  CHECK(xr::f16(2e-8).bits == 0x0000);
+  CHECK(xr::f16(-0.0).bits == 0x8000);
+  CHECK(xr::bf16(0.1).bits == 0x3dcd);
+  CHECK(xr::bf16(1e10).bits == 0x5015);
+  CHECK(xr::bf16(3.4e38).bits == 0x7f80);  // past bf16's largest finite value
+  // Every finite bit pattern survives widening and rounding back (NaNs stay NaNs).
+  for (std::uint32_t b = 0; b < 0x10000; ++b) {
+    const auto h = xr::f16::from_bits(static_cast<std::uint16_t>(b));
+    const auto g = xr::bf16::from_bits(static_cast<std::uint16_t>(b));
+    const float hf = static_cast<float>(h), gf = static_cast<float>(g);
+    if (std::isnan(hf))
+      CHECK(std::isnan(static_cast<float>(xr::f16(hf))));
+    else if (xr::f16(hf).bits != b)
+      FAIL_CHECK("f16 bits " << b << " came back as " << xr::f16(hf).bits);
+    if (std::isnan(gf))
+      CHECK(std::isnan(static_cast<float>(xr::bf16(gf))));
+    else if (xr::bf16(gf).bits != b)
+      FAIL_CHECK("bf16 bits " << b << " came back as " << xr::bf16(gf).bits);
+  }
+  // Shortest text that reads back as the same 16-bit value, as NumPy prints it.
+  CHECK(xr::Value::of(xr::f16(0.1)).to_string() == "0.1");
+  CHECK(xr::Value::of(xr::bf16(3.14159)).to_string() == "3.14");
+  CHECK(xr::Value::identity_of(xr::DType::f16, xr::Op::min).to_string() == "inf");
+  CHECK(xr::Value::identity_of(xr::DType::bf16, xr::Op::max).to_string() == "-inf");
+  CHECK(xr::size_of(xr::DType::bf16) == 2);
+  CHECK(xr::accumulator_of(xr::DType::f16) == xr::DType::f32);
+  CHECK(xr::accumulator_of(xr::DType::f64) == xr::DType::f64);
+  CHECK(xr::fraction_bits(xr::DType::bf16) == 7);
+  CHECK(xr::is_float(xr::DType::f16));
+  CHECK_FALSE(xr::is_integer(xr::DType::bf16));
 }

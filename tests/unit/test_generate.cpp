@@ -133,3 +133,56 @@ TEST_CASE("distribution names round-trip", "[unit][generate]") {
     CHECK(xr::parse_distribution(xr::to_string(d)) == d);
   CHECK_FALSE(xr::parse_distribution("uniform").has_value());
 }
+
+TEST_CASE("generate: the 64-bit and 16-bit types", "[unit][generate]") {
+  const std::size_t n = 20000;
+  // small floats: [-1, 1) on the type's grid (2u - 1 with `digits` random bits).
+  auto on_grid = [](double v, int fraction) {
+    return std::ldexp(v, fraction) == std::trunc(std::ldexp(v, fraction));
+  };
+  // (Each array is named: a range-for over a temporary's span would read freed memory.)
+  const auto small_h = xr::generate(xr::DType::f16, n, 7);
+  for (auto v : small_h.as<xr::f16>()) {
+    const double d = static_cast<double>(v);
+    REQUIRE(d >= -1.0);
+    REQUIRE(d < 1.0);
+    REQUIRE(on_grid(d, 10));
+  }
+  const auto small_b = xr::generate(xr::DType::bf16, n, 7);
+  for (auto v : small_b.as<xr::bf16>()) {
+    const double d = static_cast<double>(v);
+    REQUIRE(d >= -1.0);
+    REQUIRE(d < 1.0);
+    REQUIRE(on_grid(d, 7));
+  }
+  std::set<double> distinct;
+  const auto small_d = xr::generate(xr::DType::f64, n, 7);
+  for (double v : small_d.as<double>()) {
+    REQUIRE(v >= -1.0);
+    REQUIRE(v < 1.0);
+    distinct.insert(v);
+  }
+  CHECK(distinct.size() == n);  // 53 random bits: no repeats expected in 20000 draws
+  // full: f16 stays in [-16, 16) so the tests' sums stay finite; 64-bit integers use every bit.
+  const auto full_h = xr::generate(xr::DType::f16, n, 7, xr::Distribution::full);
+  for (auto v : full_h.as<xr::f16>()) {
+    REQUIRE(static_cast<float>(v) >= -16.0f);
+    REQUIRE(static_cast<float>(v) < 16.0f);
+  }
+  const auto full_u = xr::generate(xr::DType::u64, n, 7, xr::Distribution::full);
+  auto big = full_u.as<std::uint64_t>();
+  CHECK(std::count_if(big.begin(), big.end(), [](auto v) { return v > (3ull << 62); }) > 0);
+  std::set<std::int64_t> si;
+  const auto ext_i = xr::generate(xr::DType::i64, n, 7, xr::Distribution::extremes);
+  for (auto v : ext_i.as<std::int64_t>()) si.insert(v);
+  CHECK(si == std::set<std::int64_t>{INT64_MIN, -1, 0, 1, INT64_MAX});
+  for (auto t : {xr::DType::f64, xr::DType::f16, xr::DType::bf16}) {
+    const auto ext = xr::generate(t, n, 7, xr::Distribution::extremes);
+    xr::visit_dtype(t, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      for (T v : ext.as<T>()) REQUIRE(std::isfinite(static_cast<double>(v)));
+    });
+  }
+  const auto h = xr::constant(xr::DType::f16, 9, 0.1);  // rounded once, to nearest even
+  for (auto v : h.as<xr::f16>()) REQUIRE(v.bits == 0x2e66);
+}

@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "xreduce/generate.hpp"
 #include "xreduce/reference.hpp"
 
 namespace {
@@ -234,4 +235,54 @@ TEST_CASE("validate_scan: float sums within the per-prefix bound, min/max exact"
   CHECK(xr::validate_scan(view_of(ms), got.view(), xr::Op::min, xr::ScanKind::inclusive).ok);
   got.as<float>()[3] = -0.99999994f;
   CHECK_FALSE(xr::validate_scan(view_of(ms), got.view(), xr::Op::min, xr::ScanKind::inclusive).ok);
+}
+
+TEST_CASE("reference and validation of the 64-bit and 16-bit types", "[unit][reference]") {
+  // 64-bit integers wrap modulo 2^64, exactly.
+  std::vector<std::int64_t> i64{INT64_MAX, 1, 5};
+  CHECK(xr::reference_reduce(view_of(i64), xr::Op::sum).value.get<std::int64_t>() == INT64_MIN + 5);
+  std::vector<std::uint64_t> u64{UINT64_MAX, UINT64_MAX};
+  CHECK(xr::reference_reduce(view_of(u64), xr::Op::sum).value.get<std::uint64_t>() ==
+        UINT64_MAX - 1);
+  // f64 sums are exact far past double's own accumulation: 1e16 + 1 + 1 - 1e16 is 2.
+  std::vector<double> f64{1e16, 1.0, 1.0, -1e16};
+  const auto rd = xr::reference_reduce(view_of(f64), xr::Op::sum);
+  CHECK(rd.value.get<double>() == 2.0);
+  CHECK(xr::float_sum_bound(xr::DType::f64, 4, 1.0, 0.0) == 4 * std::ldexp(1.0, -52));
+
+  // f16: summed wide and rounded once. 2048 + 1 is not an f16 (2049 rounds to 2048), but the
+  // sum of 2048, 1 and 1 is 2050, which is.
+  std::vector<xr::f16> h{xr::f16(2048.0), xr::f16(1.0), xr::f16(1.0)};
+  const auto rh = xr::reference_reduce(view_of(h), xr::Op::sum);
+  CHECK(static_cast<float>(rh.value.get<xr::f16>()) == 2050.0f);
+  // The bound: float accumulation (2^-23 per level) plus the rounding to f16 (2^-10 |sum|).
+  const double bound = xr::float_sum_bound(xr::DType::f16, 3, 2050.0, 2050.0);
+  CHECK(bound == Approx(4 * 0x1p-23 * 2050.0 + 0x1p-10 * 2050.0 + 0x1p-24));
+  CHECK(xr::validate(xr::Value::of(xr::f16(2050.0)), rh, xr::Op::sum).ok);
+  CHECK(xr::validate(xr::Value::of(xr::f16(2048.0)), rh, xr::Op::sum).ok);  // one ulp: in
+  CHECK_FALSE(xr::validate(xr::Value::of(xr::f16(2056.0)), rh, xr::Op::sum).ok);
+  CHECK_FALSE(xr::validate(xr::Value::of(xr::bf16(2050.0)), rh, xr::Op::sum).ok);  // dtype
+
+  // A reference scan of each new type passes its own check; one changed element fails it.
+  for (xr::DType t :
+       {xr::DType::i64, xr::DType::u64, xr::DType::f64, xr::DType::f16, xr::DType::bf16}) {
+    for (xr::Op op : xr::kAllOps) {
+      CAPTURE(xr::to_string(t), xr::to_string(op));
+      const auto data = xr::generate(t, 5000, 7, xr::Distribution::small);
+      auto out = xr::reference_scan(data.view(), op, xr::ScanKind::inclusive);
+      CHECK(xr::validate_scan(data.view(), out.view(), op, xr::ScanKind::inclusive).ok);
+      // Element 4000 moved far off: by 1000 (or, for min/max, to a value no prefix holds).
+      xr::visit_dtype(t, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        auto& y = out.as<T>()[4000];
+        if constexpr (xr::is_float_v<T>)
+          y = T(static_cast<double>(y) + 1000.0);
+        else
+          y = static_cast<T>(y + 1000);
+      });
+      const auto v = xr::validate_scan(data.view(), out.view(), op, xr::ScanKind::inclusive);
+      CHECK_FALSE(v.ok);
+      CHECK_THAT(v.message, Catch::Contains("index 4000"));
+    }
+  }
 }

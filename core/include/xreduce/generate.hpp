@@ -13,13 +13,15 @@
 namespace xr {
 
 enum class Distribution {
-  // i32/u32 uniform in [0, 255] (seed 000's `rand() & 0xFF`); f32 uniform in [-1, 1) on a 2^-24
-  // grid. The default of the tool.
+  // Integers uniform in [0, 255] (seed 000's `rand() & 0xFF`); floats uniform in [-1, 1) on the
+  // type's grid (2^-24 for f32, 2^-53 f64, 2^-11 f16, 2^-8 bf16). The default of the tool.
   small,
-  // i32/u32 uniform over all 2^32 bit patterns (sums wrap); f32 uniform in [-2^20, 2^20).
+  // Integers uniform over all bit patterns (sums wrap); floats uniform in [-2^20, 2^20)
+  // (f16: [-16, 16), so sums of the tests' sizes stay below its 65504).
   full,
-  // i32/u32: the type's min and max, 0, 1 and -1 mixed; f32: +-2^24, +-1, negative tiny and
-  // large magnitudes (all finite).
+  // Integers: the type's min and max, 0, 1 and -1 mixed; floats: +-2^digits (the largest
+  // consecutive integers: 2^24 for f32), +-1, negative tiny and large magnitudes (3e30, f64
+  // 3e300; f16: -2^-20, a subnormal, and +-16384), all finite.
   extremes,
 };
 

@@ -1,5 +1,6 @@
-// Input files: NumPy .npy (little-endian <i4, <u4, <f4; C order; any shape, read flattened) and
-// raw .bin (native little-endian elements, dtype from --dtype). Every defect is Error(usage)
+// Input files: NumPy .npy (little-endian <i4, <u4, <f4, <i8, <u8, <f8, <f2; C order; any shape,
+// read flattened) and raw .bin (native little-endian elements, dtype from --dtype; the only form
+// of bf16, which NumPy lacks). Every defect is Error(usage)
 // with one line that names the file and what is wrong.
 #pragma once
 
@@ -18,6 +19,11 @@ HostArray read_input(const std::filesystem::path& path, std::optional<DType> dty
 
 // Writes a 1-D .npy (format 1.0) through a temporary file and a rename, so a failure leaves no
 // partial file: `run --output` and the tests' fixtures. Error(usage) naming the path.
+// bf16 has no .npy descriptor: Error(usage) pointing to .bin.
 void write_npy(const std::filesystem::path& path, HostView data);
+// The raw elements, the same way.
+void write_bin(const std::filesystem::path& path, HostView data);
+// By extension: .bin -> write_bin, anything else -> write_npy.
+void write_output(const std::filesystem::path& path, HostView data);
 
 }  // namespace xr

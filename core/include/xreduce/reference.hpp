@@ -1,12 +1,15 @@
 // The host reference and the verdict on a backend's result.
 //
-// Integers are exact: i32/u32 sums wrap modulo 2^32 (two's complement for i32), min/max exact.
-// Floats are reduced in double. A float sum passes when
+// Integers are exact: sums wrap modulo 2^32 or 2^64 (two's complement for signed types), min/max
+// exact. Floats are reduced in double (f64 in long double). An f32 sum passes when
 //     |got - ref| <= (ceil(log2(max(n, 2))) + 2) * 2^-23 * sum(|x|)
 // the rounding bound of a pairwise (tree) float sum, where each of the log2(n) levels adds at
 // most one float rounding (2^-24 relative, doubled for slack) of partial sums whose magnitudes
 // total sum(|x|), plus two for the final rounding to float and per-thread accumulation before the
 // tree. Float min/max are exact. NaN in the input is outside the contract.
+//
+// f64 uses the same bound with 2^-52; f16 and bf16, which every backend accumulates in float and
+// rounds once, the f32 bound plus the rounding to the 16-bit type (float_sum_bound below).
 //
 // Scans are checked element by element (validate_scan): integers exact, min/max exact, and a
 // float sum's element i passes when
@@ -39,8 +42,13 @@ struct Reference {
 
 Reference reference_reduce(HostView data, Op op);
 
-// The float tolerance above for n elements whose magnitudes sum to abs_sum.
+// The f32 tolerance above for n elements whose magnitudes sum to abs_sum.
 double float_sum_bound(std::size_t n, double abs_sum);
+// The tolerance for float type t: the tree bound above with the epsilon of t's accumulator
+// (2^-23 for f32, f16 and bf16, which accumulate in float; 2^-52 for f64), plus, for f16/bf16,
+// rounding a result of |magnitude| to t at most twice (2^-fraction_bits(t) * magnitude) and the
+// type's smallest subnormal.
+double float_sum_bound(DType t, std::size_t n, double abs_sum, double magnitude);
 
 struct Verdict {
   bool ok = false;
@@ -74,7 +82,7 @@ class ScanReference {
   HostView input_;
   Op op_;
   ScanKind kind_;
-  std::vector<double> chunk_start_;        // floats: exact prefix before each chunk
+  std::vector<long double> chunk_start_;   // floats: exact prefix before each chunk
   std::vector<double> chunk_abs_start_;    // floats: sum of |x| before each chunk
   std::vector<std::uint64_t> chunk_bits_;  // integers: prefix before each chunk, as bits
 };

@@ -13,13 +13,17 @@
 #include <type_traits>
 #include <vector>
 
+#include "xreduce/half.hpp"
+
 namespace xr {
 
-// Element types. Adding i64/f64 means: a new enumerator, a row in kAllDTypes, a case in
-// visit_dtype and a Value constructor; every switch below is exhaustive so the compiler finds
-// the rest.
-enum class DType : std::uint8_t { i32, u32, f32 };
-inline constexpr DType kAllDTypes[] = {DType::i32, DType::u32, DType::f32};
+// Element types. Adding one means: a new enumerator, a row in kAllDTypes, a case in visit_dtype
+// and a DTypeOf; every switch below is exhaustive so the compiler finds the rest.
+enum class DType : std::uint8_t { i32, u32, f32, i64, u64, f64, f16, bf16 };
+inline constexpr DType kAllDTypes[] = {DType::i32, DType::u32, DType::f32, DType::i64,
+                                       DType::u64, DType::f64, DType::f16, DType::bf16};
+// The 32-bit types every variant has run since the seeds (and the seeds' in-place kernels keep to).
+inline constexpr DType k32BitDTypes[] = {DType::i32, DType::u32, DType::f32};
 
 enum class Op : std::uint8_t { sum, min, max };
 inline constexpr Op kAllOps[] = {Op::sum, Op::min, Op::max};
@@ -30,6 +34,17 @@ std::optional<DType> parse_dtype(std::string_view s);
 std::optional<Op> parse_op(std::string_view s);
 std::size_t size_of(DType t);
 bool is_integer(DType t);
+bool is_float(DType t);
+// Fraction bits of a float type's significand (f16 10, bf16 7, f32 23, f64 52); 0 for integers.
+int fraction_bits(DType t);
+// The type device accumulators use for t (DESIGN.md, "Data types"): f32 for f16 and bf16, whose
+// sums are accumulated in float and rounded once at the end (what CUB's DeviceReduce with a float
+// accumulator and PyTorch give); t itself for every other type.
+DType accumulator_of(DType t);
+
+// Float types, the host's 16-bit ones included (std::is_floating_point_v is false for those).
+template <class T>
+inline constexpr bool is_float_v = std::is_floating_point_v<T> || HalfFloat<T>;
 
 template <class T>
 struct DTypeOf;
@@ -44,6 +59,27 @@ struct DTypeOf<std::uint32_t> {
 template <>
 struct DTypeOf<float> {
   static constexpr DType value = DType::f32;
+};
+
+template <>
+struct DTypeOf<std::int64_t> {
+  static constexpr DType value = DType::i64;
+};
+template <>
+struct DTypeOf<std::uint64_t> {
+  static constexpr DType value = DType::u64;
+};
+template <>
+struct DTypeOf<double> {
+  static constexpr DType value = DType::f64;
+};
+template <>
+struct DTypeOf<f16> {
+  static constexpr DType value = DType::f16;
+};
+template <>
+struct DTypeOf<bf16> {
+  static constexpr DType value = DType::bf16;
 };
 
 template <class T>
@@ -61,6 +97,16 @@ decltype(auto) visit_dtype(DType t, F&& f) {
       return f(TypeTag<std::uint32_t>{});
     case DType::f32:
       return f(TypeTag<float>{});
+    case DType::i64:
+      return f(TypeTag<std::int64_t>{});
+    case DType::u64:
+      return f(TypeTag<std::uint64_t>{});
+    case DType::f64:
+      return f(TypeTag<double>{});
+    case DType::f16:
+      return f(TypeTag<f16>{});
+    case DType::bf16:
+      return f(TypeTag<bf16>{});
   }
   return f(TypeTag<std::int32_t>{});  // unreachable: the switch is exhaustive
 }
@@ -73,17 +119,19 @@ constexpr T identity(Op op) {
     case Op::sum:
       return T(0);
     case Op::min:
-      if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::infinity();
+      if constexpr (is_float_v<T>) return std::numeric_limits<T>::infinity();
       return std::numeric_limits<T>::max();
     case Op::max:
-      if constexpr (std::is_floating_point_v<T>) return -std::numeric_limits<T>::infinity();
+      if constexpr (is_float_v<T>)
+        return T(-static_cast<double>(std::numeric_limits<T>::infinity()));
       return std::numeric_limits<T>::lowest();
   }
   return T(0);
 }
 
-// Applies `op` the way every backend must: integer sums wrap modulo 2^32 (computed in unsigned
-// arithmetic, so no signed-overflow UB), float sums round to float.
+// Applies `op` the way every backend must: integer sums wrap modulo 2^32 or 2^64 (computed in
+// unsigned arithmetic, so no signed-overflow UB), float sums round to the type. Not for f16/bf16,
+// which are only ever combined in a wider accumulator (HostAcc, accumulator_of).
 template <class T>
 constexpr T apply(Op op, T a, T b) {
   switch (op) {
@@ -102,14 +150,26 @@ constexpr T apply(Op op, T a, T b) {
   return a;
 }
 
-// The host's accumulator for T: double for floats, so the host reference and the CPU backend are
-// the most accurate results; T itself for integers, whose sums wrap modulo 2^32 like the GPUs'.
+// The host's accumulator for T: double for f16, bf16 and f32, long double for f64 (64-bit
+// significand on x86: the f64 reference stays exact to well past 2^32 elements), so the host
+// reference and the CPU backend are the most accurate results; T itself for integers, whose sums
+// wrap like the GPUs'.
 template <class T>
-using HostAcc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+using HostAcc = std::conditional_t<std::is_same_v<T, double>, long double,
+                                   std::conditional_t<is_float_v<T>, double, T>>;
 
 template <class T>
 HostAcc<T> host_identity(Op op) {
   return static_cast<HostAcc<T>>(identity<T>(op));
+}
+
+// An accumulator value back in T: float types round once, to nearest even.
+template <class T, class A>
+T narrow(A acc) {
+  if constexpr (HalfFloat<T>)
+    return T(static_cast<double>(acc));
+  else
+    return static_cast<T>(acc);
 }
 
 // Calls f(std::integral_constant<Op, op>{}): a loop over elements written inside f is then
