@@ -170,7 +170,7 @@ TEST_CASE("unknown backend, variant, op, dtype, format, dist", "[cli][usage]") {
   expect_error({"run", "--backend", "cpu", "--variant", "nope/x", "--n", "10"}, 2,
                "unknown variant 'nope/x'");
   expect_error(cpu_run({"--n", "10", "--op", "mul"}), 2, "unknown op 'mul'");
-  expect_error(cpu_run({"--n", "10", "--dtype", "f64"}), 2, "unknown dtype 'f64'");
+  expect_error(cpu_run({"--n", "10", "--dtype", "f128"}), 2, "unknown dtype 'f128'");
   expect_error(cpu_run({"--n", "10", "--format", "xml"}), 2, "--format");
   expect_error(cpu_run({"--n", "10", "--dist", "gauss"}), 2, "--dist");
   expect_error({"list", "--format", "yaml"}, 2, "--format");
@@ -190,7 +190,10 @@ TEST_CASE("bad primitive, scan kind and --output", "[cli][usage][scan]") {
   expect_error(cpu_run({"--n", "10", "--output", (dir / "x.npy").string()}), 2,
                "--output saves a scan's output");
   expect_error(cpu_run({"--n", "10", "--primitive", "scan", "--output", (dir / "x.txt").string()}),
-               2, "expected a .npy file name");
+               2, "expected a .npy or .bin file name");
+  expect_error(cpu_run({"--n", "10", "--primitive", "scan", "--dtype", "bf16", "--output",
+                        (dir / "x.npy").string()}),
+               2, "bf16 has no NumPy type; use a .bin file name");
   expect_error(cpu_run({"--n", "10", "--primitive", "scan", "--output",
                         (dir / "no-such-dir" / "x.npy").string()}),
                2, "does not exist");
@@ -248,9 +251,9 @@ TEST_CASE("bad input files", "[cli][usage][npy]") {
   std::string bad_header = bytes;
   bad_header.replace(bad_header.find("'descr'"), 7, "'DESCR'");
   write_bytes(dir / "header.npy", bad_header);
-  std::string f64 = bytes;
-  f64.replace(f64.find("<i4"), 3, "<f8");
-  write_bytes(dir / "f64.npy", f64);
+  std::string c64 = bytes;
+  c64.replace(c64.find("<i4"), 3, "<c8");
+  write_bytes(dir / "c64.npy", c64);
   std::string big_endian = bytes;
   big_endian.replace(big_endian.find("<i4"), 3, ">i4");
   write_bytes(dir / "be.npy", big_endian);
@@ -267,7 +270,7 @@ TEST_CASE("bad input files", "[cli][usage][npy]") {
   expect_error(in("short.npy"), 2, "truncated");
   expect_error(in("magic.npy"), 2, "not a .npy file");
   expect_error(in("header.npy"), 2, "corrupt .npy header");
-  expect_error(in("f64.npy"), 2, "unsupported .npy dtype");
+  expect_error(in("c64.npy"), 2, "unsupported .npy dtype");
   expect_error(in("be.npy"), 2, "unsupported .npy dtype");
   expect_error(in("good.npy", {"--dtype", "f32"}), 2, "--dtype is f32");
   expect_error(in("odd.bin", {"--dtype", "i32"}), 2, "not a multiple");

@@ -1,13 +1,21 @@
 #!/usr/bin/env python3
-"""`xreduce run` agrees with NumPy on files it never saw (issue 8's bar for the CPU scan).
+"""`xreduce run` agrees with NumPy on files it never saw (issues 8 and 12).
 
-    numpy_agreement.py XREDUCE
+    numpy_agreement.py XREDUCE [BACKEND:SCAN_VARIANT:REDUCE_VARIANT ...]
 
-NumPy writes .npy files of random shape, dtype and content; `xreduce run --primitive scan
---backend cpu --output` scans them; NumPy's cumsum (and minimum/maximum.accumulate) is the
-reference: integers must match exactly (NumPy wraps int32 the same way once cast back), float
-sums within the documented bound (ceil(log2 n) + 2) * 2^-23 * sum|x| of each prefix. Also checks
-`run` (reduce) against np.sum/min/max. Exit 0 ok, 1 mismatch, 77 NumPy missing (ctest: skipped).
+NumPy writes .npy files of random shape, dtype (int32, uint32, float32, int64, uint64, float64,
+float16) and content, and raw .bin files of bfloat16 (NumPy has none: the bits are made here,
+rounded to nearest even); `xreduce run --primitive scan --output` scans them and `xreduce run`
+reduces them. NumPy's cumsum (and minimum/maximum.accumulate), sum, min and max are the
+reference: integers must match exactly (64-bit sums wrap modulo 2^64, as NumPy's do; 32-bit ones
+modulo 2^32 once cast back), float sums within the documented bound of each prefix
+(reference.hpp): (ceil(log2 n) + 2) * 2^-a * sum|x| with a = 23 (f32, and f16/bf16, which
+accumulate in float) or 52 (f64), plus 2^-m * |prefix| + the smallest subnormal for the 16-bit
+types (m = 10 for f16, 7 for bf16: rounding the float result to the 16-bit type).
+
+Default targets: cpu's two scans and its parallel reduce. A target BACKEND:SCAN:REDUCE runs those
+variants instead; one whose backend is unavailable (exit 3) is reported and skipped.
+Exit 0 ok, 1 mismatch, 77 NumPy missing (ctest: skipped).
 """
 import json
 import math
@@ -22,27 +30,70 @@ except ImportError:
     print("skipped: NumPy is not installed for", sys.executable)
     sys.exit(77)
 
+DTYPES = ["i32", "u32", "f32", "i64", "u64", "f64", "f16", "bf16"]
+NUMPY = {"i32": np.int32, "u32": np.uint32, "f32": np.float32, "i64": np.int64,
+         "u64": np.uint64, "f64": np.float64, "f16": np.float16}
+ACC_BITS = {"f32": 23, "f16": 23, "bf16": 23, "f64": 52}
+ROUND_BITS = {"f16": 10, "bf16": 7}
+SUBNORMAL = {"f16": 2.0**-24, "bf16": 2.0**-133}
+UNAVAILABLE = 3
+
+
+class Unavailable(Exception):
+    pass
+
 
 def run(xreduce, *args):
     p = subprocess.run([xreduce, *args], capture_output=True, text=True)
+    if p.returncode == UNAVAILABLE and "unavailable" in p.stderr:
+        raise Unavailable(p.stderr.strip())
     if p.returncode != 0:
         raise AssertionError(f"xreduce {' '.join(args)} exited {p.returncode}: {p.stderr.strip()}")
     return p.stdout
 
 
-def expected_scan(x, op, kind):
+def to_bf16_bits(x32):
+    """float32 -> bfloat16 bits, rounded to nearest even (finite inputs)."""
+    u = x32.view(np.uint32).astype(np.uint64)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def from_bf16_bits(bits):
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+def values(x, dtype):
+    """The elements as NumPy sees them (bf16: widened to float32)."""
+    return from_bf16_bits(x) if dtype == "bf16" else x
+
+
+def bound(dtype, n, abs_prefix, magnitude):
+    levels = math.ceil(math.log2(max(n, 2)))
+    b = (levels + 2) * 2.0**-ACC_BITS[dtype] * abs_prefix
+    if dtype in ROUND_BITS:
+        b = b + 2.0**-ROUND_BITS[dtype] * magnitude + SUBNORMAL[dtype]
+    return b
+
+
+def expected_scan(v, dtype, op, kind):
+    """Inclusive or exclusive scan of the values v; float sums in float64."""
     if op == "sum":
-        if x.dtype.kind == "f":
-            inc = np.cumsum(x.astype(np.float64))
+        if dtype in ACC_BITS:
+            inc = np.cumsum(v.astype(np.float64))
+        elif dtype in ("i64", "u64"):
+            with np.errstate(over="ignore"):
+                inc = np.cumsum(v)  # NumPy's 64-bit sums wrap modulo 2^64
         else:  # int64 sums cast back to 32 bits wrap modulo 2^32, as xreduce documents
-            inc = np.cumsum(x.astype(np.int64)).astype(x.dtype)
+            inc = np.cumsum(v.astype(np.int64)).astype(v.dtype)
         identity = 0
     else:
         fn = np.minimum if op == "min" else np.maximum
-        inc = fn.accumulate(x)
-        info = np.finfo(x.dtype) if x.dtype.kind == "f" else np.iinfo(x.dtype)
-        identity = (np.inf if op == "min" else -np.inf) if x.dtype.kind == "f" else (
-            info.max if op == "min" else info.min)
+        inc = fn.accumulate(v)
+        if dtype in ACC_BITS:
+            identity = np.inf if op == "min" else -np.inf
+        else:
+            info = np.iinfo(v.dtype)
+            identity = info.max if op == "min" else info.min
     if kind == "inclusive":
         return inc
     out = np.empty_like(inc)
@@ -51,73 +102,123 @@ def expected_scan(x, op, kind):
     return out
 
 
+def make_input(rng, dtype, shape):
+    if dtype in ("f32", "f64"):
+        return rng.uniform(-1000, 1000, size=shape).astype(NUMPY[dtype])
+    if dtype == "f16":  # sums of |x| < 4 over 300000 elements stay below 65504 in expectation
+        return rng.uniform(-4, 4, size=shape).astype(np.float16)
+    if dtype == "bf16":
+        return to_bf16_bits(rng.uniform(-1000, 1000, size=shape).astype(np.float32))
+    info = np.iinfo(NUMPY[dtype])
+    return rng.integers(info.min, info.max, size=shape, dtype=NUMPY[dtype], endpoint=True)
+
+
+def save(path_base, x, dtype):
+    if dtype == "bf16":
+        path = path_base + ".bin"
+        x.reshape(-1).tofile(path)
+    else:
+        path = path_base + ".npy"
+        np.save(path, x)
+    return path
+
+
+def load_output(path, dtype):
+    return np.fromfile(path, dtype=np.uint16) if dtype == "bf16" else np.load(path)
+
+
+def check_scan(got, want, flat_values, dtype, op, kind):
+    """None when `got` (as stored) matches; else a description of the first wrong element."""
+    got_v = values(got, dtype)
+    if dtype in ACC_BITS and op == "sum":
+        absx = np.abs(flat_values.astype(np.float64))
+        prefix = np.cumsum(absx) if kind == "inclusive" else np.cumsum(absx) - absx
+        err = np.abs(got_v.astype(np.float64) - want)
+        bad = np.nonzero(~(err <= bound(dtype, flat_values.size, prefix, np.abs(want))))[0]
+    else:
+        bad = np.nonzero(got_v != want.astype(got_v.dtype))[0]
+    if bad.size:
+        i = bad[0]
+        return f"element {i} got {got_v[i]} want {want[i]}"
+    return None
+
+
+def check_reduce(result, flat_values, dtype, op):
+    if op == "sum" and dtype in ACC_BITS:
+        x64 = flat_values.astype(np.float64)
+        want = float(np.sum(x64))
+        ok = abs(result - want) <= bound(dtype, x64.size, float(np.sum(np.abs(x64))), abs(want))
+    elif op == "sum":
+        if dtype in ("i64", "u64"):
+            with np.errstate(over="ignore"):
+                want = int(np.sum(flat_values))
+        else:
+            want = int(np.sum(flat_values.astype(np.int64)).astype(flat_values.dtype))
+        ok = result == want
+    else:
+        want = (np.min if op == "min" else np.max)(flat_values).item()
+        ok = result == want
+    return ok, want
+
+
 def main():
     xreduce = sys.argv[1]
+    targets = sys.argv[2:] or ["cpu:cpu/sequential:cpu/parallel", "cpu:cpu/parallel:cpu/parallel"]
     rng = np.random.default_rng(20241112)
     failures = 0
     cases = 0
+    skipped = set()
     with tempfile.TemporaryDirectory() as tmp:
-        for case in range(12):
-            dtype = [np.int32, np.uint32, np.float32][case % 3]
+        for case in range(2 * len(DTYPES)):
+            dtype = DTYPES[case % len(DTYPES)]
             n = int(rng.integers(1, 300000))
             if case % 4 == 0:
                 shape = (n,)
             else:  # C-order 2-D arrays are read flattened
                 rows = int(rng.integers(1, 50))
                 shape = (rows, max(1, n // rows))
-            if dtype == np.float32:
-                x = rng.uniform(-1000, 1000, size=shape).astype(np.float32)
-            else:
-                info = np.iinfo(dtype)
-                x = rng.integers(info.min, info.max, size=shape, dtype=dtype, endpoint=True)
-            path = os.path.join(tmp, f"case{case}.npy")
-            np.save(path, x)
+            x = make_input(rng, dtype, shape)
+            path = save(os.path.join(tmp, f"case{case}"), x, dtype)
             flat = x.reshape(-1)
-            for variant in ("cpu/sequential", "cpu/parallel"):
-                for op in ("sum", "min", "max"):
-                    for kind in ("inclusive", "exclusive"):
-                        cases += 1
-                        out = os.path.join(tmp, "out.npy")
-                        run(xreduce, "run", "--backend", "cpu", "--variant", variant,
-                            "--primitive", "scan", "--scan", kind, "--op", op, "--input", path,
-                            "--reps", "1", "--output", out)
-                        got = np.load(out)
-                        want = expected_scan(flat, op, kind)
-                        where = f"case {case} {dtype.__name__} {shape} {variant} {kind} {op}"
-                        if got.dtype != flat.dtype or got.shape != flat.shape:
-                            print(f"FAIL {where}: got {got.dtype}{got.shape}")
-                            failures += 1
-                        elif dtype == np.float32 and op == "sum":
-                            absx = np.abs(flat.astype(np.float64))
-                            prefix = np.cumsum(absx) if kind == "inclusive" else np.cumsum(absx) - absx
-                            bound = (math.ceil(math.log2(max(flat.size, 2))) + 2) * 2.0**-23 * prefix
-                            bad = np.nonzero(np.abs(got.astype(np.float64) - want) > bound)[0]
-                            if bad.size:
-                                i = bad[0]
-                                print(f"FAIL {where}: element {i} got {got[i]} want {want[i]}")
+            flat_values = values(flat, dtype)
+            dtype_args = ["--dtype", dtype] if dtype == "bf16" else []
+            for target in targets:
+                backend, scan_variant, reduce_variant = target.split(":")
+                if backend in skipped:
+                    continue
+                where = f"case {case} {dtype} {shape} {backend}"
+                try:
+                    for op in ("sum", "min", "max"):
+                        for kind in ("inclusive", "exclusive"):
+                            cases += 1
+                            out = os.path.join(tmp, "out.bin" if dtype == "bf16" else "out.npy")
+                            run(xreduce, "run", "--backend", backend, "--variant", scan_variant,
+                                "--primitive", "scan", "--scan", kind, "--op", op, "--input",
+                                path, *dtype_args, "--reps", "1", "--output", out)
+                            got = load_output(out, dtype)
+                            if got.dtype != flat.dtype or got.size != flat.size:
+                                print(f"FAIL {where} {scan_variant} {kind} {op}: got "
+                                      f"{got.dtype}{got.shape}")
                                 failures += 1
-                        elif not np.array_equal(got, want.astype(flat.dtype)):
-                            i = np.nonzero(got != want.astype(flat.dtype))[0][0]
-                            print(f"FAIL {where}: element {i} got {got[i]} want {want[i]}")
+                                continue
+                            want = expected_scan(flat_values, dtype, op, kind)
+                            wrong = check_scan(got, want, flat_values, dtype, op, kind)
+                            if wrong:
+                                print(f"FAIL {where} {scan_variant} {kind} {op}: {wrong}")
+                                failures += 1
+                        # Reduce through the same file: the value against NumPy's.
+                        cases += 1
+                        j = json.loads(run(xreduce, "run", "--backend", backend, "--variant",
+                                           reduce_variant, "--op", op, "--input", path,
+                                           *dtype_args, "--reps", "1", "--format", "json"))
+                        ok, want = check_reduce(j["result"], flat_values, dtype, op)
+                        if not ok:
+                            print(f"FAIL {where} {reduce_variant} reduce {op}: got "
+                                  f"{j['result']} want {want}")
                             failures += 1
-            # Reduce through the same files: the value against NumPy's.
-            for op, fn in (("sum", np.sum), ("min", np.min), ("max", np.max)):
-                cases += 1
-                j = json.loads(run(xreduce, "run", "--backend", "cpu", "--variant", "cpu/parallel",
-                                   "--op", op, "--input", path, "--reps", "1", "--format", "json"))
-                if dtype == np.float32 and op == "sum":
-                    want = float(np.sum(flat.astype(np.float64)))
-                    ok = abs(j["result"] - want) <= (math.ceil(math.log2(max(flat.size, 2))) + 2) \
-                        * 2.0**-23 * float(np.sum(np.abs(flat.astype(np.float64))))
-                elif op == "sum":
-                    want = int(np.sum(flat.astype(np.int64)).astype(dtype))
-                    ok = j["result"] == want
-                else:
-                    want = fn(flat).item()
-                    ok = j["result"] == want
-                if not ok:
-                    print(f"FAIL case {case} reduce {op}: got {j['result']} want {want}")
-                    failures += 1
+                except Unavailable as e:
+                    print(f"skipped {backend}: {e}")
+                    skipped.add(backend)
     print(f"{cases - failures} of {cases} runs agree with NumPy {np.__version__}")
     return 1 if failures else 0
 
