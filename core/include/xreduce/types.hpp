@@ -37,7 +37,7 @@ bool is_integer(DType t);
 bool is_float(DType t);
 // Fraction bits of a float type's significand (f16 10, bf16 7, f32 23, f64 52); 0 for integers.
 int fraction_bits(DType t);
-// The type device accumulators use for t (DESIGN.md, "Data types"): f32 for f16 and bf16, whose
+// The type device accumulators use for t (README, "Data types"): f32 for f16 and bf16, whose
 // sums are accumulated in float and rounded once at the end (what CUB's DeviceReduce with a float
 // accumulator and PyTorch give); t itself for every other type.
 DType accumulator_of(DType t);
