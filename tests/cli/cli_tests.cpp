@@ -549,6 +549,52 @@ TEST_CASE("compare in every format", "[cli][compare]") {
   CHECK(text.find("best per size") != std::string::npos);
 }
 
+TEST_CASE("compare and run take every dtype: rows, values and files", "[cli][compare][dtype]") {
+  const Result r =
+      xreduce({"compare", "--backend", "cpu", "--primitive", "all", "--n", "5000", "--dtype",
+               "i64,u64,f64,f16,bf16", "--op", "sum,max", "--reps", "2", "--format", "json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  // reduce: 3 variants, scan: 2; x 5 dtypes x 2 ops.
+  REQUIRE(j["results"].size() == (3 + 2) * 5 * 2);
+  std::set<std::string> dtypes;
+  for (const auto& row : j["results"]) {
+    CHECK(row["ok"] == true);
+    dtypes.insert(row["dtype"].get<std::string>());
+  }
+  CHECK(dtypes == std::set<std::string>{"i64", "u64", "f64", "f16", "bf16"});
+
+  // A 16-bit sum is rounded once from the float accumulator: 4096 halves of 0.5 give 2048
+  // exactly, where a 16-bit running sum would stick at 1024 (1024 + 0.5 rounds back to even).
+  TempDir dir;
+  const std::vector<std::uint16_t> halves(4096, 0x3800);  // f16 0.5
+  const auto bin = dir / "h.bin";
+  write_bytes(bin, std::string(reinterpret_cast<const char*>(halves.data()), halves.size() * 2));
+  Result one = xreduce(
+      cpu_run({"--input", bin.string(), "--dtype", "f16", "--format", "json", "--reps", "1"}));
+  INFO(one.err);
+  REQUIRE(one.code == 0);
+  CHECK(json::parse(one.out)["result"] == 2048.0);
+  // u64 sums wrap modulo 2^64 and print exactly.
+  const std::vector<std::uint64_t> big{UINT64_MAX, 3};
+  const auto u = dir / "u.bin";
+  write_bytes(u, std::string(reinterpret_cast<const char*>(big.data()), big.size() * 8));
+  one = xreduce(
+      cpu_run({"--input", u.string(), "--dtype", "u64", "--format", "json", "--reps", "1"}));
+  REQUIRE(one.code == 0);
+  CHECK(json::parse(one.out)["result"].get<std::uint64_t>() == 2u);
+  // A bf16 scan's output as raw .bin: inclusive sum of 1, 1, 1 -> 1, 2, 3.
+  const std::vector<std::uint16_t> ones(3, 0x3f80);  // bf16 1.0
+  const auto b = dir / "b.bin", out = dir / "out.bin";
+  write_bytes(b, std::string(reinterpret_cast<const char*>(ones.data()), ones.size() * 2));
+  one = xreduce(cpu_run({"--input", b.string(), "--dtype", "bf16", "--primitive", "scan",
+                         "--output", out.string(), "--reps", "1"}));
+  INFO(one.err);
+  REQUIRE(one.code == 0);
+  CHECK(slurp(out) == std::string("\x80\x3f\x00\x40\x40\x40", 6));  // 1, 2, 3 in bf16
+}
+
 TEST_CASE("compare --primitive scan and all: the same tables, rows carry the primitive",
           "[cli][compare][scan]") {
   const std::vector<std::string> base = {"compare", "--backend", "cpu",  "--n",    "1K,3000",
