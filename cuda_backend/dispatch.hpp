@@ -77,14 +77,16 @@ struct Plan {
   std::string describe() const;   // "2 passes: 1056x256 -> 1x256"
 };
 
-// The (dtype, op) a kernel is instantiated for: i32 sums run as u32 sums, same bits, so the
-// wrap-around modulo 2^32 is defined behaviour.
+// The (dtype, op) a kernel is instantiated for: i32 and i64 sums run as u32 and u64 sums, same
+// bits, so the wrap-around modulo 2^32 and 2^64 is defined behaviour.
 struct TypeOp {
   DType dtype;
   Op op;
 };
 inline TypeOp compute_type(DType t, Op op) {
-  return {t == DType::i32 && op == Op::sum ? DType::u32 : t, op};
+  if (op == Op::sum && t == DType::i32) return {DType::u32, op};
+  if (op == Op::sum && t == DType::i64) return {DType::u64, op};
+  return {t, op};
 }
 
 Policy policy(Kernel k, const DeviceLimits& dev);
@@ -102,6 +104,7 @@ void enqueue(const Plan& plan, const Buffers& bufs, cudaStream_t stream);
 // --- per-family halves, one .cu each (dispatch_<family>.cu) -----------------------------------
 namespace detail {
 // Chains passes until one block remains; `shape(m)` gives the grid and block for m elements.
+// `elem_bytes`: bytes of one partial (the accumulator's, not the input element's).
 template <class Shape>
 void chain_passes(Plan& plan, std::size_t elem_bytes, Shape shape);
 
@@ -136,11 +139,29 @@ inline unsigned to_grid(std::size_t blocks) {
   return static_cast<unsigned>(blocks);
 }
 
-// Resolves a pass's src/dst to device pointers.
+// Resolves a pass's src/dst to device pointers; `elem_bytes` is a partial's size.
 inline void* pass_ptr(std::size_t off, const Buffers& b, std::size_t elem_bytes) {
   if (off == Pass::kInput) return b.input;
   if (off == Pass::kResult) return b.result;
   return static_cast<char*>(b.scratch) + off * elem_bytes;
+}
+
+// Calls launch.template operator()<In, Out>(src, dst) for one pass of a chain over storage type
+// T with accumulator A: a pass reads T from the input or A from the partials, and writes A
+// partials or the T result (so a 16-bit result is rounded once, by the last pass).
+template <class T, class A, class Launch>
+void with_pass_types(const Pass& p, const Buffers& b, Launch&& launch) {
+  void* src = pass_ptr(p.src, b, sizeof(A));
+  void* dst = pass_ptr(p.dst, b, sizeof(A));
+  const bool from_input = p.src == Pass::kInput, to_result = p.dst == Pass::kResult;
+  if (from_input && to_result)
+    launch.template operator()<T, T>(static_cast<const T*>(src), static_cast<T*>(dst));
+  else if (from_input)
+    launch.template operator()<T, A>(static_cast<const T*>(src), static_cast<A*>(dst));
+  else if (to_result)
+    launch.template operator()<A, T>(static_cast<const A*>(src), static_cast<T*>(dst));
+  else
+    launch.template operator()<A, A>(static_cast<const A*>(src), static_cast<A*>(dst));
 }
 
 template <class Shape>

@@ -10,7 +10,7 @@ namespace {
 // measurement that chose them (xreduce_cuda_tune, H200: 256 x 4 at 0.994x CUB).
 constexpr int kBlock = 256;
 constexpr int kUnroll = 4;  // 16-byte loads in flight per thread per iteration
-constexpr std::size_t kElemsPerBlockIter = std::size_t(kBlock) * kUnroll * 4;
+constexpr std::size_t kBytesPerBlockIter = std::size_t(kBlock) * kUnroll * 16;
 // fast/single-pass runs one block, without partials or ticket, up to this n: the ticket's chain
 // of L2 round trips (partial store, fence, atomic, the last block's loads) costs ~1.4 us, more
 // than one block's extra loop iterations below it. H200, f32 sum, this n as the one-block limit
@@ -19,7 +19,7 @@ constexpr std::size_t kElemsPerBlockIter = std::size_t(kBlock) * kUnroll * 4;
 // 8K..64K, issue 10). Vulkan's single pass crosses at the same n.
 constexpr std::size_t kOneBlockMax = 16384;
 
-template <class T, class O>
+template <class T, class A, class O>
 unsigned wave_blocks(const DeviceLimits& dev, Kernel k) {
   int per_sm = 0;
   if (k == Kernel::fast_single_pass)
@@ -27,7 +27,7 @@ unsigned wave_blocks(const DeviceLimits& dev, Kernel k) {
         &per_sm, kernels::fast_single_pass<T, O, kBlock, kUnroll>, kBlock, 0));
   else
     XR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, kernels::fast_vectorized<T, O, kBlock, kUnroll>, kBlock, 0));
+        &per_sm, kernels::fast_vectorized<T, A, O, kBlock, kUnroll>, kBlock, 0));
   return static_cast<unsigned>(std::max(per_sm, 1) * std::max(dev.sm_count, 1));
 }
 
@@ -35,15 +35,19 @@ unsigned wave_blocks(const DeviceLimits& dev, Kernel k) {
 
 void plan_fast(Plan& plan, const DeviceLimits& dev) {
   unsigned wave = 0;
-  kernels::with_type_op(plan.dtype, plan.op,
-                        [&]<class T, class O>() { wave = wave_blocks<T, O>(dev, plan.kernel); });
+  kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class A, class O>() {
+    wave = wave_blocks<T, A, O>(dev, plan.kernel);
+  });
+  // Sized by the input's elements per 16 bytes; the passes over partials are one block anyway.
+  const std::size_t elems_per_block_iter = kBytesPerBlockIter / size_of(plan.dtype);
+  const std::size_t partial_bytes = size_of(accumulator_of(plan.dtype));
   auto shape = [&](std::size_t m) {
     Pass p;
     p.block = kBlock;
-    p.grid = static_cast<unsigned>(std::min<std::size_t>(wave, ceil_div(m, kElemsPerBlockIter)));
+    p.grid = static_cast<unsigned>(std::min<std::size_t>(wave, ceil_div(m, elems_per_block_iter)));
     return p;
   };
-  if (plan.kernel == Kernel::fast_vectorized) return chain_passes(plan, size_of(plan.dtype), shape);
+  if (plan.kernel == Kernel::fast_vectorized) return chain_passes(plan, partial_bytes, shape);
 
   // Single pass: partials (one per block), then the ticket on its own 16-byte slot.
   Pass p = shape(plan.n);
@@ -52,24 +56,26 @@ void plan_fast(Plan& plan, const DeviceLimits& dev) {
   p.dst = Pass::kResult;
   p.elems = plan.n;
   plan.passes = {p};
-  plan.ticket_offset = ceil_div(std::size_t(p.grid) * size_of(plan.dtype), 16) * 16;
+  plan.ticket_offset = ceil_div(std::size_t(p.grid) * partial_bytes, 16) * 16;
   plan.scratch_bytes = plan.ticket_offset + 16;
 }
 
 void enqueue_fast(const Plan& plan, const Buffers& bufs, cudaStream_t stream) {
-  kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class O>() {
+  kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class A, class O>() {
     namespace k = kernels;
     for (const Pass& p : plan.passes) {
-      const T* src = static_cast<const T*>(pass_ptr(p.src, bufs, sizeof(T)));
-      T* dst = static_cast<T*>(pass_ptr(p.dst, bufs, sizeof(T)));
       if (plan.kernel == Kernel::fast_vectorized) {
-        k::fast_vectorized<T, O, kBlock, kUnroll><<<p.grid, kBlock, 0, stream>>>(src, dst, p.elems);
+        with_pass_types<T, A>(p, bufs, [&]<class In, class Out>(const In* src, Out* dst) {
+          k::fast_vectorized<In, Out, O, kBlock, kUnroll>
+              <<<p.grid, kBlock, 0, stream>>>(src, dst, p.elems);
+        });
       } else {
-        T* partials = static_cast<T*>(bufs.scratch);
+        A* partials = static_cast<A*>(bufs.scratch);
         auto* ticket =
             reinterpret_cast<unsigned*>(static_cast<char*>(bufs.scratch) + plan.ticket_offset);
         k::fast_single_pass<T, O, kBlock, kUnroll>
-            <<<p.grid, kBlock, 0, stream>>>(src, partials, ticket, dst, p.elems);
+            <<<p.grid, kBlock, 0, stream>>>(static_cast<const T*>(bufs.input), partials, ticket,
+                                            static_cast<T*>(bufs.result), p.elems);
       }
       XR_CUDA_CHECK_LAUNCH();
     }

@@ -1,5 +1,8 @@
 // global/*: seed 000's in-place kernels. Each pass reduces blocks of block x K elements in place
-// and writes one partial per block; the next pass runs the same kernel over the partials.
+// and writes one partial per block; the next pass runs the same kernel over the partials. They
+// keep to the 32-bit types seed 000 ran (i32, u32, f32): the partials live in the input itself,
+// which for f16 / bf16 has no room for their float partials; the 64-bit types would fit but are
+// not instantiated, as the ladder exists to reproduce the seed's table.
 #include "dispatch.hpp"
 #include "kernels/global.cuh"
 
@@ -17,7 +20,8 @@ void plan_global(Plan& plan, const DeviceLimits& dev) {
 }
 
 void enqueue_global(const Plan& plan, const Buffers& bufs, cudaStream_t stream) {
-  kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class O>() {
+  using kernels::TypeSet;
+  kernels::with_type_op<TypeSet::bits32>(plan.dtype, plan.op, [&]<class T, class, class O>() {
     namespace k = kernels;
     for (const Pass& p : plan.passes) {
       T* src = static_cast<T*>(pass_ptr(p.src, bufs, sizeof(T)));

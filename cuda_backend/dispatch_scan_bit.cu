@@ -1,7 +1,9 @@
 // bit/*: seed 001's Fenwick-tree scan. The tree (n elements) lives in scratch: built from the
 // input, then queried into the output; the input is never written.
 //
-// Plan fields: offsets[0] = 0, the tree, counts[0] = n, its elements. block = tile = the seed's
+// Plan fields: offsets[0] = 0, the tree (n accumulator values), counts[0] = n, its elements;
+// offsets[1], for types that are not their own accumulator (f16, bf16) only: n accumulator values
+// where bit/one-layer and bit/between-blocks accumulate their queries. block = tile = the seed's
 // 256; tiles = the blocks of the in-block build and of the query; grid = tiles, except
 // bit/cooperative, whose grid is capped at one co-resident wave. The tree is fully rewritten by
 // every call, so the zero fill is not relied on.
@@ -54,23 +56,32 @@ void plan_scan_bit(ScanPlan& plan, const DeviceLimits& dev) {
                   "bit/cooperative: the device does not support cooperative launches");
     unsigned wave = 0;
     kernels::with_type_op(plan.dtype, plan.op,
-                          [&]<class T, class O>() { wave = cooperative_wave<T, O>(dev); });
+                          [&]<class T, class, class O>() { wave = cooperative_wave<T, O>(dev); });
     plan.grid = static_cast<unsigned>(std::min<std::size_t>(plan.tiles, wave));
   }
+  const DType acc = accumulator_of(plan.dtype);
   plan.offsets = {0};
   plan.counts = {plan.n};
-  plan.scratch_bytes = align256(plan.n * size_of(plan.dtype));
+  plan.scratch_bytes = align256(plan.n * size_of(acc));
+  const bool query_in_global =
+      plan.kernel == ScanKernel::bit_one_layer || plan.kernel == ScanKernel::bit_between_blocks;
+  if (acc != plan.dtype && query_in_global) {
+    plan.offsets.push_back(plan.scratch_bytes);
+    plan.scratch_bytes += align256(plan.n * size_of(acc));
+  }
 }
 
 void enqueue_scan_bit(const ScanPlan& plan, const ScanBuffers& bufs, ScanKind kind,
                       cudaStream_t stream) {
   if (plan.block != kBitBlock)
     throw Error(ErrorCategory::unsupported, "bit/*: the plan's block is not the kernels' 256");
-  kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class O>() {
+  kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class A, class O>() {
     namespace k = kernels;
     const T* in = static_cast<const T*>(bufs.input);
     T* out = static_cast<T*>(bufs.output);
-    T* tree = reinterpret_cast<T*>(static_cast<char*>(bufs.scratch) + plan.offsets[0]);
+    char* scratch = static_cast<char*>(bufs.scratch);
+    A* tree = reinterpret_cast<A*>(scratch + plan.offsets[0]);
+    A* sums = plan.offsets.size() > 1 ? reinterpret_cast<A*>(scratch + plan.offsets[1]) : nullptr;
     std::size_t n = plan.n;
     bool exclusive = kind == ScanKind::exclusive;
     const unsigned grid = plan.grid, block = plan.block;
@@ -95,20 +106,20 @@ void enqueue_scan_bit(const ScanPlan& plan, const ScanBuffers& bufs, ScanKind ki
     // Build, levels above the block (none when n < 2 * block).
     if (plan.kernel == ScanKernel::bit_one_layer) {
       for (std::size_t idx = above_block; idx <= n; idx *= 2) {
-        k::gen_bit_one_layer<T, O><<<grid, block, 0, stream>>>(tree, n, idx);
+        k::gen_bit_one_layer<A, O><<<grid, block, 0, stream>>>(tree, n, idx);
         XR_CUDA_CHECK_LAUNCH();
       }
     } else if (above_block <= n) {
-      k::gen_bit_between_blocks<T, O><<<1, block, 0, stream>>>(tree, n, above_block);
+      k::gen_bit_between_blocks<A, O><<<1, block, 0, stream>>>(tree, n, above_block);
       XR_CUDA_CHECK_LAUNCH();
     }
 
     // Query.
     if (plan.kernel == ScanKernel::bit_one_layer || plan.kernel == ScanKernel::bit_between_blocks)
-      k::calc_sum_using_bit<T, O><<<grid, block, 0, stream>>>(tree, out, n, exclusive);
+      k::calc_sum_using_bit<T, O><<<grid, block, 0, stream>>>(tree, out, sums, n, exclusive);
     else
       k::calc_sum_using_bit_smem<T, O>
-          <<<grid, block, block * sizeof(T), stream>>>(tree, out, n, exclusive);
+          <<<grid, block, block * sizeof(A), stream>>>(tree, out, n, exclusive);
     XR_CUDA_CHECK_LAUNCH();
   });
 }

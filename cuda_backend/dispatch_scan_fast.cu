@@ -1,8 +1,13 @@
-// fast/* scans: tile geometry, grids and scratch (kernels/scan_fast.cuh).
-//   fast/decoupled-lookback  scratch: [offsets[0]] one 64-bit status word per tile,
-//                                     [offsets[1]] the 64-bit tile counter;
+// fast/* scans: tile geometry, grids and scratch (kernels/scan_fast.cuh). A tile is a number of
+// 16-byte vectors, so its element count depends on the dtype (4096 for 32-bit types).
+//   fast/decoupled-lookback  scratch: [offsets[0]] one status word per tile (64-bit with its
+//                                     value for 4-byte accumulators, 32-bit for 8-byte ones),
+//                                     [offsets[1]] the 64-bit tile counter,
+//                                     [offsets[2]] 8-byte accumulators only: two value slots
+//                                     per tile (aggregate, inclusive prefix);
+//                            counts[0]: the status words' bytes (what an epoch wrap re-zeroes);
 //                            grid: one block per tile
-//   fast/reduce-then-scan    scratch: [offsets[0]] one partial per block of pass 1
+//   fast/reduce-then-scan    scratch: [offsets[0]] one partial (accumulator) per block of pass 1
 #include "kernels/scan_fast.cuh"
 #include "scan_dispatch.hpp"
 
@@ -23,14 +28,27 @@ namespace {
 // in which the hardware starts blocks.
 constexpr int kLookBackBlock = 128;
 constexpr int kLookBackVecs = 8;
+// 8-byte accumulators (i64, u64, f64): their split tile states (kernels/scan_fast.cuh) take a
+// second dependent L2 round trip per look-back step, which larger tiles amortise. H100 80GB,
+// 2^28 inclusive sum, cold L2, median of 10, against cub::DeviceScan (f64 / i64):
+//   128 x 8 (16 KB tiles)    2.386 / 2.408 ms  (0.69x / 0.66x CUB)
+//   128 x 16 (32 KB)         1.902 / 1.914 ms  (0.87x / 0.82x)
+//   256 x 16 (64 KB)         1.781 / 1.787 ms  (0.93x / 0.88x; 0.90x / 0.88x at 2^24)
+// Not swept further, nor on the H200.
+constexpr int k8ByteLookBackBlock = 256;
+constexpr int k8ByteLookBackVecs = 16;
+constexpr int lookback_block(std::size_t acc_bytes) {
+  return acc_bytes == 8 ? k8ByteLookBackBlock : kLookBackBlock;
+}
+constexpr int lookback_vecs(std::size_t acc_bytes) {
+  return acc_bytes == 8 ? k8ByteLookBackVecs : kLookBackVecs;
+}
 constexpr unsigned kFirstWaitNs = 1200;
 constexpr unsigned kSpinNs = 600;
 // reduce-then-scan: each persistent block rescans a chunk of 256 x 4-vector tiles (its pass 3
 // ran at 3.9 TB/s of its 3n bytes in the first H200 measurement; not swept further).
 constexpr int kBlock = 256;
 constexpr int kVecs = 4;
-constexpr std::size_t kTile = std::size_t(kBlock) * kVecs * 4;
-constexpr std::size_t kLookBackTile = std::size_t(kLookBackBlock) * kLookBackVecs * 4;
 // Pass 1 of reduce-then-scan: the fast/vectorized reduce kernel's shape (256 x 4 in flight).
 constexpr int kReduceUnroll = 4;
 // Pass 2 of reduce-then-scan: one block over at most one resident wave of partials.
@@ -47,6 +65,13 @@ unsigned wave(Kernel kernel, const DeviceLimits& dev) {
   return static_cast<unsigned>(std::max(per_sm, 1) * std::max(dev.sm_count, 1));
 }
 
+// Elements of one tile of `t`. A tile is a number of 16-byte vectors whatever the dtype, so the
+// bytes per tile and in flight per block stay those tuned on 32-bit types (but for the 8-byte
+// look-back above; f16 / bf16 look-back: 1.30x CUB's float-accumulator scan, H100, 2^28).
+std::size_t tile_elems(int block, int vecs, DType t) {
+  return std::size_t(block) * vecs * (16 / size_of(t));
+}
+
 }  // namespace
 
 Policy policy_scan_fast(ScanKernel k, const DeviceLimits&) {
@@ -54,64 +79,77 @@ Policy policy_scan_fast(ScanKernel k, const DeviceLimits&) {
     return {kBlock, kVecs * 4, 16, 0,
             "grid one resident wave, each block a contiguous chunk; not swept"};
   return {kLookBackBlock, kLookBackVecs * 4, 16, 0,
-          "one block per tile, pauses 1200/600 ns; H200 2^28: 1.05x CUB (xreduce_cuda_scan_tune)"};
+          "one block per tile, pauses 1200/600 ns; H200 2^28: 1.05x CUB (xreduce_cuda_scan_tune); "
+          "8-byte types 256 x 16 vectors, H100 2^28: 0.88-0.93x CUB"};
 }
 
 void plan_scan_fast(ScanPlan& plan, const DeviceLimits& dev) {
   const bool look_back = plan.kernel == ScanKernel::fast_decoupled_lookback;
-  plan.block = look_back ? kLookBackBlock : kBlock;
-  plan.tile = look_back ? kLookBackTile : kTile;
+  const std::size_t acc_bytes = size_of(accumulator_of(plan.dtype));
+  plan.block = look_back ? lookback_block(acc_bytes) : kBlock;
+  plan.tile = look_back
+                  ? tile_elems(lookback_block(acc_bytes), lookback_vecs(acc_bytes), plan.dtype)
+                  : tile_elems(kBlock, kVecs, plan.dtype);
   plan.tiles = ceil_div(plan.n, plan.tile);
-  unsigned resident = 0;
-  if (plan.kernel == ScanKernel::fast_reduce_then_scan)
-    kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class O>() {
-      resident = wave(kernels::scan_rts_tiles<T, O, kBlock, kVecs>, dev);
-    });
-  if (plan.kernel == ScanKernel::fast_decoupled_lookback) {
+  if (look_back) {
     plan.grid = to_grid(plan.tiles);
-    plan.offsets = {0, align256(plan.tiles * sizeof(unsigned long long))};
-    plan.scratch_bytes = plan.offsets[1] + sizeof(unsigned long long);
+    const bool packed = acc_bytes == 4;  // kernels::TileStates: packed word or split slots
+    const std::size_t status_bytes = plan.tiles * (packed ? 8 : 4);
+    const std::size_t counter = align256(status_bytes);
+    plan.offsets = {0, counter};
+    plan.counts = {status_bytes};
+    plan.scratch_bytes = counter + sizeof(unsigned long long);
+    if (!packed) {
+      plan.offsets.push_back(align256(plan.scratch_bytes));
+      plan.scratch_bytes = plan.offsets[2] + plan.tiles * 2 * acc_bytes;
+    }
     return;
   }
+  unsigned resident = 0;
+  kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class A, class O>() {
+    resident = wave(kernels::scan_rts_tiles<T, O, kBlock, kVecs>, dev);
+  });
   const std::size_t tiles_per_block = ceil_div(plan.tiles, resident);
-  plan.counts = {tiles_per_block * kTile};  // chunk: elements per block
+  plan.counts = {tiles_per_block * plan.tile};  // chunk: elements per block
   plan.grid = to_grid(ceil_div(plan.n, plan.counts[0]));
   plan.offsets = {0};
-  plan.scratch_bytes = align256(std::size_t(plan.grid) * size_of(plan.dtype));
+  plan.scratch_bytes = align256(std::size_t(plan.grid) * acc_bytes);
 }
 
 void enqueue_scan_fast(const ScanPlan& plan, const ScanBuffers& bufs, ScanKind kind,
                        cudaStream_t stream) {
   const bool exclusive = kind == ScanKind::exclusive;
-  kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class O>() {
+  kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class A, class O>() {
     namespace k = kernels;
     const T* in = static_cast<const T*>(bufs.input);
     T* out = static_cast<T*>(bufs.output);
     char* scratch = static_cast<char*>(bufs.scratch);
     if (plan.kernel == ScanKernel::fast_decoupled_lookback) {
-      auto* states = reinterpret_cast<unsigned long long*>(scratch + plan.offsets[0]);
+      void* states = scratch + plan.offsets[0];
       auto* counter = reinterpret_cast<unsigned long long*>(scratch + plan.offsets[1]);
+      void* values = plan.offsets.size() > 2 ? scratch + plan.offsets[2] : nullptr;
       if (bufs.launch > 0 && bufs.launch % kEpochs == 0)  // the epochs wrap: forget old words
-        XR_CUDA_CHECK(cudaMemsetAsync(states, 0, plan.offsets[1], stream));
+        XR_CUDA_CHECK(cudaMemsetAsync(states, 0, plan.counts[0], stream));
       const k::LookBackArgs args{states,
+                                 values,
                                  counter,
                                  bufs.launch * plan.tiles,
                                  static_cast<unsigned>(1 + bufs.launch % kEpochs),
                                  kFirstWaitNs,
                                  kSpinNs,
                                  exclusive};
-      k::scan_decoupled_lookback<T, O, kLookBackBlock, kLookBackVecs>
-          <<<plan.grid, kLookBackBlock, 0, stream>>>(in, out, plan.n, args);
+      k::scan_decoupled_lookback<T, O, lookback_block(sizeof(A)), lookback_vecs(sizeof(A))>
+          <<<plan.grid, lookback_block(sizeof(A)), 0, stream>>>(in, out, plan.n, args);
       XR_CUDA_CHECK_LAUNCH();
       return;
     }
     const std::size_t chunk = plan.counts[0];
-    T* partials = reinterpret_cast<T*>(scratch + plan.offsets[0]);
+    A* partials = reinterpret_cast<A*>(scratch + plan.offsets[0]);
     if (plan.grid > 1) {
       k::scan_rts_reduce<T, O, kBlock, kReduceUnroll>
           <<<plan.grid, kBlock, 0, stream>>>(in, partials, plan.n, chunk);
       XR_CUDA_CHECK_LAUNCH();
-      k::scan_rts_partials<T, O, kPartialsBlock>
+      k::scan_rts_partials<A, O, kPartialsBlock>
           <<<1, kPartialsBlock, 0, stream>>>(partials, plan.grid);
       XR_CUDA_CHECK_LAUNCH();
     }

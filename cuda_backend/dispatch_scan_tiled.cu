@@ -5,7 +5,11 @@
 // Plan fields: counts[k] = elements scanned at level k (counts[0] = n, counts[k+1] = the tile
 // count of level k); for each level k >= 1, offsets[2(k-1)] = the totals of level k-1 (level k's
 // input) and offsets[2(k-1)+1] = their exclusive scan (level k's output), bytes into scratch.
-// Every region is written before it is read in each call, so the zero fill is not relied on.
+// Levels above 0 hold the accumulator (float for f16 / bf16). A 16-bit scan of more than one tile
+// also has offsets[2(levels-1)] = n accumulator values: level 0's tile scans write there, and the
+// last uniform add rounds each output once (adding a prefix to an output already rounded would
+// round twice, at the tile-local magnitude). Every region is written before it is read in each
+// call, so the zero fill is not relied on.
 #include "kernels/scan_tiled.cuh"
 #include "scan_dispatch.hpp"
 
@@ -25,10 +29,10 @@ constexpr unsigned kBlellochBlock = 512;
 constexpr unsigned kWarpBlock = 256;
 constexpr unsigned kWarpItems = 8;
 
-template <class T>
+template <class A>
 std::size_t blelloch_shared_bytes(unsigned block) {
   const unsigned tile = 2 * block;
-  return (tile + tile / 32) * sizeof(T);
+  return (tile + tile / 32) * sizeof(A);
 }
 
 }  // namespace
@@ -52,7 +56,7 @@ void plan_scan_tiled(ScanPlan& plan, const DeviceLimits& dev) {
   plan.tile = std::size_t(pol.block_threads) * pol.items_per_thread;
   plan.tiles = ceil_div(plan.n, plan.tile);
   plan.grid = to_grid(plan.tiles);  // the largest launch; higher levels are smaller
-  const std::size_t elem = size_of(plan.dtype);
+  const std::size_t elem = size_of(accumulator_of(plan.dtype));  // the levels above 0
   plan.counts = {plan.n};
   plan.offsets.clear();
   std::size_t bytes = 0;
@@ -64,58 +68,87 @@ void plan_scan_tiled(ScanPlan& plan, const DeviceLimits& dev) {
     bytes += align256(m * elem);
     plan.counts.push_back(m);
   }
+  if (plan.counts.size() > 1 && accumulator_of(plan.dtype) != plan.dtype) {
+    plan.offsets.push_back(bytes);  // level 0's float prefixes
+    bytes += align256(plan.n * elem);
+  }
   plan.scratch_bytes = bytes;
 }
 
 void enqueue_scan_tiled(const ScanPlan& plan, const ScanBuffers& bufs, ScanKind kind,
                         cudaStream_t stream) {
-  kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class O>() {
+  kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class A, class O>() {
     namespace k = kernels;
-    const T* in = static_cast<const T*>(bufs.input);
-    T* out = static_cast<T*>(bufs.output);
     char* scratch = static_cast<char*>(bufs.scratch);
     auto totals_of = [&](std::size_t level) {  // level >= 1: its input
-      return reinterpret_cast<T*>(scratch + plan.offsets[2 * (level - 1)]);
+      return reinterpret_cast<A*>(scratch + plan.offsets[2 * (level - 1)]);
     };
     auto scanned_of = [&](std::size_t level) {  // level >= 1: its output
-      return reinterpret_cast<T*>(scratch + plan.offsets[2 * (level - 1) + 1]);
+      return reinterpret_cast<A*>(scratch + plan.offsets[2 * (level - 1) + 1]);
     };
     const std::size_t levels = plan.counts.size();
 
-    // Up: scan every level tile by tile, each writing its tile totals for the next.
-    for (std::size_t level = 0; level < levels; ++level) {
-      const std::size_t m = plan.counts[level];
-      const T* src = level ? totals_of(level) : in;
-      T* dst = level ? scanned_of(level) : out;
-      T* totals = level + 1 < levels ? totals_of(level + 1) : nullptr;
-      const bool exclusive = level ? true : kind == ScanKind::exclusive;
+    // One level's tile scans: In is T at level 0, A above; Out likewise, but A at level 0 too
+    // where the outputs wait in `wide`.
+    auto scan_level = [&]<class In, class Out>(const In* src, Out* dst, A* totals, std::size_t m,
+                                               bool exclusive) {
       const unsigned grid = static_cast<unsigned>(ceil_div(m, plan.tile));
       switch (plan.kernel) {
         case ScanKernel::smem_hillis_steele:
-          k::scan_hillis_steele<T, O><<<grid, plan.block, 2 * plan.block * sizeof(T), stream>>>(
-              src, dst, totals, m, exclusive);
+          k::scan_hillis_steele<In, Out, O>
+              <<<grid, plan.block, 2 * plan.block * sizeof(A), stream>>>(src, dst, totals, m,
+                                                                         exclusive);
           break;
         case ScanKernel::blelloch_bcao:
-          k::scan_blelloch_bcao<T, O>
-              <<<grid, plan.block, blelloch_shared_bytes<T>(plan.block), stream>>>(src, dst, totals,
+          k::scan_blelloch_bcao<In, Out, O>
+              <<<grid, plan.block, blelloch_shared_bytes<A>(plan.block), stream>>>(src, dst, totals,
                                                                                    m, exclusive);
           break;
         case ScanKernel::warp_shuffle_up:
-          k::scan_warp_shuffle_up<T, O, kWarpBlock, kWarpItems>
+          k::scan_warp_shuffle_up<In, Out, O, kWarpBlock, kWarpItems>
               <<<grid, kWarpBlock, 0, stream>>>(src, dst, totals, m, exclusive);
           break;
         default:
           throw Error(ErrorCategory::unsupported, "cuda: not a tiled scan kernel");
       }
       XR_CUDA_CHECK_LAUNCH();
+    };
+
+    // Level 0's tile scans write T, or A where a 16-bit output must wait for its tile's prefix.
+    A* wide = plan.offsets.size() > 2 * (levels - 1)
+                  ? reinterpret_cast<A*>(scratch + plan.offsets[2 * (levels - 1)])
+                  : nullptr;
+
+    // Up: scan every level tile by tile, each writing its tile totals for the next.
+    for (std::size_t level = 0; level < levels; ++level) {
+      A* totals = level + 1 < levels ? totals_of(level + 1) : nullptr;
+      const T* in = static_cast<const T*>(bufs.input);
+      const bool exclusive = kind == ScanKind::exclusive;
+      if (level > 0)
+        scan_level(static_cast<const A*>(totals_of(level)), scanned_of(level), totals,
+                   plan.counts[level], true);
+      else if (wide)
+        scan_level(in, wide, totals, plan.counts[0], exclusive);
+      else
+        scan_level(in, static_cast<T*>(bufs.output), totals, plan.counts[0], exclusive);
     }
 
     // Down: the top level is complete; each level below gets its tiles' exclusive prefixes.
     for (std::size_t level = levels - 1; level >= 1; --level) {
-      T* data = level - 1 ? scanned_of(level - 1) : out;
-      const unsigned grid = static_cast<unsigned>(plan.counts[level] - 1);  // tile 0 keeps its own
-      k::uniform_add<T, O><<<grid, plan.block, 0, stream>>>(data, scanned_of(level),
-                                                            plan.counts[level - 1], plan.tile);
+      const unsigned tiles = static_cast<unsigned>(plan.counts[level]);
+      const A* prefix = scanned_of(level);
+      if (level > 1) {
+        A* data = scanned_of(level - 1);
+        k::uniform_add<A, A, O><<<tiles - 1, plan.block, 0, stream>>>(
+            data, data, prefix, plan.counts[level - 1], plan.tile, 1);
+      } else if (wide) {
+        k::uniform_add<A, T, O><<<tiles, plan.block, 0, stream>>>(
+            wide, static_cast<T*>(bufs.output), prefix, plan.counts[0], plan.tile, 0);
+      } else {
+        T* out = static_cast<T*>(bufs.output);
+        k::uniform_add<T, T, O>
+            <<<tiles - 1, plan.block, 0, stream>>>(out, out, prefix, plan.counts[0], plan.tile, 1);
+      }
       XR_CUDA_CHECK_LAUNCH();
     }
   });

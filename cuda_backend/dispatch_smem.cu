@@ -35,7 +35,7 @@ void plan_smem(Plan& plan, const DeviceLimits& dev) {
   const std::size_t block = pol.block_threads;
   const std::size_t per_block = block * pol.items_per_thread;
   const std::size_t cap = std::size_t(pol.max_blocks_per_sm) * dev.sm_count;
-  chain_passes(plan, size_of(plan.dtype), [&](std::size_t m) {
+  chain_passes(plan, size_of(accumulator_of(plan.dtype)), [&](std::size_t m) {
     Pass p;
     p.block = pol.block_threads;
     std::size_t blocks = ceil_div(m, per_block);
@@ -49,44 +49,47 @@ void plan_smem(Plan& plan, const DeviceLimits& dev) {
 }
 
 void enqueue_smem(const Plan& plan, const Buffers& bufs, cudaStream_t stream) {
-  kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class O>() {
+  kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class A, class O>() {
     namespace k = kernels;
+    const Kernel kernel = plan.kernel;
     for (const Pass& p : plan.passes) {
-      const T* src = static_cast<const T*>(pass_ptr(p.src, bufs, sizeof(T)));
-      T* dst = static_cast<T*>(pass_ptr(p.dst, bufs, sizeof(T)));
-      const std::size_t shared = p.block * sizeof(T);
-      switch (plan.kernel) {
-        case Kernel::smem_interleaved_divergent:
-          k::smem_interleaved_divergent<T, O>
-              <<<p.grid, p.block, shared, stream>>>(src, dst, p.elems);
-          break;
-        case Kernel::smem_interleaved_strided:
-          k::smem_interleaved_strided<T, O><<<p.grid, p.block, shared, stream>>>(src, dst, p.elems);
-          break;
-        case Kernel::smem_sequential:
-          k::smem_sequential<T, O><<<p.grid, p.block, shared, stream>>>(src, dst, p.elems);
-          break;
-        case Kernel::smem_first_add:
-          k::smem_first_add<T, O><<<p.grid, p.block, shared, stream>>>(src, dst, p.elems);
-          break;
-        case Kernel::smem_unroll_last_warp:
-          k::smem_unroll_last_warp<T, O><<<p.grid, p.block, shared, stream>>>(src, dst, p.elems);
-          break;
-        case Kernel::smem_complete_unroll:
-          by_block_size(p.block, [&]<unsigned kSize>() {
-            k::smem_complete_unroll<T, O, kSize>
-                <<<p.grid, kSize, shared, stream>>>(src, dst, p.elems);
-          });
-          break;
-        case Kernel::smem_multi_element:
-          by_block_size(p.block, [&]<unsigned kSize>() {
-            k::smem_multi_element<T, O, kSize>
-                <<<p.grid, kSize, shared, stream>>>(src, dst, p.elems);
-          });
-          break;
-        default:
-          throw Error(ErrorCategory::unsupported, "cuda: not a smem/* kernel");
-      }
+      const std::size_t shared = p.block * sizeof(A);  // the trees run in the accumulator
+      with_pass_types<T, A>(p, bufs, [&]<class In, class Out>(const In* src, Out* dst) {
+        switch (kernel) {
+          case Kernel::smem_interleaved_divergent:
+            k::smem_interleaved_divergent<In, Out, O>
+                <<<p.grid, p.block, shared, stream>>>(src, dst, p.elems);
+            break;
+          case Kernel::smem_interleaved_strided:
+            k::smem_interleaved_strided<In, Out, O>
+                <<<p.grid, p.block, shared, stream>>>(src, dst, p.elems);
+            break;
+          case Kernel::smem_sequential:
+            k::smem_sequential<In, Out, O><<<p.grid, p.block, shared, stream>>>(src, dst, p.elems);
+            break;
+          case Kernel::smem_first_add:
+            k::smem_first_add<In, Out, O><<<p.grid, p.block, shared, stream>>>(src, dst, p.elems);
+            break;
+          case Kernel::smem_unroll_last_warp:
+            k::smem_unroll_last_warp<In, Out, O>
+                <<<p.grid, p.block, shared, stream>>>(src, dst, p.elems);
+            break;
+          case Kernel::smem_complete_unroll:
+            by_block_size(p.block, [&]<unsigned kSize>() {
+              k::smem_complete_unroll<In, Out, O, kSize>
+                  <<<p.grid, kSize, shared, stream>>>(src, dst, p.elems);
+            });
+            break;
+          case Kernel::smem_multi_element:
+            by_block_size(p.block, [&]<unsigned kSize>() {
+              k::smem_multi_element<In, Out, O, kSize>
+                  <<<p.grid, kSize, shared, stream>>>(src, dst, p.elems);
+            });
+            break;
+          default:
+            throw Error(ErrorCategory::unsupported, "cuda: not a smem/* kernel");
+        }
+      });
       XR_CUDA_CHECK_LAUNCH();
     }
   });

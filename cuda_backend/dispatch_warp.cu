@@ -17,7 +17,7 @@ constexpr std::size_t kOneBlockMax = 4 * kFinalBlock;
 
 void plan_warp(Plan& plan, const DeviceLimits& dev) {
   const Policy pol = policy(plan.kernel, dev);
-  chain_passes(plan, size_of(plan.dtype), [&](std::size_t m) {
+  chain_passes(plan, size_of(accumulator_of(plan.dtype)), [&](std::size_t m) {
     Pass p;
     if (m <= kOneBlockMax) {
       p.grid = 1;
@@ -31,24 +31,24 @@ void plan_warp(Plan& plan, const DeviceLimits& dev) {
 }
 
 void enqueue_warp(const Plan& plan, const Buffers& bufs, cudaStream_t stream) {
-  kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class O>() {
+  kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class A, class O>() {
     namespace k = kernels;
     for (const Pass& p : plan.passes) {
-      const T* src = static_cast<const T*>(pass_ptr(p.src, bufs, sizeof(T)));
-      T* dst = static_cast<T*>(pass_ptr(p.dst, bufs, sizeof(T)));
-      switch (plan.kernel) {
-        case Kernel::warp_shuffle_down:
-          k::warp_shuffle<T, O, false><<<p.grid, p.block, 0, stream>>>(src, dst, p.elems);
-          break;
-        case Kernel::warp_shuffle_xor:
-          k::warp_shuffle<T, O, true><<<p.grid, p.block, 0, stream>>>(src, dst, p.elems);
-          break;
-        case Kernel::warp_redux:
-          k::warp_redux_kernel<T, O><<<p.grid, p.block, 0, stream>>>(src, dst, p.elems);
-          break;
-        default:
-          throw Error(ErrorCategory::unsupported, "cuda: not a warp/* kernel");
-      }
+      with_pass_types<T, A>(p, bufs, [&]<class In, class Out>(const In* src, Out* dst) {
+        switch (plan.kernel) {
+          case Kernel::warp_shuffle_down:
+            k::warp_shuffle<In, Out, O, false><<<p.grid, p.block, 0, stream>>>(src, dst, p.elems);
+            break;
+          case Kernel::warp_shuffle_xor:
+            k::warp_shuffle<In, Out, O, true><<<p.grid, p.block, 0, stream>>>(src, dst, p.elems);
+            break;
+          case Kernel::warp_redux:
+            k::warp_redux_kernel<In, Out, O><<<p.grid, p.block, 0, stream>>>(src, dst, p.elems);
+            break;
+          default:
+            throw Error(ErrorCategory::unsupported, "cuda: not a warp/* kernel");
+        }
+      });
       XR_CUDA_CHECK_LAUNCH();
     }
   });

@@ -1,6 +1,7 @@
 // The CUDA scan table and the one Scanner that runs any of its variants: plan and scratch once
 // per (n, dtype, op), then every launch of a scan() between two CUDA events.
 #include <chrono>
+#include <iterator>
 #include <string>
 
 #include "array.hpp"
@@ -44,8 +45,9 @@ const ScanEntry* find_scan_entry(std::string_view id) {
 }
 
 VariantInfo scan_info_of(const ScanEntry& e) {
-  VariantInfo info = catalog_variant(Primitive::scan, e.id, {DType::i32, DType::u32, DType::f32},
-                                     {Op::sum, Op::min, Op::max});
+  VariantInfo info =
+      catalog_variant(Primitive::scan, e.id, {std::begin(kAllDTypes), std::end(kAllDTypes)},
+                      {Op::sum, Op::min, Op::max});
   info.deterministic = e.deterministic;
   if (e.needs_cooperative_launch) info.requirements.emplace_back("cooperative launch");
   return info;

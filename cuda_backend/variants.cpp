@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <span>
 #include <string>
 
 #include "array.hpp"
@@ -18,10 +19,14 @@ namespace {
 struct Entry {
   std::string_view id;
   Kernel kernel;
-  bool writes_input = false;
+  // Seed 000's in-place kernels: they write into the input, and keep to the 32-bit types.
+  bool in_place = false;
   int min_cc = 0;  // compute capability x 10
   std::string_view requirement = {};
 };
+
+// What `xreduce list` shows for the in-place kernels' type limit (dispatch_global.cu says why).
+constexpr std::string_view kInPlaceTypes = "a 32-bit dtype (i32, u32, f32; partials in place)";
 
 // Ladder order, as in core/src/catalog.cpp.
 constexpr Entry kTable[] = {
@@ -49,7 +54,6 @@ constexpr Entry kTable[] = {
     {"lib/cub", Kernel::lib_cub},
 };
 
-const std::vector<DType> kTypes{DType::i32, DType::u32, DType::f32};
 const std::vector<Op> kOps{Op::sum, Op::min, Op::max};
 
 const Entry* find_entry(std::string_view id) {
@@ -59,9 +63,12 @@ const Entry* find_entry(std::string_view id) {
 }
 
 VariantInfo info_of(const Entry& e) {
-  VariantInfo info = catalog_variant(Primitive::reduce, e.id, kTypes, kOps);
-  info.writes_input = e.writes_input;
+  const std::span<const DType> types =
+      e.in_place ? std::span<const DType>(k32BitDTypes) : std::span<const DType>(kAllDTypes);
+  VariantInfo info = catalog_variant(Primitive::reduce, e.id, {types.begin(), types.end()}, kOps);
+  info.writes_input = e.in_place;
   if (!e.requirement.empty()) info.requirements.emplace_back(e.requirement);
+  if (e.in_place) info.requirements.emplace_back(kInPlaceTypes);
   return info;
 }
 

@@ -8,7 +8,8 @@
 // Fenwick positions are 64-bit, the input is copied into the tree instead of being overwritten,
 // and the query starts from the op's identity so it serves min and max as well as sum.
 // Combination order: build `left op right`, query `node op acc` from the right end leftwards:
-// fixed, so bitwise deterministic.
+// fixed, so bitwise deterministic. The tree and every query accumulate in A = acc_t<T> (float for
+// f16 / bf16); an output is rounded to T once.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -35,13 +36,13 @@ __device__ __forceinline__ void bit_absorb(T* tree, std::size_t i, std::size_t i
 // builds the levels idx = 2 .. blockDim.x in global memory, with __syncthreads between levels
 // (block-local: p - idx/2 stays inside the block for idx <= blockDim.x).
 template <class T, class O>
-__global__ void gen_bit_in_one_block(const T* __restrict__ in, T* __restrict__ tree,
+__global__ void gen_bit_in_one_block(const T* __restrict__ in, acc_t<T>* __restrict__ tree,
                                      std::size_t n) {
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) tree[i] = in[i];
+  if (i < n) tree[i] = to_acc(in[i]);
   __syncthreads();
   for (unsigned idx = 2; idx <= blockDim.x; idx *= 2) {
-    if (i < n && ((i + 1) & (idx - 1)) == 0) bit_absorb<T, O>(tree, i, idx);
+    if (i < n && ((i + 1) & (idx - 1)) == 0) bit_absorb<acc_t<T>, O>(tree, i, idx);
     __syncthreads();
   }
 }
@@ -50,13 +51,14 @@ __global__ void gen_bit_in_one_block(const T* __restrict__ in, T* __restrict__ t
 // an explicit step (one __syncthreads each, reached by every thread).
 template <class T, class O, unsigned kBlock>
 __global__ void __launch_bounds__(kBlock)
-    gen_bit_in_one_block_unrolled(const T* __restrict__ in, T* __restrict__ tree, std::size_t n) {
+    gen_bit_in_one_block_unrolled(const T* __restrict__ in, acc_t<T>* __restrict__ tree,
+                                  std::size_t n) {
   const std::size_t i = std::size_t(blockIdx.x) * kBlock + threadIdx.x;
-  if (i < n) tree[i] = in[i];
+  if (i < n) tree[i] = to_acc(in[i]);
   __syncthreads();
 #pragma unroll
   for (unsigned idx = 2; idx <= kBlock; idx *= 2) {
-    if (i < n && ((i + 1) & (idx - 1)) == 0) bit_absorb<T, O>(tree, i, idx);
+    if (i < n && ((i + 1) & (idx - 1)) == 0) bit_absorb<acc_t<T>, O>(tree, i, idx);
     __syncthreads();
   }
 }
@@ -81,37 +83,46 @@ __global__ void gen_bit_between_blocks(T* tree, std::size_t n, std::size_t idx) 
   }
 }
 
-// Seed 001 §1 calc_sum_using_bit, first form: the prefix is accumulated in out[i] itself, one
-// global read-modify-write per tree node (volatile, so the compiler cannot keep it in a register
-// and the measurement is of what the seed wrote). Inclusive queries position i + 1, exclusive i.
+// Seed 001 §1 calc_sum_using_bit, first form: the prefix is accumulated in global memory, one
+// read-modify-write per tree node (volatile, so the compiler cannot keep it in a register and
+// the measurement is of what the seed wrote): in out[i] itself where T is its own accumulator,
+// else in `sums[i]` (n accumulator values in scratch), stored to out[i] rounded once. Inclusive
+// queries position i + 1, exclusive i.
 template <class T, class O>
-__global__ void calc_sum_using_bit(const T* __restrict__ tree, T* out, std::size_t n,
-                                   bool exclusive) {
+__global__ void calc_sum_using_bit(const acc_t<T>* __restrict__ tree, T* out, acc_t<T>* sums,
+                                   std::size_t n, bool exclusive) {
+  using A = acc_t<T>;
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  volatile T* acc = out + i;
-  *acc = O::template identity<T>();
+  volatile A* acc;
+  if constexpr (std::is_same_v<T, A>)
+    acc = out + i;
+  else
+    acc = sums + i;
+  *acc = O::template identity<A>();
   for (std::size_t j = exclusive ? i : i + 1; j > 0; j -= lowbit(j)) {
-    const T cur = *acc;
+    const A cur = *acc;
     *acc = O::apply(tree[j - 1], cur);
   }
+  if constexpr (!std::is_same_v<T, A>) out[i] = from_acc<T>(*acc);
 }
 
 // Seed 001 §4 (2024/8/12): the same query accumulating in shared memory (sum[threadIdx.x],
 // volatile for the same reason), written to out[i] once. Shared: blockDim.x elements. No
 // barrier: each thread touches only its own slot.
 template <class T, class O>
-__global__ void calc_sum_using_bit_smem(const T* __restrict__ tree, T* __restrict__ out,
+__global__ void calc_sum_using_bit_smem(const acc_t<T>* __restrict__ tree, T* __restrict__ out,
                                         std::size_t n, bool exclusive) {
-  volatile T* acc = shared_array<T>() + threadIdx.x;
-  *acc = O::template identity<T>();
+  using A = acc_t<T>;
+  volatile A* acc = shared_array<A>() + threadIdx.x;
+  *acc = O::template identity<A>();
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   for (std::size_t j = exclusive ? i : i + 1; j > 0; j -= lowbit(j)) {
-    const T cur = *acc;
+    const A cur = *acc;
     *acc = O::apply(tree[j - 1], cur);
   }
-  out[i] = *acc;
+  out[i] = from_acc<T>(*acc);
 }
 
 // Seed 001 §3's open question ("cooperative groups ... always wrong"), answered: the whole BIT
@@ -122,10 +133,11 @@ __global__ void calc_sum_using_bit_smem(const T* __restrict__ tree, T* __restric
 // read with ordinary (coherent) loads: it is written in this same launch.
 template <class T, class O, unsigned kBlock>
 __global__ void __launch_bounds__(kBlock)
-    bit_cooperative(const T* __restrict__ in, T* tree, T* __restrict__ out, std::size_t n,
+    bit_cooperative(const T* __restrict__ in, acc_t<T>* tree, T* __restrict__ out, std::size_t n,
                     bool exclusive) {
   namespace cg = cooperative_groups;
-  __shared__ T s[kBlock];
+  using A = acc_t<T>;
+  __shared__ A s[kBlock];
   const cg::grid_group grid = cg::this_grid();
   const unsigned tid = threadIdx.x;
   const std::size_t slices = (n + kBlock - 1) / kBlock;
@@ -149,15 +161,15 @@ __global__ void __launch_bounds__(kBlock)
   const std::size_t threads = std::size_t(gridDim.x) * kBlock;
   for (std::size_t idx = 2 * std::size_t(kBlock); idx <= n; idx *= 2) {
     for (std::size_t p = (g + 1) * idx; p <= n; p += idx * threads)
-      bit_absorb<T, O>(tree, p - 1, idx);
+      bit_absorb<A, O>(tree, p - 1, idx);
     grid.sync();
   }
   // (3) Query.
   for (std::size_t i = g; i < n; i += threads) {
-    T acc = O::template identity<T>();
+    A acc = O::template identity<A>();
     for (std::size_t j = exclusive ? i : i + 1; j > 0; j -= lowbit(j))
       acc = O::apply(tree[j - 1], acc);
-    out[i] = acc;
+    out[i] = from_acc<T>(acc);
   }
 }
 

@@ -8,7 +8,9 @@
 // Shared contract: blockDim.x is a power of two in 64..1024; a slot past n holds the op's
 // identity, so every thread reaches every barrier and the trees need no tail checks; `totals`
 // may be null (the top level has one tile and nobody reads its total). Every combination is
-// `left op right` in a fixed tree: the result is bitwise the same run to run.
+// `left op right` in a fixed tree: the result is bitwise the same run to run. In is the level's
+// element type (the input's storage type at level 0, the accumulator above), Out likewise; the
+// trees, shared memory and tile totals hold the accumulator A = acc_t<In>.
 #pragma once
 
 #include "kernels/warp_reduce.cuh"
@@ -19,26 +21,29 @@ namespace xr::cuda::kernels {
 // each adding the value `off` slots to the left, ping-ponging between two shared buffers so a
 // step never reads what it writes. The scan is inclusive in shared memory; exclusive output reads
 // the left neighbour's inclusive value. Shared: 2 * blockDim.x elements.
-template <class T, class O>
-__global__ void scan_hillis_steele(const T* __restrict__ in, T* __restrict__ out,
-                                   T* __restrict__ totals, std::size_t n, bool exclusive) {
-  T* s = shared_array<T>();
+template <class In, class Out, class O>
+__global__ void scan_hillis_steele(const In* __restrict__ in, Out* __restrict__ out,
+                                   acc_t<In>* __restrict__ totals, std::size_t n, bool exclusive) {
+  using A = acc_t<In>;
+  A* s = shared_array<A>();
   const unsigned tid = threadIdx.x, size = blockDim.x;
   const std::size_t i = std::size_t(blockIdx.x) * size + tid;
   unsigned cur = 0;  // the buffer holding the latest step
-  s[tid] = load_or_identity<T, O>(in, i, n);
+  s[tid] = load_or_identity<In, O>(in, i, n);
   __syncthreads();
   for (unsigned off = 1; off < size; off *= 2) {
-    const T* src = s + cur * size;
-    T v = src[tid];
+    const A* src = s + cur * size;
+    A v = src[tid];
     if (tid >= off) v = O::apply(src[tid - off], v);
     cur ^= 1;
     s[cur * size + tid] = v;
     __syncthreads();
   }
-  const T* scanned = s + cur * size;
+  const A* scanned = s + cur * size;
   if (i < n)
-    out[i] = !exclusive ? scanned[tid] : tid ? scanned[tid - 1] : O::template identity<T>();
+    out[i] = from_acc<Out>(!exclusive ? scanned[tid]
+                           : tid      ? scanned[tid - 1]
+                                      : O::template identity<A>());
   if (totals && tid == size - 1) totals[blockIdx.x] = scanned[tid];
 }
 
@@ -53,16 +58,17 @@ __device__ __forceinline__ unsigned conflict_free(unsigned index) {
 // root, the root replaced by the identity, a down-sweep that turns the tree into the exclusive
 // scan. Inclusive is the exclusive prefix combined with the element itself, which the thread
 // still holds in a register. Shared: conflict_free(2 * blockDim.x) elements.
-template <class T, class O>
-__global__ void scan_blelloch_bcao(const T* __restrict__ in, T* __restrict__ out,
-                                   T* __restrict__ totals, std::size_t n, bool exclusive) {
-  T* s = shared_array<T>();
+template <class In, class Out, class O>
+__global__ void scan_blelloch_bcao(const In* __restrict__ in, Out* __restrict__ out,
+                                   acc_t<In>* __restrict__ totals, std::size_t n, bool exclusive) {
+  using A = acc_t<In>;
+  A* s = shared_array<A>();
   const unsigned tid = threadIdx.x, tile = 2 * blockDim.x;
   const std::size_t base = std::size_t(blockIdx.x) * tile;
   // The two halves of the tile, as in GPU Gems: coalesced loads, conflict-free slots.
   const unsigned a = tid, b = tid + blockDim.x;
-  const T xa = load_or_identity<T, O>(in, base + a, n);
-  const T xb = load_or_identity<T, O>(in, base + b, n);
+  const A xa = load_or_identity<In, O>(in, base + a, n);
+  const A xb = load_or_identity<In, O>(in, base + b, n);
   s[conflict_free(a)] = xa;
   s[conflict_free(b)] = xb;
 
@@ -80,7 +86,7 @@ __global__ void scan_blelloch_bcao(const T* __restrict__ in, T* __restrict__ out
   if (tid == 0) {
     const unsigned root = conflict_free(tile - 1);
     if (totals) totals[blockIdx.x] = s[root];
-    s[root] = O::template identity<T>();
+    s[root] = O::template identity<A>();
   }
   for (unsigned d = 1; d < tile; d *= 2) {  // down-sweep
     offset /= 2;
@@ -88,15 +94,15 @@ __global__ void scan_blelloch_bcao(const T* __restrict__ in, T* __restrict__ out
     if (tid < d) {
       const unsigned left = conflict_free(offset * (2 * tid + 1) - 1);
       const unsigned right = conflict_free(offset * (2 * tid + 2) - 1);
-      const T t = s[left];
+      const A t = s[left];
       s[left] = s[right];                // the left child inherits its parent's prefix
       s[right] = O::apply(s[right], t);  // the right one: that prefix, then the left subtree
     }
   }
   __syncthreads();
-  const T ea = s[conflict_free(a)], eb = s[conflict_free(b)];
-  if (base + a < n) out[base + a] = exclusive ? ea : O::apply(ea, xa);
-  if (base + b < n) out[base + b] = exclusive ? eb : O::apply(eb, xb);
+  const A ea = s[conflict_free(a)], eb = s[conflict_free(b)];
+  if (base + a < n) out[base + a] = from_acc<Out>(exclusive ? ea : O::apply(ea, xa));
+  if (base + b < n) out[base + b] = from_acc<Out>(exclusive ? eb : O::apply(eb, xb));
 }
 
 // Inclusive Kogge-Stone scan of one value per lane in registers; a full warp calls it.
@@ -115,68 +121,71 @@ __device__ __forceinline__ T warp_scan_inclusive(T v) {
 // stores stay coalesced while each thread scans kItems consecutive items serially in registers;
 // the thread totals are scanned per warp with __shfl_up_sync, the warp totals by warp 0, and
 // each thread's items are combined with the prefix of the warps and lanes before it.
-template <class T, class O, unsigned kBlock, unsigned kItems>
+template <class In, class Out, class O, unsigned kBlock, unsigned kItems>
 __global__ void __launch_bounds__(kBlock)
-    scan_warp_shuffle_up(const T* __restrict__ in, T* __restrict__ out, T* __restrict__ totals,
-                         std::size_t n, bool exclusive) {
+    scan_warp_shuffle_up(const In* __restrict__ in, Out* __restrict__ out,
+                         acc_t<In>* __restrict__ totals, std::size_t n, bool exclusive) {
+  using A = acc_t<In>;
   constexpr unsigned kTile = kBlock * kItems, kWarps = kBlock / 32;
   static_assert(kWarps >= 1 && kWarps <= 32, "warp totals are scanned by one warp");
-  __shared__ T s[kTile + kTile / 32];  // indexed through conflict_free
-  __shared__ T warp_totals[kWarps];
+  __shared__ A s[kTile + kTile / 32];  // indexed through conflict_free
+  __shared__ A warp_totals[kWarps];
   const unsigned tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
   const std::size_t base = std::size_t(blockIdx.x) * kTile;
 
 #pragma unroll
   for (unsigned k = 0; k < kItems; ++k)
-    s[conflict_free(k * kBlock + tid)] = load_or_identity<T, O>(in, base + k * kBlock + tid, n);
+    s[conflict_free(k * kBlock + tid)] = load_or_identity<In, O>(in, base + k * kBlock + tid, n);
   __syncthreads();
 
-  T x[kItems];  // this thread's items, scanned serially (inclusive)
+  A x[kItems];  // this thread's items, scanned serially (inclusive)
 #pragma unroll
   for (unsigned k = 0; k < kItems; ++k) x[k] = s[conflict_free(tid * kItems + k)];
 #pragma unroll
   for (unsigned k = 1; k < kItems; ++k) x[k] = O::apply(x[k - 1], x[k]);
 
-  const T lanes_incl = warp_scan_inclusive<T, O>(x[kItems - 1]);
-  T lanes_before = __shfl_up_sync(kFullMask, lanes_incl, 1);
-  if (lane == 0) lanes_before = O::template identity<T>();
+  const A lanes_incl = warp_scan_inclusive<A, O>(x[kItems - 1]);
+  A lanes_before = __shfl_up_sync(kFullMask, lanes_incl, 1);
+  if (lane == 0) lanes_before = O::template identity<A>();
   if (lane == 31) warp_totals[warp] = lanes_incl;
   __syncthreads();  // also: every thread has read its items, so `s` may be overwritten below
   if (warp == 0) {
-    T w = lane < kWarps ? warp_totals[lane] : O::template identity<T>();
-    w = warp_scan_inclusive<T, O>(w);
+    A w = lane < kWarps ? warp_totals[lane] : O::template identity<A>();
+    w = warp_scan_inclusive<A, O>(w);
     if (lane < kWarps) warp_totals[lane] = w;
   }
   __syncthreads();
-  const T prefix =
+  const A prefix =
       warp ? O::apply(warp_totals[warp - 1], lanes_before) : lanes_before;  // items before x[0]
   if (totals && tid == 0) totals[blockIdx.x] = warp_totals[kWarps - 1];
 
 #pragma unroll
   for (unsigned k = 0; k < kItems; ++k) {
-    const T r = exclusive ? (k ? O::apply(prefix, x[k - 1]) : prefix) : O::apply(prefix, x[k]);
+    const A r = exclusive ? (k ? O::apply(prefix, x[k - 1]) : prefix) : O::apply(prefix, x[k]);
     s[conflict_free(tid * kItems + k)] = r;
   }
   __syncthreads();
 #pragma unroll
   for (unsigned k = 0; k < kItems; ++k) {
     const std::size_t i = base + k * kBlock + tid;
-    if (i < n) out[i] = s[conflict_free(k * kBlock + tid)];
+    if (i < n) out[i] = from_acc<Out>(s[conflict_free(k * kBlock + tid)]);
   }
 }
 
-// The down-sweep between levels: tile t (t >= 1) of `data` gets prefix[t], the exclusive scan of
-// the tile totals, combined in front of each element. Tile 0's prefix is the identity, so the
-// grid starts at tile 1. The tile is `tile` elements, covered by blockDim.x threads in strides.
-template <class T, class O>
-__global__ void uniform_add(T* __restrict__ data, const T* __restrict__ prefix, std::size_t n,
-                            std::size_t tile) {
-  const std::size_t t = std::size_t(blockIdx.x) + 1;
+// The down-sweep between levels: tile t (t >= first_tile) of `src` gets prefix[t], the exclusive
+// scan of the tile totals, combined in front of each element, and goes to `dst` (the same array,
+// except at level 0 of a 16-bit scan: there the tile scans wrote float prefixes to scratch, and
+// this is where each output is rounded, once). Tile 0's prefix is the identity, so an in-place
+// pass starts at tile 1. The tile is `tile` elements, covered by blockDim.x threads in strides.
+template <class In, class Out, class O>
+__global__ void uniform_add(const In* src, Out* dst, const acc_t<In>* __restrict__ prefix,
+                            std::size_t n, std::size_t tile, unsigned first_tile) {
+  const std::size_t t = std::size_t(blockIdx.x) + first_tile;
   const std::size_t base = t * tile;
-  const T p = prefix[t];
+  const acc_t<In> p = prefix[t];
   for (std::size_t e = threadIdx.x; e < tile; e += blockDim.x) {
     const std::size_t i = base + e;
-    if (i < n) data[i] = O::apply(p, data[i]);
+    if (i < n) dst[i] = from_acc<Out>(O::apply(p, to_acc(src[i])));
   }
 }
 

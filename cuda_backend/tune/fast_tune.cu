@@ -27,13 +27,13 @@ void sweep_vectorized(Timer& tm, const float* in, float* part, float* out, std::
                       double cub_ms) {
   int per_sm = 0;
   XR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_sm, k::fast_vectorized<float, k::SumOp, B, U>, B, 0));
+      &per_sm, k::fast_vectorized<float, float, k::SumOp, B, U>, B, 0));
   for (int waves : {1, 2, 4}) {
     const unsigned grid = per_sm * sms * waves;
     const double ms = tm.median_ms(
         [&] {
-          k::fast_vectorized<float, k::SumOp, B, U><<<grid, B, 0, tm.s>>>(in, part, n);
-          k::fast_vectorized<float, k::SumOp, 256, 4><<<1, 256, 0, tm.s>>>(part, out, grid);
+          k::fast_vectorized<float, float, k::SumOp, B, U><<<grid, B, 0, tm.s>>>(in, part, n);
+          k::fast_vectorized<float, float, k::SumOp, 256, 4><<<1, 256, 0, tm.s>>>(part, out, grid);
           XR_CUDA_CHECK(cudaGetLastError());
         },
         20);

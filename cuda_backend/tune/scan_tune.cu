@@ -1,8 +1,8 @@
 // Tuning sweep behind the fast/* scan policy (dispatch_scan_fast.cu): times the decoupled
 // look-back for several tile shapes (threads x 16-byte vectors per thread) against
-// cub::DeviceScan::InclusiveSum and a device-to-device copy, 2^28 elements of u32 and f32, cold
-// L2, CUDA events, median of 20. Not part of the tool; built on demand:
-// `cmake --build <dir> --target xreduce_cuda_scan_tune`.
+// cub::DeviceScan::InclusiveSum and a device-to-device copy, 2^28 elements of u32 and f32 (the
+// packed tile states; 8-byte types are not swept), cold L2, CUDA events, median of 20. Not part of
+// the tool; built on demand: `cmake --build <dir> --target xreduce_cuda_scan_tune`.
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
@@ -34,8 +34,9 @@ void lookback(Timer& tm, const T* in, T* out, std::size_t n, DeviceBuffer& scrat
   unsigned long long launch = 0;
   const double ms = tm.median_ms(
       [&] {
-        const k::LookBackArgs a{states,        states + tiles, launch * tiles, unsigned(launch + 1),
-                                first_wait_ns, spin_ns,        false};
+        const k::LookBackArgs a{
+            states,        nullptr, states + tiles, launch * tiles, unsigned(launch + 1),
+            first_wait_ns, spin_ns, false};
         k::scan_decoupled_lookback<T, k::SumOp, B, V, kTicket>
             <<<unsigned(tiles), B, 0, tm.s>>>(in, out, n, a);
         XR_CUDA_CHECK(cudaGetLastError());
