@@ -11,7 +11,7 @@
 #include "scan_common.glsl"
 
 #ifdef XR_ADDRESS
-layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer Tree { T v; };
+layout(buffer_reference, std430, buffer_reference_align = T_BYTES) coherent buffer Tree { T v; };
 #define TREE(node) Tree(pc.aux + IDX(node) * T_BYTES).v
 #else
 layout(set = 0, binding = 2) coherent buffer Tree { T tree[]; };

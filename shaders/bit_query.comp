@@ -7,9 +7,11 @@
 #include "scan_common.glsl"
 
 // The output element at pc.dst, volatile (see above).
+// f16/bf16: the output element cannot hold the float accumulator without rounding at every
+// node, so those accumulate in a register and store once.
 #ifdef XR_ADDRESS
-layout(buffer_reference, std430, buffer_reference_align = 4) volatile buffer Out { T v; };
-#define OUT(i) Out(pc.dst + IDX(i) * T_BYTES).v
+layout(buffer_reference, std430, buffer_reference_align = E_BYTES) volatile buffer Out { T v; };
+#define OUT(i) Out(pc.dst + IDX(i) * E_BYTES).v
 #else
 layout(set = 0, binding = 1) volatile buffer Out { T out_data[]; };
 #define OUT(i) out_data[uint(i)]
@@ -21,7 +23,14 @@ void main() {
   const IDX i = IDX(group) * WG + gl_LocalInvocationID.x;
   if (i >= PC_N) return;  // no barrier below
   const IDX o = pc.out_offset + i;
+#ifdef ACC_F32
+  T acc = T(IDENTITY);
+  for (IDX j = exclusive_scan() ? i : i + 1; j > 0; j -= j & (~j + 1u))
+    acc = OP(aux_at(pc.aux_offset + j - 1), acc);
+  dst_set(o, acc);
+#else
   OUT(o) = T(IDENTITY);
   for (IDX j = exclusive_scan() ? i : i + 1; j > 0; j -= j & (~j + 1u))
     OUT(o) = OP(aux_at(pc.aux_offset + j - 1), OUT(o));
+#endif
 }

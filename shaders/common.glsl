@@ -12,7 +12,21 @@
 
 #include "params.glsl"
 
-#if defined(T_F32)
+// Element types. T is the accumulator: what every partial, shared slot, scratch (aux) element
+// and subgroup operand holds; E is the element in memory (the pass's input, and a scan's output),
+// widened to T on load and narrowed on store. They differ only for f16 and bf16, held as their
+// 16 bits and accumulated in float (core's accumulator_of), so a result is rounded once, at the
+// end. 64-bit integers in subgroup operations need shaderSubgroupExtendedTypes (the host checks;
+// doubles are core in GL_KHR_shader_subgroup and Vulkan, with shaderFloat64).
+#if defined(T_I64) || defined(T_U64)
+#extension GL_EXT_shader_subgroup_extended_types_int64 : enable
+#endif
+#if defined(T_F16) || defined(T_BF16)
+#extension GL_EXT_shader_16bit_storage : require
+#define ACC_F32
+#endif
+
+#if defined(T_F32) || defined(ACC_F32)
 #define T float
 #define T4 vec4
 #define T_BYTES 4
@@ -22,6 +36,17 @@
 #define IDENTITY uintBitsToFloat(0x7f800000u)  // +inf
 #else
 #define IDENTITY uintBitsToFloat(0xff800000u)  // -inf
+#endif
+#elif defined(T_F64)
+#define T double
+#define T4 dvec4
+#define T_BYTES 8
+#if defined(OP_SUM)
+#define IDENTITY 0.0lf
+#elif defined(OP_MIN)
+#define IDENTITY double(uintBitsToFloat(0x7f800000u))  // +inf
+#else
+#define IDENTITY double(uintBitsToFloat(0xff800000u))  // -inf
 #endif
 #elif defined(T_U32) || (defined(T_I32) && defined(OP_SUM))
 // i32 sums run in uint: the same bits, and uint addition wraps modulo 2^32 by definition.
@@ -33,7 +58,7 @@
 #else
 #define IDENTITY 0u
 #endif
-#else  // i32 min/max compare as signed
+#elif defined(T_I32)  // i32 min/max compare as signed
 #define T int
 #define T4 ivec4
 #define T_BYTES 4
@@ -42,6 +67,100 @@
 #else
 #define IDENTITY int(0x80000000u)
 #endif
+#elif defined(T_U64) || (defined(T_I64) && defined(OP_SUM))
+// i64 sums run in uint64_t, wrapping modulo 2^64 like i32's.
+#define T uint64_t
+#define T4 u64vec4
+#define T_BYTES 8
+#if defined(OP_MIN)
+#define IDENTITY 0xfffffffffffffffful
+#else
+#define IDENTITY 0ul
+#endif
+#elif defined(T_I64)  // i64 min/max compare as signed
+#define T int64_t
+#define T4 i64vec4
+#define T_BYTES 8
+#if defined(OP_MIN)
+#define IDENTITY 0x7fffffffffffffffl
+#else
+#define IDENTITY int64_t(0x8000000000000000ul)
+#endif
+#else
+#error "define T_I32, T_U32, T_F32, T_I64, T_U64, T_F64, T_F16 or T_BF16"
+#endif
+
+#if defined(ACC_F32)
+// Held as uint16_t in buffers only and converted at once to 32 bits (16-bit storage, no 16-bit
+// arithmetic: no shaderInt16 needed).
+#define E uint16_t
+#define E4 u16vec4
+#define E_BYTES 2
+#if defined(T_F16)
+// Exact: every binary16 value is a float.
+float widen_bits(uint h) { return unpackHalf2x16(h).x; }
+// Round to nearest even by integer arithmetic (a float-to-half conversion may round toward zero
+// on some devices), with subnormals, overflow to infinity and quiet NaN.
+uint narrow_bits(float f) {
+  const uint u = floatBitsToUint(f);
+  const uint sign = (u >> 16) & 0x8000u;
+  const uint a = u & 0x7fffffffu;
+  if (a > 0x7f800000u) return sign | 0x7e00u;   // NaN
+  if (a >= 0x477ff000u) return sign | 0x7c00u;  // 65520 and up round to infinity
+  if (a <= 0x33000000u) return sign;            // up to 2^-25 rounds to zero (even)
+  if (a < 0x38800000u) {  // a subnormal half: the quantum is 2^-24
+    const uint m = (a & 0x7fffffu) | 0x800000u;  // a = m * 2^(e - 150)
+    const uint shift = 126u - (a >> 23);         // 14 .. 24
+    const uint q = m >> shift, rest = m & ((1u << shift) - 1u), half_unit = 1u << (shift - 1u);
+    return sign | (q + uint(rest > half_unit || (rest == half_unit && (q & 1u) != 0u)));
+  }
+  const uint r = a - 0x38000000u;  // rebias the exponent from 127 to 15
+  return sign | ((r + 0xfffu + ((r >> 13) & 1u)) >> 13);
+}
+#else  // bf16: the top half of a float
+float widen_bits(uint h) { return uintBitsToFloat(h << 16); }
+uint narrow_bits(float f) {
+  const uint u = floatBitsToUint(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (u >> 16) | 0x40u;  // quiet NaN
+  return (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;  // nearest even; overflow to infinity
+}
+#endif
+vec4 widen4_bits(uvec4 h) {
+  return vec4(widen_bits(h.x), widen_bits(h.y), widen_bits(h.z), widen_bits(h.w));
+}
+uvec4 narrow4_bits(vec4 f) {
+  return uvec4(narrow_bits(f.x), narrow_bits(f.y), narrow_bits(f.z), narrow_bits(f.w));
+}
+#define widen(h) widen_bits(uint(h))
+#define widen4(h) widen4_bits(uvec4(h))
+#define narrow(f) uint16_t(narrow_bits(f))
+#define narrow4(f) u16vec4(narrow4_bits(f))
+#else
+#define E T
+#define E4 T4
+#define E_BYTES T_BYTES
+#define widen(x) (x)
+#define widen4(x) (x)
+#define narrow(x) (x)
+#define narrow4(x) (x)
+#endif
+
+// What the pass's destination holds: a scan's output (XR_DST_ELEMENTS, the element type) or a
+// reduce's partials (the accumulator).
+#ifdef XR_DST_ELEMENTS
+#define D E
+#define D4 E4
+#define D_BYTES E_BYTES
+#define to_dst(x) narrow(x)
+#define to_dst4(x) narrow4(x)
+#define from_dst(x) widen(x)
+#else
+#define D T
+#define D4 T4
+#define D_BYTES T_BYTES
+#define to_dst(x) (x)
+#define to_dst4(x) (x)
+#define from_dst(x) (x)
 #endif
 
 #if defined(OP_SUM)
@@ -78,41 +197,44 @@ layout(local_size_x_id = 0) in;
 // Shaders index both alike, with IDX element indices (absolute: add pc.in_offset etc. yourself)
 // and PC_N elements (params.glsl).
 #ifdef XR_ADDRESS
-// Scalar views are 4-byte aligned, vector views 16-byte aligned (the host keeps vector-read
-// offsets multiples of 4 elements and every buffer 16-byte aligned).
-layout(buffer_reference, std430, buffer_reference_align = 4) readonly restrict buffer SrcElem {
-  T v;
+// Scalar views are aligned to their element, vector views to the vector (the host keeps
+// vector-read offsets multiples of 4 elements and every buffer 32-byte aligned).
+layout(buffer_reference, std430, buffer_reference_align = E_BYTES) readonly restrict buffer
+SrcElem {
+  E v;
 };
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly restrict buffer SrcVec {
-  T4 v;
+layout(buffer_reference, std430, buffer_reference_align = 4 * E_BYTES) readonly restrict buffer
+SrcVec {
+  E4 v;
 };
-layout(buffer_reference, std430, buffer_reference_align = 4) writeonly restrict buffer DstElem {
-  T v;
+layout(buffer_reference, std430, buffer_reference_align = D_BYTES) writeonly restrict buffer
+DstElem {
+  D v;
 };
-layout(buffer_reference, std430, buffer_reference_align = 16) writeonly restrict buffer DstVec {
-  T4 v;
+layout(buffer_reference, std430, buffer_reference_align = 4 * D_BYTES) writeonly restrict buffer
+DstVec {
+  D4 v;
 };
-layout(buffer_reference, std430, buffer_reference_align = 4) buffer RwElem { T v; };
+layout(buffer_reference, std430, buffer_reference_align = D_BYTES) buffer RwElem { D v; };
 
-T src_at(IDX i) { return SrcElem(pc.src + i * T_BYTES).v; }
+T src_at(IDX i) { return widen(SrcElem(pc.src + i * E_BYTES).v); }
 // Vector i4 = elements 4 * i4 .. 4 * i4 + 3 of the source.
-T4 src4_at(IDX i4) { return SrcVec(pc.src + i4 * (4 * T_BYTES)).v; }
-void dst_set(IDX i, T v) { DstElem(pc.dst + i * T_BYTES).v = v; }
-void dst4_set(IDX i4, T4 v) { DstVec(pc.dst + i4 * (4 * T_BYTES)).v = v; }
-// Element i of the destination, read and written (an lvalue).
-#define DST(i) RwElem(pc.dst + IDX(i) * T_BYTES).v
+T4 src4_at(IDX i4) { return widen4(SrcVec(pc.src + i4 * (4 * E_BYTES)).v); }
+void dst_set(IDX i, T v) { DstElem(pc.dst + i * D_BYTES).v = to_dst(v); }
+void dst4_set(IDX i4, T4 v) { DstVec(pc.dst + i4 * (4 * D_BYTES)).v = to_dst4(v); }
+T dst_get(IDX i) { return from_dst(RwElem(pc.dst + i * D_BYTES).v); }
 #else
-layout(set = 0, binding = 0) readonly restrict buffer SrcBuf { T src_data[]; };
-layout(set = 0, binding = 0) readonly restrict buffer SrcBuf4 { T4 src_data4[]; };
-layout(set = 0, binding = 1) writeonly restrict buffer DstBuf { T dst_data[]; };
-layout(set = 0, binding = 1) writeonly restrict buffer DstBuf4 { T4 dst_data4[]; };
-layout(set = 0, binding = 1) buffer DstRw { T dst_rw[]; };
+layout(set = 0, binding = 0) readonly restrict buffer SrcBuf { E src_data[]; };
+layout(set = 0, binding = 0) readonly restrict buffer SrcBuf4 { E4 src_data4[]; };
+layout(set = 0, binding = 1) writeonly restrict buffer DstBuf { D dst_data[]; };
+layout(set = 0, binding = 1) writeonly restrict buffer DstBuf4 { D4 dst_data4[]; };
+layout(set = 0, binding = 1) buffer DstRw { D dst_rw[]; };
 
-T src_at(IDX i) { return src_data[uint(i)]; }
-T4 src4_at(IDX i4) { return src_data4[uint(i4)]; }
-void dst_set(IDX i, T v) { dst_data[uint(i)] = v; }
-void dst4_set(IDX i4, T4 v) { dst_data4[uint(i4)] = v; }
-#define DST(i) dst_rw[uint(i)]
+T src_at(IDX i) { return widen(src_data[uint(i)]); }
+T4 src4_at(IDX i4) { return widen4(src_data4[uint(i4)]); }
+void dst_set(IDX i, T v) { dst_data[uint(i)] = to_dst(v); }
+void dst4_set(IDX i4, T4 v) { dst_data4[uint(i4)] = to_dst4(v); }
+T dst_get(IDX i) { return from_dst(dst_rw[uint(i)]); }
 #endif
 
 #ifndef XR_CUSTOM_BINDINGS

@@ -23,7 +23,7 @@
 // Scratch at pc.dst (partials at [0, groups), the result at pc.out_offset) and the ticket at
 // pc.aux, both Coherent as the memory model above needs.
 #ifdef XR_ADDRESS
-layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer Scratch { T v; };
+layout(buffer_reference, std430, buffer_reference_align = T_BYTES) coherent buffer Scratch { T v; };
 layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer Ticket { uint v; };
 #define SCRATCH(i) Scratch(pc.dst + IDX(i) * T_BYTES).v
 #define TICKET Ticket(pc.aux).v

@@ -18,10 +18,15 @@
 // pc.aux_offset + pc.param + 1.
 //
 // Memory model: everything workgroups share is a 64-bit word written and read by device-scope
-// atomics (flag, epoch and value in one word, as CUB's ScanTileState packs 4-byte values): a
-// reader never pairs a flag with another write's value, so relaxed ordering suffices and no
-// non-atomic data crosses workgroups. GLSL450 memory model with explicit scopes (see
-// fast_single_pass.comp for why not VulkanMemoryModel).
+// atomics, flag and epoch beside the value (as CUB's ScanTileState packs 4-byte values): a reader
+// never pairs a flag with another write's value, so relaxed ordering suffices and no non-atomic
+// data crosses workgroups. An 8-byte accumulator (i64, u64, f64) does not fit beside its flag, so
+// its tile has two words, each with the flag and epoch and one 32-bit half of the value. A reader
+// takes the value only when both words carry the same flag and epoch: each (tile, epoch, flag)
+// is published by one workgroup alone, once, so matching words are halves of one value. For the
+// same reason the fallback does not publish what it reduces for 8-byte values (a second writer
+// could pair its half with the owner's); it keeps the total for its own look-back. GLSL450
+// memory model with explicit scopes (see fast_single_pass.comp for why not VulkanMemoryModel).
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
@@ -34,8 +39,9 @@
 #extension GL_EXT_shader_atomic_int64 : require
 #include "scan_common.glsl"
 
-// The 64-bit words at pc.aux: a status word per tile, the ticket counter, the fallback count.
-// Coherent, as the memory model above needs; reached only through atomics.
+// The 64-bit words at pc.aux: kWords status words per tile, then the ticket counter (word
+// pc.param) and the fallback count. Coherent, as the memory model above needs; reached only
+// through atomics.
 #ifdef XR_ADDRESS
 layout(buffer_reference, std430, buffer_reference_align = 8) coherent buffer State {
   uint64_t w;
@@ -66,16 +72,30 @@ const uint kAggregate = 1u;  // the word holds the tile's own total
 const uint kPrefix = 2u;     // the word holds everything up to and including the tile
 const uint kEpochs = (1u << 30) - 1u;  // epoch 0 is "never written"
 
-#if defined(T_F32)
+// A value's bits, and the words of a tile's status.
+#if T_BYTES == 8
+const uint kWords = 2u;  // the low half's word, then the high half's
+#if defined(T_F64)
+uint64_t bits_of(T v) { return doubleBitsToUint64(v); }
+T value_of(uint64_t b) { return uint64BitsToDouble(b); }
+#else
+uint64_t bits_of(T v) { return uint64_t(v); }
+T value_of(uint64_t b) { return T(b); }
+#endif
+#else
+const uint kWords = 1u;
+#if defined(T_F32) || defined(ACC_F32)  // f16/bf16 accumulate in float
 uint bits_of(T v) { return floatBitsToUint(v); }
 T value_of(uint b) { return uintBitsToFloat(b); }
 #else
 uint bits_of(T v) { return uint(v); }
 T value_of(uint b) { return T(b); }
 #endif
+#endif
 
-uint64_t pack(uint epoch, uint flag, T v) {
-  return (uint64_t((epoch << 2) | flag) << 32) | uint64_t(bits_of(v));
+// A word: flag and epoch in the high half, 32 bits of the value in the low half.
+uint64_t pack(uint epoch, uint flag, uint value_bits) {
+  return (uint64_t((epoch << 2) | flag) << 32) | uint64_t(value_bits);
 }
 // 0 when the word is of another epoch (not yet published in this dispatch), else its flag.
 uint flag_of(uint64_t w, uint epoch) {
@@ -83,11 +103,45 @@ uint flag_of(uint64_t w, uint epoch) {
   return (hi >> 2) == epoch ? (hi & 3u) : 0u;
 }
 
-uint64_t load_status(uint tile) {
-  return atomicLoad(STATE(tile), gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+uint64_t load_word(uint k) {
+  return atomicLoad(STATE(k), gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
 }
-void store_status(uint tile, uint64_t w) {
-  atomicStore(STATE(tile), w, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+void store_word(uint k, uint64_t w) {
+  atomicStore(STATE(k), w, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+}
+
+// A tile's status as published in this epoch: its flag (0: not yet) and value.
+struct Status {
+  uint flag;
+  T value;
+#if T_BYTES == 4
+  uint64_t word;  // as read: what the fallback's compare-and-swap expects
+#endif
+};
+
+Status load_status(uint tile, uint epoch) {
+  Status s;
+#if T_BYTES == 8
+  const uint64_t lo = load_word(2u * tile), hi = load_word(2u * tile + 1u);
+  // Halves of two publications (aggregate, then prefix) read as "not yet": poll again.
+  s.flag = uint(lo >> 32) == uint(hi >> 32) ? flag_of(lo, epoch) : 0u;
+  s.value = value_of((hi << 32) | (lo & 0xffffffffu));
+#else
+  s.word = load_word(tile);
+  s.flag = flag_of(s.word, epoch);
+  s.value = value_of(uint(s.word));
+#endif
+  return s;
+}
+
+void publish(uint tile, uint epoch, uint flag, T v) {
+#if T_BYTES == 8
+  const uint64_t b = bits_of(v);
+  store_word(2u * tile, pack(epoch, flag, uint(b)));
+  store_word(2u * tile + 1u, pack(epoch, flag, uint(b >> 32)));
+#else
+  store_word(tile, pack(epoch, flag, bits_of(v)));
+#endif
 }
 
 // The fallback: the total of full tile j, reduced by subgroup 0 from the input.
@@ -109,16 +163,19 @@ T look_back(uint tile, uint epoch) {
   if (BACKOFF > 0u) back_off(2u * BACKOFF);  // while the predecessors' words travel to L2
   for (;;) {
     const int idx = end - int(lane);
-    uint64_t w;
-    uint flag;
+    Status s;
     for (uint polls = 0;; ++polls) {
-      w = idx >= 0 ? load_status(uint(idx)) : pack(epoch, kPrefix, T(IDENTITY));
-      flag = flag_of(w, epoch);
+      if (idx >= 0) {
+        s = load_status(uint(idx), epoch);
+      } else {  // before tile 0: the identity, as a published prefix
+        s.flag = kPrefix;
+        s.value = T(IDENTITY);
+      }
       // Lanes past the nearest published prefix are not needed.
-      const bool any_prefix = subgroupAny(flag == kPrefix);
-      const uint needed =
-          any_prefix ? subgroupBallotFindLSB(subgroupBallot(flag == kPrefix)) : gl_SubgroupSize - 1;
-      const bool waiting = lane <= needed && flag == 0u;
+      const bool any_prefix = subgroupAny(s.flag == kPrefix);
+      const uint needed = any_prefix ? subgroupBallotFindLSB(subgroupBallot(s.flag == kPrefix))
+                                     : gl_SubgroupSize - 1;
+      const bool waiting = lane <= needed && s.flag == 0u;
       if (!subgroupAny(waiting)) break;
       if (polls >= pc.limit) {  // stop waiting: reduce every missing tile here
         const uvec4 missing = subgroupBallot(waiting);
@@ -127,11 +184,13 @@ T look_back(uint tile, uint epoch) {
           const uint j = uint(end) - l;
           const T total = reduce_tile(j);
           if (lane == l) {
-            const uint64_t mine = pack(epoch, kAggregate, total);
-            atomicCompSwap(STATE(j), w, mine, gl_ScopeDevice, gl_StorageSemanticsBuffer,
+#if T_BYTES == 4  // offered to the tile's word, for later readers (8-byte: see above)
+            const uint64_t mine = pack(epoch, kAggregate, bits_of(total));
+            atomicCompSwap(STATE(j), s.word, mine, gl_ScopeDevice, gl_StorageSemanticsBuffer,
                            gl_SemanticsRelaxed, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
-            w = mine;
-            flag = kAggregate;
+#endif
+            s.flag = kAggregate;
+            s.value = total;
           }
         }
         if (lane == 0)
@@ -141,10 +200,10 @@ T look_back(uint tile, uint epoch) {
       }
       if (BACKOFF > 0u) back_off(BACKOFF);
     }
-    const bool found = subgroupAny(flag == kPrefix);
-    const uint last = found ? subgroupBallotFindLSB(subgroupBallot(flag == kPrefix))
+    const bool found = subgroupAny(s.flag == kPrefix);
+    const uint last = found ? subgroupBallotFindLSB(subgroupBallot(s.flag == kPrefix))
                             : gl_SubgroupSize - 1;  // nearest published prefix
-    const T v = SUBGROUP_OP(lane <= last ? value_of(uint(w)) : T(IDENTITY));
+    const T v = SUBGROUP_OP(lane <= last ? s.value : T(IDENTITY));
     exclusive = OP(v, exclusive);
     if (found) return exclusive;
     end -= int(gl_SubgroupSize);
@@ -173,11 +232,11 @@ void main() {
     const bool leader = gl_SubgroupInvocationID == 0;
     T prefix = T(IDENTITY);
     if (tile == 0 || (pc.flags & kNoWait) != 0u) {  // the experiment skips the look-back
-      if (leader) store_status(tile, pack(epoch, kPrefix, aggregate));
+      if (leader) publish(tile, epoch, kPrefix, aggregate);
     } else {
-      if (leader) store_status(tile, pack(epoch, kAggregate, aggregate));
+      if (leader) publish(tile, epoch, kAggregate, aggregate);
       prefix = look_back(tile, epoch);
-      if (leader) store_status(tile, pack(epoch, kPrefix, OP(prefix, aggregate)));
+      if (leader) publish(tile, epoch, kPrefix, OP(prefix, aggregate));
     }
     if (leader) s_prefix = prefix;
   }

@@ -192,9 +192,14 @@ DeviceFacts read_facts(vk::raii::PhysicalDevice physical, int index) {
   f.max_allocation = p11.maxMemoryAllocationSize;
 
   const auto features =
-      physical.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan12Features>();
+      physical.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan11Features,
+                            vk::PhysicalDeviceVulkan12Features>();
   const auto& f10 = features.get<vk::PhysicalDeviceFeatures2>().features;
+  const auto& f11 = features.get<vk::PhysicalDeviceVulkan11Features>();
   const auto& f12 = features.get<vk::PhysicalDeviceVulkan12Features>();
+  f.float64 = f10.shaderFloat64;
+  f.storage16 = f11.storageBuffer16BitAccess;
+  f.subgroup_extended_types = f12.shaderSubgroupExtendedTypes;
   f.memory_model = f12.vulkanMemoryModel && f12.vulkanMemoryModelDeviceScope;
   f.int64_atomics = f10.shaderInt64 && f12.shaderBufferInt64Atomics;
   f.timeline_semaphore = f12.timelineSemaphore;
@@ -262,6 +267,10 @@ DeviceFacts read_facts(vk::raii::PhysicalDevice physical, int index) {
                  f.memory_model ? "Vulkan, device scope" : "no Vulkan memory model");
   p.emplace_back("full subgroups", f.full_subgroups ? "yes" : "no");
   p.emplace_back("64-bit buffer atomics", f.int64_atomics ? "yes" : "no");
+  p.emplace_back("shaderFloat64 (f64)", f.float64 ? "yes" : "no");
+  p.emplace_back("storageBuffer16BitAccess (f16, bf16)", f.storage16 ? "yes" : "no");
+  p.emplace_back("shaderSubgroupExtendedTypes (i64/u64 subgroup operands)",
+                 f.subgroup_extended_types ? "yes" : "no");
   f.physical = std::move(physical);
   return f;
 }
@@ -465,7 +474,8 @@ Device::Device(std::shared_ptr<Instance> instance, std::size_t index)
   const float priority = 1.0f;
   vk::DeviceQueueCreateInfo queue_info({}, f.queue_family, 1, &priority);
   vk::StructureChain<vk::DeviceCreateInfo, vk::PhysicalDeviceFeatures2,
-                     vk::PhysicalDeviceVulkan12Features, vk::PhysicalDeviceVulkan13Features>
+                     vk::PhysicalDeviceVulkan11Features, vk::PhysicalDeviceVulkan12Features,
+                     vk::PhysicalDeviceVulkan13Features>
       chain;
   chain.get<vk::DeviceCreateInfo>().setQueueCreateInfos(queue_info);
   // Operands by device address with 64-bit indices (both required by read_facts); arrays past
@@ -473,6 +483,11 @@ Device::Device(std::shared_ptr<Instance> instance, std::size_t index)
   auto& f10 = chain.get<vk::PhysicalDeviceFeatures2>().features;
   f10.shaderInt64 = true;
   f10.sparseBinding = f.sparse_binding;
+  // The element types the device has (vk_requirements.cpp refuses the others).
+  f10.shaderFloat64 = f.float64;
+  chain.get<vk::PhysicalDeviceVulkan11Features>().storageBuffer16BitAccess = f.storage16;
+  chain.get<vk::PhysicalDeviceVulkan12Features>().shaderSubgroupExtendedTypes =
+      f.subgroup_extended_types;
   chain.get<vk::PhysicalDeviceVulkan12Features>().bufferDeviceAddress = true;
   chain.get<vk::PhysicalDeviceVulkan12Features>().shaderBufferInt64Atomics = f.int64_atomics;
   chain.get<vk::PhysicalDeviceVulkan12Features>().timelineSemaphore = f.timeline_semaphore;

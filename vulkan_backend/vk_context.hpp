@@ -51,7 +51,12 @@ struct DeviceFacts {
   bool memory_model = false;              // vulkanMemoryModel + ...DeviceScope (listed only)
   bool full_subgroups = false;            // subgroupSizeControl + computeFullSubgroups
   bool int64_atomics = false;             // shaderInt64 + shaderBufferInt64Atomics (enabled)
-  bool timeline_semaphore = false;        // Vulkan 1.2 timelineSemaphore (enabled when present)
+  // Element types beyond the 32-bit ones (each enabled when present): f64 arithmetic, f16/bf16
+  // elements in storage buffers (their arithmetic is float), 64-bit integer subgroup operands.
+  bool float64 = false;                  // shaderFloat64
+  bool storage16 = false;                // storageBuffer16BitAccess
+  bool subgroup_extended_types = false;  // Vulkan 1.2 shaderSubgroupExtendedTypes
+  bool timeline_semaphore = false;       // Vulkan 1.2 timelineSemaphore (enabled when present)
   bool sparse_binding = false;       // sparseBinding on the compute queue: arrays in several blocks
   std::uint64_t max_allocation = 0;  // maxMemoryAllocationSize (0: not reported)
   std::uint64_t max_buffer = 0;      // maxBufferSize (Vulkan 1.3; 0: not reported)

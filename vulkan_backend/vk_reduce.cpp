@@ -65,17 +65,24 @@ const VariantSpec* find_variant(std::string_view id) {
 std::vector<VariantInfo> variant_infos() {
   std::vector<VariantInfo> out;
   for (const auto& v : kVariants) {
-    VariantInfo info = catalog_variant(
-        Primitive::reduce, v.id, {DType::i32, DType::u32, DType::f32}, {Op::sum, Op::min, Op::max});
+    VariantInfo info =
+        catalog_variant(Primitive::reduce, v.id, vulkan_dtypes(), {Op::sum, Op::min, Op::max});
     info.requirements = need_words(v.needs);
+    for (auto& words : dtype_need_words(v.needs)) info.requirements.push_back(std::move(words));
     out.push_back(std::move(info));
   }
   return out;
 }
 
+namespace {
+// sdata/sgroup arrays of WG 4-byte accumulators plus a few words.
+std::uint32_t shared_bytes_4(const VariantSpec& spec) {
+  return spec.workgroup * 4 + 64;
+}
+}  // namespace
+
 std::string unsupported_reason(const VariantSpec& spec, const DeviceFacts& f) {
-  // sdata/sgroup arrays of WG 4-byte elements plus a few words.
-  return missing_reason(spec.needs, spec.workgroup, spec.workgroup * 4 + 64, f);
+  return missing_reason(spec.needs, spec.workgroup, shared_bytes_4(spec), f);
 }
 
 // --- reducers -------------------------------------------------------------------------------
@@ -118,14 +125,18 @@ std::pair<std::vector<Pass>, std::uint32_t> plan_passes(const VariantSpec& spec,
   }
 }
 
-// Everything one (array, n, op, dtype) needs, with its command buffer recorded once.
+// Everything one (array, n, op, dtype) needs, with its command buffer recorded once. Partials
+// are accumulators (accumulator_of: float for f16/bf16), so the passes after the first run the
+// accumulator type's module over them, and the result is read back as an accumulator.
 class Plan {
  public:
   Plan(Device& device, const VariantSpec& spec, const VulkanArray& input, Op op)
       : serial_(input.serial()),
         op_(op),
+        accumulator_(accumulator_of(input.dtype())),
+        acc_bytes_(size_of(accumulator_)),
         passes_(plan_passes(spec, device.facts(), input.size())),
-        scratch_(device, (std::uint64_t{passes_.second} + 4) * 4, kStorageUsage,
+        scratch_(device, (std::uint64_t{passes_.second} + 4) * acc_bytes_, kStorageUsage,
                  MemoryKind::device_local),
         ticket_(device, 16, kStorageUsage, MemoryKind::device_local),
         readback_(device, 16, vk::BufferUsageFlagBits::eTransferDst, MemoryKind::readback),
@@ -146,8 +157,10 @@ class Plan {
     device.run_once([&](const vk::raii::CommandBuffer& cmd) {
       cmd.fillBuffer(ticket_.handle(), 0, VK_WHOLE_SIZE, 0);
     });
-    pipeline_ = device.pipeline(
+    first_pipeline_ = device.pipeline(
         {module_name(spec.shader, input.dtype(), op, addressing_), spec.workgroup, spec.unroll});
+    later_pipeline_ = device.pipeline(
+        {module_name(spec.shader, accumulator_, op, addressing_), spec.workgroup, spec.unroll});
     record(device, commands_, 1);
   }
 
@@ -156,8 +169,9 @@ class Plan {
   }
 
   // Submits `calls` back-to-back calls (one command buffer: the single call's, or the batch's,
-  // recorded on first use per count); returns the last result's bits and the time per call.
-  std::pair<std::uint32_t, Timing> run(Device& device, int calls) {
+  // recorded on first use per count); returns the last result (of the accumulator type) and the
+  // time per call.
+  std::pair<Value, Timing> run(Device& device, int calls) {
     TimedCommands* commands = &commands_;
     if (calls > 1) {
       if (!batch_ || batch_calls_ != calls) {
@@ -169,9 +183,12 @@ class Plan {
       commands = &*batch_;
     }
     const Timing timing = per_call(commands->run(), calls);
-    std::uint32_t bits;
-    std::memcpy(&bits, readback_.mapped(), sizeof bits);
-    return {bits, timing};
+    Value result = visit_dtype(accumulator_, [&](auto tag) {
+      typename decltype(tag)::type v;
+      std::memcpy(&v, readback_.mapped(), sizeof v);
+      return Value::of(v);
+    });
+    return {result, timing};
   }
 
  private:
@@ -184,7 +201,8 @@ class Plan {
       for (std::size_t i = 0; i < passes.size(); ++i) {
         if (c > 0 || i > 0) record_pass_barrier(cmd);  // the next pass reads the partials
         const Pass& p = passes[i];
-        record_dispatch(cmd, device, pipeline_, operands_[p.from_input ? 0 : 1], p.push, p.grid);
+        record_dispatch(cmd, device, p.from_input ? first_pipeline_ : later_pipeline_,
+                        operands_[p.from_input ? 0 : 1], p.push, p.grid);
       }
     commands.end_timing();
     const vk::BufferMemoryBarrier result(A::eShaderWrite, A::eTransferRead, VK_QUEUE_FAMILY_IGNORED,
@@ -192,7 +210,7 @@ class Plan {
                                          VK_WHOLE_SIZE);
     cmd.pipelineBarrier(S::eComputeShader, S::eTransfer, {}, {}, result, {});
     cmd.copyBuffer(scratch_.handle(), readback_.handle(),
-                   vk::BufferCopy(std::uint64_t{passes_.second} * 4, 0, 4));
+                   vk::BufferCopy(std::uint64_t{passes_.second} * acc_bytes_, 0, acc_bytes_));
     const vk::MemoryBarrier to_host(A::eTransferWrite, A::eHostRead);
     cmd.pipelineBarrier(S::eTransfer, S::eHost, {}, to_host, {}, {});
     commands.end();
@@ -200,6 +218,8 @@ class Plan {
 
   std::uint64_t serial_;
   Op op_;
+  DType accumulator_;
+  std::size_t acc_bytes_;
   std::pair<std::vector<Pass>, std::uint32_t> passes_;  // passes, result element in scratch
   Buffer scratch_;
   Buffer ticket_;
@@ -208,7 +228,10 @@ class Plan {
   std::optional<BindingSets> sets_;  // where the plan binds its operands
   std::array<Bound, 2> operands_;    // the first pass's (from the input), the later passes'
 
-  vk::Pipeline pipeline_;  // owned by the device's pipeline table
+  // Owned by the device's pipeline table: the first pass's (over the input's elements) and the
+  // later passes' (over accumulator partials).
+  vk::Pipeline first_pipeline_;
+  vk::Pipeline later_pipeline_;
   TimedCommands commands_;
   std::optional<TimedCommands> batch_;  // batch_calls_ calls in one command buffer
   int batch_calls_ = 0;
@@ -249,19 +272,27 @@ class VulkanReducer final : public Reducer {
     if (!array || array->device() != device_.get())
       throw Error(ErrorCategory::usage,
                   "vulkan reducer given an array of another backend or device");
+    if (auto why = dtype_missing_reason(input.dtype(), spec_.needs, shared_bytes_4(spec_),
+                                        device_->facts());
+        !why.empty())
+      throw Error(ErrorCategory::unsupported, info_.id + " over " +
+                                                  std::string(to_string(input.dtype())) + " on " +
+                                                  device_->facts().info.name + ": " + why);
     Reduction out;
     out.timing.device_timer = device_->facts().timestamps();
     if (array->size() == 0) {
       out.value = Value::identity_of(array->dtype(), op);
       return out;
     }
-    auto [bits, timing] = plan_for(*array, op).run(*device_, calls);
+    auto [accumulated, timing] = plan_for(*array, op).run(*device_, calls);
     out.timing = timing;
+    // f16/bf16 results come back as float and are rounded once, here.
     out.value = visit_dtype(array->dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      T v;
-      std::memcpy(&v, &bits, sizeof v);
-      return Value::of(v);
+      if constexpr (HalfFloat<T>)
+        return Value::of(narrow<T>(accumulated.template get<float>()));
+      else
+        return accumulated;
     });
     device_->raise_validation();
     return out;

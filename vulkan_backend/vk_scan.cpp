@@ -124,9 +124,18 @@ constexpr std::uint32_t kLookBackPolls = 512;
 // its issue slots where __nanosleep gives them up.
 constexpr std::uint32_t kLookBackBackoff = 0;
 constexpr std::uint32_t kPauseTiles = 500;
+// fast/decoupled-lookback over 8-byte accumulators (i64, u64, f64): CUDA's 8-byte tile
+// (dispatch_scan_fast.cu: 256 threads x 32 elements, 64 KB), whose size amortises the second
+// status word each look-back step reads. Not yet measured in Vulkan; XR_VK_LOOKBACK_SHAPE
+// overrides it like the 4-byte shape.
+struct LookBackShape {
+  std::uint32_t workgroup, vectors;
+};
+constexpr LookBackShape k8ByteLookBack{256, 8};
 
 // The shader flags of scan_common.glsl.
-constexpr std::uint32_t kExclusiveFlag = 1, kWriteTotals = 2, kHasPrefix = 4, kNoWait = 8;
+constexpr std::uint32_t kExclusiveFlag = 1, kWriteTotals = 2, kHasPrefix = 4, kNoWait = 8,
+                        kFromWide = 16;
 
 bool no_wait_knob() {
   const char* s = std::getenv("XR_VK_LOOKBACK_EXPERIMENT");
@@ -161,7 +170,9 @@ std::uint32_t fit_workgroup(std::uint32_t want, const DeviceFacts& f) {
 enum OperandSet : int {
   io_set = 0,       // (input, output, scratch)
   scratch_set = 1,  // (scratch, scratch, scratch): the levels above the first
+  wide_set = 2,     // (input, scratch, scratch): a 16-bit tiled scan's first level
 };
+constexpr std::size_t kOperandSets = 3;
 
 struct ScanPass {
   std::string_view shader;
@@ -171,7 +182,8 @@ struct ScanPass {
   OperandSet set;
   PushConstants push;
   Grid grid;
-  bool takes_kind;  // the pass writes the caller's output: exclusive when the call is
+  bool takes_kind;    // the pass writes the caller's output: exclusive when the call is
+  bool wide = false;  // the "<shader>_wide" module: float results into scratch (f16/bf16)
 };
 
 struct LookBackKnobs {
@@ -181,6 +193,8 @@ struct LookBackKnobs {
   // looks back (wrong results, refused by every check): what the same shader costs without the
   // look-back, to isolate the look-back's share of the time.
   bool no_wait = false;
+  // XR_VK_LOOKBACK_SHAPE is set: its shape serves every dtype.
+  bool shape_forced = false;
 };
 
 // XR_VK_LOOKBACK_SHAPE=<workgroup>x<vectors> (e.g. 256x4) replaces the look-back's tile shape:
@@ -217,35 +231,52 @@ ScanPass pass(const ScanSpec& spec, std::string_view shader, OperandSet set, Pus
 // Level 0 scans the input tile by tile into the output and writes the tile totals; level k
 // scans level k-1's totals (exclusively) into scratch; then each level below the top gets its
 // tiles' prefixes added (scan_uniform_add), from the top down to the output. Scratch, in
-// elements: for each level k >= 1 its input (the totals) and its output.
-ScanPlan plan_tiled(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n) {
+// accumulators: for each level k >= 1 its input (the totals) and its output. A 16-bit scan of
+// more than one tile (`wide_outputs`) scans level 0 into n float accumulators in scratch, and the
+// last uniform add rounds each once into the output, as CUDA's tiled scans do.
+ScanPlan plan_tiled(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n,
+                    std::size_t acc_bytes, bool wide_outputs) {
   const std::uint32_t tile = spec.workgroup * spec.items;
   std::vector<std::uint64_t> counts{n};  // level 0's may pass 2^32; the totals' never do
   std::vector<std::uint32_t> in_at{0}, out_at{0};
-  std::uint32_t used = 0;
+  std::uint64_t used = 0;
   for (std::uint64_t m = n; m > tile;) {
     m = ceil_div(m, tile);
-    in_at.push_back(used);
-    used += round_up4(m);
-    out_at.push_back(used);
-    used += round_up4(m);
+    in_at.push_back(static_cast<std::uint32_t>(used));
+    used += round_up4(static_cast<std::uint32_t>(m));
+    out_at.push_back(static_cast<std::uint32_t>(used));
+    used += round_up4(static_cast<std::uint32_t>(m));
     counts.push_back(m);
   }
   const std::size_t levels = counts.size();
+  const bool wide = wide_outputs && levels > 1;
+  const std::uint32_t wide_at = static_cast<std::uint32_t>(used);
+  if (wide) used += n;
   ScanPlan plan;
-  plan.scratch_bytes = std::max<std::uint64_t>(16, std::uint64_t{used} * 4);
+  plan.scratch_bytes = std::max<std::uint64_t>(16, used * acc_bytes);
   for (std::size_t level = 0; level < levels; ++level) {
     const bool totals = level + 1 < levels;
     PushConstants push{counts[level], in_at[level], out_at[level], ceil_div(counts[level], tile)};
     push.aux_offset = totals ? in_at[level + 1] : 0;
     push.flags = (level ? kExclusiveFlag : 0) | (totals ? kWriteTotals : 0);
-    plan.passes.push_back(pass(spec, spec.shader, level ? scratch_set : io_set, push, f, !level));
+    OperandSet set = level ? scratch_set : io_set;
+    if (level == 0 && wide) {
+      set = wide_set;
+      push.out_offset = wide_at;
+    }
+    plan.passes.push_back(pass(spec, spec.shader, set, push, f, !level));
+    plan.passes.back().wide = level == 0 && wide;
   }
   for (std::size_t level = levels - 1; level >= 1; --level) {
     PushConstants push{counts[level - 1], 0, out_at[level - 1],
                        static_cast<std::uint32_t>(counts[level] - 1)};
     push.aux_offset = out_at[level];
     push.param = tile;
+    if (level == 1 && wide) {  // every tile, from the floats to the output
+      push.in_offset = wide_at;
+      push.groups = static_cast<std::uint32_t>(counts[level]);
+      push.flags = kFromWide;
+    }
     plan.passes.push_back(
         pass(spec, "scan_uniform_add", level - 1 ? scratch_set : io_set, push, f, false));
   }
@@ -254,9 +285,10 @@ ScanPlan plan_tiled(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n)
 
 // The tree (n elements) in scratch: built from the input in-block, then above the block (one
 // pass per level, or one workgroup for every level), then queried into the output.
-ScanPlan plan_bit(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n) {
+ScanPlan plan_bit(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n,
+                  std::size_t acc_bytes) {
   ScanPlan plan;
-  plan.scratch_bytes = std::max<std::uint64_t>(16, std::uint64_t{n} * 4);
+  plan.scratch_bytes = std::max<std::uint64_t>(16, std::uint64_t{n} * acc_bytes);
   const PushConstants all{n, 0, 0, ceil_div(n, spec.workgroup)};
   plan.passes.push_back(pass(spec, spec.shader, io_set, all, f, false));
   const std::uint64_t above_block = 2 * std::uint64_t{spec.workgroup};
@@ -279,13 +311,14 @@ ScanPlan plan_bit(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n) {
 // At most kGridGroups workgroups, each over a contiguous chunk of whole tiles: reduce the
 // chunks, scan the partials in one workgroup, rescan the chunks from their prefixes. One
 // workgroup covering n skips the first two passes.
-ScanPlan plan_reduce_then_scan(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n) {
+ScanPlan plan_reduce_then_scan(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n,
+                               std::size_t acc_bytes) {
   const std::uint32_t tile = spec.workgroup * spec.items * 4;
   const std::uint32_t per_group = ceil_div(ceil_div(n, tile), kGridGroups);
   const std::uint32_t chunk = per_group * tile;
   const std::uint32_t groups = ceil_div(n, chunk);
   ScanPlan plan;
-  plan.scratch_bytes = std::max<std::uint64_t>(16, std::uint64_t{round_up4(groups)} * 4);
+  plan.scratch_bytes = std::max<std::uint64_t>(16, std::uint64_t{round_up4(groups)} * acc_bytes);
   PushConstants push{n, 0, 0, groups};
   push.param = chunk;
   if (groups > 1) {
@@ -302,37 +335,42 @@ ScanPlan plan_reduce_then_scan(const ScanSpec& spec, const DeviceFacts& f, std::
   return plan;
 }
 
-// One workgroup per tile. Scratch, in 64-bit words: one status word per tile, the ticket
-// counter, the fallback count.
+// One workgroup per tile. Scratch, in 64-bit words: the status words of every tile (one, or two
+// for 8-byte accumulators: scan_lookback.comp), the ticket counter, the fallback count.
 ScanPlan plan_look_back(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n,
-                        const LookBackKnobs& knobs) {
-  const std::uint32_t tile = spec.workgroup * spec.items * 4;
+                        std::size_t acc_bytes, const LookBackKnobs& knobs) {
+  const bool wide = acc_bytes == 8 && !knobs.shape_forced;
+  const std::uint32_t workgroup = wide ? k8ByteLookBack.workgroup : spec.workgroup;
+  const std::uint32_t vectors = wide ? k8ByteLookBack.vectors : spec.items;
+  const std::uint32_t tile = workgroup * vectors * 4;
+  const std::uint32_t words = acc_bytes == 8 ? 2 : 1;
   ScanPlan plan;
   plan.tiles = ceil_div(n, tile);
   const Grid grid = grid_for(plan.tiles, f, spec.id);
   PushConstants push{n, 0, 0, grid.x * grid.y};  // every dispatched workgroup draws a ticket
-  push.param = plan.tiles;
+  push.param = plan.tiles * words;               // the ticket's word
   push.limit = knobs.polls;
   if (knobs.no_wait) push.flags |= kNoWait;
   const std::uint32_t backoff = plan.tiles >= kPauseTiles ? knobs.backoff : 0;
-  plan.passes.push_back(
-      {spec.shader, spec.workgroup, spec.items, backoff, io_set, push, grid, true});
-  plan.scratch_bytes = (std::uint64_t{plan.tiles} + 2) * 8;
-  plan.fallbacks_at = (std::uint64_t{plan.tiles} + 1) * 8;
+  plan.passes.push_back({spec.shader, workgroup, vectors, backoff, io_set, push, grid, true});
+  plan.scratch_bytes = (std::uint64_t{push.param} + 2) * 8;
+  plan.fallbacks_at = (std::uint64_t{push.param} + 1) * 8;
   return plan;
 }
 
-ScanPlan plan_scan(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n,
+// Scratch holds accumulators (accumulator_of: float for f16/bf16).
+ScanPlan plan_scan(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n, DType t,
                    const LookBackKnobs& knobs) {
+  const std::size_t acc_bytes = size_of(accumulator_of(t));
   switch (spec.family) {
     case ScanFamily::tiled:
-      return plan_tiled(spec, f, n);
+      return plan_tiled(spec, f, n, acc_bytes, accumulator_of(t) != t);
     case ScanFamily::bit:
-      return plan_bit(spec, f, n);
+      return plan_bit(spec, f, n, acc_bytes);
     case ScanFamily::reduce_then_scan:
-      return plan_reduce_then_scan(spec, f, n);
+      return plan_reduce_then_scan(spec, f, n, acc_bytes);
     case ScanFamily::look_back:
-      return plan_look_back(spec, f, n, knobs);
+      return plan_look_back(spec, f, n, acc_bytes, knobs);
   }
   throw Error(ErrorCategory::usage, "vulkan: unknown scan family");
 }
@@ -358,14 +396,17 @@ class Recorded {
             addressing_for(device.facts(), input.size(),
                            {input.buffer().size(), output.buffer().size(), scratch.size()})),
         operands_{Bound{{input.address(), output.address(), scratch.address()}},
-                  Bound{{scratch.address(), scratch.address(), scratch.address()}}},
+                  Bound{{scratch.address(), scratch.address(), scratch.address()}},
+                  Bound{{input.address(), scratch.address(), scratch.address()}}},
         commands_(device) {
     if (addressing_ == Addressing::binding) {
       sets_.emplace(
           device,
-          std::array{BindingSets::Triple{input.buffer().handle(), output.buffer().handle(),
-                                         scratch.handle()},
-                     BindingSets::Triple{scratch.handle(), scratch.handle(), scratch.handle()}});
+          std::array{
+              BindingSets::Triple{input.buffer().handle(), output.buffer().handle(),
+                                  scratch.handle()},
+              BindingSets::Triple{scratch.handle(), scratch.handle(), scratch.handle()},
+              BindingSets::Triple{input.buffer().handle(), scratch.handle(), scratch.handle()}});
       for (std::size_t i = 0; i < operands_.size(); ++i) operands_[i].set = (*sets_)[i];
     }
     record(commands_, 1);
@@ -397,8 +438,11 @@ class Recorded {
         const ScanPass& p = plan_->passes[i];
         PushConstants push = p.push;
         if (p.takes_kind && kind_ == ScanKind::exclusive) push.flags |= kExclusiveFlag;
+        // Passes over scratch alone (the tiled scans' upper levels) scan accumulators.
+        const DType t = p.set == scratch_set ? accumulator_of(dtype_) : dtype_;
+        const std::string shader = std::string(p.shader) + (p.wide ? "_wide" : "");
         const vk::Pipeline pipeline = device.pipeline(
-            {module_name(p.shader, dtype_, op_, addressing_), p.workgroup, p.unroll, p.backoff});
+            {module_name(shader, t, op_, addressing_), p.workgroup, p.unroll, p.backoff});
         record_dispatch(cmd, device, pipeline, operands_[p.set], push, p.grid);
       }
     commands.end_timing();
@@ -424,8 +468,8 @@ class Recorded {
   const Buffer* scratch_;
   const Buffer* readback_;
   Addressing addressing_;
-  std::optional<BindingSets> sets_;  // where the plan binds its operands
-  std::array<Bound, 2> operands_;    // by OperandSet
+  std::optional<BindingSets> sets_;           // where the plan binds its operands
+  std::array<Bound, kOperandSets> operands_;  // by OperandSet
   TimedCommands commands_;
   std::optional<TimedCommands> batch_;
   int batch_calls_ = 0;
@@ -440,7 +484,8 @@ class VulkanScanner final : public Scanner {
       : device_(std::move(device)),
         spec_(with_shape_knob(spec)),
         knobs_{knob("XR_VK_LOOKBACK_POLLS", kLookBackPolls),
-               knob("XR_VK_LOOKBACK_BACKOFF", kLookBackBackoff), no_wait_knob()} {
+               knob("XR_VK_LOOKBACK_BACKOFF", kLookBackBackoff), no_wait_knob(),
+               std::getenv("XR_VK_LOOKBACK_SHAPE") != nullptr} {
     for (auto& info : scan_infos())
       if (info.id == spec.id) info_ = info;
   }
@@ -484,6 +529,10 @@ class VulkanScanner final : public Scanner {
     if (in == out || out->dtype() != t || out->size() != in->size())
       throw Error(ErrorCategory::usage,
                   "scan output must be a distinct array of the input's dtype and size");
+    if (auto why = dtype_missing_reason(t, spec_.needs, spec_.shared_bytes, device_->facts());
+        !why.empty())
+      throw Error(ErrorCategory::unsupported, info_.id + " over " + std::string(to_string(t)) +
+                                                  " on " + device_->facts().info.name + ": " + why);
     const std::size_t n = in->size();
     if (n == 0) return Timing{0, 0, device_->facts().timestamps()};
     prepare(t, op, n);
@@ -506,7 +555,7 @@ class VulkanScanner final : public Scanner {
     recorded_.clear();
     scratch_.reset();
     readback_.reset();
-    plan_ = plan_scan(spec_, device_->facts(), n, knobs_);
+    plan_ = plan_scan(spec_, device_->facts(), n, t, knobs_);
     scratch_.emplace(*device_, plan_.scratch_bytes, kStorageUsage, MemoryKind::device_local);
     // The look-back's status words start "never written" (epoch 0), its counters at 0.
     device_->run_once([&](const vk::raii::CommandBuffer& cmd) {
@@ -560,10 +609,11 @@ const ScanSpec* find_scan(std::string_view id) {
 std::vector<VariantInfo> scan_infos() {
   std::vector<VariantInfo> out;
   for (const auto& s : kScans) {
-    VariantInfo info = catalog_variant(Primitive::scan, s.id, {DType::i32, DType::u32, DType::f32},
-                                       {Op::sum, Op::min, Op::max});
+    VariantInfo info =
+        catalog_variant(Primitive::scan, s.id, vulkan_dtypes(), {Op::sum, Op::min, Op::max});
     info.deterministic = s.deterministic;
     info.requirements = need_words(s.needs);
+    for (auto& words : dtype_need_words(s.needs)) info.requirements.push_back(std::move(words));
     out.push_back(std::move(info));
   }
   return out;

@@ -35,9 +35,11 @@ struct ScanSpec {
                                // workgroup for all)
   std::string_view query;      // bit: the query
   std::uint32_t workgroup;     // invocations (specialization constant 0), a power of two
-  std::uint32_t items;         // tiled: elements per invocation; fast/*: 16-byte vectors per
-                               // invocation (specialization constant 1)
-  std::uint32_t shared_bytes;  // the most shared memory one of its shaders declares
+  std::uint32_t items;         // tiled: elements per invocation; fast/*: 4-element vectors per
+                               // invocation (specialization constant 1; 16 bytes for 32-bit
+                               // types, 8 for f16/bf16, 32 for 64-bit ones)
+  std::uint32_t shared_bytes;  // the most shared memory one of its shaders declares, with 4-byte
+                               // accumulators (8-byte ones: twice, vk_requirements.hpp)
   std::uint32_t needs;         // Need bits (vk_requirements.hpp)
   bool deterministic = true;   // float results bitwise the same run to run
 };
