@@ -575,8 +575,10 @@ class VariantCase final : public Catch::ITestInvoker {
 
 // The decoupled fallback of the Vulkan look-back, forced: with XR_VK_LOOKBACK_POLLS=0 a tile
 // that finds any predecessor unpublished reduces that predecessor's input at once, instead of
-// only when a scheduler starves it. Hundreds of tiles, both kinds, an exact integer type and
-// f32; the scanner must report that the fallback ran.
+// only when a scheduler starves it. Hundreds of tiles, both kinds, exact integer types and floats
+// of each status layout (a packed word for 4-byte accumulators, f16's float among them; two
+// words for 8-byte ones, whose fallback keeps its total unpublished); the scanner must report
+// that the fallback ran.
 TEST_CASE("vulkan/scan/fast/decoupled-lookback/forced-fallback", "[conformance][vulkan][scan]") {
   xr::Registry registry;
   xr::register_builtin_backends(registry);
@@ -594,7 +596,8 @@ TEST_CASE("vulkan/scan/fast/decoupled-lookback/forced-fallback", "[conformance][
   setenv("XR_VK_LOOKBACK_POLLS", "0", 1);
   xr::Runner runner(*b, xr::Primitive::scan, "fast/decoupled-lookback");
   unsetenv("XR_VK_LOOKBACK_POLLS");
-  for (xr::DType dtype : {xr::DType::u32, xr::DType::f32}) {
+  for (xr::DType dtype :
+       {xr::DType::u32, xr::DType::f32, xr::DType::f16, xr::DType::u64, xr::DType::f64}) {
     for (std::size_t n : {std::size_t{4096} * 300 + 5, (std::size_t{1} << 20) + 3}) {
       const xr::HostArray data =
           xr::generate(dtype, n, xr::element_hash(g_seed, n), xr::Distribution::full);
