@@ -14,8 +14,10 @@ accumulate in float) or 52 (f64), plus 2^-m * |prefix| + the smallest subnormal 
 types (m = 10 for f16, 7 for bf16: rounding the float result to the 16-bit type).
 
 Default targets: cpu's two scans and its parallel reduce. A target BACKEND:SCAN:REDUCE runs those
-variants instead; one whose backend is unavailable (exit 3) is reported and skipped.
-Exit 0 ok, 1 mismatch, 77 NumPy missing (ctest: skipped).
+variants instead; one whose backend is unavailable (exit 3) is reported and skipped, unless
+XR_TEST_REQUIRE_BACKENDS (comma-separated) names it, which fails.
+Exit 0 ok, 1 mismatch or a required backend unavailable, 77 NumPy missing or every target's
+backend unavailable (ctest: skipped).
 """
 import json
 import math
@@ -168,6 +170,7 @@ def main():
     failures = 0
     cases = 0
     skipped = set()
+    required = set(filter(None, os.environ.get("XR_TEST_REQUIRE_BACKENDS", "").split(",")))
     with tempfile.TemporaryDirectory() as tmp:
         for case in range(2 * len(DTYPES)):
             dtype = DTYPES[case % len(DTYPES)]
@@ -217,10 +220,16 @@ def main():
                                   f"{j['result']} want {want}")
                             failures += 1
                 except Unavailable as e:
+                    if backend in required:
+                        print(f"FAIL {backend} is required but unavailable: {e}")
+                        return 1
                     print(f"skipped {backend}: {e}")
                     skipped.add(backend)
+                    cases -= 1  # the run that found it unavailable
     print(f"{cases - failures} of {cases} runs agree with NumPy {np.__version__}")
-    return 1 if failures else 0
+    if failures:
+        return 1
+    return 77 if cases == 0 else 0
 
 
 if __name__ == "__main__":
