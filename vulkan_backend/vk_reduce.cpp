@@ -67,8 +67,7 @@ std::vector<VariantInfo> variant_infos() {
   for (const auto& v : kVariants) {
     VariantInfo info =
         catalog_variant(Primitive::reduce, v.id, vulkan_dtypes(), {Op::sum, Op::min, Op::max});
-    info.requirements = need_words(v.needs);
-    for (auto& words : dtype_need_words(v.needs)) info.requirements.push_back(std::move(words));
+    info.requirements = requirement_words(v.needs);
     out.push_back(std::move(info));
   }
   return out;
@@ -272,12 +271,7 @@ class VulkanReducer final : public Reducer {
     if (!array || array->device() != device_.get())
       throw Error(ErrorCategory::usage,
                   "vulkan reducer given an array of another backend or device");
-    if (auto why = dtype_missing_reason(input.dtype(), spec_.needs, shared_bytes_4(spec_),
-                                        device_->facts());
-        !why.empty())
-      throw Error(ErrorCategory::unsupported, info_.id + " over " +
-                                                  std::string(to_string(input.dtype())) + " on " +
-                                                  device_->facts().info.name + ": " + why);
+    require_dtype(info_.id, input.dtype(), spec_.needs, shared_bytes_4(spec_), device_->facts());
     Reduction out;
     out.timing.device_timer = device_->facts().timestamps();
     if (array->size() == 0) {

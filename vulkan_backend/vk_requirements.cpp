@@ -1,5 +1,7 @@
 #include "vk_requirements.hpp"
 
+#include "xreduce/error.hpp"
+
 #include <iterator>
 #include <utility>
 #include <vector>
@@ -39,33 +41,34 @@ std::vector<DType> vulkan_dtypes() {
   return {std::begin(kAllDTypes), std::end(kAllDTypes)};
 }
 
-std::vector<std::string> dtype_need_words(std::uint32_t needs) {
+std::vector<std::string> requirement_words(std::uint32_t needs) {
+  std::vector<std::string> words = need_words(needs);
   // shaderInt64 every usable device has (vk_context.cpp): i64/u64 need more only as subgroup
   // operands.
-  std::vector<std::string> words;
   if (needs & kValueSubgroupOps) words.push_back("i64/u64: shaderSubgroupExtendedTypes");
   words.push_back("f64: shaderFloat64");
   words.push_back("f16/bf16: storageBuffer16BitAccess");
   return words;
 }
 
-std::string dtype_missing_reason(DType t, std::uint32_t needs, std::uint32_t shared_bytes_4,
-                                 const DeviceFacts& f) {
+void require_dtype(std::string_view id, DType t, std::uint32_t needs, std::uint32_t shared_bytes_4,
+                   const DeviceFacts& f) {
   std::vector<std::string> words;
   const std::string type(to_string(t));
   if (t == DType::f64 && !f.float64) words.push_back("shaderFloat64 (" + type + ")");
   if ((t == DType::f16 || t == DType::bf16) && !f.storage16)
     words.push_back("storageBuffer16BitAccess (" + type + " elements)");
-  const std::size_t acc_bytes = size_of(accumulator_of(t));
   // Vulkan's subgroup operations take doubles with shaderFloat64, 64-bit integers only with
   // shaderSubgroupExtendedTypes.
   if ((t == DType::i64 || t == DType::u64) && (needs & kValueSubgroupOps) &&
       !f.subgroup_extended_types)
     words.push_back("shaderSubgroupExtendedTypes (" + type + " subgroup operations)");
-  const std::uint64_t shared = std::uint64_t{shared_bytes_4} * acc_bytes / 4;
+  const std::uint64_t shared = std::uint64_t{shared_bytes_4} * size_of(accumulator_of(t)) / 4;
   if (shared > f.limits.maxComputeSharedMemorySize)
     words.push_back(std::to_string(shared) + " bytes of shared memory (" + type + ")");
-  return words.empty() ? std::string{} : needs_text(words);
+  if (!words.empty())
+    throw Error(ErrorCategory::unsupported, std::string(id) + " over " + type + " on " +
+                                                f.info.name + ": " + needs_text(words));
 }
 
 std::string missing_reason(std::uint32_t needs, std::uint32_t workgroup, std::uint32_t shared_bytes,

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "vk_context.hpp"
@@ -25,17 +26,19 @@ enum Need : std::uint32_t {
 // The requirements of a variant, for `list`: one phrase per Need bit.
 std::vector<std::string> need_words(std::uint32_t needs);
 
-// The element types every variant claims, and what each needs beyond a variant's own Need bits,
-// for `list`: "f64: shaderFloat64" etc.
+// The element types every variant claims.
 std::vector<DType> vulkan_dtypes();
-std::vector<std::string> dtype_need_words(std::uint32_t needs);
+// What a variant of `needs` requires, for `list`: need_words, then what the element types past
+// 32 bits need ("f64: shaderFloat64", ...).
+std::vector<std::string> requirement_words(std::uint32_t needs);
 
-// Why the device cannot run a variant of `needs` over `t`: the features the element type needs
-// (shaderFloat64, storageBuffer16BitAccess, shaderSubgroupExtendedTypes where 64-bit integers
-// pass through subgroup operations) and shared memory scaled to the accumulator (`shared_bytes_4`
-// is the variant's shared memory with 4-byte accumulators). Empty when it can.
-std::string dtype_missing_reason(DType t, std::uint32_t needs, std::uint32_t shared_bytes_4,
-                                 const DeviceFacts& facts);
+// Throws Error(unsupported), naming variant `id`, `t` and the device, where the device cannot run
+// a variant of `needs` over `t`: the features the element type needs (shaderFloat64,
+// storageBuffer16BitAccess, shaderSubgroupExtendedTypes where 64-bit integers pass through
+// subgroup operations), or shared memory scaled to the accumulator (`shared_bytes_4`: the
+// variant's shared memory with 4-byte accumulators).
+void require_dtype(std::string_view id, DType t, std::uint32_t needs, std::uint32_t shared_bytes_4,
+                   const DeviceFacts& facts);
 
 // Why the device cannot run a variant of `needs`, workgroups of `workgroup` invocations and
 // `shared_bytes` of shared memory, in words; empty when it can.

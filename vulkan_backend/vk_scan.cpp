@@ -126,8 +126,10 @@ constexpr std::uint32_t kLookBackBackoff = 0;
 constexpr std::uint32_t kPauseTiles = 500;
 // fast/decoupled-lookback over 8-byte accumulators (i64, u64, f64): CUDA's 8-byte tile
 // (dispatch_scan_fast.cu: 256 threads x 32 elements, 64 KB), whose size amortises the second
-// status word each look-back step reads. Not yet measured in Vulkan; XR_VK_LOOKBACK_SHAPE
-// overrides it like the 4-byte shape.
+// status word each look-back step reads. Not tuned for Vulkan: one H200 sweep (2^27 f64, cold,
+// XR_VK_LOOKBACK_SHAPE) gave 256 x 4 0.851 ms, 64 x 16 0.861, 128 x 8 0.872, 256 x 8 0.927,
+// 128 x 16 2.46, but the same sweep's f16 rows were 3-8x off their repeat, so it needs re-running
+// before a shape is chosen from it.
 struct LookBackShape {
   std::uint32_t workgroup, vectors;
 };
@@ -529,10 +531,7 @@ class VulkanScanner final : public Scanner {
     if (in == out || out->dtype() != t || out->size() != in->size())
       throw Error(ErrorCategory::usage,
                   "scan output must be a distinct array of the input's dtype and size");
-    if (auto why = dtype_missing_reason(t, spec_.needs, spec_.shared_bytes, device_->facts());
-        !why.empty())
-      throw Error(ErrorCategory::unsupported, info_.id + " over " + std::string(to_string(t)) +
-                                                  " on " + device_->facts().info.name + ": " + why);
+    require_dtype(info_.id, t, spec_.needs, spec_.shared_bytes, device_->facts());
     const std::size_t n = in->size();
     if (n == 0) return Timing{0, 0, device_->facts().timestamps()};
     prepare(t, op, n);
@@ -612,8 +611,7 @@ std::vector<VariantInfo> scan_infos() {
     VariantInfo info =
         catalog_variant(Primitive::scan, s.id, vulkan_dtypes(), {Op::sum, Op::min, Op::max});
     info.deterministic = s.deterministic;
-    info.requirements = need_words(s.needs);
-    for (auto& words : dtype_need_words(s.needs)) info.requirements.push_back(std::move(words));
+    info.requirements = requirement_words(s.needs);
     out.push_back(std::move(info));
   }
   return out;
