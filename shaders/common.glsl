@@ -1,7 +1,7 @@
-// Shared by every reduce and scan shader: element type, operator and identity from compile-time
-// defines (-DT_I32|-DT_U32|-DT_F32 and -DOP_SUM|-DOP_MIN|-DOP_MAX), the workgroup size as a
-// specialization constant, the push constants (params.glsl) and typed access to the pass's
-// three operands by device address.
+// Shared by every reduce and scan shader: element type from a compile-time define
+// (-DT_I32|-DT_U32|-DT_F32|-DT_I64|-DT_U64|-DT_F64|-DT_F16|-DT_BF16), the operator and the
+// workgroup size as specialization constants, the push constants (params.glsl) and typed access
+// to the pass's three operands by binding or by device address.
 //
 // Operands: three buffers, src, dst and aux (bindings 0, 1, 2, or the device addresses pc.src,
 // pc.dst, pc.aux: see below); pc.in_offset, pc.out_offset and pc.aux_offset index into them.
@@ -18,6 +18,9 @@
 // 16 bits and accumulated in float (core's accumulator_of), so a result is rounded once, at the
 // end. 64-bit integers in subgroup operations need shaderSubgroupExtendedTypes (the host checks;
 // doubles are core in GL_KHR_shader_subgroup and Vulkan, with shaderFloat64).
+// T_LOWEST and T_HIGHEST are the identities of max and min. Signed sums run in the signed type:
+// SPIR-V's integer add (and its subgroup reductions) wrap modulo 2^N for either signedness, so
+// i32 and i64 sums wrap as the u32 and u64 ones do.
 #if defined(T_I64) || defined(T_U64)
 #extension GL_EXT_shader_subgroup_extended_types_int64 : enable
 #endif
@@ -30,62 +33,38 @@
 #define T float
 #define T4 vec4
 #define T_BYTES 4
-#if defined(OP_SUM)
-#define IDENTITY 0.0
-#elif defined(OP_MIN)
-#define IDENTITY uintBitsToFloat(0x7f800000u)  // +inf
-#else
-#define IDENTITY uintBitsToFloat(0xff800000u)  // -inf
-#endif
+#define T_HIGHEST uintBitsToFloat(0x7f800000u)  // +inf
+#define T_LOWEST uintBitsToFloat(0xff800000u)   // -inf
 #elif defined(T_F64)
 #define T double
 #define T4 dvec4
 #define T_BYTES 8
-#if defined(OP_SUM)
-#define IDENTITY 0.0lf
-#elif defined(OP_MIN)
-#define IDENTITY double(uintBitsToFloat(0x7f800000u))  // +inf
-#else
-#define IDENTITY double(uintBitsToFloat(0xff800000u))  // -inf
-#endif
-#elif defined(T_U32) || (defined(T_I32) && defined(OP_SUM))
-// i32 sums run in uint: the same bits, and uint addition wraps modulo 2^32 by definition.
+#define T_HIGHEST double(uintBitsToFloat(0x7f800000u))  // +inf
+#define T_LOWEST double(uintBitsToFloat(0xff800000u))   // -inf
+#elif defined(T_U32)
 #define T uint
 #define T4 uvec4
 #define T_BYTES 4
-#if defined(OP_MIN)
-#define IDENTITY 0xffffffffu
-#else
-#define IDENTITY 0u
-#endif
-#elif defined(T_I32)  // i32 min/max compare as signed
+#define T_HIGHEST 0xffffffffu
+#define T_LOWEST 0u
+#elif defined(T_I32)
 #define T int
 #define T4 ivec4
 #define T_BYTES 4
-#if defined(OP_MIN)
-#define IDENTITY 0x7fffffff
-#else
-#define IDENTITY int(0x80000000u)
-#endif
-#elif defined(T_U64) || (defined(T_I64) && defined(OP_SUM))
-// i64 sums run in uint64_t, wrapping modulo 2^64 like i32's.
+#define T_HIGHEST 0x7fffffff
+#define T_LOWEST int(0x80000000u)
+#elif defined(T_U64)
 #define T uint64_t
 #define T4 u64vec4
 #define T_BYTES 8
-#if defined(OP_MIN)
-#define IDENTITY 0xfffffffffffffffful
-#else
-#define IDENTITY 0ul
-#endif
-#elif defined(T_I64)  // i64 min/max compare as signed
+#define T_HIGHEST 0xfffffffffffffffful
+#define T_LOWEST 0ul
+#elif defined(T_I64)
 #define T int64_t
 #define T4 i64vec4
 #define T_BYTES 8
-#if defined(OP_MIN)
-#define IDENTITY 0x7fffffffffffffffl
-#else
-#define IDENTITY int64_t(0x8000000000000000ul)
-#endif
+#define T_HIGHEST 0x7fffffffffffffffl
+#define T_LOWEST int64_t(0x8000000000000000ul)
 #else
 #error "define T_I32, T_U32, T_F32, T_I64, T_U64, T_F64, T_F16 or T_BF16"
 #endif
@@ -170,24 +149,32 @@ uvec2 narrow4_bits(vec4 f) {
 #define from_dst(x) (x)
 #endif
 
-#if defined(OP_SUM)
-#define OP(a, b) ((a) + (b))
-#define SUBGROUP_OP subgroupAdd
-#define SUBGROUP_INCLUSIVE_OP subgroupInclusiveAdd
-#define SUBGROUP_EXCLUSIVE_OP subgroupExclusiveAdd
-#elif defined(OP_MIN)
-#define OP(a, b) min((a), (b))
-#define SUBGROUP_OP subgroupMin
-#define SUBGROUP_INCLUSIVE_OP subgroupInclusiveMin
-#define SUBGROUP_EXCLUSIVE_OP subgroupExclusiveMin
-#elif defined(OP_MAX)
-#define OP(a, b) max((a), (b))
-#define SUBGROUP_OP subgroupMax
-#define SUBGROUP_INCLUSIVE_OP subgroupInclusiveMax
-#define SUBGROUP_EXCLUSIVE_OP subgroupExclusiveMax
-#else
-#error "define OP_SUM, OP_MIN or OP_MAX"
-#endif
+// The operator: specialization constant 3, core's Op order (0 sum, 1 min, 2 max), set by the
+// host per pipeline. One module serves the three operators (a third of the modules to build); the
+// device compiler folds every branch on XR_OP when it creates the pipeline, as it folded the -D
+// define the operator was before.
+layout(constant_id = 3) const uint XR_OP = 0;
+const uint kOpSum = 0u, kOpMin = 1u, kOpMax = 2u;
+
+T op_combine(T a, T b) { return XR_OP == kOpSum ? a + b : XR_OP == kOpMin ? min(a, b) : max(a, b); }
+T4 op_combine(T4 a, T4 b) {
+  return XR_OP == kOpSum ? a + b : XR_OP == kOpMin ? min(a, b) : max(a, b);
+}
+T op_identity() { return XR_OP == kOpSum ? T(0) : XR_OP == kOpMin ? T(T_HIGHEST) : T(T_LOWEST); }
+#define OP(a, b) op_combine((a), (b))
+#define IDENTITY op_identity()
+// Macros, not functions: a shader names the subgroup extension it uses, and an unused macro
+// needs none.
+#define SUBGROUP_OP(v) \
+  (XR_OP == kOpSum ? subgroupAdd(v) : XR_OP == kOpMin ? subgroupMin(v) : subgroupMax(v))
+#define SUBGROUP_INCLUSIVE_OP(v)                                     \
+  (XR_OP == kOpSum   ? subgroupInclusiveAdd(v)                        \
+   : XR_OP == kOpMin ? subgroupInclusiveMin(v)                        \
+                     : subgroupInclusiveMax(v))
+#define SUBGROUP_EXCLUSIVE_OP(v)                                     \
+  (XR_OP == kOpSum   ? subgroupExclusiveAdd(v)                        \
+   : XR_OP == kOpMin ? subgroupExclusiveMin(v)                        \
+                     : subgroupExclusiveMax(v))
 
 // Workgroup size: a power of two, set by the host per variant (the counterpart of a CUDA
 // template parameter); the device compiler folds every branch on it.

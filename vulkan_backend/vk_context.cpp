@@ -538,10 +538,10 @@ vk::Pipeline Device::pipeline(const PipelineKey& key) {
   PipelineEntry entry;
   entry.module = XR_VK_CHECK(device_.createShaderModule(
       vk::ShaderModuleCreateInfo({}, module->words.size_bytes(), module->words.data())));
-  // Specialization constants: 0 = workgroup size, 1 = unroll factor, 2 = back-off (each ignored
-  // by shaders that do not declare it).
-  const std::uint32_t values[] = {key.workgroup, key.unroll, key.backoff};
-  const vk::SpecializationMapEntry entries[] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}};
+  // Specialization constants: 0 = workgroup size, 1 = unroll factor, 2 = back-off, 3 = operator
+  // (each ignored by shaders that do not declare it).
+  const std::uint32_t values[] = {key.workgroup, key.unroll, key.backoff, key.op};
+  const vk::SpecializationMapEntry entries[] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}, {3, 12, 4}};
   vk::SpecializationInfo spec(entries, vk::ArrayProxyNoTemporaries<const std::uint32_t>(values));
   vk::PipelineShaderStageCreateFlags stage_flags;
   // Subgroup shaders index shared memory by lane and need every subgroup full.

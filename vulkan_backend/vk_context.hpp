@@ -148,12 +148,13 @@ class Buffer {
   vk::DeviceAddress address_ = 0;
 };
 
-// Pipeline variants differ in module and specialization constants.
+// Pipeline variants differ in module and specialization constants (shaders/common.glsl).
 struct PipelineKey {
-  std::string module;  // an embedded SPIR-V module name (xreduce/spirv_modules.hpp)
-  std::uint32_t workgroup = 256;
-  std::uint32_t unroll = 1;
-  std::uint32_t backoff = 0;  // specialization constant 2 (the scan look-back's pause)
+  std::string module;             // an embedded SPIR-V module name (xreduce/spirv_modules.hpp)
+  std::uint32_t workgroup = 256;  // specialization constant 0
+  std::uint32_t unroll = 1;       // 1: vector loads in flight
+  std::uint32_t backoff = 0;      // 2: the scan look-back's pause
+  std::uint32_t op = 0;           // 3: the operator, core's Op as a number (0 sum, 1 min, 2 max)
   auto operator<=>(const PipelineKey&) const = default;
 };
 

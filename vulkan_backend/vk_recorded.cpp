@@ -15,9 +15,21 @@ Addressing addressing_for(const DeviceFacts& f, std::uint64_t n,
   return Addressing::binding;
 }
 
-std::string module_name(std::string_view shader, DType t, Op op, Addressing a) {
-  return std::string(shader) + "." + std::string(to_string(t)) + "." + std::string(to_string(op)) +
+std::string module_name(std::string_view shader, DType t, Addressing a) {
+  return std::string(shader) + "." + std::string(to_string(t)) +
          (a == Addressing::address ? ".addr" : "");
+}
+
+std::uint32_t op_constant(Op op) {
+  switch (op) {
+    case Op::sum:
+      return 0;
+    case Op::min:
+      return 1;
+    case Op::max:
+      return 2;
+  }
+  throw Error(ErrorCategory::usage, "vulkan: unknown operator");
 }
 
 BindingSets::BindingSets(Device& device, std::span<const Triple> triples) {

@@ -22,8 +22,10 @@ namespace xr::vulkan {
 enum class Addressing { binding, address };
 Addressing addressing_for(const DeviceFacts& f, std::uint64_t n,
                           std::initializer_list<vk::DeviceSize> buffer_bytes);
-// The module of an algorithm for one dtype, op and addressing: "<shader>.<dtype>.<op>[.addr]".
-std::string module_name(std::string_view shader, DType t, Op op, Addressing a);
+// The module of an algorithm for one dtype and addressing: "<shader>.<dtype>[.addr]".
+std::string module_name(std::string_view shader, DType t, Addressing a);
+// The operator's specialization constant (shaders/common.glsl: XR_OP).
+std::uint32_t op_constant(Op op);
 
 // Descriptor sets of the shared layout (three storage-buffer bindings), one per triple of whole
 // buffers. Only for plans by binding: a buffer past maxStorageBufferRange cannot be bound.

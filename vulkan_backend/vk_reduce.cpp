@@ -156,10 +156,16 @@ class Plan {
     device.run_once([&](const vk::raii::CommandBuffer& cmd) {
       cmd.fillBuffer(ticket_.handle(), 0, VK_WHOLE_SIZE, 0);
     });
-    first_pipeline_ = device.pipeline(
-        {module_name(spec.shader, input.dtype(), op, addressing_), spec.workgroup, spec.unroll});
-    later_pipeline_ = device.pipeline(
-        {module_name(spec.shader, accumulator_, op, addressing_), spec.workgroup, spec.unroll});
+    first_pipeline_ =
+        device.pipeline({.module = module_name(spec.shader, input.dtype(), addressing_),
+                         .workgroup = spec.workgroup,
+                         .unroll = spec.unroll,
+                         .op = op_constant(op)});
+    later_pipeline_ =
+        device.pipeline({.module = module_name(spec.shader, accumulator_, addressing_),
+                         .workgroup = spec.workgroup,
+                         .unroll = spec.unroll,
+                         .op = op_constant(op)});
     record(device, commands_, 1);
   }
 

@@ -443,8 +443,12 @@ class Recorded {
         // Passes over scratch alone (the tiled scans' upper levels) scan accumulators.
         const DType t = p.set == scratch_set ? accumulator_of(dtype_) : dtype_;
         const std::string shader = std::string(p.shader) + (p.wide ? "_wide" : "");
-        const vk::Pipeline pipeline = device.pipeline(
-            {module_name(shader, t, op_, addressing_), p.workgroup, p.unroll, p.backoff});
+        const vk::Pipeline pipeline =
+            device.pipeline({.module = module_name(shader, t, addressing_),
+                             .workgroup = p.workgroup,
+                             .unroll = p.unroll,
+                             .backoff = p.backoff,
+                             .op = op_constant(op_)});
         record_dispatch(cmd, device, pipeline, operands_[p.set], push, p.grid);
       }
     commands.end_timing();
