@@ -5,14 +5,15 @@
 #include "fold.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <execution>
 #include <numeric>
 #include <string>
 #include <variant>
 
 #include "xreduce/catalog.hpp"
+#include "xreduce/call_check.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/units.hpp"
 
 namespace xr::cpu {
 namespace {
@@ -70,12 +71,9 @@ class CpuReducer final : public Reducer {
   const VariantInfo& info() const override { return info_; }
 
   Reduction reduce(DeviceArray& input, Op op) override {
-    if (!info_.claims(input.dtype()) || !info_.claims(op))
-      throw Error(ErrorCategory::unsupported, info_.id + " does not implement " +
-                                                  std::string(to_string(op)) + " on " +
-                                                  std::string(to_string(input.dtype())));
-    auto& array = dynamic_cast<CpuArray&>(input);
-    const auto start = std::chrono::steady_clock::now();
+    check_reduce_call(info_, input, op, 1);
+    auto& array = own_array<CpuArray>(input, "cpu");
+    const auto start = HostClock::now();
     Value v = visit_dtype(array.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       auto xs = array.view().as<T>();
@@ -93,8 +91,7 @@ class CpuReducer final : public Reducer {
       }
       return Value::of(identity<T>(op));
     });
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const double ms = ms_since(start);
     return {v, Timing{ms, ms, true}};
   }
 

@@ -2,7 +2,6 @@
 // element, as the reduce variants do (f64 in long double), so the reference backend is the most
 // accurate one; integer sums wrap like the GPUs'.
 #include <algorithm>
-#include <chrono>
 #include <execution>
 #include <numeric>
 #include <string>
@@ -10,7 +9,9 @@
 #include "cpu_reducers.hpp"
 #include "fold.hpp"
 #include "xreduce/catalog.hpp"
+#include "xreduce/call_check.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/units.hpp"
 
 namespace xr::cpu {
 namespace {
@@ -63,19 +64,10 @@ class CpuScanner final : public Scanner {
   const VariantInfo& info() const override { return info_; }
 
   Timing scan(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
-    if (!info_.claims(input.dtype()) || !info_.claims(op) || !info_.claims(kind))
-      throw Error(ErrorCategory::unsupported, info_.id + " does not implement the " +
-                                                  std::string(to_string(kind)) + " " +
-                                                  std::string(to_string(op)) + " scan of " +
-                                                  std::string(to_string(input.dtype())));
-    auto* in = dynamic_cast<CpuArray*>(&input);
-    auto* out = dynamic_cast<CpuArray*>(&output);
-    if (!in || !out)
-      throw Error(ErrorCategory::usage, "cpu scanner given an array of another backend");
-    if (in == out || out->dtype() != in->dtype() || out->size() != in->size())
-      throw Error(ErrorCategory::usage,
-                  "scan output must be a distinct array of the input's dtype and size");
-    const auto start = std::chrono::steady_clock::now();
+    check_scan_call(info_, input, output, op, kind, 1);
+    auto* in = &own_array<CpuArray>(input, "cpu");
+    auto* out = &own_array<CpuArray>(output, "cpu");
+    const auto start = HostClock::now();
     visit_dtype(in->dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       auto xs = in->view().as<T>();
@@ -85,8 +77,7 @@ class CpuScanner final : public Scanner {
       else
         parallel_scan<T>(xs, ys, op, kind);
     });
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const double ms = ms_since(start);
     return Timing{ms, ms, true};
   }
 

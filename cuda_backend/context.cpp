@@ -9,6 +9,7 @@
 #include "dispatch.hpp"
 #include "timing.hpp"
 #include "xreduce/host_copy.hpp"
+#include "xreduce/units.hpp"
 
 namespace xr::cuda {
 
@@ -92,10 +93,6 @@ std::string version_text(int v) {  // 13000 -> "13.0"
   return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
 }
 
-std::string mib(std::size_t bytes) {
-  return std::to_string(bytes >> 20) + " MiB";
-}
-
 }  // namespace
 
 DeviceLimits query_limits(int device) {
@@ -150,7 +147,7 @@ DeviceInfo describe_device(int index) {
   d.properties = {
       {"compute capability", std::to_string(p.major) + "." + std::to_string(p.minor)},
       {"SMs", std::to_string(p.multiProcessorCount)},
-      {"L2", mib(static_cast<std::size_t>(p.l2CacheSize))},
+      {"L2", format_mib(static_cast<std::size_t>(p.l2CacheSize))},
       {"SM clock", std::to_string(attribute(cudaDevAttrClockRate, index) / 1000) + " MHz"},
       {"memory bus", std::to_string(bus_bits) + " bit"},
       {"theoretical bandwidth", std::to_string(static_cast<int>(peak_gbps)) + " GB/s"},

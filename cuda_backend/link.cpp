@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "xreduce/error.hpp"
+#include "xreduce/units.hpp"
 #include "xreduce/harness.hpp"
 
 namespace xr::cuda {
@@ -32,12 +33,6 @@ double median_copy_ms(Context& ctx, void* dst, const void* src, std::size_t byte
     if (run > 0) ms.push_back(t);  // run 0 warms up (first touch of the mappings, clocks)
   }
   return summarize(ms).median;
-}
-
-std::string mib(std::size_t bytes) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.0f MiB", static_cast<double>(bytes) / (1 << 20));
-  return text;
 }
 
 }  // namespace
@@ -66,7 +61,7 @@ LinkRate measure_cuda_link(Context& ctx, std::uint64_t bytes) {
            median_copy_ms(ctx, host.get(), device.get(), size, cudaMemcpyDeviceToHost));
   link.samples = kLinkRuns;
   link.how = "cudaMemcpyAsync from/to cudaMallocHost memory, CUDA events";
-  if (size < bytes) link.how += ", clamped to " + mib(size) + " (half the free device memory)";
+  if (size < bytes) link.how += ", clamped to " + format_mib(size) + " (half the free device memory)";
   return link;
 }
 

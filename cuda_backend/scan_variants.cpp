@@ -1,6 +1,5 @@
 // The CUDA scan table and the one Scanner that runs any of its variants: plan and scratch once
 // per (n, dtype, op), then every launch of a scan() between two CUDA events.
-#include <chrono>
 #include <iterator>
 #include <string>
 
@@ -10,6 +9,7 @@
 #include "variants.hpp"
 #include "xreduce/catalog.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/units.hpp"
 
 namespace xr::cuda {
 namespace {
@@ -53,10 +53,6 @@ VariantInfo scan_info_of(const ScanEntry& e) {
   return info;
 }
 
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
 class CudaScanner final : public Scanner {
  public:
   CudaScanner(const ScanEntry& entry, std::shared_ptr<Context> ctx)
@@ -78,7 +74,7 @@ class CudaScanner final : public Scanner {
   // `calls` back-to-back scans in one interval behind the gate (timing.hpp).
   Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) {
     if (calls < 1) throw Error(ErrorCategory::usage, "a batch needs at least one call");
-    const auto t0 = std::chrono::steady_clock::now();
+    const auto t0 = HostClock::now();
     const DType t = input.dtype();
     if (!info_.claims(t) || !info_.claims(op) || !info_.claims(kind))
       throw Error(ErrorCategory::unsupported,

@@ -9,6 +9,7 @@
 
 #include "xreduce/error.hpp"
 #include "xreduce/harness.hpp"
+#include "xreduce/units.hpp"
 
 namespace xr::cuda {
 namespace {
@@ -116,10 +117,7 @@ namespace {
 constexpr int kCalls = 256;
 constexpr int kSamples = 25;
 
-using Clock = std::chrono::steady_clock;
-double us_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
-}
+using Clock = HostClock;
 
 // A graph holding `kernels` empty kernels in a chain, captured from the stream.
 struct GraphExec {

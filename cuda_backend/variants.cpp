@@ -2,7 +2,6 @@
 // time every launch of a reduce() between two CUDA events.
 #include "variants.hpp"
 
-#include <chrono>
 #include <cstring>
 #include <span>
 #include <string>
@@ -12,6 +11,7 @@
 #include "timing.hpp"
 #include "xreduce/catalog.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/units.hpp"
 
 namespace xr::cuda {
 namespace {
@@ -93,7 +93,7 @@ class CudaReducer final : public Reducer {
   // back after the stop event, outside the interval.
   Reduction run(DeviceArray& input, Op op, int calls) {
     if (calls < 1) throw Error(ErrorCategory::usage, "a batch needs at least one call");
-    const auto t0 = std::chrono::steady_clock::now();
+    const auto t0 = HostClock::now();
     const DType t = input.dtype();
     if (!info_.claims(t) || !info_.claims(op))
       throw Error(ErrorCategory::unsupported, info_.id + " does not implement " +
@@ -128,10 +128,6 @@ class CudaReducer final : public Reducer {
       return Value::of(x);
     });
     return {v, Timing{device_ms, ms_since(t0) / calls, true}};
-  }
-
-  static double ms_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
 
   // Plans and allocates scratch once per (n, dtype, op): grid choice, occupancy and CUB's

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "xreduce/call_check.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::vulkan {
@@ -16,8 +17,19 @@ vk::DeviceSize array_bytes(DType t, std::size_t n) {
 
 }  // namespace
 
-std::uint64_t max_elements(const DeviceFacts& f, DType t) {
-  return largest_buffer(f).bytes / size_of(t);
+std::uint64_t max_elements(const DeviceFacts& facts, const VulkanKnobs& knobs, DType t) {
+  return largest_buffer(facts, knobs).bytes / size_of(t);
+}
+
+std::uint64_t max_elements(const Device& device, DType t) {
+  return max_elements(device.facts(), device.knobs(), t);
+}
+
+VulkanArray& device_array(DeviceArray& array, const Device& device) {
+  VulkanArray& a = own_array<VulkanArray>(array, "vulkan");
+  if (a.device() != &device)
+    throw Error(ErrorCategory::usage, "vulkan variant given an array of another device");
+  return a;
 }
 
 VulkanArray::VulkanArray(std::shared_ptr<Device> device, DType t, std::size_t n)

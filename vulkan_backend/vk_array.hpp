@@ -5,20 +5,16 @@
 #include <cstdint>
 #include <memory>
 
-#include "vk_context.hpp"
+#include "vk_buffer.hpp"
+#include "vk_device.hpp"
 #include "xreduce/backend.hpp"
 
 namespace xr::vulkan {
 
-// Usage of every buffer the shaders reach (arrays, scratch, probes): by device address, and
-// transfers fill, upload and read it back.
-inline constexpr vk::BufferUsageFlags kStorageUsage =
-    vk::BufferUsageFlagBits::eStorageBuffer | vk::BufferUsageFlagBits::eShaderDeviceAddress |
-    vk::BufferUsageFlagBits::eTransferSrc | vk::BufferUsageFlagBits::eTransferDst;
-
 // Largest n of `t` one array may hold on this device (largest_buffer: the device-local heap,
 // maxBufferSize, sparse blocks). Shader indices are 64-bit.
-std::uint64_t max_elements(const DeviceFacts& facts, DType t);
+std::uint64_t max_elements(const Device& device, DType t);
+std::uint64_t max_elements(const DeviceFacts& facts, const VulkanKnobs& knobs, DType t);
 
 // Device memory holding n elements of one dtype. Keeps its device alive.
 class VulkanArray final : public DeviceArray {
@@ -45,5 +41,8 @@ class VulkanArray final : public DeviceArray {
   Buffer buffer_;
   std::uint64_t serial_;
 };
+
+// `array` as a Vulkan array of `device`, or Error(usage) naming what it is instead.
+VulkanArray& device_array(DeviceArray& array, const Device& device);
 
 }  // namespace xr::vulkan

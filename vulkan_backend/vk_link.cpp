@@ -6,9 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "vk_recorded.hpp"
+#include "vk_buffer.hpp"
+#include "vk_commands.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/harness.hpp"
+#include "xreduce/units.hpp"
 
 namespace xr::vulkan {
 namespace {
@@ -29,14 +31,14 @@ struct Clamp {
   std::string bound;
 };
 
-Clamp clamp_link_bytes(const DeviceFacts& f, std::uint64_t bytes) {
+Clamp clamp_link_bytes(const DeviceFacts& f, const VulkanKnobs& knobs, std::uint64_t bytes) {
   Clamp c{bytes, ""};
   const auto cap = [&](std::uint64_t limit, const char* what) {
     if (limit && limit < c.bytes) c = {limit, what};
   };
   // The host-visible buffers are one allocation each; the device-local one may be sparse.
   cap(f.max_allocation, "maxMemoryAllocationSize");
-  cap(largest_buffer(f).bytes, "the largest device-local buffer");
+  cap(largest_buffer(f, knobs).bytes, "the largest device-local buffer");
   c.bytes &= ~std::uint64_t{15};
   return c;
 }
@@ -70,17 +72,11 @@ Timing median_copy(Device& device, const Buffer& src, const Buffer& dst, std::ui
   return Timing{summarize(ms).median, 0, device_timer};
 }
 
-std::string mib(std::uint64_t bytes) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.0f MiB", static_cast<double>(bytes) / (1 << 20));
-  return text;
-}
-
 }  // namespace
 
 LinkRate measure_vulkan_link(Device& device, std::uint64_t bytes) {
   device.raise_validation();
-  const Clamp clamp = clamp_link_bytes(device.facts(), bytes);
+  const Clamp clamp = clamp_link_bytes(device.facts(), device.knobs(), bytes);
   if (clamp.bytes == 0)
     throw Error(ErrorCategory::usage,
                 "measure_link: " + std::to_string(bytes) + " bytes is less than one 16-byte copy");
@@ -99,7 +95,7 @@ LinkRate measure_vulkan_link(Device& device, std::uint64_t bytes) {
   link.how = std::string("vkCmdCopyBuffer between host-visible and device-local buffers, ") +
              (up.device_timer ? "timestamps" : "host time (no timestamps on this queue)");
   if (!clamp.bound.empty())
-    link.how += ", clamped to " + mib(clamp.bytes) + " (" + clamp.bound + ")";
+    link.how += ", clamped to " + format_mib(clamp.bytes) + " (" + clamp.bound + ")";
   return link;
 }
 

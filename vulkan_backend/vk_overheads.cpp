@@ -6,9 +6,10 @@
 
 #include "vk_array.hpp"
 #include "vk_check.hpp"
-#include "vk_recorded.hpp"
+#include "vk_commands.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/harness.hpp"
+#include "xreduce/units.hpp"
 
 namespace xr::vulkan {
 namespace {
@@ -19,10 +20,7 @@ constexpr int kCalls = 256;
 constexpr int kSamples = 25;
 constexpr int kRoundTrips = 100;
 
-using Clock = std::chrono::steady_clock;
-double us_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
-}
+using Clock = HostClock;
 
 // A command buffer of `dispatches` empty dispatches, each after a compute barrier (a dependent
 // call's order, as CUDA's stream order), reusable while pending when `simultaneous`.
@@ -46,7 +44,7 @@ std::vector<Overhead> measure_vulkan_overheads(Device& device) {
   device.raise_validation();
   const auto& dev = device.handle();
   const auto& queue = device.queue();
-  const vk::Pipeline pipeline = device.pipeline({"empty", 32, 1});
+  const vk::Pipeline pipeline = device.pipelines().get({.module = "empty", .workgroup = 32});
   std::vector<Overhead> out;
 
   // GPU time per call of `calls` empty dispatches between the timestamps of one command buffer,

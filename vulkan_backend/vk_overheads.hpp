@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "vk_context.hpp"
+#include "vk_device.hpp"
 #include "xreduce/backend.hpp"
 
 namespace xr::vulkan {

@@ -5,8 +5,8 @@
 
 #include "vk_array.hpp"
 #include "vk_check.hpp"
-#include "vk_recorded.hpp"
-#include "vk_reduce.hpp"
+#include "vk_commands.hpp"
+#include "vk_reduce_table.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::vulkan {
@@ -77,7 +77,7 @@ double probe_shader_ms(Device& device, const char* name, const Buffer& first, co
   const DeviceFacts& f = device.facts();
   // By binding (probe_bytes keeps a probe's buffers within one), or by address where every
   // variant is (XR_VK_ADDRESSING=address), so a peak is measured as its variants run.
-  const bool by_address = f.force_address;
+  const bool by_address = device.knobs().force_address;
   const std::array<BindingSets::Triple, 1> triples{
       BindingSets::Triple{first.handle(), second.handle(), second.handle()}};
   const BindingSets sets(device, triples);
@@ -86,7 +86,9 @@ double probe_shader_ms(Device& device, const char* name, const Buffer& first, co
 
   constexpr std::uint32_t kWorkgroup = 256, kUnroll = 4;
   const vk::Pipeline pipeline =
-      device.pipeline({std::string(name) + (by_address ? ".addr" : ""), kWorkgroup, kUnroll});
+      device.pipelines().get({.module = std::string(name) + (by_address ? ".addr" : ""),
+                              .workgroup = kWorkgroup,
+                              .unroll = kUnroll});
   const std::uint32_t groups = std::min(
       {ceil_div(vectors, kWorkgroup * kUnroll), kGridGroups, f.limits.maxComputeWorkGroupCount[0]});
   return probe_median_ms(device, [&](const vk::raii::CommandBuffer& cmd) {

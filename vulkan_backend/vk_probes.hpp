@@ -5,7 +5,8 @@
 #include <memory>
 #include <optional>
 
-#include "vk_context.hpp"
+#include "vk_buffer.hpp"
+#include "vk_device.hpp"
 
 namespace xr::vulkan {
 

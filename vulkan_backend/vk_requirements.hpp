@@ -8,7 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "vk_context.hpp"
+#include "vk_device_facts.hpp"
+#include "xreduce/types.hpp"
 
 namespace xr::vulkan {
 

@@ -20,7 +20,7 @@ namespace {
 // Waits for the slot's last submission, if any.
 void settle(const Device& device, Staging::Slot& slot) {
   if (!slot.pending) return;
-  device.wait(slot.fence, device.facts().cpu() ? Device::Wait::block : Device::kGpuWait);
+  device.wait(slot.fence, device.default_wait());
   slot.pending = false;
 }
 

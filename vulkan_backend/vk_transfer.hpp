@@ -7,7 +7,8 @@
 #include <array>
 #include <optional>
 
-#include "vk_context.hpp"
+#include "vk_buffer.hpp"
+#include "vk_device.hpp"
 
 namespace xr::vulkan {
 

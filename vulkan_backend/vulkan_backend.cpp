@@ -6,12 +6,15 @@
 #include <cctype>
 
 #include "vk_array.hpp"
-#include "vk_context.hpp"
+#include "vk_device.hpp"
+#include "vk_instance.hpp"
 #include "vk_link.hpp"
 #include "vk_overheads.hpp"
 #include "vk_probes.hpp"
-#include "vk_reduce.hpp"
-#include "vk_scan.hpp"
+#include "vk_reduce_table.hpp"
+#include "vk_reducer.hpp"
+#include "vk_scan_table.hpp"
+#include "vk_scanner.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::vulkan {
@@ -30,8 +33,15 @@ bool is_uuid(const std::string& s) {
 class VulkanBackend final : public Backend {
  public:
   VulkanBackend() {
+    VulkanKnobs knobs = read_vulkan_knobs();
+    knobs_set_ = knobs.set;
+    scan_error_ = knobs.scan_error;
+    if (!knobs.device_error.empty()) {
+      reason_ = knobs.device_error;
+      return;
+    }
     try {
-      instance_ = Instance::create();
+      instance_ = Instance::create(std::move(knobs));
       const auto& devices = instance_->devices();
       if (devices.empty()) {
         reason_ = "the Vulkan loader reports no physical device (no ICD installed?)";
@@ -66,10 +76,13 @@ class VulkanBackend final : public Backend {
   }
 
   std::vector<VariantInfo> variants() const override {
-    std::vector<VariantInfo> out = variant_infos();
-    for (auto& info : scan_infos()) out.push_back(std::move(info));
+    std::vector<VariantInfo> out;
+    for (const ReduceSpec& spec : reduce_table()) out.push_back(reduce_info(spec));
+    for (const ScanSpec& spec : scan_table()) out.push_back(scan_info(spec));
     return out;
   }
+
+  std::vector<std::pair<std::string, std::string>> knobs() const override { return knobs_set_; }
 
   void select_device(const DeviceChoice& choice) override {
     require_available();
@@ -98,19 +111,19 @@ class VulkanBackend final : public Backend {
       if (!available()) return reason_;
       return scan_unsupported_reason(*spec, facts());
     }
-    const VariantSpec* spec = find_variant(id);
+    const ReduceSpec* spec = find_reduce(id);
     if (!spec) return "unknown variant '" + std::string(id) + "'";
     if (!available()) return reason_;
-    return vulkan::unsupported_reason(*spec, facts());
+    return reduce_unsupported_reason(*spec, facts());
   }
 
   std::unique_ptr<Reducer> make_reducer(std::string_view id) override {
-    const VariantSpec* spec = find_variant(id);
+    const ReduceSpec* spec = find_reduce(id);
     if (!spec)
       throw Error(ErrorCategory::usage,
                   "the vulkan backend has no variant '" + std::string(id) + "'");
     require_available();
-    if (auto why = vulkan::unsupported_reason(*spec, facts()); !why.empty())
+    if (auto why = reduce_unsupported_reason(*spec, facts()); !why.empty())
       throw Error(ErrorCategory::unsupported,
                   std::string(id) + " on " + facts().info.name + ": " + why);
     return vulkan::make_reducer(logical_device(), *spec);
@@ -122,6 +135,7 @@ class VulkanBackend final : public Backend {
       throw Error(ErrorCategory::usage,
                   "the vulkan backend has no scan variant '" + std::string(id) + "'");
     require_available();
+    if (!scan_error_.empty()) throw Error(ErrorCategory::usage, scan_error_);
     if (auto why = scan_unsupported_reason(*spec, facts()); !why.empty())
       throw Error(ErrorCategory::unsupported,
                   std::string(id) + " on " + facts().info.name + ": " + why);
@@ -153,13 +167,14 @@ class VulkanBackend final : public Backend {
       throw Error(ErrorCategory::unsupported,
                   "vulkan: " + std::to_string(n) + " " + std::string(to_string(t)) +
                       " elements exceed the " + std::to_string(max_elements(t)) +
-                      " one array can hold on " + f.info.name + " (" + largest_buffer(f).why + ")");
+                      " one array can hold on " + f.info.name + " (" +
+                      largest_buffer(f, instance_->knobs()).why + ")");
     }
   }
 
   std::uint64_t max_elements(DType t) const override {
     if (!available()) return 0;
-    return vulkan::max_elements(facts(), t);
+    return vulkan::max_elements(facts(), instance_->knobs(), t);
   }
 
   void flush_cache() override {
@@ -248,6 +263,8 @@ class VulkanBackend final : public Backend {
 
   std::shared_ptr<Instance> instance_;
   std::string reason_;
+  std::vector<std::pair<std::string, std::string>> knobs_set_;  // VulkanKnobs::set
+  std::string scan_error_;  // a malformed look-back knob: every scanner is refused
   std::size_t selected_ = 0;
   std::shared_ptr<Device> device_;
   std::unique_ptr<Probes> probes_;

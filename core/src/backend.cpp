@@ -2,16 +2,10 @@
 // CPU's batch, where a call has no submission to overlap). GPU backends override both.
 #include "xreduce/backend.hpp"
 
-#include "xreduce/error.hpp"
+#include "xreduce/call_check.hpp"
 
 namespace xr {
 namespace {
-
-void check_calls(int calls) {
-  if (calls < 1)
-    throw Error(ErrorCategory::usage,
-                "a batch needs at least one call, not " + std::to_string(calls));
-}
 
 // The per-call share of `total`, summed over `calls` calls.
 Timing per_call(Timing total, int calls) {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "xreduce/error.hpp"
+#include "xreduce/units.hpp"
 
 namespace xr {
 
@@ -58,7 +59,7 @@ template <class Once>
 void repeat(const MeasureOptions& options, Once&& once, Measurement& m) {
   for (int i = 0; i < options.warmup; ++i) once(false);
   std::vector<double> device_ms, host_ms;
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = HostClock::now();
   const int min_reps = std::max(1, options.min_reps);
   const int max_reps = std::max(min_reps, options.max_reps);
   for (int rep = 0; rep < max_reps; ++rep) {
@@ -67,8 +68,7 @@ void repeat(const MeasureOptions& options, Once&& once, Measurement& m) {
     host_ms.push_back(t.host_ms);
     m.device_timer = t.device_timer;
     if (rep + 1 < min_reps) continue;
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double elapsed = std::chrono::duration<double>(HostClock::now() - start).count();
     if (elapsed >= options.max_seconds) break;
     if (options.target_rel_spread > 0 &&
         summarize(device_ms).rel_spread < options.target_rel_spread)
@@ -106,10 +106,6 @@ class OutcomeWatch {
   bool ran_since_first_ = false;
   int runs_ = 0;
 };
-
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
 
 }  // namespace
 
@@ -192,7 +188,7 @@ Measurement measure_end_to_end(Backend& backend, Runner& runner, HostView data,
       options,
       [&](bool) {
         if (options.flush_cache) backend.flush_cache();
-        const auto t0 = std::chrono::steady_clock::now();
+        const auto t0 = HostClock::now();
         array->write(data);
         runner.run(*array, operation);
         runner.outcome();  // the result on the host: a reduce's value is there, a scan's is read
@@ -222,10 +218,10 @@ TransferRow time_transfers(DeviceArray& array, const HostArray& source, HostArra
   const int runs = std::max(1, bytes >= policy.long_from ? policy.long_runs : policy.runs);
   std::vector<double> upload_ms, readback_ms;
   for (int run = 0; run < runs; ++run) {
-    auto t0 = std::chrono::steady_clock::now();
+    auto t0 = HostClock::now();
     array.write(source.view());
     upload_ms.push_back(ms_since(t0));
-    t0 = std::chrono::steady_clock::now();
+    t0 = HostClock::now();
     array.read_into(back);
     readback_ms.push_back(ms_since(t0));
   }

@@ -185,6 +185,9 @@ class Backend {
   virtual std::vector<DeviceInfo> devices() const = 0;
   // Every variant this backend implements; static (known without a device).
   virtual std::vector<VariantInfo> variants() const = 0;
+  // The backend's environment knobs that are set (name, value as given; docs/cli.md), read once
+  // when the backend was made: a report records how it was made. Empty when none is set.
+  virtual std::vector<std::pair<std::string, std::string>> knobs() const { return {}; }
 
   // Chooses the device used from now on. Error(usage) when the selector matches no device,
   // Error(unavailable) when the backend is unavailable.

@@ -1,5 +1,6 @@
-#include "vk_recorded.hpp"
+#include "vk_commands.hpp"
 
+#include <string>
 #include <vector>
 
 #include "vk_check.hpp"
@@ -7,38 +8,13 @@
 
 namespace xr::vulkan {
 
-Addressing addressing_for(const DeviceFacts& f, std::uint64_t n,
-                          std::initializer_list<vk::DeviceSize> buffer_bytes) {
-  if (f.force_address || n >= (std::uint64_t{1} << 31)) return Addressing::address;
-  for (vk::DeviceSize bytes : buffer_bytes)
-    if (bytes > f.limits.maxStorageBufferRange) return Addressing::address;
-  return Addressing::binding;
-}
-
-std::string module_name(std::string_view shader, DType t, Addressing a) {
-  return std::string(shader) + "." + std::string(to_string(t)) +
-         (a == Addressing::address ? ".addr" : "");
-}
-
-std::uint32_t op_constant(Op op) {
-  switch (op) {
-    case Op::sum:
-      return 0;
-    case Op::min:
-      return 1;
-    case Op::max:
-      return 2;
-  }
-  throw Error(ErrorCategory::usage, "vulkan: unknown operator");
-}
-
 BindingSets::BindingSets(Device& device, std::span<const Triple> triples) {
   const auto& dev = device.handle();
   const auto count = static_cast<std::uint32_t>(triples.size());
   const vk::DescriptorPoolSize sizes(vk::DescriptorType::eStorageBuffer, 3 * count);
   pool_ = XR_VK_CHECK(dev.createDescriptorPool(vk::DescriptorPoolCreateInfo(
       vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet, count, sizes)));
-  const std::vector<vk::DescriptorSetLayout> layouts(count, device.set_layout());
+  const std::vector<vk::DescriptorSetLayout> layouts(count, device.pipelines().set_layout());
   sets_ =
       XR_VK_CHECK(vk::raii::DescriptorSets(dev, vk::DescriptorSetAllocateInfo(*pool_, layouts)));
   std::vector<vk::DescriptorBufferInfo> infos;
@@ -72,9 +48,9 @@ void record_dispatch(const vk::raii::CommandBuffer& cmd, const Device& device,
                      Grid grid) {
   cmd.bindPipeline(vk::PipelineBindPoint::eCompute, pipeline);
   if (operands.set)
-    cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, device.pipeline_layout(), 0,
+    cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, device.pipelines().layout(), 0,
                            operands.set, {});
-  cmd.pushConstants<PushBlock>(device.pipeline_layout(), vk::ShaderStageFlagBits::eCompute, 0,
+  cmd.pushConstants<PushBlock>(device.pipelines().layout(), vk::ShaderStageFlagBits::eCompute, 0,
                                PushBlock{operands.addresses, push});
   cmd.dispatch(grid.x, grid.y, 1);
 }

@@ -1,34 +1,21 @@
-// Recording helpers shared by the reduce and scan plans and the probes: how a plan reaches its
-// operands (descriptor sets or device addresses), grids for any number of workgroups, and a
-// command buffer recorded once between two timestamps and resubmitted for every call.
+// The pieces every recording is made of: operands bound by descriptor set or pushed by address,
+// grids for any number of workgroups, one dispatch, the barrier between passes, and a command
+// buffer recorded once between two timestamps and resubmitted for every call.
 #pragma once
 
 #include <array>
 #include <cstdint>
-#include <initializer_list>
 #include <span>
-#include <string>
 #include <string_view>
+#include <vulkan/vulkan_raii.hpp>
 
-#include "vk_context.hpp"
+#include "vk_device.hpp"
 #include "xreduce/backend.hpp"
 
 namespace xr::vulkan {
 
-// How a plan's shaders reach their operands (shaders/common.glsl): by descriptor binding with
-// 32-bit indices where every buffer fits one binding and n < 2^31 (as fast on an H200, 2-3x
-// faster on lavapipe, and seen by synchronization validation), else by device address with
-// 64-bit indices. XR_VK_ADDRESSING=address forces the second (DeviceFacts::force_address).
-enum class Addressing { binding, address };
-Addressing addressing_for(const DeviceFacts& f, std::uint64_t n,
-                          std::initializer_list<vk::DeviceSize> buffer_bytes);
-// The module of an algorithm for one dtype and addressing: "<shader>.<dtype>[.addr]".
-std::string module_name(std::string_view shader, DType t, Addressing a);
-// The operator's specialization constant (shaders/common.glsl: XR_OP).
-std::uint32_t op_constant(Op op);
-
 // Descriptor sets of the shared layout (three storage-buffer bindings), one per triple of whole
-// buffers. Only for plans by binding: a buffer past maxStorageBufferRange cannot be bound.
+// buffers. Only for recordings by binding: a buffer past maxStorageBufferRange cannot be bound.
 class BindingSets {
  public:
   using Triple = std::array<vk::Buffer, 3>;
@@ -40,7 +27,7 @@ class BindingSets {
   vk::raii::DescriptorSets sets_{nullptr};
 };
 
-// The operands of a pass both ways: the addresses always (pushed), the set where the plan binds.
+// The operands of a pass both ways: the addresses always (pushed), the set where it binds.
 struct Bound {
   Operands addresses;
   vk::DescriptorSet set = nullptr;
@@ -92,7 +79,8 @@ inline Timing per_call(Timing t, int calls) {
 inline std::uint32_t ceil_div(std::uint64_t a, std::uint64_t b) {
   return static_cast<std::uint32_t>((a + b - 1) / b);
 }
-// Scratch offsets in 4-byte elements, kept at 16 bytes so vector loads of a region stay aligned.
+// Scratch offsets in elements, kept at four (one vector) so vector loads of a region stay
+// aligned.
 inline std::uint32_t round_up4(std::uint32_t x) {
   return (x + 3u) & ~3u;
 }

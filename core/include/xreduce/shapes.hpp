@@ -1,0 +1,174 @@
+// What a shared variant id promises beyond its name (DESIGN.md, "Names": one id, one algorithm,
+// on every backend that implements it): the tile each block (workgroup) works on, the n up to
+// which one block does the whole job, and how a multi-pass reduce and a tiled scan lay out their
+// passes and scratch. Both GPU backends plan from these; tests/shapes checks that each backend's
+// plans follow them, and lists the shapes a backend keeps apart, each with its measurement.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "xreduce/primitive.hpp"
+
+namespace xr {
+
+// Threads per block (workgroup) and elements per thread of one tile, for 4-byte elements. The
+// vectorised fast/* tiles are vectors of 16 bytes in CUDA and of four elements in Vulkan: the
+// same for 4-byte elements, and one of kShapeExceptions for the other sizes.
+struct TileShape {
+  std::uint32_t threads = 0;
+  std::uint32_t items = 1;
+  constexpr std::uint64_t tile() const { return std::uint64_t{threads} * items; }
+  constexpr bool operator==(const TileShape&) const = default;
+};
+
+struct SharedShape {
+  Primitive primitive;
+  std::string_view id;
+  TileShape shape;
+  std::string_view chosen_by;  // the measurement or the reason behind it
+};
+
+// Every shared id's shape, in catalog order. Ids one backend alone implements keep their shapes
+// in that backend (warp/shuffle-up's is the register scan's below, as subgroup/*'s are).
+inline constexpr SharedShape kSharedShapes[] = {
+    {Primitive::reduce,
+     "smem/interleaved-divergent",
+     {256, 1},
+     "Harris used 128; 256 fills an SM with 8 blocks of the shared tree, as seed 003. Not swept"},
+    {Primitive::reduce, "smem/interleaved-strided", {256, 1}, "as interleaved-divergent"},
+    {Primitive::reduce, "smem/sequential", {256, 1}, "as interleaved-divergent"},
+    {Primitive::reduce, "smem/first-add", {256, 2}, "Harris #4: two elements per thread on load"},
+    {Primitive::reduce, "smem/unroll-last-warp", {256, 2}, "as first-add"},
+    {Primitive::reduce, "smem/complete-unroll", {256, 2}, "as first-add"},
+    {Primitive::reduce,
+     "smem/multi-element",
+     {256, 2},
+     "as first-add, over a grid-stride loop; H200 2^28 f32: 3607 GB/s (CUDA), 3697 (Vulkan)"},
+    {Primitive::reduce,
+     "fast/vectorized",
+     {256, 16},
+     "4 loads of 16 bytes in flight per thread; H200 2^28 f32: 0.994x CUB (xreduce_cuda_tune), "
+     "every block of 128..512 x unroll 2..8 within 0.987x..0.998x"},
+    {Primitive::reduce, "fast/single-pass", {256, 16}, "as fast/vectorized"},
+    {Primitive::scan, "smem/hillis-steele", {512, 1}, "GPU Gems 3 39.2.1: one element per thread"},
+    {Primitive::scan, "bit/one-layer", {256, 1}, "seed 001's 256 threads"},
+    {Primitive::scan, "bit/between-blocks", {256, 1}, "seed 001's 256 threads"},
+    {Primitive::scan, "bit/smem", {256, 1}, "seed 001's 256 threads"},
+    {Primitive::scan, "bit/unrolled", {256, 1}, "seed 001's 256 threads"},
+    {Primitive::scan, "blelloch/bcao", {512, 2}, "the bcao seed 001 measured: 512 threads x 2"},
+    {Primitive::scan,
+     "fast/reduce-then-scan",
+     {256, 16},
+     "4 vectors of 16 bytes per thread and tile; pass 3 at 3.9 TB/s of its 3n bytes (H200)"},
+    {Primitive::scan,
+     "fast/decoupled-lookback",
+     {128, 32},
+     "8 vectors of 16 bytes, pauses 1200/600 ns: 1.05x CUB on an H200 at 2^28 "
+     "(xreduce_cuda_scan_tune; 256 x 4 0.78x, 256 x 8 0.99x, 128 x 6 1.03x)"},
+};
+
+// The register scans (warp/shuffle-up in CUDA, subgroup/shuffle-up and subgroup/arithmetic in
+// Vulkan): eight consecutive items per thread in registers, a subgroup (warp) scan of the
+// threads' totals. Not swept.
+inline constexpr TileShape kRegisterScanShape{256, 8};
+
+// The shape of shared id `id` of `primitive`; {0, 0} for an id without one (constexpr: CUDA's
+// kernels take it as template arguments).
+constexpr TileShape shared_shape(Primitive primitive, std::string_view id) {
+  for (const SharedShape& s : kSharedShapes)
+    if (s.primitive == primitive && s.id == id) return s.shape;
+  return {0, 0};
+}
+
+// A shape a backend keeps apart from the shared one, for some element types, with the
+// measurement that chose it.
+struct ShapeException {
+  std::string_view backend;
+  Primitive primitive;
+  std::string_view ids;     // an id, or "family/*"
+  std::string_view dtypes;  // the element types it applies to, comma-separated
+  std::string_view what;    // the shape kept
+  std::string_view measurement;
+};
+inline constexpr ShapeException kShapeExceptions[] = {
+    {"vulkan", Primitive::scan, "fast/decoupled-lookback", "i32,u32,f32,f16,bf16",
+     "128 x 16 vectors of 4 elements (128 x 64) for 4-byte accumulators",
+     "GLSL has no __nanosleep to pause CUDA's smaller tile: H200, 2^28 inclusive sum, cold, "
+     "XR_VK_LOOKBACK_SHAPE, i32 / f32 ms: 128 x 8 0.789 / 0.782, 256 x 8 0.773 / 0.756, 256 x 4 "
+     "0.902 / 0.901, 512 x 4 0.820 / 0.960, 128 x 16 0.739-0.745 / 0.746-0.747, 256 x 16 0.787 / "
+     "0.786, 64 x 16 0.779 / 0.778, 128 x 32 0.878 / 0.873 (CUDA's 0.646-0.666 in the same "
+     "processes)"},
+    {"vulkan", Primitive::scan, "fast/decoupled-lookback", "i64,u64,f64",
+     "256 x 8 vectors of 4 elements (256 x 32: CUDA's 64 KB tile) for 8-byte accumulators",
+     "not tuned for Vulkan: one H200 sweep (2^27 f64, cold) gave 256 x 4 0.851 ms, 64 x 16 0.861, "
+     "128 x 8 0.872, 256 x 8 0.927, but its f16 rows were 3-8x off their repeat"},
+    {"cuda", Primitive::scan, "fast/decoupled-lookback", "i64,u64,f64",
+     "256 x 16 vectors of 16 bytes (256 x 32, 64 KB tiles) for 8-byte accumulators",
+     "split tile states take a second L2 round trip per look-back step, which larger tiles "
+     "amortise: H100 80GB, 2^28, f64 / i64 ms: 128 x 8 2.386 / 2.408, 128 x 16 1.902 / 1.914, "
+     "256 x 16 1.781 / 1.787"},
+    {"cuda", Primitive::reduce, "fast/*", "i64,u64,f64,f16,bf16",
+     "vectors of 16 bytes whatever the element (2 of 8 bytes, 8 of 2), where Vulkan's hold 4 "
+     "elements (32 and 8 bytes): the bytes in flight stay those tuned on 4-byte types",
+     "Vulkan: u16vec4 -> uvec2 (one 64-bit access) took the look-back's f16 tile pass from 0.358 "
+     "to 0.350 ms (H200, 2^27); 8 halves per lane is not done"},
+    {"cuda", Primitive::scan, "fast/*", "i64,u64,f64,f16,bf16", "as the reduce fast/* entry",
+     "f16/bf16 look-back: 1.30x CUB's float-accumulator scan (H100, 2^28)"},
+};
+
+// Whether core lists `backend`'s shape of `id` over `dtype` as an exception.
+bool shape_exception(std::string_view backend, Primitive primitive, std::string_view id,
+                     std::string_view dtype);
+
+// fast/single-pass: one block, without partials or ticket, up to this n; the ticket's chain of L2
+// round trips (partial store, fence, atomic, the last block's loads) costs more than one block's
+// extra iterations below it. H200, f32 sum, cold / batch us, one block against 4096-element
+// tiles: CUDA 8K 4.7 / 2.6 against 5.6 / 3.7, 16K 5.8 / 3.1 against 6.0 / 4.0, but 32K 7.7 / 3.9
+// against 5.7 / 3.8; Vulkan 8K 6.7 / 2.9 against 8.8 / 4.2, 16K 7.5 / 3.4 against 8.7 / 4.3,
+// 32K 9.9 / 4.1 against 8.5 / 4.0 (a sweep of 8K..64K, issue 10).
+inline constexpr std::uint64_t kSinglePassOneBlockMax = 16384;
+
+// One pass of a multi-pass reduce: `count` elements from `in_offset` (of the input for pass 0,
+// else of the partials in scratch) into `blocks` partials at `out_offset` of scratch; the last
+// pass has one block, whose partial is the result.
+struct ReducePass {
+  std::uint64_t count = 0;
+  std::uint64_t in_offset = 0;
+  std::uint64_t out_offset = 0;
+  std::uint64_t blocks = 1;
+};
+// The passes over n elements, where blocks(m) gives a pass's blocks over m elements (at least
+// 1): each pass reduces the previous one's partials until one block remains. Partials of
+// successive passes sit one after another in scratch, each segment starting on a multiple of
+// `align` elements so vector loads of the next pass stay aligned. Scratch holds
+// scratch_elements(passes) partials.
+std::vector<ReducePass> reduce_passes(std::uint64_t n, std::uint64_t align,
+                                      const std::function<std::uint64_t(std::uint64_t m)>& blocks);
+std::uint64_t scratch_elements(std::span<const ReducePass> passes, std::uint64_t align);
+
+// A tiled scan (smem/hillis-steele, blelloch/bcao, the register scans): level 0 scans n elements
+// tile by tile and writes each tile's total, level k scans level k-1's totals (exclusively)
+// until one tile holds them, then each level below the top gets its tiles' prefixes added, top
+// down. Scratch holds, for each level k >= 1, its input (the totals) and its output, in
+// accumulators, and for a 16-bit scan of more than one tile (`wide_outputs`) level 0's n
+// accumulators, so the last add rounds each output once.
+struct TiledScanLayout {
+  std::vector<std::uint64_t> counts;   // elements scanned at level k; counts[0] = n
+  std::vector<std::uint64_t> totals;   // [k - 1]: bytes into scratch of level k's input
+  std::vector<std::uint64_t> scanned;  // [k - 1]: bytes into scratch of level k's output
+  std::optional<std::uint64_t> wide;   // bytes into scratch of level 0's accumulators
+  std::uint64_t scratch_bytes = 0;
+  std::size_t levels() const { return counts.size(); }
+};
+// Each region starts at a multiple of `align` bytes (CUDA: 256, cudaMalloc's alignment; Vulkan:
+// one vector of four accumulators).
+TiledScanLayout tiled_scan_layout(std::uint64_t n, std::uint64_t tile, std::size_t acc_bytes,
+                                  bool wide_outputs, std::uint64_t align);
+
+}  // namespace xr

@@ -1,0 +1,32 @@
+#include "xreduce/call_check.hpp"
+
+namespace xr {
+
+void check_calls(int calls) {
+  if (calls < 1)
+    throw Error(ErrorCategory::usage,
+                "a batch needs at least one call, not " + std::to_string(calls));
+}
+
+void check_reduce_call(const VariantInfo& info, const DeviceArray& input, Op op, int calls) {
+  check_calls(calls);
+  if (!info.claims(input.dtype()) || !info.claims(op))
+    throw Error(ErrorCategory::unsupported, info.id + " does not implement " +
+                                                std::string(to_string(op)) + " on " +
+                                                std::string(to_string(input.dtype())));
+}
+
+void check_scan_call(const VariantInfo& info, const DeviceArray& input, const DeviceArray& output,
+                     Op op, ScanKind kind, int calls) {
+  check_calls(calls);
+  const DType t = input.dtype();
+  if (!info.claims(t) || !info.claims(op) || !info.claims(kind))
+    throw Error(ErrorCategory::unsupported,
+                info.id + " does not implement the " + std::string(to_string(kind)) + " " +
+                    std::string(to_string(op)) + " scan of " + std::string(to_string(t)));
+  if (&input == &output || output.dtype() != t || output.size() != input.size())
+    throw Error(ErrorCategory::usage,
+                "scan output must be a distinct array of the input's dtype and size");
+}
+
+}  // namespace xr

@@ -1,0 +1,49 @@
+// The Vulkan backend's environment knobs (docs/cli.md), read once when the backend is made into
+// one typed struct, so every part of the backend sees the same values and a report can say which
+// were set (Backend::knobs).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace xr::vulkan {
+
+// XR_VK_LOOKBACK_SHAPE=<workgroup>x<vectors>.
+struct LookBackShape {
+  std::uint32_t workgroup = 0;
+  std::uint32_t vectors = 0;
+};
+
+struct VulkanKnobs {
+  // XR_VK_VALIDATION=1: the validation layer with synchronization validation; every message
+  // fails the call that caused it.
+  bool validation = false;
+  // XR_VK_ADDRESSING=address: every plan and probe reaches its operands by device address, also
+  // where a binding would hold them (tests, the before/after of the address path).
+  bool force_address = false;
+  // XR_VK_BLOCK_BYTES: the largest allocation an array makes, below maxMemoryAllocationSize, so
+  // the several-block path runs on small arrays too. 0: the device's limit.
+  std::uint64_t block_bytes = 0;
+  // The look-back's tuning knobs (fast/decoupled-lookback), unset: the tuned defaults.
+  std::optional<std::uint32_t> lookback_polls;    // XR_VK_LOOKBACK_POLLS
+  std::optional<std::uint32_t> lookback_backoff;  // XR_VK_LOOKBACK_BACKOFF
+  std::optional<LookBackShape> lookback_shape;    // XR_VK_LOOKBACK_SHAPE
+  // XR_VK_LOOKBACK_EXPERIMENT=no-wait: every tile takes the identity as its prefix (wrong
+  // results, refused by every check): the same shader's cost without the look-back.
+  bool lookback_no_wait = false;
+
+  // Each knob set in the environment, as given (name, value), in the order above.
+  std::vector<std::pair<std::string, std::string>> set;
+  // One line on the first malformed knob: a device knob (validation, addressing, blocks) leaves
+  // the backend unavailable; a look-back knob refuses every scanner with Error(usage).
+  std::string device_error;
+  std::string scan_error;
+};
+
+// The knobs from the environment; never throws (errors go to device_error and scan_error).
+VulkanKnobs read_vulkan_knobs();
+
+}  // namespace xr::vulkan

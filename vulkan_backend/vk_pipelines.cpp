@@ -1,0 +1,54 @@
+#include "vk_pipelines.hpp"
+
+#include <array>
+
+#include "vk_check.hpp"
+#include "xreduce/error.hpp"
+#include "xreduce/spirv_modules.hpp"
+
+namespace xr::vulkan {
+
+Pipelines::Pipelines(const vk::raii::Device& device, const DeviceFacts& facts)
+    : device_(device), facts_(facts) {
+  cache_ = XR_VK_CHECK(device.createPipelineCache(vk::PipelineCacheCreateInfo()));
+  // Three storage-buffer bindings (the operands of the binding modules) and the push constants
+  // (with the operands' addresses, read by the address modules): shaders/common.glsl.
+  std::array<vk::DescriptorSetLayoutBinding, 3> bindings;
+  for (std::uint32_t b = 0; b < bindings.size(); ++b)
+    bindings[b] = vk::DescriptorSetLayoutBinding(b, vk::DescriptorType::eStorageBuffer, 1,
+                                                 vk::ShaderStageFlagBits::eCompute);
+  set_layout_ = XR_VK_CHECK(
+      device.createDescriptorSetLayout(vk::DescriptorSetLayoutCreateInfo({}, bindings)));
+  const vk::PushConstantRange push(vk::ShaderStageFlagBits::eCompute, 0, sizeof(PushBlock));
+  const vk::DescriptorSetLayout set_layout = *set_layout_;
+  pipeline_layout_ =
+      XR_VK_CHECK(device.createPipelineLayout(vk::PipelineLayoutCreateInfo({}, set_layout, push)));
+}
+
+vk::Pipeline Pipelines::get(const PipelineKey& key) {
+  auto it = pipelines_.find(key);
+  if (it != pipelines_.end()) return *it->second.pipeline;
+  const spirv::Module* module = spirv::find(key.module);
+  if (!module)
+    throw Error(ErrorCategory::unavailable,
+                "SPIR-V module '" + key.module + "' is not embedded in this build");
+  Entry entry;
+  entry.module = XR_VK_CHECK(device_.createShaderModule(
+      vk::ShaderModuleCreateInfo({}, module->words.size_bytes(), module->words.data())));
+  // Specialization constants: 0 = workgroup size, 1 = unroll factor, 2 = back-off, 3 = operator
+  // (each ignored by shaders that do not declare it).
+  const std::uint32_t values[] = {key.workgroup, key.unroll, key.backoff, key.op};
+  const vk::SpecializationMapEntry entries[] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}, {3, 12, 4}};
+  vk::SpecializationInfo spec(entries, vk::ArrayProxyNoTemporaries<const std::uint32_t>(values));
+  vk::PipelineShaderStageCreateFlags stage_flags;
+  // Subgroup shaders index shared memory by lane and need every subgroup full.
+  if (facts_.full_subgroups && key.workgroup % facts_.max_subgroup_size == 0)
+    stage_flags |= vk::PipelineShaderStageCreateFlagBits::eRequireFullSubgroups;
+  vk::PipelineShaderStageCreateInfo stage(stage_flags, vk::ShaderStageFlagBits::eCompute,
+                                          *entry.module, "main", &spec);
+  entry.pipeline = XR_VK_CHECK(device_.createComputePipeline(
+      cache_, vk::ComputePipelineCreateInfo({}, stage, *pipeline_layout_)));
+  return *pipelines_.emplace(key, std::move(entry)).first->second.pipeline;
+}
+
+}  // namespace xr::vulkan

@@ -1,0 +1,77 @@
+// The compute pipelines of one logical device: the one pipeline layout every shader shares
+// (three storage-buffer bindings and the push constants of shaders/params.glsl) and a pipeline
+// per (embedded module, specialization constants), created on first use through a pipeline
+// cache.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vulkan/vulkan_raii.hpp>
+
+#include "vk_device_facts.hpp"
+
+namespace xr::vulkan {
+
+// Pipeline variants differ in module and specialization constants (shaders/common.glsl).
+struct PipelineKey {
+  std::string module;             // an embedded SPIR-V module name (xreduce/spirv_modules.hpp)
+  std::uint32_t workgroup = 256;  // specialization constant 0
+  std::uint32_t unroll = 1;       // 1: vector loads in flight
+  std::uint32_t backoff = 0;      // 2: the scan look-back's pause
+  std::uint32_t op = 0;           // 3: the operator, core's Op as a number (0 sum, 1 min, 2 max)
+  auto operator<=>(const PipelineKey&) const = default;
+};
+
+// A pass's three operands by device address (the buffers' byte 0): the source, the destination
+// and the pass's own scratch (shaders/params.glsl: src, dst, aux).
+struct Operands {
+  vk::DeviceAddress src = 0, dst = 0, aux = 0;
+};
+
+// The sizes of one pass, the part of every shader's push constants (shaders/params.glsl) that
+// plans compute. Reduce shaders read n to groups; the scan shaders all of them.
+struct PushConstants {
+  std::uint64_t n = 0;
+  std::uint32_t in_offset = 0;
+  std::uint32_t out_offset = 0;
+  std::uint32_t groups = 0;
+  std::uint32_t aux_offset = 0;
+  std::uint32_t flags = 0;
+  std::uint32_t param = 0;
+  std::uint32_t limit = 0;
+};
+
+// The push constants as the shaders see them, byte for byte.
+struct PushBlock {
+  Operands operands;
+  PushConstants sizes;
+};
+static_assert(offsetof(PushBlock, sizes) == 24 && offsetof(PushBlock, sizes.in_offset) == 32 &&
+                  offsetof(PushBlock, sizes.limit) == 56,
+              "PushBlock must match shaders/params.glsl");
+
+class Pipelines {
+ public:
+  Pipelines(const vk::raii::Device& device, const DeviceFacts& facts);
+  vk::PipelineLayout layout() const { return *pipeline_layout_; }
+  vk::DescriptorSetLayout set_layout() const { return *set_layout_; }
+  // The pipeline of `key`, created on first use. Error(unavailable) if the module is not
+  // embedded (a build problem).
+  vk::Pipeline get(const PipelineKey& key);
+
+ private:
+  struct Entry {
+    vk::raii::ShaderModule module{nullptr};
+    vk::raii::Pipeline pipeline{nullptr};
+  };
+  const vk::raii::Device& device_;
+  const DeviceFacts& facts_;
+  vk::raii::PipelineCache cache_{nullptr};
+  vk::raii::DescriptorSetLayout set_layout_{nullptr};
+  vk::raii::PipelineLayout pipeline_layout_{nullptr};
+  std::map<PipelineKey, Entry> pipelines_;
+};
+
+}  // namespace xr::vulkan

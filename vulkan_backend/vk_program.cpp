@@ -1,0 +1,95 @@
+#include "vk_program.hpp"
+
+#include "xreduce/error.hpp"
+
+namespace xr::vulkan {
+
+Addressing addressing_for(const Device& device, std::uint64_t n,
+                          std::initializer_list<vk::DeviceSize> buffer_bytes) {
+  if (device.knobs().force_address || n >= (std::uint64_t{1} << 31)) return Addressing::address;
+  for (vk::DeviceSize bytes : buffer_bytes)
+    if (bytes > device.facts().limits.maxStorageBufferRange) return Addressing::address;
+  return Addressing::binding;
+}
+
+std::string module_name(std::string_view shader, DType t, Addressing a) {
+  return std::string(shader) + "." + std::string(to_string(t)) +
+         (a == Addressing::address ? ".addr" : "");
+}
+
+std::uint32_t op_constant(Op op) {
+  switch (op) {
+    case Op::sum:
+      return 0;
+    case Op::min:
+      return 1;
+    case Op::max:
+      return 2;
+  }
+  throw Error(ErrorCategory::usage, "vulkan: unknown operator");
+}
+
+Program::Program(Device& device, std::vector<ProgramPass> passes,
+                 std::span<const OperandBuffers> sets, Addressing addressing, Op op,
+                 std::optional<ReadBack> read_back)
+    : device_(&device), passes_(std::move(passes)), read_back_(read_back), single_(device) {
+  for (const ProgramPass& p : passes_)
+    pipelines_.push_back(
+        device.pipelines().get({.module = module_name(p.shader, p.dtype, addressing),
+                                .workgroup = p.workgroup,
+                                .unroll = p.unroll,
+                                .backoff = p.backoff,
+                                .op = op_constant(op)}));
+  for (const OperandBuffers& s : sets)
+    operands_.push_back({{s.src->address(), s.dst->address(), s.aux->address()}});
+  if (addressing == Addressing::binding) {
+    std::vector<BindingSets::Triple> triples;
+    for (const OperandBuffers& s : sets)
+      triples.push_back({s.src->handle(), s.dst->handle(), s.aux->handle()});
+    sets_.emplace(device, triples);
+    for (std::size_t i = 0; i < operands_.size(); ++i) operands_[i].set = (*sets_)[i];
+  }
+  if (read_back_)
+    host_.emplace(device, read_back_->bytes, vk::BufferUsageFlagBits::eTransferDst,
+                  MemoryKind::readback);
+  record(single_, 1);
+}
+
+Program::~Program() {
+  device_->drain();
+}
+
+Timing Program::run(int calls) {
+  if (calls == 1) return single_.run();
+  if (!batch_ || batch_calls_ != calls) {
+    batch_.reset();
+    batch_.emplace(*device_);
+    record(*batch_, calls);
+    batch_calls_ = calls;
+  }
+  return per_call(batch_->run(), calls);
+}
+
+void Program::record(TimedCommands& commands, int calls) {
+  const auto& cmd = commands.begin();
+  for (int c = 0; c < calls; ++c)
+    for (std::size_t i = 0; i < passes_.size(); ++i) {
+      if (c > 0 || i > 0) record_pass_barrier(cmd);  // a pass reads what the last one wrote
+      const ProgramPass& p = passes_[i];
+      record_dispatch(cmd, *device_, pipelines_[i], operands_[p.operands], p.push, p.grid);
+    }
+  commands.end_timing();
+  if (read_back_) {
+    using A = vk::AccessFlagBits;
+    using S = vk::PipelineStageFlagBits;
+    const vk::MemoryBarrier written(A::eShaderWrite, A::eTransferRead);
+    cmd.pipelineBarrier(S::eComputeShader, S::eTransfer, {}, written, {}, {});
+    cmd.copyBuffer(read_back_->from->handle(), host_->handle(),
+                   vk::BufferCopy(read_back_->offset, 0, read_back_->bytes));
+    const vk::MemoryBarrier to_host(A::eTransferWrite, A::eHostRead);
+    cmd.pipelineBarrier(S::eTransfer, S::eHost, {}, to_host, {}, {});
+  }
+  commands.end();
+}
+
+}  // namespace xr::vulkan

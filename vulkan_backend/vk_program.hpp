@@ -1,0 +1,118 @@
+// A recorded program: the passes of one call over fixed buffers, recorded once into a timed
+// command buffer (and, on first use per count, a batch of back-to-back calls) and resubmitted
+// for every call, with the descriptor sets it binds and what it reads back after the timing.
+// Reducers and scanners describe their passes (a plan) and own a few programs (RecentCache).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "vk_buffer.hpp"
+#include "vk_commands.hpp"
+#include "xreduce/types.hpp"
+
+namespace xr::vulkan {
+
+// How a program's shaders reach their operands (shaders/common.glsl): by descriptor binding with
+// 32-bit indices where every buffer fits one binding and n < 2^31 (as fast on an H200, 2-3x
+// faster on lavapipe, and seen by synchronization validation), else by device address with
+// 64-bit indices. XR_VK_ADDRESSING=address forces the second.
+enum class Addressing { binding, address };
+Addressing addressing_for(const Device& device, std::uint64_t n,
+                          std::initializer_list<vk::DeviceSize> buffer_bytes);
+// The module of an algorithm for one dtype and addressing: "<shader>.<dtype>[.addr]".
+std::string module_name(std::string_view shader, DType t, Addressing a);
+// The operator's specialization constant (shaders/common.glsl: XR_OP).
+std::uint32_t op_constant(Op op);
+
+// One pass: the algorithm over elements of `dtype`, its specialization constants, which of the
+// program's operand sets it reaches, its push constants and its grid.
+struct ProgramPass {
+  std::string_view shader;
+  DType dtype = DType::i32;
+  std::uint32_t workgroup = 256;
+  std::uint32_t unroll = 1;
+  std::uint32_t backoff = 0;
+  std::size_t operands = 0;
+  PushConstants push;
+  Grid grid;
+};
+
+// The three buffers of an operand set (shaders/params.glsl: src, dst, aux).
+struct OperandBuffers {
+  const Buffer* src = nullptr;
+  const Buffer* dst = nullptr;
+  const Buffer* aux = nullptr;
+};
+
+// What a program copies to the host after its timed interval: `bytes` of `from` at `offset`.
+struct ReadBack {
+  const Buffer* from = nullptr;
+  vk::DeviceSize offset = 0;
+  vk::DeviceSize bytes = 0;
+};
+
+class Program {
+ public:
+  // The buffers must outlive the program. Error(unavailable) for a pass whose module is not
+  // embedded.
+  Program(Device& device, std::vector<ProgramPass> passes, std::span<const OperandBuffers> sets,
+          Addressing addressing, Op op, std::optional<ReadBack> read_back = std::nullopt);
+  ~Program();  // drains the queue first: a timed-out call may still run its command buffers
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
+
+  // `calls` >= 1 calls back to back in one command buffer and one interval; the time per call.
+  Timing run(int calls);
+  // What the last run read back (host-visible); nullptr without a read-back.
+  const void* read_back() const { return host_ ? host_->mapped() : nullptr; }
+
+ private:
+  void record(TimedCommands& commands, int calls);
+
+  Device* device_;
+  std::vector<ProgramPass> passes_;
+  std::vector<vk::Pipeline> pipelines_;  // per pass, owned by the device's pipeline table
+  std::optional<BindingSets> sets_;      // where the program binds its operands
+  std::vector<Bound> operands_;          // per operand set
+  std::optional<ReadBack> read_back_;
+  std::optional<Buffer> host_;  // the read-back's host-visible copy
+  TimedCommands single_;
+  std::optional<TimedCommands> batch_;  // batch_calls_ calls in one command buffer
+  int batch_calls_ = 0;
+};
+
+// The few most recent values by key, the oldest dropped past `capacity`: the programs a reducer
+// or scanner keeps, since a compare sweep alternates few sizes and arrays per variant.
+template <class Key, class Value>
+class RecentCache {
+ public:
+  explicit RecentCache(std::size_t capacity) : capacity_(capacity) {}
+  // The value of `key`, made by make() (a unique_ptr<Value>) when absent.
+  template <class Make>
+  Value& get(const Key& key, Make&& make) {
+    for (auto& [k, v] : entries_)
+      if (k == key) return *v;
+    if (entries_.size() == capacity_) entries_.pop_front();
+    entries_.emplace_back(key, make());
+    return *entries_.back().second;
+  }
+  void clear() { entries_.clear(); }
+
+ private:
+  std::size_t capacity_;
+  std::deque<std::pair<Key, std::unique_ptr<Value>>> entries_;
+};
+
+// Programs kept per reducer and per scanner's (n, dtype, op): a sweep alternates few.
+inline constexpr std::size_t kProgramsKept = 8;
+
+}  // namespace xr::vulkan

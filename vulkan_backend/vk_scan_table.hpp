@@ -1,0 +1,69 @@
+// The Vulkan scan variants as data: the shaders, workgroup size, items and requirements of each
+// id, and the look-back's tuning. The same ids and algorithms as the CUDA ladder
+// (cuda_backend/scan_dispatch.hpp), with subgroups where CUDA has warps; shapes shared with CUDA
+// come from core (xreduce/shapes.hpp).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "vk_device_facts.hpp"
+#include "vk_knobs.hpp"
+#include "xreduce/backend.hpp"
+
+namespace xr::vulkan {
+
+enum class ScanFamily {
+  tiled,             // a workgroup scans a tile and writes its total; the totals are scanned by
+                     // the same shader level by level, then added back down (scan_uniform_add)
+  bit,               // seed 001's Fenwick tree: build in-block, build above, query
+  reduce_then_scan,  // fast/reduce-then-scan: reduce chunks, scan the partials, rescan chunks
+  look_back,         // fast/decoupled-lookback: one pass with the decoupled fallback
+};
+
+// One row of the scan table. Shader names are algorithm names in shaders/ (modules
+// "<shader>.<dtype>[.addr]").
+struct ScanSpec {
+  std::string_view id;
+  ScanFamily family = ScanFamily::tiled;
+  std::string_view shader;  // tiled: the tile scan; bit: the in-block build; fast/*: the tile pass
+  // tiled: the tile scan writing float results to scratch, for f16/bf16 scans of more than one
+  // tile (shaders/scan_common.glsl, XR_WIDE_DST)
+  std::string_view wide_shader;
+  std::string_view levels;        // bit: the build above the block (one layer per pass, or one
+                                  // workgroup for all)
+  std::string_view query;         // bit: the query
+  std::uint32_t workgroup = 256;  // invocations (specialization constant 0), a power of two
+  std::uint32_t items = 1;        // tiled: elements per invocation; fast/*: 4-element vectors per
+                            // invocation (specialization constant 1; 16 bytes for 32-bit types,
+                            // 8 for f16/bf16, 32 for 64-bit ones)
+  std::uint32_t shared_bytes = 0;  // the most shared memory one of its shaders declares, with
+                                   // 4-byte accumulators (8-byte ones: twice, vk_requirements)
+  std::uint32_t needs = 0;         // Need bits (vk_requirements.hpp)
+  bool deterministic = true;       // float results bitwise the same run to run
+};
+
+// fast/decoupled-lookback's tuning, each overridden by its knob (docs/cli.md).
+struct LookBackPolicy {
+  LookBackShape shape_4byte;  // workgroup x 4-element vectors, 4-byte accumulators
+  LookBackShape shape_8byte;  // the same for 8-byte accumulators (i64, u64, f64)
+  // Polls of an incomplete window before the workgroup stops waiting and reduces the missing
+  // predecessors itself (the decoupled fallback); 0 falls back at the first one (tests).
+  std::uint32_t polls = 0;
+  // The pause between polls (specialization constant 2, ~4-cycle steps), used by grids of at
+  // least pause_tiles tiles, as CUDA pauses grids of at least 500 blocks.
+  std::uint32_t backoff = 0;
+  std::uint32_t pause_tiles = 0;
+  bool no_wait = false;  // XR_VK_LOOKBACK_EXPERIMENT=no-wait
+};
+LookBackPolicy lookback_policy(const VulkanKnobs& knobs);
+
+std::span<const ScanSpec> scan_table();
+const ScanSpec* find_scan(std::string_view id);
+VariantInfo scan_info(const ScanSpec& spec);
+// Why the device cannot run `spec`, in words; empty when it can.
+std::string scan_unsupported_reason(const ScanSpec& spec, const DeviceFacts& facts);
+
+}  // namespace xr::vulkan
