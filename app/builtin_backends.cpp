@@ -12,24 +12,25 @@
 namespace xr {
 
 void register_builtin_backends(Registry& registry) {
-  registry.add(cpu::make_backend());
+  registry.add("cpu", cpu::make_backend);
 #if XR_HAVE_CUDA
-  registry.add(cuda::make_backend());
+  registry.add("cuda", cuda::make_backend);
 #else
   registry.note_not_built("cuda", XR_CUDA_NOT_BUILT_REASON);
 #endif
 #if XR_HAVE_VULKAN
-  registry.add(vulkan::make_backend());
+  // "The same NVIDIA hardware": Vulkan's default device is the one whose UUID equals the CUDA
+  // device's. An explicit --device later overrides this.
+  registry.add("vulkan", [&registry] {
+    std::unique_ptr<Backend> backend = vulkan::make_backend();
+    Backend* cuda = registry.find("cuda");
+    if (cuda && cuda->available() && backend->available())
+      backend->select_device(DeviceChoice{"", cuda->device().uuid});
+    return backend;
+  });
 #else
   registry.note_not_built("vulkan", XR_VULKAN_NOT_BUILT_REASON);
 #endif
-
-  // "The same NVIDIA hardware": Vulkan's default device is the one whose UUID equals the CUDA
-  // device's. An explicit --device later overrides this.
-  Backend* cuda = registry.find("cuda");
-  Backend* vulkan = registry.find("vulkan");
-  if (cuda && vulkan && cuda->available() && vulkan->available())
-    vulkan->select_device(DeviceChoice{"", cuda->device().uuid});
 }
 
 }  // namespace xr

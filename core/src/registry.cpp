@@ -5,12 +5,30 @@
 namespace xr {
 
 void Registry::add(std::unique_ptr<Backend> backend) {
+  names_.emplace_back(backend->name());
+  factories_.emplace_back();
   backends_.push_back(std::move(backend));
 }
 
+void Registry::add(std::string name, Factory make) {
+  names_.push_back(std::move(name));
+  factories_.push_back(std::move(make));
+  backends_.emplace_back();
+}
+
+Backend* Registry::make(std::size_t i) const {
+  if (!backends_[i]) backends_[i] = factories_[i]();
+  return backends_[i].get();
+}
+
+std::span<const std::unique_ptr<Backend>> Registry::backends() const {
+  for (std::size_t i = 0; i < backends_.size(); ++i) make(i);
+  return backends_;
+}
+
 Backend* Registry::find(std::string_view name) const {
-  for (const auto& b : backends_)
-    if (b->name() == name) return b.get();
+  for (std::size_t i = 0; i < names_.size(); ++i)
+    if (names_[i] == name) return make(i);
   return nullptr;
 }
 
@@ -31,9 +49,7 @@ Backend& Registry::get(std::string_view name) const {
 }
 
 std::vector<std::string> Registry::names() const {
-  std::vector<std::string> out;
-  for (const auto& b : backends_) out.emplace_back(b->name());
-  return out;
+  return names_;
 }
 
 }  // namespace xr

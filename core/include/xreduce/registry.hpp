@@ -1,7 +1,10 @@
 // The explicit backend registry: filled by register_builtin_backends() from main(), never by
 // static initialisers, so the order and the set of backends are visible in one function.
+// Backends are made on first use: a command that names one backend does not pay for the others
+// (making the Vulkan backend loads the loader and every ICD: ~0.1 s a process on lavapipe).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -15,12 +18,21 @@ namespace xr {
 
 class Registry {
  public:
+  using Factory = std::function<std::unique_ptr<Backend>()>;
+  Registry() = default;
+  Registry(const Registry&) = delete;  // factories may refer to the registry
+  Registry& operator=(const Registry&) = delete;
+
   void add(std::unique_ptr<Backend> backend);
+  // A backend called `name`, made by `make` the first time it is asked for (find, get,
+  // backends).
+  void add(std::string name, Factory make);
   // Records a backend this build left out and why (configure's words), so asking for it is
   // Error(unavailable) with that reason rather than "unknown backend".
   void note_not_built(std::string name, std::string reason);
-  std::span<const std::unique_ptr<Backend>> backends() const { return backends_; }
-  // nullptr when no backend of that name is built.
+  // Every backend, made now where it was not yet, in the order added.
+  std::span<const std::unique_ptr<Backend>> backends() const;
+  // nullptr when no backend of that name is built; made now where it was not yet.
   Backend* find(std::string_view name) const;
   // Error(unavailable) for a backend noted as not built; Error(usage) naming the built backends
   // for any other unknown name.
@@ -30,7 +42,12 @@ class Registry {
   std::span<const std::pair<std::string, std::string>> not_built() const { return not_built_; }
 
  private:
-  std::vector<std::unique_ptr<Backend>> backends_;
+  Backend* make(std::size_t i) const;
+
+  std::vector<std::string> names_;
+  std::vector<Factory> factories_;  // empty where the backend was added made
+  // Made on first use: finding a backend does not change what the registry holds.
+  mutable std::vector<std::unique_ptr<Backend>> backends_;
   std::vector<std::pair<std::string, std::string>> not_built_;  // name, reason
 };
 
