@@ -4,6 +4,8 @@
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -70,152 +72,189 @@ void check_reps(const CLI::Option* opt, const StatFlags& s) {
     throw Error(ErrorCategory::usage, fmt::format("--reps must be at least 1, not {}", s.reps));
 }
 
-}  // namespace
+// A string option that is set only when given (its std::optional field stays empty otherwise).
+class OptionalText {
+ public:
+  OptionalText(CLI::App* cmd, const std::string& name, const std::string& help,
+               const std::string& type)
+      : option_(cmd->add_option(name, text_, help)->type_name(type)) {}
+  CLI::Option* option() const { return option_; }
+  void copy_to(std::optional<std::string>& field) const {
+    if (option_->count()) field = text_;
+  }
 
-int run_cli(int argc, char** argv) {
-  CLI::App app{
-      "xreduce: parallel reduction and prefix-sum ladders in CUDA, Vulkan compute and on the "
-      "CPU, measured side by side on the same GPU.",
-      "xreduce"};
-  app.footer(kFooter);
-  app.set_version_flag("--version", std::string("xreduce ") + XR_VERSION);
-  app.require_subcommand(1);
-  app.get_formatter()->column_width(34);
+ private:
+  std::string text_;
+  CLI::Option* option_;
+};
 
-  ListOptions list;
-  CLI::App* list_cmd =
-      app.add_subcommand("list", "Show every built backend, its devices and variants");
-  list_cmd->add_option("--format", list.format, "text | json")
-      ->capture_default_str()
-      ->type_name("FMT");
+struct ListCommand {
+  CLI::App* cmd;
+  ListOptions options;
+  explicit ListCommand(CLI::App& app)
+      : cmd(app.add_subcommand("list", "Show every built backend, its devices and variants")) {
+    cmd->add_option("--format", options.format, "text | json")
+        ->capture_default_str()
+        ->type_name("FMT");
+  }
+};
 
-  RunOptions run;
-  std::string run_dtype, run_n, run_input, run_scan, run_output;
-  CLI::App* run_cmd = app.add_subcommand("run", "Run and check one variant on one backend");
-  run_cmd->add_option("--backend", run.backend, "cpu, cuda or vulkan")->required()->type_name("B");
-  run_cmd->add_option("--variant", run.variant, "Variant id, e.g. smem/sequential")
-      ->required()
-      ->type_name("ID");
-  run_cmd->add_option("--primitive", run.primitive, "reduce | scan")
-      ->capture_default_str()
-      ->type_name("P");
-  auto* run_scan_opt =
-      run_cmd->add_option("--scan", run_scan, "inclusive | exclusive (scan; default inclusive)")
-          ->type_name("KIND");
-  auto* run_output_opt =
-      run_cmd
-          ->add_option("--output", run_output,
-                       "Write the scanned array to FILE.npy (scan; written whole or not at all)")
-          ->type_name("FILE");
-  run_cmd->add_option("--op", run.op, "sum | min | max")->capture_default_str()->type_name("OP");
-  auto* run_dtype_opt =
-      run_cmd
-          ->add_option(
-              "--dtype", run_dtype,
-              "i32 | u32 | f32 | i64 | u64 | f64 | f16 | bf16 (default i32, or the .npy's)")
-          ->type_name("T");
-  auto* run_n_opt =
-      run_cmd->add_option("--n", run_n, "Elements to generate, e.g. 16M or 2^24")->type_name("N");
-  auto* run_input_opt =
-      run_cmd->add_option("--input", run_input, "Read the elements from FILE.npy or FILE.bin")
-          ->type_name("FILE");
-  run_n_opt->excludes(run_input_opt);
-  run_cmd->add_option("--seed", run.seed, "Seed of the generated data")
-      ->capture_default_str()
-      ->type_name("S");
-  run_cmd->add_option("--dist", run.dist, "small | full | extremes")
-      ->capture_default_str()
-      ->type_name("D");
-  run_cmd->add_option("--device", run.device, "Device index, name substring or UUID")
-      ->type_name("SEL");
-  CLI::Option* run_reps = add_stat_flags(run_cmd, run.stats);
-  run_cmd->add_option("--format", run.format, "text | json")
-      ->capture_default_str()
-      ->type_name("FMT");
+struct RunCommand {
+  CLI::App* cmd;
+  RunOptions options;
+  CLI::Option* reps;
+  std::unique_ptr<OptionalText> scan, output, dtype, n, input;
 
-  CompareOptions cmp;
-  CLI::App* cmp_cmd = app.add_subcommand(
-      "compare", "Measure the variant ladders of several backends and print them side by side");
-  cmp_cmd
-      ->add_option("--backend", cmp.backends,
-                   "all (every available backend) or a list, e.g. cpu,vulkan")
-      ->capture_default_str()
-      ->type_name("LIST");
-  cmp_cmd->add_option("--variant", cmp.variants, "Glob(s) over variant ids, e.g. 'smem/*,fast/*'")
-      ->capture_default_str()
-      ->type_name("GLOB");
-  cmp_cmd->add_option("--primitive", cmp.primitives, "reduce | scan | all")
-      ->capture_default_str()
-      ->type_name("P");
-  std::string cmp_scan;
-  auto* cmp_scan_opt =
-      cmp_cmd
-          ->add_option("--scan", cmp_scan,
-                       "inclusive | exclusive, or a list (scan; default inclusive)")
-          ->type_name("KIND");
-  cmp_cmd->add_option("--op", cmp.ops, "sum | min | max, or a list")
-      ->capture_default_str()
-      ->type_name("OP");
-  cmp_cmd
-      ->add_option("--dtype", cmp.dtypes,
-                   "i32 | u32 | f32 | i64 | u64 | f64 | f16 | bf16, or a list")
-      ->capture_default_str()
-      ->type_name("T");
-  std::string cmp_n, cmp_sweep;
-  auto* cmp_n_opt =
-      cmp_cmd->add_option("--n", cmp_n, "Size(s): N[,N...] (default 16M)")->type_name("N[,N]");
-  auto* cmp_sweep_opt =
-      cmp_cmd->add_option("--sweep", cmp_sweep, "LO:HI (every power of two between) or LO:HI:STEP")
-          ->type_name("LO:HI[:STEP]");
-  cmp_n_opt->excludes(cmp_sweep_opt);
-  cmp_cmd->add_option("--seed", cmp.seed, "Seed of the generated data")
-      ->capture_default_str()
-      ->type_name("S");
-  cmp_cmd->add_option("--dist", cmp.dist, "small | full | extremes")
-      ->capture_default_str()
-      ->type_name("D");
-  cmp_cmd
-      ->add_option("--device", cmp.device,
-                   "SEL for every GPU backend, or backend=SEL[,backend=SEL]")
-      ->type_name("SEL");
-  CLI::Option* cmp_reps = add_stat_flags(cmp_cmd, cmp.stats);
-  cmp_cmd->add_flag("--include-transfer", cmp.include_transfer,
-                    "Time upload + reduce + readback on the host (the end-to-end cost)");
-  cmp_cmd->add_option("--format", cmp.format, "text | md | csv | json")
-      ->capture_default_str()
-      ->type_name("FMT");
-  cmp_cmd->add_option("--out", cmp.out, "Write the report to FILE (atomically) instead of stdout")
-      ->type_name("FILE");
-  cmp_cmd
-      ->add_option(
-          "--plot", cmp.plot,
-          "Also draw time against n (log-log, Vulkan/CUDA ratio) into FILE.svg, .png or .pdf "
-          "(python3 + matplotlib)")
-      ->type_name("FILE");
-  cmp_cmd
-      ->add_option("--save-json", cmp.save_json,
-                   "Also write the JSON report to FILE (for plots and later analysis)")
-      ->type_name("FILE");
-  cmp_cmd->add_flag("--quiet,-q", cmp.quiet, "No progress and notes on stderr");
-  cmp_cmd->add_flag("--overheads", cmp.overheads,
-                    "Also measure each GPU API's launch, submit and round-trip costs");
-  auto* cmp_transfers = cmp_cmd->add_flag(
-      "--transfers", cmp.transfers,
-      "Also measure each GPU backend's uploads and read-backs against its host link");
-  std::string cmp_transfer_sizes;
-  auto* cmp_transfer_sizes_opt =
-      cmp_cmd
-          ->add_option("--transfer-sizes", cmp_transfer_sizes,
-                       "Bytes per transfer of --transfers, N[,N...] (default 1M,16M,64M,256M,1G)")
-          ->type_name("N[,N]")
-          ->needs(cmp_transfers);
-  cmp_cmd
-      ->add_option("--merge", cmp.merge,
-                   "Fold the rows and devices of another JSON report into this one (e.g. "
-                   "bench/peers.py's torch and cupy rows); repeatable")
-      ->type_name("FILE");
+  explicit RunCommand(CLI::App& app)
+      : cmd(app.add_subcommand("run", "Run and check one variant on one backend")) {
+    RunOptions& o = options;
+    cmd->add_option("--backend", o.backend, "cpu, cuda or vulkan")->required()->type_name("B");
+    cmd->add_option("--variant", o.variant, "Variant id, e.g. smem/sequential")
+        ->required()
+        ->type_name("ID");
+    cmd->add_option("--primitive", o.primitive, "reduce | scan")
+        ->capture_default_str()
+        ->type_name("P");
+    scan = std::make_unique<OptionalText>(
+        cmd, "--scan", "inclusive | exclusive (scan; default inclusive)", "KIND");
+    output = std::make_unique<OptionalText>(
+        cmd, "--output", "Write the scanned array to FILE.npy (scan; written whole or not at all)",
+        "FILE");
+    cmd->add_option("--op", o.op, "sum | min | max")->capture_default_str()->type_name("OP");
+    dtype = std::make_unique<OptionalText>(
+        cmd, "--dtype",
+        "i32 | u32 | f32 | i64 | u64 | f64 | f16 | bf16 (default i32, or the .npy's)", "T");
+    n = std::make_unique<OptionalText>(cmd, "--n", "Elements to generate, e.g. 16M or 2^24", "N");
+    input = std::make_unique<OptionalText>(cmd, "--input",
+                                           "Read the elements from FILE.npy or FILE.bin", "FILE");
+    n->option()->excludes(input->option());
+    cmd->add_option("--seed", o.seed, "Seed of the generated data")
+        ->capture_default_str()
+        ->type_name("S");
+    cmd->add_option("--dist", o.dist, "small | full | extremes")
+        ->capture_default_str()
+        ->type_name("D");
+    cmd->add_option("--device", o.device, "Device index, name substring or UUID")->type_name("SEL");
+    reps = add_stat_flags(cmd, o.stats);
+    cmd->add_option("--format", o.format, "text | json")->capture_default_str()->type_name("FMT");
+  }
 
-  // An unknown first word is an unknown command, not CLI11's "A subcommand is required".
+  // The options with the optional texts that were given.
+  const RunOptions& finish() {
+    check_reps(reps, options.stats);
+    scan->copy_to(options.scan);
+    output->copy_to(options.output);
+    dtype->copy_to(options.dtype);
+    n->copy_to(options.n);
+    input->copy_to(options.input);
+    return options;
+  }
+};
+
+struct CompareCommand {
+  CLI::App* cmd;
+  CompareOptions options;
+  CLI::Option* reps;
+  std::unique_ptr<OptionalText> scan, n, sweep, transfer_sizes;
+
+  explicit CompareCommand(CLI::App& app)
+      : cmd(app.add_subcommand(
+            "compare",
+            "Measure the variant ladders of several backends and print them side by side")) {
+    add_selection();
+    add_measurement();
+    add_output();
+  }
+
+  // What is measured: backends, variants, primitives, operations, types, sizes, data, devices.
+  void add_selection() {
+    CompareOptions& o = options;
+    cmd->add_option("--backend", o.backends,
+                    "all (every available backend) or a list, e.g. cpu,vulkan")
+        ->capture_default_str()
+        ->type_name("LIST");
+    cmd->add_option("--variant", o.variants, "Glob(s) over variant ids, e.g. 'smem/*,fast/*'")
+        ->capture_default_str()
+        ->type_name("GLOB");
+    cmd->add_option("--primitive", o.primitives, "reduce | scan | all")
+        ->capture_default_str()
+        ->type_name("P");
+    scan = std::make_unique<OptionalText>(
+        cmd, "--scan", "inclusive | exclusive, or a list (scan; default inclusive)", "KIND");
+    cmd->add_option("--op", o.ops, "sum | min | max, or a list")
+        ->capture_default_str()
+        ->type_name("OP");
+    cmd->add_option("--dtype", o.dtypes,
+                    "i32 | u32 | f32 | i64 | u64 | f64 | f16 | bf16, or a list")
+        ->capture_default_str()
+        ->type_name("T");
+    n = std::make_unique<OptionalText>(cmd, "--n", "Size(s): N[,N...] (default 16M)", "N[,N]");
+    sweep = std::make_unique<OptionalText>(
+        cmd, "--sweep", "LO:HI (every power of two between) or LO:HI:STEP", "LO:HI[:STEP]");
+    n->option()->excludes(sweep->option());
+    cmd->add_option("--seed", o.seed, "Seed of the generated data")
+        ->capture_default_str()
+        ->type_name("S");
+    cmd->add_option("--dist", o.dist, "small | full | extremes")
+        ->capture_default_str()
+        ->type_name("D");
+    cmd->add_option("--device", o.device, "SEL for every GPU backend, or backend=SEL[,backend=SEL]")
+        ->type_name("SEL");
+  }
+
+  // How: statistics and modes, end to end, and the costs measured beside the ladders.
+  void add_measurement() {
+    CompareOptions& o = options;
+    reps = add_stat_flags(cmd, o.stats);
+    cmd->add_flag("--include-transfer", o.include_transfer,
+                  "Time upload + reduce + readback on the host (the end-to-end cost)");
+    cmd->add_flag("--overheads", o.overheads,
+                  "Also measure each GPU API's launch, submit and round-trip costs");
+    auto* transfers = cmd->add_flag(
+        "--transfers", o.transfers,
+        "Also measure each GPU backend's uploads and read-backs against its host link");
+    transfer_sizes = std::make_unique<OptionalText>(
+        cmd, "--transfer-sizes",
+        "Bytes per transfer of --transfers, N[,N...] (default 1M,16M,64M,256M,1G)", "N[,N]");
+    transfer_sizes->option()->needs(transfers);
+  }
+
+  // Where the report goes, and what joins it.
+  void add_output() {
+    CompareOptions& o = options;
+    cmd->add_option("--format", o.format, "text | md | csv | json")
+        ->capture_default_str()
+        ->type_name("FMT");
+    cmd->add_option("--out", o.out, "Write the report to FILE (atomically) instead of stdout")
+        ->type_name("FILE");
+    cmd->add_option("--plot", o.plot,
+                    "Also draw time against n (log-log, Vulkan/CUDA ratio) into FILE.svg, .png or "
+                    ".pdf (python3 + matplotlib)")
+        ->type_name("FILE");
+    cmd->add_option("--save-json", o.save_json,
+                    "Also write the JSON report to FILE (for plots and later analysis)")
+        ->type_name("FILE");
+    cmd->add_flag("--quiet,-q", o.quiet, "No progress and notes on stderr");
+    cmd->add_option("--merge", o.merge,
+                    "Fold the rows and devices of another JSON report into this one (e.g. "
+                    "bench/peers.py's torch and cupy rows); repeatable")
+        ->type_name("FILE");
+  }
+
+  const CompareOptions& finish(int argc, char** argv) {
+    check_reps(reps, options.stats);
+    n->copy_to(options.n);
+    sweep->copy_to(options.sweep);
+    scan->copy_to(options.scans);
+    transfer_sizes->copy_to(options.transfer_sizes);
+    options.command_line = joined_command_line(argc, argv);
+    return options;
+  }
+};
+
+// CLI11's parse, with xreduce's one-line errors: an unknown first word is an unknown command,
+// not CLI11's "A subcommand is required". Returns the exit code of --help and --version.
+std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   const std::string first = argc > 1 ? argv[1] : "";
   if (!first.empty() && first[0] != '-' && first != "list" && first != "run" && first != "compare")
     throw Error(ErrorCategory::usage,
@@ -232,27 +271,30 @@ int run_cli(int argc, char** argv) {
       msg = "a command is required: list, run or compare (see xreduce --help)";
     throw Error(ErrorCategory::usage, msg);
   }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{
+      "xreduce: parallel reduction and prefix-sum ladders in CUDA, Vulkan compute and on the "
+      "CPU, measured side by side on the same GPU.",
+      "xreduce"};
+  app.footer(kFooter);
+  app.set_version_flag("--version", std::string("xreduce ") + XR_VERSION);
+  app.require_subcommand(1);
+  app.get_formatter()->column_width(34);
+  ListCommand list(app);
+  RunCommand run(app);
+  CompareCommand compare(app);
+  if (const std::optional<int> done = parse(app, argc, argv)) return *done;
 
   Registry registry;
   register_builtin_backends(registry);
-
-  if (list_cmd->parsed()) return run_list(registry, list);
-  if (run_cmd->parsed()) {
-    check_reps(run_reps, run.stats);
-    if (run_dtype_opt->count()) run.dtype = run_dtype;
-    if (run_n_opt->count()) run.n = run_n;
-    if (run_input_opt->count()) run.input = run_input;
-    if (run_scan_opt->count()) run.scan = run_scan;
-    if (run_output_opt->count()) run.output = run_output;
-    return run_run(registry, run);
-  }
-  check_reps(cmp_reps, cmp.stats);
-  if (cmp_n_opt->count()) cmp.n = cmp_n;
-  if (cmp_sweep_opt->count()) cmp.sweep = cmp_sweep;
-  if (cmp_scan_opt->count()) cmp.scans = cmp_scan;
-  if (cmp_transfer_sizes_opt->count()) cmp.transfer_sizes = cmp_transfer_sizes;
-  cmp.command_line = joined_command_line(argc, argv);
-  return run_compare(registry, cmp);
+  if (list.cmd->parsed()) return run_list(registry, list.options);
+  if (run.cmd->parsed()) return run_run(registry, run.finish());
+  return run_compare(registry, compare.finish(argc, argv));
 }
 
 }  // namespace xr::app

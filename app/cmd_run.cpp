@@ -53,53 +53,63 @@ Operation parse_operation(const RunOptions& o) {
   return op;
 }
 
-}  // namespace
+// Everything the user typed, checked before a device is touched.
+struct RunRequest {
+  Operation operation;
+  std::optional<DType> dtype;
+  Distribution dist = Distribution::small;
+  MeasureOptions measure;
+  std::optional<std::uint64_t> n;
+};
 
-int run_run(const Registry& registry, const RunOptions& o) {
-  // Everything the user typed is checked before a device is touched.
+void check_output_flag(const RunOptions& o) {
+  if (!o.output) return;
+  const auto ext = std::filesystem::path(*o.output).extension();
+  if (ext != ".npy" && ext != ".bin")
+    throw Error(ErrorCategory::usage,
+                fmt::format("--output '{}': expected a .npy or .bin file name", *o.output));
+  check_output_path(*o.output);
+}
+
+RunRequest parse_request(const RunOptions& o) {
   if (o.format != "text" && o.format != "json")
     throw Error(ErrorCategory::usage,
                 fmt::format("unknown --format '{}' for run (expected text or json)", o.format));
-  const Operation operation = parse_operation(o);
-  const Primitive primitive = operation.primitive;
-  std::optional<DType> dtype_flag;
-  if (o.dtype) dtype_flag = parse_dtype_arg(*o.dtype);
-  const Distribution dist = parse_distribution_arg(o.dist);
+  RunRequest r;
+  r.operation = parse_operation(o);
+  if (o.dtype) r.dtype = parse_dtype_arg(*o.dtype);
+  r.dist = parse_distribution_arg(o.dist);
   if (parse_modes(o.stats.mode).size() != 1)
     throw Error(ErrorCategory::usage,
                 fmt::format("run measures one --mode, cold or batch, not '{}'", o.stats.mode));
-  const MeasureOptions mopts = measure_options(o.stats);
+  r.measure = measure_options(o.stats);
   if (!o.n && !o.input) throw Error(ErrorCategory::usage, "run needs --n N or --input FILE");
-  std::optional<std::uint64_t> n_flag;
-  if (o.n) n_flag = parse_count(*o.n);
-  if (o.output) {
-    const auto ext = std::filesystem::path(*o.output).extension();
-    if (ext != ".npy" && ext != ".bin")
-      throw Error(ErrorCategory::usage,
-                  fmt::format("--output '{}': expected a .npy or .bin file name", *o.output));
-    check_output_path(*o.output);
-  }
+  if (o.n) r.n = parse_count(*o.n);
+  check_output_flag(o);
+  return r;
+}
 
-  Backend& backend = get_available_backend(registry, o.backend, o.device);
-  const VariantInfo variant = find_variant(backend, primitive, o.variant);
-
-  // The input: read (its dtype wins, and must agree with --dtype) or generated.
+// The input: read (its dtype wins, and must agree with --dtype) or generated, once the variant
+// and the device are known to take it.
+HostArray prepare_input(Backend& backend, const VariantInfo& variant, const RunOptions& o,
+                        const RunRequest& r) {
   HostArray data;
-  DType dtype = dtype_flag.value_or(DType::i32);
+  DType dtype = r.dtype.value_or(DType::i32);
   if (o.input) {
-    data = read_input(*o.input, dtype_flag);
+    data = read_input(*o.input, r.dtype);
     dtype = data.dtype();
   }
   if (o.output && dtype == DType::bf16 && std::filesystem::path(*o.output).extension() == ".npy")
     throw Error(
         ErrorCategory::usage,
         fmt::format("--output '{}': bf16 has no NumPy type; use a .bin file name", *o.output));
-  check_claims(backend, variant, dtype, operation);
+  const Primitive primitive = r.operation.primitive;
+  check_claims(backend, variant, dtype, r.operation);
   if (std::string why = backend.unsupported_reason(primitive, variant.id); !why.empty())
     throw Error(ErrorCategory::unsupported,
                 fmt::format("{} variant '{}' is unsupported on {}: {}", backend.name(), variant.id,
                             backend.device().name, why));
-  const std::uint64_t n = o.input ? data.size() : *n_flag;
+  const std::uint64_t n = o.input ? data.size() : *r.n;
   if (n > variant.max_elements)
     throw Error(ErrorCategory::unsupported,
                 fmt::format("{} variant '{}' accepts at most {} elements, not {}", backend.name(),
@@ -107,96 +117,151 @@ int run_run(const Registry& registry, const RunOptions& o) {
   // Host: the input unless read already, plus a scan's first and last outputs read back.
   const int host_copies = (o.input ? 0 : 1) + (primitive == Primitive::scan ? 2 : 0);
   check_capacity(backend, dtype, n, host_copies, device_arrays(primitive));
-  if (!o.input) data = generate(dtype, static_cast<std::size_t>(n), o.seed, dist);
+  if (!o.input) data = generate(dtype, static_cast<std::size_t>(n), o.seed, r.dist);
+  return data;
+}
 
+// What one run found, computed once and printed as text or JSON.
+struct RunResult {
+  Measurement m;
+  Verdict verdict;
+  bool must_repeat = false;  // the variant's repetitions must agree bitwise
+  bool ok = false;
+  std::string problem;
+  DeviceInfo device;
+  double gbps = 0;
+  std::optional<Value> got, want;
+  std::string diagnostics;
+  std::vector<std::pair<std::string, std::string>> knobs;  // Backend::knobs
+};
+
+RunResult measure_run(Backend& backend, const VariantInfo& variant, const HostArray& data,
+                      const RunRequest& r) {
+  const Operation& operation = r.operation;
   const Expectation expected(data.view(), operation);
   auto device_array = backend.upload(data.view());
-  Runner runner(backend, primitive, variant.id);
-  const Measurement m = measure(backend, runner, *device_array, data.view(), operation, mopts);
-  const Verdict verdict = expected.check(m.result);
-  const bool must_repeat = variant.deterministic_for(dtype);
-  const bool ok = verdict.ok && (m.deterministic || !must_repeat);
-  std::string problem = verdict.message;
-  if (!m.deterministic && must_repeat)
-    problem += std::string(problem.empty() ? "" : "; ") +
-               "repetitions returned different results (not deterministic)";
-  if (o.output) write_output(*o.output, m.result.array.view());
-  const DeviceInfo dev = backend.device();
-  const double bw = gbps(bytes_moved(primitive, n, dtype), m.device_ms.median);
-  const std::optional<Value> got = m.result.headline(primitive);
-  const std::optional<Value> want = expected.headline();
+  Runner runner(backend, operation.primitive, variant.id);
+  RunResult res;
+  res.m = measure(backend, runner, *device_array, data.view(), operation, r.measure);
+  res.verdict = expected.check(res.m.result);
+  res.must_repeat = variant.deterministic_for(data.dtype());
+  res.ok = res.verdict.ok && (res.m.deterministic || !res.must_repeat);
+  res.problem = res.verdict.message;
+  if (!res.m.deterministic && res.must_repeat)
+    res.problem += std::string(res.problem.empty() ? "" : "; ") +
+                   "repetitions returned different results (not deterministic)";
+  res.device = backend.device();
+  res.gbps =
+      gbps(bytes_moved(operation.primitive, data.size(), data.dtype()), res.m.device_ms.median);
+  res.got = res.m.result.headline(operation.primitive);
+  res.want = expected.headline();
+  res.diagnostics = runner.diagnostics();
+  res.knobs = backend.knobs();
+  return res;
+}
 
-  if (o.format == "json") {
-    json j = {{"backend", backend.name()},
-              {"variant", variant.id},
-              {"primitive", to_string(primitive)},
-              {"scan", primitive == Primitive::scan ? json(to_string(operation.scan)) : json()},
-              {"device", dev.name},
-              {"device_index", dev.index},
-              {"device_uuid", dev.uuid},
-              {"op", to_string(operation.op)},
-              {"dtype", to_string(dtype)},
-              {"n", n},
-              {"input", o.input ? json(*o.input) : json(nullptr)},
-              {"seed", o.input ? json(nullptr) : json(o.seed)},
-              {"dist", o.input ? json(nullptr) : json(to_string(dist))},
-              {"result", value_json(got)},
-              {"reference", value_json(want)},
-              {"output", o.output ? json(*o.output) : json(nullptr)},
-              {"ok", ok},
-              {"deterministic", m.deterministic},
-              {"error", verdict.error},
-              {"bound", verdict.bound},
-              {"message", problem},
-              {"device_ms", m.device_ms.median},
-              {"min_ms", m.device_ms.min},
-              {"max_ms", m.device_ms.max},
-              {"host_ms", m.host_ms.median},
-              {"reps", m.device_ms.count},
-              {"rel_spread", m.device_ms.rel_spread},
-              {"device_timer", m.device_timer},
-              {"gbps", bw},
-              {"cache", mopts.flush_cache && m.mode == TimingMode::cold ? "cold" : "hot"},
-              {"mode", to_string(m.mode)},
-              {"batch_calls", m.batch_calls ? json(m.batch_calls) : json(nullptr)},
-              {"diagnostics", runner.diagnostics()}};
-    std::string s = j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-    std::fwrite(s.data(), 1, s.size(), stdout);
-  } else {
-    const Style st = style_for(stdout, false);
-    std::string input =
-        o.input ? fmt::format("{} ({} elements of {})", *o.input, format_n(n), to_string(dtype))
-                : fmt::format("n = {} {}, seed {}, {} distribution", format_n(n), to_string(dtype),
-                              o.seed, to_string(dist));
-    std::string verdict_text = ok ? st.good("ok") : st.bad("FAILED: " + one_line(problem));
-    const bool scan = primitive == Primitive::scan;
-    std::string out;
-    out += fmt::format("backend    {} (device {}: {})\n", backend.name(), dev.index, dev.name);
-    out += fmt::format("variant    {} · {}\n", variant.id, variant.mirrors);
-    out += fmt::format("input      {}\n", input);
-    out += fmt::format("operation  {}\n", operation.describe());
-    out += fmt::format("{}{}\n", scan ? "last       " : "result     ", value_text(got));
-    out += fmt::format("reference  {}  {}\n", value_text(want), verdict_text);
-    if (scan)
-      out += fmt::format("checked    every element{}\n",
-                         m.deterministic ? ""
-                         : must_repeat   ? ""
-                                         : "; float results vary run to run (declared)");
-    if (o.output) out += fmt::format("output     {}\n", *o.output);
-    const std::string how = m.mode == TimingMode::batch
-                                ? fmt::format("batch of {} calls, per call", m.batch_calls)
-                                : fmt::format("cold, {} L2", mopts.flush_cache ? "flushed" : "hot");
-    out += fmt::format("{}ms  {} median  (min {}, max {}; {} reps, {}{})\n",
-                       m.device_timer ? "device " : "host   ", format_ms(m.device_ms.median),
-                       format_ms(m.device_ms.min), format_ms(m.device_ms.max), m.device_ms.count,
-                       how, m.device_timer ? "" : "; no device timer");
-    out += fmt::format("host ms    {} median\n", format_ms(m.host_ms.median));
-    out += fmt::format("bandwidth  {:.2f} GB/s{}\n", bw, scan ? " (read + write)" : "");
-    if (const std::string d = runner.diagnostics(); !d.empty())
-      out += fmt::format("counted    {}\n", d);
-    std::fwrite(out.data(), 1, out.size(), stdout);
-  }
-  return ok ? 0 : exit_code(ErrorCategory::check_failed);
+json knobs_json(const std::vector<std::pair<std::string, std::string>>& knobs) {
+  json j = json::object();
+  for (const auto& [name, value] : knobs) j[name] = value;
+  return j;
+}
+
+std::string run_json(const Backend& backend, const VariantInfo& variant, const RunOptions& o,
+                     const RunRequest& r, const HostArray& data, const RunResult& res) {
+  const Operation& op = r.operation;
+  const Measurement& m = res.m;
+  json j = {{"backend", backend.name()},
+            {"variant", variant.id},
+            {"primitive", to_string(op.primitive)},
+            {"scan", op.primitive == Primitive::scan ? json(to_string(op.scan)) : json()},
+            {"device", res.device.name},
+            {"device_index", res.device.index},
+            {"device_uuid", res.device.uuid},
+            {"op", to_string(op.op)},
+            {"dtype", to_string(data.dtype())},
+            {"n", data.size()},
+            {"input", o.input ? json(*o.input) : json(nullptr)},
+            {"seed", o.input ? json(nullptr) : json(o.seed)},
+            {"dist", o.input ? json(nullptr) : json(to_string(r.dist))},
+            {"result", value_json(res.got)},
+            {"reference", value_json(res.want)},
+            {"output", o.output ? json(*o.output) : json(nullptr)},
+            {"ok", res.ok},
+            {"deterministic", m.deterministic},
+            {"error", res.verdict.error},
+            {"bound", res.verdict.bound},
+            {"message", res.problem},
+            {"device_ms", m.device_ms.median},
+            {"min_ms", m.device_ms.min},
+            {"max_ms", m.device_ms.max},
+            {"host_ms", m.host_ms.median},
+            {"reps", m.device_ms.count},
+            {"rel_spread", m.device_ms.rel_spread},
+            {"device_timer", m.device_timer},
+            {"gbps", res.gbps},
+            {"cache", r.measure.flush_cache && m.mode == TimingMode::cold ? "cold" : "hot"},
+            {"mode", to_string(m.mode)},
+            {"batch_calls", m.batch_calls ? json(m.batch_calls) : json(nullptr)},
+            {"diagnostics", res.diagnostics},
+            {"knobs", knobs_json(res.knobs)}};
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+std::string run_text(const Backend& backend, const VariantInfo& variant, const RunOptions& o,
+                     const RunRequest& r, const HostArray& data, const RunResult& res) {
+  const Style st = style_for(stdout, false);
+  const Measurement& m = res.m;
+  const std::uint64_t n = data.size();
+  const std::string input =
+      o.input
+          ? fmt::format("{} ({} elements of {})", *o.input, format_n(n), to_string(data.dtype()))
+          : fmt::format("n = {} {}, seed {}, {} distribution", format_n(n), to_string(data.dtype()),
+                        o.seed, to_string(r.dist));
+  const std::string verdict_text =
+      res.ok ? st.good("ok") : st.bad("FAILED: " + one_line(res.problem));
+  const bool scan = r.operation.primitive == Primitive::scan;
+  std::string out;
+  out += fmt::format("backend    {} (device {}: {})\n", backend.name(), res.device.index,
+                     res.device.name);
+  for (const auto& [name, value] : res.knobs) out += fmt::format("knob       {}={}\n", name, value);
+  out += fmt::format("variant    {} · {}\n", variant.id, variant.mirrors);
+  out += fmt::format("input      {}\n", input);
+  out += fmt::format("operation  {}\n", r.operation.describe());
+  out += fmt::format("{}{}\n", scan ? "last       " : "result     ", value_text(res.got));
+  out += fmt::format("reference  {}  {}\n", value_text(res.want), verdict_text);
+  if (scan)
+    out += fmt::format(
+        "checked    every element{}\n",
+        m.deterministic || res.must_repeat ? "" : "; float results vary run to run (declared)");
+  if (o.output) out += fmt::format("output     {}\n", *o.output);
+  const std::string how =
+      m.mode == TimingMode::batch
+          ? fmt::format("batch of {} calls, per call", m.batch_calls)
+          : fmt::format("cold, {} L2", r.measure.flush_cache ? "flushed" : "hot");
+  out += fmt::format("{}ms  {} median  (min {}, max {}; {} reps, {}{})\n",
+                     m.device_timer ? "device " : "host   ", format_ms(m.device_ms.median),
+                     format_ms(m.device_ms.min), format_ms(m.device_ms.max), m.device_ms.count, how,
+                     m.device_timer ? "" : "; no device timer");
+  out += fmt::format("host ms    {} median\n", format_ms(m.host_ms.median));
+  out += fmt::format("bandwidth  {:.2f} GB/s{}\n", res.gbps, scan ? " (read + write)" : "");
+  if (!res.diagnostics.empty()) out += fmt::format("counted    {}\n", res.diagnostics);
+  return out;
+}
+
+}  // namespace
+
+int run_run(const Registry& registry, const RunOptions& o) {
+  const RunRequest request = parse_request(o);
+  Backend& backend = get_available_backend(registry, o.backend, o.device);
+  const VariantInfo variant = find_variant(backend, request.operation.primitive, o.variant);
+  const HostArray data = prepare_input(backend, variant, o, request);
+  const RunResult result = measure_run(backend, variant, data, request);
+  if (o.output) write_output(*o.output, result.m.result.array.view());
+  const std::string text = o.format == "json"
+                               ? run_json(backend, variant, o, request, data, result)
+                               : run_text(backend, variant, o, request, data, result);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return result.ok ? 0 : exit_code(ErrorCategory::check_failed);
 }
 
 }  // namespace xr::app

@@ -92,33 +92,40 @@ std::string header_field(const std::string& header, const std::string& key,
 
 }  // namespace
 
-HostArray read_npy(const std::filesystem::path& path, std::optional<DType> expected) {
-  File f = open_for_read(path);
-  const std::uint64_t total = checked_file_size(path);
+namespace {
+
+// The preamble of a .npy file: the magic, the format version and the header's length.
+struct NpyPreamble {
+  std::uint64_t preamble_len = 10;
+  std::uint64_t header_len = 0;
+};
+
+NpyPreamble read_preamble(std::FILE* f, const std::filesystem::path& path, std::uint64_t total) {
   unsigned char preamble[10];
-  if (total < 10 || std::fread(preamble, 1, 10, f.get()) != 10)
+  if (total < 10 || std::fread(preamble, 1, 10, f) != 10)
     bad_file(path, "truncated .npy file (shorter than its preamble)");
   if (std::memcmp(preamble, "\x93NUMPY", 6) != 0)
     bad_file(path, "not a .npy file (missing the \\x93NUMPY magic)");
   const int major = preamble[6];
-  std::uint64_t header_len = 0;
-  std::uint64_t preamble_len = 10;
+  NpyPreamble p;
   if (major == 1) {
-    header_len = preamble[8] | (preamble[9] << 8);
+    p.header_len = preamble[8] | (preamble[9] << 8);
   } else if (major == 2 || major == 3) {
     unsigned char more[2];
-    if (std::fread(more, 1, 2, f.get()) != 2) bad_file(path, "truncated .npy header");
-    header_len = preamble[8] | (preamble[9] << 8) | (more[0] << 16) |
-                 (static_cast<std::uint64_t>(more[1]) << 24);
-    preamble_len = 12;
+    if (std::fread(more, 1, 2, f) != 2) bad_file(path, "truncated .npy header");
+    p.header_len = preamble[8] | (preamble[9] << 8) | (more[0] << 16) |
+                   (static_cast<std::uint64_t>(more[1]) << 24);
+    p.preamble_len = 12;
   } else {
     bad_file(path, "unsupported .npy format version " + std::to_string(major));
   }
-  if (preamble_len + header_len > total) bad_file(path, "truncated .npy header");
-  std::string header(header_len, '\0');
-  if (std::fread(header.data(), 1, header_len, f.get()) != header_len)
-    bad_file(path, "truncated .npy header");
+  if (p.preamble_len + p.header_len > total) bad_file(path, "truncated .npy header");
+  return p;
+}
 
+// The header's 'descr' as one of the supported dtypes (and the one --dtype asked for).
+DType npy_dtype(const std::string& header, const std::filesystem::path& path,
+                std::optional<DType> expected) {
   const std::string descr = header_field(header, "descr", path);
   // descr is quoted: 'descr': '<f4'.
   const auto known = std::find_if(std::begin(kNpyTypes), std::end(kNpyTypes), [&](const auto& t) {
@@ -129,20 +136,21 @@ HostArray read_npy(const std::filesystem::path& path, std::optional<DType> expec
     bad_file(path, "unsupported .npy dtype " + descr +
                        " (supported, little-endian: '<i4' i32, '<u4' u32, '<f4' f32, '<i8' i64, "
                        "'<u8' u64, '<f8' f64, '<f2' f16; bf16 as .bin with --dtype bf16)");
-  const DType dtype = known->dtype;
-  if (expected && *expected != dtype)
-    bad_file(path, "holds " + std::string(to_string(dtype)) + " but --dtype is " +
+  if (expected && *expected != known->dtype)
+    bad_file(path, "holds " + std::string(to_string(known->dtype)) + " but --dtype is " +
                        std::string(to_string(*expected)));
+  return known->dtype;
+}
 
-  const std::string fortran = header_field(header, "fortran_order", path);
-  const std::string shape = header_field(header, "shape", path);
+// The elements of the shape tuple "(3,)", "(2, 5)", "()" (a scalar, one element), and its
+// dimensions.
+std::pair<std::uint64_t, int> npy_count(const std::string& shape,
+                                        const std::filesystem::path& path) {
   if (shape.empty() || shape.front() != '(') bad_file(path, "corrupt .npy header: bad shape");
-  // Parse the shape tuple: "(3,)", "(2, 5)", "()" (a scalar, one element).
   std::uint64_t count = 1;
   int dims = 0;
   std::string inner = shape.substr(1, shape.size() - 2);
-  std::size_t start = 0;
-  while (start < inner.size()) {
+  for (std::size_t start = 0; start < inner.size();) {
     std::size_t comma = inner.find(',', start);
     std::string_view item(inner);
     item = item.substr(start, comma == std::string::npos ? comma : comma - start);
@@ -162,12 +170,28 @@ HostArray read_npy(const std::filesystem::path& path, std::optional<DType> expec
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
+  return {count, dims};
+}
+
+}  // namespace
+
+HostArray read_npy(const std::filesystem::path& path, std::optional<DType> expected) {
+  File f = open_for_read(path);
+  const std::uint64_t total = checked_file_size(path);
+  const NpyPreamble p = read_preamble(f.get(), path, total);
+  std::string header(p.header_len, '\0');
+  if (std::fread(header.data(), 1, p.header_len, f.get()) != p.header_len)
+    bad_file(path, "truncated .npy header");
+  const DType dtype = npy_dtype(header, path, expected);
+  const std::string fortran = header_field(header, "fortran_order", path);
+  const std::string shape = header_field(header, "shape", path);
+  const auto [count, dims] = npy_count(shape, path);
   if (fortran == "True" && dims > 1)
     bad_file(path, "Fortran-order .npy arrays are not supported (save with C order)");
   if (fortran != "True" && fortran != "False")
     bad_file(path, "corrupt .npy header: fortran_order is " + fortran);
 
-  const std::uint64_t data_bytes = total - preamble_len - header_len;
+  const std::uint64_t data_bytes = total - p.preamble_len - p.header_len;
   if (count > data_bytes / size_of(dtype))
     bad_file(path, "truncated .npy data: shape " + shape + " needs " +
                        std::to_string(count * size_of(dtype)) + " bytes, the file holds " +

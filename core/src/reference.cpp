@@ -105,8 +105,8 @@ Verdict validate(const Value& got, const Reference& ref, Op op) {
   v.bound = float_sum_bound(got.dtype(), ref.n, ref.abs_sum, std::fabs(ref.exact));
   double g = got.as_double();
   v.error = std::fabs(g - ref.exact);
-  v.ok = std::isfinite(g) ? v.error <= v.bound
-                          : overflow_agrees(got.dtype(), g, ref.exact, v.bound);
+  v.ok =
+      std::isfinite(g) ? v.error <= v.bound : overflow_agrees(got.dtype(), g, ref.exact, v.bound);
   if (!v.ok) {
     char extra[128];
     std::snprintf(extra, sizeof extra, " (|error| %.3g > bound %.3g)", v.error, v.bound);
@@ -212,82 +212,67 @@ ScanReference::ScanReference(HostView input, Op op, ScanKind kind)
   });
 }
 
-Verdict ScanReference::validate(HostView got) const {
-  Verdict v;
-  if (got.dtype != input_.dtype || got.size != input_.size) {
-    v.message = "output is " + std::to_string(got.size) + " " + std::string(to_string(got.dtype)) +
-                " elements, the input " + std::to_string(input_.size) + " " +
-                std::string(to_string(input_.dtype));
-    return v;
+namespace {
+
+// What checking one output element against the running prefix found.
+struct ElementCheck {
+  bool ok = true;
+  double error = 0, bound = 0;
+};
+
+// The bound per unit of A_i (the prefix's sum of |x|) and, for rounding to a 16-bit type, per
+// unit of |prefix| and the smallest subnormal: float_sum_bound's terms, computed once.
+struct ScanBound {
+  double per_abs = 0, per_value = 0, subnormal = 0;
+  ScanBound(DType t, std::size_t n)
+      : per_abs(float_sum_bound(t, n, 1.0, 0.0) - float_sum_bound(t, 2, 0.0, 0.0)),
+        per_value(float_sum_bound(t, 2, 0.0, 1.0) - float_sum_bound(t, 2, 0.0, 0.0)),
+        subnormal(float_sum_bound(t, 2, 0.0, 0.0)) {}
+};
+
+template <class T>
+ElementCheck check_element(T y, HostAcc<T> running, double abs_running, Op op, DType t,
+                           const ScanBound& b) {
+  ElementCheck c;
+  if constexpr (is_float_v<T>) {
+    const double g = static_cast<double>(y);
+    if (op != Op::sum) {
+      c.ok = g == running;  // min/max are exact; -0 == +0
+      return c;
+    }
+    const double want = static_cast<double>(running);
+    c.bound = b.per_abs * abs_running + b.per_value * std::fabs(want) + b.subnormal;
+    c.error = std::fabs(g - want);
+    c.ok = std::isfinite(g) ? c.error <= c.bound : overflow_agrees(t, g, want, c.bound);
+  } else {
+    c.ok = y == running;
   }
-  const std::size_t n = input_.size;
-  // The bound per unit of A_i (without float_sum_bound's constant subnormal term).
-  const double scale =
-      float_sum_bound(input_.dtype, n, 1.0, 0.0) - float_sum_bound(input_.dtype, 2, 0.0, 0.0);
-  std::vector<ChunkFinding> found(chunks_of(n));
-  visit_dtype(input_.dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    auto xs = input_.as<T>();
-    auto ys = got.as<T>();
-    const bool float_sum = is_float_v<T> && op_ == Op::sum;
-    // Rounding to a 16-bit type (float_sum_bound's second term): per unit of |prefix|, and the
-    // smallest subnormal; both 0 for types that are their own accumulator.
-    const double subnormal = float_sum_bound(input_.dtype, 2, 0.0, 0.0);
-    const double rounding = float_sum_bound(input_.dtype, 2, 0.0, 1.0) - subnormal;
-    for_each_chunk(n, [&](std::size_t c, std::size_t begin, std::size_t end) {
-      ChunkFinding& f = found[c];
-      HostAcc<T> running;
-      double abs_running = 0;
-      if constexpr (is_float_v<T>) {
-        running = static_cast<HostAcc<T>>(chunk_start_[c]);
-        abs_running = chunk_abs_start_[c];
-      } else {
-        std::memcpy(&running, &chunk_bits_[c], sizeof(T));
-      }
-      for (std::size_t i = begin; i < end; ++i) {
-        if (kind_ == ScanKind::inclusive) {
-          running = acc_apply<T>(op_, running, xs[i]);
-          if constexpr (is_float_v<T>) abs_running += std::fabs(static_cast<double>(xs[i]));
-        }
-        const T y = ys[i];
-        bool ok;
-        double error = 0, bound = 0;
-        if constexpr (is_float_v<T>) {
-          const double g = static_cast<double>(y);
-          if (float_sum) {
-            const double want = static_cast<double>(running);
-            bound = scale * abs_running + rounding * std::fabs(want) + subnormal;
-            error = std::fabs(g - want);
-            ok = std::isfinite(g) ? error <= bound : overflow_agrees(input_.dtype, g, want, bound);
-            if (ok && bound > 0 && error / bound > f.ratio && !f.wrong) {
-              f.ratio = error / bound;
-              f.error = error;
-              f.bound = bound;
-            }
-          } else {
-            ok = g == running;  // min/max are exact; -0 == +0
-          }
-        } else {
-          ok = y == running;
-        }
-        if (!ok) {
-          if (f.wrong++ == 0) {
-            f.first = i;
-            f.got = Value::of(y);
-            f.want = Value::of(narrow<T>(running));
-            f.error = is_float_v<T>
-                          ? std::fabs(static_cast<double>(y) - static_cast<double>(running))
-                          : 0.0;
-            f.bound = bound;
-          }
-        }
-        if (kind_ == ScanKind::exclusive) {
-          running = acc_apply<T>(op_, running, xs[i]);
-          if constexpr (is_float_v<T>) abs_running += std::fabs(static_cast<double>(xs[i]));
-        }
-      }
-    });
-  });
+  return c;
+}
+
+// Records element i's check in its chunk's finding: the first wrong one, else the closest to
+// its bound.
+template <class T>
+void record(ChunkFinding& f, std::size_t i, T y, HostAcc<T> running, const ElementCheck& c) {
+  if (c.ok) {
+    if (c.bound > 0 && c.error / c.bound > f.ratio && !f.wrong) {
+      f.ratio = c.error / c.bound;
+      f.error = c.error;
+      f.bound = c.bound;
+    }
+    return;
+  }
+  if (f.wrong++ > 0) return;
+  f.first = i;
+  f.got = Value::of(y);
+  f.want = Value::of(narrow<T>(running));
+  f.error = is_float_v<T> ? std::fabs(static_cast<double>(y) - static_cast<double>(running)) : 0.0;
+  f.bound = c.bound;
+}
+
+// The verdict from every chunk's finding.
+Verdict verdict_of(const std::vector<ChunkFinding>& found, std::size_t n) {
+  Verdict v;
   std::size_t wrong = 0;
   const ChunkFinding* first = nullptr;
   const ChunkFinding* closest = nullptr;
@@ -314,6 +299,47 @@ Verdict ScanReference::validate(HostView got) const {
     v.bound = closest->bound;
   }
   return v;
+}
+
+}  // namespace
+
+Verdict ScanReference::validate(HostView got) const {
+  if (got.dtype != input_.dtype || got.size != input_.size) {
+    Verdict v;
+    v.message = "output is " + std::to_string(got.size) + " " + std::string(to_string(got.dtype)) +
+                " elements, the input " + std::to_string(input_.size) + " " +
+                std::string(to_string(input_.dtype));
+    return v;
+  }
+  const std::size_t n = input_.size;
+  const ScanBound bound(input_.dtype, n);
+  std::vector<ChunkFinding> found(chunks_of(n));
+  visit_dtype(input_.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    auto xs = input_.as<T>();
+    auto ys = got.as<T>();
+    for_each_chunk(n, [&](std::size_t c, std::size_t begin, std::size_t end) {
+      HostAcc<T> running;
+      double abs_running = 0;
+      if constexpr (is_float_v<T>) {
+        running = static_cast<HostAcc<T>>(chunk_start_[c]);
+        abs_running = chunk_abs_start_[c];
+      } else {
+        std::memcpy(&running, &chunk_bits_[c], sizeof(T));
+      }
+      const auto advance = [&](std::size_t i) {
+        running = acc_apply<T>(op_, running, xs[i]);
+        if constexpr (is_float_v<T>) abs_running += std::fabs(static_cast<double>(xs[i]));
+      };
+      for (std::size_t i = begin; i < end; ++i) {
+        if (kind_ == ScanKind::inclusive) advance(i);
+        record(found[c], i, ys[i], running,
+               check_element<T>(ys[i], running, abs_running, op_, input_.dtype, bound));
+        if (kind_ == ScanKind::exclusive) advance(i);
+      }
+    });
+  });
+  return verdict_of(found, n);
 }
 
 std::optional<Value> ScanReference::last() const {
