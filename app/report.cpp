@@ -561,13 +561,10 @@ void merge_json(CompareReport& r, const std::string& text, const std::string& pa
     row.mode =
         x.contains("mode") ? m.parsed(x, "mode", where, parse_timing_mode) : TimingMode::cold;
     const std::string status = m.str(x, "status", where);
-    row.status =
-        status == "ok"       ? RowStatus::ok
-        : status == "failed" ? RowStatus::failed
-        : status == "unsupported"
-            ? RowStatus::unsupported
-            : (m.fail(fmt::format("{}'s status '{}' is unknown", where, printable(status))),
-               RowStatus::unsupported);
+    const std::optional<RowStatus> parsed_status = parse_row_status(status);
+    if (!parsed_status)
+      m.fail(fmt::format("{}'s status '{}' is unknown", where, printable(status)));
+    row.status = *parsed_status;
     if (x.contains("reason") && x["reason"].is_string())
       row.reason = x["reason"].get<std::string>();
     if (row.measured()) {
@@ -996,10 +993,7 @@ std::string render_csv(const CompareReport& r) {
         "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
         field(row.backend), field(d ? d->info.name : ""), d ? d->info.uuid : "", field(row.variant),
         to_string(row.operation.primitive), scan ? to_string(row.operation.scan) : "",
-        to_string(row.operation.op), to_string(row.dtype), row.n,
-        row.status == RowStatus::ok       ? "ok"
-        : row.status == RowStatus::failed ? "failed"
-                                          : "unsupported",
+        to_string(row.operation.op), to_string(row.dtype), row.n, to_string(row.status),
         mnum(row.ms.median), mnum(row.ms.min), mnum(row.ms.max), mnum(row.host_ms.median),
         m ? std::to_string(row.ms.count) : "", mnum(row.ms.rel_spread), mnum(row.gbps),
         num(row.pct_peak), num(row.step_speedup), num(row.cumulative_speedup), num(row.vs_cub),
@@ -1060,9 +1054,7 @@ std::string render_json(const CompareReport& r) {
                        {"n", row.n},
                        {"mode", to_string(row.mode)},
                        {"batch_calls", row.batch_calls ? json(row.batch_calls) : json(nullptr)},
-                       {"status", row.status == RowStatus::ok       ? "ok"
-                                  : row.status == RowStatus::failed ? "failed"
-                                                                    : "unsupported"},
+                       {"status", to_string(row.status)},
                        {"median_ms", mnum(row.ms.median)},
                        {"min_ms", mnum(row.ms.min)},
                        {"max_ms", mnum(row.ms.max)},

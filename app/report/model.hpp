@@ -1,0 +1,104 @@
+// The result of `xreduce compare` as data: what was measured (or merged from another report),
+// nothing derived from it. analysis.hpp derives every number the renderings show.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "xreduce/backend.hpp"
+#include "xreduce/harness.hpp"
+#include "xreduce/primitive.hpp"
+#include "xreduce/types.hpp"
+
+namespace xr::app {
+
+// compare --transfers for one backend: its host link (the anchor) and its own transfer path.
+struct TransferTable {
+  LinkRate link;                   // Backend::measure_link at the largest size
+  std::vector<TransferRow> rows;   // DeviceArray::write / read_into, by size ascending
+  std::vector<std::string> notes;  // sizes clamped to the device or left out for the host
+};
+
+struct DeviceRecord {
+  std::string backend;
+  DeviceInfo info;
+  std::optional<double> read_peak_gbps;    // Backend::measure_read_bandwidth_gbps, once per run
+  std::optional<double> copy_peak_gbps;    // Backend::measure_copy_bandwidth_gbps, once per run
+  std::vector<Overhead> overheads;         // Backend::measure_overheads, with --overheads
+  std::optional<TransferTable> transfers;  // with --transfers, where the backend has a host link
+  std::string merged_from;                 // the --merge file it came from; empty when measured
+  // The peak a primitive's "% peak" is against: read for reduce, copy for scan.
+  std::optional<double> peak_for(Primitive p) const {
+    return p == Primitive::reduce ? read_peak_gbps : copy_peak_gbps;
+  }
+};
+
+enum class RowStatus { ok, failed, unsupported };
+
+// "ok", "failed", "unsupported": the spelling of the CSV and JSON exports and of --merge files.
+constexpr std::string_view to_string(RowStatus s) {
+  switch (s) {
+    case RowStatus::ok:
+      return "ok";
+    case RowStatus::failed:
+      return "failed";
+    case RowStatus::unsupported:
+      return "unsupported";
+  }
+  return "";
+}
+
+// The status spelled by to_string(RowStatus); nullopt for any other text.
+constexpr std::optional<RowStatus> parse_row_status(std::string_view text) {
+  for (RowStatus s : {RowStatus::ok, RowStatus::failed, RowStatus::unsupported})
+    if (to_string(s) == text) return s;
+  return std::nullopt;
+}
+
+struct ResultRow {
+  std::string backend;
+  std::string variant;
+  Operation operation;
+  DType dtype = DType::i32;
+  std::uint64_t n = 0;
+  TimingMode mode = TimingMode::cold;
+  int batch_calls = 0;  // calls per sample in batch mode
+  RowStatus status = RowStatus::unsupported;
+  std::string reason;  // why unsupported, or what failed the check
+  Stats ms;            // the time reported: device timer, host, or end to end (see timing)
+  Stats host_ms;       // host time (submit to result) beside it
+  std::string timing;  // "device", "host" (no device timer) or "end-to-end"
+  std::string result, reference;  // the value, or a scan's last element
+  std::string diagnostics;        // what the variant counted at this point (Scanner::diagnostics)
+  double gbps = 0;                // bytes_moved(primitive) / ms.median
+  // Derived by derive():
+  std::optional<double> pct_peak, step_speedup, cumulative_speedup, vs_cub;
+  bool above_peak = false;  // pct_peak > 100: the probe missed this device's peak
+
+  bool measured() const { return status != RowStatus::unsupported; }
+};
+
+struct CompareReport {
+  std::string version;
+  std::string command;
+  std::string stats;  // "adaptive (>= 5 reps, spread < 1%, <= 2 s per point)" or "10 reps"
+  std::vector<Primitive> primitives;  // measured, in order
+  bool cold = true;
+  bool include_transfer = false;
+  std::uint64_t seed = 0;
+  std::string dist;
+  std::vector<DeviceRecord> devices;
+  std::vector<std::pair<std::string, std::string>> skipped;  // backend, reason
+  std::vector<TimingMode> modes;                             // measured, in order
+  std::vector<std::string> notes;                            // what merging other reports noticed
+  std::vector<ResultRow> rows;
+
+  // Set by derive():
+  std::optional<bool> same_gpu;  // cuda and vulkan both measured: UUIDs equal?
+};
+
+}  // namespace xr::app
