@@ -4,7 +4,7 @@
 //   start_report    the report's header and each backend's measured peaks
 //   measure_points  data generated once per (dtype, n) and uploaded once per backend; every
 //                   variant measured and checked against one expectation per operation
-//   derive + write  the derived numbers (report.cpp), then the renderings written whole
+//   analyze + write the derived numbers (report/analysis.cpp), then the renderings written whole
 #include <unistd.h>
 
 #include <algorithm>
@@ -472,7 +472,6 @@ ResultRow measure_row(Backend& b, const VariantInfo& v, std::unique_ptr<Runner>&
     const auto want = expected->headline();
     row.result = got ? got->to_string() : "";
     row.reference = want ? want->to_string() : "";
-    row.gbps = gbps(bytes_moved(operation.primitive, row.n, row.dtype), row.ms.median);
     row.diagnostics = runner->diagnostics();
   } catch (const Error& e) {
     if (e.category() != ErrorCategory::unsupported) throw;
@@ -538,7 +537,7 @@ double total_weight(const ComparePlan& plan) {
 // The report in --format, to stdout or --out, plus --save-json and --plot. Every file is written
 // whole (temporary + rename); on a failure the ones already placed are removed again, so a
 // failed run leaves no output behind.
-void write_outputs(const CompareReport& report, const CompareOptions& o) {
+void write_outputs(const AnalyzedReport& report, const CompareOptions& o) {
   std::string text;
   if (o.format == "json")
     text = render_json(report);
@@ -593,8 +592,8 @@ int run_compare(const Registry& registry, const CompareOptions& o) {
   reprobe_peaks(plan, report, progress);
   progress.clear();
   for (const auto& [path, text] : plan.merges) merge_json(report, text, path);
-  derive(report);
-  write_outputs(report, o);
+  const Analysis analysis = analyze(report);
+  write_outputs({report, analysis}, o);
   return failed ? exit_code(ErrorCategory::check_failed) : 0;
 }
 

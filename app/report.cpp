@@ -19,214 +19,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-// ---- grouping --------------------------------------------------------------------------------
-
-// One table of the report: one operation (primitive, scan kind, op) and dtype (a "section"), one
-// size, one backend. Reduce sections come first, then scan's, each by dtype and op.
-struct Section {
-  Operation operation;  // a reduce's scan kind is always inclusive (see section_of)
-  DType dtype;
-  TimingMode mode = TimingMode::cold;
-  Primitive primitive() const { return operation.primitive; }
-  std::tuple<Primitive, ScanKind, DType, Op, TimingMode> key() const {
-    return {operation.primitive, operation.scan, dtype, operation.op, mode};
-  }
-  bool operator<(const Section& o) const { return key() < o.key(); }
-  bool operator==(const Section& o) const { return key() == o.key(); }
-};
-
-Section section_of(const ResultRow& row) {
-  Section sec{row.operation, row.dtype, row.mode};
-  if (sec.operation.primitive == Primitive::reduce) sec.operation.scan = ScanKind::inclusive;
-  return sec;
-}
-
-std::vector<Section> sections(const CompareReport& r) {
-  std::set<Section> s;
-  for (const auto& row : r.rows) s.insert(section_of(row));
-  return {s.begin(), s.end()};
-}
-
-std::vector<std::uint64_t> sizes(const CompareReport& r, Section sec) {
-  std::set<std::uint64_t> s;
-  for (const auto& row : r.rows)
-    if (section_of(row) == sec) s.insert(row.n);
-  return {s.begin(), s.end()};
-}
-
-std::vector<std::string> backends_in(const CompareReport& r) {
-  std::vector<std::string> out;
-  for (const auto& d : r.devices) out.push_back(d.backend);
-  return out;
-}
-
-// The rows of one table in ladder order.
-std::vector<const ResultRow*> group(const CompareReport& r, Section sec, std::uint64_t n,
-                                    const std::string& backend) {
-  std::vector<const ResultRow*> out;
-  for (const auto& row : r.rows)
-    if (section_of(row) == sec && row.n == n && row.backend == backend) out.push_back(&row);
-  std::stable_sort(out.begin(), out.end(), [&](const ResultRow* a, const ResultRow* b) {
-    return ladder_position(sec.primitive(), a->variant) <
-           ladder_position(sec.primitive(), b->variant);
-  });
-  return out;
-}
-
-const ResultRow* find_row(const CompareReport& r, Section sec, std::uint64_t n,
-                          const std::string& backend, const std::string& variant) {
-  for (const auto& row : r.rows)
-    if (section_of(row) == sec && row.n == n && row.backend == backend && row.variant == variant)
-      return &row;
-  return nullptr;
-}
-
-// ---- summaries -------------------------------------------------------------------------------
-
-struct SideBySide {
-  Section sec;
-  std::uint64_t n;
-  std::string variant;
-  const ResultRow* cuda;
-  const ResultRow* vulkan;
-  double ratio;  // vulkan time / cuda time
-};
-
-// Every variant measured on both CUDA and Vulkan at the same point (the bridge of the ladder).
-std::vector<SideBySide> side_by_side(const CompareReport& r) {
-  std::vector<SideBySide> out;
-  for (Section sec : sections(r))
-    for (std::uint64_t n : sizes(r, sec))
-      for (const ResultRow* c : group(r, sec, n, "cuda")) {
-        if (!c->measured()) continue;
-        const ResultRow* v = find_row(r, sec, n, "vulkan", c->variant);
-        if (!v || !v->measured()) continue;
-        out.push_back(
-            {sec, n, c->variant, c, v, c->ms.median > 0 ? v->ms.median / c->ms.median : 0});
-      }
-  return out;
-}
-
-struct Best {
-  Section sec;
-  std::uint64_t n;
-  std::string backend;
-  const ResultRow* row;
-};
-
-// The fastest correct variant of each backend at each point.
-std::vector<Best> best_per_size(const CompareReport& r) {
-  std::vector<Best> out;
-  for (Section sec : sections(r))
-    for (std::uint64_t n : sizes(r, sec))
-      for (const auto& b : backends_in(r)) {
-        const ResultRow* best = nullptr;
-        for (const ResultRow* row : group(r, sec, n, b))
-          if (row->status == RowStatus::ok && (!best || row->ms.median < best->ms.median))
-            best = row;
-        if (best) out.push_back({sec, n, b, best});
-      }
-  return out;
-}
-
-const Best* best_of(const std::vector<Best>& bests, Section sec, std::uint64_t n,
-                    const std::string& backend) {
-  for (const auto& b : bests)
-    if (b.sec == sec && b.n == n && b.backend == backend) return &b;
-  return nullptr;
-}
-
-struct Crossover {
-  Section sec;
-  std::string backend;             // the GPU backend compared with the CPU
-  std::optional<std::uint64_t> n;  // smallest size from which it stays faster; nullopt: never
-  bool everywhere = false;         // faster at every measured size
-  std::uint64_t cpu_until = 0;     // the largest size where the CPU is still faster
-  std::uint64_t largest = 0;
-};
-
-// Where each GPU backend's best overtakes the CPU's best for good (needs two or more sizes).
-std::vector<Crossover> crossovers(const CompareReport& r, const std::vector<Best>& bests) {
-  std::vector<Crossover> out;
-  const auto all = backends_in(r);
-  if (std::find(all.begin(), all.end(), "cpu") == all.end()) return out;
-  for (Section sec : sections(r)) {
-    const auto ns = sizes(r, sec);
-    if (ns.size() < 2) continue;
-    for (const auto& b : all) {
-      if (b != "cuda" && b != "vulkan") continue;  // xreduce's GPU backends, not merged peers
-      std::vector<std::pair<std::uint64_t, bool>> faster;  // n, gpu faster than cpu
-      for (std::uint64_t n : ns) {
-        const Best* g = best_of(bests, sec, n, b);
-        const Best* c = best_of(bests, sec, n, "cpu");
-        if (g && c) faster.emplace_back(n, g->row->ms.median < c->row->ms.median);
-      }
-      if (faster.size() < 2) continue;
-      Crossover x{sec, b, std::nullopt, false, 0, faster.back().first};
-      std::size_t i = faster.size();
-      while (i > 0 && faster[i - 1].second) --i;
-      if (i < faster.size()) x.n = faster[i].first;
-      x.everywhere = i == 0;
-      if (i > 0) x.cpu_until = faster[i - 1].first;
-      out.push_back(x);
-    }
-  }
-  return out;
-}
-
-// The libraries a user would pick instead of xreduce: CUB (the CUDA backend's lib/*) and the
-// peers merged from bench/peers.py (every backend that is not one of xreduce's).
-bool is_library(const ResultRow& row) {
-  return row.variant.rfind("lib/", 0) == 0 ||
-         (row.backend != "cpu" && row.backend != "cuda" && row.backend != "vulkan");
-}
-bool is_ours_on_gpu(const ResultRow& row) {
-  return (row.backend == "cuda" || row.backend == "vulkan") && !is_library(row);
-}
-std::string library_name(const ResultRow& row) {
-  return row.variant.rfind("lib/", 0) == 0 ? row.variant.substr(4) : row.variant;
-}
-
-struct VersusLibraries {
-  Section sec;
-  std::uint64_t n;
-  const ResultRow* ours;                                       // xreduce's fastest on a GPU
-  std::vector<std::pair<std::string, const ResultRow*>> libs;  // each library's row, in order
-  const ResultRow* best_lib;
-  double speedup;  // best library time / xreduce's best time: >= 1 means xreduce is as fast
-};
-
-// At each point with xreduce GPU rows and library rows, all correct: the best of each side.
-std::vector<VersusLibraries> versus_libraries(const CompareReport& r) {
-  std::vector<std::string> names;  // libraries in report order
-  for (const auto& row : r.rows)
-    if (is_library(row) && std::find(names.begin(), names.end(), library_name(row)) == names.end())
-      names.push_back(library_name(row));
-  std::vector<VersusLibraries> out;
-  for (Section sec : sections(r))
-    for (std::uint64_t n : sizes(r, sec)) {
-      VersusLibraries v{sec, n, nullptr, {}, nullptr, 0};
-      for (const auto& row : r.rows) {
-        if (section_of(row) != sec || row.n != n || row.status != RowStatus::ok ||
-            row.ms.median <= 0)
-          continue;
-        if (is_ours_on_gpu(row) && (!v.ours || row.ms.median < v.ours->ms.median)) v.ours = &row;
-        if (is_library(row)) {
-          v.libs.emplace_back(library_name(row), &row);
-          if (!v.best_lib || row.ms.median < v.best_lib->ms.median) v.best_lib = &row;
-        }
-      }
-      if (!v.ours || !v.best_lib) continue;
-      std::stable_sort(v.libs.begin(), v.libs.end(), [&](const auto& a, const auto& b) {
-        return std::find(names.begin(), names.end(), a.first) <
-               std::find(names.begin(), names.end(), b.first);
-      });
-      v.speedup = v.best_lib->ms.median / v.ours->ms.median;
-      out.push_back(std::move(v));
-    }
-  return out;
-}
-
 // ---- formatting ------------------------------------------------------------------------------
 
 std::string fmt_x(const std::optional<double>& v) {
@@ -241,10 +33,10 @@ std::string fmt_pct(const std::optional<double>& v) {
   return v ? fmt::format("{:.1f}%", *v) : std::string();
 }
 // "% peak" of a row: flagged with '!' above 100 % (never silently).
-Table::Cell pct_cell(const ResultRow& r) {
+Table::Cell pct_cell(const ResultRow& r, const RowMetrics& m) {
   if (!r.measured()) return {};
-  if (r.above_peak) return {fmt_pct(r.pct_peak) + " !", Table::Tone::warn};
-  return {fmt_pct(r.pct_peak)};
+  if (m.above_peak) return {fmt_pct(m.pct_peak) + " !", Table::Tone::warn};
+  return {fmt_pct(m.pct_peak)};
 }
 std::string timing_words(const CompareReport& r) {
   if (r.include_transfer) return "end to end (upload + run + readback, host-timed)";
@@ -280,11 +72,11 @@ std::string check_text(const ResultRow& row) {
 }
 
 // The seed 000 table of one backend at one point, plus % of peak and the CUB ratio when known.
-Table ladder_table(const std::vector<const ResultRow*>& rows) {
+Table ladder_table(const AnalyzedReport& ar, const Ladder& ladder) {
   bool any_peak = false, any_cub = false;
-  for (const ResultRow* r : rows) {
-    any_peak |= r->pct_peak.has_value();
-    any_cub |= r->vs_cub.has_value();
+  for (RowIndex i : ladder.rows) {
+    any_peak |= ar.metrics(i).pct_peak.has_value();
+    any_cub |= ar.metrics(i).vs_cub.has_value();
   }
   Table t;
   using A = Table::Align;
@@ -298,17 +90,19 @@ Table ladder_table(const std::vector<const ResultRow*>& rows) {
   if (any_peak) t.add_column("% peak", A::right);
   if (any_cub) t.add_column("vs cub", A::right);
   t.add_column("check", A::left);
-  for (const ResultRow* r : rows) {
+  for (RowIndex i : ladder.rows) {
+    const ResultRow* r = &ar.row(i);
+    const RowMetrics& m = ar.metrics(i);
     std::vector<Table::Cell> cells;
     if (r->measured()) {
       cells = {{r->variant},           {format_ms(r->ms.median)}, {format_ms(r->ms.min)},
-               {format_ms(r->ms.max)}, {fmt_x(r->step_speedup)},  {fmt_x(r->cumulative_speedup)},
-               {fmt_gbps(r->gbps)}};
+               {format_ms(r->ms.max)}, {fmt_x(m.step_speedup)},   {fmt_x(m.cumulative_speedup)},
+               {fmt_gbps(m.gbps)}};
     } else {
       cells = {{r->variant, Table::Tone::dim}, {}, {}, {}, {}, {}, {}};
     }
-    if (any_peak) cells.push_back(pct_cell(*r));
-    if (any_cub) cells.push_back({r->measured() ? fmt_x(r->vs_cub) : ""});
+    if (any_peak) cells.push_back(pct_cell(*r, m));
+    if (any_cub) cells.push_back({r->measured() ? fmt_x(m.vs_cub) : ""});
     const Table::Tone tone = r->status == RowStatus::ok       ? Table::Tone::good
                              : r->status == RowStatus::failed ? Table::Tone::bad
                                                               : Table::Tone::warn;
@@ -318,7 +112,7 @@ Table ladder_table(const std::vector<const ResultRow*>& rows) {
   return t;
 }
 
-Table side_by_side_table(const std::vector<SideBySide>& xs) {
+Table side_by_side_table(const AnalyzedReport& ar, const std::vector<SideBySide>& xs) {
   Table t;
   using A = Table::Align;
   t.add_column("variant", A::left);
@@ -329,30 +123,30 @@ Table side_by_side_table(const std::vector<SideBySide>& xs) {
   t.add_column("vulkan GB/s", A::right);
   for (const auto& x : xs)
     t.add_row({{x.variant},
-               {format_ms(x.cuda->ms.median)},
-               {format_ms(x.vulkan->ms.median)},
+               {format_ms(ar.row(x.cuda).ms.median)},
+               {format_ms(ar.row(x.vulkan).ms.median)},
                {fmt::format("{:.2f}", x.ratio)},
-               {fmt_gbps(x.cuda->gbps)},
-               {fmt_gbps(x.vulkan->gbps)}});
+               {fmt_gbps(ar.metrics(x.cuda).gbps)},
+               {fmt_gbps(ar.metrics(x.vulkan).gbps)}});
   return t;
 }
 
-Table best_table(const CompareReport& r, Section sec, const std::vector<Best>& bests) {
+Table best_table(const AnalyzedReport& ar, const SectionSizes& s) {
   Table t;
   using A = Table::Align;
   t.add_column("n", A::right);
-  const auto bs = backends_in(r);
-  for (const auto& b : bs) {
-    t.add_column(b + " best", A::left);
+  for (const auto& d : ar.report.devices) {
+    t.add_column(d.backend + " best", A::left);
     t.add_column("ms", A::right);
     t.add_column("GB/s", A::right);
   }
-  for (std::uint64_t n : sizes(r, sec)) {
+  for (std::uint64_t n : s.sizes) {
     std::vector<Table::Cell> cells{{format_count(n)}};
-    for (const auto& b : bs) {
-      if (const Best* x = best_of(bests, sec, n, b))
-        cells.insert(cells.end(),
-                     {{x->row->variant}, {format_ms(x->row->ms.median)}, {fmt_gbps(x->row->gbps)}});
+    for (const auto& d : ar.report.devices) {
+      if (const Best* x = ar.analysis.best(s.sec, n, d.backend))
+        cells.insert(cells.end(), {{ar.row(x->row).variant},
+                                   {format_ms(ar.row(x->row).ms.median)},
+                                   {fmt_gbps(ar.metrics(x->row).gbps)}});
       else
         cells.insert(cells.end(), {{"-"}, {}, {}});
     }
@@ -390,18 +184,13 @@ std::string device_line(const DeviceRecord& d) {
   return s;
 }
 
-std::string same_gpu_text(const CompareReport& r) {
-  if (!r.same_gpu) return {};
-  std::string cu, vk;
-  for (const auto& d : r.devices) {
-    if (d.backend == "cuda") cu = d.info.uuid;
-    if (d.backend == "vulkan") vk = d.info.uuid;
-  }
-  if (*r.same_gpu) return fmt::format("same GPU: the cuda and vulkan devices share UUID {}", cu);
+std::string same_gpu_text(const SameGpu& g) {
+  if (g.same)
+    return fmt::format("same GPU: the cuda and vulkan devices share UUID {}", g.cuda_uuid);
   return fmt::format(
       "WARNING: cuda and vulkan measured DIFFERENT devices (cuda UUID {}, vulkan UUID {}); "
       "the side-by-side ratios compare two GPUs",
-      cu.empty() ? "?" : cu, vk.empty() ? "?" : vk);
+      g.cuda_uuid.empty() ? "?" : g.cuda_uuid, g.vulkan_uuid.empty() ? "?" : g.vulkan_uuid);
 }
 
 std::string config_line(const CompareReport& r) {
@@ -575,7 +364,6 @@ void merge_json(CompareReport& r, const std::string& text, const std::string& pa
       row.ms.count = static_cast<int>(m.opt_num(x, "reps").value_or(0));
       row.host_ms.median = m.opt_num(x, "host_median_ms").value_or(0);
       row.batch_calls = static_cast<int>(m.opt_num(x, "batch_calls").value_or(0));
-      row.gbps = gbps(bytes_moved(row.operation.primitive, row.n, row.dtype), row.ms.median);
       row.timing = x.contains("timing") && x["timing"].is_string() ? x["timing"].get<std::string>()
                                                                    : std::string("device");
       for (auto [key, field] : {std::pair{"result", &row.result}, {"reference", &row.reference}})
@@ -605,64 +393,28 @@ void merge_json(CompareReport& r, const std::string& text, const std::string& pa
   r.notes.erase(std::unique(r.notes.begin(), r.notes.end()), r.notes.end());
 }
 
-void derive(CompareReport& r) {
-  std::map<std::string, const DeviceRecord*> device;
-  for (const auto& d : r.devices) device[d.backend] = &d;
-  for (Section sec : sections(r))
-    for (std::uint64_t n : sizes(r, sec)) {
-      const ResultRow* cub = find_row(r, sec, n, "cuda", "lib/cub");
-      if (cub && !cub->measured()) cub = nullptr;
-      for (const auto& b : backends_in(r)) {
-        const ResultRow* first = nullptr;
-        const ResultRow* prev = nullptr;
-        for (const ResultRow* cr : group(r, sec, n, b)) {
-          auto* row = const_cast<ResultRow*>(cr);
-          if (!row->measured() || row->ms.median <= 0) continue;
-          if (!first) first = row;
-          row->cumulative_speedup = first->ms.median / row->ms.median;
-          if (prev) row->step_speedup = prev->ms.median / row->ms.median;
-          prev = row;
-          const std::optional<double> peak =
-              device[b] ? device[b]->peak_for(sec.primitive()) : std::nullopt;
-          if (peak && *peak > 0 && row->timing != "end-to-end") {
-            row->pct_peak = 100.0 * row->gbps / *peak;
-            row->above_peak = *row->pct_peak > 100.0;
-          }
-          // The vendor anchor is a GPU yardstick; beside the CPU it says nothing useful.
-          if (cub && cub->ms.median > 0 && b != "cpu")
-            row->vs_cub = cub->ms.median / row->ms.median;
-        }
-      }
-    }
-  const DeviceRecord* cu = nullptr;
-  const DeviceRecord* vk = nullptr;
-  for (const auto& d : r.devices) {
-    if (d.backend == "cuda") cu = &d;
-    if (d.backend == "vulkan") vk = &d;
-  }
-  if (cu && vk) r.same_gpu = !cu->info.uuid.empty() && cu->info.uuid == vk->info.uuid;
-}
-
 namespace {
 
 // Above this many sizes the per-size ladders give way to one GB/s-by-n matrix per backend, with
 // the full ladder at the largest size only (every number is still in the JSON and CSV exports).
 constexpr std::size_t kMaxLadderSizes = 4;
 
-Table matrix_table(const CompareReport& r, Section sec, const std::string& backend,
-                   const std::vector<std::uint64_t>& ns) {
+// `largest`: the backend's ladder at the section's largest size, whose variants are the rows.
+Table matrix_table(const AnalyzedReport& ar, const SectionSizes& s, const Ladder& largest) {
   Table t;
   t.add_column("variant", Table::Align::left);
-  for (std::uint64_t n : ns) t.add_column(format_count(n), Table::Align::right);
-  for (const ResultRow* first : group(r, sec, ns.back(), backend)) {
-    std::vector<Table::Cell> cells{{first->variant}};
-    for (std::uint64_t n : ns) {
-      const ResultRow* row = find_row(r, sec, n, backend, first->variant);
-      if (!row || !row->measured())
+  for (std::uint64_t n : s.sizes) t.add_column(format_count(n), Table::Align::right);
+  for (RowIndex first : largest.rows) {
+    const std::string& variant = ar.row(first).variant;
+    std::vector<Table::Cell> cells{{variant}};
+    for (std::uint64_t n : s.sizes) {
+      const auto i = ar.analysis.find_row(s.sec, n, largest.backend, variant, ar.report);
+      if (!i || !ar.row(*i).measured())
         cells.push_back({"-", Table::Tone::dim});
       else
-        cells.push_back({fmt_gbps(row->gbps),
-                         row->status == RowStatus::ok ? Table::Tone::plain : Table::Tone::bad});
+        cells.push_back({fmt_gbps(ar.metrics(*i).gbps), ar.row(*i).status == RowStatus::ok
+                                                            ? Table::Tone::plain
+                                                            : Table::Tone::bad});
     }
     t.add_row(std::move(cells));
   }
@@ -697,7 +449,7 @@ Table ratio_matrix(const std::vector<SideBySide>& sbs, Section sec,
 
 // xreduce's best on a GPU against each library at each size; "speedup" is the best library's time
 // over xreduce's (at least 1: xreduce is as fast as the fastest library there).
-Table libraries_table(const std::vector<VersusLibraries>& vs) {
+Table libraries_table(const AnalyzedReport& ar, const std::vector<VersusLibraries>& vs) {
   std::vector<std::string> names;
   for (const auto& v : vs)
     for (const auto& [name, row] : v.libs)
@@ -711,16 +463,16 @@ Table libraries_table(const std::vector<VersusLibraries>& vs) {
   t.add_column("best library", A::left);
   t.add_column("speedup", A::right);
   for (const auto& v : vs) {
-    std::vector<Table::Cell> cells{{format_count(v.n)},
-                                   {v.ours->backend + " " + v.ours->variant},
-                                   {format_ms(v.ours->ms.median)}};
+    const ResultRow& ours = ar.row(v.ours);
+    std::vector<Table::Cell> cells{
+        {format_count(v.n)}, {ours.backend + " " + ours.variant}, {format_ms(ours.ms.median)}};
     for (const auto& name : names) {
       auto it = std::find_if(v.libs.begin(), v.libs.end(),
                              [&](const auto& l) { return l.first == name; });
       cells.push_back(it == v.libs.end() ? Table::Cell{"-", Table::Tone::dim}
-                                         : Table::Cell{format_ms(it->second->ms.median)});
+                                         : Table::Cell{format_ms(ar.row(it->second).ms.median)});
     }
-    cells.push_back({library_name(*v.best_lib)});
+    cells.push_back({v.best_library});
     cells.push_back({fmt::format("{:.2f}x", v.speedup),
                      v.speedup >= 1.0 ? Table::Tone::good : Table::Tone::warn});
     t.add_row(std::move(cells));
@@ -729,21 +481,15 @@ Table libraries_table(const std::vector<VersusLibraries>& vs) {
 }
 
 // One line naming the results above their backend's measured peak in a section, or "".
-std::string above_peak_text(const CompareReport& r, Section sec) {
-  int count = 0;
-  const ResultRow* top = nullptr;
-  for (const auto& row : r.rows)
-    if (section_of(row) == sec && row.above_peak) {
-      ++count;
-      if (!top || *row.pct_peak > *top->pct_peak) top = &row;
-    }
-  if (!top) return {};
+std::string above_peak_text(const AnalyzedReport& ar, const AbovePeak& x) {
+  const ResultRow& top = ar.row(x.top);
   return fmt::format(
       "{} result{} above the measured peak (marked !; highest {} {} at n = {}, {:.1f}%): the "
       "probe missed this device's peak there, so its % peak is not a fraction of the "
       "hardware's{}",
-      count, count > 1 ? "s" : "", top->backend, top->variant, format_count(top->n), *top->pct_peak,
-      sec.mode == TimingMode::batch
+      x.count, x.count > 1 ? "s" : "", top.backend, top.variant, format_count(top.n),
+      *ar.metrics(x.top).pct_peak,
+      x.sec.mode == TimingMode::batch
           ? " (batch mode is hot: back-to-back calls find part of the array still in the L2, "
             "which the cold probe flushes)"
           : "");
@@ -838,69 +584,71 @@ void render_overheads(const CompareReport& r, Heading heading, EmitTable table) 
 
 // The body shared by text and markdown: headings, tables and lines, in report order.
 template <class Heading, class EmitTable, class Line>
-void render_body(const CompareReport& r, Heading heading, EmitTable table, Line line) {
-  const auto sbs = side_by_side(r);
-  const auto bests = best_per_size(r);
-  const auto vls = versus_libraries(r);
-  for (Section sec : sections(r)) {
-    const auto ns = sizes(r, sec);
+void render_body(const AnalyzedReport& ar, Heading heading, EmitTable table, Line line) {
+  const Analysis& a = ar.analysis;
+  for (const SectionSizes& s : a.sections) {
+    const Section& sec = s.sec;
+    const auto& ns = s.sizes;
     const bool matrix = ns.size() > kMaxLadderSizes;
     const std::string what = section_what(sec);
     if (matrix) {
-      for (const auto& b : backends_in(r)) {
-        if (group(r, sec, ns.back(), b).empty()) continue;
-        heading(fmt::format("{} · GB/s by n · {}", b, what));
-        table(matrix_table(r, sec, b, ns));
+      for (const auto& d : ar.report.devices) {
+        const Ladder* largest = a.ladder(sec, ns.back(), d.backend);
+        if (!largest) continue;
+        heading(fmt::format("{} · GB/s by n · {}", d.backend, what));
+        table(matrix_table(ar, s, *largest));
       }
-      bool any =
-          std::any_of(sbs.begin(), sbs.end(), [&](const SideBySide& x) { return x.sec == sec; });
+      bool any = std::any_of(a.side_by_side.begin(), a.side_by_side.end(),
+                             [&](const SideBySide& x) { return x.sec == sec; });
       if (any) {
         heading(fmt::format("cuda vs vulkan · vulkan/cuda time ratio by n · {}", what));
-        table(ratio_matrix(sbs, sec, ns));
+        table(ratio_matrix(a.side_by_side, sec, ns));
       }
     }
     const std::vector<std::uint64_t> ladder_sizes =
         matrix ? std::vector<std::uint64_t>{ns.back()} : ns;
     for (std::uint64_t n : ladder_sizes) {
-      for (const auto& b : backends_in(r)) {
-        auto rows = group(r, sec, n, b);
-        if (rows.empty()) continue;
-        heading(fmt::format("{} · {}", b, section_title(sec, n)));
-        table(ladder_table(rows));
+      for (const auto& d : ar.report.devices) {
+        const Ladder* ladder = a.ladder(sec, n, d.backend);
+        if (!ladder) continue;
+        heading(fmt::format("{} · {}", d.backend, section_title(sec, n)));
+        table(ladder_table(ar, *ladder));
       }
       std::vector<SideBySide> here;
-      for (const auto& x : sbs)
+      for (const auto& x : a.side_by_side)
         if (x.sec == sec && x.n == n) here.push_back(x);
       if (!here.empty()) {
         heading(fmt::format("cuda vs vulkan · {}", section_title(sec, n)));
-        table(side_by_side_table(here));
+        table(side_by_side_table(ar, here));
       }
     }
-    if (ns.size() > 1 || r.devices.size() > 1) {
+    if (ns.size() > 1 || ar.report.devices.size() > 1) {
       heading(fmt::format("best per size · {}", what));
-      table(best_table(r, sec, bests));
+      table(best_table(ar, s));
     }
     std::vector<VersusLibraries> here;
-    for (auto& v : vls)
+    for (auto& v : a.versus_libraries)
       if (v.sec == sec) here.push_back(v);
     if (!here.empty()) {
       heading(fmt::format("xreduce vs the libraries · {}", what));
-      table(libraries_table(here));
+      table(libraries_table(ar, here));
     }
-    for (const auto& x : crossovers(r, bests))
-      if (x.sec == sec) line(crossover_text(x, r));
-    if (std::string s = above_peak_text(r, sec); !s.empty()) line(s);
+    for (const auto& x : a.crossovers)
+      if (x.sec == sec) line(crossover_text(x, ar.report));
+    for (const auto& x : a.above_peak)
+      if (x.sec == sec) line(above_peak_text(ar, x));
   }
 }
 
 }  // namespace
 
-std::string render_text(const CompareReport& r, const Style& st) {
+std::string render_text(const AnalyzedReport& ar, const Style& st) {
+  const CompareReport& r = ar.report;
   std::string out = st.bold("xreduce compare") + " · " + config_line(r) + "\n";
   for (const auto& d : r.devices) out += fmt::format("  {:<7} {}\n", d.backend, device_line(d));
-  if (r.same_gpu) {
-    std::string s = same_gpu_text(r);
-    out += "  " + (*r.same_gpu ? st.good(s) : st.bad(s)) + "\n";
+  if (const auto& g = ar.analysis.same_gpu) {
+    std::string s = same_gpu_text(*g);
+    out += "  " + (g->same ? st.good(s) : st.bad(s)) + "\n";
   }
   for (const auto& [b, why] : r.skipped) out += st.dim(fmt::format("  note: {} {}", b, why)) + "\n";
   for (const auto& note : r.notes) out += st.warn("  note: " + note) + "\n";
@@ -917,13 +665,14 @@ std::string render_text(const CompareReport& r, const Style& st) {
       [&](const Table& t) { out += t.text(st); },
       [&](const std::string& l) { out += st.dim(fmt::format("  note: {}", l)) + "\n"; });
   render_body(
-      r, [&](const std::string& h) { out += fmt::format("\n{}\n", st.bold(h)); },
+      ar, [&](const std::string& h) { out += fmt::format("\n{}\n", st.bold(h)); },
       [&](const Table& t) { out += t.text(st); },
       [&](const std::string& l) { out += fmt::format("  {}\n", l); });
   return out;
 }
 
-std::string render_markdown(const CompareReport& r) {
+std::string render_markdown(const AnalyzedReport& ar) {
+  const CompareReport& r = ar.report;
   std::string out = "# xreduce compare\n\n";
   out += fmt::format("`{}`\n\n{}.\n\n", r.command, config_line(r));
   Table dev;
@@ -948,9 +697,9 @@ std::string render_markdown(const CompareReport& r) {
   out += dev.markdown();
   if (has_scan(r))
     out += "\nA scan's GB/s counts bytes read + written; its % peak is against the copy peak.\n";
-  if (r.same_gpu)
-    out += *r.same_gpu ? fmt::format("\n{}\n", same_gpu_text(r))
-                       : fmt::format("\n**{}**\n", same_gpu_text(r));
+  if (const auto& g = ar.analysis.same_gpu)
+    out += g->same ? fmt::format("\n{}\n", same_gpu_text(*g))
+                   : fmt::format("\n**{}**\n", same_gpu_text(*g));
   for (const auto& [b, why] : r.skipped) out += fmt::format("\n_note: {} {}_\n", b, why);
   for (const auto& note : r.notes) out += fmt::format("\n**note: {}**\n", note);
   render_overheads(
@@ -961,13 +710,14 @@ std::string render_markdown(const CompareReport& r) {
       [&](const Table& t) { out += t.markdown(); },
       [&](const std::string& l) { out += fmt::format("\n_note: {}_\n", l); });
   render_body(
-      r, [&](const std::string& h) { out += fmt::format("\n### {}\n\n", h); },
+      ar, [&](const std::string& h) { out += fmt::format("\n### {}\n\n", h); },
       [&](const Table& t) { out += t.markdown(); },
       [&](const std::string& l) { out += fmt::format("\n{}.\n", l); });
   return out;
 }
 
-std::string render_csv(const CompareReport& r) {
+std::string render_csv(const AnalyzedReport& ar) {
+  const CompareReport& r = ar.report;
   auto field = [](const std::string& s) {
     if (s.find_first_of(",\"\n") == std::string::npos) return s;
     std::string q = "\"";
@@ -984,7 +734,9 @@ std::string render_csv(const CompareReport& r) {
       "max_ms,"
       "host_median_ms,reps,rel_spread,gbps,pct_peak,step_speedup,cumulative_speedup,vs_cub,ok,"
       "timing,reason,mode,batch_calls,above_peak\n";
-  for (const auto& row : r.rows) {
+  for (RowIndex i = 0; i < r.rows.size(); ++i) {
+    const ResultRow& row = ar.row(i);
+    const RowMetrics& rm = ar.metrics(i);
     const DeviceRecord* d = dev[row.backend];
     const bool m = row.measured();
     auto mnum = [&](double v) { return m ? fmt::format("{:.6g}", v) : std::string(); };
@@ -995,16 +747,18 @@ std::string render_csv(const CompareReport& r) {
         to_string(row.operation.primitive), scan ? to_string(row.operation.scan) : "",
         to_string(row.operation.op), to_string(row.dtype), row.n, to_string(row.status),
         mnum(row.ms.median), mnum(row.ms.min), mnum(row.ms.max), mnum(row.host_ms.median),
-        m ? std::to_string(row.ms.count) : "", mnum(row.ms.rel_spread), mnum(row.gbps),
-        num(row.pct_peak), num(row.step_speedup), num(row.cumulative_speedup), num(row.vs_cub),
+        m ? std::to_string(row.ms.count) : "", mnum(row.ms.rel_spread), mnum(rm.gbps),
+        num(rm.pct_peak), num(rm.step_speedup), num(rm.cumulative_speedup), num(rm.vs_cub),
         m ? (row.status == RowStatus::ok ? "true" : "false") : "", row.timing, field(row.reason),
         to_string(row.mode), row.batch_calls ? std::to_string(row.batch_calls) : "",
-        m && row.pct_peak ? (row.above_peak ? "true" : "false") : "");
+        m && rm.pct_peak ? (rm.above_peak ? "true" : "false") : "");
   }
   return out;
 }
 
-std::string render_json(const CompareReport& r) {
+std::string render_json(const AnalyzedReport& ar) {
+  const CompareReport& r = ar.report;
+  const Analysis& a = ar.analysis;
   json j;
   j["xreduce_version"] = r.version;
   j["command"] = r.command;
@@ -1035,14 +789,16 @@ std::string render_json(const CompareReport& r) {
          {"merged_from", d.merged_from.empty() ? json(nullptr) : json(d.merged_from)}});
   }
   j["devices"] = devices;
-  j["same_gpu"] = r.same_gpu ? json(*r.same_gpu) : json(nullptr);
+  j["same_gpu"] = a.same_gpu ? json(a.same_gpu->same) : json(nullptr);
   json skipped = json::array();
   for (const auto& [b, why] : r.skipped) skipped.push_back({{"backend", b}, {"reason", why}});
   j["skipped"] = skipped;
   j["notes"] = r.notes;
 
   json results = json::array();
-  for (const auto& row : r.rows) {
+  for (RowIndex i = 0; i < r.rows.size(); ++i) {
+    const ResultRow& row = ar.row(i);
+    const RowMetrics& rm = ar.metrics(i);
     const bool m = row.measured();
     auto mnum = [&](double v) { return m ? json(v) : json(nullptr); };
     results.push_back({{"backend", row.backend},
@@ -1061,12 +817,12 @@ std::string render_json(const CompareReport& r) {
                        {"host_median_ms", mnum(row.host_ms.median)},
                        {"reps", m ? json(row.ms.count) : json(nullptr)},
                        {"rel_spread", mnum(row.ms.rel_spread)},
-                       {"gbps", mnum(row.gbps)},
-                       {"pct_peak", opt_json(row.pct_peak)},
-                       {"above_peak", row.pct_peak ? json(row.above_peak) : json(nullptr)},
-                       {"step_speedup", opt_json(row.step_speedup)},
-                       {"cumulative_speedup", opt_json(row.cumulative_speedup)},
-                       {"vs_cub", opt_json(row.vs_cub)},
+                       {"gbps", mnum(rm.gbps)},
+                       {"pct_peak", opt_json(rm.pct_peak)},
+                       {"above_peak", rm.pct_peak ? json(rm.above_peak) : json(nullptr)},
+                       {"step_speedup", opt_json(rm.step_speedup)},
+                       {"cumulative_speedup", opt_json(rm.cumulative_speedup)},
+                       {"vs_cub", opt_json(rm.vs_cub)},
                        {"ok", m ? json(row.status == RowStatus::ok) : json(nullptr)},
                        {"timing", m ? json(row.timing) : json(nullptr)},
                        {"result", m ? json(row.result) : json(nullptr)},
@@ -1077,7 +833,7 @@ std::string render_json(const CompareReport& r) {
   j["results"] = results;
 
   json sbs = json::array();
-  for (const auto& x : side_by_side(r))
+  for (const auto& x : a.side_by_side)
     sbs.push_back({{"primitive", to_string(x.sec.primitive())},
                    {"scan", scan_json(x.sec.operation)},
                    {"op", to_string(x.sec.operation.op)},
@@ -1085,13 +841,12 @@ std::string render_json(const CompareReport& r) {
                    {"mode", to_string(x.sec.mode)},
                    {"n", x.n},
                    {"variant", x.variant},
-                   {"cuda_ms", x.cuda->ms.median},
-                   {"vulkan_ms", x.vulkan->ms.median},
+                   {"cuda_ms", ar.row(x.cuda).ms.median},
+                   {"vulkan_ms", ar.row(x.vulkan).ms.median},
                    {"vulkan_over_cuda", x.ratio}});
   j["side_by_side"] = sbs;
-  const auto bests = best_per_size(r);
   json best = json::array();
-  for (const auto& b : bests)
+  for (const auto& b : a.bests)
     best.push_back({{"primitive", to_string(b.sec.primitive())},
                     {"scan", scan_json(b.sec.operation)},
                     {"op", to_string(b.sec.operation.op)},
@@ -1099,12 +854,12 @@ std::string render_json(const CompareReport& r) {
                     {"mode", to_string(b.sec.mode)},
                     {"n", b.n},
                     {"backend", b.backend},
-                    {"variant", b.row->variant},
-                    {"median_ms", b.row->ms.median},
-                    {"gbps", b.row->gbps}});
+                    {"variant", ar.row(b.row).variant},
+                    {"median_ms", ar.row(b.row).ms.median},
+                    {"gbps", ar.metrics(b.row).gbps}});
   j["best"] = best;
   json cross = json::array();
-  for (const auto& x : crossovers(r, bests))
+  for (const auto& x : a.crossovers)
     cross.push_back({{"primitive", to_string(x.sec.primitive())},
                      {"scan", scan_json(x.sec.operation)},
                      {"op", to_string(x.sec.operation.op)},
@@ -1117,21 +872,21 @@ std::string render_json(const CompareReport& r) {
                      {"timing", r.include_transfer ? "end-to-end" : "device"}});
   j["crossovers"] = cross;
   json vl = json::array();
-  for (const auto& v : versus_libraries(r)) {
+  for (const auto& v : a.versus_libraries) {
     json libs = json::object();
-    for (const auto& [name, row] : v.libs) libs[name] = row->ms.median;
+    for (const auto& [name, row] : v.libs) libs[name] = ar.row(row).ms.median;
     vl.push_back({{"primitive", to_string(v.sec.primitive())},
                   {"scan", scan_json(v.sec.operation)},
                   {"op", to_string(v.sec.operation.op)},
                   {"dtype", to_string(v.sec.dtype)},
                   {"mode", to_string(v.sec.mode)},
                   {"n", v.n},
-                  {"xreduce_backend", v.ours->backend},
-                  {"xreduce_variant", v.ours->variant},
-                  {"xreduce_ms", v.ours->ms.median},
+                  {"xreduce_backend", ar.row(v.ours).backend},
+                  {"xreduce_variant", ar.row(v.ours).variant},
+                  {"xreduce_ms", ar.row(v.ours).ms.median},
                   {"libraries_ms", libs},
-                  {"best_library", library_name(*v.best_lib)},
-                  {"best_library_ms", v.best_lib->ms.median},
+                  {"best_library", v.best_library},
+                  {"best_library_ms", ar.row(v.best_lib).ms.median},
                   {"speedup", v.speedup}});
   }
   j["versus_libraries"] = vl;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common.hpp"
+#include "report/analysis.hpp"
 #include "report/model.hpp"
 
 namespace xr::app {
@@ -18,12 +19,9 @@ namespace xr::app {
 // device's gets a note. Error(usage) naming `path` for text that is not such a report.
 void merge_json(CompareReport& report, const std::string& text, const std::string& path);
 
-// Fills the derived fields of every row and same_gpu. Rows stay in measurement order.
-void derive(CompareReport& report);
-
-std::string render_text(const CompareReport& report, const Style& style);
-std::string render_markdown(const CompareReport& report);
-std::string render_csv(const CompareReport& report);
-std::string render_json(const CompareReport& report);
+std::string render_text(const AnalyzedReport& report, const Style& style);
+std::string render_markdown(const AnalyzedReport& report);
+std::string render_csv(const AnalyzedReport& report);
+std::string render_json(const AnalyzedReport& report);
 
 }  // namespace xr::app

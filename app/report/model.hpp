@@ -74,10 +74,6 @@ struct ResultRow {
   std::string timing;  // "device", "host" (no device timer) or "end-to-end"
   std::string result, reference;  // the value, or a scan's last element
   std::string diagnostics;        // what the variant counted at this point (Scanner::diagnostics)
-  double gbps = 0;                // bytes_moved(primitive) / ms.median
-  // Derived by derive():
-  std::optional<double> pct_peak, step_speedup, cumulative_speedup, vs_cub;
-  bool above_peak = false;  // pct_peak > 100: the probe missed this device's peak
 
   bool measured() const { return status != RowStatus::unsupported; }
 };
@@ -96,9 +92,6 @@ struct CompareReport {
   std::vector<TimingMode> modes;                             // measured, in order
   std::vector<std::string> notes;                            // what merging other reports noticed
   std::vector<ResultRow> rows;
-
-  // Set by derive():
-  std::optional<bool> same_gpu;  // cuda and vulkan both measured: UUIDs equal?
 };
 
 }  // namespace xr::app

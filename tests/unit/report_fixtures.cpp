@@ -67,7 +67,6 @@ ResultRow measured(const Lane& lane, const SectionSpec& s, std::uint64_t n, Timi
   row.batch_calls = mode == TimingMode::batch ? 64 : 0;
   row.timing = lane.timing;
   row.result = row.reference = std::to_string(n * 3 + 1);
-  row.gbps = xr::gbps(bytes, ms);
   if (lane.variant == "fast/decoupled-lookback") row.diagnostics = "fallbacks=3, spins=\"12\"";
   return row;
 }

@@ -1,0 +1,258 @@
+#include "report/analysis.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "xreduce/catalog.hpp"
+#include "xreduce/harness.hpp"
+
+namespace xr::app {
+namespace {
+
+std::vector<SectionSizes> sections_of(const CompareReport& r) {
+  std::set<Section> secs;
+  for (const auto& row : r.rows) secs.insert(section_of(row));
+  std::vector<SectionSizes> out;
+  for (const Section& sec : secs) {
+    std::set<std::uint64_t> ns;
+    for (const auto& row : r.rows)
+      if (section_of(row) == sec) ns.insert(row.n);
+    out.push_back({sec, {ns.begin(), ns.end()}});
+  }
+  return out;
+}
+
+std::vector<Ladder> ladders_of(const CompareReport& r, const std::vector<SectionSizes>& sections) {
+  std::vector<Ladder> out;
+  for (const auto& [sec, sizes] : sections)
+    for (std::uint64_t n : sizes)
+      for (const auto& d : r.devices) {
+        Ladder ladder{sec, n, d.backend, {}};
+        for (RowIndex i = 0; i < r.rows.size(); ++i)
+          if (section_of(r.rows[i]) == sec && r.rows[i].n == n && r.rows[i].backend == d.backend)
+            ladder.rows.push_back(i);
+        std::stable_sort(ladder.rows.begin(), ladder.rows.end(), [&](RowIndex a, RowIndex b) {
+          return ladder_position(sec.primitive(), r.rows[a].variant) <
+                 ladder_position(sec.primitive(), r.rows[b].variant);
+        });
+        if (!ladder.rows.empty()) out.push_back(std::move(ladder));
+      }
+  return out;
+}
+
+// Speedups along each ladder, % of the device's peak, and the ratio to CUDA's lib/cub.
+void ladder_metrics(const CompareReport& r, Analysis& a) {
+  for (const Ladder& ladder : a.ladders) {
+    const ResultRow* cub = nullptr;
+    if (auto i = a.find_row(ladder.sec, ladder.n, "cuda", "lib/cub", r); i && r.rows[*i].measured())
+      cub = &r.rows[*i];
+    const DeviceRecord* device = nullptr;
+    for (const auto& d : r.devices)
+      if (d.backend == ladder.backend) device = &d;
+    const std::optional<double> peak =
+        device ? device->peak_for(ladder.sec.primitive()) : std::nullopt;
+    const ResultRow* first = nullptr;
+    const ResultRow* prev = nullptr;
+    for (RowIndex i : ladder.rows) {
+      const ResultRow& row = r.rows[i];
+      RowMetrics& m = a.metrics[i];
+      if (!row.measured() || row.ms.median <= 0) continue;
+      if (!first) first = &row;
+      m.cumulative_speedup = first->ms.median / row.ms.median;
+      if (prev) m.step_speedup = prev->ms.median / row.ms.median;
+      prev = &row;
+      if (peak && *peak > 0 && row.timing != "end-to-end") {
+        m.pct_peak = 100.0 * m.gbps / *peak;
+        m.above_peak = *m.pct_peak > 100.0;
+      }
+      // The vendor anchor is a GPU yardstick; beside the CPU it says nothing useful.
+      if (cub && cub->ms.median > 0 && ladder.backend != "cpu")
+        m.vs_cub = cub->ms.median / row.ms.median;
+    }
+  }
+}
+
+std::optional<SameGpu> same_gpu_of(const CompareReport& r) {
+  const DeviceRecord* cu = nullptr;
+  const DeviceRecord* vk = nullptr;
+  for (const auto& d : r.devices) {
+    if (d.backend == "cuda") cu = &d;
+    if (d.backend == "vulkan") vk = &d;
+  }
+  if (!cu || !vk) return std::nullopt;
+  return SameGpu{!cu->info.uuid.empty() && cu->info.uuid == vk->info.uuid, cu->info.uuid,
+                 vk->info.uuid};
+}
+
+std::vector<SideBySide> side_by_side_of(const CompareReport& r, const Analysis& a) {
+  std::vector<SideBySide> out;
+  for (const Ladder& cuda : a.ladders) {
+    if (cuda.backend != "cuda") continue;
+    for (RowIndex c : cuda.rows) {
+      const ResultRow& row = r.rows[c];
+      if (!row.measured()) continue;
+      const auto v = a.find_row(cuda.sec, cuda.n, "vulkan", row.variant, r);
+      if (!v || !r.rows[*v].measured()) continue;
+      const double ratio = row.ms.median > 0 ? r.rows[*v].ms.median / row.ms.median : 0;
+      out.push_back({cuda.sec, cuda.n, row.variant, c, *v, ratio});
+    }
+  }
+  return out;
+}
+
+std::vector<Best> bests_of(const CompareReport& r, const Analysis& a) {
+  std::vector<Best> out;
+  for (const Ladder& ladder : a.ladders) {
+    std::optional<RowIndex> best;
+    for (RowIndex i : ladder.rows)
+      if (r.rows[i].status == RowStatus::ok &&
+          (!best || r.rows[i].ms.median < r.rows[*best].ms.median))
+        best = i;
+    if (best) out.push_back({ladder.sec, ladder.n, ladder.backend, *best});
+  }
+  return out;
+}
+
+std::vector<Crossover> crossovers_of(const CompareReport& r, const Analysis& a) {
+  std::vector<Crossover> out;
+  const bool cpu = std::any_of(r.devices.begin(), r.devices.end(),
+                               [](const DeviceRecord& d) { return d.backend == "cpu"; });
+  if (!cpu) return out;
+  for (const auto& [sec, ns] : a.sections) {
+    if (ns.size() < 2) continue;
+    for (const auto& d : r.devices) {
+      const std::string& b = d.backend;
+      if (b != "cuda" && b != "vulkan") continue;  // xreduce's GPU backends, not merged peers
+      std::vector<std::pair<std::uint64_t, bool>> faster;  // n, gpu faster than cpu
+      for (std::uint64_t n : ns) {
+        const Best* g = a.best(sec, n, b);
+        const Best* c = a.best(sec, n, "cpu");
+        if (g && c) faster.emplace_back(n, r.rows[g->row].ms.median < r.rows[c->row].ms.median);
+      }
+      if (faster.size() < 2) continue;
+      Crossover x{sec, b, std::nullopt, false, 0, faster.back().first};
+      std::size_t i = faster.size();
+      while (i > 0 && faster[i - 1].second) --i;
+      if (i < faster.size()) x.n = faster[i].first;
+      x.everywhere = i == 0;
+      if (i > 0) x.cpu_until = faster[i - 1].first;
+      out.push_back(x);
+    }
+  }
+  return out;
+}
+
+// The libraries a user would pick instead of xreduce: CUB (the CUDA backend's lib/*) and the
+// peers merged from bench/peers.py (every backend that is not one of xreduce's).
+bool is_library(const ResultRow& row) {
+  return row.variant.rfind("lib/", 0) == 0 ||
+         (row.backend != "cpu" && row.backend != "cuda" && row.backend != "vulkan");
+}
+bool is_ours_on_gpu(const ResultRow& row) {
+  return (row.backend == "cuda" || row.backend == "vulkan") && !is_library(row);
+}
+std::string library_name(const ResultRow& row) {
+  return row.variant.rfind("lib/", 0) == 0 ? row.variant.substr(4) : row.variant;
+}
+
+// xreduce's and the libraries' best at one point; nullopt without both.
+std::optional<VersusLibraries> versus_at(const CompareReport& r, const Section& sec,
+                                         std::uint64_t n, const std::vector<std::string>& names) {
+  VersusLibraries v;
+  v.sec = sec;
+  v.n = n;
+  std::optional<RowIndex> ours, best_lib;
+  for (RowIndex i = 0; i < r.rows.size(); ++i) {
+    const ResultRow& row = r.rows[i];
+    if (section_of(row) != sec || row.n != n || row.status != RowStatus::ok || row.ms.median <= 0)
+      continue;
+    if (is_ours_on_gpu(row) && (!ours || row.ms.median < r.rows[*ours].ms.median)) ours = i;
+    if (is_library(row)) {
+      v.libs.emplace_back(library_name(row), i);
+      if (!best_lib || row.ms.median < r.rows[*best_lib].ms.median) best_lib = i;
+    }
+  }
+  if (!ours || !best_lib) return std::nullopt;
+  std::stable_sort(v.libs.begin(), v.libs.end(), [&](const auto& a, const auto& b) {
+    return std::find(names.begin(), names.end(), a.first) <
+           std::find(names.begin(), names.end(), b.first);
+  });
+  v.ours = *ours;
+  v.best_lib = *best_lib;
+  v.best_library = library_name(r.rows[*best_lib]);
+  v.speedup = r.rows[*best_lib].ms.median / r.rows[*ours].ms.median;
+  return v;
+}
+
+std::vector<VersusLibraries> versus_libraries_of(const CompareReport& r, const Analysis& a) {
+  std::vector<std::string> names;  // libraries in report order
+  for (const auto& row : r.rows)
+    if (is_library(row) && std::find(names.begin(), names.end(), library_name(row)) == names.end())
+      names.push_back(library_name(row));
+  std::vector<VersusLibraries> out;
+  for (const auto& [sec, ns] : a.sections)
+    for (std::uint64_t n : ns)
+      if (auto v = versus_at(r, sec, n, names)) out.push_back(std::move(*v));
+  return out;
+}
+
+std::vector<AbovePeak> above_peak_of(const CompareReport& r, const Analysis& a) {
+  std::vector<AbovePeak> out;
+  for (const auto& s : a.sections) {
+    AbovePeak x{s.sec};
+    for (RowIndex i = 0; i < r.rows.size(); ++i)
+      if (section_of(r.rows[i]) == s.sec && a.metrics[i].above_peak) {
+        if (x.count == 0 || *a.metrics[i].pct_peak > *a.metrics[x.top].pct_peak) x.top = i;
+        ++x.count;
+      }
+    if (x.count > 0) out.push_back(x);
+  }
+  return out;
+}
+
+}  // namespace
+
+const Ladder* Analysis::ladder(const Section& sec, std::uint64_t n,
+                               const std::string& backend) const {
+  for (const auto& l : ladders)
+    if (l.sec == sec && l.n == n && l.backend == backend) return &l;
+  return nullptr;
+}
+
+std::optional<RowIndex> Analysis::find_row(const Section& sec, std::uint64_t n,
+                                           const std::string& backend, const std::string& variant,
+                                           const CompareReport& r) const {
+  if (const Ladder* l = ladder(sec, n, backend))
+    for (RowIndex i : l->rows)
+      if (r.rows[i].variant == variant) return i;
+  return std::nullopt;
+}
+
+const Best* Analysis::best(const Section& sec, std::uint64_t n, const std::string& backend) const {
+  for (const auto& b : bests)
+    if (b.sec == sec && b.n == n && b.backend == backend) return &b;
+  return nullptr;
+}
+
+Analysis analyze(const CompareReport& r) {
+  Analysis a;
+  a.metrics.resize(r.rows.size());
+  for (RowIndex i = 0; i < r.rows.size(); ++i) {
+    const ResultRow& row = r.rows[i];
+    if (row.measured())
+      a.metrics[i].gbps =
+          gbps(bytes_moved(row.operation.primitive, row.n, row.dtype), row.ms.median);
+  }
+  a.same_gpu = same_gpu_of(r);
+  a.sections = sections_of(r);
+  a.ladders = ladders_of(r, a.sections);
+  ladder_metrics(r, a);
+  a.side_by_side = side_by_side_of(r, a);
+  a.bests = bests_of(r, a);
+  a.crossovers = crossovers_of(r, a);
+  a.versus_libraries = versus_libraries_of(r, a);
+  a.above_peak = above_peak_of(r, a);
+  return a;
+}
+
+}  // namespace xr::app
