@@ -11,11 +11,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 
 #include <fmt/format.h>
@@ -24,6 +22,7 @@
 #include "plot.hpp"
 #include "progress.hpp"
 #include "report.hpp"
+#include "report/merge.hpp"
 #include "xreduce/catalog.hpp"
 #include "xreduce/check.hpp"
 #include "xreduce/error.hpp"
@@ -59,8 +58,8 @@ struct ComparePlan {
   std::vector<std::uint64_t> ns;
   Distribution dist = Distribution::small;
   MeasureOptions measure;
-  std::vector<TimingMode> modes;  // each point is measured in each, cold first
-  std::vector<std::pair<std::string, std::string>> merges;  // --merge path, its text
+  std::vector<TimingMode> modes;     // each point is measured in each, cold first
+  std::vector<MergedReport> merges;  // --merge: parsed now, folded in after measuring
   std::vector<PlannedBackend> backends;
   std::vector<std::pair<std::string, std::string>> skipped;  // backend, why
   std::vector<std::uint64_t> transfer_bytes;  // --transfers: ascending; empty without it
@@ -253,19 +252,6 @@ std::vector<std::uint64_t> parse_transfer_sizes(const CompareOptions& o) {
   return out;
 }
 
-// A --merge file's text, checked now (a bad file fails before a long measurement).
-std::string read_merge_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw Error(ErrorCategory::usage,
-                fmt::format("--merge '{}': cannot read it: {}", path, std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  CompareReport probe;
-  merge_json(probe, text.str(), path);
-  return text.str();
-}
-
 ComparePlan plan_compare(const Registry& registry, const CompareOptions& o) {
   check_output_flags(o);
   ComparePlan plan;
@@ -281,7 +267,8 @@ ComparePlan plan_compare(const Registry& registry, const CompareOptions& o) {
   plan.dist = parse_distribution_arg(o.dist);
   plan.measure = measure_options(o.stats);
   plan.modes = parse_modes(o.stats.mode);
-  for (const auto& path : o.merge) plan.merges.emplace_back(path, read_merge_file(path));
+  // Read and parsed now: a bad file fails before a long measurement.
+  for (const auto& path : o.merge) plan.merges.push_back(read_merged_report(path));
   if (o.transfers) plan.transfer_bytes = parse_transfer_sizes(o);
   if (o.include_transfer && plan.modes != std::vector<TimingMode>{TimingMode::cold})
     throw Error(ErrorCategory::usage,
@@ -591,7 +578,7 @@ int run_compare(const Registry& registry, const CompareOptions& o) {
   const bool failed = measure_points(plan, o, report, progress);
   reprobe_peaks(plan, report, progress);
   progress.clear();
-  for (const auto& [path, text] : plan.merges) merge_json(report, text, path);
+  for (const auto& merged : plan.merges) fold_merged(report, merged);
   const Analysis analysis = analyze(report);
   write_outputs({report, analysis}, o);
   return failed ? exit_code(ErrorCategory::check_failed) : 0;

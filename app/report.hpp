@@ -13,12 +13,6 @@
 
 namespace xr::app {
 
-// Folds the devices and rows of another compare JSON report (`text`, read from `path`) into
-// `report`: bench/peers.py's torch and cupy rows, or an earlier run. A backend already in the
-// report is refused (its rows would mix two runs); a device whose UUID differs from the CUDA
-// device's gets a note. Error(usage) naming `path` for text that is not such a report.
-void merge_json(CompareReport& report, const std::string& text, const std::string& path);
-
 std::string render_text(const AnalyzedReport& report, const Style& style);
 std::string render_markdown(const AnalyzedReport& report);
 std::string render_csv(const AnalyzedReport& report);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "report.hpp"
+#include "report/merge.hpp"
 #include "report_fixtures.hpp"
 
 using xr::app::CompareReport;
@@ -21,7 +22,7 @@ namespace {
 
 // The report API the goldens go through, in one place: merge, analyze, render.
 void merge(CompareReport& r, const std::string& text, const std::string& path) {
-  xr::app::merge_json(r, text, path);
+  xr::app::fold_merged(r, xr::app::parse_merged_report(text, path));
 }
 
 struct Rendering {

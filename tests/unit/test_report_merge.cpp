@@ -7,7 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "report.hpp"
+#include "report/merge.hpp"
 #include "report_fixtures.hpp"
+#include "test_support.hpp"
 #include "xreduce/error.hpp"
 
 using json = nlohmann::ordered_json;
@@ -17,7 +19,7 @@ namespace {
 
 // The report API the merge goes through, in one place.
 void merge(CompareReport& r, const std::string& text, const std::string& path) {
-  xr::app::merge_json(r, text, path);
+  xr::app::fold_merged(r, xr::app::parse_merged_report(text, path));
 }
 
 // The message of the Error(usage) that merging `text` into `into` throws; "" when none.
@@ -99,6 +101,18 @@ TEST_CASE("merge refuses a result with a field missing, mistyped or unknown",
         "--merge 'p.json': result 0's status 'maybe' is unknown");
   CHECK(merge_error(with_result_field("median_ms", nullptr)) ==
         "--merge 'p.json': result 0 has no \"median_ms\"");
+}
+
+TEST_CASE("merge names a file it cannot read", "[unit][report][merge]") {
+  xrtest::require_error([] { xr::app::read_merged_report("/nonexistent/peers.json"); },
+                        xr::ErrorCategory::usage,
+                        "--merge '/nonexistent/peers.json': cannot read it: No such file");
+  xrtest::TempDir dir;
+  xrtest::write_bytes(dir / "peers.json", xrtest::peers_json());
+  const auto merged = xr::app::read_merged_report((dir / "peers.json").string());
+  CHECK(merged.devices.size() == 2);
+  CHECK(merged.rows.size() == 8);
+  CHECK(merged.devices[0].merged_from == (dir / "peers.json").string());
 }
 
 TEST_CASE("merge accepts a well-formed peers file and notes what differs",
