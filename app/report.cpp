@@ -224,20 +224,23 @@ json overheads_json(const std::vector<Overhead>& os) {
 constexpr std::string_view kTransferPath = "DeviceArray::write / read_into, host clock";
 
 // The user path's share of the host link in one direction; null without a link rate.
-json share_json(double gbps, double link_gbps) {
-  return link_gbps > 0 ? json(gbps / link_gbps) : json(nullptr);
+json share_json(const LinkShare& s) {
+  return s.share ? json(*s.share) : json(nullptr);
 }
 
-json transfers_json(const std::optional<TransferTable>& t) {
+json transfers_json(const std::optional<TransferTable>& t,
+                    const std::vector<TransferShares>& shares) {
   if (!t) return nullptr;
   json rows = json::array();
-  for (const auto& row : t->rows)
+  for (std::size_t i = 0; i < t->rows.size(); ++i) {
+    const TransferRow& row = t->rows[i];
     rows.push_back({{"bytes", row.bytes},
                     {"upload_gbps", row.upload_gbps},
-                    {"upload_over_link", share_json(row.upload_gbps, t->link.upload_gbps)},
+                    {"upload_over_link", share_json(shares[i].upload)},
                     {"readback_gbps", row.readback_gbps},
-                    {"readback_over_link", share_json(row.readback_gbps, t->link.readback_gbps)},
+                    {"readback_over_link", share_json(shares[i].readback)},
                     {"samples", row.samples}});
+  }
   return {{"link",
            {{"bytes", t->link.bytes},
             {"upload_gbps", t->link.upload_gbps},
@@ -378,24 +381,18 @@ Table overhead_table(const std::vector<Overhead>& os) {
   return t;
 }
 
-// Issue 11's bar: uploads and read-backs of 64 MiB and more reach 0.8x the host link. Shares
-// from that size on are marked against it; smaller transfers carry fixed costs it does not ask
-// to hide.
-constexpr double kLinkShareTarget = 0.8;
-constexpr std::uint64_t kLinkShareFrom = std::uint64_t{64} << 20;
-
-Table::Cell share_cell(double gbps, double link_gbps, std::uint64_t bytes) {
-  if (!(link_gbps > 0)) return {};
-  const double share = gbps / link_gbps;
-  const Table::Tone tone = bytes < kLinkShareFrom      ? Table::Tone::plain
-                           : share >= kLinkShareTarget ? Table::Tone::good
-                                                       : Table::Tone::warn;
-  return {fmt::format("{:.2f}x", share), tone};
+// A share of the host link, marked against issue 11's bar where it applies.
+Table::Cell share_cell(const LinkShare& s) {
+  if (!s.share) return {};
+  const Table::Tone tone = !s.meets_bar   ? Table::Tone::plain
+                           : *s.meets_bar ? Table::Tone::good
+                                          : Table::Tone::warn;
+  return {fmt::format("{:.2f}x", *s.share), tone};
 }
 
 // compare --transfers for one backend: the link row (the anchor), then the backend's own path
 // by size.
-Table transfer_table(const TransferTable& t) {
+Table transfer_table(const TransferTable& t, const std::vector<TransferShares>& shares) {
   Table table;
   using A = Table::Align;
   table.add_column("size", A::right);
@@ -413,24 +410,26 @@ Table transfer_table(const TransferTable& t) {
                  {},
                  {std::to_string(link.samples)},
                  {"link: " + link.how, Table::Tone::dim}});
-  for (const auto& row : t.rows)
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    const TransferRow& row = t.rows[i];
     table.add_row({{format_bytes(static_cast<double>(row.bytes))},
                    {fmt_gbps(row.upload_gbps)},
-                   share_cell(row.upload_gbps, link.upload_gbps, row.bytes),
+                   share_cell(shares[i].upload),
                    {fmt_gbps(row.readback_gbps)},
-                   share_cell(row.readback_gbps, link.readback_gbps, row.bytes),
+                   share_cell(shares[i].readback),
                    {std::to_string(row.samples)},
                    {std::string(kTransferPath), Table::Tone::dim}});
+  }
   return table;
 }
 
 // The transfer tables, after the overheads: what moving an array costs against the link.
 template <class Heading, class EmitTable, class Line>
-void render_transfers(const CompareReport& r, Heading heading, EmitTable table, Line line) {
-  for (const auto& d : r.devices)
-    if (d.transfers) {
+void render_transfers(const AnalyzedReport& ar, Heading heading, EmitTable table, Line line) {
+  for (std::size_t i = 0; i < ar.report.devices.size(); ++i)
+    if (const DeviceRecord& d = ar.report.devices[i]; d.transfers) {
       heading(fmt::format("transfers · {} · {}", d.backend, d.info.name));
-      table(transfer_table(*d.transfers));
+      table(transfer_table(*d.transfers, ar.analysis.transfer_shares[i]));
       for (const auto& note : d.transfers->notes) line(note);
     }
 }
@@ -524,7 +523,7 @@ std::string render_text(const AnalyzedReport& ar, const Style& st) {
       r, [&](const std::string& h) { out += fmt::format("\n{}\n", st.bold(h)); },
       [&](const Table& t) { out += t.text(st); });
   render_transfers(
-      r, [&](const std::string& h) { out += fmt::format("\n{}\n", st.bold(h)); },
+      ar, [&](const std::string& h) { out += fmt::format("\n{}\n", st.bold(h)); },
       [&](const Table& t) { out += t.text(st); },
       [&](const std::string& l) { out += st.dim(fmt::format("  note: {}", l)) + "\n"; });
   render_body(
@@ -569,7 +568,7 @@ std::string render_markdown(const AnalyzedReport& ar) {
       r, [&](const std::string& h) { out += fmt::format("\n### {}\n\n", h); },
       [&](const Table& t) { out += t.markdown(); });
   render_transfers(
-      r, [&](const std::string& h) { out += fmt::format("\n### {}\n\n", h); },
+      ar, [&](const std::string& h) { out += fmt::format("\n### {}\n\n", h); },
       [&](const Table& t) { out += t.markdown(); },
       [&](const std::string& l) { out += fmt::format("\n_note: {}_\n", l); });
   render_body(
@@ -633,7 +632,8 @@ std::string render_json(const AnalyzedReport& ar) {
                  {"dist", r.dist},
                  {"modes", modes_json(r.modes)}};
   json devices = json::array();
-  for (const auto& d : r.devices) {
+  for (std::size_t i = 0; i < r.devices.size(); ++i) {
+    const DeviceRecord& d = r.devices[i];
     json props = json::object();
     for (const auto& [k, v] : d.info.properties) props[k] = v;
     devices.push_back(
@@ -648,7 +648,7 @@ std::string render_json(const AnalyzedReport& ar) {
          {"copy_peak_gbps", opt_json(d.copy_peak_gbps)},
          {"properties", props},
          {"overheads", overheads_json(d.overheads)},
-         {"transfers", transfers_json(d.transfers)},
+         {"transfers", transfers_json(d.transfers, a.transfer_shares[i])},
          {"merged_from", d.merged_from.empty() ? json(nullptr) : json(d.merged_from)}});
   }
   j["devices"] = devices;

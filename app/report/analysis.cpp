@@ -210,6 +210,25 @@ std::vector<AbovePeak> above_peak_of(const CompareReport& r, const Analysis& a) 
   return out;
 }
 
+LinkShare link_share(double gbps, double link_gbps, std::uint64_t bytes) {
+  if (!(link_gbps > 0)) return {};
+  const double share = gbps / link_gbps;
+  return {share, bytes < kLinkShareFrom ? std::nullopt : std::optional(share >= kLinkShareTarget)};
+}
+
+std::vector<std::vector<TransferShares>> transfer_shares_of(const CompareReport& r) {
+  std::vector<std::vector<TransferShares>> out;
+  for (const auto& d : r.devices) {
+    std::vector<TransferShares>& shares = out.emplace_back();
+    if (!d.transfers) continue;
+    const LinkRate& link = d.transfers->link;
+    for (const auto& row : d.transfers->rows)
+      shares.push_back({link_share(row.upload_gbps, link.upload_gbps, row.bytes),
+                        link_share(row.readback_gbps, link.readback_gbps, row.bytes)});
+  }
+  return out;
+}
+
 }  // namespace
 
 const Ladder* Analysis::ladder(const Section& sec, std::uint64_t n,
@@ -252,6 +271,7 @@ Analysis analyze(const CompareReport& r) {
   a.crossovers = crossovers_of(r, a);
   a.versus_libraries = versus_libraries_of(r, a);
   a.above_peak = above_peak_of(r, a);
+  a.transfer_shares = transfer_shares_of(r);
   return a;
 }
 

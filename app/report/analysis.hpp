@@ -93,6 +93,19 @@ struct SameGpu {
   std::string cuda_uuid, vulkan_uuid;
 };
 
+// One direction of a --transfers row against the backend's host link. Issue 11's bar: uploads
+// and read-backs of kLinkShareFrom bytes and more reach kLinkShareTarget of the link; smaller
+// transfers carry fixed costs it does not ask to hide.
+inline constexpr double kLinkShareTarget = 0.8;
+inline constexpr std::uint64_t kLinkShareFrom = std::uint64_t{64} << 20;
+struct LinkShare {
+  std::optional<double> share;    // the path's rate over the link's; nullopt without a link rate
+  std::optional<bool> meets_bar;  // with a share, from kLinkShareFrom bytes on
+};
+struct TransferShares {
+  LinkShare upload, readback;
+};
+
 struct Analysis {
   std::vector<RowMetrics> metrics;     // parallel to CompareReport::rows
   std::optional<SameGpu> same_gpu;     // when both cuda and vulkan are in the report
@@ -103,6 +116,9 @@ struct Analysis {
   std::vector<Crossover> crossovers;
   std::vector<VersusLibraries> versus_libraries;
   std::vector<AbovePeak> above_peak;
+  // Parallel to CompareReport::devices, each parallel to its transfer table's rows (empty for a
+  // device without one).
+  std::vector<std::vector<TransferShares>> transfer_shares;
 
   const Ladder* ladder(const Section& sec, std::uint64_t n, const std::string& backend) const;
   // The row of `variant` in that ladder.
