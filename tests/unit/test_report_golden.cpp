@@ -1,7 +1,8 @@
-// The four renderings of compare's report (text, markdown, CSV, JSON) against golden files in
-// tests/unit/golden/, byte for byte. The goldens were written by the renderers of report.cpp
-// before the report was split into app/report/ (issue 20): the split must not move a byte.
-// XR_UPDATE_GOLDEN=1 rewrites them; only do that for an intended change of the report.
+// The four renderings of compare's report (text, markdown, CSV, JSON), and the text with its
+// colours, against golden files in tests/unit/golden/, byte for byte. The goldens were written by
+// the renderers of report.cpp at 410135f, before the report was split into app/report/ (issue
+// 20): the split must not move a byte. XR_UPDATE_GOLDEN=1 rewrites them; only do that for an
+// intended change of the report.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -33,6 +34,11 @@ struct Rendering {
 std::string render_json(const CompareReport& r) {
   const xr::app::Analysis a = xr::app::analyze(r);
   return xr::app::render_json({r, a});
+}
+
+std::string render_styled_text(const CompareReport& r) {
+  const xr::app::Analysis a = xr::app::analyze(r);
+  return xr::app::render_text({r, a}, xr::app::Style{true});
 }
 
 std::vector<Rendering> renderings(const CompareReport& r) {
@@ -129,4 +135,12 @@ TEST_CASE("compare report golden: a report's JSON merged into another run",
   CompareReport r = xrtest::single_point_report();
   merge(r, render_json(earlier), "earlier/report.json");
   check_report("remerged", r);
+}
+
+// Colours pin the tone of every cell and line (good, bad, warn, dim), which plain text cannot.
+TEST_CASE("compare report golden: styled text", "[unit][report][golden]") {
+  CompareReport ladders = xrtest::ladders_report();
+  merge(ladders, xrtest::peers_json(), xrtest::kPeersPath);
+  check_golden("ladders.styled.txt", render_styled_text(ladders));
+  check_golden("matrix.styled.txt", render_styled_text(xrtest::matrix_report()));
 }
