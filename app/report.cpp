@@ -1,5 +1,7 @@
 #include "report.hpp"
 
+#include "report/format.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -21,23 +23,6 @@ using json = nlohmann::ordered_json;
 
 // ---- formatting ------------------------------------------------------------------------------
 
-std::string fmt_x(const std::optional<double>& v) {
-  return v ? fmt::format("{:.2f}x", *v) : std::string();
-}
-std::string fmt_gbps(double v) {
-  if (v >= 100) return fmt::format("{:.0f}", v);
-  if (v >= 10) return fmt::format("{:.1f}", v);
-  return fmt::format("{:.2f}", v);
-}
-std::string fmt_pct(const std::optional<double>& v) {
-  return v ? fmt::format("{:.1f}%", *v) : std::string();
-}
-// "% peak" of a row: flagged with '!' above 100 % (never silently).
-Table::Cell pct_cell(const ResultRow& r, const RowMetrics& m) {
-  if (!r.measured()) return {};
-  if (m.above_peak) return {fmt_pct(m.pct_peak) + " !", Table::Tone::warn};
-  return {fmt_pct(m.pct_peak)};
-}
 std::string timing_words(const CompareReport& r) {
   if (r.include_transfer) return "end to end (upload + run + readback, host-timed)";
   std::string modes;
@@ -57,18 +42,6 @@ std::string section_title(Section sec, std::uint64_t n) {
 }
 bool has_scan(const CompareReport& r) {
   return std::find(r.primitives.begin(), r.primitives.end(), Primitive::scan) != r.primitives.end();
-}
-
-std::string check_text(const ResultRow& row) {
-  switch (row.status) {
-    case RowStatus::ok:
-      return "ok";
-    case RowStatus::failed:
-      return "FAIL: " + one_line(row.reason);
-    case RowStatus::unsupported:
-      return "unsupported: " + one_line(row.reason);
-  }
-  return "";
 }
 
 // The seed 000 table of one backend at one point, plus % of peak and the CUB ratio when known.
@@ -103,10 +76,7 @@ Table ladder_table(const AnalyzedReport& ar, const Ladder& ladder) {
     }
     if (any_peak) cells.push_back(pct_cell(*r, m));
     if (any_cub) cells.push_back({r->measured() ? fmt_x(m.vs_cub) : ""});
-    const Table::Tone tone = r->status == RowStatus::ok       ? Table::Tone::good
-                             : r->status == RowStatus::failed ? Table::Tone::bad
-                                                              : Table::Tone::warn;
-    cells.push_back({check_text(*r), tone});
+    cells.push_back(check_cell(*r));
     t.add_row(std::move(cells));
   }
   return t;
@@ -125,7 +95,7 @@ Table side_by_side_table(const AnalyzedReport& ar, const std::vector<SideBySide>
     t.add_row({{x.variant},
                {format_ms(ar.row(x.cuda).ms.median)},
                {format_ms(ar.row(x.vulkan).ms.median)},
-               {fmt::format("{:.2f}", x.ratio)},
+               {fmt_ratio(x.ratio)},
                {fmt_gbps(ar.metrics(x.cuda).gbps)},
                {fmt_gbps(ar.metrics(x.vulkan).gbps)}});
   return t;
@@ -306,7 +276,7 @@ Table ratio_matrix(const std::vector<SideBySide>& sbs, Section sec,
         return x.sec == sec && x.n == n && x.variant == id;
       });
       cells.push_back(it == sbs.end() ? Table::Cell{"-", Table::Tone::dim}
-                                      : Table::Cell{fmt::format("{:.2f}", it->ratio)});
+                                      : Table::Cell{fmt_ratio(it->ratio)});
     }
     t.add_row(std::move(cells));
   }
@@ -339,8 +309,7 @@ Table libraries_table(const AnalyzedReport& ar, const std::vector<VersusLibrarie
                                          : Table::Cell{format_ms(ar.row(it->second).ms.median)});
     }
     cells.push_back({v.best_library});
-    cells.push_back({fmt::format("{:.2f}x", v.speedup),
-                     v.speedup >= 1.0 ? Table::Tone::good : Table::Tone::warn});
+    cells.push_back(speedup_cell(v.speedup));
     t.add_row(std::move(cells));
   }
   return t;
@@ -350,11 +319,11 @@ Table libraries_table(const AnalyzedReport& ar, const std::vector<VersusLibrarie
 std::string above_peak_text(const AnalyzedReport& ar, const AbovePeak& x) {
   const ResultRow& top = ar.row(x.top);
   return fmt::format(
-      "{} result{} above the measured peak (marked !; highest {} {} at n = {}, {:.1f}%): the "
+      "{} result{} above the measured peak (marked !; highest {} {} at n = {}, {}): the "
       "probe missed this device's peak there, so its % peak is not a fraction of the "
       "hardware's{}",
       x.count, x.count > 1 ? "s" : "", top.backend, top.variant, format_count(top.n),
-      *ar.metrics(x.top).pct_peak,
+      fmt_pct(ar.metrics(x.top).pct_peak),
       x.sec.mode == TimingMode::batch
           ? " (batch mode is hot: back-to-back calls find part of the array still in the L2, "
             "which the cold probe flushes)"
@@ -374,20 +343,11 @@ Table overhead_table(const std::vector<Overhead>& os) {
   for (const auto& o : os)
     t.add_row({{o.what},
                {o.path},
-               {fmt::format("{:.2f}", o.median_us)},
-               {fmt::format("{:.2f}", o.min_us)},
+               {fmt_us(o.median_us)},
+               {fmt_us(o.min_us)},
                {std::to_string(o.samples)},
                {o.note, Table::Tone::dim}});
   return t;
-}
-
-// A share of the host link, marked against issue 11's bar where it applies.
-Table::Cell share_cell(const LinkShare& s) {
-  if (!s.share) return {};
-  const Table::Tone tone = !s.meets_bar   ? Table::Tone::plain
-                           : *s.meets_bar ? Table::Tone::good
-                                          : Table::Tone::warn;
-  return {fmt::format("{:.2f}x", *s.share), tone};
 }
 
 // compare --transfers for one backend: the link row (the anchor), then the backend's own path
@@ -545,17 +505,14 @@ std::string render_markdown(const AnalyzedReport& ar) {
   dev.add_column("uuid", Table::Align::left);
   dev.add_column("read peak GB/s", Table::Align::right);
   dev.add_column("copy peak GB/s", Table::Align::right);
-  auto peak = [](const std::optional<double>& p) {
-    return p ? fmt_gbps(*p) : std::string("not measured");
-  };
   for (const auto& d : r.devices)
     dev.add_row({{d.backend},
                  {fmt::format("{}: {}", d.info.index, d.info.name)},
                  {d.info.api_version},
                  {d.info.driver_version},
                  {d.info.uuid},
-                 {peak(d.read_peak_gbps)},
-                 {peak(d.copy_peak_gbps)}});
+                 {fmt_peak(d.read_peak_gbps)},
+                 {fmt_peak(d.copy_peak_gbps)}});
   out += dev.markdown();
   if (has_scan(r))
     out += "\nA scan's GB/s counts bytes read + written; its % peak is against the copy peak.\n";
@@ -586,9 +543,7 @@ std::string render_csv(const AnalyzedReport& ar) {
     for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
     return q + "\"";
   };
-  auto num = [](const std::optional<double>& v) {
-    return v ? fmt::format("{:.6g}", *v) : std::string();
-  };
+  auto num = [](const std::optional<double>& v) { return v ? fmt_csv_number(*v) : std::string(); };
   std::map<std::string, const DeviceRecord*> dev;
   for (const auto& d : r.devices) dev[d.backend] = &d;
   std::string out =
@@ -601,7 +556,7 @@ std::string render_csv(const AnalyzedReport& ar) {
     const RowMetrics& rm = ar.metrics(i);
     const DeviceRecord* d = dev[row.backend];
     const bool m = row.measured();
-    auto mnum = [&](double v) { return m ? fmt::format("{:.6g}", v) : std::string(); };
+    auto mnum = [&](double v) { return m ? fmt_csv_number(v) : std::string(); };
     const bool scan = row.operation.primitive == Primitive::scan;
     out += fmt::format(
         "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
