@@ -21,8 +21,9 @@
 #include "commands.hpp"
 #include "plot.hpp"
 #include "progress.hpp"
-#include "report.hpp"
+#include "report/analysis.hpp"
 #include "report/merge.hpp"
+#include "report/render.hpp"
 #include "xreduce/catalog.hpp"
 #include "xreduce/check.hpp"
 #include "xreduce/error.hpp"
@@ -531,9 +532,9 @@ void write_outputs(const AnalyzedReport& report, const CompareOptions& o) {
   else if (o.format == "csv")
     text = render_csv(report);
   else if (o.format == "md")
-    text = render_markdown(report);
+    text = render_markdown(build_document(report));
   else
-    text = render_text(report, style_for(stdout, !o.out.empty()));
+    text = render_text(build_document(report), style_for(stdout, !o.out.empty()));
 
   const std::string json_text =
       o.format == "json" ? text

@@ -23,6 +23,9 @@ struct TransferTable {
   std::vector<std::string> notes;  // sizes clamped to the device or left out for the host
 };
 
+// What the rows of a transfer table time (measure_transfers), in words.
+inline constexpr std::string_view kTransferPath = "DeviceArray::write / read_into, host clock";
+
 struct DeviceRecord {
   std::string backend;
   DeviceInfo info;

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "report.hpp"
+#include "report/model.hpp"
 
 namespace xrtest {
 

@@ -13,8 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "report.hpp"
+#include "report/analysis.hpp"
 #include "report/merge.hpp"
+#include "report/render.hpp"
 #include "report_fixtures.hpp"
 
 using xr::app::CompareReport;
@@ -38,13 +39,14 @@ std::string render_json(const CompareReport& r) {
 
 std::string render_styled_text(const CompareReport& r) {
   const xr::app::Analysis a = xr::app::analyze(r);
-  return xr::app::render_text({r, a}, xr::app::Style{true});
+  return xr::app::render_text(xr::app::build_document({r, a}), xr::app::Style{true});
 }
 
 std::vector<Rendering> renderings(const CompareReport& r) {
   const xr::app::Analysis a = xr::app::analyze(r);
-  return {{"txt", xr::app::render_text({r, a}, xr::app::Style{})},
-          {"md", xr::app::render_markdown({r, a})},
+  const xr::app::Document doc = xr::app::build_document({r, a});
+  return {{"txt", xr::app::render_text(doc, xr::app::Style{})},
+          {"md", xr::app::render_markdown(doc)},
           {"csv", xr::app::render_csv({r, a})},
           {"json", xr::app::render_json({r, a})}};
 }

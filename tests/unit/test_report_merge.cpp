@@ -6,7 +6,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report.hpp"
 #include "report/merge.hpp"
 #include "report_fixtures.hpp"
 #include "test_support.hpp"
