@@ -1,7 +1,7 @@
 #include "report/analysis.hpp"
 
 #include <algorithm>
-#include <set>
+#include <map>
 
 #include "xreduce/catalog.hpp"
 #include "xreduce/harness.hpp"
@@ -9,34 +9,39 @@
 namespace xr::app {
 namespace {
 
-std::vector<SectionSizes> sections_of(const CompareReport& r) {
-  std::set<Section> secs;
-  for (const auto& row : r.rows) secs.insert(section_of(row));
+// The rows of each point (section, size), in report order: found in one pass over the rows.
+using Points = std::map<std::pair<Section, std::uint64_t>, std::vector<RowIndex>>;
+
+Points points_of(const CompareReport& r) {
+  Points points;
+  for (RowIndex i = 0; i < r.rows.size(); ++i)
+    points[{section_of(r.rows[i]), r.rows[i].n}].push_back(i);
+  return points;
+}
+
+std::vector<SectionSizes> sections_of(const Points& points) {
   std::vector<SectionSizes> out;
-  for (const Section& sec : secs) {
-    std::set<std::uint64_t> ns;
-    for (const auto& row : r.rows)
-      if (section_of(row) == sec) ns.insert(row.n);
-    out.push_back({sec, {ns.begin(), ns.end()}});
+  for (const auto& [point, rows] : points) {
+    if (out.empty() || !(out.back().sec == point.first)) out.push_back({point.first, {}});
+    out.back().sizes.push_back(point.second);
   }
   return out;
 }
 
-std::vector<Ladder> ladders_of(const CompareReport& r, const std::vector<SectionSizes>& sections) {
+// Each backend's rows at each point, in ladder order (the catalog's).
+std::vector<Ladder> ladders_of(const CompareReport& r, const Points& points) {
   std::vector<Ladder> out;
-  for (const auto& [sec, sizes] : sections)
-    for (std::uint64_t n : sizes)
-      for (const auto& d : r.devices) {
-        Ladder ladder{sec, n, d.backend, {}};
-        for (RowIndex i = 0; i < r.rows.size(); ++i)
-          if (section_of(r.rows[i]) == sec && r.rows[i].n == n && r.rows[i].backend == d.backend)
-            ladder.rows.push_back(i);
-        std::stable_sort(ladder.rows.begin(), ladder.rows.end(), [&](RowIndex a, RowIndex b) {
-          return ladder_position(sec.primitive(), r.rows[a].variant) <
-                 ladder_position(sec.primitive(), r.rows[b].variant);
-        });
-        if (!ladder.rows.empty()) out.push_back(std::move(ladder));
-      }
+  for (const auto& [point, rows] : points)
+    for (const auto& d : r.devices) {
+      Ladder ladder{point.first, point.second, d.backend, {}};
+      for (RowIndex i : rows)
+        if (r.rows[i].backend == d.backend) ladder.rows.push_back(i);
+      const Primitive p = point.first.primitive();
+      std::stable_sort(ladder.rows.begin(), ladder.rows.end(), [&](RowIndex a, RowIndex b) {
+        return ladder_position(p, r.rows[a].variant) < ladder_position(p, r.rows[b].variant);
+      });
+      if (!ladder.rows.empty()) out.push_back(std::move(ladder));
+    }
   return out;
 }
 
@@ -44,7 +49,8 @@ std::vector<Ladder> ladders_of(const CompareReport& r, const std::vector<Section
 void ladder_metrics(const CompareReport& r, Analysis& a) {
   for (const Ladder& ladder : a.ladders) {
     const ResultRow* cub = nullptr;
-    if (auto i = a.find_row(ladder.sec, ladder.n, "cuda", "lib/cub", r); i && r.rows[*i].measured())
+    const AnalyzedReport ar{r, a};
+    if (auto i = ar.find_row(ladder.sec, ladder.n, "cuda", "lib/cub"); i && r.rows[*i].measured())
       cub = &r.rows[*i];
     const DeviceRecord* device = nullptr;
     for (const auto& d : r.devices)
@@ -91,7 +97,7 @@ std::vector<SideBySide> side_by_side_of(const CompareReport& r, const Analysis& 
     for (RowIndex c : cuda.rows) {
       const ResultRow& row = r.rows[c];
       if (!row.measured()) continue;
-      const auto v = a.find_row(cuda.sec, cuda.n, "vulkan", row.variant, r);
+      const auto v = AnalyzedReport{r, a}.find_row(cuda.sec, cuda.n, "vulkan", row.variant);
       if (!v || !r.rows[*v].measured()) continue;
       const double ratio = row.ms.median > 0 ? r.rows[*v].ms.median / row.ms.median : 0;
       out.push_back({cuda.sec, cuda.n, row.variant, c, *v, ratio});
@@ -155,17 +161,17 @@ std::string library_name(const ResultRow& row) {
   return row.variant.rfind("lib/", 0) == 0 ? row.variant.substr(4) : row.variant;
 }
 
-// xreduce's and the libraries' best at one point; nullopt without both.
+// xreduce's and the libraries' best among the `rows` of one point; nullopt without both.
 std::optional<VersusLibraries> versus_at(const CompareReport& r, const Section& sec,
-                                         std::uint64_t n, const std::vector<std::string>& names) {
+                                         std::uint64_t n, const std::vector<RowIndex>& rows,
+                                         const std::vector<std::string>& names) {
   VersusLibraries v;
   v.sec = sec;
   v.n = n;
   std::optional<RowIndex> ours, best_lib;
-  for (RowIndex i = 0; i < r.rows.size(); ++i) {
+  for (RowIndex i : rows) {
     const ResultRow& row = r.rows[i];
-    if (section_of(row) != sec || row.n != n || row.status != RowStatus::ok || row.ms.median <= 0)
-      continue;
+    if (row.status != RowStatus::ok || row.ms.median <= 0) continue;
     if (is_ours_on_gpu(row) && (!ours || row.ms.median < r.rows[*ours].ms.median)) ours = i;
     if (is_library(row)) {
       v.libs.emplace_back(library_name(row), i);
@@ -184,29 +190,29 @@ std::optional<VersusLibraries> versus_at(const CompareReport& r, const Section& 
   return v;
 }
 
-std::vector<VersusLibraries> versus_libraries_of(const CompareReport& r, const Analysis& a) {
+std::vector<VersusLibraries> versus_libraries_of(const CompareReport& r, const Points& points) {
   std::vector<std::string> names;  // libraries in report order
   for (const auto& row : r.rows)
     if (is_library(row) && std::find(names.begin(), names.end(), library_name(row)) == names.end())
       names.push_back(library_name(row));
   std::vector<VersusLibraries> out;
-  for (const auto& [sec, ns] : a.sections)
-    for (std::uint64_t n : ns)
-      if (auto v = versus_at(r, sec, n, names)) out.push_back(std::move(*v));
+  for (const auto& [point, rows] : points)
+    if (auto v = versus_at(r, point.first, point.second, rows, names)) out.push_back(std::move(*v));
   return out;
 }
 
+// In report order, so that of two rows equally far above the peak the first is the one named.
 std::vector<AbovePeak> above_peak_of(const CompareReport& r, const Analysis& a) {
-  std::vector<AbovePeak> out;
-  for (const auto& s : a.sections) {
-    AbovePeak x{s.sec};
-    for (RowIndex i = 0; i < r.rows.size(); ++i)
-      if (section_of(r.rows[i]) == s.sec && a.metrics[i].above_peak) {
-        if (x.count == 0 || *a.metrics[i].pct_peak > *a.metrics[x.top].pct_peak) x.top = i;
-        ++x.count;
-      }
-    if (x.count > 0) out.push_back(x);
+  std::map<Section, AbovePeak> by_section;
+  for (RowIndex i = 0; i < r.rows.size(); ++i) {
+    if (!a.metrics[i].above_peak) continue;
+    const Section sec = section_of(r.rows[i]);
+    AbovePeak& x = by_section.try_emplace(sec, AbovePeak{sec}).first->second;
+    if (x.count == 0 || *a.metrics[i].pct_peak > *a.metrics[x.top].pct_peak) x.top = i;
+    ++x.count;
   }
+  std::vector<AbovePeak> out;
+  for (const auto& [sec, x] : by_section) out.push_back(x);
   return out;
 }
 
@@ -238,12 +244,12 @@ const Ladder* Analysis::ladder(const Section& sec, std::uint64_t n,
   return nullptr;
 }
 
-std::optional<RowIndex> Analysis::find_row(const Section& sec, std::uint64_t n,
-                                           const std::string& backend, const std::string& variant,
-                                           const CompareReport& r) const {
-  if (const Ladder* l = ladder(sec, n, backend))
+std::optional<RowIndex> AnalyzedReport::find_row(const Section& sec, std::uint64_t n,
+                                                 const std::string& backend,
+                                                 const std::string& variant) const {
+  if (const Ladder* l = analysis.ladder(sec, n, backend))
     for (RowIndex i : l->rows)
-      if (r.rows[i].variant == variant) return i;
+      if (row(i).variant == variant) return i;
   return std::nullopt;
 }
 
@@ -263,13 +269,14 @@ Analysis analyze(const CompareReport& r) {
           gbps(bytes_moved(row.operation.primitive, row.n, row.dtype), row.ms.median);
   }
   a.same_gpu = same_gpu_of(r);
-  a.sections = sections_of(r);
-  a.ladders = ladders_of(r, a.sections);
+  const Points points = points_of(r);
+  a.sections = sections_of(points);
+  a.ladders = ladders_of(r, points);
   ladder_metrics(r, a);
   a.side_by_side = side_by_side_of(r, a);
   a.bests = bests_of(r, a);
   a.crossovers = crossovers_of(r, a);
-  a.versus_libraries = versus_libraries_of(r, a);
+  a.versus_libraries = versus_libraries_of(r, points);
   a.above_peak = above_peak_of(r, a);
   a.transfer_shares = transfer_shares_of(r);
   return a;

@@ -106,6 +106,7 @@ struct TransferShares {
   LinkShare upload, readback;
 };
 
+// Everything analyze() derives from one report; a RowIndex points into that report's rows.
 struct Analysis {
   std::vector<RowMetrics> metrics;     // parallel to CompareReport::rows
   std::optional<SameGpu> same_gpu;     // when both cuda and vulkan are in the report
@@ -120,10 +121,9 @@ struct Analysis {
   // device without one).
   std::vector<std::vector<TransferShares>> transfer_shares;
 
+  // The ladder of `backend` at that point; nullptr when it has no row there.
   const Ladder* ladder(const Section& sec, std::uint64_t n, const std::string& backend) const;
-  // The row of `variant` in that ladder.
-  std::optional<RowIndex> find_row(const Section& sec, std::uint64_t n, const std::string& backend,
-                                   const std::string& variant, const CompareReport& r) const;
+  // The best of `backend` at that point; nullptr when none of its rows there is correct.
   const Best* best(const Section& sec, std::uint64_t n, const std::string& backend) const;
 };
 
@@ -139,6 +139,9 @@ struct AnalyzedReport {
 
   const ResultRow& row(RowIndex i) const { return report.rows[i]; }
   const RowMetrics& metrics(RowIndex i) const { return analysis.metrics[i]; }
+  // The row of `variant` in the ladder of `backend` at that point.
+  std::optional<RowIndex> find_row(const Section& sec, std::uint64_t n, const std::string& backend,
+                                   const std::string& variant) const;
 };
 
 }  // namespace xr::app

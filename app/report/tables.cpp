@@ -191,8 +191,8 @@ Table matrix_table(const AnalyzedReport& ar, const SectionSizes& s, const Ladder
       {"variant", kLeft, [&ar](RowIndex i) -> Cell { return {ar.row(i).variant}; }}};
   for (std::uint64_t n : s.sizes)
     columns.push_back({format_count(n), kRight, [&ar, &s, &largest, n](RowIndex first) -> Cell {
-                         const auto i = ar.analysis.find_row(s.sec, n, largest.backend,
-                                                             ar.row(first).variant, ar.report);
+                         const auto i =
+                             ar.find_row(s.sec, n, largest.backend, ar.row(first).variant);
                          if (!i || !ar.row(*i).measured()) return {"-", Tone::dim};
                          return {fmt_gbps(ar.metrics(*i).gbps),
                                  ar.row(*i).status == RowStatus::ok ? Tone::plain : Tone::bad};
