@@ -13,7 +13,7 @@
 namespace xr::app {
 
 std::string fmt_x(const std::optional<double>& v);     // "1.25x"; "" when absent
-std::string fmt_gbps(double v);                        // three significant digits: 2251, 19.8
+std::string fmt_gbps(double v);                        // "2251", "19.8", "4.54"
 std::string fmt_peak(const std::optional<double>& v);  // fmt_gbps, or "not measured"
 std::string fmt_pct(const std::optional<double>& v);   // "42.1%"; "" when absent
 std::string fmt_ratio(double v);                       // "0.97": the vulkan/cuda time ratio
