@@ -1,19 +1,17 @@
-// The result of `xreduce compare` as data, the numbers derived from it (step and cumulative
-// speedups, % of the measured peak, ratio to lib/cub, the CUDA/Vulkan side by side, the best per
-// backend and size, the CPU/GPU crossover), and its four renderings: text, markdown, CSV, JSON.
-// Every derivation is per section, a (primitive, scan kind, op, dtype): reduce and scan go
-// through the same code. The JSON schema is documented in docs/cli.md.
+// The result of `xreduce compare` as data: what was measured (or merged from another report),
+// nothing derived from it. analysis.hpp derives every number the renderings show.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
-#include "common.hpp"
 #include "xreduce/backend.hpp"
 #include "xreduce/harness.hpp"
+#include "xreduce/primitive.hpp"
 #include "xreduce/types.hpp"
 
 namespace xr::app {
@@ -24,6 +22,9 @@ struct TransferTable {
   std::vector<TransferRow> rows;   // DeviceArray::write / read_into, by size ascending
   std::vector<std::string> notes;  // sizes clamped to the device or left out for the host
 };
+
+// What the rows of a transfer table time (measure_transfers), in words.
+inline constexpr std::string_view kTransferPath = "DeviceArray::write / read_into, host clock";
 
 struct DeviceRecord {
   std::string backend;
@@ -41,6 +42,26 @@ struct DeviceRecord {
 
 enum class RowStatus { ok, failed, unsupported };
 
+// "ok", "failed", "unsupported": the spelling of the CSV and JSON exports and of --merge files.
+constexpr std::string_view to_string(RowStatus s) {
+  switch (s) {
+    case RowStatus::ok:
+      return "ok";
+    case RowStatus::failed:
+      return "failed";
+    case RowStatus::unsupported:
+      return "unsupported";
+  }
+  return "";
+}
+
+// The status spelled by to_string(RowStatus); nullopt for any other text.
+constexpr std::optional<RowStatus> parse_row_status(std::string_view text) {
+  for (RowStatus s : {RowStatus::ok, RowStatus::failed, RowStatus::unsupported})
+    if (to_string(s) == text) return s;
+  return std::nullopt;
+}
+
 struct ResultRow {
   std::string backend;
   std::string variant;
@@ -56,10 +77,6 @@ struct ResultRow {
   std::string timing;  // "device", "host" (no device timer) or "end-to-end"
   std::string result, reference;  // the value, or a scan's last element
   std::string diagnostics;        // what the variant counted at this point (Scanner::diagnostics)
-  double gbps = 0;                // bytes_moved(primitive) / ms.median
-  // Derived by derive():
-  std::optional<double> pct_peak, step_speedup, cumulative_speedup, vs_cub;
-  bool above_peak = false;  // pct_peak > 100: the probe missed this device's peak
 
   bool measured() const { return status != RowStatus::unsupported; }
 };
@@ -78,23 +95,6 @@ struct CompareReport {
   std::vector<TimingMode> modes;                             // measured, in order
   std::vector<std::string> notes;                            // what merging other reports noticed
   std::vector<ResultRow> rows;
-
-  // Set by derive():
-  std::optional<bool> same_gpu;  // cuda and vulkan both measured: UUIDs equal?
 };
-
-// Folds the devices and rows of another compare JSON report (`text`, read from `path`) into
-// `report`: bench/peers.py's torch and cupy rows, or an earlier run. A backend already in the
-// report is refused (its rows would mix two runs); a device whose UUID differs from the CUDA
-// device's gets a note. Error(usage) naming `path` for text that is not such a report.
-void merge_json(CompareReport& report, const std::string& text, const std::string& path);
-
-// Fills the derived fields of every row and same_gpu. Rows stay in measurement order.
-void derive(CompareReport& report);
-
-std::string render_text(const CompareReport& report, const Style& style);
-std::string render_markdown(const CompareReport& report);
-std::string render_csv(const CompareReport& report);
-std::string render_json(const CompareReport& report);
 
 }  // namespace xr::app

@@ -1,0 +1,133 @@
+#include "compare_measure.hpp"
+
+#include <memory>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "xreduce/check.hpp"
+#include "xreduce/error.hpp"
+#include "xreduce/runner.hpp"
+#include "xreduce/size.hpp"
+
+namespace xr::app {
+namespace {
+
+// A point's share of the work: its elements plus what every point costs whatever its size.
+double point_weight(std::uint64_t n) {
+  return static_cast<double>(n) + 1e6;
+}
+
+// What one backend keeps across the variants of one (dtype, n): the uploaded input.
+struct PointInput {
+  const HostArray& data;
+  std::unique_ptr<DeviceArray> array;  // uploaded on first use
+};
+
+// One row: `variant` of `b` on the point's data, checked against `expected`. A combination the
+// variant or device cannot run becomes an "unsupported" row with the reason.
+ResultRow measure_row(Backend& b, const VariantInfo& v, std::unique_ptr<Runner>& runner,
+                      PointInput& input, const Operation& operation,
+                      std::optional<Expectation>& expected, const MeasureOptions& measure,
+                      bool end_to_end) {
+  const HostArray& data = input.data;
+  ResultRow row;
+  row.backend = std::string(b.name());
+  row.variant = v.id;
+  row.operation = operation;
+  row.dtype = data.dtype();
+  row.n = data.size();
+  row.mode = measure.mode;
+  try {
+    if (std::string gap = unclaimed(v, row.dtype, operation); !gap.empty())
+      throw Error(ErrorCategory::unsupported, "no " + gap);
+    if (std::string why = b.unsupported_reason(v.primitive, v.id); !why.empty())
+      throw Error(ErrorCategory::unsupported, why);
+    if (row.n > v.max_elements)
+      throw Error(ErrorCategory::unsupported,
+                  fmt::format("accepts at most {} elements", format_count(v.max_elements)));
+    if (!runner) runner = std::make_unique<Runner>(b, v.primitive, v.id);
+    if (!expected) expected.emplace(data.view(), operation);
+    Measurement m;
+    if (end_to_end) {
+      m = measure_end_to_end(b, *runner, data.view(), operation, measure);
+    } else {
+      if (!input.array) input.array = b.upload(data.view());
+      m = xr::measure(b, *runner, *input.array, data.view(), operation, measure);
+    }
+    row.batch_calls = m.batch_calls;
+    const Verdict verdict = expected->check(m.result);
+    const bool repeat_failed = !m.deterministic && v.deterministic_for(row.dtype);
+    row.status = verdict.ok && !repeat_failed ? RowStatus::ok : RowStatus::failed;
+    row.reason = verdict.message;
+    if (repeat_failed)
+      row.reason +=
+          std::string(row.reason.empty() ? "" : "; ") + "repetitions returned different results";
+    row.ms = m.device_ms;
+    row.host_ms = m.host_ms;
+    row.timing = end_to_end ? "end-to-end" : m.device_timer ? "device" : "host";
+    const auto got = m.result.headline(operation.primitive);
+    const auto want = expected->headline();
+    row.result = got ? got->to_string() : "";
+    row.reference = want ? want->to_string() : "";
+    row.diagnostics = runner->diagnostics();
+  } catch (const Error& e) {
+    if (e.category() != ErrorCategory::unsupported) throw;
+    row.status = RowStatus::unsupported;
+    row.reason = e.what();
+  }
+  return row;
+}
+
+}  // namespace
+
+bool measure_points(const ComparePlan& plan, const CompareOptions& o, CompareReport& report,
+                    Progress& progress) {
+  bool failed = false;
+  for (DType dtype : plan.dtypes) {
+    for (std::uint64_t n : plan.ns) {
+      progress.note(fmt::format("generating {} {}", format_count(n), to_string(dtype)));
+      const HostArray data = generate(dtype, static_cast<std::size_t>(n), o.seed, plan.dist);
+      // One expectation per operation, made when a variant first needs it and shared by all.
+      std::vector<std::optional<Expectation>> expected(plan.operations.size());
+      for (const auto& p : plan.backends) {
+        Backend& b = *p.backend;
+        const bool end_to_end = o.include_transfer && b.name() != "cpu";
+        PointInput input{data, nullptr};
+        for (const auto& v : p.variants) {
+          std::unique_ptr<Runner> runner;  // one per variant, reused by its operations
+          for (std::size_t k = 0; k < plan.operations.size(); ++k) {
+            const Operation& operation = plan.operations[k];
+            if (operation.primitive != v.primitive) continue;
+            for (TimingMode mode : plan.modes) {
+              MeasureOptions measure = plan.measure;
+              measure.mode = mode;
+              progress.note(fmt::format("{} {} {} {} n={} {}", b.name(), v.id, operation.describe(),
+                                        to_string(dtype), format_count(n), to_string(mode)));
+              ResultRow row =
+                  measure_row(b, v, runner, input, operation, expected[k], measure, end_to_end);
+              failed |= row.status == RowStatus::failed;
+              report.rows.push_back(std::move(row));
+              progress.advance(point_weight(n));
+            }
+          }
+        }
+      }
+    }
+  }
+  return failed;
+}
+
+double total_weight(const ComparePlan& plan) {
+  double per_operation = 0;
+  for (std::uint64_t n : plan.ns) per_operation += point_weight(n);
+  per_operation *= static_cast<double>(plan.dtypes.size());
+  double total = 0;
+  for (const auto& p : plan.backends)
+    for (const auto& v : p.variants)
+      for (const auto& op : plan.operations)
+        if (op.primitive == v.primitive) total += per_operation;
+  return total * static_cast<double>(plan.modes.size());
+}
+
+}  // namespace xr::app

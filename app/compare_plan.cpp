@@ -1,0 +1,247 @@
+#include "compare_plan.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "xreduce/catalog.hpp"
+#include "xreduce/error.hpp"
+#include "xreduce/size.hpp"
+
+namespace xr::app {
+namespace {
+
+// Default size of compare: seed 000's 2^24 elements.
+constexpr std::uint64_t kDefaultN = std::uint64_t{1} << 24;
+
+// --transfers' default sizes in bytes: from 1 MiB, where a transfer's fixed costs show, past
+// issue 11's bar (64 MiB and more at 0.8x the host link) to 1 GiB, where they are amortised.
+constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+constexpr std::uint64_t kDefaultTransferBytes[] = {kMiB, 16 * kMiB, 64 * kMiB, 256 * kMiB,
+                                                   1024 * kMiB};
+
+std::vector<Primitive> parse_primitives(const std::string& text) {
+  if (text == "all") return {std::begin(kAllPrimitives), std::end(kAllPrimitives)};
+  std::vector<Primitive> out;
+  for (const auto& s : split_list(text)) {
+    const Primitive p = parse_primitive_arg(s);
+    if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+  }
+  if (out.empty()) throw Error(ErrorCategory::usage, "--primitive is empty");
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<Operation> parse_operations(const CompareOptions& o,
+                                        const std::vector<Primitive>& primitives) {
+  std::vector<Op> ops;
+  for (const auto& s : split_list(o.ops)) ops.push_back(parse_op_arg(s));
+  if (ops.empty()) throw Error(ErrorCategory::usage, "--op is empty");
+  const bool scan =
+      std::find(primitives.begin(), primitives.end(), Primitive::scan) != primitives.end();
+  std::vector<ScanKind> kinds{ScanKind::inclusive};
+  if (o.scans) {
+    if (!scan) throw Error(ErrorCategory::usage, "--scan applies to --primitive scan or all");
+    kinds.clear();
+    for (const auto& s : split_list(*o.scans)) kinds.push_back(parse_scan_kind_arg(s));
+    if (kinds.empty()) throw Error(ErrorCategory::usage, "--scan is empty");
+  }
+  std::vector<Operation> out;
+  for (Primitive p : primitives)
+    for (ScanKind k : p == Primitive::scan ? kinds : std::vector<ScanKind>{ScanKind::inclusive})
+      for (Op op : ops) out.push_back(Operation{p, op, k});
+  return out;
+}
+
+void check_output_flags(const CompareOptions& o) {
+  if (o.format != "text" && o.format != "md" && o.format != "csv" && o.format != "json")
+    throw Error(ErrorCategory::usage,
+                fmt::format("unknown --format '{}' for compare (expected text, md, csv or json)",
+                            o.format));
+  if (!o.out.empty()) check_output_path(o.out);
+  if (!o.save_json.empty()) check_output_path(o.save_json);
+  if (!o.plot.empty()) {
+    const auto ext = std::filesystem::path(o.plot).extension().string();
+    if (ext != ".svg" && ext != ".png" && ext != ".pdf")
+      throw Error(ErrorCategory::usage,
+                  fmt::format("--plot '{}': expected a .svg, .png or .pdf file name", o.plot));
+    check_output_path(o.plot);
+  }
+}
+
+// `all`: every available backend (the others noted in `skipped`); a list: each must be available.
+std::vector<Backend*> choose_backends(const Registry& registry, const CompareOptions& o,
+                                      ComparePlan& plan) {
+  std::vector<Backend*> backends;
+  if (o.backends == "all") {
+    for (const auto& b : registry.backends()) {
+      if (b->available())
+        backends.push_back(b.get());
+      else
+        plan.skipped.emplace_back(std::string(b->name()),
+                                  "unavailable: " + b->unavailable_reason());
+    }
+    for (const auto& [name, why] : not_built_backends(registry))
+      plan.skipped.emplace_back(name, "not built: " + why);
+  } else {
+    for (const auto& name : split_list(o.backends)) {
+      Backend& b = get_available_backend(registry, name, "");  // explicit: must be available
+      if (std::find(backends.begin(), backends.end(), &b) == backends.end()) backends.push_back(&b);
+    }
+    if (backends.empty()) throw Error(ErrorCategory::usage, "--backend is empty");
+  }
+  if (backends.empty())
+    throw Error(ErrorCategory::unavailable, "no backend is available on this machine");
+  return backends;
+}
+
+// --device SEL (every GPU backend) or backend=SEL,...; a chosen CUDA device moves Vulkan's
+// default with it, so both still measure the same GPU.
+void select_devices(const Registry& registry, const CompareOptions& o,
+                    const std::vector<Backend*>& backends) {
+  std::map<std::string, std::string> selectors;
+  if (!o.device.empty()) {
+    if (o.device.find('=') == std::string::npos) {
+      for (Backend* b : backends)
+        if (b->name() != "cpu") selectors[std::string(b->name())] = o.device;
+    } else {
+      for (const auto& item : split_list(o.device)) {
+        auto eq = item.find('=');
+        if (eq == std::string::npos)
+          throw Error(
+              ErrorCategory::usage,
+              fmt::format("--device '{}': expected SEL or backend=SEL[,backend=SEL]", o.device));
+        std::string name = item.substr(0, eq);
+        if (std::none_of(backends.begin(), backends.end(),
+                         [&](Backend* b) { return b->name() == name; }))
+          throw Error(ErrorCategory::usage,
+                      fmt::format("--device names backend '{}', which is not compared", name));
+        selectors[name] = item.substr(eq + 1);
+      }
+    }
+  }
+  for (Backend* b : backends)
+    if (auto it = selectors.find(std::string(b->name())); it != selectors.end())
+      b->select_device(DeviceChoice{it->second, ""});
+  Backend* cuda = registry.find("cuda");
+  Backend* vulkan = registry.find("vulkan");
+  if (cuda && vulkan && selectors.count("cuda") && !selectors.count("vulkan") &&
+      vulkan->available())
+    vulkan->select_device(DeviceChoice{"", cuda->device().uuid});
+}
+
+// The variants of each backend whose primitive is measured and whose id matches a glob; a
+// backend without any is noted in `skipped` and left out.
+std::vector<PlannedBackend> match_variants(
+    const std::vector<Backend*>& backends, const std::vector<Primitive>& primitives,
+    const CompareOptions& o, std::vector<std::pair<std::string, std::string>>& skipped) {
+  std::string prims;
+  for (Primitive p : primitives) prims += (prims.empty() ? "" : ", ") + std::string(to_string(p));
+  const auto globs = split_list(o.variants);
+  if (globs.empty()) throw Error(ErrorCategory::usage, "--variant is empty");
+  auto wanted = [&](Primitive p, std::string_view id) {
+    return std::find(primitives.begin(), primitives.end(), p) != primitives.end() &&
+           std::any_of(globs.begin(), globs.end(),
+                       [&](const std::string& g) { return glob_match(g, id); });
+  };
+  std::vector<PlannedBackend> plan;
+  bool any = false;
+  for (Backend* b : backends) {
+    PlannedBackend p{b, {}};
+    for (const auto& v : b->variants())
+      if (wanted(v.primitive, v.id)) p.variants.push_back(v);
+    std::stable_sort(p.variants.begin(), p.variants.end(),
+                     [](const VariantInfo& a, const VariantInfo& c) {
+                       return std::pair(a.primitive, ladder_position(a.primitive, a.id)) <
+                              std::pair(c.primitive, ladder_position(c.primitive, c.id));
+                     });
+    any |= !p.variants.empty();
+    plan.push_back(std::move(p));
+  }
+  // A backend with nothing to measure (Vulkan has no scan variant yet) leaves the report, with a
+  // note saying so, instead of a device line and a capacity check for arrays it never allocates.
+  for (const auto& p : plan)
+    if (p.variants.empty())
+      skipped.emplace_back(
+          std::string(p.backend->name()),
+          fmt::format("has no {} variant matching --variant '{}'", prims, o.variants));
+  std::erase_if(plan, [](const PlannedBackend& p) { return p.variants.empty(); });
+  if (!any) {
+    std::string names;
+    for (Backend* b : backends) names += (names.empty() ? "" : ", ") + std::string(b->name());
+    const bool in_catalog = std::any_of(catalog().begin(), catalog().end(),
+                                        [&](const auto& e) { return wanted(e.primitive, e.id); });
+    throw Error(
+        in_catalog ? ErrorCategory::unsupported : ErrorCategory::usage,
+        fmt::format("--variant '{}' matches no {} variant of {} ({})", o.variants, prims, names,
+                    in_catalog ? "the catalog has it, these backends do not implement it"
+                               : "see xreduce list"));
+  }
+  return plan;
+}
+
+// --transfer-sizes (or the defaults) in bytes, ascending: each a whole number of u32 elements.
+std::vector<std::uint64_t> parse_transfer_sizes(const CompareOptions& o) {
+  if (!o.transfer_sizes)
+    return {std::begin(kDefaultTransferBytes), std::end(kDefaultTransferBytes)};
+  std::vector<std::uint64_t> out;
+  try {
+    out = parse_count_list(*o.transfer_sizes);
+  } catch (const Error&) {  // its message speaks of element counts; these are bytes
+    throw Error(ErrorCategory::usage,
+                fmt::format("--transfer-sizes '{}': expected bytes such as 1M,64M,1G (K/M/G are "
+                            "powers of 1024)",
+                            printable(*o.transfer_sizes)));
+  }
+  if (out.empty()) throw Error(ErrorCategory::usage, "--transfer-sizes is empty");
+  for (std::uint64_t bytes : out)
+    if (bytes == 0 || bytes % size_of(DType::u32) != 0)
+      throw Error(ErrorCategory::usage,
+                  fmt::format("--transfer-sizes: {} bytes is not a whole number of u32 elements "
+                              "(a positive multiple of 4)",
+                              bytes));
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace
+
+ComparePlan plan_compare(const Registry& registry, const CompareOptions& o) {
+  check_output_flags(o);
+  ComparePlan plan;
+  plan.primitives = parse_primitives(o.primitives);
+  plan.operations = parse_operations(o, plan.primitives);
+  for (const auto& s : split_list(o.dtypes)) plan.dtypes.push_back(parse_dtype_arg(s));
+  if (plan.dtypes.empty()) throw Error(ErrorCategory::usage, "--dtype is empty");
+  plan.ns = o.sweep ? parse_sweep(*o.sweep)
+            : o.n   ? parse_count_list(*o.n)
+                    : std::vector<std::uint64_t>{kDefaultN};
+  std::sort(plan.ns.begin(), plan.ns.end());
+  plan.ns.erase(std::unique(plan.ns.begin(), plan.ns.end()), plan.ns.end());
+  plan.dist = parse_distribution_arg(o.dist);
+  plan.measure = measure_options(o.stats);
+  plan.modes = parse_modes(o.stats.mode);
+  // Read and parsed now: a bad file fails before a long measurement.
+  for (const auto& path : o.merge) plan.merges.push_back(read_merged_report(path));
+  if (o.transfers) plan.transfer_bytes = parse_transfer_sizes(o);
+  if (o.include_transfer && plan.modes != std::vector<TimingMode>{TimingMode::cold})
+    throw Error(ErrorCategory::usage,
+                "--include-transfer times one call end to end; it takes --mode cold only");
+
+  const std::vector<Backend*> backends = choose_backends(registry, o, plan);
+  select_devices(registry, o, backends);
+  plan.backends = match_variants(backends, plan.primitives, o, plan.skipped);
+
+  // Capacity, before anything is allocated: the input, a scan's output (and end to end a second
+  // input), and on the host the data plus a scan's two read-back outputs.
+  const bool scan = plan.primitives.back() == Primitive::scan;
+  const int device_copies = device_arrays(plan.primitives.back()) + (o.include_transfer ? 1 : 0);
+  for (const auto& p : plan.backends)
+    for (DType t : plan.dtypes)
+      for (std::uint64_t n : plan.ns) check_capacity(*p.backend, t, n, scan ? 3 : 1, device_copies);
+  return plan;
+}
+
+}  // namespace xr::app

@@ -1,0 +1,44 @@
+// Stage 1 of `xreduce compare`, the plan: every flag checked, backends, devices and variants
+// chosen, the --merge files read and parsed, and the capacity checked, before anything is
+// allocated or measured, so a mistake fails in a second rather than after a long run.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "commands.hpp"
+#include "report/merge.hpp"
+#include "xreduce/backend.hpp"
+#include "xreduce/generate.hpp"
+#include "xreduce/harness.hpp"
+#include "xreduce/registry.hpp"
+
+namespace xr::app {
+
+struct PlannedBackend {
+  Backend* backend;
+  std::vector<VariantInfo> variants;  // matching the globs and primitives, in ladder order
+};
+
+struct ComparePlan {
+  std::vector<Operation> operations;  // by primitive, then scan kind, then op
+  std::vector<Primitive> primitives;
+  std::vector<DType> dtypes;
+  std::vector<std::uint64_t> ns;
+  Distribution dist = Distribution::small;
+  MeasureOptions measure;
+  std::vector<TimingMode> modes;     // each point is measured in each, cold first
+  std::vector<MergedReport> merges;  // --merge: parsed now, folded in after measuring
+  std::vector<PlannedBackend> backends;
+  std::vector<std::pair<std::string, std::string>> skipped;  // backend, why
+  std::vector<std::uint64_t> transfer_bytes;  // --transfers: ascending; empty without it
+};
+
+// The plan of `options`, with each backend's device selected. Error(usage) for a bad flag or
+// --merge file, Error(unavailable) when no backend can run, Error(unsupported) for variants the
+// backends do not implement, Error(out_of_memory) for a size a device or the host cannot hold.
+ComparePlan plan_compare(const Registry& registry, const CompareOptions& options);
+
+}  // namespace xr::app

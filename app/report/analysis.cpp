@@ -1,0 +1,285 @@
+#include "report/analysis.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "xreduce/catalog.hpp"
+#include "xreduce/harness.hpp"
+
+namespace xr::app {
+namespace {
+
+// The rows of each point (section, size), in report order: found in one pass over the rows.
+using Points = std::map<std::pair<Section, std::uint64_t>, std::vector<RowIndex>>;
+
+Points points_of(const CompareReport& r) {
+  Points points;
+  for (RowIndex i = 0; i < r.rows.size(); ++i)
+    points[{section_of(r.rows[i]), r.rows[i].n}].push_back(i);
+  return points;
+}
+
+std::vector<SectionSizes> sections_of(const Points& points) {
+  std::vector<SectionSizes> out;
+  for (const auto& [point, rows] : points) {
+    if (out.empty() || !(out.back().sec == point.first)) out.push_back({point.first, {}});
+    out.back().sizes.push_back(point.second);
+  }
+  return out;
+}
+
+// Each backend's rows at each point, in ladder order (the catalog's).
+std::vector<Ladder> ladders_of(const CompareReport& r, const Points& points) {
+  std::vector<Ladder> out;
+  for (const auto& [point, rows] : points)
+    for (const auto& d : r.devices) {
+      Ladder ladder{point.first, point.second, d.backend, {}};
+      for (RowIndex i : rows)
+        if (r.rows[i].backend == d.backend) ladder.rows.push_back(i);
+      const Primitive p = point.first.primitive();
+      std::stable_sort(ladder.rows.begin(), ladder.rows.end(), [&](RowIndex a, RowIndex b) {
+        return ladder_position(p, r.rows[a].variant) < ladder_position(p, r.rows[b].variant);
+      });
+      if (!ladder.rows.empty()) out.push_back(std::move(ladder));
+    }
+  return out;
+}
+
+// Speedups along each ladder, % of the device's peak, and the ratio to CUDA's lib/cub.
+void ladder_metrics(const CompareReport& r, Analysis& a) {
+  for (const Ladder& ladder : a.ladders) {
+    const ResultRow* cub = nullptr;
+    const AnalyzedReport ar{r, a};
+    if (auto i = ar.find_row(ladder.sec, ladder.n, "cuda", "lib/cub"); i && r.rows[*i].measured())
+      cub = &r.rows[*i];
+    const DeviceRecord* device = nullptr;
+    for (const auto& d : r.devices)
+      if (d.backend == ladder.backend) device = &d;
+    const std::optional<double> peak =
+        device ? device->peak_for(ladder.sec.primitive()) : std::nullopt;
+    const ResultRow* first = nullptr;
+    const ResultRow* prev = nullptr;
+    for (RowIndex i : ladder.rows) {
+      const ResultRow& row = r.rows[i];
+      RowMetrics& m = a.metrics[i];
+      if (!row.measured() || row.ms.median <= 0) continue;
+      if (!first) first = &row;
+      m.cumulative_speedup = first->ms.median / row.ms.median;
+      if (prev) m.step_speedup = prev->ms.median / row.ms.median;
+      prev = &row;
+      if (peak && *peak > 0 && row.timing != "end-to-end") {
+        m.pct_peak = 100.0 * m.gbps / *peak;
+        m.above_peak = *m.pct_peak > 100.0;
+      }
+      // The vendor anchor is a GPU yardstick; beside the CPU it says nothing useful.
+      if (cub && cub->ms.median > 0 && ladder.backend != "cpu")
+        m.vs_cub = cub->ms.median / row.ms.median;
+    }
+  }
+}
+
+std::optional<SameGpu> same_gpu_of(const CompareReport& r) {
+  const DeviceRecord* cu = nullptr;
+  const DeviceRecord* vk = nullptr;
+  for (const auto& d : r.devices) {
+    if (d.backend == "cuda") cu = &d;
+    if (d.backend == "vulkan") vk = &d;
+  }
+  if (!cu || !vk) return std::nullopt;
+  return SameGpu{!cu->info.uuid.empty() && cu->info.uuid == vk->info.uuid, cu->info.uuid,
+                 vk->info.uuid};
+}
+
+std::vector<SideBySide> side_by_side_of(const CompareReport& r, const Analysis& a) {
+  std::vector<SideBySide> out;
+  for (const Ladder& cuda : a.ladders) {
+    if (cuda.backend != "cuda") continue;
+    for (RowIndex c : cuda.rows) {
+      const ResultRow& row = r.rows[c];
+      if (!row.measured()) continue;
+      const auto v = AnalyzedReport{r, a}.find_row(cuda.sec, cuda.n, "vulkan", row.variant);
+      if (!v || !r.rows[*v].measured()) continue;
+      const double ratio = row.ms.median > 0 ? r.rows[*v].ms.median / row.ms.median : 0;
+      out.push_back({cuda.sec, cuda.n, row.variant, c, *v, ratio});
+    }
+  }
+  return out;
+}
+
+std::vector<Best> bests_of(const CompareReport& r, const Analysis& a) {
+  std::vector<Best> out;
+  for (const Ladder& ladder : a.ladders) {
+    std::optional<RowIndex> best;
+    for (RowIndex i : ladder.rows)
+      if (r.rows[i].status == RowStatus::ok &&
+          (!best || r.rows[i].ms.median < r.rows[*best].ms.median))
+        best = i;
+    if (best) out.push_back({ladder.sec, ladder.n, ladder.backend, *best});
+  }
+  return out;
+}
+
+std::vector<Crossover> crossovers_of(const CompareReport& r, const Analysis& a) {
+  std::vector<Crossover> out;
+  const bool cpu = std::any_of(r.devices.begin(), r.devices.end(),
+                               [](const DeviceRecord& d) { return d.backend == "cpu"; });
+  if (!cpu) return out;
+  for (const auto& [sec, ns] : a.sections) {
+    if (ns.size() < 2) continue;
+    for (const auto& d : r.devices) {
+      const std::string& b = d.backend;
+      if (b != "cuda" && b != "vulkan") continue;  // xreduce's GPU backends, not merged peers
+      std::vector<std::pair<std::uint64_t, bool>> faster;  // n, gpu faster than cpu
+      for (std::uint64_t n : ns) {
+        const Best* g = a.best(sec, n, b);
+        const Best* c = a.best(sec, n, "cpu");
+        if (g && c) faster.emplace_back(n, r.rows[g->row].ms.median < r.rows[c->row].ms.median);
+      }
+      if (faster.size() < 2) continue;
+      Crossover x{sec, b, std::nullopt, false, 0, faster.back().first};
+      std::size_t i = faster.size();
+      while (i > 0 && faster[i - 1].second) --i;
+      if (i < faster.size()) x.n = faster[i].first;
+      x.everywhere = i == 0;
+      if (i > 0) x.cpu_until = faster[i - 1].first;
+      out.push_back(x);
+    }
+  }
+  return out;
+}
+
+// The libraries a user would pick instead of xreduce: CUB (the CUDA backend's lib/*) and the
+// peers merged from bench/peers.py (every backend that is not one of xreduce's).
+bool is_library(const ResultRow& row) {
+  return row.variant.rfind("lib/", 0) == 0 ||
+         (row.backend != "cpu" && row.backend != "cuda" && row.backend != "vulkan");
+}
+bool is_ours_on_gpu(const ResultRow& row) {
+  return (row.backend == "cuda" || row.backend == "vulkan") && !is_library(row);
+}
+std::string library_name(const ResultRow& row) {
+  return row.variant.rfind("lib/", 0) == 0 ? row.variant.substr(4) : row.variant;
+}
+
+// xreduce's and the libraries' best among the `rows` of one point; nullopt without both.
+std::optional<VersusLibraries> versus_at(const CompareReport& r, const Section& sec,
+                                         std::uint64_t n, const std::vector<RowIndex>& rows,
+                                         const std::vector<std::string>& names) {
+  VersusLibraries v;
+  v.sec = sec;
+  v.n = n;
+  std::optional<RowIndex> ours, best_lib;
+  for (RowIndex i : rows) {
+    const ResultRow& row = r.rows[i];
+    if (row.status != RowStatus::ok || row.ms.median <= 0) continue;
+    if (is_ours_on_gpu(row) && (!ours || row.ms.median < r.rows[*ours].ms.median)) ours = i;
+    if (is_library(row)) {
+      v.libs.emplace_back(library_name(row), i);
+      if (!best_lib || row.ms.median < r.rows[*best_lib].ms.median) best_lib = i;
+    }
+  }
+  if (!ours || !best_lib) return std::nullopt;
+  std::stable_sort(v.libs.begin(), v.libs.end(), [&](const auto& a, const auto& b) {
+    return std::find(names.begin(), names.end(), a.first) <
+           std::find(names.begin(), names.end(), b.first);
+  });
+  v.ours = *ours;
+  v.best_lib = *best_lib;
+  v.best_library = library_name(r.rows[*best_lib]);
+  v.speedup = r.rows[*best_lib].ms.median / r.rows[*ours].ms.median;
+  return v;
+}
+
+std::vector<VersusLibraries> versus_libraries_of(const CompareReport& r, const Points& points) {
+  std::vector<std::string> names;  // libraries in report order
+  for (const auto& row : r.rows)
+    if (is_library(row) && std::find(names.begin(), names.end(), library_name(row)) == names.end())
+      names.push_back(library_name(row));
+  std::vector<VersusLibraries> out;
+  for (const auto& [point, rows] : points)
+    if (auto v = versus_at(r, point.first, point.second, rows, names)) out.push_back(std::move(*v));
+  return out;
+}
+
+// In report order, so that of two rows equally far above the peak the first is the one named.
+std::vector<AbovePeak> above_peak_of(const CompareReport& r, const Analysis& a) {
+  std::map<Section, AbovePeak> by_section;
+  for (RowIndex i = 0; i < r.rows.size(); ++i) {
+    if (!a.metrics[i].above_peak) continue;
+    const Section sec = section_of(r.rows[i]);
+    AbovePeak& x = by_section.try_emplace(sec, AbovePeak{sec}).first->second;
+    if (x.count == 0 || *a.metrics[i].pct_peak > *a.metrics[x.top].pct_peak) x.top = i;
+    ++x.count;
+  }
+  std::vector<AbovePeak> out;
+  for (const auto& [sec, x] : by_section) out.push_back(x);
+  return out;
+}
+
+LinkShare link_share(double gbps, double link_gbps, std::uint64_t bytes) {
+  if (!(link_gbps > 0)) return {};
+  const double share = gbps / link_gbps;
+  return {share, bytes < kLinkShareFrom ? std::nullopt : std::optional(share >= kLinkShareTarget)};
+}
+
+std::vector<std::vector<TransferShares>> transfer_shares_of(const CompareReport& r) {
+  std::vector<std::vector<TransferShares>> out;
+  for (const auto& d : r.devices) {
+    std::vector<TransferShares>& shares = out.emplace_back();
+    if (!d.transfers) continue;
+    const LinkRate& link = d.transfers->link;
+    for (const auto& row : d.transfers->rows)
+      shares.push_back({link_share(row.upload_gbps, link.upload_gbps, row.bytes),
+                        link_share(row.readback_gbps, link.readback_gbps, row.bytes)});
+  }
+  return out;
+}
+
+}  // namespace
+
+const Ladder* Analysis::ladder(const Section& sec, std::uint64_t n,
+                               const std::string& backend) const {
+  for (const auto& l : ladders)
+    if (l.sec == sec && l.n == n && l.backend == backend) return &l;
+  return nullptr;
+}
+
+std::optional<RowIndex> AnalyzedReport::find_row(const Section& sec, std::uint64_t n,
+                                                 const std::string& backend,
+                                                 const std::string& variant) const {
+  if (const Ladder* l = analysis.ladder(sec, n, backend))
+    for (RowIndex i : l->rows)
+      if (row(i).variant == variant) return i;
+  return std::nullopt;
+}
+
+const Best* Analysis::best(const Section& sec, std::uint64_t n, const std::string& backend) const {
+  for (const auto& b : bests)
+    if (b.sec == sec && b.n == n && b.backend == backend) return &b;
+  return nullptr;
+}
+
+Analysis analyze(const CompareReport& r) {
+  Analysis a;
+  a.metrics.resize(r.rows.size());
+  for (RowIndex i = 0; i < r.rows.size(); ++i) {
+    const ResultRow& row = r.rows[i];
+    if (row.measured())
+      a.metrics[i].gbps =
+          gbps(bytes_moved(row.operation.primitive, row.n, row.dtype), row.ms.median);
+  }
+  a.same_gpu = same_gpu_of(r);
+  const Points points = points_of(r);
+  a.sections = sections_of(points);
+  a.ladders = ladders_of(r, points);
+  ladder_metrics(r, a);
+  a.side_by_side = side_by_side_of(r, a);
+  a.bests = bests_of(r, a);
+  a.crossovers = crossovers_of(r, a);
+  a.versus_libraries = versus_libraries_of(r, points);
+  a.above_peak = above_peak_of(r, a);
+  a.transfer_shares = transfer_shares_of(r);
+  return a;
+}
+
+}  // namespace xr::app

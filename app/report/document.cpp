@@ -1,0 +1,200 @@
+#include "report/document.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "report/format.hpp"
+#include "report/tables.hpp"
+#include "xreduce/size.hpp"
+
+namespace xr::app {
+namespace {
+
+// Above this many sizes the per-size ladders give way to one GB/s-by-n matrix per backend, with
+// the full ladder at the largest size only (every number is still in the JSON and CSV exports).
+constexpr std::size_t kMaxLadderSizes = 4;
+
+// ---- the header's sentences ------------------------------------------------------------------
+
+std::string timing_words(const CompareReport& r) {
+  if (r.include_transfer) return "end to end (upload + run + readback, host-timed)";
+  std::string modes;
+  for (TimingMode m : r.modes) modes += (modes.empty() ? "" : " and ") + std::string(to_string(m));
+  return fmt::format(
+      "device time by each API's own timer, {} mode{} (cold: one call, no launch "
+      "gap in the interval; batch: calls back to back, time per call)",
+      modes.empty() ? "cold" : modes, r.modes.size() > 1 ? "s" : "");
+}
+
+std::string config_line(const CompareReport& r) {
+  return fmt::format("{}, {} L2 in cold mode, {}, seed {} ({} data)", timing_words(r),
+                     r.cold ? "flushed" : "hot", r.stats, r.seed, r.dist);
+}
+
+std::string device_line(const DeviceRecord& d) {
+  std::string s = fmt::format("device {}: {}", d.info.index, d.info.name);
+  if (!d.info.api_version.empty()) s += " · " + d.info.api_version;
+  if (!d.info.driver_version.empty() && d.info.driver_version != "-")
+    s += " · driver " + d.info.driver_version;
+  if (!d.info.uuid.empty()) s += " · uuid " + d.info.uuid;
+  if (d.info.memory_bytes) s += " · " + format_bytes(static_cast<double>(d.info.memory_bytes));
+  s += d.read_peak_gbps ? fmt::format(" · read peak {} GB/s", fmt_gbps(*d.read_peak_gbps))
+                        : std::string(" · read peak not measured");
+  if (d.copy_peak_gbps) s += fmt::format(" · copy peak {} GB/s", fmt_gbps(*d.copy_peak_gbps));
+  if (!d.merged_from.empty()) s += " · merged from " + d.merged_from;
+  return s;
+}
+
+std::string same_gpu_text(const SameGpu& g) {
+  if (g.same)
+    return fmt::format("same GPU: the cuda and vulkan devices share UUID {}", g.cuda_uuid);
+  return fmt::format(
+      "WARNING: cuda and vulkan measured DIFFERENT devices (cuda UUID {}, vulkan UUID {}); "
+      "the side-by-side ratios compare two GPUs",
+      g.cuda_uuid.empty() ? "?" : g.cuda_uuid, g.vulkan_uuid.empty() ? "?" : g.vulkan_uuid);
+}
+
+DocumentHeader header_of(const AnalyzedReport& ar) {
+  const CompareReport& r = ar.report;
+  DocumentHeader h;
+  h.command = r.command;
+  h.config = config_line(r);
+  for (const auto& d : r.devices) h.device_lines.emplace_back(d.backend, device_line(d));
+  h.devices = devices_table(r.devices);
+  if (const auto& g = ar.analysis.same_gpu) h.same_gpu = {same_gpu_text(*g), g->same};
+  for (const auto& [b, why] : r.skipped) h.skipped.push_back(fmt::format("{} {}", b, why));
+  h.notes = r.notes;
+  h.has_scan =
+      std::find(r.primitives.begin(), r.primitives.end(), Primitive::scan) != r.primitives.end();
+  return h;
+}
+
+// ---- the body's titles and sentences ---------------------------------------------------------
+
+// "sum i32 · cold", "inclusive scan sum i32 · batch".
+std::string section_what(const Section& sec) {
+  return fmt::format("{} {} · {}", sec.operation.describe(), to_string(sec.dtype),
+                     to_string(sec.mode));
+}
+
+std::string section_title(const Section& sec, std::uint64_t n) {
+  return fmt::format("{} · n = {}", section_what(sec), format_n(n));
+}
+
+std::string crossover_text(const Crossover& x, const CompareReport& r) {
+  std::string s;
+  if (x.everywhere)
+    s = fmt::format("{} is faster than cpu at every measured size", x.backend);
+  else if (!x.n)
+    s = fmt::format("cpu stays faster than {} up to the largest size measured ({})", x.backend,
+                    format_count(x.largest));
+  else
+    s = fmt::format("{} overtakes cpu at n = {} (cpu is faster at {} and below)", x.backend,
+                    format_count(*x.n), format_count(x.cpu_until));
+  if (!r.include_transfer)
+    s += "; kernel time only, --include-transfer gives the end-to-end crossover";
+  return s;
+}
+
+std::string above_peak_text(const AnalyzedReport& ar, const AbovePeak& x) {
+  const ResultRow& top = ar.row(x.top);
+  return fmt::format(
+      "{} result{} above the measured peak (marked !; highest {} {} at n = {}, {}): the "
+      "probe missed this device's peak there, so its % peak is not a fraction of the "
+      "hardware's{}",
+      x.count, x.count > 1 ? "s" : "", top.backend, top.variant, format_count(top.n),
+      fmt_pct(ar.metrics(x.top).pct_peak),
+      x.sec.mode == TimingMode::batch
+          ? " (batch mode is hot: back-to-back calls find part of the array still in the L2, "
+            "which the cold probe flushes)"
+          : "");
+}
+
+// ---- the body --------------------------------------------------------------------------------
+
+void add_table(std::vector<Block>& body, std::string heading, Table table) {
+  body.push_back({Block::Kind::heading, std::move(heading), {}});
+  body.push_back({Block::Kind::table, {}, std::move(table)});
+}
+
+void add_text(std::vector<Block>& body, Block::Kind kind, std::string text) {
+  body.push_back({kind, std::move(text), {}});
+}
+
+// The overheads, before the ladders: the floor every small-n number stands on. Then the transfer
+// tables: what moving an array costs against the host link.
+void add_devices(const AnalyzedReport& ar, std::vector<Block>& body) {
+  for (const auto& d : ar.report.devices)
+    if (!d.overheads.empty())
+      add_table(body, fmt::format("overheads · {} · {}", d.backend, d.info.name),
+                overhead_table(d.overheads));
+  for (std::size_t i = 0; i < ar.report.devices.size(); ++i)
+    if (const DeviceRecord& d = ar.report.devices[i]; d.transfers) {
+      add_table(body, fmt::format("transfers · {} · {}", d.backend, d.info.name),
+                transfer_table(*d.transfers, ar.analysis.transfer_shares[i]));
+      for (const auto& note : d.transfers->notes) add_text(body, Block::Kind::note, note);
+    }
+}
+
+// A section with many sizes: GB/s by n for each backend, and the vulkan/cuda ratio by n.
+void add_matrices(const AnalyzedReport& ar, const SectionSizes& s, std::vector<Block>& body) {
+  const std::string what = section_what(s.sec);
+  for (const auto& d : ar.report.devices)
+    if (const Ladder* largest = ar.analysis.ladder(s.sec, s.sizes.back(), d.backend))
+      add_table(body, fmt::format("{} · GB/s by n · {}", d.backend, what),
+                matrix_table(ar, s, *largest));
+  const auto& sbs = ar.analysis.side_by_side;
+  if (std::any_of(sbs.begin(), sbs.end(), [&](const SideBySide& x) { return x.sec == s.sec; }))
+    add_table(body, fmt::format("cuda vs vulkan · vulkan/cuda time ratio by n · {}", what),
+              ratio_matrix(ar, s));
+}
+
+// Each backend's ladder at one size, then the variants measured on both CUDA and Vulkan.
+void add_ladders(const AnalyzedReport& ar, const Section& sec, std::uint64_t n,
+                 std::vector<Block>& body) {
+  for (const auto& d : ar.report.devices)
+    if (const Ladder* ladder = ar.analysis.ladder(sec, n, d.backend))
+      add_table(body, fmt::format("{} · {}", d.backend, section_title(sec, n)),
+                ladder_table(ar, *ladder));
+  std::vector<SideBySide> here;
+  for (const auto& x : ar.analysis.side_by_side)
+    if (x.sec == sec && x.n == n) here.push_back(x);
+  if (!here.empty())
+    add_table(body, fmt::format("cuda vs vulkan · {}", section_title(sec, n)),
+              side_by_side_table(ar, here));
+}
+
+// The bests, the libraries, the crossovers and the results above the peak of one section.
+void add_summaries(const AnalyzedReport& ar, const SectionSizes& s, std::vector<Block>& body) {
+  const Analysis& a = ar.analysis;
+  const std::string what = section_what(s.sec);
+  if (s.sizes.size() > 1 || ar.report.devices.size() > 1)
+    add_table(body, fmt::format("best per size · {}", what), best_table(ar, s));
+  std::vector<VersusLibraries> here;
+  for (const auto& v : a.versus_libraries)
+    if (v.sec == s.sec) here.push_back(v);
+  if (!here.empty())
+    add_table(body, fmt::format("xreduce vs the libraries · {}", what), libraries_table(ar, here));
+  for (const auto& x : a.crossovers)
+    if (x.sec == s.sec) add_text(body, Block::Kind::line, crossover_text(x, ar.report));
+  for (const auto& x : a.above_peak)
+    if (x.sec == s.sec) add_text(body, Block::Kind::line, above_peak_text(ar, x));
+}
+
+}  // namespace
+
+Document build_document(const AnalyzedReport& ar) {
+  Document doc{header_of(ar), {}};
+  add_devices(ar, doc.body);
+  for (const SectionSizes& s : ar.analysis.sections) {
+    const bool matrix = s.sizes.size() > kMaxLadderSizes;
+    if (matrix) add_matrices(ar, s, doc.body);
+    for (std::uint64_t n : matrix ? std::vector<std::uint64_t>{s.sizes.back()} : s.sizes)
+      add_ladders(ar, s.sec, n, doc.body);
+    add_summaries(ar, s, doc.body);
+  }
+  return doc;
+}
+
+}  // namespace xr::app

@@ -1,0 +1,52 @@
+// compare's human-readable report as one document built once from the report and its analysis:
+// a header of facts about the run, then headings, tables and lines in report order. The text and
+// markdown renderers only walk it, each in its own format.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common.hpp"
+#include "report/analysis.hpp"
+
+namespace xr::app {
+
+struct DocumentHeader {
+  std::string command;  // the command line that made the report
+  std::string config;   // timing, cache, statistics, seed and data, in one sentence
+  std::vector<std::pair<std::string, std::string>> device_lines;  // backend, its facts in words
+  Table devices;                                                  // the same facts as a table
+  struct SameGpu {
+    std::string text;
+    bool same = false;  // false: a warning that cuda and vulkan measured two GPUs
+  };
+  std::optional<SameGpu> same_gpu;   // when both cuda and vulkan are in the report
+  std::vector<std::string> skipped;  // "backend why" of each backend left out
+  std::vector<std::string> notes;    // what merging other reports noticed
+  bool has_scan = false;             // a scan's GB/s and % peak need a word of explanation
+};
+
+// One element of the body, in report order.
+struct Block {
+  enum class Kind {
+    heading,  // a table's title
+    table,
+    note,  // a remark on the table above (a transfer size clamped or left out)
+    line,  // a summary sentence (a crossover, results above the peak)
+  };
+  Kind kind = Kind::line;
+  std::string text;  // empty for a table
+  Table table;       // empty unless kind == table
+};
+
+struct Document {
+  DocumentHeader header;
+  std::vector<Block> body;
+};
+
+// Everything the text and markdown reports show, in their order. Deterministic.
+Document build_document(const AnalyzedReport& ar);
+
+}  // namespace xr::app

@@ -1,0 +1,67 @@
+#include "report/format.hpp"
+
+#include <fmt/format.h>
+
+namespace xr::app {
+
+std::string fmt_x(const std::optional<double>& v) {
+  return v ? fmt::format("{:.2f}x", *v) : std::string();
+}
+
+std::string fmt_gbps(double v) {
+  if (v >= 100) return fmt::format("{:.0f}", v);
+  if (v >= 10) return fmt::format("{:.1f}", v);
+  return fmt::format("{:.2f}", v);
+}
+
+std::string fmt_peak(const std::optional<double>& v) {
+  return v ? fmt_gbps(*v) : std::string("not measured");
+}
+
+std::string fmt_pct(const std::optional<double>& v) {
+  return v ? fmt::format("{:.1f}%", *v) : std::string();
+}
+
+std::string fmt_ratio(double v) {
+  return fmt::format("{:.2f}", v);
+}
+
+std::string fmt_us(double v) {
+  return fmt::format("{:.2f}", v);
+}
+
+std::string fmt_csv_number(double v) {
+  return fmt::format("{:.6g}", v);
+}
+
+Table::Cell pct_cell(const ResultRow& row, const RowMetrics& metrics) {
+  if (!row.measured()) return {};
+  if (metrics.above_peak) return {fmt_pct(metrics.pct_peak) + " !", Table::Tone::warn};
+  return {fmt_pct(metrics.pct_peak)};
+}
+
+Table::Cell check_cell(const ResultRow& row) {
+  switch (row.status) {
+    case RowStatus::ok:
+      return {"ok", Table::Tone::good};
+    case RowStatus::failed:
+      return {"FAIL: " + one_line(row.reason), Table::Tone::bad};
+    case RowStatus::unsupported:
+      return {"unsupported: " + one_line(row.reason), Table::Tone::warn};
+  }
+  return {};
+}
+
+Table::Cell speedup_cell(double speedup) {
+  return {fmt_x(speedup), speedup >= 1.0 ? Table::Tone::good : Table::Tone::warn};
+}
+
+Table::Cell share_cell(const LinkShare& s) {
+  if (!s.share) return {};
+  const Table::Tone tone = !s.meets_bar   ? Table::Tone::plain
+                           : *s.meets_bar ? Table::Tone::good
+                                          : Table::Tone::warn;
+  return {fmt_x(s.share), tone};
+}
+
+}  // namespace xr::app

@@ -1,0 +1,59 @@
+#include "report/render.hpp"
+
+#include <fmt/format.h>
+
+#include "report/format.hpp"
+
+namespace xr::app {
+namespace {
+
+// The header of the CSV export: one column per field of a row and its metrics.
+constexpr std::string_view kCsvHeader =
+    "backend,device,device_uuid,variant,primitive,scan,op,dtype,n,status,median_ms,min_ms,max_ms,"
+    "host_median_ms,reps,rel_spread,gbps,pct_peak,step_speedup,cumulative_speedup,vs_cub,ok,"
+    "timing,reason,mode,batch_calls,above_peak\n";
+
+// RFC 4180: a field with a comma, a quote or a newline is quoted, its quotes doubled.
+std::string field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::string number(const std::optional<double>& v) {
+  return v ? fmt_csv_number(*v) : std::string();
+}
+
+std::string csv_line(const ResultRow& row, const RowMetrics& rm, const DeviceRecord* d) {
+  const bool m = row.measured();
+  auto mnum = [&](double v) { return m ? fmt_csv_number(v) : std::string(); };
+  const bool scan = row.operation.primitive == Primitive::scan;
+  return fmt::format(
+      "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+      field(row.backend), field(d ? d->info.name : ""), d ? d->info.uuid : "", field(row.variant),
+      to_string(row.operation.primitive), scan ? to_string(row.operation.scan) : "",
+      to_string(row.operation.op), to_string(row.dtype), row.n, to_string(row.status),
+      mnum(row.ms.median), mnum(row.ms.min), mnum(row.ms.max), mnum(row.host_ms.median),
+      m ? std::to_string(row.ms.count) : "", mnum(row.ms.rel_spread), mnum(rm.gbps),
+      number(rm.pct_peak), number(rm.step_speedup), number(rm.cumulative_speedup),
+      number(rm.vs_cub), m ? (row.status == RowStatus::ok ? "true" : "false") : "", row.timing,
+      field(row.reason), to_string(row.mode),
+      row.batch_calls ? std::to_string(row.batch_calls) : "",
+      m && rm.pct_peak ? (rm.above_peak ? "true" : "false") : "");
+}
+
+}  // namespace
+
+std::string render_csv(const AnalyzedReport& ar) {
+  std::string out(kCsvHeader);
+  for (RowIndex i = 0; i < ar.report.rows.size(); ++i) {
+    const DeviceRecord* device = nullptr;
+    for (const auto& d : ar.report.devices)
+      if (d.backend == ar.row(i).backend) device = &d;
+    out += csv_line(ar.row(i), ar.metrics(i), device);
+  }
+  return out;
+}
+
+}  // namespace xr::app

@@ -1,0 +1,198 @@
+#include "report/render.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace xr::app {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json opt_json(const std::optional<double>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+// A scan's kind; null for reduce.
+json scan_json(const Operation& op) {
+  return op.primitive == Primitive::scan ? json(to_string(op.scan)) : json(nullptr);
+}
+
+// An entry of a summary: the keys of its section, then `fields` in their order.
+json section_entry(const Section& sec, const json& fields) {
+  json j = {{"primitive", to_string(sec.primitive())},
+            {"scan", scan_json(sec.operation)},
+            {"op", to_string(sec.operation.op)},
+            {"dtype", to_string(sec.dtype)},
+            {"mode", to_string(sec.mode)}};
+  for (const auto& [key, value] : fields.items()) j[key] = value;
+  return j;
+}
+
+json config_json(const CompareReport& r) {
+  json modes = json::array();
+  for (TimingMode m : r.modes) modes.push_back(to_string(m));
+  return {{"timing", r.include_transfer ? "end-to-end" : "device"},
+          {"cache", r.cold ? "cold" : "hot"},
+          {"statistics", r.stats},
+          {"include_transfer", r.include_transfer},
+          {"seed", r.seed},
+          {"dist", r.dist},
+          {"modes", modes}};
+}
+
+json overheads_json(const std::vector<Overhead>& os) {
+  json a = json::array();
+  for (const auto& o : os)
+    a.push_back({{"what", o.what},
+                 {"path", o.path},
+                 {"median_us", o.median_us},
+                 {"min_us", o.min_us},
+                 {"samples", o.samples},
+                 {"note", o.note}});
+  return a;
+}
+
+json transfers_json(const std::optional<TransferTable>& t,
+                    const std::vector<TransferShares>& shares) {
+  if (!t) return nullptr;
+  json rows = json::array();
+  for (std::size_t i = 0; i < t->rows.size(); ++i) {
+    const TransferRow& row = t->rows[i];
+    rows.push_back({{"bytes", row.bytes},
+                    {"upload_gbps", row.upload_gbps},
+                    {"upload_over_link", opt_json(shares[i].upload.share)},
+                    {"readback_gbps", row.readback_gbps},
+                    {"readback_over_link", opt_json(shares[i].readback.share)},
+                    {"samples", row.samples}});
+  }
+  return {{"link",
+           {{"bytes", t->link.bytes},
+            {"upload_gbps", t->link.upload_gbps},
+            {"readback_gbps", t->link.readback_gbps},
+            {"samples", t->link.samples},
+            {"how", t->link.how}}},
+          {"path", kTransferPath},
+          {"rows", rows},
+          {"notes", t->notes}};
+}
+
+json device_json(const DeviceRecord& d, const std::vector<TransferShares>& shares) {
+  json props = json::object();
+  for (const auto& [k, v] : d.info.properties) props[k] = v;
+  return {{"backend", d.backend},
+          {"index", d.info.index},
+          {"name", d.info.name},
+          {"uuid", d.info.uuid},
+          {"api_version", d.info.api_version},
+          {"driver_version", d.info.driver_version},
+          {"memory_bytes", d.info.memory_bytes},
+          {"read_peak_gbps", opt_json(d.read_peak_gbps)},
+          {"copy_peak_gbps", opt_json(d.copy_peak_gbps)},
+          {"properties", props},
+          {"overheads", overheads_json(d.overheads)},
+          {"transfers", transfers_json(d.transfers, shares)},
+          {"merged_from", d.merged_from.empty() ? json(nullptr) : json(d.merged_from)}};
+}
+
+json row_json(const ResultRow& row, const RowMetrics& rm) {
+  const bool m = row.measured();
+  auto mnum = [&](double v) { return m ? json(v) : json(nullptr); };
+  return {{"backend", row.backend},
+          {"variant", row.variant},
+          {"primitive", to_string(row.operation.primitive)},
+          {"scan", scan_json(row.operation)},
+          {"op", to_string(row.operation.op)},
+          {"dtype", to_string(row.dtype)},
+          {"n", row.n},
+          {"mode", to_string(row.mode)},
+          {"batch_calls", row.batch_calls ? json(row.batch_calls) : json(nullptr)},
+          {"status", to_string(row.status)},
+          {"median_ms", mnum(row.ms.median)},
+          {"min_ms", mnum(row.ms.min)},
+          {"max_ms", mnum(row.ms.max)},
+          {"host_median_ms", mnum(row.host_ms.median)},
+          {"reps", m ? json(row.ms.count) : json(nullptr)},
+          {"rel_spread", mnum(row.ms.rel_spread)},
+          {"gbps", mnum(rm.gbps)},
+          {"pct_peak", opt_json(rm.pct_peak)},
+          {"above_peak", rm.pct_peak ? json(rm.above_peak) : json(nullptr)},
+          {"step_speedup", opt_json(rm.step_speedup)},
+          {"cumulative_speedup", opt_json(rm.cumulative_speedup)},
+          {"vs_cub", opt_json(rm.vs_cub)},
+          {"ok", m ? json(row.status == RowStatus::ok) : json(nullptr)},
+          {"timing", m ? json(row.timing) : json(nullptr)},
+          {"result", m ? json(row.result) : json(nullptr)},
+          {"reference", m ? json(row.reference) : json(nullptr)},
+          {"reason", row.reason},
+          {"diagnostics", row.diagnostics}};
+}
+
+// side_by_side, best, crossovers and versus_libraries, each entry keyed by its section.
+void add_summaries(const AnalyzedReport& ar, json& j) {
+  const Analysis& a = ar.analysis;
+  json sbs = json::array();
+  for (const auto& x : a.side_by_side)
+    sbs.push_back(section_entry(x.sec, {{"n", x.n},
+                                        {"variant", x.variant},
+                                        {"cuda_ms", ar.row(x.cuda).ms.median},
+                                        {"vulkan_ms", ar.row(x.vulkan).ms.median},
+                                        {"vulkan_over_cuda", x.ratio}}));
+  j["side_by_side"] = std::move(sbs);
+  json best = json::array();
+  for (const auto& b : a.bests)
+    best.push_back(section_entry(b.sec, {{"n", b.n},
+                                         {"backend", b.backend},
+                                         {"variant", ar.row(b.row).variant},
+                                         {"median_ms", ar.row(b.row).ms.median},
+                                         {"gbps", ar.metrics(b.row).gbps}}));
+  j["best"] = std::move(best);
+  json cross = json::array();
+  for (const auto& x : a.crossovers)
+    cross.push_back(
+        section_entry(x.sec, {{"backend", x.backend},
+                              {"versus", "cpu"},
+                              {"n", x.n ? json(*x.n) : json(nullptr)},
+                              {"faster_everywhere", x.everywhere},
+                              {"timing", ar.report.include_transfer ? "end-to-end" : "device"}}));
+  j["crossovers"] = std::move(cross);
+  json vl = json::array();
+  for (const auto& v : a.versus_libraries) {
+    json libs = json::object();
+    for (const auto& [name, row] : v.libs) libs[name] = ar.row(row).ms.median;
+    vl.push_back(section_entry(v.sec, {{"n", v.n},
+                                       {"xreduce_backend", ar.row(v.ours).backend},
+                                       {"xreduce_variant", ar.row(v.ours).variant},
+                                       {"xreduce_ms", ar.row(v.ours).ms.median},
+                                       {"libraries_ms", libs},
+                                       {"best_library", v.best_library},
+                                       {"best_library_ms", ar.row(v.best_lib).ms.median},
+                                       {"speedup", v.speedup}}));
+  }
+  j["versus_libraries"] = std::move(vl);
+}
+
+}  // namespace
+
+std::string render_json(const AnalyzedReport& ar) {
+  const CompareReport& r = ar.report;
+  json j;
+  j["xreduce_version"] = r.version;
+  j["command"] = r.command;
+  j["config"] = config_json(r);
+  json devices = json::array();
+  for (std::size_t i = 0; i < r.devices.size(); ++i)
+    devices.push_back(device_json(r.devices[i], ar.analysis.transfer_shares[i]));
+  j["devices"] = std::move(devices);
+  j["same_gpu"] = ar.analysis.same_gpu ? json(ar.analysis.same_gpu->same) : json(nullptr);
+  json skipped = json::array();
+  for (const auto& [b, why] : r.skipped) skipped.push_back({{"backend", b}, {"reason", why}});
+  j["skipped"] = std::move(skipped);
+  j["notes"] = r.notes;
+  json results = json::array();
+  for (RowIndex i = 0; i < r.rows.size(); ++i)
+    results.push_back(row_json(ar.row(i), ar.metrics(i)));
+  j["results"] = std::move(results);
+  add_summaries(ar, j);
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace xr::app

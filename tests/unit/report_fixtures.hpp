@@ -1,0 +1,36 @@
+// Synthetic `xreduce compare` reports for the report's golden and merge tests: every number is
+// made up and fixed, so a rendering is the same bytes on every machine. Each report covers a
+// different part of the report (see report_fixtures.cpp).
+#pragma once
+
+#include <string>
+
+#include "report/model.hpp"
+
+namespace xrtest {
+
+// Where a merged peer file "was read from": the merge takes text, the path only names it.
+inline const std::string kPeersPath = "bench/out/peers.json";
+
+// A peers file as bench/peers.py writes one: torch and cupy rows of reduce sum i32, cold and
+// batch, on a device whose UUID differs from the CUDA device of ladders_report.
+std::string peers_json();
+
+// <= 4 sizes (per-size ladders): cpu, cuda, vulkan on one GPU, reduce and scan (inclusive and
+// exclusive), i32 and f32, sum and max, cold and batch; failed and unsupported rows whose reasons
+// hold commas, quotes and newlines; rows above the peak; missing peaks; overheads; transfer
+// tables with notes; skipped backends. The test merges peers_json() into it.
+xr::app::CompareReport ladders_report();
+
+// >= 5 sizes (the GB/s-by-n matrices and the vulkan/cuda ratio matrix), cuda and vulkan on two
+// different GPUs, hot cache and fixed repetitions.
+xr::app::CompareReport matrix_report();
+
+// --include-transfer: end-to-end GPU rows beside host-timed CPU rows, a CUDA device without a
+// UUID; a cold-only run, so peers_json()'s batch rows get a note when the test merges it.
+xr::app::CompareReport end_to_end_report();
+
+// The smallest report: one backend, one size, one point (no best table, no crossover).
+xr::app::CompareReport single_point_report();
+
+}  // namespace xrtest
