@@ -10,6 +10,21 @@ if ! compgen -G ".gl/*.deb" >/dev/null || ! compgen -G ".gpulibs/*.deb" >/dev/nu
   return 2 2>/dev/null || exit 2
 fi
 for f in .gl/*.deb; do dpkg -x "$f" /; done
+# The binaries of bench/gpu-report pack, where the build itself was not carried.
+if [ -d .gpupack ]; then
+  mkdir -p "${BUILD_DIR:-build-gpu}/app" "${BUILD_DIR:-build-gpu}/tests/conformance"
+  for f in .gpupack/*.gz; do
+    case $(basename "$f" .gz) in
+      xreduce) to=app/xreduce ;;
+      conformance_tests) to=tests/conformance/conformance_tests ;;
+      *) to=$(basename "$f" .gz) ;;
+    esac
+    [ -x "${BUILD_DIR:-build-gpu}/$to" ] || { gunzip -c "$f" >"${BUILD_DIR:-build-gpu}/$to" && chmod +x "${BUILD_DIR:-build-gpu}/$to"; }
+  done
+  for f in COMMIT TOOLKIT; do
+    [ -f ".gpupack/$f" ] && [ ! -f "${BUILD_DIR:-build-gpu}/$f" ] && cp ".gpupack/$f" "${BUILD_DIR:-build-gpu}/$f"
+  done
+fi
 mkdir -p /opt/xr
 for f in .gpulibs/*.deb; do dpkg -x "$f" /opt/xr; done
 ldconfig
