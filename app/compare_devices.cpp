@@ -91,6 +91,7 @@ CompareReport start_report(const ComparePlan& plan, const CompareOptions& o, Pro
     DeviceRecord d;
     d.backend = std::string(p.backend->name());
     d.info = p.backend->device();
+    d.knobs = p.backend->knobs();
     if (measures(plan, Primitive::reduce)) {
       progress.note(fmt::format("{}: measuring the read bandwidth", d.backend));
       d.read_peak_gbps = p.backend->measure_read_bandwidth_gbps();

@@ -46,6 +46,14 @@ std::string device_line(const DeviceRecord& d) {
   return s;
 }
 
+// A report made with knobs set says so first: they change what was measured (docs/cli.md).
+std::string knobs_text(const DeviceRecord& d) {
+  std::string knobs;
+  for (const auto& [name, value] : d.knobs)
+    knobs += fmt::format("{}{}={}", knobs.empty() ? "" : ", ", name, value);
+  return fmt::format("{} ran with the environment knobs {}", d.backend, knobs);
+}
+
 std::string same_gpu_text(const SameGpu& g) {
   if (g.same)
     return fmt::format("same GPU: the cuda and vulkan devices share UUID {}", g.cuda_uuid);
@@ -64,7 +72,9 @@ DocumentHeader header_of(const AnalyzedReport& ar) {
   h.devices = devices_table(r.devices);
   if (const auto& g = ar.analysis.same_gpu) h.same_gpu = {same_gpu_text(*g), g->same};
   for (const auto& [b, why] : r.skipped) h.skipped.push_back(fmt::format("{} {}", b, why));
-  h.notes = r.notes;
+  for (const auto& d : r.devices)
+    if (!d.knobs.empty()) h.notes.push_back(knobs_text(d));
+  h.notes.insert(h.notes.end(), r.notes.begin(), r.notes.end());
   h.has_scan =
       std::find(r.primitives.begin(), r.primitives.end(), Primitive::scan) != r.primitives.end();
   return h;

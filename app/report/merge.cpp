@@ -73,6 +73,9 @@ DeviceRecord parse_device(const json& j, std::size_t i, const MergeReader& m,
     d.info.driver_version = j["driver_version"].get<std::string>();
   d.read_peak_gbps = m.opt_num(j, "read_peak_gbps");
   d.copy_peak_gbps = m.opt_num(j, "copy_peak_gbps");
+  if (j.contains("knobs") && j["knobs"].is_object())
+    for (const auto& [name, value] : j["knobs"].items())
+      if (value.is_string()) d.knobs.emplace_back(name, value.get<std::string>());
   d.merged_from = m.path;
   return d;
 }

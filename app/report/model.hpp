@@ -34,6 +34,8 @@ struct DeviceRecord {
   std::vector<Overhead> overheads;         // Backend::measure_overheads, with --overheads
   std::optional<TransferTable> transfers;  // with --transfers, where the backend has a host link
   std::string merged_from;                 // the --merge file it came from; empty when measured
+  // Backend::knobs: the environment knobs the backend ran with (name, value), when set.
+  std::vector<std::pair<std::string, std::string>> knobs;
   // The peak a primitive's "% peak" is against: read for reduce, copy for scan.
   std::optional<double> peak_for(Primitive p) const {
     return p == Primitive::reduce ? read_peak_gbps : copy_peak_gbps;

@@ -75,6 +75,12 @@ json transfers_json(const std::optional<TransferTable>& t,
           {"notes", t->notes}};
 }
 
+json knobs_json(const std::vector<std::pair<std::string, std::string>>& knobs) {
+  json j = json::object();
+  for (const auto& [name, value] : knobs) j[name] = value;
+  return j;
+}
+
 json device_json(const DeviceRecord& d, const std::vector<TransferShares>& shares) {
   json props = json::object();
   for (const auto& [k, v] : d.info.properties) props[k] = v;
@@ -90,7 +96,8 @@ json device_json(const DeviceRecord& d, const std::vector<TransferShares>& share
           {"properties", props},
           {"overheads", overheads_json(d.overheads)},
           {"transfers", transfers_json(d.transfers, shares)},
-          {"merged_from", d.merged_from.empty() ? json(nullptr) : json(d.merged_from)}};
+          {"merged_from", d.merged_from.empty() ? json(nullptr) : json(d.merged_from)},
+          {"knobs", knobs_json(d.knobs)}};
 }
 
 json row_json(const ResultRow& row, const RowMetrics& rm) {

@@ -339,6 +339,8 @@ CompareReport matrix_report() {
   r.devices.push_back(cpu_device(22.5, 12.25));
   r.devices.push_back(gpu_device("cuda", kSameGpuUuid, 3200, 3000));
   r.devices.push_back(gpu_device("vulkan", "fedcba9876543210fedcba9876543210", 3150.5, {}));
+  // A report made with knobs set: the header says so.
+  r.devices.back().knobs = {{"XR_VK_ADDRESSING", "address"}, {"XR_VK_LOOKBACK_POLLS", "0"}};
   const std::vector<std::uint64_t> six = {K, 4 * K, 64 * K, M, 16 * M, 256 * M};
   add_section(
       r, {kReduceSum,
