@@ -590,12 +590,13 @@ class VariantCase final : public Catch::ITestInvoker {
 // thread is busy), so the fallbacks are summed over every configuration, which must hold some;
 // each configuration's count is printed.
 TEST_CASE("vulkan/scan/fast/decoupled-lookback/forced-fallback", "[conformance][vulkan][scan]") {
-  // The backend reads its knobs once, when it is made: this test's own registry sees the knob.
+  // The backend reads its knobs once, when it is made (on first use): this test's own registry
+  // makes it with the knob set.
   setenv("XR_VK_LOOKBACK_POLLS", "0", 1);
   xr::Registry registry;
   xr::register_builtin_backends(registry);
-  unsetenv("XR_VK_LOOKBACK_POLLS");
   xr::Backend* b = registry.find("vulkan");
+  unsetenv("XR_VK_LOOKBACK_POLLS");
   if (!b || !b->available()) {
     if (required("vulkan")) FAIL("vulkan is required but unavailable");
     WARN("vulkan unavailable: " << (b ? b->unavailable_reason() : "not built"));
