@@ -66,6 +66,14 @@ CLI::Option* add_stat_flags(CLI::App* cmd, StatFlags& s) {
   return reps;
 }
 
+// The generated data of run and compare: its seed and distribution.
+void add_data_flags(CLI::App* cmd, std::uint64_t& seed, std::string& dist) {
+  cmd->add_option("--seed", seed, "Seed of the generated data")
+      ->capture_default_str()
+      ->type_name("S");
+  cmd->add_option("--dist", dist, "small | full | extremes")->capture_default_str()->type_name("D");
+}
+
 // --reps given explicitly must be a count; 0 is the internal "adaptive".
 void check_reps(const CLI::Option* opt, const StatFlags& s) {
   if (opt->count() && s.reps < 1)
@@ -128,12 +136,7 @@ struct RunCommand {
     input = std::make_unique<OptionalText>(cmd, "--input",
                                            "Read the elements from FILE.npy or FILE.bin", "FILE");
     n->option()->excludes(input->option());
-    cmd->add_option("--seed", o.seed, "Seed of the generated data")
-        ->capture_default_str()
-        ->type_name("S");
-    cmd->add_option("--dist", o.dist, "small | full | extremes")
-        ->capture_default_str()
-        ->type_name("D");
+    add_data_flags(cmd, o.seed, o.dist);
     cmd->add_option("--device", o.device, "Device index, name substring or UUID")->type_name("SEL");
     reps = add_stat_flags(cmd, o.stats);
     cmd->add_option("--format", o.format, "text | json")->capture_default_str()->type_name("FMT");
@@ -192,12 +195,7 @@ struct CompareCommand {
     sweep = std::make_unique<OptionalText>(
         cmd, "--sweep", "LO:HI (every power of two between) or LO:HI:STEP", "LO:HI[:STEP]");
     n->option()->excludes(sweep->option());
-    cmd->add_option("--seed", o.seed, "Seed of the generated data")
-        ->capture_default_str()
-        ->type_name("S");
-    cmd->add_option("--dist", o.dist, "small | full | extremes")
-        ->capture_default_str()
-        ->type_name("D");
+    add_data_flags(cmd, o.seed, o.dist);
     cmd->add_option("--device", o.device, "SEL for every GPU backend, or backend=SEL[,backend=SEL]")
         ->type_name("SEL");
   }

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "knobs_json.hpp"
+
 #include "commands.hpp"
 #include "xreduce/check.hpp"
 #include "xreduce/error.hpp"
@@ -158,12 +160,6 @@ RunResult measure_run(Backend& backend, const VariantInfo& variant, const HostAr
   res.diagnostics = runner.diagnostics();
   res.knobs = backend.knobs();
   return res;
-}
-
-json knobs_json(const std::vector<std::pair<std::string, std::string>>& knobs) {
-  json j = json::object();
-  for (const auto& [name, value] : knobs) j[name] = value;
-  return j;
 }
 
 std::string run_json(const Backend& backend, const VariantInfo& variant, const RunOptions& o,

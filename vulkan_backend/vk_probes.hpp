@@ -18,7 +18,7 @@ class Probes {
   // H100/H200 have 50 MiB), so earlier data is evicted; nothing on a CPU device.
   void flush_cache();
   // Backend::measure_read_bandwidth_gbps: the read_bandwidth shader over up to 1 GiB (less when
-  // the device holds less), median of several timed runs; on a CPU device the best over sizes
+  // the device holds less), median of several timed runs; on a CPU device the best over 32 MiB
   // down to 512 KiB (its caches are never flushed, see probe_sizes).
   double read_bandwidth_gbps();
   // Backend::measure_copy_bandwidth_gbps: the copy_bandwidth shader over up to 1 GiB into another

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "knobs_json.hpp"
+
 namespace xr::app {
 namespace {
 
@@ -73,12 +75,6 @@ json transfers_json(const std::optional<TransferTable>& t,
           {"path", kTransferPath},
           {"rows", rows},
           {"notes", t->notes}};
-}
-
-json knobs_json(const std::vector<std::pair<std::string, std::string>>& knobs) {
-  json j = json::object();
-  for (const auto& [name, value] : knobs) j[name] = value;
-  return j;
 }
 
 json device_json(const DeviceRecord& d, const std::vector<TransferShares>& shares) {
