@@ -197,19 +197,22 @@ std::vector<Overhead> measure_cuda_overheads(Context& ctx) {
   // One empty kernel in the interval every variant's single call is timed in: the floor of every
   // cold CUDA number.
   auto cold_us = gpu_per_call(1, launch_empty, unused);
-  out.push_back(make_overhead("empty kernel, cold: one call's interval", "stream launch",
+  out.push_back(make_overhead(OverheadKind::cold_interval,
+                              "empty kernel, cold: one call's interval", "stream launch",
                               std::move(cold_us),
                               "events around one launch behind the gate, as a "
                               "variant's call"));
-  out.push_back(make_overhead("empty kernel, GPU time per call", "stream launches",
-                              std::move(stream_gpu),
+  out.push_back(make_overhead(OverheadKind::dispatch_gpu, "empty kernel, GPU time per call",
+                              "stream launches", std::move(stream_gpu),
                               "256 launches back to back behind the gate, events around them"));
-  out.push_back(make_overhead("empty kernel, GPU time per call", "CUDA graph", std::move(graph_gpu),
+  out.push_back(make_overhead(OverheadKind::dispatch_gpu, "empty kernel, GPU time per call",
+                              "CUDA graph", std::move(graph_gpu),
                               "one graph of 256 chained kernels"));
-  out.push_back(make_overhead("submit, host time per call", "cudaLaunchKernel",
-                              std::move(launch_host), "the <<<>>> launch call alone"));
-  out.push_back(make_overhead("submit, host time per call", "cudaGraphLaunch",
-                              std::move(graph_host), "a one-kernel graph"));
+  out.push_back(make_overhead(OverheadKind::submit_host, "submit, host time per call",
+                              "cudaLaunchKernel", std::move(launch_host),
+                              "the <<<>>> launch call alone"));
+  out.push_back(make_overhead(OverheadKind::submit_host, "submit, host time per call",
+                              "cudaGraphLaunch", std::move(graph_host), "a one-kernel graph"));
 
   // Round trips: submit to result on the host, synchronising by spinning (the context asks for
   // cudaDeviceScheduleSpin).
@@ -228,9 +231,10 @@ std::vector<Overhead> measure_cuda_overheads(Context& ctx) {
     XR_CUDA_CHECK(cudaStreamSynchronize(s));
     with_value.push_back(us_since(t0));
   }
-  out.push_back(make_overhead("round trip, host time", "launch + cudaStreamSynchronize (spin)",
-                              std::move(bare), "an empty kernel"));
-  out.push_back(make_overhead("round trip, host time",
+  out.push_back(make_overhead(OverheadKind::round_trip, "round trip, host time",
+                              "launch + cudaStreamSynchronize (spin)", std::move(bare),
+                              "an empty kernel"));
+  out.push_back(make_overhead(OverheadKind::round_trip, "round trip, host time",
                               "launch + 4-byte copy + cudaStreamSynchronize (spin)",
                               std::move(with_value), "what a reduce's value costs to fetch"));
   return out;

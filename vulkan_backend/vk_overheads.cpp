@@ -65,13 +65,14 @@ std::vector<Overhead> measure_vulkan_overheads(Device& device) {
     }
     return us;
   };
-  out.push_back(make_overhead("empty dispatch, GPU time per call", "one command buffer",
-                              gpu_per_call(kCalls),
+  out.push_back(make_overhead(OverheadKind::dispatch_gpu, "empty dispatch, GPU time per call",
+                              "one command buffer", gpu_per_call(kCalls),
                               "256 dispatches with a compute barrier between them, timestamps "
                               "around them"));
   // One empty dispatch in the interval every variant's single call is timed in: the floor of
   // every cold Vulkan number.
-  out.push_back(make_overhead("empty dispatch, cold: one call's interval", "one command buffer",
+  out.push_back(make_overhead(OverheadKind::cold_interval,
+                              "empty dispatch, cold: one call's interval", "one command buffer",
                               gpu_per_call(1),
                               "the timestamps around one dispatch, as a variant's call"));
 
@@ -113,14 +114,14 @@ std::vector<Overhead> measure_vulkan_overheads(Device& device) {
     device.wait(fence, spin);
     per_dispatch_us.push_back(us_since(t0) / kCalls);
   }
-  out.push_back(make_overhead("submit, host time per call", "vkQueueSubmit", submit_us,
-                              "one command buffer of one dispatch"));
-  out.push_back(make_overhead("empty call, host time per call in a batch of 256",
-                              "one submit per call", per_submit_us,
-                              "256 submits, then one fence (polled)"));
-  out.push_back(make_overhead("empty call, host time per call in a batch of 256",
-                              "one command buffer", per_dispatch_us,
-                              "one submit of 256 dispatches, one fence (polled)"));
+  out.push_back(make_overhead(OverheadKind::submit_host, "submit, host time per call",
+                              "vkQueueSubmit", submit_us, "one command buffer of one dispatch"));
+  out.push_back(
+      make_overhead(OverheadKind::batch_host, "empty call, host time per call in a batch of 256",
+                    "one submit per call", per_submit_us, "256 submits, then one fence (polled)"));
+  out.push_back(make_overhead(
+      OverheadKind::batch_host, "empty call, host time per call in a batch of 256",
+      "one command buffer", per_dispatch_us, "one submit of 256 dispatches, one fence (polled)"));
 
   // Round trips: submit to completion seen on the host, each way of waiting.
   std::vector<double> fence_block, fence_spin;
@@ -133,10 +134,10 @@ std::vector<Overhead> measure_vulkan_overheads(Device& device) {
       samples->push_back(us_since(t0));
     }
   }
-  out.push_back(make_overhead("round trip, host time", "fence, vkWaitForFences", fence_block,
-                              "an empty dispatch"));
-  out.push_back(make_overhead("round trip, host time", "fence, polled vkGetFenceStatus", fence_spin,
-                              "an empty dispatch"));
+  out.push_back(make_overhead(OverheadKind::round_trip, "round trip, host time",
+                              "fence, vkWaitForFences", fence_block, "an empty dispatch"));
+  out.push_back(make_overhead(OverheadKind::round_trip, "round trip, host time",
+                              "fence, polled vkGetFenceStatus", fence_spin, "an empty dispatch"));
 
   if (device.facts().timeline_semaphore) {
     vk::SemaphoreTypeCreateInfo type(vk::SemaphoreType::eTimeline, 0);
@@ -168,9 +169,10 @@ std::vector<Overhead> measure_vulkan_overheads(Device& device) {
         (polled ? sem_spin : sem_block).push_back(us_since(t0));
       }
     }
-    out.push_back(make_overhead("round trip, host time", "timeline semaphore, vkWaitSemaphores",
-                                sem_block, "an empty dispatch"));
-    out.push_back(make_overhead("round trip, host time",
+    out.push_back(make_overhead(OverheadKind::round_trip, "round trip, host time",
+                                "timeline semaphore, vkWaitSemaphores", sem_block,
+                                "an empty dispatch"));
+    out.push_back(make_overhead(OverheadKind::round_trip, "round trip, host time",
                                 "timeline semaphore, polled vkGetSemaphoreCounterValue", sem_spin,
                                 "an empty dispatch"));
   }

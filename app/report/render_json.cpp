@@ -44,7 +44,8 @@ json config_json(const CompareReport& r) {
 json overheads_json(const std::vector<Overhead>& os) {
   json a = json::array();
   for (const auto& o : os)
-    a.push_back({{"what", o.what},
+    a.push_back({{"kind", to_string(o.kind)},
+                 {"what", o.what},
                  {"path", o.path},
                  {"median_us", o.median_us},
                  {"min_us", o.min_us},

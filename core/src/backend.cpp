@@ -5,6 +5,23 @@
 #include "xreduce/call_check.hpp"
 
 namespace xr {
+
+std::string_view to_string(OverheadKind k) {
+  switch (k) {
+    case OverheadKind::dispatch_gpu:
+      return "dispatch_gpu";
+    case OverheadKind::cold_interval:
+      return "cold_interval";
+    case OverheadKind::submit_host:
+      return "submit_host";
+    case OverheadKind::batch_host:
+      return "batch_host";
+    case OverheadKind::round_trip:
+      return "round_trip";
+  }
+  return "";
+}
+
 namespace {
 
 // The per-call share of `total`, summed over `calls` calls.

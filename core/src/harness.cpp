@@ -44,10 +44,11 @@ Stats summarize(std::vector<double> samples) {
   return s;
 }
 
-Overhead make_overhead(std::string what, std::string path, std::vector<double> samples_us,
-                       std::string note) {
+Overhead make_overhead(OverheadKind kind, std::string what, std::string path,
+                       std::vector<double> samples_us, std::string note) {
   const Stats s = summarize(std::move(samples_us));
-  return Overhead{std::move(what), std::move(path), s.median, s.min, s.count, std::move(note)};
+  return Overhead{kind,  std::move(what), std::move(path), s.median,
+                  s.min, s.count,         std::move(note)};
 }
 
 namespace {

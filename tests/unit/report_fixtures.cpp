@@ -313,13 +313,14 @@ CompareReport ladders_report() {
   r.modes = {TimingMode::cold, TimingMode::batch};
   r.devices.push_back(cpu_device(std::nullopt, 11.0));
   r.devices.push_back(gpu_device("cuda", kSameGpuUuid, 2000, 1900));
-  r.devices.back().overheads = {
-      {"empty dispatch, GPU time", "stream launches", 2.125, 1.875, 100, "one empty kernel"},
-      {"round trip", "CUDA graph", 9.5, 8.25, 50, "launch, sync, read 4 bytes back"}};
+  r.devices.back().overheads = {{xr::OverheadKind::dispatch_gpu, "empty dispatch, GPU time",
+                                 "stream launches", 2.125, 1.875, 100, "one empty kernel"},
+                                {xr::OverheadKind::round_trip, "round trip", "CUDA graph", 9.5,
+                                 8.25, 50, "launch, sync, read 4 bytes back"}};
   r.devices.back().transfers = cuda_transfers();
   r.devices.push_back(gpu_device("vulkan", kSameGpuUuid, 1950, std::nullopt));
-  r.devices.back().overheads = {
-      {"submit, host time", "fence wait", 14.0, 11.5, 100, "vkQueueSubmit to the fence"}};
+  r.devices.back().overheads = {{xr::OverheadKind::submit_host, "submit, host time", "fence wait",
+                                 14.0, 11.5, 100, "vkQueueSubmit to the fence"}};
   r.devices.back().transfers = vulkan_transfers();
   r.skipped = {{"metal", "not built: Metal is macOS only"},
                {"opencl", "unavailable: no ICD, \"libOpenCL.so\" not found"}};

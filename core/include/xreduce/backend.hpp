@@ -89,9 +89,20 @@ struct Timing {
   bool device_timer = true;  // false when the device has no timer and device_ms is host time
 };
 
+// What an overhead row measures, the same on every backend: rows of two APIs pair by it.
+enum class OverheadKind : std::uint8_t {
+  dispatch_gpu,   // GPU time per empty kernel or dispatch, back to back
+  cold_interval,  // the timed interval of one empty call: the floor of every cold number
+  submit_host,    // host time of one submit or launch call
+  batch_host,     // host time per call of a batch of empty calls
+  round_trip,     // host time from submit to the result seen on the host
+};
+std::string_view to_string(OverheadKind k);
+
 // One cost a user pays around the kernels, measured by a backend (DESIGN.md, "Measurement
 // modes": the per-API launch and submit overheads are results too).
 struct Overhead {
+  OverheadKind kind = OverheadKind::dispatch_gpu;
   std::string what;  // "empty dispatch, GPU time", "submit, host time", "round trip", ...
   std::string path;  // how: "stream launches", "CUDA graph", "fence wait", "spin on fence", ...
   double median_us = 0;

@@ -77,8 +77,8 @@ Measurement measure_end_to_end(Backend& backend, Runner& runner, HostView data,
                                const Operation& operation, const MeasureOptions& options);
 
 // One row of a backend's overhead table from its samples in microseconds: median and minimum.
-Overhead make_overhead(std::string what, std::string path, std::vector<double> samples_us,
-                       std::string note);
+Overhead make_overhead(OverheadKind kind, std::string what, std::string path,
+                       std::vector<double> samples_us, std::string note);
 
 // One size of a backend's user-facing transfer path (compare --transfers).
 struct TransferRow {
