@@ -30,4 +30,7 @@ class CudaArray final : public DeviceArray {
   DeviceBuffer buffer_;
 };
 
+// `array` as a CUDA array on the device of `ctx`, or Error(usage) naming what it is instead.
+CudaArray& device_array(DeviceArray& array, const Context& ctx);
+
 }  // namespace xr::cuda

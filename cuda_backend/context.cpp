@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-#include "dispatch.hpp"
+#include "dispatch_stream.hpp"
 #include "timing.hpp"
 #include "xreduce/host_copy.hpp"
 #include "xreduce/units.hpp"
@@ -183,7 +183,8 @@ DeviceLimits activate_and_query(int device) {
 }
 }  // namespace
 
-Context::Context(int device) : limits_(activate_and_query(device)) {}
+Context::Context(int device, CudaKnobs knobs)
+    : limits_(activate_and_query(device)), knobs_(std::move(knobs)) {}
 
 void Context::activate() const {
   XR_CUDA_CHECK(cudaSetDevice(limits_.device));
@@ -259,7 +260,7 @@ double Context::probe_gbps(double bytes, Enqueue&& enqueue) {
   for (int run = 0; run < kProbeWarmups + kProbeRuns; ++run) {
     flush_l2();
     // The first run loads the kernel lazily, which would wait on a held stream.
-    const bool gated = run > 0 && gate_enabled();
+    const bool gated = run > 0 && knobs_.gate;
     if (gated) gate.hold(stream());
     XR_CUDA_CHECK(cudaEventRecord(start.get(), stream()));
     enqueue();

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "cuda_knobs.hpp"
 #include "xreduce/backend.hpp"
 #include "xreduce/error.hpp"
 
@@ -133,11 +134,12 @@ std::string uuid_hex(const cudaUUID_t& uuid);
 // select_device; arrays and reducers share it, so it lives as long as the last of them.
 class Context {
  public:
-  explicit Context(int device);
+  Context(int device, CudaKnobs knobs);
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
   int device() const { return limits_.device; }
+  const CudaKnobs& knobs() const { return knobs_; }
   const DeviceLimits& limits() const { return limits_; }
   cudaStream_t stream() const { return stream_.get(); }
   // Makes this context's device current on the calling thread (cheap when it already is).
@@ -168,6 +170,7 @@ class Context {
   void ensure_staging();
 
   DeviceLimits limits_;
+  CudaKnobs knobs_;
   Stream stream_;
   PinnedBuffer staging_[2];
   Event staged_[2];

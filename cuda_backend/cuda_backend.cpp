@@ -10,6 +10,7 @@
 #include "link.hpp"
 #include "timing.hpp"
 #include "variants.hpp"
+#include "xreduce/call_check.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::cuda {
@@ -26,6 +27,15 @@ void CudaArray::write(HostView src) {
   if (src.dtype != dtype_ || src.size != size_)
     throw Error(ErrorCategory::usage, "DeviceArray::write: dtype or size differs from the array");
   ctx_->upload(buffer_.get(), src.data, src.bytes());
+}
+
+CudaArray& device_array(DeviceArray& array, const Context& ctx) {
+  CudaArray& a = own_array<CudaArray>(array, "cuda");
+  if (a.context().device() != ctx.device())
+    throw Error(ErrorCategory::usage,
+                "cuda: an array lives on device " + std::to_string(a.context().device()) +
+                    ", the variant on device " + std::to_string(ctx.device()));
+  return a;
 }
 
 void CudaArray::read_into(HostArray& out) const {
@@ -60,13 +70,14 @@ std::string normalize_uuid(std::string s) {
 
 class CudaBackend final : public Backend {
  public:
-  CudaBackend() noexcept { probe(); }
+  CudaBackend() noexcept : knobs_(read_cuda_knobs()) { probe(); }
 
   std::string_view name() const override { return "cuda"; }
   bool available() const override { return available_; }
   std::string unavailable_reason() const override { return reason_; }
   std::vector<DeviceInfo> devices() const override { return devices_; }
   std::vector<VariantInfo> variants() const override { return cuda_variants(); }
+  std::vector<std::pair<std::string, std::string>> knobs() const override { return knobs_.set; }
 
   void select_device(const DeviceChoice& choice) override {
     require_available();
@@ -228,10 +239,11 @@ class CudaBackend final : public Backend {
   }
 
   std::shared_ptr<Context>& context() {
-    if (!ctx_) ctx_ = std::make_shared<Context>(limits_[selected_].device);
+    if (!ctx_) ctx_ = std::make_shared<Context>(limits_[selected_].device, knobs_);
     return ctx_;
   }
 
+  CudaKnobs knobs_;
   bool available_ = false;
   std::string reason_;
   std::vector<DeviceInfo> devices_;

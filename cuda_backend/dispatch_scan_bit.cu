@@ -9,14 +9,16 @@
 // every call, so the zero fill is not relied on.
 #include "kernels/scan_bit.cuh"
 #include "scan_dispatch.hpp"
+#include "xreduce/shapes.hpp"
 
 namespace xr::cuda::detail {
 namespace {
 
 // Seed 001 launches every kernel with dim3 dimBlock(256) (and gen_bit_between_blocks as
-// <<<1, 256>>>): kept for every bit/* variant so the ladder reproduces the seed's steps. The
-// unrolled and cooperative kernels take it as a compile-time size.
-constexpr unsigned kBitBlock = 256;
+// <<<1, 256>>>): core's shared shape of every bit/* id, so the ladder reproduces the seed's
+// steps. The unrolled and cooperative kernels take it as a compile-time size.
+constexpr unsigned kBitBlock = shared_shape(Primitive::scan, "bit/one-layer").threads;
+static_assert(shared_shape(Primitive::scan, "bit/unrolled").threads == kBitBlock);
 
 template <class T, class O>
 unsigned cooperative_wave(const DeviceLimits& dev) {

@@ -10,31 +10,24 @@
 //   fast/reduce-then-scan    scratch: [offsets[0]] one partial (accumulator) per block of pass 1
 #include "kernels/scan_fast.cuh"
 #include "scan_dispatch.hpp"
+#include "xreduce/shapes.hpp"
 
 namespace xr::cuda::detail {
 namespace {
 
-// The look-back's tile and pauses, chosen by xreduce_cuda_scan_tune on an H200 (2^28 inclusive
-// sum, cold L2, median of 20; CUB 0.694 ms u32 / 0.696 ms f32, device copy 0.508 ms):
-//   256 x 4 vectors, no pauses           0.890 / 0.922 ms  (0.78x / 0.76x CUB)
-//   256 x 4, wait 1200 ns, poll 600 ns   0.729 / 0.771 ms
-//   256 x 8, wait 1200 ns, poll 600 ns   0.688 / 0.697 ms
-//   128 x 6, wait 1200 ns, poll 600 ns   0.669 / 0.672 ms
-//   128 x 8, wait 1200 ns, poll 600 ns   0.662 / 0.661 ms  (1.05x CUB, 0.77x copy; 1.10x / 1.04x
-//                                                          CUB at 2^24, 1.18x at 2^20)
-// Pausing is what pays: hundreds of warps polling the same status lines slow every L2 access
-// (CUB's sm90 tuning pauses likewise). Drawing tiles from the counter rather than taking
-// blockIdx.x costs 1-2% (256 x 8: 0.688 against 0.682 ms) and buys independence from the order
-// in which the hardware starts blocks.
-constexpr int kLookBackBlock = 128;
-constexpr int kLookBackVecs = 8;
-// 8-byte accumulators (i64, u64, f64): their split tile states (kernels/scan_fast.cuh) take a
-// second dependent L2 round trip per look-back step, which larger tiles amortise. H100 80GB,
-// 2^28 inclusive sum, cold L2, median of 10, against cub::DeviceScan (f64 / i64):
-//   128 x 8 (16 KB tiles)    2.386 / 2.408 ms  (0.69x / 0.66x CUB)
-//   128 x 16 (32 KB)         1.902 / 1.914 ms  (0.87x / 0.82x)
-//   256 x 16 (64 KB)         1.781 / 1.787 ms  (0.93x / 0.88x; 0.90x / 0.88x at 2^24)
-// Not swept further, nor on the H200.
+// The look-back's tile: core's shared shape (xreduce/shapes.hpp holds the sweep that chose it,
+// xreduce_cuda_scan_tune on an H200), 8 vectors of 16 bytes. Its pauses below are what pays:
+// hundreds of warps polling the same status lines slow every L2 access (H200, 2^28, 256 x 4
+// vectors: 0.890 / 0.922 ms u32 / f32 without pauses, 0.729 / 0.771 with them; CUB's sm90
+// tuning pauses likewise). Drawing tiles from the counter rather than taking blockIdx.x costs
+// 1-2% (256 x 8: 0.688 against 0.682 ms) and buys independence from the order in which the
+// hardware starts blocks.
+constexpr TileShape kLookBack = shared_shape(Primitive::scan, "fast/decoupled-lookback");
+constexpr int kLookBackBlock = kLookBack.threads;
+constexpr int kLookBackVecs = kLookBack.items / 4;
+// 8-byte accumulators (i64, u64, f64): 256 x 16 vectors, one of core's kShapeExceptions (split
+// tile states take a second dependent L2 round trip per look-back step, which larger tiles
+// amortise; the H100 sweep is there). Not swept further, nor on the H200.
 constexpr int k8ByteLookBackBlock = 256;
 constexpr int k8ByteLookBackVecs = 16;
 constexpr int lookback_block(std::size_t acc_bytes) {
@@ -45,10 +38,11 @@ constexpr int lookback_vecs(std::size_t acc_bytes) {
 }
 constexpr unsigned kFirstWaitNs = 1200;
 constexpr unsigned kSpinNs = 600;
-// reduce-then-scan: each persistent block rescans a chunk of 256 x 4-vector tiles (its pass 3
-// ran at 3.9 TB/s of its 3n bytes in the first H200 measurement; not swept further).
-constexpr int kBlock = 256;
-constexpr int kVecs = 4;
+// reduce-then-scan: each persistent block rescans a chunk of core's 256 x 4-vector tiles (its
+// pass 3 ran at 3.9 TB/s of its 3n bytes in the first H200 measurement; not swept further).
+constexpr TileShape kReduceThenScan = shared_shape(Primitive::scan, "fast/reduce-then-scan");
+constexpr int kBlock = kReduceThenScan.threads;
+constexpr int kVecs = kReduceThenScan.items / 4;
 // Pass 1 of reduce-then-scan: the fast/vectorized reduce kernel's shape (256 x 4 in flight).
 constexpr int kReduceUnroll = 4;
 // Pass 2 of reduce-then-scan: one block over at most one resident wave of partials.

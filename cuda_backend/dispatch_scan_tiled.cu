@@ -12,22 +12,19 @@
 // call, so the zero fill is not relied on.
 #include "kernels/scan_tiled.cuh"
 #include "scan_dispatch.hpp"
+#include "xreduce/shapes.hpp"
 
 namespace xr::cuda::detail {
 namespace {
 
-// The one place the tiled shapes live; policy_scan_tiled reports them. None is swept yet (the
-// H200 measurement comes later); the reasons they start here:
-// - hillis-steele: 512 threads, one element each, as GPU Gems 3 §39.2.1's one-block kernel;
-//   2 x 512 x 4 bytes of double buffer.
-// - blelloch/bcao: 512 threads x 2 elements (1024-element tiles), the shape of the bcao
-//   implementation seed 001 measured against.
-// - warp/shuffle-up: 256 threads x 8 consecutive items (2048-element tiles): eight values in
-//   flight per thread in registers, 8.4 KB of staging so several blocks fit an SM.
-constexpr unsigned kHillisBlock = 512;
-constexpr unsigned kBlellochBlock = 512;
-constexpr unsigned kWarpBlock = 256;
-constexpr unsigned kWarpItems = 8;
+// The tiled shapes are core's (xreduce/shapes.hpp, with why each starts there; none is swept
+// yet): hillis-steele 512 x 1 (2 x 512 x 4 bytes of double buffer), blelloch/bcao 512 x 2, and
+// warp/shuffle-up the register scan's 256 x 8 (eight values in flight per thread in registers,
+// 8.4 KB of staging so several blocks fit an SM).
+constexpr TileShape kHillis = shared_shape(Primitive::scan, "smem/hillis-steele");
+constexpr TileShape kBlelloch = shared_shape(Primitive::scan, "blelloch/bcao");
+constexpr unsigned kWarpBlock = kRegisterScanShape.threads;
+constexpr unsigned kWarpItems = kRegisterScanShape.items;
 
 template <class A>
 std::size_t blelloch_shared_bytes(unsigned block) {
@@ -40,11 +37,11 @@ std::size_t blelloch_shared_bytes(unsigned block) {
 Policy policy_scan_tiled(ScanKernel k, const DeviceLimits& /*dev*/) {
   switch (k) {
     case ScanKernel::smem_hillis_steele:
-      return {int(kHillisBlock), 1, 4, 0, "not swept yet; GPU Gems 3 39.2.1, one element/thread"};
+      return {int(kHillis.threads), int(kHillis.items), 4, 0, "core's shape; not swept yet"};
     case ScanKernel::blelloch_bcao:
-      return {int(kBlellochBlock), 2, 4, 0, "not swept yet; bcao's 512 threads x 2 elements"};
+      return {int(kBlelloch.threads), int(kBlelloch.items), 4, 0, "core's shape; not swept yet"};
     case ScanKernel::warp_shuffle_up:
-      return {int(kWarpBlock), int(kWarpItems), 4, 0, "not swept yet"};
+      return {int(kWarpBlock), int(kWarpItems), 4, 0, "core's register scan; not swept yet"};
     default:
       throw Error(ErrorCategory::unsupported, "cuda: not a tiled scan kernel");
   }
@@ -56,23 +53,19 @@ void plan_scan_tiled(ScanPlan& plan, const DeviceLimits& dev) {
   plan.tile = std::size_t(pol.block_threads) * pol.items_per_thread;
   plan.tiles = ceil_div(plan.n, plan.tile);
   plan.grid = to_grid(plan.tiles);  // the largest launch; higher levels are smaller
-  const std::size_t elem = size_of(accumulator_of(plan.dtype));  // the levels above 0
-  plan.counts = {plan.n};
+  // Core's levels and scratch regions, each on a 256-byte boundary; the levels above 0 hold
+  // accumulators.
+  const TiledScanLayout layout =
+      tiled_scan_layout(plan.n, plan.tile, size_of(accumulator_of(plan.dtype)),
+                        accumulator_of(plan.dtype) != plan.dtype, 256);
+  plan.counts.assign(layout.counts.begin(), layout.counts.end());
   plan.offsets.clear();
-  std::size_t bytes = 0;
-  for (std::size_t m = plan.n; m > plan.tile;) {  // a level of more than one tile
-    m = ceil_div(m, plan.tile);
-    plan.offsets.push_back(bytes);  // the totals
-    bytes += align256(m * elem);
-    plan.offsets.push_back(bytes);  // their exclusive scan
-    bytes += align256(m * elem);
-    plan.counts.push_back(m);
+  for (std::size_t k = 1; k < layout.levels(); ++k) {
+    plan.offsets.push_back(layout.totals[k - 1]);   // the totals
+    plan.offsets.push_back(layout.scanned[k - 1]);  // their exclusive scan
   }
-  if (plan.counts.size() > 1 && accumulator_of(plan.dtype) != plan.dtype) {
-    plan.offsets.push_back(bytes);  // level 0's float prefixes
-    bytes += align256(plan.n * elem);
-  }
-  plan.scratch_bytes = bytes;
+  if (layout.wide) plan.offsets.push_back(*layout.wide);  // level 0's float prefixes
+  plan.scratch_bytes = layout.scratch_bytes;
 }
 
 void enqueue_scan_tiled(const ScanPlan& plan, const ScanBuffers& bufs, ScanKind kind,

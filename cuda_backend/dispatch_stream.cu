@@ -1,5 +1,5 @@
 // The bandwidth probe behind Backend::measure_read_bandwidth_gbps.
-#include "dispatch.hpp"
+#include "dispatch_stream.hpp"
 #include "kernels/stream.cuh"
 
 namespace xr::cuda {

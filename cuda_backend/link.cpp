@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "xreduce/error.hpp"
-#include "xreduce/units.hpp"
 #include "xreduce/harness.hpp"
+#include "xreduce/units.hpp"
 
 namespace xr::cuda {
 namespace {
@@ -61,7 +61,8 @@ LinkRate measure_cuda_link(Context& ctx, std::uint64_t bytes) {
            median_copy_ms(ctx, host.get(), device.get(), size, cudaMemcpyDeviceToHost));
   link.samples = kLinkRuns;
   link.how = "cudaMemcpyAsync from/to cudaMallocHost memory, CUDA events";
-  if (size < bytes) link.how += ", clamped to " + format_mib(size) + " (half the free device memory)";
+  if (size < bytes)
+    link.how += ", clamped to " + format_mib(size) + " (half the free device memory)";
   return link;
 }
 

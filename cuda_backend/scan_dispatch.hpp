@@ -12,7 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "dispatch.hpp"
+#include "context.hpp"
+#include "launch.hpp"
 #include "xreduce/primitive.hpp"
 
 namespace xr::cuda {
@@ -92,11 +93,5 @@ void plan_scan_cub(ScanPlan& plan, const DeviceLimits& dev);
 void enqueue_scan_cub(const ScanPlan& plan, const ScanBuffers& bufs, ScanKind kind,
                       cudaStream_t stream);
 }  // namespace detail
-
-// Rounds a scratch offset up to 256 bytes (cudaMalloc's alignment), so every region of a plan's
-// scratch is aligned for vector loads and 64-bit atomics.
-inline std::size_t align256(std::size_t bytes) {
-  return (bytes + 255) / 256 * 256;
-}
 
 }  // namespace xr::cuda

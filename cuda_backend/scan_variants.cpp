@@ -7,6 +7,7 @@
 #include "scan_dispatch.hpp"
 #include "timing.hpp"
 #include "variants.hpp"
+#include "xreduce/call_check.hpp"
 #include "xreduce/catalog.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/units.hpp"
@@ -16,7 +17,7 @@ namespace {
 
 struct ScanEntry {
   std::string_view id;
-  ScanKernel kernel;
+  ScanKernel kernel{};
   // Float results bitwise the same run to run. The look-back sums a tile's predecessors in an
   // order that depends on which of them have published their inclusive prefix yet.
   bool deterministic = true;
@@ -25,17 +26,21 @@ struct ScanEntry {
 
 // Ladder order, as in core/src/catalog.cpp.
 constexpr ScanEntry kScanTable[] = {
-    {"smem/hillis-steele", ScanKernel::smem_hillis_steele},
-    {"bit/one-layer", ScanKernel::bit_one_layer},
-    {"bit/between-blocks", ScanKernel::bit_between_blocks},
-    {"bit/smem", ScanKernel::bit_smem},
-    {"bit/unrolled", ScanKernel::bit_unrolled},
-    {"bit/cooperative", ScanKernel::bit_cooperative, true, true},
-    {"blelloch/bcao", ScanKernel::blelloch_bcao},
-    {"warp/shuffle-up", ScanKernel::warp_shuffle_up},
-    {"fast/reduce-then-scan", ScanKernel::fast_reduce_then_scan},
-    {"fast/decoupled-lookback", ScanKernel::fast_decoupled_lookback, false},
-    {"lib/cub", ScanKernel::lib_cub, false},
+    {.id = "smem/hillis-steele", .kernel = ScanKernel::smem_hillis_steele},
+    {.id = "bit/one-layer", .kernel = ScanKernel::bit_one_layer},
+    {.id = "bit/between-blocks", .kernel = ScanKernel::bit_between_blocks},
+    {.id = "bit/smem", .kernel = ScanKernel::bit_smem},
+    {.id = "bit/unrolled", .kernel = ScanKernel::bit_unrolled},
+    {.id = "bit/cooperative",
+     .kernel = ScanKernel::bit_cooperative,
+     .needs_cooperative_launch = true},
+    {.id = "blelloch/bcao", .kernel = ScanKernel::blelloch_bcao},
+    {.id = "warp/shuffle-up", .kernel = ScanKernel::warp_shuffle_up},
+    {.id = "fast/reduce-then-scan", .kernel = ScanKernel::fast_reduce_then_scan},
+    {.id = "fast/decoupled-lookback",
+     .kernel = ScanKernel::fast_decoupled_lookback,
+     .deterministic = false},
+    {.id = "lib/cub", .kernel = ScanKernel::lib_cub, .deterministic = false},
 };
 
 const ScanEntry* find_scan_entry(std::string_view id) {
@@ -73,32 +78,19 @@ class CudaScanner final : public Scanner {
  private:
   // `calls` back-to-back scans in one interval behind the gate (timing.hpp).
   Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) {
-    if (calls < 1) throw Error(ErrorCategory::usage, "a batch needs at least one call");
     const auto t0 = HostClock::now();
+    check_scan_call(info_, input, output, op, kind, calls);
+    CudaArray* in = &device_array(input, *ctx_);
+    CudaArray* out = &device_array(output, *ctx_);
     const DType t = input.dtype();
-    if (!info_.claims(t) || !info_.claims(op) || !info_.claims(kind))
-      throw Error(ErrorCategory::unsupported,
-                  info_.id + " does not implement the " + std::string(to_string(kind)) + " " +
-                      std::string(to_string(op)) + " scan of " + std::string(to_string(t)));
-    auto* in = dynamic_cast<CudaArray*>(&input);
-    auto* out = dynamic_cast<CudaArray*>(&output);
-    if (!in || !out)
-      throw Error(ErrorCategory::usage, "cuda scanner given an array of another backend");
-    if (in == out || out->dtype() != t || out->size() != in->size())
-      throw Error(ErrorCategory::usage,
-                  "scan output must be a distinct array of the input's dtype and size");
-    for (const CudaArray* a : {in, out})
-      if (a->context().device() != ctx_->device())
-        throw Error(ErrorCategory::usage,
-                    "cuda: an array lives on device " + std::to_string(a->context().device()) +
-                        ", the scanner on device " + std::to_string(ctx_->device()));
     const std::size_t n = in->size();
     if (n == 0) return Timing{0, ms_since(t0), true};
 
     ctx_->activate();
     const cudaStream_t s = ctx_->stream();
     prepare(t, op, n);
-    timer_.start(s, launches_ > 0);  // a plan's first call loads modules: not gated
+    // A plan's first call loads modules: not gated.
+    timer_.start(s, launches_ > 0 && ctx_->knobs().gate);
     for (int i = 0; i < calls; ++i) {
       enqueue_scan(plan_, ScanBuffers{in->data(), out->data(), scratch_.get(), launches_}, kind, s);
       ++launches_;

@@ -71,17 +71,8 @@ void Gate::check() const {
 
 // --- CallTimer -------------------------------------------------------------------------------
 
-bool gate_enabled() {
-  static const bool enabled = [] {
-    const char* off = std::getenv("XR_CUDA_NO_GATE");
-    return !(off && *off && std::string_view(off) != "0");
-  }();
-  return enabled;
-}
-
 void CallTimer::start(cudaStream_t s, bool gated) {
   queued_ = 0;
-  gated = gated && gate_enabled();
   holding_ = gated;
   if (gated) gate_.hold(s);
   XR_CUDA_CHECK(cudaEventRecord(start_.get(), s));

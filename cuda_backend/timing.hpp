@@ -44,6 +44,7 @@ class Gate {
 class CallTimer {
  public:
   CallTimer() = default;
+  // `gated`: hold the gate for this interval (not a plan's first, and not with XR_CUDA_NO_GATE).
   void start(cudaStream_t s, bool gated);
   void enqueued();
   void stop(cudaStream_t s);
@@ -55,10 +56,6 @@ class CallTimer {
   int queued_ = 0;
   bool holding_ = false;
 };
-
-// False when XR_CUDA_NO_GATE is set (to anything but 0): for tools that serialise launches, such
-// as compute-sanitizer, under which a held stream would wait for the gate's timeout.
-bool gate_enabled();
 
 // Calls a batch keeps queued behind the gate before letting it go (at most 3 launches each, under
 // the launch queue's depth; the calls after it are enqueued while the GPU works through these).

@@ -13,7 +13,7 @@
 #include <cuda/std/limits>
 #include <string>
 
-#include "dispatch.hpp"
+#include "launch.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::cuda::kernels {

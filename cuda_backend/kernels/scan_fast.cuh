@@ -22,7 +22,7 @@
 #include <cuda/atomic>
 #include <cuda/std/bit>
 
-#include "kernels/fast.cuh"
+#include "kernels/reduce_fast.cuh"
 #include "kernels/warp_reduce.cuh"
 
 namespace xr::cuda::kernels {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "context.hpp"
-#include "kernels/fast.cuh"
+#include "kernels/reduce_fast.cuh"
 #include "tune/timer.cuh"
 
 namespace k = xr::cuda::kernels;

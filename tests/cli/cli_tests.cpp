@@ -2,7 +2,6 @@
 // documented exit code and exactly one line on stderr; the happy paths print what they promise in
 // every format. Fixtures (.npy/.bin, good and broken) are written at run time into a temporary
 // directory; nothing binary is committed.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>

@@ -26,8 +26,9 @@
 // driver or validation layer cannot turn the whole Vulkan suite into skips.
 //
 // XR_TEST_SEED (environment) changes the seed of the random sizes and data; it is printed.
-#define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
+
+#include "catch_session.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -692,12 +693,9 @@ int main(int argc, char* argv[]) {
           add(backend.get(), v.primitive, v.id, Mode::past_limit, &limit);
     }
 
-  Catch::Session session;
-  if (int rc = session.applyCommandLine(argc, argv); rc != 0) return rc;
-  if (!session.configData().listTestNamesOnly && !session.configData().listTests &&
-      !session.configData().listTags && !session.configData().listReporters)
+  const int failed = xrtest::run_catch(argc, argv, [] {
     std::cout << "conformance seed " << g_seed << " (XR_TEST_SEED)" << std::endl;
-  const int failed = session.run();
+  });
   std::cout.flush();
   if (failed == 0 && g_invoked > 0 && g_skipped == g_invoked) return 77;
   if (g_skipped > 0)

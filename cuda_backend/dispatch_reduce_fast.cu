@@ -1,28 +1,23 @@
 // fast/*: grid of one resident wave (SM count x occupancy of the instantiated kernel), fewer
 // blocks when n is small so that every thread still has a full unrolled iteration of work.
-#include "dispatch.hpp"
-#include "kernels/fast.cuh"
+#include "kernels/reduce_fast.cuh"
+#include "reduce_dispatch.hpp"
 
 namespace xr::cuda::detail {
 namespace {
 
-// Compile-time shape of both fast kernels; policy() reports the same numbers and the
-// measurement that chose them (xreduce_cuda_tune, H200: 256 x 4 at 0.994x CUB).
-constexpr int kBlock = 256;
-constexpr int kUnroll = 4;  // 16-byte loads in flight per thread per iteration
+// Compile-time shape of both fast kernels: core's shared shape (xreduce/shapes.hpp, with the
+// sweep that chose it), 4 loads of 16 bytes in flight per thread and iteration.
+constexpr TileShape kShape = shared_shape(Primitive::reduce, "fast/vectorized");
+constexpr int kBlock = kShape.threads;
+constexpr int kUnroll = kShape.items / 4;  // 16-byte loads in flight per thread per iteration
 constexpr std::size_t kBytesPerBlockIter = std::size_t(kBlock) * kUnroll * 16;
-// fast/single-pass runs one block, without partials or ticket, up to this n: the ticket's chain
-// of L2 round trips (partial store, fence, atomic, the last block's loads) costs ~1.4 us, more
-// than one block's extra loop iterations below it. H200, f32 sum, this n as the one-block limit
-// against the 4096-element tiles (cold / batch us): 8K 4.7 / 2.6 against 5.6 / 3.7, 16K
-// 5.8 / 3.1 against 6.0 / 4.0, but 32K 7.7 / 3.9 against 5.7 / 3.8 (a sweep of this limit over
-// 8K..64K, issue 10). Vulkan's single pass crosses at the same n.
-constexpr std::size_t kOneBlockMax = 16384;
+static_assert(shared_shape(Primitive::reduce, "fast/single-pass") == kShape);
 
 template <class T, class A, class O>
-unsigned wave_blocks(const DeviceLimits& dev, Kernel k) {
+unsigned wave_blocks(const DeviceLimits& dev, ReduceKernel k) {
   int per_sm = 0;
-  if (k == Kernel::fast_single_pass)
+  if (k == ReduceKernel::fast_single_pass)
     XR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm, kernels::fast_single_pass<T, O, kBlock, kUnroll>, kBlock, 0));
   else
@@ -33,7 +28,7 @@ unsigned wave_blocks(const DeviceLimits& dev, Kernel k) {
 
 }  // namespace
 
-void plan_fast(Plan& plan, const DeviceLimits& dev) {
+void plan_reduce_fast(ReducePlan& plan, const DeviceLimits& dev) {
   unsigned wave = 0;
   kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class A, class O>() {
     wave = wave_blocks<T, A, O>(dev, plan.kernel);
@@ -42,30 +37,31 @@ void plan_fast(Plan& plan, const DeviceLimits& dev) {
   const std::size_t elems_per_block_iter = kBytesPerBlockIter / size_of(plan.dtype);
   const std::size_t partial_bytes = size_of(accumulator_of(plan.dtype));
   auto shape = [&](std::size_t m) {
-    Pass p;
+    ReduceLaunch p;
     p.block = kBlock;
     p.grid = static_cast<unsigned>(std::min<std::size_t>(wave, ceil_div(m, elems_per_block_iter)));
     return p;
   };
-  if (plan.kernel == Kernel::fast_vectorized) return chain_passes(plan, partial_bytes, shape);
+  if (plan.kernel == ReduceKernel::fast_vectorized)
+    return chain_launches(plan, partial_bytes, shape);
 
   // Single pass: partials (one per block), then the ticket on its own 16-byte slot.
-  Pass p = shape(plan.n);
-  if (plan.n <= kOneBlockMax) p.grid = 1;
-  p.src = Pass::kInput;
-  p.dst = Pass::kResult;
+  ReduceLaunch p = shape(plan.n);
+  if (plan.n <= kSinglePassOneBlockMax) p.grid = 1;  // core's one-block limit, measured there
+  p.src = ReduceLaunch::kInput;
+  p.dst = ReduceLaunch::kResult;
   p.elems = plan.n;
-  plan.passes = {p};
+  plan.launches = {p};
   plan.ticket_offset = ceil_div(std::size_t(p.grid) * partial_bytes, 16) * 16;
   plan.scratch_bytes = plan.ticket_offset + 16;
 }
 
-void enqueue_fast(const Plan& plan, const Buffers& bufs, cudaStream_t stream) {
+void enqueue_reduce_fast(const ReducePlan& plan, const ReduceBuffers& bufs, cudaStream_t stream) {
   kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class A, class O>() {
     namespace k = kernels;
-    for (const Pass& p : plan.passes) {
-      if (plan.kernel == Kernel::fast_vectorized) {
-        with_pass_types<T, A>(p, bufs, [&]<class In, class Out>(const In* src, Out* dst) {
+    for (const ReduceLaunch& p : plan.launches) {
+      if (plan.kernel == ReduceKernel::fast_vectorized) {
+        with_launch_types<T, A>(p, bufs, [&]<class In, class Out>(const In* src, Out* dst) {
           k::fast_vectorized<In, Out, O, kBlock, kUnroll>
               <<<p.grid, kBlock, 0, stream>>>(src, dst, p.elems);
         });

@@ -1,7 +1,7 @@
 // smem/*: the Harris ladder. Steps 1-6 cover block (x2 from step 4) elements per block and
 // re-launch over the partials; step 7 caps its grid at one resident wave and loops.
-#include "dispatch.hpp"
-#include "kernels/smem.cuh"
+#include "kernels/reduce_smem.cuh"
+#include "reduce_dispatch.hpp"
 
 namespace xr::cuda::detail {
 namespace {
@@ -30,13 +30,13 @@ void by_block_size(unsigned block, Launch&& launch) {
 
 }  // namespace
 
-void plan_smem(Plan& plan, const DeviceLimits& dev) {
-  const Policy pol = policy(plan.kernel, dev);
+void plan_reduce_smem(ReducePlan& plan, const DeviceLimits& dev) {
+  const Policy pol = reduce_policy(plan.kernel, dev);
   const std::size_t block = pol.block_threads;
   const std::size_t per_block = block * pol.items_per_thread;
   const std::size_t cap = std::size_t(pol.max_blocks_per_sm) * dev.sm_count;
-  chain_passes(plan, size_of(accumulator_of(plan.dtype)), [&](std::size_t m) {
-    Pass p;
+  chain_launches(plan, size_of(accumulator_of(plan.dtype)), [&](std::size_t m) {
+    ReduceLaunch p;
     p.block = pol.block_threads;
     std::size_t blocks = ceil_div(m, per_block);
     if (cap) {
@@ -48,39 +48,39 @@ void plan_smem(Plan& plan, const DeviceLimits& dev) {
   });
 }
 
-void enqueue_smem(const Plan& plan, const Buffers& bufs, cudaStream_t stream) {
+void enqueue_reduce_smem(const ReducePlan& plan, const ReduceBuffers& bufs, cudaStream_t stream) {
   kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class A, class O>() {
     namespace k = kernels;
-    const Kernel kernel = plan.kernel;
-    for (const Pass& p : plan.passes) {
+    const ReduceKernel kernel = plan.kernel;
+    for (const ReduceLaunch& p : plan.launches) {
       const std::size_t shared = p.block * sizeof(A);  // the trees run in the accumulator
-      with_pass_types<T, A>(p, bufs, [&]<class In, class Out>(const In* src, Out* dst) {
+      with_launch_types<T, A>(p, bufs, [&]<class In, class Out>(const In* src, Out* dst) {
         switch (kernel) {
-          case Kernel::smem_interleaved_divergent:
+          case ReduceKernel::smem_interleaved_divergent:
             k::smem_interleaved_divergent<In, Out, O>
                 <<<p.grid, p.block, shared, stream>>>(src, dst, p.elems);
             break;
-          case Kernel::smem_interleaved_strided:
+          case ReduceKernel::smem_interleaved_strided:
             k::smem_interleaved_strided<In, Out, O>
                 <<<p.grid, p.block, shared, stream>>>(src, dst, p.elems);
             break;
-          case Kernel::smem_sequential:
+          case ReduceKernel::smem_sequential:
             k::smem_sequential<In, Out, O><<<p.grid, p.block, shared, stream>>>(src, dst, p.elems);
             break;
-          case Kernel::smem_first_add:
+          case ReduceKernel::smem_first_add:
             k::smem_first_add<In, Out, O><<<p.grid, p.block, shared, stream>>>(src, dst, p.elems);
             break;
-          case Kernel::smem_unroll_last_warp:
+          case ReduceKernel::smem_unroll_last_warp:
             k::smem_unroll_last_warp<In, Out, O>
                 <<<p.grid, p.block, shared, stream>>>(src, dst, p.elems);
             break;
-          case Kernel::smem_complete_unroll:
+          case ReduceKernel::smem_complete_unroll:
             by_block_size(p.block, [&]<unsigned kSize>() {
               k::smem_complete_unroll<In, Out, O, kSize>
                   <<<p.grid, kSize, shared, stream>>>(src, dst, p.elems);
             });
             break;
-          case Kernel::smem_multi_element:
+          case ReduceKernel::smem_multi_element:
             by_block_size(p.block, [&]<unsigned kSize>() {
               k::smem_multi_element<In, Out, O, kSize>
                   <<<p.grid, kSize, shared, stream>>>(src, dst, p.elems);

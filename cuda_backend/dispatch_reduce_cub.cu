@@ -5,8 +5,8 @@
 // rounds once when it stores the result.
 #include <cub/device/device_reduce.cuh>
 
-#include "dispatch.hpp"
 #include "kernels/ops.cuh"
+#include "reduce_dispatch.hpp"
 
 namespace xr::cuda::detail {
 namespace {
@@ -28,7 +28,7 @@ void cub_reduce(void* temp, std::size_t& bytes, const void* in, void* out, std::
 
 }  // namespace
 
-void plan_cub(Plan& plan, const DeviceLimits&) {
+void plan_reduce_cub(ReducePlan& plan, const DeviceLimits&) {
   std::size_t bytes = 0;
   kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class A, class O>() {
     cub_reduce<T, A, O>(nullptr, bytes, nullptr, nullptr, plan.n, nullptr);
@@ -36,7 +36,7 @@ void plan_cub(Plan& plan, const DeviceLimits&) {
   plan.scratch_bytes = std::max<std::size_t>(bytes, 16);
 }
 
-void enqueue_cub(const Plan& plan, const Buffers& bufs, cudaStream_t stream) {
+void enqueue_reduce_cub(const ReducePlan& plan, const ReduceBuffers& bufs, cudaStream_t stream) {
   kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class A, class O>() {
     std::size_t bytes = plan.scratch_bytes;
     cub_reduce<T, A, O>(bufs.scratch, bytes, bufs.input, bufs.result, plan.n, stream);

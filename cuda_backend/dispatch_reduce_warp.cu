@@ -1,7 +1,7 @@
 // warp/*: seed 002's deviceReduce. A grid-stride pass of at most 1024 blocks of 512 threads,
 // then one block of 1024 threads over the partials.
-#include "dispatch.hpp"
-#include "kernels/warp.cuh"
+#include "kernels/reduce_warp.cuh"
+#include "reduce_dispatch.hpp"
 
 namespace xr::cuda::detail {
 namespace {
@@ -15,10 +15,10 @@ constexpr std::size_t kOneBlockMax = 4 * kFinalBlock;
 
 }  // namespace
 
-void plan_warp(Plan& plan, const DeviceLimits& dev) {
-  const Policy pol = policy(plan.kernel, dev);
-  chain_passes(plan, size_of(accumulator_of(plan.dtype)), [&](std::size_t m) {
-    Pass p;
+void plan_reduce_warp(ReducePlan& plan, const DeviceLimits& dev) {
+  const Policy pol = reduce_policy(plan.kernel, dev);
+  chain_launches(plan, size_of(accumulator_of(plan.dtype)), [&](std::size_t m) {
+    ReduceLaunch p;
     if (m <= kOneBlockMax) {
       p.grid = 1;
       p.block = kFinalBlock;
@@ -30,19 +30,19 @@ void plan_warp(Plan& plan, const DeviceLimits& dev) {
   });
 }
 
-void enqueue_warp(const Plan& plan, const Buffers& bufs, cudaStream_t stream) {
+void enqueue_reduce_warp(const ReducePlan& plan, const ReduceBuffers& bufs, cudaStream_t stream) {
   kernels::with_type_op(plan.dtype, plan.op, [&]<class T, class A, class O>() {
     namespace k = kernels;
-    for (const Pass& p : plan.passes) {
-      with_pass_types<T, A>(p, bufs, [&]<class In, class Out>(const In* src, Out* dst) {
+    for (const ReduceLaunch& p : plan.launches) {
+      with_launch_types<T, A>(p, bufs, [&]<class In, class Out>(const In* src, Out* dst) {
         switch (plan.kernel) {
-          case Kernel::warp_shuffle_down:
+          case ReduceKernel::warp_shuffle_down:
             k::warp_shuffle<In, Out, O, false><<<p.grid, p.block, 0, stream>>>(src, dst, p.elems);
             break;
-          case Kernel::warp_shuffle_xor:
+          case ReduceKernel::warp_shuffle_xor:
             k::warp_shuffle<In, Out, O, true><<<p.grid, p.block, 0, stream>>>(src, dst, p.elems);
             break;
-          case Kernel::warp_redux:
+          case ReduceKernel::warp_redux:
             k::warp_redux_kernel<In, Out, O><<<p.grid, p.block, 0, stream>>>(src, dst, p.elems);
             break;
           default:

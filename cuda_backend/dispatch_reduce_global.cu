@@ -3,55 +3,55 @@
 // keep to the 32-bit types seed 000 ran (i32, u32, f32): the partials live in the input itself,
 // which for f16 / bf16 has no room for their float partials; the 64-bit types would fit but are
 // not instantiated, as the ladder exists to reproduce the seed's table.
-#include "dispatch.hpp"
-#include "kernels/global.cuh"
+#include "kernels/reduce_global.cuh"
+#include "reduce_dispatch.hpp"
 
 namespace xr::cuda::detail {
 
-void plan_global(Plan& plan, const DeviceLimits& dev) {
-  const Policy pol = policy(plan.kernel, dev);
+void plan_reduce_global(ReducePlan& plan, const DeviceLimits& dev) {
+  const Policy pol = reduce_policy(plan.kernel, dev);
   const std::size_t per_block = std::size_t(pol.block_threads) * pol.items_per_thread;
-  chain_passes(plan, size_of(plan.dtype), [&](std::size_t m) {
-    Pass p;
+  chain_launches(plan, size_of(plan.dtype), [&](std::size_t m) {
+    ReduceLaunch p;
     p.block = pol.block_threads;
     p.grid = to_grid(ceil_div(m, per_block));
     return p;
   });
 }
 
-void enqueue_global(const Plan& plan, const Buffers& bufs, cudaStream_t stream) {
+void enqueue_reduce_global(const ReducePlan& plan, const ReduceBuffers& bufs, cudaStream_t stream) {
   using kernels::TypeSet;
   kernels::with_type_op<TypeSet::bits32>(plan.dtype, plan.op, [&]<class T, class, class O>() {
     namespace k = kernels;
-    for (const Pass& p : plan.passes) {
-      T* src = static_cast<T*>(pass_ptr(p.src, bufs, sizeof(T)));
-      T* dst = static_cast<T*>(pass_ptr(p.dst, bufs, sizeof(T)));
+    for (const ReduceLaunch& p : plan.launches) {
+      T* src = static_cast<T*>(launch_ptr(p.src, bufs, sizeof(T)));
+      T* dst = static_cast<T*>(launch_ptr(p.dst, bufs, sizeof(T)));
       switch (plan.kernel) {
-        case Kernel::global_neighbored:
+        case ReduceKernel::global_neighbored:
           k::global_neighbored<T, O><<<p.grid, p.block, 0, stream>>>(src, dst, p.elems);
           break;
-        case Kernel::global_neighbored_less:
+        case ReduceKernel::global_neighbored_less:
           k::global_neighbored_less<T, O><<<p.grid, p.block, 0, stream>>>(src, dst, p.elems);
           break;
-        case Kernel::global_interleaved:
+        case ReduceKernel::global_interleaved:
           k::global_interleaved<T, O><<<p.grid, p.block, 0, stream>>>(src, dst, p.elems);
           break;
-        case Kernel::global_unroll2:
+        case ReduceKernel::global_unroll2:
           k::global_unroll<T, O, 2><<<p.grid, p.block, 0, stream>>>(src, dst, p.elems);
           break;
-        case Kernel::global_unroll4:
+        case ReduceKernel::global_unroll4:
           k::global_unroll<T, O, 4><<<p.grid, p.block, 0, stream>>>(src, dst, p.elems);
           break;
-        case Kernel::global_unroll8:
+        case ReduceKernel::global_unroll8:
           k::global_unroll<T, O, 8><<<p.grid, p.block, 0, stream>>>(src, dst, p.elems);
           break;
-        case Kernel::global_unroll_warps8:
+        case ReduceKernel::global_unroll_warps8:
           k::global_unroll_warps8<T, O><<<p.grid, p.block, 0, stream>>>(src, dst, p.elems);
           break;
-        case Kernel::global_complete_unroll_warps8:
+        case ReduceKernel::global_complete_unroll_warps8:
           k::global_complete_unroll<T, O, 0><<<p.grid, p.block, 0, stream>>>(src, dst, p.elems);
           break;
-        case Kernel::global_complete_unroll_template:
+        case ReduceKernel::global_complete_unroll_template:
           // The seed's switch: the block size becomes a template constant.
           switch (p.block) {
             case 1024:

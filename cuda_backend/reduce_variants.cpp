@@ -7,8 +7,9 @@
 #include <string>
 
 #include "array.hpp"
-#include "dispatch.hpp"
+#include "reduce_dispatch.hpp"
 #include "timing.hpp"
+#include "xreduce/call_check.hpp"
 #include "xreduce/catalog.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/units.hpp"
@@ -18,7 +19,7 @@ namespace {
 
 struct Entry {
   std::string_view id;
-  Kernel kernel;
+  ReduceKernel kernel{};
   // Seed 000's in-place kernels: they write into the input, and keep to the 32-bit types.
   bool in_place = false;
   int min_cc = 0;  // compute capability x 10
@@ -30,28 +31,37 @@ constexpr std::string_view kInPlaceTypes = "a 32-bit dtype (i32, u32, f32; parti
 
 // Ladder order, as in core/src/catalog.cpp.
 constexpr Entry kTable[] = {
-    {"global/neighbored", Kernel::global_neighbored, true},
-    {"global/neighbored-less", Kernel::global_neighbored_less, true},
-    {"global/interleaved", Kernel::global_interleaved, true},
-    {"global/unroll2", Kernel::global_unroll2, true},
-    {"global/unroll4", Kernel::global_unroll4, true},
-    {"global/unroll8", Kernel::global_unroll8, true},
-    {"global/unroll-warps8", Kernel::global_unroll_warps8, true},
-    {"global/complete-unroll-warps8", Kernel::global_complete_unroll_warps8, true},
-    {"global/complete-unroll-template", Kernel::global_complete_unroll_template, true},
-    {"smem/interleaved-divergent", Kernel::smem_interleaved_divergent},
-    {"smem/interleaved-strided", Kernel::smem_interleaved_strided},
-    {"smem/sequential", Kernel::smem_sequential},
-    {"smem/first-add", Kernel::smem_first_add},
-    {"smem/unroll-last-warp", Kernel::smem_unroll_last_warp},
-    {"smem/complete-unroll", Kernel::smem_complete_unroll},
-    {"smem/multi-element", Kernel::smem_multi_element},
-    {"warp/shuffle-down", Kernel::warp_shuffle_down},
-    {"warp/shuffle-xor", Kernel::warp_shuffle_xor},
-    {"warp/redux", Kernel::warp_redux, false, 80, "sm_80 (__reduce_*_sync)"},
-    {"fast/vectorized", Kernel::fast_vectorized},
-    {"fast/single-pass", Kernel::fast_single_pass},
-    {"lib/cub", Kernel::lib_cub},
+    {.id = "global/neighbored", .kernel = ReduceKernel::global_neighbored, .in_place = true},
+    {.id = "global/neighbored-less",
+     .kernel = ReduceKernel::global_neighbored_less,
+     .in_place = true},
+    {.id = "global/interleaved", .kernel = ReduceKernel::global_interleaved, .in_place = true},
+    {.id = "global/unroll2", .kernel = ReduceKernel::global_unroll2, .in_place = true},
+    {.id = "global/unroll4", .kernel = ReduceKernel::global_unroll4, .in_place = true},
+    {.id = "global/unroll8", .kernel = ReduceKernel::global_unroll8, .in_place = true},
+    {.id = "global/unroll-warps8", .kernel = ReduceKernel::global_unroll_warps8, .in_place = true},
+    {.id = "global/complete-unroll-warps8",
+     .kernel = ReduceKernel::global_complete_unroll_warps8,
+     .in_place = true},
+    {.id = "global/complete-unroll-template",
+     .kernel = ReduceKernel::global_complete_unroll_template,
+     .in_place = true},
+    {.id = "smem/interleaved-divergent", .kernel = ReduceKernel::smem_interleaved_divergent},
+    {.id = "smem/interleaved-strided", .kernel = ReduceKernel::smem_interleaved_strided},
+    {.id = "smem/sequential", .kernel = ReduceKernel::smem_sequential},
+    {.id = "smem/first-add", .kernel = ReduceKernel::smem_first_add},
+    {.id = "smem/unroll-last-warp", .kernel = ReduceKernel::smem_unroll_last_warp},
+    {.id = "smem/complete-unroll", .kernel = ReduceKernel::smem_complete_unroll},
+    {.id = "smem/multi-element", .kernel = ReduceKernel::smem_multi_element},
+    {.id = "warp/shuffle-down", .kernel = ReduceKernel::warp_shuffle_down},
+    {.id = "warp/shuffle-xor", .kernel = ReduceKernel::warp_shuffle_xor},
+    {.id = "warp/redux",
+     .kernel = ReduceKernel::warp_redux,
+     .min_cc = 80,
+     .requirement = "sm_80 (__reduce_*_sync)"},
+    {.id = "fast/vectorized", .kernel = ReduceKernel::fast_vectorized},
+    {.id = "fast/single-pass", .kernel = ReduceKernel::fast_single_pass},
+    {.id = "lib/cub", .kernel = ReduceKernel::lib_cub},
 };
 
 const std::vector<Op> kOps{Op::sum, Op::min, Op::max};
@@ -92,29 +102,20 @@ class CudaReducer final : public Reducer {
   // `calls` back-to-back calls in one interval behind the gate (timing.hpp); the value is read
   // back after the stop event, outside the interval.
   Reduction run(DeviceArray& input, Op op, int calls) {
-    if (calls < 1) throw Error(ErrorCategory::usage, "a batch needs at least one call");
     const auto t0 = HostClock::now();
+    check_reduce_call(info_, input, op, calls);
+    CudaArray* array = &device_array(input, *ctx_);
     const DType t = input.dtype();
-    if (!info_.claims(t) || !info_.claims(op))
-      throw Error(ErrorCategory::unsupported, info_.id + " does not implement " +
-                                                  std::string(to_string(op)) + " on " +
-                                                  std::string(to_string(t)));
-    auto* array = dynamic_cast<CudaArray*>(&input);
-    if (!array) throw Error(ErrorCategory::usage, "cuda reducer given an array of another backend");
-    if (array->context().device() != ctx_->device())
-      throw Error(ErrorCategory::usage,
-                  "cuda: the array lives on device " + std::to_string(array->context().device()) +
-                      ", the reducer on device " + std::to_string(ctx_->device()));
     const std::size_t n = array->size();
     if (n == 0) return {Value::identity_of(t, op), Timing{0, ms_since(t0), true}};
 
     ctx_->activate();
     const cudaStream_t s = ctx_->stream();
     prepare(t, op, n);
-    const Buffers bufs{array->data(), scratch_.get(), result_.get()};
-    timer_.start(s, runs_since_plan_++ > 0);
+    const ReduceBuffers bufs{array->data(), scratch_.get(), result_.get()};
+    timer_.start(s, runs_since_plan_++ > 0 && ctx_->knobs().gate);
     for (int i = 0; i < calls; ++i) {
-      enqueue(plan_, bufs, s);
+      enqueue_reduce(plan_, bufs, s);
       timer_.enqueued();
     }
     timer_.stop(s);
@@ -137,16 +138,16 @@ class CudaReducer final : public Reducer {
     if (planned_ && plan_.n == n && plan_.dtype == t && plan_.op == op) return;
     planned_ = false;
     scratch_ = DeviceBuffer();
-    plan_ = make_plan(kernel_, t, op, n, ctx_->limits());
+    plan_ = make_reduce_plan(kernel_, t, op, n, ctx_->limits());
     scratch_ = ctx_->zeroed(plan_.scratch_bytes);
     runs_since_plan_ = 0;
     planned_ = true;
   }
 
   VariantInfo info_;
-  Kernel kernel_;
+  ReduceKernel kernel_;
   std::shared_ptr<Context> ctx_;
-  Plan plan_;
+  ReducePlan plan_;
   bool planned_ = false;
   DeviceBuffer scratch_;
   DeviceBuffer result_;

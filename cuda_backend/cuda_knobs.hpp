@@ -1,0 +1,30 @@
+// The CUDA backend's environment knobs (docs/cli.md), read once when the backend is made, so a
+// report can say which were set (Backend::knobs).
+#pragma once
+
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace xr::cuda {
+
+struct CudaKnobs {
+  // XR_CUDA_NO_GATE set to anything but 0: no timing gate, for tools that serialise launches
+  // (compute-sanitizer), under which a held stream would wait for the gate's timeout.
+  bool gate = true;
+  // Each knob set in the environment, as given (name, value).
+  std::vector<std::pair<std::string, std::string>> set;
+};
+
+inline CudaKnobs read_cuda_knobs() {
+  CudaKnobs knobs;
+  if (const char* off = std::getenv("XR_CUDA_NO_GATE"); off && *off) {
+    knobs.gate = std::string_view(off) == "0";
+    knobs.set.emplace_back("XR_CUDA_NO_GATE", off);
+  }
+  return knobs;
+}
+
+}  // namespace xr::cuda

@@ -1,3 +1,0 @@
-// Catch2's own main for the unit tests.
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
