@@ -10,8 +10,8 @@
 #include <string>
 #include <variant>
 
-#include "xreduce/catalog.hpp"
 #include "xreduce/call_check.hpp"
+#include "xreduce/catalog.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/units.hpp"
 
@@ -63,11 +63,11 @@ HostAcc<T> parallel_reduce(std::span<const T> xs, Op op) {
   return acc;
 }
 
-enum class Kind { recursive, sequential, parallel };
+enum class ReduceAlgorithm { recursive, sequential, parallel };
 
 class CpuReducer final : public Reducer {
  public:
-  CpuReducer(VariantInfo info, Kind kind) : info_(std::move(info)), kind_(kind) {}
+  CpuReducer(VariantInfo info, ReduceAlgorithm kind) : info_(std::move(info)), kind_(kind) {}
   const VariantInfo& info() const override { return info_; }
 
   Reduction reduce(DeviceArray& input, Op op) override {
@@ -78,15 +78,15 @@ class CpuReducer final : public Reducer {
       using T = typename decltype(tag)::type;
       auto xs = array.view().as<T>();
       switch (kind_) {
-        case Kind::recursive: {
+        case ReduceAlgorithm::recursive: {
           // Reused across calls: only the first (warm-up) run allocates.
           using Scratch = std::vector<PairAcc<T>>;
           if (!std::holds_alternative<Scratch>(scratch_)) scratch_ = Scratch{};
           return Value::of(recursive_reduce<T>(xs, op, std::get<Scratch>(scratch_)));
         }
-        case Kind::sequential:
+        case ReduceAlgorithm::sequential:
           return Value::of(narrow<T>(fold<T>(xs, op, host_identity<T>(op))));
-        case Kind::parallel:
+        case ReduceAlgorithm::parallel:
           return Value::of(narrow<T>(parallel_reduce<T>(xs, op)));
       }
       return Value::of(identity<T>(op));
@@ -97,7 +97,7 @@ class CpuReducer final : public Reducer {
 
  private:
   VariantInfo info_;
-  Kind kind_;
+  ReduceAlgorithm kind_;
   std::variant<std::monostate, std::vector<std::int32_t>, std::vector<std::uint32_t>,
                std::vector<float>, std::vector<std::int64_t>, std::vector<std::uint64_t>,
                std::vector<double>>
@@ -108,9 +108,10 @@ const std::vector<DType> kTypes(std::begin(kAllDTypes), std::end(kAllDTypes));
 const std::vector<Op> kOps{Op::sum, Op::min, Op::max};
 
 // The CPU variant table: the one list of ids both variants() and make_cpu_reducer() read.
-constexpr std::pair<std::string_view, Kind> kVariants[] = {{"cpu/recursive", Kind::recursive},
-                                                           {"cpu/sequential", Kind::sequential},
-                                                           {"cpu/parallel", Kind::parallel}};
+constexpr std::pair<std::string_view, ReduceAlgorithm> kVariants[] = {
+    {"cpu/recursive", ReduceAlgorithm::recursive},
+    {"cpu/sequential", ReduceAlgorithm::sequential},
+    {"cpu/parallel", ReduceAlgorithm::parallel}};
 
 }  // namespace
 

@@ -8,8 +8,8 @@
 
 #include "cpu_reducers.hpp"
 #include "fold.hpp"
-#include "xreduce/catalog.hpp"
 #include "xreduce/call_check.hpp"
+#include "xreduce/catalog.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/units.hpp"
 
@@ -56,11 +56,11 @@ void parallel_scan(std::span<const T> xs, std::span<T> ys, Op op, ScanKind kind)
   });
 }
 
-enum class Kind { sequential, parallel };
+enum class ScanAlgorithm { sequential, parallel };
 
 class CpuScanner final : public Scanner {
  public:
-  CpuScanner(VariantInfo info, Kind kind) : info_(std::move(info)), kind_(kind) {}
+  CpuScanner(VariantInfo info, ScanAlgorithm kind) : info_(std::move(info)), kind_(kind) {}
   const VariantInfo& info() const override { return info_; }
 
   Timing scan(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
@@ -72,7 +72,7 @@ class CpuScanner final : public Scanner {
       using T = typename decltype(tag)::type;
       auto xs = in->view().as<T>();
       auto ys = out->span<T>();
-      if (kind_ == Kind::sequential)
+      if (kind_ == ScanAlgorithm::sequential)
         scan_from<T>(xs, ys, op, kind, host_identity<T>(op));
       else
         parallel_scan<T>(xs, ys, op, kind);
@@ -83,12 +83,12 @@ class CpuScanner final : public Scanner {
 
  private:
   VariantInfo info_;
-  Kind kind_;
+  ScanAlgorithm kind_;
 };
 
 // The CPU scan table: the one list of ids both cpu_scan_variants() and make_cpu_scanner() read.
-constexpr std::pair<std::string_view, Kind> kScanVariants[] = {{"cpu/sequential", Kind::sequential},
-                                                               {"cpu/parallel", Kind::parallel}};
+constexpr std::pair<std::string_view, ScanAlgorithm> kScanVariants[] = {
+    {"cpu/sequential", ScanAlgorithm::sequential}, {"cpu/parallel", ScanAlgorithm::parallel}};
 
 VariantInfo scan_info(std::string_view id) {
   return catalog_variant(Primitive::scan, id, {std::begin(kAllDTypes), std::end(kAllDTypes)},

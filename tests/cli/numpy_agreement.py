@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`xreduce run` agrees with NumPy on files it never saw (issues 8 and 12).
 
-    numpy_agreement.py XREDUCE [BACKEND:SCAN_VARIANT:REDUCE_VARIANT ...]
+    numpy_agreement.py XREDUCE [--cases-per-dtype K] [BACKEND:SCAN_VARIANT:REDUCE_VARIANT ...]
 
 NumPy writes .npy files of random shape, dtype (int32, uint32, float32, int64, uint64, float64,
 float16) and content, and raw .bin files of bfloat16 (NumPy has none: the bits are made here,
@@ -12,6 +12,10 @@ modulo 2^32 once cast back), float sums within the documented bound of each pref
 (reference.hpp): (ceil(log2 n) + 2) * 2^-a * sum|x| with a = 23 (f32, and f16/bf16, which
 accumulate in float) or 52 (f64), plus 2^-m * |prefix| + the smallest subnormal for the 16-bit
 types (m = 10 for f16, 7 for bf16: rounding the float result to the 16-bit type).
+
+K cases per dtype (default 2), each a 1-D or a 2-D array (read flattened) of a random size. The
+GPU targets take one: the device sees the flattened array either way, and the reader that
+flattens it is the host's, which the CPU targets check with twice the cases.
 
 Default targets: cpu's two scans and its parallel reduce. A target BACKEND:SCAN:REDUCE runs those
 variants instead; one whose backend is unavailable (exit 3) is reported and skipped, unless
@@ -164,15 +168,18 @@ def check_reduce(result, flat_values, dtype, op):
 
 
 def main():
-    xreduce = sys.argv[1]
-    targets = sys.argv[2:] or ["cpu:cpu/sequential:cpu/parallel", "cpu:cpu/parallel:cpu/parallel"]
+    xreduce, args = sys.argv[1], sys.argv[2:]
+    per_dtype = 2
+    if args[:1] == ["--cases-per-dtype"]:
+        per_dtype, args = int(args[1]), args[2:]
+    targets = args or ["cpu:cpu/sequential:cpu/parallel", "cpu:cpu/parallel:cpu/parallel"]
     rng = np.random.default_rng(20241112)
     failures = 0
     cases = 0
     skipped = set()
     required = set(filter(None, os.environ.get("XR_TEST_REQUIRE_BACKENDS", "").split(",")))
     with tempfile.TemporaryDirectory() as tmp:
-        for case in range(2 * len(DTYPES)):
+        for case in range(per_dtype * len(DTYPES)):
             dtype = DTYPES[case % len(DTYPES)]
             n = int(rng.integers(1, 300000))
             if case % 4 == 0:

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/merge.hpp"
+
 #include "xreduce/harness.hpp"
 #include "xreduce/primitive.hpp"
 
@@ -404,6 +406,10 @@ CompareReport single_point_report() {
   r.rows.insert(r.rows.begin() + 1, r.rows.front());
   r.rows[1].variant = "cpu/recursive";
   return r;
+}
+
+void merge(xr::app::CompareReport& r, const std::string& text, const std::string& path) {
+  xr::app::fold_merged(r, xr::app::parse_merged_report(text, path));
 }
 
 }  // namespace xrtest

@@ -12,6 +12,10 @@ namespace xrtest {
 // Where a merged peer file "was read from": the merge takes text, the path only names it.
 inline const std::string kPeersPath = "bench/out/peers.json";
 
+// Folds the report JSON `text` (read from `path`) into `r`, as compare --merge does: the one
+// place the tests go through the merge API.
+void merge(xr::app::CompareReport& r, const std::string& text, const std::string& path);
+
 // A peers file as bench/peers.py writes one: torch and cupy rows of reduce sum i32, cold and
 // batch, on a device whose UUID differs from the CUDA device of ladders_report.
 std::string peers_json();

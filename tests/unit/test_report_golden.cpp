@@ -22,11 +22,6 @@ using xr::app::CompareReport;
 
 namespace {
 
-// The report API the goldens go through, in one place: merge, analyze, render.
-void merge(CompareReport& r, const std::string& text, const std::string& path) {
-  xr::app::fold_merged(r, xr::app::parse_merged_report(text, path));
-}
-
 struct Rendering {
   std::string extension;
   std::string bytes;
@@ -108,7 +103,7 @@ void check_report(const std::string& name, const CompareReport& report) {
 TEST_CASE("compare report golden: per-size ladders, both modes, reduce and scan, merged peers",
           "[unit][report][golden]") {
   CompareReport r = xrtest::ladders_report();
-  merge(r, xrtest::peers_json(), xrtest::kPeersPath);
+  xrtest::merge(r, xrtest::peers_json(), xrtest::kPeersPath);
   check_report("ladders", r);
 }
 
@@ -120,7 +115,7 @@ TEST_CASE("compare report golden: GB/s-by-n matrices on two different GPUs",
 TEST_CASE("compare report golden: end to end, with peers measured in a mode this run did not",
           "[unit][report][golden]") {
   CompareReport r = xrtest::end_to_end_report();
-  merge(r, xrtest::peers_json(), xrtest::kPeersPath);
+  xrtest::merge(r, xrtest::peers_json(), xrtest::kPeersPath);
   check_report("end_to_end", r);
 }
 
@@ -135,14 +130,14 @@ TEST_CASE("compare report golden: a report's JSON merged into another run",
   earlier.devices.front().backend = "cpu-earlier";
   for (auto& row : earlier.rows) row.backend = "cpu-earlier";
   CompareReport r = xrtest::single_point_report();
-  merge(r, render_json(earlier), "earlier/report.json");
+  xrtest::merge(r, render_json(earlier), "earlier/report.json");
   check_report("remerged", r);
 }
 
 // Colours pin the tone of every cell and line (good, bad, warn, dim), which plain text cannot.
 TEST_CASE("compare report golden: styled text", "[unit][report][golden]") {
   CompareReport ladders = xrtest::ladders_report();
-  merge(ladders, xrtest::peers_json(), xrtest::kPeersPath);
+  xrtest::merge(ladders, xrtest::peers_json(), xrtest::kPeersPath);
   check_golden("ladders.styled.txt", render_styled_text(ladders));
   check_golden("matrix.styled.txt", render_styled_text(xrtest::matrix_report()));
 }

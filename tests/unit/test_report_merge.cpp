@@ -16,16 +16,11 @@ using xr::app::CompareReport;
 
 namespace {
 
-// The report API the merge goes through, in one place.
-void merge(CompareReport& r, const std::string& text, const std::string& path) {
-  xr::app::fold_merged(r, xr::app::parse_merged_report(text, path));
-}
-
 // The message of the Error(usage) that merging `text` into `into` throws; "" when none.
 std::string merge_error(const std::string& text, CompareReport into = {},
                         const std::string& path = "p.json") {
   try {
-    merge(into, text, path);
+    xrtest::merge(into, text, path);
   } catch (const xr::Error& e) {
     CHECK(e.category() == xr::ErrorCategory::usage);
     return e.what();
@@ -119,7 +114,7 @@ TEST_CASE("merge accepts a well-formed peers file and notes what differs",
   CHECK(merge_error(peers().dump()).empty());
   CHECK(merge_error(R"({"devices": [], "results": []})").empty());
   CompareReport r = xrtest::end_to_end_report();
-  merge(r, xrtest::peers_json(), xrtest::kPeersPath);
+  xrtest::merge(r, xrtest::peers_json(), xrtest::kPeersPath);
   REQUIRE(r.notes.size() == 1);
   CHECK(r.notes[0] ==
         "torch rows of bench/out/peers.json were measured in batch mode, which this run did not "
