@@ -30,6 +30,7 @@ output that cannot be written; 3 matplotlib missing (xreduce then tries another 
 import json
 import math
 import sys
+import types
 
 GPUS = ("cuda", "vulkan")
 PEERS = ("torch", "cupy")
@@ -201,10 +202,8 @@ class Section:
         return f"at {backend}'s measured {'copy' if self.scan else 'read'} peak ({peak:.0f} GB/s)"
 
 
-def main(argv):
-    if len(argv) != 3:
-        print("usage: plot.py REPORT.json OUT.svg|OUT.png|OUT.pdf", file=sys.stderr)
-        return 2
+def import_matplotlib():
+    """matplotlib's pieces the plot draws with, in one namespace; None when it is missing."""
     try:
         import matplotlib
 
@@ -216,10 +215,18 @@ def main(argv):
                                        NullLocator)
     except ImportError as e:
         print(f"matplotlib is not installed for {sys.executable}: {e}", file=sys.stderr)
-        return 3
+        return None
+    return types.SimpleNamespace(plt=plt, HandlerTuple=HandlerTuple, Line2D=Line2D,
+                                 FixedLocator=FixedLocator, FuncFormatter=FuncFormatter,
+                                 LogLocator=LogLocator, NullFormatter=NullFormatter,
+                                 NullLocator=NullLocator)
 
+
+def read_sections(path, mpl):
+    """The report's sections in report order (primitive, dtype, op, mode as measured), or an
+    error line."""
     try:
-        with open(argv[1], encoding="utf-8") as f:
+        with open(path, encoding="utf-8") as f:
             report = json.load(f)
         devices = {}
         for d in report["devices"]:
@@ -228,67 +235,65 @@ def main(argv):
         end_to_end = bool((report.get("config") or {}).get("include_transfer", False))
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         detail = f"no field {e}" if isinstance(e, KeyError) else str(e).replace("\n", " ")
-        print(f"cannot read the report {argv[1]}: {detail}", file=sys.stderr)
-        return 2
+        return None, f"cannot read the report {path}: {detail}"
     if not rows:
-        print("the report has no measured result to plot", file=sys.stderr)
-        return 2
-
+        return None, "the report has no measured result to plot"
     keys = []
-    for r in rows:  # report order: primitive, dtype, op, mode as measured
+    for r in rows:
         if section_key(r) not in keys:
             keys.append(section_key(r))
-    colours = colour_table(rows, plt.get_cmap("tab20"))
-    sections = [Section(k, [r for r in rows if section_key(r) == k], devices, colours, end_to_end)
-                for k in keys]
+    colours = colour_table(rows, mpl.plt.get_cmap("tab20"))
+    return [Section(k, [r for r in rows if section_key(r) == k], devices, colours, end_to_end)
+            for k in keys], None
 
-    # Geometry: a legend column right of each panel column, as wide as the widest legend; the
-    # legends are measured once drawn, then the panels placed.
-    ncols = 1 if len(sections) == 1 else 2
-    nrows = math.ceil(len(sections) / ncols)
-    cell_h = TITLE_H + TIME_H + INNER_GAP + RATIO_H + BOTTOM_H
-    fig_h = SUPTITLE_H + nrows * cell_h
-    fig = plt.figure(figsize=(ncols * (LEFT + PANEL_W + 3.0), fig_h))
 
-    n_formatter = FuncFormatter(lambda x, _: count_label(round(x)) if x >= 1 else "")
-    panels = []
-    for s in sections:
-        ax = fig.add_axes([0, 0, 1, 1])  # placed below
-        rax = fig.add_axes([0, 0, 1, 1], sharex=ax) if s.ratio else None
-        legend_args = draw_time(ax, s, Line2D, HandlerTuple)
-        ax.set_xscale("log", base=2)
-        ax.xaxis.set_major_locator(LogLocator(base=2, numticks=12))
-        ax.xaxis.set_major_formatter(n_formatter)
-        ax.xaxis.set_minor_locator(NullLocator())
-        ax.set_yscale("log", base=10)
-        ys = [y for line in ax.get_lines() if line.get_linestyle() != ":"
-              for y in line.get_ydata()]  # what is drawn: the cpu's best, not all its variants
-        lo, hi = min(ys) / 1.5, max(ys) * 1.5
-        if hi < 10 * lo:  # at least a decade, so that the 1-2-5 ticks land inside
-            widen = math.sqrt(10 * lo / hi)
-            lo, hi = lo / widen, hi * widen
-        ax.set_ylim(lo, hi)  # the measured times, not the bandwidth floor's far end
-        subs = (1.0, 2.0, 5.0) if math.log10(hi / lo) <= 2.5 else (1.0,)
-        ax.yaxis.set_major_locator(LogLocator(base=10, subs=subs))
-        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: plain_number(v)))
-        ax.yaxis.set_minor_formatter(NullFormatter())
-        what = "upload + run + readback,\n" if s.end_to_end else "\n"
-        ax.set_ylabel(f"median time (µs), {what}{MODE_NOTE.get(s.key[4], s.key[4])}",
-                      fontsize="small")
-        ax.grid(True, which="major", alpha=0.35)
-        ax.grid(True, which="minor", axis="y", alpha=0.12)
-        ax.set_title(section_title(s.key), loc="left", fontsize="medium", fontweight="bold")
-        ax.set_title(s.device_line(), loc="right", fontsize="x-small", color="0.3")
-        ax.tick_params(labelsize="small")
-        bottom = ax
-        if rax is not None:
-            draw_ratio(rax, s, FixedLocator, FuncFormatter, NullLocator)
-            ax.tick_params(labelbottom=False)
-            bottom = rax
-        bottom.set_xlabel("n (elements)", fontsize="small")
-        bottom.tick_params(axis="x", labelsize="small")
-        panels.append((ax, rax, legend_args))
+def style_time_axis(ax, s, mpl):
+    """Log-log axes over what is drawn (the cpu's best, not all its variants), titles, grid."""
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(mpl.LogLocator(base=2, numticks=12))
+    ax.xaxis.set_major_formatter(
+        mpl.FuncFormatter(lambda x, _: count_label(round(x)) if x >= 1 else ""))
+    ax.xaxis.set_minor_locator(mpl.NullLocator())
+    ax.set_yscale("log", base=10)
+    ys = [y for line in ax.get_lines() if line.get_linestyle() != ":" for y in line.get_ydata()]
+    lo, hi = min(ys) / 1.5, max(ys) * 1.5
+    if hi < 10 * lo:  # at least a decade, so that the 1-2-5 ticks land inside
+        widen = math.sqrt(10 * lo / hi)
+        lo, hi = lo / widen, hi * widen
+    ax.set_ylim(lo, hi)  # the measured times, not the bandwidth floor's far end
+    subs = (1.0, 2.0, 5.0) if math.log10(hi / lo) <= 2.5 else (1.0,)
+    ax.yaxis.set_major_locator(mpl.LogLocator(base=10, subs=subs))
+    ax.yaxis.set_major_formatter(mpl.FuncFormatter(lambda v, _: plain_number(v)))
+    ax.yaxis.set_minor_formatter(mpl.NullFormatter())
+    what = "upload + run + readback,\n" if s.end_to_end else "\n"
+    ax.set_ylabel(f"median time (µs), {what}{MODE_NOTE.get(s.key[4], s.key[4])}",
+                  fontsize="small")
+    ax.grid(True, which="major", alpha=0.35)
+    ax.grid(True, which="minor", axis="y", alpha=0.12)
+    ax.set_title(section_title(s.key), loc="left", fontsize="medium", fontweight="bold")
+    ax.set_title(s.device_line(), loc="right", fontsize="x-small", color="0.3")
+    ax.tick_params(labelsize="small")
 
+
+def draw_panel(fig, s, mpl):
+    """One section's time panel and, with a ratio, the Vulkan/CUDA panel under it; placed later."""
+    ax = fig.add_axes([0, 0, 1, 1])
+    rax = fig.add_axes([0, 0, 1, 1], sharex=ax) if s.ratio else None
+    legend_args = draw_time(ax, s, mpl.Line2D, mpl.HandlerTuple)
+    style_time_axis(ax, s, mpl)
+    bottom = ax
+    if rax is not None:
+        draw_ratio(rax, s, mpl.FixedLocator, mpl.FuncFormatter, mpl.NullLocator)
+        ax.tick_params(labelbottom=False)
+        bottom = rax
+    bottom.set_xlabel("n (elements)", fontsize="small")
+    bottom.tick_params(axis="x", labelsize="small")
+    return ax, rax, legend_args
+
+
+def lay_out(fig, sections, panels, ncols, fig_h):
+    """A legend column right of each panel column, as wide as the widest legend (measured once
+    drawn), then the panels placed in inches from the top-left corner."""
     renderer = fig.canvas.get_renderer()
     legend_room = TIME_H + INNER_GAP + RATIO_H + BOTTOM_H * 0.6
     legend_w = 0.0
@@ -298,6 +303,7 @@ def main(argv):
             legend = make_legend(ax, legend_args, 2)  # too long for one column
         legend_w = max(legend_w, legend.get_window_extent(renderer).width / fig.dpi)
     cell_w = LEFT + PANEL_W + LEGEND_PAD + legend_w + COLUMN_GAP
+    cell_h = TITLE_H + TIME_H + INNER_GAP + RATIO_H + BOTTOM_H
     fig_w = ncols * cell_w
     fig.set_size_inches(fig_w, fig_h)
 
@@ -312,6 +318,25 @@ def main(argv):
             rax.set_position(rect(x0, y0 + TIME_H + INNER_GAP, PANEL_W, RATIO_H))
     fig.suptitle("xreduce compare: time against n (log-log)", fontsize="x-large",
                  y=1 - 0.18 / fig_h, va="top")
+
+
+def main(argv):
+    if len(argv) != 3:
+        print("usage: plot.py REPORT.json OUT.svg|OUT.png|OUT.pdf", file=sys.stderr)
+        return 2
+    mpl = import_matplotlib()
+    if mpl is None:
+        return 3
+    sections, error = read_sections(argv[1], mpl)
+    if error:
+        print(error, file=sys.stderr)
+        return 2
+    ncols = 1 if len(sections) == 1 else 2
+    nrows = math.ceil(len(sections) / ncols)
+    fig_h = SUPTITLE_H + nrows * (TITLE_H + TIME_H + INNER_GAP + RATIO_H + BOTTOM_H)
+    fig = mpl.plt.figure(figsize=(ncols * (LEFT + PANEL_W + 3.0), fig_h))
+    panels = [draw_panel(fig, s, mpl) for s in sections]
+    lay_out(fig, sections, panels, ncols, fig_h)
     try:
         fig.savefig(argv[2], bbox_inches="tight", dpi=110)
     except (OSError, ValueError) as e:

@@ -42,19 +42,14 @@ def fmt(ms):
     return f"{ms:.3f}"
 
 
-def main(argv):
-    if len(argv) != 2:
-        print("usage: seed001.py REPORT.json", file=sys.stderr)
-        return 2
-    try:
-        with open(argv[1], encoding="utf-8") as f:
-            report = json.load(f)
-        rows = [r for r in report["results"]
-                if r["primitive"] == "scan" and r["op"] == "sum" and r["dtype"] == "i32"
-                and r["scan"] == "inclusive"]
-    except (OSError, ValueError, KeyError) as e:
-        print(f"cannot read the report {argv[1]}: {e}", file=sys.stderr)
-        return 2
+def read_rows(path):
+    """The report's inclusive i32 sums: (median ms by (variant, n), failed-check lines, GPU name,
+    CPU name). Raises OSError, ValueError or KeyError on a bad report."""
+    with open(path, encoding="utf-8") as f:
+        report = json.load(f)
+    rows = [r for r in report["results"]
+            if r["primitive"] == "scan" and r["op"] == "sum" and r["dtype"] == "i32"
+            and r["scan"] == "inclusive"]
     ms = {}
     failed = []
     for r in rows:
@@ -64,37 +59,41 @@ def main(argv):
             failed.append(f"{r['backend']} {r['variant']} n={r['n']}: {r['reason']}")
     gpu = next((d["name"] for d in report["devices"] if d["backend"] == "cuda"), "the GPU")
     cpu = next((d["name"] for d in report["devices"] if d["backend"] == "cpu"), "the host CPU")
+    return ms, failed, gpu, cpu
 
-    out = []
-    out.append(f"| variant (seed 001 row) | " + " | ".join(SIZE_NAMES) + " |")
-    out.append("|---|" + "---:|" * len(SIZES))
+
+def table(ms):
+    """Markdown lines: one row per measured variant, the seed's row beneath each it mirrors."""
+    out = [f"| variant (seed 001 row) | " + " | ".join(SIZE_NAMES) + " |",
+           "|---|" + "---:|" * len(SIZES)]
     for v in ROWS:
         here = [ms.get((v, n)) for n in SIZES]
         if all(x is None for x in here):
             continue
         seed_key = "cpu" if v.startswith("cpu/") else v
-        label = v
-        if seed_key in SEED and (v != "cpu/parallel"):
-            label += f" ({SEED[seed_key][0]})"
+        mirrored = seed_key in SEED and v != "cpu/parallel"
+        label = v + (f" ({SEED[seed_key][0]})" if mirrored else "")
         out.append(f"| {label} | " + " | ".join(fmt(x) for x in here) + " |")
-        if seed_key in SEED and v != "cpu/parallel":
+        if mirrored:
             out.append(f"| &nbsp;&nbsp;RTX 3070, seed 001 | " +
                        " | ".join(fmt(x) for x in SEED[seed_key][1]) + " |")
-    print(f"Inclusive sum of n i32, median ms: {gpu} (CUDA events, cold L2) and {cpu} for the "
-          "CPU rows; beneath each mirrored row the seed's RTX 3070 / Ryzen 7 5800X number.\n")
-    print("\n".join(out))
-    print()
+    return out
 
-    # Finding 1: the CPU/GPU crossover (seed: the CPU is fastest below ~50K elements).
-    def best(prefix_cpu):
-        res = {}
-        for n in SIZES:
-            cands = [(ms[(v, n)], v) for v in ROWS if (v, n) in ms and
-                     (v.startswith("cpu/") == prefix_cpu)]
-            if cands:
-                res[n] = min(cands)
-        return res
-    best_cpu, best_gpu = best(True), best(False)
+
+def best_by_size(ms, on_cpu):
+    """{n: (ms, variant)} of the fastest CPU (on_cpu) or GPU row at each size."""
+    res = {}
+    for n in SIZES:
+        cands = [(ms[(v, n)], v) for v in ROWS
+                 if (v, n) in ms and v.startswith("cpu/") == on_cpu]
+        if cands:
+            res[n] = min(cands)
+    return res
+
+
+def crossover_finding(ms):
+    """Seed finding 1: the CPU is fastest below ~50K elements."""
+    best_cpu, best_gpu = best_by_size(ms, True), best_by_size(ms, False)
     faster = [(n, best_gpu[n][0] < best_cpu[n][0]) for n in SIZES if n in best_cpu and n in best_gpu]
     i = len(faster)
     while i > 0 and faster[i - 1][1]:
@@ -106,26 +105,48 @@ def main(argv):
     else:
         cross = (f"the GPU's best is faster from n = {faster[i][0]:,} up (the CPU's best wins at "
                  f"{faster[i - 1][0]:,} and below)")
-    print(f"- **CPU/GPU crossover** (seed: the CPU fastest below ~50K): {cross}.")
+    return f"- **CPU/GPU crossover** (seed: the CPU fastest below ~50K): {cross}."
 
-    # Finding 2: where BIT stops beating bcao (seed: BIT ahead below ~3M; after the shared-memory
-    # step, below ~10M).
+
+def bit_finding(ms):
+    """Seed finding 2: BIT ahead of bcao below ~3M (below ~10M after its shared-memory step);
+    None when the report has no bcao row."""
     ahead = []
     for n in SIZES:
         bits = [ms[(v, n)] for v in BIT if (v, n) in ms]
         if bits and ("blelloch/bcao", n) in ms:
             ahead.append((n, min(bits) < ms[("blelloch/bcao", n)]))
-    if ahead:
-        wins = [n for n, a in ahead if a]
-        if not wins:
-            where = "bcao is faster than every BIT variant at every size measured"
-        elif len(wins) == len(ahead):
-            where = "the best BIT variant beats bcao at every size measured"
-        else:
-            where = ("the best BIT variant beats bcao at n = " + ", ".join(f"{n:,}" for n in wins)
-                     + "; bcao wins at the others")
-        print(f"- **BIT against bcao** (seed: BIT ahead below ~3M elements, below ~10M after its "
-              f"shared-memory step): {where}.")
+    if not ahead:
+        return None
+    wins = [n for n, a in ahead if a]
+    if not wins:
+        where = "bcao is faster than every BIT variant at every size measured"
+    elif len(wins) == len(ahead):
+        where = "the best BIT variant beats bcao at every size measured"
+    else:
+        where = ("the best BIT variant beats bcao at n = " + ", ".join(f"{n:,}" for n in wins)
+                 + "; bcao wins at the others")
+    return (f"- **BIT against bcao** (seed: BIT ahead below ~3M elements, below ~10M after its "
+            f"shared-memory step): {where}.")
+
+
+def main(argv):
+    if len(argv) != 2:
+        print("usage: seed001.py REPORT.json", file=sys.stderr)
+        return 2
+    try:
+        ms, failed, gpu, cpu = read_rows(argv[1])
+    except (OSError, ValueError, KeyError) as e:
+        print(f"cannot read the report {argv[1]}: {e}", file=sys.stderr)
+        return 2
+    print(f"Inclusive sum of n i32, median ms: {gpu} (CUDA events, cold L2) and {cpu} for the "
+          "CPU rows; beneath each mirrored row the seed's RTX 3070 / Ryzen 7 5800X number.\n")
+    print("\n".join(table(ms)))
+    print()
+    print(crossover_finding(ms))
+    bits = bit_finding(ms)
+    if bits:
+        print(bits)
     if failed:
         print("\nFailed checks:\n")
         for f in failed:

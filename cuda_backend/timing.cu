@@ -130,64 +130,77 @@ struct GraphExec {
 
 }  // namespace
 
-std::vector<Overhead> measure_cuda_overheads(Context& ctx) {
-  ctx.activate();
-  const cudaStream_t s = ctx.stream();
-  std::vector<Overhead> out;
-  Gate gate;
-  Event start, stop;
-  DeviceBuffer word(sizeof(int));
-  PinnedBuffer host_word(sizeof(int));
-  GraphExec chain(s, kCalls), single(s, 1);
-  // Warm-up: loads the kernels and uploads both graphs before anything is held or timed.
-  empty_kernel<<<1, 32, 0, s>>>();
-  XR_CUDA_CHECK_LAUNCH();
-  XR_CUDA_CHECK(cudaGraphLaunch(chain.exec, s));
-  XR_CUDA_CHECK(cudaGraphLaunch(single.exec, s));
-  XR_CUDA_CHECK(cudaStreamSynchronize(s));
+namespace {
+
+// The stream, the gate, two events and the warm graphs every row is measured with.
+class EmptyLaunches {
+ public:
+  explicit EmptyLaunches(Context& ctx) : s_(ctx.stream()), chain_(s_, kCalls), single_(s_, 1) {
+    // Warm-up: loads the kernels and uploads both graphs before anything is held or timed.
+    empty_kernel<<<1, 32, 0, s_>>>();
+    XR_CUDA_CHECK_LAUNCH();
+    XR_CUDA_CHECK(cudaGraphLaunch(chain_.exec, s_));
+    XR_CUDA_CHECK(cudaGraphLaunch(single_.exec, s_));
+    XR_CUDA_CHECK(cudaStreamSynchronize(s_));
+  }
 
   // GPU time per call of `calls` calls that enqueue() puts behind the gate, between two events;
   // and the host's time per call to enqueue them.
-  auto gpu_per_call = [&](int calls, auto&& enqueue, std::vector<double>& host_us) {
+  template <class Enqueue>
+  std::vector<double> gpu_us_per_call(int calls, Enqueue&& enqueue, std::vector<double>& host_us) {
     std::vector<double> gpu_us;
     for (int i = 0; i < kSamples; ++i) {
-      gate.hold(s);
-      XR_CUDA_CHECK(cudaEventRecord(start.get(), s));
+      gate_.hold(s_);
+      XR_CUDA_CHECK(cudaEventRecord(start_.get(), s_));
       const auto t0 = Clock::now();
       enqueue();
       host_us.push_back(us_since(t0) / calls);
-      XR_CUDA_CHECK(cudaEventRecord(stop.get(), s));
-      gate.release();
-      XR_CUDA_CHECK(cudaStreamSynchronize(s));
-      gate.check();
+      XR_CUDA_CHECK(cudaEventRecord(stop_.get(), s_));
+      gate_.release();
+      XR_CUDA_CHECK(cudaStreamSynchronize(s_));
+      gate_.check();
       float ms = 0;
-      XR_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+      XR_CUDA_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
       gpu_us.push_back(1e3 * ms / calls);
     }
     return gpu_us;
-  };
-  auto launch_empty = [&] {
-    empty_kernel<<<1, 32, 0, s>>>();
+  }
+
+  void launch_empty() {
+    empty_kernel<<<1, 32, 0, s_>>>();
     XR_CUDA_CHECK_LAUNCH();
-  };
+  }
+  void launch_chain() { XR_CUDA_CHECK(cudaGraphLaunch(chain_.exec, s_)); }
+  void launch_single() { XR_CUDA_CHECK(cudaGraphLaunch(single_.exec, s_)); }
+  cudaStream_t stream() const { return s_; }
+
+ private:
+  cudaStream_t s_;
+  Gate gate_;
+  Event start_, stop_;
+  GraphExec chain_, single_;
+};
+
+// GPU time per empty kernel (stream launches, a CUDA graph), the interval of one call (the
+// floor of every cold CUDA number), and the host's launch cost of each.
+void launch_rows(EmptyLaunches& e, std::vector<Overhead>& out) {
   std::vector<double> launch_host, graph_host, unused;
-  auto stream_gpu = gpu_per_call(
+  auto stream_gpu = e.gpu_us_per_call(
       kCalls,
       [&] {
-        for (int i = 0; i < kCalls; ++i) launch_empty();
+        for (int i = 0; i < kCalls; ++i) e.launch_empty();
       },
       launch_host);
-  auto graph_gpu = gpu_per_call(
-      kCalls, [&] { XR_CUDA_CHECK(cudaGraphLaunch(chain.exec, s)); }, unused);
-  gpu_per_call(
+  auto graph_gpu = e.gpu_us_per_call(
+      kCalls, [&] { e.launch_chain(); }, unused);
+  e.gpu_us_per_call(
       kCalls,
       [&] {
-        for (int i = 0; i < kCalls; ++i) XR_CUDA_CHECK(cudaGraphLaunch(single.exec, s));
+        for (int i = 0; i < kCalls; ++i) e.launch_single();
       },
       graph_host);
-  // One empty kernel in the interval every variant's single call is timed in: the floor of every
-  // cold CUDA number.
-  auto cold_us = gpu_per_call(1, launch_empty, unused);
+  auto cold_us = e.gpu_us_per_call(
+      1, [&] { e.launch_empty(); }, unused);
   out.push_back(make_overhead(OverheadKind::cold_interval,
                               "empty kernel, cold: one call's interval", "stream launch",
                               std::move(cold_us),
@@ -204,19 +217,22 @@ std::vector<Overhead> measure_cuda_overheads(Context& ctx) {
                               "the <<<>>> launch call alone"));
   out.push_back(make_overhead(OverheadKind::submit_host, "submit, host time per call",
                               "cudaGraphLaunch", std::move(graph_host), "a one-kernel graph"));
+}
 
-  // Round trips: submit to result on the host, synchronising by spinning (the context asks for
-  // cudaDeviceScheduleSpin).
+// Submit to result on the host, synchronising by spinning (the context asks for
+// cudaDeviceScheduleSpin), bare and with a 4-byte read-back.
+void round_trip_rows(EmptyLaunches& e, std::vector<Overhead>& out) {
+  const cudaStream_t s = e.stream();
+  DeviceBuffer word(sizeof(int));
+  PinnedBuffer host_word(sizeof(int));
   std::vector<double> bare, with_value;
   for (int i = 0; i < kSamples * 4; ++i) {
     auto t0 = Clock::now();
-    empty_kernel<<<1, 32, 0, s>>>();
-    XR_CUDA_CHECK_LAUNCH();
+    e.launch_empty();
     XR_CUDA_CHECK(cudaStreamSynchronize(s));
     bare.push_back(us_since(t0));
     t0 = Clock::now();
-    empty_kernel<<<1, 32, 0, s>>>();
-    XR_CUDA_CHECK_LAUNCH();
+    e.launch_empty();
     XR_CUDA_CHECK(
         cudaMemcpyAsync(host_word.get(), word.get(), sizeof(int), cudaMemcpyDeviceToHost, s));
     XR_CUDA_CHECK(cudaStreamSynchronize(s));
@@ -228,6 +244,16 @@ std::vector<Overhead> measure_cuda_overheads(Context& ctx) {
   out.push_back(make_overhead(OverheadKind::round_trip, "round trip, host time",
                               "launch + 4-byte copy + cudaStreamSynchronize (spin)",
                               std::move(with_value), "what a reduce's value costs to fetch"));
+}
+
+}  // namespace
+
+std::vector<Overhead> measure_cuda_overheads(Context& ctx) {
+  ctx.activate();
+  EmptyLaunches launches(ctx);
+  std::vector<Overhead> out;
+  launch_rows(launches, out);
+  round_trip_rows(launches, out);
   return out;
 }
 

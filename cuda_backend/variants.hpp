@@ -1,5 +1,5 @@
 // The explicit tables of CUDA variants (STYLE.md point 4): id -> kernel, requirements, for
-// reduce (variants.cpp) and scan (scan_variants.cpp).
+// reduce (reduce_variants.cpp) and scan (scan_variants.cpp).
 #pragma once
 
 #include <memory>

@@ -1,10 +1,9 @@
 #include "vk_overheads.hpp"
 
-#include <algorithm>
 #include <chrono>
 #include <string>
+#include <utility>
 
-#include "vk_array.hpp"
 #include "vk_check.hpp"
 #include "vk_commands.hpp"
 #include "xreduce/error.hpp"
@@ -22,39 +21,25 @@ constexpr int kRoundTrips = 100;
 
 using Clock = HostClock;
 
-// A command buffer of `dispatches` empty dispatches, each after a compute barrier (a dependent
-// call's order, as CUDA's stream order), reusable while pending when `simultaneous`.
-vk::raii::CommandBuffer record_empty(Device& device, int dispatches, bool simultaneous,
-                                     vk::Pipeline pipeline) {
-  vk::raii::CommandBuffer cmd = device.allocate_command_buffer();
-  cmd.begin(vk::CommandBufferBeginInfo(simultaneous
-                                           ? vk::CommandBufferUsageFlagBits::eSimultaneousUse
-                                           : vk::CommandBufferUsageFlags{}));
-  for (int i = 0; i < dispatches; ++i) {
-    if (i > 0) record_pass_barrier(cmd);
-    record_dispatch(cmd, device, pipeline, Bound{}, PushConstants{}, Grid{1, 1});
-  }
-  cmd.end();
-  return cmd;
-}
+// What every row is measured with: the device, the empty shader's pipeline, a fence, and command
+// buffers of one empty dispatch (reusable while pending) and of kCalls of them.
+class EmptyCalls {
+ public:
+  explicit EmptyCalls(Device& device)
+      : device_(device),
+        pipeline_(device.pipelines().get({.module = "empty", .workgroup = 32})),
+        fence_(XR_VK_CHECK(device.handle().createFence(vk::FenceCreateInfo()))),
+        one_(record(1, true)),
+        many_(record(kCalls, false)) {}
 
-}  // namespace
-
-std::vector<Overhead> measure_vulkan_overheads(Device& device) {
-  device.raise_validation();
-  const auto& dev = device.handle();
-  const auto& queue = device.queue();
-  const vk::Pipeline pipeline = device.pipelines().get({.module = "empty", .workgroup = 32});
-  std::vector<Overhead> out;
-
-  // GPU time per call of `calls` empty dispatches between the timestamps of one command buffer,
-  // a compute barrier between them, as a variant's passes are recorded.
-  auto gpu_per_call = [&](int calls) {
-    TimedCommands timed(device);
+  // GPU time per call of `calls` empty dispatches between the timestamps of one command
+  // buffer, a compute barrier between them, as a variant's passes are recorded.
+  std::vector<double> gpu_us_per_call(int calls) {
+    TimedCommands timed(device_);
     const auto& cmd = timed.begin();
     for (int i = 0; i < calls; ++i) {
       if (i > 0) record_pass_barrier(cmd);
-      record_dispatch(cmd, device, pipeline, Bound{}, PushConstants{}, Grid{1, 1});
+      record_dispatch(cmd, device_, pipeline_, Bound{}, PushConstants{}, Grid{1, 1});
     }
     timed.end_timing();
     timed.end();
@@ -64,54 +49,81 @@ std::vector<Overhead> measure_vulkan_overheads(Device& device) {
       if (i > 0) us.push_back(1e3 * ms / calls);  // run 0 warms up
     }
     return us;
-  };
-  out.push_back(make_overhead(OverheadKind::dispatch_gpu, "empty dispatch, GPU time per call",
-                              "one command buffer", gpu_per_call(kCalls),
-                              "256 dispatches with a compute barrier between them, timestamps "
-                              "around them"));
-  // One empty dispatch in the interval every variant's single call is timed in: the floor of
-  // every cold Vulkan number.
-  out.push_back(make_overhead(OverheadKind::cold_interval,
-                              "empty dispatch, cold: one call's interval", "one command buffer",
-                              gpu_per_call(1),
-                              "the timestamps around one dispatch, as a variant's call"));
-
-  const vk::raii::CommandBuffer one = record_empty(device, 1, true, pipeline);
-  const vk::raii::CommandBuffer many = record_empty(device, kCalls, false, pipeline);
-  const vk::CommandBuffer one_handle = *one, many_handle = *many;
-  vk::raii::Fence fence = XR_VK_CHECK(dev.createFence(vk::FenceCreateInfo()));
-  auto submit = [&](vk::CommandBuffer cmd, vk::Fence f) {
-    XR_VK_CHECK(queue.submit(vk::SubmitInfo({}, {}, cmd), f));
-  };
-  auto reset = [&] { XR_VK_CHECK(dev.resetFences(*fence)); };
-  const Device::Wait spin = Device::Wait::spin, block = Device::Wait::block;
-  for (int i = 0; i < 3; ++i) {  // warm-up
-    reset();
-    submit(one_handle, *fence);
-    device.wait(fence, block);
   }
 
-  // Host cost of one vkQueueSubmit, and per call with one submit per call against one command
-  // buffer holding every call.
+  vk::CommandBuffer one() const { return *one_; }
+  vk::CommandBuffer many() const { return *many_; }
+  void submit(vk::CommandBuffer cmd, bool fenced) {
+    XR_VK_CHECK(device_.queue().submit(vk::SubmitInfo({}, {}, cmd), fenced ? *fence_ : nullptr));
+  }
+  // Submits `cmd` with the fence reset first, and waits the `how` way.
+  void submit_and_wait(vk::CommandBuffer cmd, Device::Wait how) {
+    reset();
+    submit(cmd, true);
+    wait(how);
+  }
+  void reset() { XR_VK_CHECK(device_.handle().resetFences(*fence_)); }
+  void wait(Device::Wait how) { device_.wait(fence_, how); }
+  Device& device() { return device_; }
+
+ private:
+  // A command buffer of `dispatches` empty dispatches, each after a compute barrier (a dependent
+  // call's order, as CUDA's stream order), reusable while pending when `simultaneous`.
+  vk::raii::CommandBuffer record(int dispatches, bool simultaneous) {
+    vk::raii::CommandBuffer cmd = device_.allocate_command_buffer();
+    cmd.begin(vk::CommandBufferBeginInfo(simultaneous
+                                             ? vk::CommandBufferUsageFlagBits::eSimultaneousUse
+                                             : vk::CommandBufferUsageFlags{}));
+    for (int i = 0; i < dispatches; ++i) {
+      if (i > 0) record_pass_barrier(cmd);
+      record_dispatch(cmd, device_, pipeline_, Bound{}, PushConstants{}, Grid{1, 1});
+    }
+    cmd.end();
+    return cmd;
+  }
+
+  Device& device_;
+  vk::Pipeline pipeline_;
+  vk::raii::Fence fence_;
+  vk::raii::CommandBuffer one_, many_;
+};
+
+// GPU time per empty dispatch back to back, and the interval of one call: the floor of every
+// cold Vulkan number.
+void gpu_rows(EmptyCalls& calls, std::vector<Overhead>& out) {
+  out.push_back(make_overhead(OverheadKind::dispatch_gpu, "empty dispatch, GPU time per call",
+                              "one command buffer", calls.gpu_us_per_call(kCalls),
+                              "256 dispatches with a compute barrier between them, timestamps "
+                              "around them"));
+  out.push_back(make_overhead(OverheadKind::cold_interval,
+                              "empty dispatch, cold: one call's interval", "one command buffer",
+                              calls.gpu_us_per_call(1),
+                              "the timestamps around one dispatch, as a variant's call"));
+}
+
+// Host cost of one vkQueueSubmit, and per call with one submit per call against one command
+// buffer holding every call.
+void submit_rows(EmptyCalls& calls, std::vector<Overhead>& out) {
+  const Device::Wait spin = Device::Wait::spin;
   std::vector<double> submit_us, per_submit_us, per_dispatch_us;
   for (int i = 0; i < kSamples; ++i) {
-    reset();
+    calls.reset();
     auto t0 = Clock::now();
-    submit(one_handle, *fence);
+    calls.submit(calls.one(), true);
     submit_us.push_back(us_since(t0));
-    device.wait(fence, spin);
+    calls.wait(spin);
 
-    reset();
+    calls.reset();
     t0 = Clock::now();
-    for (int c = 0; c + 1 < kCalls; ++c) submit(one_handle, nullptr);
-    submit(one_handle, *fence);
-    device.wait(fence, spin);
+    for (int c = 0; c + 1 < kCalls; ++c) calls.submit(calls.one(), false);
+    calls.submit(calls.one(), true);
+    calls.wait(spin);
     per_submit_us.push_back(us_since(t0) / kCalls);
 
-    reset();
+    calls.reset();
     t0 = Clock::now();
-    submit(many_handle, *fence);
-    device.wait(fence, spin);
+    calls.submit(calls.many(), true);
+    calls.wait(spin);
     per_dispatch_us.push_back(us_since(t0) / kCalls);
   }
   out.push_back(make_overhead(OverheadKind::submit_host, "submit, host time per call",
@@ -122,61 +134,83 @@ std::vector<Overhead> measure_vulkan_overheads(Device& device) {
   out.push_back(make_overhead(
       OverheadKind::batch_host, "empty call, host time per call in a batch of 256",
       "one command buffer", per_dispatch_us, "one submit of 256 dispatches, one fence (polled)"));
+}
 
-  // Round trips: submit to completion seen on the host, each way of waiting.
-  std::vector<double> fence_block, fence_spin;
-  for (int i = 0; i < kRoundTrips; ++i) {
-    for (auto [how, samples] : {std::pair{block, &fence_block}, std::pair{spin, &fence_spin}}) {
-      reset();
+// Submit to completion seen on the host, waiting for a fence each way.
+void fence_round_trips(EmptyCalls& calls, std::vector<Overhead>& out) {
+  std::vector<double> block, spin;
+  for (int i = 0; i < kRoundTrips; ++i)
+    for (auto [how, samples] :
+         {std::pair{Device::Wait::block, &block}, std::pair{Device::Wait::spin, &spin}}) {
+      calls.reset();
       const auto t0 = Clock::now();
-      submit(one_handle, *fence);
-      device.wait(fence, how);
+      calls.submit(calls.one(), true);
+      calls.wait(how);
       samples->push_back(us_since(t0));
     }
-  }
   out.push_back(make_overhead(OverheadKind::round_trip, "round trip, host time",
-                              "fence, vkWaitForFences", fence_block, "an empty dispatch"));
+                              "fence, vkWaitForFences", block, "an empty dispatch"));
   out.push_back(make_overhead(OverheadKind::round_trip, "round trip, host time",
-                              "fence, polled vkGetFenceStatus", fence_spin, "an empty dispatch"));
+                              "fence, polled vkGetFenceStatus", spin, "an empty dispatch"));
+}
 
-  if (device.facts().timeline_semaphore) {
-    vk::SemaphoreTypeCreateInfo type(vk::SemaphoreType::eTimeline, 0);
-    vk::raii::Semaphore timeline =
-        XR_VK_CHECK(dev.createSemaphore(vk::SemaphoreCreateInfo({}, &type)));
-    const vk::Semaphore handle = *timeline;
-    std::uint64_t value = 0;
-    std::vector<double> sem_block, sem_spin;
+// One submission signalling `value` on a timeline semaphore, waited for blocking or polled.
+double timeline_round_trip_us(EmptyCalls& calls, const vk::raii::Semaphore& timeline,
+                              std::uint64_t value, bool polled) {
+  const vk::Semaphore handle = *timeline;
+  vk::TimelineSemaphoreSubmitInfo values({}, value);
+  const vk::CommandBuffer cmd = calls.one();
+  vk::SubmitInfo info({}, {}, cmd, handle);
+  info.pNext = &values;
+  const auto t0 = Clock::now();
+  XR_VK_CHECK(calls.device().queue().submit(info, nullptr));
+  if (polled) {
+    const auto deadline = Clock::now() + Device::kFenceTimeout;
+    while (XR_VK_CHECK(timeline.getCounterValue()) < value)
+      if (Clock::now() > deadline)
+        throw Error(ErrorCategory::device_lost,
+                    "Vulkan timeline semaphore never reached " + std::to_string(value));
+  } else {
     const auto deadline_ns =
         std::chrono::duration_cast<std::chrono::nanoseconds>(Device::kFenceTimeout).count();
-    for (int i = 0; i < kRoundTrips; ++i) {
-      for (bool polled : {false, true}) {
-        ++value;
-        vk::TimelineSemaphoreSubmitInfo values({}, value);
-        vk::SubmitInfo info({}, {}, one_handle, handle);
-        info.pNext = &values;
-        const auto t0 = Clock::now();
-        XR_VK_CHECK(queue.submit(info, nullptr));
-        if (polled) {
-          const auto deadline = Clock::now() + Device::kFenceTimeout;
-          while (XR_VK_CHECK(timeline.getCounterValue()) < value)
-            if (Clock::now() > deadline)
-              throw Error(ErrorCategory::device_lost,
-                          "Vulkan timeline semaphore never reached " + std::to_string(value));
-        } else if (XR_VK_CHECK(dev.waitSemaphores(vk::SemaphoreWaitInfo({}, handle, value),
-                                                  deadline_ns)) == vk::Result::eTimeout) {
-          throw Error(ErrorCategory::device_lost, "Vulkan timeline semaphore wait timed out");
-        }
-        (polled ? sem_spin : sem_block).push_back(us_since(t0));
-      }
-    }
-    out.push_back(make_overhead(OverheadKind::round_trip, "round trip, host time",
-                                "timeline semaphore, vkWaitSemaphores", sem_block,
-                                "an empty dispatch"));
-    out.push_back(make_overhead(OverheadKind::round_trip, "round trip, host time",
-                                "timeline semaphore, polled vkGetSemaphoreCounterValue", sem_spin,
-                                "an empty dispatch"));
+    if (XR_VK_CHECK(calls.device().handle().waitSemaphores(vk::SemaphoreWaitInfo({}, handle, value),
+                                                           deadline_ns)) == vk::Result::eTimeout)
+      throw Error(ErrorCategory::device_lost, "Vulkan timeline semaphore wait timed out");
   }
-  XR_VK_CHECK(queue.waitIdle());
+  return us_since(t0);
+}
+
+// Round trips through a timeline semaphore, where the device has them.
+void timeline_round_trips(EmptyCalls& calls, std::vector<Overhead>& out) {
+  if (!calls.device().facts().timeline_semaphore) return;
+  vk::SemaphoreTypeCreateInfo type(vk::SemaphoreType::eTimeline, 0);
+  vk::raii::Semaphore timeline =
+      XR_VK_CHECK(calls.device().handle().createSemaphore(vk::SemaphoreCreateInfo({}, &type)));
+  std::uint64_t value = 0;
+  std::vector<double> block, spin;
+  for (int i = 0; i < kRoundTrips; ++i) {
+    block.push_back(timeline_round_trip_us(calls, timeline, ++value, false));
+    spin.push_back(timeline_round_trip_us(calls, timeline, ++value, true));
+  }
+  out.push_back(make_overhead(OverheadKind::round_trip, "round trip, host time",
+                              "timeline semaphore, vkWaitSemaphores", block, "an empty dispatch"));
+  out.push_back(make_overhead(OverheadKind::round_trip, "round trip, host time",
+                              "timeline semaphore, polled vkGetSemaphoreCounterValue", spin,
+                              "an empty dispatch"));
+}
+
+}  // namespace
+
+std::vector<Overhead> measure_vulkan_overheads(Device& device) {
+  device.raise_validation();
+  EmptyCalls calls(device);
+  std::vector<Overhead> out;
+  gpu_rows(calls, out);
+  for (int i = 0; i < 3; ++i) calls.submit_and_wait(calls.one(), Device::Wait::block);  // warm-up
+  submit_rows(calls, out);
+  fence_round_trips(calls, out);
+  timeline_round_trips(calls, out);
+  XR_VK_CHECK(device.queue().waitIdle());
   device.raise_validation();
   return out;
 }

@@ -925,8 +925,8 @@ TEST_CASE("compare --mode all across cpu and vulkan: % peak above 100 is never s
   const Result r =
       xreduce({"compare", "--backend", "cpu,vulkan", "--mode", "all", "--primitive", "all",
                "--variant", "cpu/parallel,smem/sequential,subgroup/arithmetic,fast/*", "--n",
-               "1000,64K,1M", "--max-time", "0.3", "--overheads", "--format", "text",
-               "--save-json", saved.string(), "--quiet"});
+               "1000,64K,1M", "--max-time", "0.3", "--overheads", "--format", "text", "--save-json",
+               saved.string(), "--quiet"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   const json j = json::parse(slurp(saved));

@@ -145,8 +145,7 @@ TEST_CASE("CUDA tiled scans dispatch core's levels and scratch", "[shapes][cuda]
 TEST_CASE("fast/single-pass runs one block up to core's one-block limit", "[shapes][cuda]") {
   // Its plan asks the driver for the kernel's occupancy: only where a device is present.
   const auto groups = [](std::uint64_t n) {
-    return make_reduce_plan(ReduceKernel::fast_single_pass, xr::DType::f32, xr::Op::sum, n,
-                            kDevice)
+    return make_reduce_plan(ReduceKernel::fast_single_pass, xr::DType::f32, xr::Op::sum, n, kDevice)
         .launches.front()
         .grid;
   };
