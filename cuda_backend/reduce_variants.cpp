@@ -7,6 +7,7 @@
 #include <string>
 
 #include "array.hpp"
+#include "planned_scratch.hpp"
 #include "reduce_dispatch.hpp"
 #include "timing.hpp"
 #include "xreduce/call_check.hpp"
@@ -111,11 +112,13 @@ class CudaReducer final : public Reducer {
 
     ctx_->activate();
     const cudaStream_t s = ctx_->stream();
-    prepare(t, op, n);
-    const ReduceBuffers bufs{array->data(), scratch_.get(), result_.get()};
-    timer_.start(s, runs_since_plan_++ > 0 && ctx_->knobs().gate);
+    planned_.ensure(*ctx_, t, op, n,
+                    [&] { return make_reduce_plan(kernel_, t, op, n, ctx_->limits()); });
+    const ReduceBuffers bufs{array->data(), planned_.scratch(), result_.get()};
+    timer_.start(s, planned_.launches() > 0 && ctx_->knobs().gate);
     for (int i = 0; i < calls; ++i) {
-      enqueue_reduce(plan_, bufs, s);
+      enqueue_reduce(planned_.plan(), bufs, s);
+      planned_.launched();
       timer_.enqueued();
     }
     timer_.stop(s);
@@ -131,29 +134,13 @@ class CudaReducer final : public Reducer {
     return {v, Timing{device_ms, ms_since(t0) / calls, true}};
   }
 
-  // Plans and allocates scratch once per (n, dtype, op): grid choice, occupancy and CUB's
-  // temp-storage query stay out of the timed region. Scratch starts zeroed (the single-pass
-  // ticket relies on it).
-  void prepare(DType t, Op op, std::size_t n) {
-    if (planned_ && plan_.n == n && plan_.dtype == t && plan_.op == op) return;
-    planned_ = false;
-    scratch_ = DeviceBuffer();
-    plan_ = make_reduce_plan(kernel_, t, op, n, ctx_->limits());
-    scratch_ = ctx_->zeroed(plan_.scratch_bytes);
-    runs_since_plan_ = 0;
-    planned_ = true;
-  }
-
   VariantInfo info_;
   ReduceKernel kernel_;
   std::shared_ptr<Context> ctx_;
-  ReducePlan plan_;
-  bool planned_ = false;
-  DeviceBuffer scratch_;
+  PlannedScratch<ReducePlan> planned_;  // scratch starts zeroed: the single-pass ticket needs it
   DeviceBuffer result_;
   PinnedBuffer host_result_;
   CallTimer timer_;
-  int runs_since_plan_ = 0;  // the first run of a plan is not gated (lazy module loading)
 };
 
 }  // namespace

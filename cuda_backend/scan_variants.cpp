@@ -4,6 +4,7 @@
 #include <string>
 
 #include "array.hpp"
+#include "planned_scratch.hpp"
 #include "scan_dispatch.hpp"
 #include "timing.hpp"
 #include "variants.hpp"
@@ -88,12 +89,13 @@ class CudaScanner final : public Scanner {
 
     ctx_->activate();
     const cudaStream_t s = ctx_->stream();
-    prepare(t, op, n);
-    // A plan's first call loads modules: not gated.
-    timer_.start(s, launches_ > 0 && ctx_->knobs().gate);
+    planned_.ensure(*ctx_, t, op, n,
+                    [&] { return make_scan_plan(kernel_, t, op, n, ctx_->limits()); });
+    timer_.start(s, planned_.launches() > 0 && ctx_->knobs().gate);
     for (int i = 0; i < calls; ++i) {
-      enqueue_scan(plan_, ScanBuffers{in->data(), out->data(), scratch_.get(), launches_}, kind, s);
-      ++launches_;
+      const ScanBuffers bufs{in->data(), out->data(), planned_.scratch(), planned_.launches()};
+      enqueue_scan(planned_.plan(), bufs, kind, s);
+      planned_.launched();
       timer_.enqueued();
     }
     timer_.stop(s);
@@ -101,25 +103,10 @@ class CudaScanner final : public Scanner {
     return Timing{device_ms, ms_since(t0) / calls, true};
   }
 
-  // Plans and allocates zeroed scratch once per (n, dtype, op): grid choice, occupancy and CUB's
-  // temp-storage query stay out of the timed region.
-  void prepare(DType t, Op op, std::size_t n) {
-    if (planned_ && plan_.n == n && plan_.dtype == t && plan_.op == op) return;
-    planned_ = false;
-    scratch_ = DeviceBuffer();
-    plan_ = make_scan_plan(kernel_, t, op, n, ctx_->limits());
-    scratch_ = ctx_->zeroed(plan_.scratch_bytes);
-    launches_ = 0;
-    planned_ = true;
-  }
-
   VariantInfo info_;
   ScanKernel kernel_;
   std::shared_ptr<Context> ctx_;
-  ScanPlan plan_;
-  bool planned_ = false;
-  DeviceBuffer scratch_;
-  std::uint64_t launches_ = 0;  // enqueue_scan calls on this scratch (ScanBuffers::launch)
+  PlannedScratch<ScanPlan> planned_;
   CallTimer timer_;
 };
 
