@@ -2,6 +2,9 @@
 // CPU's batch, where a call has no submission to overlap). GPU backends override both.
 #include "xreduce/backend.hpp"
 
+#include "xreduce/error.hpp"
+#include "xreduce/user_kernel.hpp"
+
 #include "xreduce/call_check.hpp"
 
 namespace xr {
@@ -58,6 +61,12 @@ Timing Scanner::scan_batch(DeviceArray& input, DeviceArray& output, Op op, ScanK
     total.device_timer = t.device_timer;
   }
   return per_call(total, calls);
+}
+
+void Backend::add_kernel(const UserKernel& kernel) {
+  throw Error(ErrorCategory::unsupported, "the " + std::string(name()) +
+                                              " backend runs no user kernels (" +
+                                              kernel.path.string() + ")");
 }
 
 }  // namespace xr

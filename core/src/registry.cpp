@@ -1,6 +1,7 @@
 #include "xreduce/registry.hpp"
 
 #include "xreduce/error.hpp"
+#include "xreduce/user_kernel.hpp"
 
 namespace xr {
 
@@ -50,6 +51,10 @@ Backend& Registry::get(std::string_view name) const {
 
 std::vector<std::string> Registry::names() const {
   return names_;
+}
+
+void Registry::add_kernel(const UserKernel& kernel) const {
+  get(backend_of(kernel.language)).add_kernel(kernel);
 }
 
 }  // namespace xr

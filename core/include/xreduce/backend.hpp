@@ -18,6 +18,8 @@
 
 namespace xr {
 
+struct UserKernel;  // user_kernel.hpp
+
 // One physical device as a backend sees it.
 struct DeviceInfo {
   int index = 0;
@@ -194,8 +196,14 @@ class Backend {
   virtual std::string unavailable_reason() const = 0;
   // Every device the API reports; empty when unavailable.
   virtual std::vector<DeviceInfo> devices() const = 0;
-  // Every variant this backend implements; static (known without a device).
+  // Every variant this backend implements: static (known without a device), then the user's
+  // kernels added so far.
   virtual std::vector<VariantInfo> variants() const = 0;
+  // Adds a user's kernel in one of this backend's languages (user_kernel.hpp) as a variant:
+  // variants() lists it, make_reducer/make_scanner make it, and it compiles for the selected
+  // device on first use. Error(usage) when its id is taken; Error(unsupported) from a backend
+  // that runs no user kernels (the default).
+  virtual void add_kernel(const UserKernel& kernel);
   // The backend's environment knobs that are set (name, value as given; docs/cli.md), read once
   // when the backend was made: a report records how it was made. Empty when none is set.
   virtual std::vector<std::pair<std::string, std::string>> knobs() const { return {}; }

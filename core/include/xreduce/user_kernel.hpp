@@ -1,0 +1,108 @@
+// A user's kernel (`--kernel FILE`): the file, the language its extension names, and what it
+// declares of itself, API-neutral. The backend of its language compiles it on the device it runs
+// on (CUDA: NVRTC; Vulkan: libshaderc) and runs it through the same Reducer/Scanner interfaces,
+// harness, checks and report as the built-in ladder. The ABI it is written against is in
+// docs/kernels.md; the constants and macros here are that document's, in code.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "xreduce/backend.hpp"
+
+namespace xr {
+
+enum class KernelLanguage : std::uint8_t { cuda, ptx, cubin, glsl, hlsl, spirv };
+std::string_view to_string(KernelLanguage language);
+// "cuda" for .cu/.ptx/.cubin, "vulkan" for .comp/.glsl/.hlsl/.spv: the backend that runs it.
+std::string_view backend_of(KernelLanguage language);
+// Compiled at run time (cuda, glsl, hlsl) rather than loaded as it is (ptx, cubin, spirv).
+bool is_source(KernelLanguage language);
+
+// The grid of one pass: one block per tile of block * items elements, or a single block.
+enum class KernelGrid : std::uint8_t { tiles, one };
+
+// One entry point of a kernel, in the order the framework launches them with a barrier between.
+struct KernelPass {
+  std::string entry;
+  KernelGrid grid = KernelGrid::tiles;
+};
+
+// Where the kernel's declarations put its ABI's buffers (Vulkan bindings of descriptor set 0;
+// CUDA parameters in this order): docs/kernels.md, "Buffers".
+inline constexpr std::uint32_t kKernelInputBinding = 0;
+inline constexpr std::uint32_t kKernelOutputBinding = 1;
+inline constexpr std::uint32_t kKernelScratchBinding = 2;
+// A Vulkan kernel's push constants: { uint n; uint tiles; }, at most this many bytes.
+inline constexpr std::uint32_t kKernelPushBytes = 8;
+
+// Bytes past n every GPU array of xreduce holds (DeviceArray), so a kernel that reads a whole
+// last tile without a bound check (as the seeds' kernels do) reads the op's identity there: the
+// framework writes it before each call. A tile of block * items elements must fit.
+inline constexpr std::uint64_t kKernelSlackBytes = std::uint64_t{1} << 18;
+
+struct UserKernel {
+  std::filesystem::path path;
+  KernelLanguage language = KernelLanguage::cuda;
+  std::string contents;  // the file's bytes (source text, PTX, cubin or SPIR-V)
+  std::string id;        // "user/<file stem>", or "user/<id>" as declared or given
+  Primitive primitive = Primitive::reduce;
+  // Threads per block (workgroup). 0: a Vulkan module's own local size; CUDA needs a number and
+  // takes 256 where none is declared.
+  std::uint32_t block = 0;
+  std::uint32_t items = 1;  // elements per thread per tile: tile = block * items
+  std::vector<DType> dtypes{DType::i32};
+  std::vector<Op> ops{Op::sum};
+  std::vector<ScanKind> kinds{ScanKind::inclusive};  // scan only
+  std::vector<KernelPass> passes;      // reduce: one, run again over the partials until one is left
+  std::uint64_t scratch_per_tile = 0;  // scan: zeroed scratch bytes per tile of the input...
+  std::uint64_t scratch_bytes = 0;     // ...plus these, before every call
+  bool writes_input = false;
+  bool deterministic = true;
+
+  // Elements of one tile once the block size is known.
+  std::uint64_t tile(std::uint32_t block_size) const { return std::uint64_t{block_size} * items; }
+  // The variant as the registry lists it (mirrors: the file).
+  VariantInfo info() const;
+};
+
+// Reads `path` and its declarations: `xreduce:` comment lines of a source or PTX file
+// (`// xreduce: primitive=scan block=256 dtypes=i32,f32`), then `spec` (the --kernel-spec words,
+// the same syntax, for a .cubin or .spv that cannot carry them), then `id` (--kernel-id).
+// Error(usage) naming the file (and line) for an unknown extension, an unreadable file or a bad
+// declaration.
+UserKernel load_user_kernel(const std::filesystem::path& path, std::string_view spec = {},
+                            std::string_view id = {});
+
+// The kernels of one command line: Error(usage) when two of one backend and primitive share an
+// id (their ids start with "user/", so none takes a built-in variant's).
+void check_kernel_ids(const std::vector<UserKernel>& kernels);
+
+// The ABI's macros for one compile (docs/kernels.md, "Macros"), as NAME, VALUE pairs in the
+// language's spelling: XR_T (the type this pass reads: `data`), XR_ACC, XR_OP(a,b), XR_IDENTITY,
+// XR_TO_ACC(x), XR_FROM_ACC(x), XR_BLOCK, XR_ITEMS, XR_TILE, XR_EXCLUSIVE, XR_DTYPE_<T>,
+// XR_OP_<OP>. Error(unsupported) for a dtype the language has no type for (bf16 in GLSL and HLSL).
+using KernelMacros = std::vector<std::pair<std::string, std::string>>;
+KernelMacros kernel_macros(KernelLanguage language, DType data, DType dtype, Op op, ScanKind kind,
+                           std::uint32_t block, std::uint32_t items);
+
+// The text the framework puts before a kernel's source (after its #version line in GLSL): the
+// extensions or headers its types need, then `#define NAME VALUE` for each macro. A prebuilt
+// .ptx/.cubin/.spv compiled with the same text (`xreduce kernel-header`) sees the same macros.
+std::string kernel_prelude(KernelLanguage language, const KernelMacros& macros);
+
+// The grid of `pass` over n elements in tiles of `tile`: ceil(n / tile) blocks (at least one), or
+// one.
+std::uint64_t kernel_groups(KernelGrid grid, std::uint64_t n, std::uint64_t tile);
+// n rounded up to whole tiles: what a pass may read. Error(unsupported) when the padding exceeds
+// kKernelSlackBytes.
+std::uint64_t kernel_padded(std::uint64_t n, std::uint64_t tile, DType t, std::string_view id);
+// `count` elements of `t` holding the identity of `op`: what the padding holds.
+std::vector<std::byte> identity_bytes(DType t, Op op, std::size_t count);
+
+}  // namespace xr

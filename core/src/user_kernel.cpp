@@ -1,0 +1,425 @@
+#include "xreduce/user_kernel.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "xreduce/catalog.hpp"
+#include "xreduce/error.hpp"
+
+namespace xr {
+namespace {
+
+constexpr std::string_view kMarker = "xreduce:";
+// A source file past this size is not a kernel someone wrote by hand (and is not read whole).
+constexpr std::uintmax_t kMaxKernelFileBytes = std::uintmax_t{64} << 20;
+
+[[noreturn]] void bad(const std::string& message) {
+  throw Error(ErrorCategory::usage, message);
+}
+
+struct Extension {
+  std::string_view suffix;
+  KernelLanguage language;
+};
+constexpr Extension kExtensions[] = {
+    {".cu", KernelLanguage::cuda},     {".ptx", KernelLanguage::ptx},
+    {".cubin", KernelLanguage::cubin}, {".comp", KernelLanguage::glsl},
+    {".glsl", KernelLanguage::glsl},   {".hlsl", KernelLanguage::hlsl},
+    {".spv", KernelLanguage::spirv},
+};
+
+KernelLanguage language_of(const std::filesystem::path& path) {
+  const std::string ext = path.extension().string();
+  for (const auto& e : kExtensions)
+    if (ext == e.suffix) return e.language;
+  bad("--kernel " + path.string() + ": unknown extension '" + ext +
+      "' (.cu, .ptx, .cubin: CUDA; .comp, .glsl, .hlsl, .spv: Vulkan)");
+}
+
+std::string read_contents(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    bad("--kernel " + path.string() + ": no such file");
+  if (std::filesystem::file_size(path, ec) > kMaxKernelFileBytes)
+    bad("--kernel " + path.string() + ": larger than 64 MiB, not a kernel");
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  if (!in || !(text << in.rdbuf())) bad("--kernel " + path.string() + ": cannot read the file");
+  return text.str();
+}
+
+std::vector<std::string> split(std::string_view text, char sep) {
+  std::vector<std::string> out;
+  std::string item;
+  for (char c : text) {
+    if (c == sep) {
+      if (!item.empty()) out.push_back(std::move(item));
+      item.clear();
+    } else {
+      item += c;
+    }
+  }
+  if (!item.empty()) out.push_back(std::move(item));
+  return out;
+}
+
+template <class T, class Parse>
+std::vector<T> parse_list(const std::string& where, std::string_view key, std::string_view value,
+                          Parse parse) {
+  std::vector<T> out;
+  for (const std::string& word : split(value, ',')) {
+    const auto v = parse(word);
+    if (!v)
+      bad(where + ": " + std::string(key) + "=" + std::string(value) + ": unknown '" + word + "'");
+    if (std::find(out.begin(), out.end(), *v) == out.end()) out.push_back(*v);
+  }
+  if (out.empty()) bad(where + ": " + std::string(key) + "= needs at least one value");
+  return out;
+}
+
+std::uint64_t parse_count(const std::string& where, std::string_view key, std::string_view value,
+                          std::uint64_t largest) {
+  std::uint64_t v = 0;
+  bool digits = !value.empty() && value.size() <= 12;
+  for (char c : value) digits = digits && c >= '0' && c <= '9';
+  if (digits) v = std::stoull(std::string(value));
+  if (!digits || v > largest)
+    bad(where + ": " + std::string(key) + "=" + std::string(value) + " is not a count from 0 to " +
+        std::to_string(largest));
+  return v;
+}
+
+KernelPass parse_pass(const std::string& where, std::string_view value) {
+  const auto colon = value.find(':');
+  const std::string entry(value.substr(0, colon));
+  const std::string_view grid = colon == std::string_view::npos ? "tiles" : value.substr(colon + 1);
+  if (entry.empty()) bad(where + ": pass=" + std::string(value) + " names no entry point");
+  if (grid == "tiles") return {entry, KernelGrid::tiles};
+  if (grid == "one") return {entry, KernelGrid::one};
+  bad(where + ": pass=" + std::string(value) + ": the grid is 'tiles' or 'one'");
+}
+
+// One declaration word: key=value or a flag.
+void apply(UserKernel& k, const std::string& where, const std::string& word) {
+  const auto eq = word.find('=');
+  const std::string key = word.substr(0, eq);
+  const std::string value = eq == std::string::npos ? "" : word.substr(eq + 1);
+  if (eq == std::string::npos) {
+    if (key == "writes-input") return void(k.writes_input = true);
+    if (key == "nondeterministic") return void(k.deterministic = false);
+  } else if (key == "primitive") {
+    const auto p = parse_primitive(value);
+    if (!p) bad(where + ": primitive=" + value + ": reduce or scan");
+    return void(k.primitive = *p);
+  } else if (key == "block") {
+    return void(k.block = static_cast<std::uint32_t>(parse_count(where, key, value, 1024)));
+  } else if (key == "items") {
+    k.items = static_cast<std::uint32_t>(parse_count(where, key, value, 1 << 16));
+    if (k.items == 0) bad(where + ": items= must be at least 1");
+    return;
+  } else if (key == "dtypes") {
+    return void(k.dtypes = parse_list<DType>(where, key, value, parse_dtype));
+  } else if (key == "ops") {
+    return void(k.ops = parse_list<Op>(where, key, value, parse_op));
+  } else if (key == "kinds") {
+    return void(k.kinds = parse_list<ScanKind>(where, key, value, parse_scan_kind));
+  } else if (key == "entry") {
+    return void(k.passes = {{value, KernelGrid::tiles}});
+  } else if (key == "pass") {
+    if (k.passes.size() == 1 && k.passes[0].entry.empty()) k.passes.clear();
+    return void(k.passes.push_back(parse_pass(where, value)));
+  } else if (key == "scratch-per-tile") {
+    return void(k.scratch_per_tile = parse_count(where, key, value, 1 << 20));
+  } else if (key == "scratch-bytes") {
+    return void(k.scratch_bytes = parse_count(where, key, value, std::uint64_t{1} << 30));
+  } else if (key == "id") {
+    return void(k.id = value);
+  }
+  bad(where + ": unknown declaration '" + word +
+      "' (primitive=, block=, items=, dtypes=, ops=, kinds=, entry=, pass=, scratch-per-tile=, "
+      "scratch-bytes=, id=, writes-input, nondeterministic)");
+}
+
+void apply_words(UserKernel& k, const std::string& where, std::string_view words) {
+  std::istringstream in{std::string(words)};
+  for (std::string word; in >> word;) apply(k, where, word);
+}
+
+// The `xreduce:` lines of a text file, after `//`.
+void apply_file_declarations(UserKernel& k) {
+  std::istringstream in(k.contents);
+  int line_number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++line_number;
+    const auto slashes = line.find("//");
+    if (slashes == std::string::npos) continue;
+    const auto marker = line.find(kMarker, slashes);
+    if (marker == std::string::npos || line.find_first_not_of(" \t", slashes + 2) != marker)
+      continue;
+    apply_words(k, k.path.string() + ":" + std::to_string(line_number),
+                std::string_view(line).substr(marker + kMarker.size()));
+  }
+}
+
+std::string default_entry(const UserKernel& k) {
+  switch (k.language) {
+    case KernelLanguage::cuda:
+    case KernelLanguage::ptx:
+    case KernelLanguage::cubin:
+      return k.primitive == Primitive::reduce ? "xr_reduce" : "xr_scan";
+    default:
+      return "main";
+  }
+}
+
+void check_declarations(UserKernel& k) {
+  const std::string where = "--kernel " + k.path.string();
+  if (k.passes.empty() || (k.passes.size() == 1 && k.passes[0].entry.empty()))
+    k.passes = {{default_entry(k), KernelGrid::tiles}};
+  if (k.primitive == Primitive::reduce && k.passes.size() != 1)
+    bad(where + ": a reduce kernel has one entry point (entry=), not " +
+        std::to_string(k.passes.size()) + " passes");
+  if (k.primitive == Primitive::reduce && k.passes[0].grid != KernelGrid::tiles)
+    bad(where + ": a reduce kernel's pass runs one block per tile");
+  if (k.block != 0 && (k.block & (k.block - 1)) != 0)
+    bad(where + ": block=" + std::to_string(k.block) + " is not a power of two");
+  if (k.language == KernelLanguage::cuda || k.language == KernelLanguage::ptx ||
+      k.language == KernelLanguage::cubin) {
+    if (k.block == 0) k.block = 256;
+  }
+  if (k.id.empty()) k.id = k.path.stem().string();
+  if (k.id.rfind("user/", 0) != 0) k.id = "user/" + k.id;
+  for (char c : k.id)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '-' || c == '_' ||
+          c == '.'))
+      bad(where + ": the id '" + k.id + "' may hold letters, digits and / - _ . only");
+}
+
+// A character's spelling in a declaration is checked above; here the words of the type names.
+struct TypeNames {
+  std::string_view glsl, hlsl, cuda;
+};
+TypeNames type_names(DType t) {
+  switch (t) {
+    case DType::i32:
+      return {"int", "int", "int"};
+    case DType::u32:
+      return {"uint", "uint", "unsigned int"};
+    case DType::f32:
+      return {"float", "float", "float"};
+    case DType::i64:
+      return {"int64_t", "int64_t", "long long"};
+    case DType::u64:
+      return {"uint64_t", "uint64_t", "unsigned long long"};
+    case DType::f64:
+      return {"double", "double", "double"};
+    case DType::f16:
+      return {"float16_t", "float16_t", "__half"};
+    case DType::bf16:
+      return {"", "", "__nv_bfloat16"};
+  }
+  return {};
+}
+
+std::string type_name(KernelLanguage language, DType t) {
+  const TypeNames names = type_names(t);
+  switch (language) {
+    case KernelLanguage::glsl:
+      return std::string(names.glsl);
+    case KernelLanguage::hlsl:
+      return std::string(names.hlsl);
+    default:
+      return std::string(names.cuda);
+  }
+}
+
+// The op's identity as an XR_ACC expression, spelled for the language. Floats' infinities come
+// from their bits: no language here has a portable infinity literal.
+std::string identity_expression(KernelLanguage language, DType acc, Op op) {
+  const bool glsl = language == KernelLanguage::glsl, hlsl = language == KernelLanguage::hlsl;
+  const bool cuda = !glsl && !hlsl;
+  if (op == Op::sum) return glsl ? "XR_ACC(0)" : "((XR_ACC)0)";
+  const bool lowest = op == Op::max;
+  switch (acc) {
+    case DType::i32:
+      return lowest ? "(-2147483647 - 1)" : "2147483647";
+    case DType::u32:
+      return lowest ? "0u" : "4294967295u";
+    case DType::i64:
+      if (glsl) return lowest ? "(-9223372036854775807l - 1l)" : "9223372036854775807l";
+      if (hlsl)
+        return lowest ? "((int64_t)0x8000000000000000ull)" : "((int64_t)0x7fffffffffffffffull)";
+      return lowest ? "(-9223372036854775807LL - 1LL)" : "9223372036854775807LL";
+    case DType::u64:
+      if (glsl) return lowest ? "0ul" : "18446744073709551615ul";
+      return lowest ? "0ull" : "18446744073709551615ull";
+    case DType::f64: {
+      const std::string high = lowest ? "0xfff00000u" : "0x7ff00000u";
+      if (glsl) return "packDouble2x32(uvec2(0u, " + high + "))";
+      if (hlsl) return "asdouble(0u, " + high + ")";
+      return lowest ? "__longlong_as_double(0xfff0000000000000ULL)"
+                    : "__longlong_as_double(0x7ff0000000000000ULL)";
+    }
+    default: {  // f32, and the float accumulator of f16 and bf16
+      const std::string bits = lowest ? "0xff800000u" : "0x7f800000u";
+      if (glsl) return "uintBitsToFloat(" + bits + ")";
+      if (hlsl) return "asfloat(" + bits + ")";
+      (void)cuda;
+      return "__uint_as_float(" + bits + ")";
+    }
+  }
+}
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace
+
+std::string_view to_string(KernelLanguage language) {
+  switch (language) {
+    case KernelLanguage::cuda:
+      return "CUDA C++";
+    case KernelLanguage::ptx:
+      return "PTX";
+    case KernelLanguage::cubin:
+      return "cubin";
+    case KernelLanguage::glsl:
+      return "GLSL";
+    case KernelLanguage::hlsl:
+      return "HLSL";
+    case KernelLanguage::spirv:
+      return "SPIR-V";
+  }
+  return "?";
+}
+
+std::string_view backend_of(KernelLanguage language) {
+  switch (language) {
+    case KernelLanguage::cuda:
+    case KernelLanguage::ptx:
+    case KernelLanguage::cubin:
+      return "cuda";
+    default:
+      return "vulkan";
+  }
+}
+
+bool is_source(KernelLanguage language) {
+  return language == KernelLanguage::cuda || language == KernelLanguage::glsl ||
+         language == KernelLanguage::hlsl;
+}
+
+VariantInfo UserKernel::info() const {
+  VariantInfo v;
+  v.primitive = primitive;
+  v.id = id;
+  v.mirrors =
+      "user kernel " + path.filename().string() + " (" + std::string(to_string(language)) + ")";
+  v.dtypes = dtypes;
+  v.ops = ops;
+  if (primitive == Primitive::scan) v.scan_kinds = kinds;
+  v.writes_input = writes_input;
+  v.deterministic = deterministic;
+  // n and the tile count are 32-bit in the ABI (docs/kernels.md).
+  v.max_elements = UINT32_MAX - kKernelSlackBytes;
+  return v;
+}
+
+UserKernel load_user_kernel(const std::filesystem::path& path, std::string_view spec,
+                            std::string_view id) {
+  UserKernel k;
+  k.path = path;
+  k.language = language_of(path);
+  k.contents = read_contents(path);
+  if (k.language != KernelLanguage::cubin && k.language != KernelLanguage::spirv)
+    apply_file_declarations(k);
+  if (!spec.empty()) apply_words(k, "--kernel-spec", spec);
+  if (!id.empty()) k.id = std::string(id);
+  check_declarations(k);
+  return k;
+}
+
+void check_kernel_ids(const std::vector<UserKernel>& kernels) {
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const UserKernel& k = kernels[i];
+    for (std::size_t j = 0; j < i; ++j)
+      if (kernels[j].id == k.id && kernels[j].primitive == k.primitive &&
+          backend_of(kernels[j].language) == backend_of(k.language))
+        bad("--kernel " + k.path.string() + " and " + kernels[j].path.string() + " are both the " +
+            std::string(backend_of(k.language)) + " variant " + k.id +
+            ": give one another id (--kernel-id or id=)");
+  }
+}
+
+KernelMacros kernel_macros(KernelLanguage language, DType data, DType dtype, Op op, ScanKind kind,
+                           std::uint32_t block, std::uint32_t items) {
+  const DType acc = accumulator_of(dtype);
+  if (type_name(language, data).empty())
+    throw Error(ErrorCategory::unsupported, std::string(to_string(language)) +
+                                                " kernels have no type for " +
+                                                std::string(to_string(data)));
+  const bool glsl = language == KernelLanguage::glsl;
+  KernelMacros m = {
+      {"XR_T", type_name(language, data)},
+      {"XR_ACC", type_name(language, acc)},
+      {"XR_OP(a,b)", op == Op::sum   ? "((a) + (b))"
+                     : op == Op::min ? "((b) < (a) ? (b) : (a))"
+                                     : "((a) < (b) ? (b) : (a))"},
+      {"XR_IDENTITY", identity_expression(language, acc, op)},
+      {"XR_TO_ACC(x)", glsl ? "XR_ACC(x)" : "((XR_ACC)(x))"},
+      {"XR_FROM_ACC(x)", glsl ? "XR_T(x)" : "((XR_T)(x))"},
+      {"XR_BLOCK", std::to_string(block) + "u"},
+      {"XR_ITEMS", std::to_string(items) + "u"},
+      {"XR_TILE", std::to_string(std::uint64_t{block} * items) + "u"},
+      {"XR_EXCLUSIVE", kind == ScanKind::exclusive ? "1" : "0"},
+      {"XR_DTYPE_" + upper(to_string(dtype)), "1"},
+      {"XR_OP_" + upper(to_string(op)), "1"},
+  };
+  return m;
+}
+
+std::string kernel_prelude(KernelLanguage language, const KernelMacros& macros) {
+  std::string text;
+  if (language == KernelLanguage::glsl)
+    text =
+        "#extension GL_EXT_shader_explicit_arithmetic_types : require\n"
+        "#extension GL_EXT_shader_16bit_storage : require\n";
+  else if (language != KernelLanguage::hlsl && language != KernelLanguage::spirv)
+    text = "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n";
+  for (const auto& [name, value] : macros) text += "#define " + name + " " + value + "\n";
+  return text;
+}
+
+std::uint64_t kernel_groups(KernelGrid grid, std::uint64_t n, std::uint64_t tile) {
+  if (grid == KernelGrid::one) return 1;
+  return std::max<std::uint64_t>(1, (n + tile - 1) / tile);
+}
+
+std::uint64_t kernel_padded(std::uint64_t n, std::uint64_t tile, DType t, std::string_view id) {
+  const std::uint64_t padded = kernel_groups(KernelGrid::tiles, n, tile) * tile;
+  if ((padded - n) * size_of(t) > kKernelSlackBytes)
+    throw Error(ErrorCategory::unsupported,
+                std::string(id) + ": a tile of " + std::to_string(tile) + " " +
+                    std::string(to_string(t)) + " elements is more than the " +
+                    std::to_string(kKernelSlackBytes >> 10) +
+                    " KiB xreduce pads an array with (docs/kernels.md)");
+  return padded;
+}
+
+std::vector<std::byte> identity_bytes(DType t, Op op, std::size_t count) {
+  const Value identity = Value::identity_of(t, op);
+  std::vector<std::byte> out(count * size_of(t));
+  visit_dtype(t, [&](auto tag) {
+    const auto v = identity.get<typename decltype(tag)::type>();
+    for (std::size_t i = 0; i < count; ++i) std::memcpy(out.data() + i * sizeof v, &v, sizeof v);
+  });
+  return out;
+}
+
+}  // namespace xr
