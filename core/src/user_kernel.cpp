@@ -358,7 +358,7 @@ void check_kernel_ids(const std::vector<UserKernel>& kernels) {
 }
 
 KernelMacros kernel_macros(KernelLanguage language, DType data, DType dtype, Op op, ScanKind kind,
-                           std::uint32_t block, std::uint32_t items) {
+                           std::uint32_t block, std::uint32_t items, std::size_t pass) {
   const DType acc = accumulator_of(dtype);
   if (type_name(language, data).empty())
     throw Error(ErrorCategory::unsupported, std::string(to_string(language)) +
@@ -378,6 +378,7 @@ KernelMacros kernel_macros(KernelLanguage language, DType data, DType dtype, Op 
       {"XR_ITEMS", std::to_string(items) + "u"},
       {"XR_TILE", std::to_string(std::uint64_t{block} * items) + "u"},
       {"XR_EXCLUSIVE", kind == ScanKind::exclusive ? "1" : "0"},
+      {"XR_PASS", std::to_string(pass)},
       {"XR_DTYPE_" + upper(to_string(dtype)), "1"},
       {"XR_OP_" + upper(to_string(op)), "1"},
   };

@@ -85,11 +85,13 @@ void check_kernel_ids(const std::vector<UserKernel>& kernels);
 
 // The ABI's macros for one compile (docs/kernels.md, "Macros"), as NAME, VALUE pairs in the
 // language's spelling: XR_T (the type this pass reads: `data`), XR_ACC, XR_OP(a,b), XR_IDENTITY,
-// XR_TO_ACC(x), XR_FROM_ACC(x), XR_BLOCK, XR_ITEMS, XR_TILE, XR_EXCLUSIVE, XR_DTYPE_<T>,
-// XR_OP_<OP>. Error(unsupported) for a dtype the language has no type for (bf16 in GLSL and HLSL).
+// XR_TO_ACC(x), XR_FROM_ACC(x), XR_BLOCK, XR_ITEMS, XR_TILE, XR_EXCLUSIVE, XR_PASS (the pass's
+// index: a GLSL file, whose one entry is main, serves several passes with #if XR_PASS == k),
+// XR_DTYPE_<T>, XR_OP_<OP>. Error(unsupported) for a dtype the language has no type for (bf16 in
+// GLSL and HLSL).
 using KernelMacros = std::vector<std::pair<std::string, std::string>>;
 KernelMacros kernel_macros(KernelLanguage language, DType data, DType dtype, Op op, ScanKind kind,
-                           std::uint32_t block, std::uint32_t items);
+                           std::uint32_t block, std::uint32_t items, std::size_t pass = 0);
 
 // The text the framework puts before a kernel's source (after its #version line in GLSL): the
 // extensions or headers its types need, then `#define NAME VALUE` for each macro. A prebuilt
