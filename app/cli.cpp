@@ -80,6 +80,20 @@ void check_reps(const CLI::Option* opt, const StatFlags& s) {
     throw Error(ErrorCategory::usage, fmt::format("--reps must be at least 1, not {}", s.reps));
 }
 
+// --kernel, --kernel-spec, --kernel-id (docs/kernels.md).
+void add_kernel_flags(CLI::App* cmd, KernelFlags& k) {
+  cmd->add_option("--kernel", k.files,
+                  "Your kernel as a variant: .cu/.ptx/.cubin (CUDA), .comp/.glsl/.hlsl/.spv "
+                  "(Vulkan); repeatable (docs/kernels.md)")
+      ->type_name("FILE");
+  cmd->add_option("--kernel-spec", k.spec,
+                  "Declarations for every --kernel, as in its `// xreduce:` lines (needed by "
+                  ".cubin and .spv), e.g. 'dtypes=f32 ops=sum block=256'")
+      ->type_name("WORDS");
+  cmd->add_option("--kernel-id", k.id, "The id of every --kernel: user/ID (default: the file stem)")
+      ->type_name("ID");
+}
+
 // A string option that is set only when given (its std::optional field stays empty otherwise).
 class OptionalText {
  public:
@@ -104,6 +118,35 @@ struct ListCommand {
     cmd->add_option("--format", options.format, "text | json")
         ->capture_default_str()
         ->type_name("FMT");
+    add_kernel_flags(cmd, options.kernels);
+  }
+};
+
+struct CheckCommand {
+  CLI::App* cmd;
+  CheckOptions options;
+  explicit CheckCommand(CLI::App& app)
+      : cmd(app.add_subcommand("check",
+                               "Run the conformance cases on your --kernel (or on --backend's "
+                               "--variant): every claimed dtype, op and kind, edge and random "
+                               "sizes; failures with the first wrong element")) {
+    CheckOptions& o = options;
+    add_kernel_flags(cmd, o.kernels);
+    cmd->add_option("--backend", o.backend,
+                    "Check built-in variants of this backend (with --variant)")
+        ->type_name("B");
+    cmd->add_option("--variant", o.variants, "Glob(s) over variant ids (default: the kernels')")
+        ->type_name("GLOB");
+    cmd->add_option("--device", o.device, "SEL for every GPU backend")->type_name("SEL");
+    cmd->add_option("--seed", o.seed, "Seed of the random sizes and data")
+        ->capture_default_str()
+        ->type_name("S");
+    cmd->add_flag(
+        "--every-size", o.every_size,
+        "Every size for every dtype (default: past 70000 elements the 32-bit types only)");
+    cmd->add_option("--max-size", o.max_size, "Largest n checked (default: no cap, up to 2^20 + 3)")
+        ->type_name("N");
+    cmd->add_option("--format", o.format, "text | json")->capture_default_str()->type_name("FMT");
   }
 };
 
@@ -116,10 +159,12 @@ struct RunCommand {
   explicit RunCommand(CLI::App& app)
       : cmd(app.add_subcommand("run", "Run and check one variant on one backend")) {
     RunOptions& o = options;
-    cmd->add_option("--backend", o.backend, "cpu, cuda or vulkan")->required()->type_name("B");
-    cmd->add_option("--variant", o.variant, "Variant id, e.g. smem/sequential")
-        ->required()
+    cmd->add_option("--backend", o.backend, "cpu, cuda or vulkan (default: the --kernel's)")
+        ->type_name("B");
+    cmd->add_option("--variant", o.variant,
+                    "Variant id, e.g. smem/sequential (default: the --kernel's)")
         ->type_name("ID");
+    add_kernel_flags(cmd, o.kernels);
     cmd->add_option("--primitive", o.primitive, "reduce | scan")
         ->capture_default_str()
         ->type_name("P");
@@ -172,6 +217,7 @@ struct CompareCommand {
   // What is measured: backends, variants, primitives, operations, types, sizes, data, devices.
   void add_selection() {
     CompareOptions& o = options;
+    add_kernel_flags(cmd, o.kernels);
     cmd->add_option("--backend", o.backends,
                     "all (every available backend) or a list, e.g. cpu,vulkan")
         ->capture_default_str()
@@ -179,8 +225,8 @@ struct CompareCommand {
     cmd->add_option("--variant", o.variants, "Glob(s) over variant ids, e.g. 'smem/*,fast/*'")
         ->capture_default_str()
         ->type_name("GLOB");
-    cmd->add_option("--primitive", o.primitives, "reduce | scan | all")
-        ->capture_default_str()
+    cmd->add_option("--primitive", o.primitives,
+                    "reduce | scan | all (default reduce, or the --kernel files')")
         ->type_name("P");
     scan = std::make_unique<OptionalText>(
         cmd, "--scan", "inclusive | exclusive, or a list (scan; default inclusive)", "KIND");
@@ -254,10 +300,11 @@ struct CompareCommand {
 // not CLI11's "A subcommand is required". Returns the exit code of --help and --version.
 std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   const std::string first = argc > 1 ? argv[1] : "";
-  if (!first.empty() && first[0] != '-' && first != "list" && first != "run" && first != "compare")
+  if (!first.empty() && first[0] != '-' && first != "list" && first != "run" &&
+      first != "compare" && first != "check")
     throw Error(ErrorCategory::usage,
-                fmt::format("unknown command '{}' (expected list, run or compare; see xreduce "
-                            "--help)",
+                fmt::format("unknown command '{}' (expected list, run, compare or check; see "
+                            "xreduce --help)",
                             first));
   try {
     app.parse(argc, argv);
@@ -266,7 +313,7 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::string msg = e.what();
     if (dynamic_cast<const CLI::RequiredError*>(&e) && app.get_subcommands().empty())
-      msg = "a command is required: list, run or compare (see xreduce --help)";
+      msg = "a command is required: list, run, compare or check (see xreduce --help)";
     throw Error(ErrorCategory::usage, msg);
   }
   return std::nullopt;
@@ -286,12 +333,14 @@ int run_cli(int argc, char** argv) {
   ListCommand list(app);
   RunCommand run(app);
   CompareCommand compare(app);
+  CheckCommand check(app);
   if (const std::optional<int> done = parse(app, argc, argv)) return *done;
 
   Registry registry;
   register_builtin_backends(registry);
   if (list.cmd->parsed()) return run_list(registry, list.options);
   if (run.cmd->parsed()) return run_run(registry, run.finish());
+  if (check.cmd->parsed()) return run_check(registry, check.options);
   return run_compare(registry, compare.finish(argc, argv));
 }
 

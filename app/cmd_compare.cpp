@@ -21,7 +21,22 @@
 
 namespace xr::app {
 
-int run_compare(const Registry& registry, const CompareOptions& o) {
+namespace {
+
+// --primitive's default: reduce, or the primitives of the --kernel files given.
+CompareOptions with_kernel_defaults(const std::vector<UserKernel>& kernels, CompareOptions o) {
+  if (!o.primitives.empty()) return o;
+  bool reduce = kernels.empty(), scan = false;
+  for (const UserKernel& k : kernels) (k.primitive == Primitive::scan ? scan : reduce) = true;
+  o.primitives = reduce && scan ? "all" : scan ? "scan" : "reduce";
+  return o;
+}
+
+}  // namespace
+
+int run_compare(const Registry& registry, const CompareOptions& options) {
+  const CompareOptions o =
+      with_kernel_defaults(add_user_kernels(registry, options.kernels), options);
   const ComparePlan plan = plan_compare(registry, o);
   Progress progress(!o.quiet && is_terminal(stderr), total_weight(plan));
   CompareReport report = start_report(plan, o, progress);

@@ -174,6 +174,7 @@ std::string list_text(const Registry& registry, const Style& st) {
 }  // namespace
 
 int run_list(const Registry& registry, const ListOptions& options) {
+  add_user_kernels(registry, options.kernels);
   if (options.format == "json") {
     std::string s = list_json(registry).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
     std::fwrite(s.data(), 1, s.size(), stdout);

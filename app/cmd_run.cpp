@@ -244,9 +244,23 @@ std::string run_text(const Backend& backend, const VariantInfo& variant, const R
   return out;
 }
 
+// --backend and --variant, or one --kernel that names both (and its primitive).
+RunOptions with_kernel_defaults(const std::vector<UserKernel>& kernels, RunOptions o) {
+  if (o.variant.empty() && kernels.size() == 1) {
+    o.variant = kernels[0].id;
+    o.primitive = std::string(to_string(kernels[0].primitive));
+    if (o.backend.empty()) o.backend = std::string(backend_of(kernels[0].language));
+  }
+  if (o.backend.empty() || o.variant.empty())
+    throw Error(ErrorCategory::usage,
+                "run needs --backend and --variant, or one --kernel FILE that names both");
+  return o;
+}
+
 }  // namespace
 
-int run_run(const Registry& registry, const RunOptions& o) {
+int run_run(const Registry& registry, const RunOptions& options) {
+  const RunOptions o = with_kernel_defaults(add_user_kernels(registry, options.kernels), options);
   const RunRequest request = parse_request(o);
   Backend& backend = get_available_backend(registry, o.backend, o.device);
   const VariantInfo variant = find_variant(backend, request.operation.primitive, o.variant);

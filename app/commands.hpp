@@ -10,16 +10,27 @@
 
 #include "common.hpp"
 #include "xreduce/registry.hpp"
+#include "xreduce/user_kernel.hpp"
 
 namespace xr::app {
 
+// `--kernel FILE` (repeatable), `--kernel-spec WORDS` and `--kernel-id ID`: users' kernels
+// added to the registry as variants before the command runs (docs/kernels.md).
+struct KernelFlags {
+  std::vector<std::string> files;
+  std::string spec;
+  std::string id;
+};
+
 struct ListOptions {
   std::string format = "text";  // text | json
+  KernelFlags kernels;
 };
 
 struct RunOptions {
-  std::string backend;
-  std::string variant;
+  std::string backend;  // default: the --kernel's backend
+  std::string variant;  // default: the --kernel's id
+  KernelFlags kernels;
   std::string primitive = "reduce";
   std::optional<std::string> scan;    // inclusive (default) | exclusive; scan only
   std::optional<std::string> output;  // scan: write the result to this .npy
@@ -35,12 +46,13 @@ struct RunOptions {
 };
 
 struct CompareOptions {
+  KernelFlags kernels;
   std::string backends = "all";
-  std::string variants = "*";         // comma-separated globs
-  std::string primitives = "reduce";  // reduce | scan | all
-  std::optional<std::string> scans;   // comma-separated kinds; scan only (default inclusive)
-  std::string ops = "sum";            // comma-separated
-  std::string dtypes = "i32";         // comma-separated
+  std::string variants = "*";        // comma-separated globs
+  std::string primitives;            // reduce | scan | all; empty: reduce, or the --kernel files'
+  std::optional<std::string> scans;  // comma-separated kinds; scan only (default inclusive)
+  std::string ops = "sum";           // comma-separated
+  std::string dtypes = "i32";        // comma-separated
   std::optional<std::string> n;
   std::optional<std::string> sweep;
   std::uint64_t seed = kDefaultSeed;
@@ -60,7 +72,25 @@ struct CompareOptions {
   std::string command_line;                   // recorded in the report
 };
 
+// `xreduce check`: the conformance cases of every --kernel (or of --backend's variants matching
+// --variant), failures with the first wrong element; exit 1 when any case fails.
+struct CheckOptions {
+  KernelFlags kernels;
+  std::string backend;   // with --variant: check built-in variants too
+  std::string variants;  // globs; default: the kernels' ids
+  std::string device;    // SEL for every GPU backend
+  std::uint64_t seed = 0x5EED2024u;
+  bool every_size = false;      // every size for every dtype (the GPU recipe's XR_TEST_EVERY_SIZE)
+  std::uint64_t max_size = 0;   // 0: no cap
+  std::string format = "text";  // text | json
+};
+
+// Loads every --kernel (load_user_kernel), checks their ids and adds each to its backend.
+// Returns them, in the order given.
+std::vector<UserKernel> add_user_kernels(const Registry& registry, const KernelFlags& flags);
+
 int run_list(const Registry& registry, const ListOptions& options);
+int run_check(const Registry& registry, const CheckOptions& options);
 int run_run(const Registry& registry, const RunOptions& options);
 int run_compare(const Registry& registry, const CompareOptions& options);
 

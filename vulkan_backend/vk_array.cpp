@@ -5,20 +5,24 @@
 
 #include "xreduce/call_check.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/user_kernel.hpp"
 
 namespace xr::vulkan {
 namespace {
 
 std::atomic<std::uint64_t> g_next_serial{1};
 
+// The elements, rounded to 16 bytes, then the slack a user's kernel may read past n
+// (kKernelSlackBytes: the identity, written before each of its calls).
 vk::DeviceSize array_bytes(DType t, std::size_t n) {
-  return std::max<vk::DeviceSize>(16, (n * size_of(t) + 15) & ~vk::DeviceSize{15});
+  return ((n * size_of(t) + 15) & ~vk::DeviceSize{15}) + kKernelSlackBytes;
 }
 
 }  // namespace
 
 std::uint64_t max_elements(const DeviceFacts& facts, const VulkanKnobs& knobs, DType t) {
-  return largest_buffer(facts, knobs).bytes / size_of(t);
+  const std::uint64_t bytes = largest_buffer(facts, knobs).bytes;
+  return bytes > kKernelSlackBytes + 16 ? (bytes - kKernelSlackBytes - 16) / size_of(t) : 0;
 }
 
 std::uint64_t max_elements(const Device& device, DType t) {

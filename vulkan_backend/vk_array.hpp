@@ -1,5 +1,6 @@
 // Device arrays of the Vulkan backend: one device-local buffer per array, reached by the shaders
-// through its device address, padded to 16 bytes so vector loads and empty arrays are legal.
+// through its device address, padded to 16 bytes so vector loads are legal, then the slack of
+// core's kKernelSlackBytes that a user's kernel may read past n.
 #pragma once
 
 #include <cstdint>

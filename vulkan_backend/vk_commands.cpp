@@ -55,6 +55,17 @@ void record_dispatch(const vk::raii::CommandBuffer& cmd, const Device& device,
   cmd.dispatch(grid.x, grid.y, 1);
 }
 
+void record_user_dispatch(const vk::raii::CommandBuffer& cmd, const Device& device,
+                          vk::Pipeline pipeline, vk::DescriptorSet set, const PushConstants& push,
+                          Grid grid) {
+  cmd.bindPipeline(vk::PipelineBindPoint::eCompute, pipeline);
+  cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, device.pipelines().layout(), 0, set, {});
+  const std::array<std::uint32_t, 2> user_push{static_cast<std::uint32_t>(push.n), push.groups};
+  cmd.pushConstants<std::array<std::uint32_t, 2>>(device.pipelines().layout(),
+                                                  vk::ShaderStageFlagBits::eCompute, 0, user_push);
+  cmd.dispatch(grid.x, grid.y, 1);
+}
+
 void record_pass_barrier(const vk::raii::CommandBuffer& cmd) {
   using A = vk::AccessFlagBits;
   const vk::MemoryBarrier barrier(A::eShaderWrite, A::eShaderRead | A::eShaderWrite);

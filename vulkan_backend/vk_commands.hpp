@@ -45,6 +45,11 @@ Grid grid_for(std::uint64_t groups, const DeviceFacts& facts, std::string_view w
 void record_dispatch(const vk::raii::CommandBuffer& cmd, const Device& device,
                      vk::Pipeline pipeline, const Bound& operands, const PushConstants& push,
                      Grid grid);
+// Binds, pushes the user ABI's { n, tiles } (push.n, push.groups) and dispatches one pass of a
+// user's kernel (vk_user_module.hpp), which reaches its buffers by binding only.
+void record_user_dispatch(const vk::raii::CommandBuffer& cmd, const Device& device,
+                          vk::Pipeline pipeline, vk::DescriptorSet set, const PushConstants& push,
+                          Grid grid);
 // Orders every earlier compute-shader write before every later compute-shader access: between
 // the passes of one call.
 void record_pass_barrier(const vk::raii::CommandBuffer& cmd);

@@ -56,7 +56,8 @@ class Device {
   // Blocking copies between host memory and a device-local buffer, through two staging buffers
   // kept for the device's life: the copy of one chunk overlaps the (parallel) host copy of the
   // next (vk_transfer.cpp).
-  void write_buffer(const Buffer& dst, const void* src, std::size_t bytes);
+  void write_buffer(const Buffer& dst, const void* src, std::size_t bytes,
+                    vk::DeviceSize dst_offset = 0);
   void read_buffer(const Buffer& src, void* dst, std::size_t bytes);
 
   // Throws the validation messages collected so far (see ValidationSink).

@@ -1,6 +1,7 @@
 #include "vk_pipelines.hpp"
 
 #include <array>
+#include <span>
 
 #include "vk_check.hpp"
 #include "xreduce/error.hpp"
@@ -28,13 +29,20 @@ Pipelines::Pipelines(const vk::raii::Device& device, const DeviceFacts& facts)
 vk::Pipeline Pipelines::get(const PipelineKey& key) {
   auto it = pipelines_.find(key);
   if (it != pipelines_.end()) return *it->second.pipeline;
-  const spirv::Module* module = spirv::find(key.module);
-  if (!module)
+  std::span<const std::uint32_t> words;
+  std::string entry_point = "main";
+  if (const spirv::Module* module = spirv::find(key.module)) {
+    words = module->words;
+  } else if (auto added = added_.find(key.module); added != added_.end()) {
+    words = added->second.words;
+    entry_point = added->second.entry;
+  } else {
     throw Error(ErrorCategory::unavailable,
                 "SPIR-V module '" + key.module + "' is not embedded in this build");
+  }
   Entry entry;
-  entry.module = XR_VK_CHECK(device_.createShaderModule(
-      vk::ShaderModuleCreateInfo({}, module->words.size_bytes(), module->words.data())));
+  entry.module = XR_VK_CHECK(
+      device_.createShaderModule(vk::ShaderModuleCreateInfo({}, words.size_bytes(), words.data())));
   // Specialization constants: 0 = workgroup size, 1 = unroll factor, 2 = back-off, 3 = operator
   // (each ignored by shaders that do not declare it).
   const std::uint32_t values[] = {key.workgroup, key.unroll, key.backoff, key.op};
@@ -45,10 +53,15 @@ vk::Pipeline Pipelines::get(const PipelineKey& key) {
   if (facts_.full_subgroups && key.workgroup % facts_.max_subgroup_size == 0)
     stage_flags |= vk::PipelineShaderStageCreateFlagBits::eRequireFullSubgroups;
   vk::PipelineShaderStageCreateInfo stage(stage_flags, vk::ShaderStageFlagBits::eCompute,
-                                          *entry.module, "main", &spec);
+                                          *entry.module, entry_point.c_str(), &spec);
   entry.pipeline = XR_VK_CHECK(device_.createComputePipeline(
       cache_, vk::ComputePipelineCreateInfo({}, stage, *pipeline_layout_)));
   return *pipelines_.emplace(key, std::move(entry)).first->second.pipeline;
+}
+
+void Pipelines::add_module(const std::string& name, std::vector<std::uint32_t> words,
+                           std::string entry) {
+  added_.try_emplace(name, Added{std::move(words), std::move(entry)});
 }
 
 }  // namespace xr::vulkan

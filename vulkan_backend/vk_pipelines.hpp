@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 #include <vulkan/vulkan_raii.hpp>
 
 #include "vk_device_facts.hpp"
@@ -57,11 +58,18 @@ class Pipelines {
   Pipelines(const vk::raii::Device& device, const DeviceFacts& facts);
   vk::PipelineLayout layout() const { return *pipeline_layout_; }
   vk::DescriptorSetLayout set_layout() const { return *set_layout_; }
-  // The pipeline of `key`, created on first use. Error(unavailable) if the module is not
-  // embedded (a build problem).
+  // The pipeline of `key`, created on first use. Error(unavailable) if the module is neither
+  // embedded (a build problem) nor added.
   vk::Pipeline get(const PipelineKey& key);
+  // A module that is not embedded (a user's kernel), by `name`, with its entry point; a second
+  // add of a name keeps the first.
+  void add_module(const std::string& name, std::vector<std::uint32_t> words, std::string entry);
 
  private:
+  struct Added {
+    std::vector<std::uint32_t> words;
+    std::string entry;
+  };
   struct Entry {
     vk::raii::ShaderModule module{nullptr};
     vk::raii::Pipeline pipeline{nullptr};
@@ -72,6 +80,7 @@ class Pipelines {
   vk::raii::DescriptorSetLayout set_layout_{nullptr};
   vk::raii::PipelineLayout pipeline_layout_{nullptr};
   std::map<PipelineKey, Entry> pipelines_;
+  std::map<std::string, Added> added_;
 };
 
 }  // namespace xr::vulkan

@@ -31,15 +31,19 @@ std::uint32_t op_constant(Op op) {
 
 Program::Program(Device& device, std::vector<ProgramPass> passes,
                  std::span<const OperandBuffers> sets, Addressing addressing, Op op,
-                 std::optional<ReadBack> read_back)
-    : device_(&device), passes_(std::move(passes)), read_back_(read_back), single_(device) {
+                 std::optional<ReadBack> read_back, std::vector<const Buffer*> zeroed)
+    : device_(&device),
+      passes_(std::move(passes)),
+      read_back_(read_back),
+      zeroed_(std::move(zeroed)),
+      single_(device) {
   for (const ProgramPass& p : passes_)
-    pipelines_.push_back(
-        device.pipelines().get({.module = module_name(p.shader, p.dtype, addressing),
-                                .workgroup = p.workgroup,
-                                .unroll = p.unroll,
-                                .backoff = p.backoff,
-                                .op = op_constant(op)}));
+    pipelines_.push_back(device.pipelines().get(
+        {.module = p.module.empty() ? module_name(p.shader, p.dtype, addressing) : p.module,
+         .workgroup = p.workgroup,
+         .unroll = p.unroll,
+         .backoff = p.backoff,
+         .op = op_constant(op)}));
   for (const OperandBuffers& s : sets)
     operands_.push_back({{s.src->address(), s.dst->address(), s.aux->address()}});
   if (addressing == Addressing::binding) {
@@ -72,12 +76,19 @@ Timing Program::run(int calls) {
 
 void Program::record(TimedCommands& commands, int calls) {
   const auto& cmd = commands.begin();
-  for (int c = 0; c < calls; ++c)
+  for (int c = 0; c < calls; ++c) {
+    if (!zeroed_.empty()) record_zeroing(cmd, c > 0);
     for (std::size_t i = 0; i < passes_.size(); ++i) {
-      if (c > 0 || i > 0) record_pass_barrier(cmd);  // a pass reads what the last one wrote
+      if ((c > 0 && zeroed_.empty()) || i > 0)
+        record_pass_barrier(cmd);  // a pass reads what the last one wrote
       const ProgramPass& p = passes_[i];
-      record_dispatch(cmd, *device_, pipelines_[i], operands_[p.operands], p.push, p.grid);
+      if (p.module.empty())
+        record_dispatch(cmd, *device_, pipelines_[i], operands_[p.operands], p.push, p.grid);
+      else
+        record_user_dispatch(cmd, *device_, pipelines_[i], operands_[p.operands].set, p.push,
+                             p.grid);
     }
+  }
   commands.end_timing();
   if (read_back_) {
     using A = vk::AccessFlagBits;
@@ -90,6 +101,20 @@ void Program::record(TimedCommands& commands, int calls) {
     cmd.pipelineBarrier(S::eTransfer, S::eHost, {}, to_host, {}, {});
   }
   commands.end();
+}
+
+void Program::record_zeroing(const vk::raii::CommandBuffer& cmd, bool after_passes) const {
+  using A = vk::AccessFlagBits;
+  using S = vk::PipelineStageFlagBits;
+  if (after_passes) {  // the last call's passes are done with the scratch
+    const vk::MemoryBarrier done(A::eShaderRead | A::eShaderWrite, A::eTransferWrite);
+    cmd.pipelineBarrier(S::eComputeShader, S::eTransfer, {}, done, {}, {});
+  }
+  for (const Buffer* b : zeroed_) cmd.fillBuffer(b->handle(), 0, VK_WHOLE_SIZE, 0);
+  // The zeros, and the last call's writes of the other buffers, before the first pass.
+  const vk::MemoryBarrier zeros(A::eTransferWrite | A::eShaderWrite,
+                                A::eShaderRead | A::eShaderWrite);
+  cmd.pipelineBarrier(S::eTransfer | S::eComputeShader, S::eComputeShader, {}, zeros, {}, {});
 }
 
 }  // namespace xr::vulkan

@@ -44,6 +44,9 @@ struct ProgramPass {
   std::size_t operands = 0;
   PushConstants push;
   Grid grid;
+  // A user's kernel (vk_user_module.hpp): this added module as it is, pushed the user ABI's
+  // { n, tiles } (push.n, push.groups), rather than "<shader>.<dtype>[.addr]" and PushBlock.
+  std::string module;
 };
 
 // The three buffers of an operand set (shaders/params.glsl: src, dst, aux).
@@ -64,8 +67,11 @@ class Program {
  public:
   // The buffers must outlive the program. Error(unavailable) for a pass whose module is not
   // embedded.
+  // `zeroed`: buffers filled with zeros at the start of every call, inside its interval (a
+  // user's scan's scratch).
   Program(Device& device, std::vector<ProgramPass> passes, std::span<const OperandBuffers> sets,
-          Addressing addressing, Op op, std::optional<ReadBack> read_back = std::nullopt);
+          Addressing addressing, Op op, std::optional<ReadBack> read_back = std::nullopt,
+          std::vector<const Buffer*> zeroed = {});
   ~Program();  // drains the queue first: a timed-out call may still run its command buffers
   Program(const Program&) = delete;
   Program& operator=(const Program&) = delete;
@@ -77,6 +83,7 @@ class Program {
 
  private:
   void record(TimedCommands& commands, int calls);
+  void record_zeroing(const vk::raii::CommandBuffer& cmd, bool after_passes) const;
 
   Device* device_;
   std::vector<ProgramPass> passes_;
@@ -84,6 +91,7 @@ class Program {
   std::optional<BindingSets> sets_;      // where the program binds its operands
   std::vector<Bound> operands_;          // per operand set
   std::optional<ReadBack> read_back_;
+  std::vector<const Buffer*> zeroed_;
   std::optional<Buffer> host_;  // the read-back's host-visible copy
   TimedCommands single_;
   std::optional<TimedCommands> batch_;  // batch_calls_ calls in one command buffer

@@ -40,7 +40,8 @@ void submit(Device& device, Staging::Slot& slot, Record&& record) {
 
 }  // namespace
 
-void Device::write_buffer(const Buffer& dst, const void* src, std::size_t bytes) {
+void Device::write_buffer(const Buffer& dst, const void* src, std::size_t bytes,
+                          vk::DeviceSize dst_offset) {
   if (bytes == 0) return;
   if (!staging_) staging_ = std::make_unique<Staging>(*this);
   const std::size_t chunk = staging_chunk_bytes(bytes);
@@ -54,7 +55,7 @@ void Device::write_buffer(const Buffer& dst, const void* src, std::size_t bytes)
                           MemoryKind::upload);
     copy_parallel(slot.upload->mapped(), in + off, len);
     submit(*this, slot, [&](const vk::raii::CommandBuffer& cmd) {
-      cmd.copyBuffer(slot.upload->handle(), dst.handle(), vk::BufferCopy(0, off, len));
+      cmd.copyBuffer(slot.upload->handle(), dst.handle(), vk::BufferCopy(0, dst_offset + off, len));
     });
   }
   for (auto& slot : staging_->slots) settle(*this, slot);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
 
 #include "vk_array.hpp"
 #include "vk_device.hpp"
@@ -15,7 +16,10 @@
 #include "vk_reducer.hpp"
 #include "vk_scan_table.hpp"
 #include "vk_scanner.hpp"
+#include "vk_user_module.hpp"
+#include "vk_user_variants.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/user_kernel.hpp"
 
 namespace xr::vulkan {
 namespace {
@@ -79,7 +83,29 @@ class VulkanBackend final : public Backend {
     std::vector<VariantInfo> out;
     for (const ReduceSpec& spec : reduce_table()) out.push_back(reduce_info(spec));
     for (const ScanSpec& spec : scan_table()) out.push_back(scan_info(spec));
+    for (const UserKernel& k : kernels_) out.push_back(k.info());
     return out;
+  }
+
+  void add_kernel(const UserKernel& kernel) override {
+    const KernelLanguage l = kernel.language;
+    if (l != KernelLanguage::glsl && l != KernelLanguage::hlsl && l != KernelLanguage::spirv)
+      throw Error(ErrorCategory::unsupported,
+                  "the vulkan backend runs GLSL, HLSL and SPIR-V kernels, not " +
+                      std::string(to_string(l)) + " (" + kernel.path.string() + ")");
+    if (l != KernelLanguage::spirv &&
+        std::find(kernel.dtypes.begin(), kernel.dtypes.end(), DType::bf16) != kernel.dtypes.end())
+      throw Error(ErrorCategory::usage, kernel.path.string() + ": declares bf16, which " +
+                                            std::string(to_string(l)) +
+                                            " has no type for (glslang 12)");
+    check_prebuilt_claims(kernel);
+    const bool taken = kernel.primitive == Primitive::scan ? find_scan(kernel.id) != nullptr
+                                                           : find_reduce(kernel.id) != nullptr;
+    if (taken || find_user(kernel.primitive, kernel.id))
+      throw Error(ErrorCategory::usage, "the vulkan backend already has a " +
+                                            std::string(to_string(kernel.primitive)) +
+                                            " variant '" + kernel.id + "'");
+    kernels_.push_back(kernel);
   }
 
   std::vector<std::pair<std::string, std::string>> knobs() const override { return knobs_set_; }
@@ -105,6 +131,7 @@ class VulkanBackend final : public Backend {
   }
 
   std::string unsupported_reason(Primitive primitive, std::string_view id) const override {
+    if (find_user(primitive, id)) return available() ? std::string() : reason_;
     if (primitive == Primitive::scan) {
       const ScanSpec* spec = find_scan(id);
       if (!spec) return "unknown variant '" + std::string(id) + "'";
@@ -118,6 +145,11 @@ class VulkanBackend final : public Backend {
   }
 
   std::unique_ptr<Reducer> make_reducer(std::string_view id) override {
+    if (const UserKernel* k = find_user(Primitive::reduce, id)) {
+      require_available();
+      compile_first_claim(*k, user_modules_);
+      return make_user_reducer(logical_device(), *k, user_modules_);
+    }
     const ReduceSpec* spec = find_reduce(id);
     if (!spec)
       throw Error(ErrorCategory::usage,
@@ -130,6 +162,11 @@ class VulkanBackend final : public Backend {
   }
 
   std::unique_ptr<Scanner> make_scanner(std::string_view id) override {
+    if (const UserKernel* k = find_user(Primitive::scan, id)) {
+      require_available();
+      compile_first_claim(*k, user_modules_);
+      return make_user_scanner(logical_device(), *k, user_modules_);
+    }
     const ScanSpec* spec = find_scan(id);
     if (!spec)
       throw Error(ErrorCategory::usage,
@@ -208,6 +245,12 @@ class VulkanBackend final : public Backend {
  private:
   const DeviceFacts& facts() const { return instance_->devices()[selected_]; }
 
+  const UserKernel* find_user(Primitive primitive, std::string_view id) const {
+    for (const UserKernel& k : kernels_)
+      if (k.primitive == primitive && k.id == id) return &k;
+    return nullptr;
+  }
+
   void require_available() const {
     if (!available()) throw Error(ErrorCategory::unavailable, "vulkan backend: " + reason_);
   }
@@ -268,6 +311,8 @@ class VulkanBackend final : public Backend {
   std::size_t selected_ = 0;
   std::shared_ptr<Device> device_;
   std::unique_ptr<Probes> probes_;
+  std::deque<UserKernel> kernels_;  // stable: the user variants refer to theirs
+  UserModules user_modules_;
 };
 
 }  // namespace

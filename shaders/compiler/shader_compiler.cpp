@@ -65,10 +65,22 @@ struct ShaderCompiler::State {
 ShaderCompiler::ShaderCompiler() : state_(std::make_unique<State>()) {}
 ShaderCompiler::~ShaderCompiler() = default;
 
-Compiled ShaderCompiler::compile_glsl(const std::filesystem::path& path, const std::string& text,
-                                      const CompileOptions& options) {
+Compiled ShaderCompiler::compile(const std::filesystem::path& path, const std::string& text,
+                                 SourceLanguage language, const CompileOptions& options) {
   shaderc::CompileOptions o;
   o.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_2);
+  if (language == SourceLanguage::hlsl) {
+    // glslang's HLSL front end decorates structured buffers BufferBlock, which SPIR-V 1.4 took
+    // away: HLSL targets SPIR-V 1.3 (Vulkan 1.1), which the Vulkan 1.2 validator accepts.
+    o.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
+    o.SetSourceLanguage(shaderc_source_language_hlsl);
+    o.SetHlsl16BitTypes(true);
+    o.SetHlslIoMapping(true);
+  }
+  if (options.auto_bind) {
+    o.SetAutoBindUniforms(true);
+    o.SetAutoMapLocations(true);
+  }
   o.SetOptimizationLevel(options.optimize ? shaderc_optimization_level_performance
                                           : shaderc_optimization_level_zero);
   for (const auto& define : options.defines) {
@@ -80,7 +92,8 @@ Compiled ShaderCompiler::compile_glsl(const std::filesystem::path& path, const s
   }
   o.SetIncluder(std::make_unique<Includer>(options.include_dirs));
   const shaderc::SpvCompilationResult result =
-      state_->compiler.CompileGlslToSpv(text, shaderc_compute_shader, path.string().c_str(), o);
+      state_->compiler.CompileGlslToSpv(text.data(), text.size(), shaderc_compute_shader,
+                                        path.string().c_str(), options.entry_point.c_str(), o);
   Compiled out;
   if (result.GetCompilationStatus() != shaderc_compilation_status_success) {
     out.errors = result.GetErrorMessage();

@@ -1,0 +1,58 @@
+// A user's GLSL, HLSL or SPIR-V kernel (`--kernel`, core's UserKernel) as modules the pipelines
+// can run: compiled by libshaderc with the ABI's prelude for one (dtype, op, kind) and pass,
+// validated by spirv-val, checked against the ABI (docs/kernels.md: entry point, local size,
+// bindings, push constants), and kept on disk (KernelCache) and in memory.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "xreduce/user_kernel.hpp"
+
+namespace xr::shaders {
+class ShaderCompiler;
+}
+
+namespace xr::vulkan {
+
+struct UserModule {
+  std::string name;  // unique per kernel, pass and macros: the pipelines' key
+  std::vector<std::uint32_t> words;
+  std::string entry;
+  std::uint32_t workgroup = 0;  // local size x, as compiled or as set through constant 0
+};
+
+// What one compile is for: the pass of the kernel and the macros' arguments.
+struct UserModuleKey {
+  std::size_t pass = 0;
+  DType data = DType::i32;  // what the pass reads (a reduce's partials: the accumulator)
+  DType dtype = DType::i32;
+  Op op = Op::sum;
+  ScanKind kind = ScanKind::inclusive;
+};
+
+class UserModules {
+ public:
+  UserModules();
+  ~UserModules();
+  UserModules(const UserModules&) = delete;
+  UserModules& operator=(const UserModules&) = delete;
+
+  // The module of `key`, compiled on first use. Error(usage) with the compiler's messages or the
+  // ABI mismatch, naming the file.
+  const UserModule& get(const UserKernel& kernel, const UserModuleKey& key);
+
+ private:
+  std::vector<std::uint32_t> compile(const UserKernel& kernel, const UserModuleKey& key);
+  std::unique_ptr<shaders::ShaderCompiler> compiler_;  // made on first compile
+  std::map<std::string, std::unique_ptr<UserModule>> modules_;
+};
+
+// A prebuilt .spv serves one dtype and one op (nothing can define its macros): Error(usage)
+// otherwise. Other checks wait for the module to be read.
+void check_prebuilt_claims(const UserKernel& kernel);
+
+}  // namespace xr::vulkan

@@ -1,0 +1,165 @@
+#include <cstring>
+
+#include "vk_program.hpp"
+#include "vk_user_variants.hpp"
+#include "xreduce/call_check.hpp"
+#include "xreduce/error.hpp"
+
+namespace xr::vulkan {
+namespace {
+
+// The levels of a user's reduce of n elements: level 0 is the input, level i + 1 holds the
+// partials of level i, one per tile; the last level holds one value.
+std::vector<std::uint64_t> level_counts(std::uint64_t n, std::uint64_t tile) {
+  std::vector<std::uint64_t> counts{n};
+  while (counts.back() > 1 || counts.size() == 1)
+    counts.push_back(kernel_groups(KernelGrid::tiles, counts.back(), tile));
+  return counts;
+}
+
+// What one (array, op) keeps: the partials' buffers, each padded with the identity to whole
+// tiles, and the recorded program.
+class UserReduceProgram {
+ public:
+  UserReduceProgram(Device& device, UserModules& modules, const UserKernel& k,
+                    const VulkanArray& input, Op op)
+      : accumulator_(accumulator_of(input.dtype())) {
+    const UserModule& first =
+        modules.get(k, {.data = input.dtype(), .dtype = input.dtype(), .op = op});
+    const UserModule& rest =
+        modules.get(k, {.data = accumulator_, .dtype = input.dtype(), .op = op});
+    tile_ = k.tile(first.workgroup);
+    counts_ = level_counts(input.size(), tile_);
+    make_levels(device, k, op);
+    std::vector<ProgramPass> passes;
+    std::vector<OperandBuffers> sets;
+    for (std::size_t i = 0; i + 1 < counts_.size(); ++i) {
+      const Buffer& src = i == 0 ? input.buffer() : levels_[i - 1];
+      const UserModule& m = i == 0 ? first : rest;
+      check_user_grid(device, counts_[i + 1], src.size(), k.id);
+      device.pipelines().add_module(m.name, m.words, m.entry);
+      sets.push_back({&src, &levels_[i], &levels_[i]});
+      passes.push_back(
+          {.workgroup = m.workgroup,
+           .operands = i,
+           .push = {.n = counts_[i], .groups = static_cast<std::uint32_t>(counts_[i + 1])},
+           .grid = {static_cast<std::uint32_t>(counts_[i + 1]), 1},
+           .module = m.name});
+    }
+    program_.emplace(device, std::move(passes), sets, Addressing::binding, op,
+                     ReadBack{&levels_.back(), 0, size_of(accumulator_)});
+  }
+
+  std::uint64_t tile() const { return tile_; }
+
+  std::pair<Value, Timing> run(int calls) {
+    const Timing timing = program_->run(calls);
+    Value result = visit_dtype(accumulator_, [&](auto tag) {
+      typename decltype(tag)::type v;
+      std::memcpy(&v, program_->read_back(), sizeof v);
+      return Value::of(v);
+    });
+    return {result, timing};
+  }
+
+ private:
+  // Level i + 1's buffer, its tail past the partials holding the identity once and for all.
+  void make_levels(Device& device, const UserKernel& k, Op op) {
+    const std::size_t acc = size_of(accumulator_);
+    for (std::size_t i = 1; i < counts_.size(); ++i) {
+      const std::uint64_t padded = kernel_padded(counts_[i], tile_, accumulator_, k.id);
+      levels_.emplace_back(device, std::max<std::uint64_t>(padded * acc, 16), kStorageUsage,
+                           MemoryKind::device_local);
+      const std::vector<std::byte> pad = identity_bytes(accumulator_, op, padded - counts_[i]);
+      device.write_buffer(levels_.back(), pad.data(), pad.size(), counts_[i] * acc);
+    }
+  }
+
+  DType accumulator_;
+  std::uint64_t tile_ = 1;
+  std::vector<std::uint64_t> counts_;
+  std::deque<Buffer> levels_;       // stable addresses: the program's sets point at them
+  std::optional<Program> program_;  // made last: it records over the buffers above
+};
+
+class UserReducer final : public Reducer {
+ public:
+  UserReducer(std::shared_ptr<Device> device, const UserKernel& kernel, UserModules& modules)
+      : device_(std::move(device)), kernel_(kernel), modules_(modules), info_(kernel.info()) {}
+
+  const VariantInfo& info() const override { return info_; }
+  Reduction reduce(DeviceArray& input, Op op) override { return run(input, op, 1); }
+  Reduction reduce_batch(DeviceArray& input, Op op, int calls) override {
+    return run(input, op, calls);
+  }
+
+ private:
+  Reduction run(DeviceArray& input, Op op, int calls) {
+    check_reduce_call(info_, input, op, calls);
+    auto& array = device_array(input, *device_);
+    device_->raise_validation();
+    if (array.size() == 0)
+      return {Value::identity_of(array.dtype(), op), Timing{0, 0, device_->facts().timestamps()}};
+    UserReduceProgram& program = programs_.get({array.serial(), op}, [&] {
+      return std::make_unique<UserReduceProgram>(*device_, modules_, kernel_, array, op);
+    });
+    pad_with_identity(*device_, array, op, program.tile(), kernel_.id);
+    auto [accumulated, timing] = program.run(calls);
+    device_->raise_validation();
+    const Value value = visit_dtype(array.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (HalfFloat<T>)
+        return Value::of(narrow<T>(accumulated.template get<float>()));
+      else
+        return accumulated;
+    });
+    return {value, timing};
+  }
+
+  std::shared_ptr<Device> device_;  // first: the programs hold command buffers of its pool
+  const UserKernel& kernel_;
+  UserModules& modules_;
+  VariantInfo info_;
+  RecentCache<std::pair<std::uint64_t, Op>, UserReduceProgram> programs_{kProgramsKept};
+};
+
+}  // namespace
+
+std::unique_ptr<Reducer> make_user_reducer(std::shared_ptr<Device> device, const UserKernel& kernel,
+                                           UserModules& modules) {
+  return std::make_unique<UserReducer>(std::move(device), kernel, modules);
+}
+
+void pad_with_identity(Device& device, const VulkanArray& array, Op op, std::uint64_t tile,
+                       std::string_view id) {
+  const std::uint64_t n = array.size();
+  const std::uint64_t padded = kernel_padded(n, tile, array.dtype(), id);
+  if (padded == n) return;
+  const std::vector<std::byte> pad = identity_bytes(array.dtype(), op, padded - n);
+  device.write_buffer(array.buffer(), pad.data(), pad.size(), n * size_of(array.dtype()));
+}
+
+void check_user_grid(const Device& device, std::uint64_t groups, std::uint64_t bytes,
+                     std::string_view id) {
+  const auto& limits = device.facts().limits;
+  if (groups > limits.maxComputeWorkGroupCount[0])
+    throw Error(ErrorCategory::unsupported,
+                std::string(id) + ": " + std::to_string(groups) +
+                    " workgroups exceed the one-dimensional dispatch of " +
+                    device.facts().info.name + " (" +
+                    std::to_string(limits.maxComputeWorkGroupCount[0]) + ")");
+  if (bytes > limits.maxStorageBufferRange)
+    throw Error(ErrorCategory::unsupported,
+                std::string(id) + ": a buffer of " + std::to_string(bytes) +
+                    " bytes exceeds one storage-buffer binding on " + device.facts().info.name +
+                    " (" + std::to_string(limits.maxStorageBufferRange) + ")");
+}
+
+void compile_first_claim(const UserKernel& kernel, UserModules& modules) {
+  modules.get(kernel, {.data = kernel.dtypes.front(),
+                       .dtype = kernel.dtypes.front(),
+                       .op = kernel.ops.front(),
+                       .kind = kernel.kinds.front()});
+}
+
+}  // namespace xr::vulkan

@@ -1,0 +1,103 @@
+#include "vk_program.hpp"
+#include "vk_user_variants.hpp"
+#include "xreduce/call_check.hpp"
+#include "xreduce/error.hpp"
+
+namespace xr::vulkan {
+namespace {
+
+// Scratch of no declared size still binds a buffer: the smallest the ABI promises.
+constexpr std::uint64_t kMinScratchBytes = 256;
+
+// What one (input, output, op, kind) keeps: the zeroed scratch and the recorded program.
+class UserScanProgram {
+ public:
+  UserScanProgram(Device& device, UserModules& modules, const UserKernel& k, const VulkanArray& in,
+                  const VulkanArray& out, Op op, ScanKind kind) {
+    std::vector<const UserModule*> ms;
+    for (std::size_t i = 0; i < k.passes.size(); ++i)
+      ms.push_back(&modules.get(
+          k, {.pass = i, .data = in.dtype(), .dtype = in.dtype(), .op = op, .kind = kind}));
+    tile_ = k.tile(k.block ? k.block : ms.front()->workgroup);
+    const std::uint64_t n = in.size();
+    const std::uint64_t tiles = kernel_groups(KernelGrid::tiles, n, tile_);
+    scratch_.emplace(device,
+                     std::max(kMinScratchBytes, k.scratch_per_tile * tiles + k.scratch_bytes),
+                     kStorageUsage, MemoryKind::device_local);
+    const OperandBuffers sets[] = {{&in.buffer(), &out.buffer(), &*scratch_}};
+    std::vector<ProgramPass> passes;
+    for (std::size_t i = 0; i < ms.size(); ++i) {
+      const std::uint64_t groups = kernel_groups(k.passes[i].grid, n, tile_);
+      check_user_grid(device, groups, std::max(in.buffer().size(), scratch_->size()), k.id);
+      device.pipelines().add_module(ms[i]->name, ms[i]->words, ms[i]->entry);
+      passes.push_back({.workgroup = ms[i]->workgroup,
+                        .operands = 0,
+                        .push = {.n = n, .groups = static_cast<std::uint32_t>(groups)},
+                        .grid = {static_cast<std::uint32_t>(groups), 1},
+                        .module = ms[i]->name});
+    }
+    program_.emplace(device, std::move(passes), sets, Addressing::binding, op, std::nullopt,
+                     std::vector<const Buffer*>{&*scratch_});
+  }
+
+  std::uint64_t tile() const { return tile_; }
+  Timing run(int calls) { return program_->run(calls); }
+
+ private:
+  std::uint64_t tile_ = 1;
+  std::optional<Buffer> scratch_;
+  std::optional<Program> program_;  // made last: it records over the buffers above
+};
+
+struct ScanKey {
+  std::uint64_t in = 0, out = 0;
+  Op op = Op::sum;
+  ScanKind kind = ScanKind::inclusive;
+  bool operator==(const ScanKey&) const = default;
+};
+
+class UserScanner final : public Scanner {
+ public:
+  UserScanner(std::shared_ptr<Device> device, const UserKernel& kernel, UserModules& modules)
+      : device_(std::move(device)), kernel_(kernel), modules_(modules), info_(kernel.info()) {}
+
+  const VariantInfo& info() const override { return info_; }
+  Timing scan(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
+    return run(input, output, op, kind, 1);
+  }
+  Timing scan_batch(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind,
+                    int calls) override {
+    return run(input, output, op, kind, calls);
+  }
+
+ private:
+  Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) {
+    check_scan_call(info_, input, output, op, kind, calls);
+    auto& in = device_array(input, *device_);
+    auto& out = device_array(output, *device_);
+    device_->raise_validation();
+    if (in.size() == 0) return Timing{0, 0, device_->facts().timestamps()};
+    UserScanProgram& program = programs_.get({in.serial(), out.serial(), op, kind}, [&] {
+      return std::make_unique<UserScanProgram>(*device_, modules_, kernel_, in, out, op, kind);
+    });
+    pad_with_identity(*device_, in, op, program.tile(), kernel_.id);
+    const Timing timing = program.run(calls);
+    device_->raise_validation();
+    return timing;
+  }
+
+  std::shared_ptr<Device> device_;  // first: the programs hold command buffers of its pool
+  const UserKernel& kernel_;
+  UserModules& modules_;
+  VariantInfo info_;
+  RecentCache<ScanKey, UserScanProgram> programs_{kProgramsKept};
+};
+
+}  // namespace
+
+std::unique_ptr<Scanner> make_user_scanner(std::shared_ptr<Device> device, const UserKernel& kernel,
+                                           UserModules& modules) {
+  return std::make_unique<UserScanner>(std::move(device), kernel, modules);
+}
+
+}  // namespace xr::vulkan

@@ -1,0 +1,38 @@
+// Users' kernels as Vulkan variants (`--kernel FILE.comp|.glsl|.hlsl|.spv`): a Reducer that runs
+// the kernel's one pass again over its partials until one value is left (seed 000's recursive
+// scheme), and a Scanner that runs its passes in order over (input, output, zeroed scratch);
+// both record programs (vk_program.hpp) like the built-in variants, timed the same way.
+#pragma once
+
+#include <memory>
+
+#include "vk_array.hpp"
+#include "vk_device.hpp"
+#include "vk_user_module.hpp"
+#include "xreduce/backend.hpp"
+#include "xreduce/user_kernel.hpp"
+
+namespace xr::vulkan {
+
+// The kernel and its modules outlive the variants made from them (the backend keeps both).
+std::unique_ptr<Reducer> make_user_reducer(std::shared_ptr<Device> device, const UserKernel& kernel,
+                                           UserModules& modules);
+std::unique_ptr<Scanner> make_user_scanner(std::shared_ptr<Device> device, const UserKernel& kernel,
+                                           UserModules& modules);
+
+// Compiles the first combination the kernel claims, so a bad kernel fails when its variant is
+// made, before any measurement.
+void compile_first_claim(const UserKernel& kernel, UserModules& modules);
+
+// Writes the identity of `op` into [n, n rounded up to whole tiles) of `array`'s slack (core's
+// kKernelSlackBytes): what a kernel reading its whole last tile finds past n. Blocking, outside
+// any timed interval.
+void pad_with_identity(Device& device, const VulkanArray& array, Op op, std::uint64_t tile,
+                       std::string_view id);
+
+// Error(unsupported) when `groups` workgroups do not fit one dimension of a dispatch (a user's
+// kernel reads gl_WorkGroupID.x / SV_GroupID.x alone) or `bytes` one storage-buffer binding.
+void check_user_grid(const Device& device, std::uint64_t groups, std::uint64_t bytes,
+                     std::string_view id);
+
+}  // namespace xr::vulkan
