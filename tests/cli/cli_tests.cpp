@@ -1055,3 +1055,126 @@ TEST_CASE("XR_VK_ADDRESSING=address: every Vulkan variant by device address",
                "XR_VK_ADDRESSING must be auto or address");
   unsetenv("XR_VK_ADDRESSING");
 }
+
+// ---- users' kernels (--kernel): bad kernels are bad input --------------------------------------
+
+namespace {
+
+// A GLSL reduce kernel of the ABI (docs/kernels.md) at 64 invocations; `body` replaces its line
+// that combines two partials, `extra` goes after the buffers.
+std::string glsl_kernel(
+    std::string_view combine = "sdata[tid] = XR_OP(sdata[tid], sdata[tid + s]);",
+    std::string_view extra = "",
+    std::string_view header = "// xreduce: primitive=reduce dtypes=i32,f32 ops=sum,max") {
+  return "#version 450\n" + std::string(header) +
+         "\nlayout(local_size_x = 64) in;\n"
+         "layout(std430, binding = 0) readonly buffer In { XR_T xs[]; };\n"
+         "layout(std430, binding = 1) writeonly buffer Out { XR_ACC partials[]; };\n" +
+         std::string(extra) +
+         "\nshared XR_ACC sdata[64];\n"
+         "void main() {\n"
+         "  const uint tid = gl_LocalInvocationID.x;\n"
+         "  sdata[tid] = XR_TO_ACC(xs[gl_GlobalInvocationID.x]);\n"
+         "  barrier();\n"
+         "  for (uint s = 32; s > 0; s >>= 1) {\n"
+         "    if (tid < s) " +
+         std::string(combine) +
+         "\n    barrier();\n"
+         "  }\n"
+         "  if (tid == 0) partials[gl_WorkGroupID.x] = sdata[0];\n"
+         "}\n";
+}
+
+void require_vulkan() {
+  const Result r = xreduce({"list", "--format", "json"});
+  REQUIRE(r.code == 0);
+  const json list = json::parse(r.out);
+  for (const auto& b : list["backends"])
+    if (b["name"] == "vulkan" && b["available"].get<bool>()) return;
+  skip("no usable Vulkan device");
+}
+
+}  // namespace
+
+TEST_CASE("kernel files that cannot be read or declared", "[cli][usage][kernel]") {
+  TempDir dir;
+  expect_error({"run", "--kernel", (dir / "absent.comp").string(), "--n", "10"}, 2, "no such file");
+  write_bytes(dir / "k.txt", "nothing");
+  expect_error({"run", "--kernel", (dir / "k.txt").string(), "--n", "10"}, 2,
+               "unknown extension '.txt'");
+  write_bytes(dir / "typo.comp", glsl_kernel("", "", "// xreduce: blok=64"));
+  expect_error({"check", "--kernel", (dir / "typo.comp").string()}, 2,
+               "typo.comp:2: unknown declaration 'blok=64'");
+  write_bytes(dir / "dt.comp", glsl_kernel("", "", "// xreduce: dtypes=i32,f128"));
+  expect_error({"check", "--kernel", (dir / "dt.comp").string()}, 2, "unknown 'f128'");
+  expect_error({"check", "--kernel-spec", "dtypes=f32"}, 2, "apply to a --kernel FILE");
+  write_bytes(dir / "a.comp", glsl_kernel());
+  expect_error(
+      {"check", "--kernel", (dir / "a.comp").string(), "--kernel", (dir / "a.comp").string()}, 2,
+      "give one another id");
+}
+
+TEST_CASE("kernels that do not compile or do not fit the ABI", "[cli][usage][kernel]") {
+  require_vulkan();
+  TempDir dir;
+  auto path = [&](std::string_view name, const std::string& text) {
+    write_bytes(dir / name, text);
+    return (dir / name).string();
+  };
+  // The compiler's message, with the user's file and line (line 13: the combining line).
+  expect_error({"check", "--kernel", path("syntax.comp", glsl_kernel("sdata[tid] = ;"))}, 2,
+               "syntax.comp:13: error");
+  expect_error({"check", "--kernel",
+                path("hlsl.hlsl",
+                     "// xreduce: dtypes=f32\n[numthreads(64,1,1)]\nvoid main() { "
+                     "undeclared = 1; }\n")},
+               2, "hlsl.hlsl:3");
+  expect_error(
+      {"check", "--kernel",
+       path("binding.comp",
+            glsl_kernel("sdata[tid] = XR_OP(sdata[tid], sdata[tid + s]) + extra[0];",
+                        "layout(std430, binding = 3) readonly buffer E { XR_ACC extra[]; };"))},
+      2, "binding 3");
+  expect_error({"check", "--kernel",
+                path("block.comp", glsl_kernel("sdata[tid] = XR_OP(sdata[tid], sdata[tid + s]);",
+                                               "", "// xreduce: dtypes=i32 block=128"))},
+               2, "declares block=128 but its workgroup is 64");
+  expect_error({"check", "--kernel", path("odd.spv", "12345")}, 2, "whole number of 32-bit words");
+  expect_error({"check", "--kernel", path("words.spv", "12345678")}, 2, "no SPIR-V magic");
+  expect_error({"check", "--kernel", path("two.spv", std::string("\x03\x02\x23\x07", 4) + "0000"),
+                "--kernel-spec", "dtypes=i32,f32"},
+               2, "one dtype");
+  CHECK(dir.entries() == 7);  // nothing written beside the kernels
+}
+
+TEST_CASE("a kernel is checked, run and compared like every variant", "[cli][kernel]") {
+  require_vulkan();
+  TempDir dir;
+  write_bytes(dir / "mine.comp", glsl_kernel());
+  const std::string mine = (dir / "mine.comp").string();
+  const Result good = xreduce({"check", "--kernel", mine, "--max-size", "5000"});
+  INFO(good.out << good.err);
+  CHECK(good.code == 0);
+  CHECK(good.out.find("reduce user/mine on vulkan") != std::string::npos);
+  CHECK(good.out.find(" 0 failed") != std::string::npos);
+
+  // A kernel that drops every second partial's right half: wrong past one element.
+  write_bytes(dir / "wrong.comp", glsl_kernel("sdata[tid] = sdata[tid];"));
+  const std::string wrong = (dir / "wrong.comp").string();
+  const Result bad = xreduce({"check", "--kernel", wrong, "--max-size", "300"});
+  INFO(bad.out << bad.err);
+  CHECK(bad.code == 1);
+  CHECK(bad.out.find("FAILED") != std::string::npos);
+  CHECK(bad.out.find("i32 n=2 ") != std::string::npos);  // the first size it gets wrong
+  const Result run = xreduce({"run", "--kernel", wrong, "--n", "1000", "--reps", "1"});
+  CHECK(run.code == 1);
+  CHECK(run.out.find("FAILED") != std::string::npos);
+
+  const Result cmp = xreduce({"compare", "--kernel", mine, "--backend", "vulkan", "--variant",
+                              "smem/sequential,user/*", "--n", "4096", "--reps", "2", "--format",
+                              "csv", "--quiet"});
+  INFO(cmp.out << cmp.err);
+  CHECK(cmp.code == 0);
+  CHECK(cmp.out.find("user/mine") != std::string::npos);
+  CHECK(cmp.out.find("smem/sequential") != std::string::npos);
+}

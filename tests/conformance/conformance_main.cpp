@@ -26,6 +26,12 @@
 // driver or validation layer cannot turn the whole Vulkan suite into skips.
 //
 // XR_TEST_SEED (environment) changes the seed of the random sizes and data; it is printed.
+//
+// The cases themselves are core's (xreduce/conformance.hpp), which `xreduce check` runs too.
+// Users' kernels: `conformance_tests --kernel FILE [--kernel FILE...] [--kernel-spec WORDS]
+// [--kernel-id ID]` adds each as a variant of its backend (docs/kernels.md) before the cases
+// are made, so `conformance_tests --kernel my.comp 'conformance/vulkan/user/*'` checks it under
+// validation; a kernel that cannot be read or declared is one line on stderr and exit 2.
 #include <catch2/catch.hpp>
 
 #include "catch_session.hpp"
@@ -44,12 +50,14 @@
 
 #include "xreduce/backend.hpp"
 #include "xreduce/check.hpp"
+#include "xreduce/conformance.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/generate.hpp"
 #include "xreduce/reference.hpp"
 #include "xreduce/registry.hpp"
 #include "xreduce/runner.hpp"
 #include "xreduce/types.hpp"
+#include "xreduce/user_kernel.hpp"
 
 namespace {
 
@@ -62,109 +70,12 @@ bool required(std::string_view backend) {
   return g_required.find("," + std::string(backend) + ",") != std::string::npos;
 }
 
-// Edge sizes around powers of two, block and subgroup multiples, just past fast/single-pass's
-// one-block limit (16384), and past 2^20.
-constexpr std::size_t kEdgeSizes[] = {0,    1,    2,     3,     7,     31,    32,
-                                      33,   255,  256,   257,   1000,  1023,  1024,
-                                      1025, 4097, 16385, 65535, 65536, 65537, (1u << 20) + 3};
-constexpr int kRandomSizes = 3;
-constexpr std::size_t kMaxRandomSize = 1u << 20;
-// Above this size one data kind per dtype is run (random over the full range, which exercises
-// wrapping sums and the float bound): keeps the Vulkan suite on lavapipe under validation fast.
-constexpr std::size_t kAllKindsUpTo = 70000;
-// A case stops reporting after this many failed checks: one bug, not thousands of lines.
-constexpr int kMaxFailures = 25;
-
-enum class Kind { random_small, random_full, constant, extremes };
-
-const char* kind_name(Kind k) {
-  switch (k) {
-    case Kind::random_small:
-      return "random/small";
-    case Kind::random_full:
-      return "random/full";
-    case Kind::constant:
-      return "constant";
-    case Kind::extremes:
-      return "extremes";
-  }
-  return "?";
-}
-
-// Exactly representable constants: every float summation order gives the same exact sum (at most
-// 3 * (2^20 + 3) < 2^24, exact in every accumulator: f16/bf16 accumulate in float); integer ones
-// wrap (INT32_MAX, UINT32_MAX, 2^62, 2^64 - 2048) or go negative.
-double constant_for(xr::DType t, std::size_t size_index) {
-  static const double kFloat[] = {1.0, -0.5, 3.0};
-  static const double kI32[] = {-3.0, 2147483647.0, 1.0};
-  static const double kU32[] = {4294967295.0, 7.0, 1.0};
-  static const double kI64[] = {-3.0, 0x1p62, 1.0};
-  static const double kU64[] = {0x1p64 - 2048, 7.0, 1.0};
-  const std::size_t k = size_index % 3;
-  switch (t) {
-    case xr::DType::f32:
-    case xr::DType::f64:
-    case xr::DType::f16:
-    case xr::DType::bf16:
-      return kFloat[k];
-    case xr::DType::i32:
-      return kI32[k];
-    case xr::DType::u32:
-      return kU32[k];
-    case xr::DType::i64:
-      return kI64[k];
-    case xr::DType::u64:
-      return kU64[k];
-  }
-  return 1.0;
-}
-
-// Whether a constant input's result must be exact, bit for bit: every element of an f32 or f64
-// scan (the constants' prefixes are exact in any order), and the one rounding of a 16-bit reduce
-// (its float accumulator holds the exact sum). A 16-bit scan may round twice (float_sum_bound).
-bool constant_is_exact(xr::DType t, xr::Primitive primitive) {
-  if (t == xr::DType::f32 || t == xr::DType::f64) return true;
-  return !xr::is_integer(t) && primitive == xr::Primitive::reduce;
-}
-
-// The sizes of a dtype: every one for the 32-bit types; up to kAllKindsUpTo for the others
-// unless XR_TEST_EVERY_SIZE is set (the GPU recipe sets it). On lavapipe the past-2^16 sizes are
-// most of a case's time, and the code paths they reach (multi-level passes) are the same for
-// every element type; the sizes up to 65537 still cross every tile, block and one-pass limit.
-// XR_TEST_MAX_SIZE caps every dtype's sizes: CI's sanitizer pass sets it to kAllKindsUpTo, since
-// the release pass ran the larger sizes and the host code they reach is the same.
-std::vector<std::size_t> test_sizes(xr::DType t) {
-  static const bool every_size = std::getenv("XR_TEST_EVERY_SIZE") != nullptr;
-  static const std::size_t cap = [] {
-    const char* s = std::getenv("XR_TEST_MAX_SIZE");
-    const std::size_t v = s && *s ? std::strtoull(s, nullptr, 10) : SIZE_MAX;
-    return std::max<std::size_t>(v, 1);
-  }();
-  const bool all = every_size || std::find(std::begin(xr::k32BitDTypes), std::end(xr::k32BitDTypes),
-                                           t) != std::end(xr::k32BitDTypes);
-  const std::size_t largest = std::min(all ? SIZE_MAX : kAllKindsUpTo, cap);
-  std::vector<std::size_t> sizes;
-  for (std::size_t n : kEdgeSizes)
-    if (n <= largest) sizes.push_back(n);
-  for (int k = 0; k < kRandomSizes; ++k) {
-    const std::uint64_t h = xr::element_hash(g_seed ^ 0xA5A5u, k);
-    sizes.push_back(1 + h % std::min(kMaxRandomSize, largest));
-  }
-  return sizes;
-}
-
 struct SkipCase {
   std::string reason;
 };
 
 [[noreturn]] void skip(const std::string& reason) {
   throw SkipCase{reason};
-}
-
-std::string bytes_mismatch(const xr::HostArray& a, const xr::HostArray& b) {
-  if (a.size() != b.size() || a.dtype() != b.dtype()) return "size or dtype changed";
-  if (a.bytes() == 0 || std::memcmp(a.data(), b.data(), a.bytes()) == 0) return {};
-  return "input changed by a variant that does not declare writes_input";
 }
 
 enum class Mode { conformance, past_limit, contract };
@@ -194,43 +105,6 @@ const PastLimit kPastLimits[] = {
     {"large/", "[.large]", false, false, kPow(31) + 5, kPow(31) + 1, kPow(31) + 4},
     {"huge/", "[.huge]", false, false, kPow(32) + 5, kPow(32) + 1, kPow(31) + 1},
 };
-
-// Every operation of `primitive` the variant claims (ops x scan kinds).
-std::vector<xr::Operation> claimed_operations(const xr::VariantInfo& info) {
-  std::vector<xr::Operation> out;
-  for (xr::Op op : info.ops) {
-    if (info.primitive == xr::Primitive::reduce)
-      out.push_back({xr::Primitive::reduce, op});
-    else
-      for (xr::ScanKind k : info.scan_kinds) out.push_back({xr::Primitive::scan, op, k});
-  }
-  return out;
-}
-
-// Every operation of the primitive, claimed or not.
-std::vector<xr::Operation> all_operations(xr::Primitive p) {
-  std::vector<xr::Operation> out;
-  for (xr::Op op : xr::kAllOps) {
-    if (p == xr::Primitive::reduce)
-      out.push_back({p, op});
-    else
-      for (xr::ScanKind k : xr::kAllScanKinds) out.push_back({p, op, k});
-  }
-  return out;
-}
-
-bool claims(const xr::VariantInfo& info, xr::DType t, const xr::Operation& op) {
-  return info.claims(t) && info.claims(op.op) &&
-         (op.primitive == xr::Primitive::reduce || info.claims(op.scan));
-}
-
-// Bits no correct output is likely to hold: a scan's output is filled with them before every run,
-// so an element the variant never writes fails the element-by-element check.
-xr::HostArray poison(xr::DType t, std::size_t n) {
-  xr::HostArray a(t, n);
-  if (a.bytes()) std::memset(a.data(), 0xA5, a.bytes());
-  return a;
-}
 
 class VariantCase final : public Catch::ITestInvoker {
  public:
@@ -273,7 +147,7 @@ class VariantCase final : public Catch::ITestInvoker {
       if (dirty && runner.info().writes_input) array.write(pristine);
       dirty = true;
       if (xr::DeviceArray* out = runner.prepare_output(array.dtype(), array.size())) {
-        if (!poisoned) poisoned = poison(array.dtype(), array.size());
+        if (!poisoned) poisoned = xr::poison(array.dtype(), array.size());
         out->write(poisoned->view());
       }
       runner.run(array, op);
@@ -282,7 +156,7 @@ class VariantCase final : public Catch::ITestInvoker {
     // `calls` calls back to back (batch mode): the last one's outcome.
     xr::Outcome batch(const xr::Operation& op, int calls) {
       if (xr::DeviceArray* out = runner.prepare_output(array.dtype(), array.size())) {
-        if (!poisoned) poisoned = poison(array.dtype(), array.size());
+        if (!poisoned) poisoned = xr::poison(array.dtype(), array.size());
         out->write(poisoned->view());
       }
       runner.run_batch(array, op, calls);
@@ -290,136 +164,27 @@ class VariantCase final : public Catch::ITestInvoker {
     }
   };
 
+  // The cases of core's run_conformance (xreduce check runs the same), every check a CHECK.
   void run_conformance() const {
-    xr::Backend& b = *backend_;
-    xr::Runner runner(b, primitive_, id_);
-    const xr::VariantInfo& info = runner.info();
-    REQUIRE(info.id == id_);
-    REQUIRE(info.primitive == primitive_);
-    REQUIRE_FALSE(info.dtypes.empty());
-    REQUIRE_FALSE(info.ops.empty());
-    REQUIRE(info.scan_kinds.empty() == (primitive_ == xr::Primitive::reduce));
-    const std::string backend_name(b.name());
-    const std::string primitive(xr::to_string(primitive_));
-    const std::string device = b.device().name;
-    CAPTURE(backend_name, primitive, id_, device, g_seed);
-    int failures = 0;
-
-    // What a variant does not claim is refused with Error(unsupported), never computed wrongly.
-    for (xr::DType dtype : xr::kAllDTypes) {
-      for (const xr::Operation& op : all_operations(primitive_)) {
-        if (claims(info, dtype, op)) continue;
-        const std::string combination = op.describe() + " on " + std::string(xr::to_string(dtype));
-        INFO("unclaimed " << combination);
-        const xr::HostArray data = xr::constant(dtype, 33, 1.0);
-        auto array = b.upload(data.view());
-        try {
-          (void)runner.run(*array, op);
-          FAIL_CHECK("accepted " << combination << ", which the variant does not claim");
-        } catch (const xr::Error& e) {
-          INFO(e.what());
-          CHECK(e.category() == xr::ErrorCategory::unsupported);
-        }
+    struct CatchListener final : xr::ConformanceListener {
+      void check(bool ok, const xr::CheckContext& where, std::string_view what,
+                 std::string_view message) override {
+        const std::string context = where.backend + " " + where.id + " on " + where.device + ": " +
+                                    where.describe() + ": " + std::string(what);
+        INFO(context);
+        INFO(message);
+        CHECK(ok);
       }
-    }
-
-    const std::vector<xr::Operation> operations = claimed_operations(info);
-    for (xr::DType dtype : xr::kAllDTypes) {
-      if (!info.claims(dtype)) continue;
-      const std::string dtype_name(xr::to_string(dtype));
-      const std::uint64_t arrays = primitive_ == xr::Primitive::scan ? 2 : 1;
-      const auto sizes = test_sizes(dtype);
-      for (std::size_t si = 0; si < sizes.size(); ++si) {
-        const std::size_t n = sizes[si];
-        if (n > info.max_elements || n > b.max_elements(dtype) / arrays) continue;
-        std::vector<Kind> kinds{Kind::random_full};
-        if (n <= kAllKindsUpTo)
-          kinds = {Kind::random_small, Kind::random_full, Kind::constant, Kind::extremes};
-        for (Kind kind : kinds) {
-          const std::uint64_t data_seed = xr::element_hash(g_seed, n * 8 + static_cast<int>(kind));
-          xr::HostArray data;
-          switch (kind) {
-            case Kind::random_small:
-              data = xr::generate(dtype, n, data_seed, xr::Distribution::small);
-              break;
-            case Kind::random_full:
-              data = xr::generate(dtype, n, data_seed, xr::Distribution::full);
-              break;
-            case Kind::extremes:
-              data = xr::generate(dtype, n, data_seed, xr::Distribution::extremes);
-              break;
-            case Kind::constant:
-              data = xr::constant(dtype, n, constant_for(dtype, si));
-              break;
-          }
-          const xr::HostView view = data.view();
-          const char* distribution = kind_name(kind);
-          CAPTURE(dtype_name, n, distribution);
-          // One upload per (dtype, n, data); every operation runs on it.
-          auto array = b.upload(view);
-          REQUIRE(array->size() == n);
-          REQUIRE(array->dtype() == dtype);
-          Caller call{runner, *array, view, false, std::nullopt};
-          for (const xr::Operation& op : operations) {
-            const std::string operation = op.describe();
-            INFO("operation " << operation);
-            const xr::Expectation expected(view, op);
-            xr::Outcome got;
-            try {
-              got = call(op);
-            } catch (const xr::Error& e) {
-              FAIL_CHECK("threw xr::Error (" << xr::to_string(e.category()) << "): " << e.what());
-              if (++failures > kMaxFailures) FAIL("too many failures, stopping this case");
-              continue;
-            }
-            const xr::Verdict verdict = expected.check(got);
-            INFO(verdict.message);
-            CHECK(verdict.ok);
-            if (!verdict.ok && ++failures > kMaxFailures)
-              FAIL("too many failures, stopping this case");
-            // Constant floats are exact in every combination order: so must the result be, every
-            // element of a scan included.
-            if (kind == Kind::constant && constant_is_exact(dtype, primitive_)) {
-              const auto want = primitive_ == xr::Primitive::reduce
-                                    ? xr::HostArray()
-                                    : xr::reference_scan(view, op.op, op.scan);
-              const bool exact = primitive_ == xr::Primitive::reduce
-                                     ? got.value.as_double() == expected.headline()->as_double()
-                                     : got.array.size() == n &&
-                                           (n == 0 || std::memcmp(got.array.data(), want.data(),
-                                                                  want.bytes()) == 0);
-              INFO("constant " << dtype_name << " data must " << operation << " exactly");
-              CHECK(exact);
-            }
-            // Run-to-run determinism on random data: same input, same device, same bits (floats
-            // only where the variant declares it; integers always, being exact).
-            if (info.deterministic_for(dtype) &&
-                (kind == Kind::random_full || (kind == Kind::random_small && n > 1000))) {
-              const xr::Outcome again = call(op);
-              INFO("a second run differs from the first");
-              CHECK(again.bitwise_equal(got));
-            }
-            // Batch mode's calls back to back (one command buffer, one interval) compute what
-            // one call does; a variant that writes its input reduces its partials after the
-            // first call, so only the others are checked. Once per (dtype, n): the recording
-            // of a batch does not depend on the operation.
-            if (kind == Kind::random_full && !info.writes_input && &op == &operations.front()) {
-              const xr::Outcome batched = call.batch(op, 2);
-              const xr::Verdict bv = expected.check(batched);
-              INFO("the last call of a batch of 2: " << bv.message);
-              CHECK(bv.ok);
-              if (info.deterministic_for(dtype)) CHECK(batched.bitwise_equal(got));
-            }
-          }
-          // A variant that does not declare writes_input must leave the caller's data intact.
-          if (!info.writes_input) {
-            const std::string changed = bytes_mismatch(array->read(), data);
-            INFO(changed);
-            CHECK(changed.empty());
-          }
-        }
-      }
-    }
+    } listener;
+    xr::ConformanceOptions options;
+    options.seed = g_seed;
+    options.every_size = std::getenv("XR_TEST_EVERY_SIZE") != nullptr;
+    if (const char* cap = std::getenv("XR_TEST_MAX_SIZE"); cap && *cap)
+      options.max_size = std::strtoull(cap, nullptr, 10);
+    const xr::ConformanceSummary summary =
+        xr::run_conformance(*backend_, primitive_, id_, options, listener);
+    CHECK(summary.checks > 0);
+    if (summary.stopped) FAIL("too many failures, stopping this case");
   }
 
   // n past an old limit (PastLimit). Constant data with a distinct minimum and maximum placed
@@ -467,7 +232,7 @@ class VariantCase final : public Catch::ITestInvoker {
         for (const xr::Operation op :
              {xr::Operation{xr::Primitive::scan, xr::Op::sum, xr::ScanKind::inclusive},
               xr::Operation{xr::Primitive::scan, xr::Op::max, xr::ScanKind::exclusive}}) {
-          if (!claims(info, dtype, op)) continue;
+          if (!xr::claims(info, dtype, op)) continue;
           const std::string operation = op.describe();
           CAPTURE(operation);
           const xr::Verdict v = xr::Expectation(data.view(), op).check(call(op));
@@ -527,9 +292,9 @@ class VariantCase final : public Catch::ITestInvoker {
         CHECK(array->dtype() == dtype);
         CHECK(array->size() == n);
         CHECK(array->bytes() == n * xr::size_of(dtype));
-        CHECK(bytes_mismatch(array->read(), data).empty());
+        CHECK(xr::bytes_mismatch(array->read(), data).empty());
         array->write(other.view());
-        CHECK(bytes_mismatch(array->read(), other).empty());
+        CHECK(xr::bytes_mismatch(array->read(), other).empty());
         const xr::HostArray longer = xr::generate(dtype, n + 1, 1);
         CHECK_THROWS_MATCHES(array->write(longer.view()), xr::Error,
                              category_is(xr::ErrorCategory::usage));
@@ -537,7 +302,7 @@ class VariantCase final : public Catch::ITestInvoker {
         const xr::HostArray retyped = xr::generate(wrong, n, 1);
         CHECK_THROWS_MATCHES(array->write(retyped.view()), xr::Error,
                              category_is(xr::ErrorCategory::usage));
-        CHECK(bytes_mismatch(array->read(), other).empty());  // a refused write changes nothing
+        CHECK(xr::bytes_mismatch(array->read(), other).empty());  // a refused write changes nothing
       }
     }
     // A scan's output: allocated with the asked dtype and size, then writable and readable.
@@ -547,7 +312,7 @@ class VariantCase final : public Catch::ITestInvoker {
       CHECK(out->dtype() == dtype);
       CHECK(out->size() == data.size());
       out->write(data.view());
-      CHECK(bytes_mismatch(out->read(), data).empty());
+      CHECK(xr::bytes_mismatch(out->read(), data).empty());
       xr::HostArray wrong(dtype, data.size() + 1);
       CHECK_THROWS_MATCHES(out->read_into(wrong), xr::Error, category_is(xr::ErrorCategory::usage));
     }
@@ -621,7 +386,7 @@ TEST_CASE("vulkan/scan/fast/decoupled-lookback/forced-fallback", "[conformance][
       for (xr::ScanKind kind : xr::kAllScanKinds) {
         const xr::Operation op{xr::Primitive::scan, xr::Op::sum, kind};
         CAPTURE(std::string(xr::to_string(dtype)), n, op.describe());
-        runner.prepare_output(dtype, n)->write(poison(dtype, n).view());
+        runner.prepare_output(dtype, n)->write(xr::poison(dtype, n).view());
         runner.run(*array, op);
         const xr::Verdict verdict = xr::Expectation(data.view(), op).check(runner.outcome());
         INFO(verdict.message);
@@ -642,6 +407,42 @@ TEST_CASE("vulkan/scan/fast/decoupled-lookback/forced-fallback", "[conformance][
   CHECK(fallbacks > 0);
 }
 
+// --kernel FILE (repeatable), --kernel-spec WORDS, --kernel-id ID: taken out of argv before
+// Catch sees it. Returns the kernels' flags in the order given.
+struct KernelArgs {
+  std::vector<std::string> files;
+  std::string spec, id;
+};
+KernelArgs take_kernel_args(int& argc, char* argv[]) {
+  KernelArgs k;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    std::string* into = a == "--kernel-spec" ? &k.spec : a == "--kernel-id" ? &k.id : nullptr;
+    if (a == "--kernel" || into) {
+      if (i + 1 == argc) throw xr::Error(xr::ErrorCategory::usage, a + " needs a value");
+      if (into)
+        *into = argv[++i];
+      else
+        k.files.push_back(argv[++i]);
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
+  return k;
+}
+
+// Users' kernels join the registry before the cases are made from it: each gets its
+// conformance/<backend>/<id> case like any variant.
+void add_kernels(const xr::Registry& registry, const KernelArgs& args) {
+  std::vector<xr::UserKernel> kernels;
+  for (const std::string& file : args.files)
+    kernels.push_back(xr::load_user_kernel(file, args.spec, args.id));
+  xr::check_kernel_ids(kernels);
+  for (const xr::UserKernel& k : kernels) registry.add_kernel(k);
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -653,6 +454,15 @@ int main(int argc, char* argv[]) {
 
   xr::Registry registry;
   xr::register_builtin_backends(registry);
+  try {
+    add_kernels(registry, take_kernel_args(argc, argv));
+  } catch (const xr::Error& e) {
+    std::string line = e.what();
+    for (char& c : line)
+      if (c == '\n') c = ' ';
+    std::cerr << "conformance_tests: error: " << line << std::endl;
+    return 2;
+  }
 
   // Catch keeps StringRefs to names and tags: they live here until main returns.
   std::deque<std::string> names;
