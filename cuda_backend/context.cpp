@@ -1,6 +1,7 @@
 #include "context.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -44,13 +45,22 @@ std::string describe(cudaError_t e) {
   return s;
 }
 
+namespace {
+// Set by the first error that lost the context (a kernel's fault is sticky): every later call
+// fails the same way, so the owners' releases on the way out have nothing to add to that error.
+std::atomic<bool> g_context_lost{false};
+}  // namespace
+
 void throw_cuda_error(cudaError_t e, const char* file, int line, const char* expr) {
-  throw_call_error(classify(e), file, line, expr, describe(e));
+  const ErrorCategory category = classify(e);
+  if (category == ErrorCategory::device_lost) g_context_lost.store(true);
+  throw_call_error(category, file, line, expr, describe(e));
 }
 
 void report_cuda_error(cudaError_t e, const char* file, int line, const char* expr) noexcept {
   // At process exit the runtime may unload before static owners release: nothing leaks then.
   if (e == cudaErrorCudartUnloading) return;
+  if (g_context_lost.load()) return;
   std::fprintf(stderr, "xreduce: %s:%d: `%s` failed: %s: %s\n", file, line, expr,
                cudaGetErrorName(e), cudaGetErrorString(e));
 }

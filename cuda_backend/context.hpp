@@ -22,7 +22,8 @@ ErrorCategory classify(cudaError_t e);
 // "cudaErrorX: text" for messages.
 std::string describe(cudaError_t e);
 [[noreturn]] void throw_cuda_error(cudaError_t e, const char* file, int line, const char* expr);
-// The no-throw twin for destructors: prints the failure to stderr.
+// The no-throw twin for destructors: prints the failure to stderr, unless an earlier error lost
+// the context (then every release fails alike, and that error is the one to report).
 void report_cuda_error(cudaError_t e, const char* file, int line, const char* expr) noexcept;
 
 }  // namespace xr::cuda

@@ -8,12 +8,16 @@
 #include <utility>
 #include <vector>
 
+#include "xreduce/device_timeout.hpp"
+
 namespace xr::cuda {
 
 struct CudaKnobs {
   // XR_CUDA_NO_GATE set to anything but 0: no timing gate, for tools that serialise launches
   // (compute-sanitizer), under which a held stream would wait for the gate's timeout.
   bool gate = true;
+  // XR_DEVICE_TIMEOUT: how long the host waits for a timed call before the device counts as lost.
+  DeviceTimeout timeout;
   // Each knob set in the environment, as given (name, value).
   std::vector<std::pair<std::string, std::string>> set;
 };
@@ -24,6 +28,9 @@ inline CudaKnobs read_cuda_knobs() {
     knobs.gate = std::string_view(off) == "0";
     knobs.set.emplace_back("XR_CUDA_NO_GATE", off);
   }
+  knobs.timeout = read_device_timeout();
+  if (!knobs.timeout.given.empty())
+    knobs.set.emplace_back("XR_DEVICE_TIMEOUT", knobs.timeout.given);
   return knobs;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "xreduce/device_timeout.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/harness.hpp"
 #include "xreduce/units.hpp"
@@ -89,10 +90,23 @@ void CallTimer::stop(cudaStream_t s) {
   XR_CUDA_CHECK(cudaEventRecord(stop_.get(), s));
 }
 
-float CallTimer::finish(cudaStream_t s) {
+void wait_for_stream(cudaStream_t s, const DeviceTimeout& timeout) {
+  const auto deadline = HostClock::now() + timeout.limit;
+  for (unsigned polls = 1;; ++polls) {
+    const cudaError_t e = cudaStreamQuery(s);
+    if (e == cudaSuccess) return;
+    if (e != cudaErrorNotReady) throw_cuda_error(e, __FILE__, __LINE__, "the timed calls");
+    if (polls % 1024 == 0 && HostClock::now() > deadline)
+      device_timed_out("cuda: a timed call did not finish within " + timeout.describe() +
+                       ": the device stopped answering (a kernel that never finishes?); "
+                       "XR_DEVICE_TIMEOUT sets the limit");
+  }
+}
+
+float CallTimer::finish(cudaStream_t s, const DeviceTimeout& timeout) {
   gate_.release();
   holding_ = false;
-  XR_CUDA_CHECK(cudaStreamSynchronize(s));
+  wait_for_stream(s, timeout);
   gate_.check();
   float ms = 0;
   XR_CUDA_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));

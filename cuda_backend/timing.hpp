@@ -40,7 +40,8 @@ class Gate {
 // second interval of a plan on: the first call loads modules lazily, which would wait on the
 // held stream) and records the start event; enqueued() counts calls and lets the gate go once
 // kGatedCalls are queued (the launch queue is finite); stop() records the stop event;
-// finish() releases, synchronises and returns the interval in ms.
+// finish() releases, waits for the stream (bounded by the XR_DEVICE_TIMEOUT limit: a kernel that
+// never finishes ends in device_timed_out) and returns the interval in ms.
 class CallTimer {
  public:
   CallTimer() = default;
@@ -48,7 +49,7 @@ class CallTimer {
   void start(cudaStream_t s, bool gated);
   void enqueued();
   void stop(cudaStream_t s);
-  float finish(cudaStream_t s);
+  float finish(cudaStream_t s, const DeviceTimeout& timeout);
 
  private:
   Gate gate_;
@@ -56,6 +57,10 @@ class CallTimer {
   int queued_ = 0;
   bool holding_ = false;
 };
+
+// cudaStreamSynchronize that gives up: polls `s` (spinning, as the synchronise of the default
+// scheduling does) and calls device_timed_out past `timeout`.
+void wait_for_stream(cudaStream_t s, const DeviceTimeout& timeout);
 
 // Calls a batch keeps queued behind the gate before letting it go (at most 3 launches each, under
 // the launch queue's depth; the calls after it are enqueued while the GPU works through these).

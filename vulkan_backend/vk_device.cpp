@@ -77,24 +77,25 @@ double Device::submit_and_wait(const vk::raii::CommandBuffer& cmd) {
   return ms_since(start);
 }
 
+void Device::timed_out(std::string_view what) const {
+  device_timed_out("vulkan: " + std::string(what) + " did not finish within " +
+                   knobs().timeout.describe() +
+                   ": the device stopped answering (a kernel that never finishes?); "
+                   "XR_DEVICE_TIMEOUT sets the limit");
+}
+
 void Device::wait(const vk::raii::Fence& fence, Wait how) const {
-  const auto timed_out = [] {
-    throw Error(ErrorCategory::device_lost, "Vulkan fence wait timed out after " +
-                                                std::to_string(kFenceTimeout.count()) +
-                                                " s: the device stopped answering");
-  };
   if (how == Wait::block) {
-    const auto timeout_ns =
-        std::chrono::duration_cast<std::chrono::nanoseconds>(kFenceTimeout).count();
+    const auto timeout_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(timeout()).count();
     if (XR_VK_CHECK(device_.waitForFences(*fence, VK_TRUE, timeout_ns)) == vk::Result::eTimeout)
-      timed_out();
+      timed_out("a submission");
     return;
   }
-  const auto deadline = HostClock::now() + kFenceTimeout;
+  const auto deadline = HostClock::now() + timeout();
   for (unsigned polls = 1;; ++polls) {
     const vk::Result r = XR_VK_CHECK(fence.getStatus());
     if (r == vk::Result::eSuccess) return;
-    if (polls % 4096 == 0 && HostClock::now() > deadline) timed_out();
+    if (polls % 4096 == 0 && HostClock::now() > deadline) timed_out("a submission");
   }
 }
 

@@ -37,14 +37,15 @@ class Device {
   // freeing them, which after a timed-out fence may still be pending.
   void drain() const noexcept;
   vk::raii::CommandBuffer allocate_command_buffer();
-  // Submits `cmd` and waits for its fence; a wait longer than kFenceTimeout throws
-  // Error(device_lost). Returns the host time from submit to completion, in ms.
+  // Submits `cmd` and waits for its fence; a wait longer than the timeout (knobs().timeout) ends
+  // in device_timed_out (Error(device_lost)). Returns the host time from submit to completion, in
+  // ms.
   double submit_and_wait(const vk::raii::CommandBuffer& cmd);
   // How a fence is waited for: polling vkGetFenceStatus or one blocking vkWaitForFences.
   // submit_and_wait spins on a GPU (kGpuWait) and blocks on a CPU device, whose work runs on the
   // host's cores: a spinning thread would take one from it.
   enum class Wait { spin, block };
-  // Waits for `fence` the `how` way, bounded by kFenceTimeout (then Error(device_lost)).
+  // Waits for `fence` the `how` way, bounded by knobs().timeout (then device_timed_out).
   void wait(const vk::raii::Fence& fence, Wait how) const;
   // The way this device's submissions are waited for.
   Wait default_wait() const { return facts().cpu() ? Wait::block : kGpuWait; }
@@ -63,9 +64,10 @@ class Device {
   // Throws the validation messages collected so far (see ValidationSink).
   void raise_validation() { instance_->sink().raise(); }
 
-  // A fence wait this long means the device stopped answering. Far above the slowest single
-  // submission seen (lavapipe, 2^25 elements, well under a second); not a tuned number.
-  static constexpr std::chrono::seconds kFenceTimeout{60};
+  // A wait this long means the device stopped answering (XR_DEVICE_TIMEOUT, core's
+  // DeviceTimeout); device_timed_out then ends the wait.
+  std::chrono::milliseconds timeout() const { return knobs().timeout.limit; }
+  [[noreturn]] void timed_out(std::string_view what) const;
   // Polling the fence: the blocking vkWaitForFences sleeps and is woken. H200, the host round
   // trip of an empty call (`compare --overheads`): 14.0 us polled against 20.4 us blocking; the
   // timeline semaphore is no faster (23.1 blocking, 14.0 polled). CUDA's synchronise spins too.

@@ -27,6 +27,9 @@ void first_error(std::string& error, std::string message) {
 }
 
 void read_device_knobs(VulkanKnobs& k) {
+  k.timeout = read_device_timeout();
+  if (!k.timeout.given.empty()) k.set.emplace_back("XR_DEVICE_TIMEOUT", k.timeout.given);
+  if (!k.timeout.error.empty()) first_error(k.device_error, k.timeout.error);
   if (const char* v = knob(k, "XR_VK_VALIDATION")) k.validation = std::string_view(v) == "1";
   if (const char* v = knob(k, "XR_VK_ADDRESSING"); v && *v) {
     k.force_address = std::string_view(v) == "address";

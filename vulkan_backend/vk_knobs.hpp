@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "xreduce/device_timeout.hpp"
+
 namespace xr::vulkan {
 
 // XR_VK_LOOKBACK_SHAPE=<workgroup>x<vectors>.
@@ -31,6 +33,8 @@ struct VulkanKnobs {
   std::optional<std::uint32_t> lookback_polls;    // XR_VK_LOOKBACK_POLLS
   std::optional<std::uint32_t> lookback_backoff;  // XR_VK_LOOKBACK_BACKOFF
   std::optional<LookBackShape> lookback_shape;    // XR_VK_LOOKBACK_SHAPE
+  // XR_DEVICE_TIMEOUT: how long a fence wait lasts before the device counts as lost.
+  DeviceTimeout timeout;
   // XR_VK_LOOKBACK_EXPERIMENT=no-wait: every tile takes the identity as its prefix (wrong
   // results, refused by every check): the same shader's cost without the look-back.
   bool lookback_no_wait = false;

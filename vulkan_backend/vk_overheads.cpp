@@ -165,17 +165,15 @@ double timeline_round_trip_us(EmptyCalls& calls, const vk::raii::Semaphore& time
   const auto t0 = Clock::now();
   XR_VK_CHECK(calls.device().queue().submit(info, nullptr));
   if (polled) {
-    const auto deadline = Clock::now() + Device::kFenceTimeout;
+    const auto deadline = Clock::now() + calls.device().timeout();
     while (XR_VK_CHECK(timeline.getCounterValue()) < value)
-      if (Clock::now() > deadline)
-        throw Error(ErrorCategory::device_lost,
-                    "Vulkan timeline semaphore never reached " + std::to_string(value));
+      if (Clock::now() > deadline) calls.device().timed_out("a timeline semaphore signal");
   } else {
     const auto deadline_ns =
-        std::chrono::duration_cast<std::chrono::nanoseconds>(Device::kFenceTimeout).count();
+        std::chrono::duration_cast<std::chrono::nanoseconds>(calls.device().timeout()).count();
     if (XR_VK_CHECK(calls.device().handle().waitSemaphores(vk::SemaphoreWaitInfo({}, handle, value),
                                                            deadline_ns)) == vk::Result::eTimeout)
-      throw Error(ErrorCategory::device_lost, "Vulkan timeline semaphore wait timed out");
+      calls.device().timed_out("a timeline semaphore signal");
   }
   return us_since(t0);
 }

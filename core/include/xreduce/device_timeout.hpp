@@ -1,0 +1,41 @@
+// How long a backend waits for its device to finish one submission, and what happens when it
+// does not (docs/kernels.md, "Bad kernels"): a user's kernel that never finishes must end the run
+// with exit 5, not hang it.
+//
+// A device still running such a kernel cannot be torn down: vkDeviceWaitIdle and cudaFree wait
+// for work that never ends. So a timed-out wait does not unwind through the owners of the device's
+// resources when a handler is installed: the tool installs one that prints the error line and
+// ends the process at once, leaving the device to the driver's process teardown.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "xreduce/error.hpp"
+
+namespace xr {
+
+// XR_DEVICE_TIMEOUT, parsed once by each backend's knobs.
+struct DeviceTimeout {
+  // A wait this long means the device stopped answering. Far above the slowest single submission
+  // seen (lavapipe, 2^25 elements, well under a second; an H200 sweep's longest call, 2^32
+  // elements, under 0.1 s); not a tuned number.
+  std::chrono::milliseconds limit{60'000};
+  std::string given;  // the knob's value as set, empty when unset
+  std::string error;  // one line when the value is not a number of seconds in (0, 86400]
+  // "60 s", "0.5 s"
+  std::string describe() const;
+};
+
+// XR_DEVICE_TIMEOUT=SECONDS (a decimal number, e.g. 2 or 0.5), or the default. Never throws.
+DeviceTimeout read_device_timeout();
+
+// Called with the Error(device_lost) of a timed-out wait; must not return (it ends the process).
+using DeviceTimeoutHandler = void (*)(const Error& error);
+// Installs the handler of every later timeout (nullptr: throw, the default, for tests that catch).
+void set_device_timeout_handler(DeviceTimeoutHandler handler);
+// What a backend calls when a wait passed its limit: the installed handler, else throws
+// Error(device_lost) with `message`.
+[[noreturn]] void device_timed_out(const std::string& message);
+
+}  // namespace xr
