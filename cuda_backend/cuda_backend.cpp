@@ -3,20 +3,29 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
 #include <string>
 
 #include "array.hpp"
 #include "context.hpp"
 #include "link.hpp"
 #include "timing.hpp"
+#include "user_module.hpp"
+#include "user_variants.hpp"
 #include "variants.hpp"
 #include "xreduce/call_check.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/user_kernel.hpp"
 
 namespace xr::cuda {
 
+// Past its n elements every array holds core's slack (kKernelSlackBytes), where a user's kernel
+// that reads its whole last tile finds the identity (written before each of its calls).
 CudaArray::CudaArray(std::shared_ptr<Context> ctx, DType t, std::size_t n)
-    : ctx_((ctx->activate(), std::move(ctx))), dtype_(t), size_(n), buffer_(n * size_of(t)) {}
+    : ctx_((ctx->activate(), std::move(ctx))),
+      dtype_(t),
+      size_(n),
+      buffer_(n * size_of(t) + kKernelSlackBytes) {}
 
 CudaArray::CudaArray(std::shared_ptr<Context> ctx, HostView src)
     : CudaArray(std::move(ctx), src.dtype, src.size) {
@@ -76,7 +85,23 @@ class CudaBackend final : public Backend {
   bool available() const override { return available_; }
   std::string unavailable_reason() const override { return reason_; }
   std::vector<DeviceInfo> devices() const override { return devices_; }
-  std::vector<VariantInfo> variants() const override { return cuda_variants(); }
+  std::vector<VariantInfo> variants() const override {
+    std::vector<VariantInfo> out = cuda_variants();
+    for (const UserKernel& k : kernels_) out.push_back(k.info());
+    return out;
+  }
+
+  void add_kernel(const UserKernel& kernel) override {
+    if (backend_of(kernel.language) != name())
+      throw Error(ErrorCategory::unsupported,
+                  "the cuda backend runs CUDA C++, PTX and cubin kernels, not " +
+                      std::string(to_string(kernel.language)) + " (" + kernel.path.string() + ")");
+    if (has_variant(kernel.primitive, kernel.id) || find_user(kernel.primitive, kernel.id))
+      throw Error(ErrorCategory::usage, "the cuda backend already has a " +
+                                            std::string(to_string(kernel.primitive)) +
+                                            " variant '" + kernel.id + "'");
+    kernels_.push_back(kernel);
+  }
   std::vector<std::pair<std::string, std::string>> knobs() const override { return knobs_.set; }
 
   void select_device(const DeviceChoice& choice) override {
@@ -95,6 +120,7 @@ class CudaBackend final : public Backend {
 
   std::string unsupported_reason(Primitive primitive, std::string_view id) const override {
     if (!available_) return reason_;
+    if (find_user(primitive, id)) return {};
     try {
       return variant_unsupported_reason(primitive, id, limits_[selected_]);
     } catch (const Error& e) {
@@ -103,11 +129,21 @@ class CudaBackend final : public Backend {
   }
 
   std::unique_ptr<Reducer> make_reducer(std::string_view id) override {
+    if (const UserKernel* k = find_user(Primitive::reduce, id)) {
+      require_available();
+      compile_first_claim(*k, user_modules_, context()->limits());
+      return make_user_reducer(context(), *k, user_modules_);
+    }
     check_can_run(Primitive::reduce, id);
     return make_cuda_reducer(id, context());
   }
 
   std::unique_ptr<Scanner> make_scanner(std::string_view id) override {
+    if (const UserKernel* k = find_user(Primitive::scan, id)) {
+      require_available();
+      compile_first_claim(*k, user_modules_, context()->limits());
+      return make_user_scanner(context(), *k, user_modules_);
+    }
     check_can_run(Primitive::scan, id);
     return make_cuda_scanner(id, context());
   }
@@ -156,6 +192,12 @@ class CudaBackend final : public Backend {
   }
 
  private:
+  const UserKernel* find_user(Primitive primitive, std::string_view id) const {
+    for (const UserKernel& k : kernels_)
+      if (k.primitive == primitive && k.id == id) return &k;
+    return nullptr;
+  }
+
   // Unknown ids are usage errors even without a device; then the device must run the variant.
   void check_can_run(Primitive primitive, std::string_view id) const {
     if (!has_variant(primitive, id))
@@ -177,6 +219,10 @@ class CudaBackend final : public Backend {
 
   // Never throws: any failure becomes the reason the backend is unavailable.
   void probe() noexcept {
+    if (!knobs_.timeout.error.empty()) {
+      reason_ = knobs_.timeout.error;
+      return;
+    }
     try {
       int count = 0;
       const cudaError_t e = cudaGetDeviceCount(&count);
@@ -250,6 +296,8 @@ class CudaBackend final : public Backend {
   std::vector<DeviceLimits> limits_;
   int selected_ = 0;
   std::shared_ptr<Context> ctx_;
+  std::deque<UserKernel> kernels_;  // stable: the user variants refer to theirs
+  UserModules user_modules_;        // loaded per device architecture; outlive the variants
 };
 
 }  // namespace

@@ -128,14 +128,6 @@ void check_resources(const UserKernel& k, const shaders::ModuleInterface& m) {
 
 }  // namespace
 
-void check_prebuilt_claims(const UserKernel& k) {
-  if (prebuilt(k) && (k.dtypes.size() != 1 || k.ops.size() != 1 ||
-                      (k.primitive == Primitive::scan && k.kinds.size() != 1)))
-    bad(k,
-        "a prebuilt module serves one dtype, one op (and one scan kind); declare them with "
-        "--kernel-spec 'dtypes=... ops=...'");
-}
-
 UserModules::UserModules() = default;
 UserModules::~UserModules() = default;
 

@@ -51,8 +51,4 @@ class UserModules {
   std::map<std::string, std::unique_ptr<UserModule>> modules_;
 };
 
-// A prebuilt .spv serves one dtype and one op (nothing can define its macros): Error(usage)
-// otherwise. Other checks wait for the module to be read.
-void check_prebuilt_claims(const UserKernel& kernel);
-
 }  // namespace xr::vulkan

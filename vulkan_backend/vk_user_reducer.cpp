@@ -8,15 +8,6 @@
 namespace xr::vulkan {
 namespace {
 
-// The levels of a user's reduce of n elements: level 0 is the input, level i + 1 holds the
-// partials of level i, one per tile; the last level holds one value.
-std::vector<std::uint64_t> level_counts(std::uint64_t n, std::uint64_t tile) {
-  std::vector<std::uint64_t> counts{n};
-  while (counts.back() > 1 || counts.size() == 1)
-    counts.push_back(kernel_groups(KernelGrid::tiles, counts.back(), tile));
-  return counts;
-}
-
 // What one (array, op) keeps: the partials' buffers, each padded with the identity to whole
 // tiles, and the recorded program.
 class UserReduceProgram {
@@ -29,7 +20,7 @@ class UserReduceProgram {
     const UserModule& rest =
         modules.get(k, {.data = accumulator_, .dtype = input.dtype(), .op = op});
     tile_ = k.tile(first.workgroup);
-    counts_ = level_counts(input.size(), tile_);
+    counts_ = kernel_reduce_levels(input.size(), tile_, k.max_groups);
     make_levels(device, k, op);
     std::vector<ProgramPass> passes;
     std::vector<OperandBuffers> sets;

@@ -6,9 +6,6 @@
 namespace xr::vulkan {
 namespace {
 
-// Scratch of no declared size still binds a buffer: the smallest the ABI promises.
-constexpr std::uint64_t kMinScratchBytes = 256;
-
 // What one (input, output, op, kind) keeps: the zeroed scratch and the recorded program.
 class UserScanProgram {
  public:
@@ -20,14 +17,12 @@ class UserScanProgram {
           k, {.pass = i, .data = in.dtype(), .dtype = in.dtype(), .op = op, .kind = kind}));
     tile_ = k.tile(k.block ? k.block : ms.front()->workgroup);
     const std::uint64_t n = in.size();
-    const std::uint64_t tiles = kernel_groups(KernelGrid::tiles, n, tile_);
-    scratch_.emplace(device,
-                     std::max(kMinScratchBytes, k.scratch_per_tile * tiles + k.scratch_bytes),
-                     kStorageUsage, MemoryKind::device_local);
+    scratch_.emplace(device, kernel_scratch_bytes(k, n, tile_), kStorageUsage,
+                     MemoryKind::device_local);
     const OperandBuffers sets[] = {{&in.buffer(), &out.buffer(), &*scratch_}};
     std::vector<ProgramPass> passes;
     for (std::size_t i = 0; i < ms.size(); ++i) {
-      const std::uint64_t groups = kernel_groups(k.passes[i].grid, n, tile_);
+      const std::uint64_t groups = k.groups(k.passes[i].grid, n, tile_);
       check_user_grid(device, groups, std::max(in.buffer().size(), scratch_->size()), k.id);
       device.pipelines().add_module(ms[i]->name, ms[i]->words, ms[i]->entry);
       passes.push_back({.workgroup = ms[i]->workgroup,

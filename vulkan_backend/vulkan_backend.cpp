@@ -98,7 +98,6 @@ class VulkanBackend final : public Backend {
       throw Error(ErrorCategory::usage, kernel.path.string() + ": declares bf16, which " +
                                             std::string(to_string(l)) +
                                             " has no type for (glslang 12)");
-    check_prebuilt_claims(kernel);
     const bool taken = kernel.primitive == Primitive::scan ? find_scan(kernel.id) != nullptr
                                                            : find_reduce(kernel.id) != nullptr;
     if (taken || find_user(kernel.primitive, kernel.id))

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "xreduce/catalog.hpp"
@@ -46,9 +47,10 @@ std::string read_contents(const std::filesystem::path& path) {
   if (std::filesystem::file_size(path, ec) > kMaxKernelFileBytes)
     bad("--kernel " + path.string() + ": larger than 64 MiB, not a kernel");
   std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  if (!in || !(text << in.rdbuf())) bad("--kernel " + path.string() + ": cannot read the file");
-  return text.str();
+  if (!in) bad("--kernel " + path.string() + ": cannot read the file");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) bad("--kernel " + path.string() + ": cannot read the file");
+  return text;
 }
 
 std::vector<std::string> split(std::string_view text, char sep) {
@@ -120,6 +122,10 @@ void apply(UserKernel& k, const std::string& where, const std::string& word) {
     k.items = static_cast<std::uint32_t>(parse_count(where, key, value, 1 << 16));
     if (k.items == 0) bad(where + ": items= must be at least 1");
     return;
+  } else if (key == "grid") {
+    k.max_groups = parse_count(where, key, value, 0x7fffffff);
+    if (k.max_groups == 0) bad(where + ": grid= must be at least 1");
+    return;
   } else if (key == "dtypes") {
     return void(k.dtypes = parse_list<DType>(where, key, value, parse_dtype));
   } else if (key == "ops") {
@@ -139,8 +145,8 @@ void apply(UserKernel& k, const std::string& where, const std::string& word) {
     return void(k.id = value);
   }
   bad(where + ": unknown declaration '" + word +
-      "' (primitive=, block=, items=, dtypes=, ops=, kinds=, entry=, pass=, scratch-per-tile=, "
-      "scratch-bytes=, id=, writes-input, nondeterministic)");
+      "' (primitive=, block=, items=, grid=, dtypes=, ops=, kinds=, entry=, pass=, "
+      "scratch-per-tile=, scratch-bytes=, id=, writes-input, nondeterministic)");
 }
 
 void apply_words(UserKernel& k, const std::string& where, std::string_view words) {
@@ -190,6 +196,17 @@ void check_declarations(UserKernel& k) {
       k.language == KernelLanguage::cubin) {
     if (k.block == 0) k.block = 256;
   }
+  if (!is_source(k.language) && (k.dtypes.size() != 1 || k.ops.size() != 1 ||
+                                 (k.primitive == Primitive::scan && k.kinds.size() != 1)))
+    bad(where +
+        ": a prebuilt module serves one dtype, one op (and one scan kind); declare them with "
+        "--kernel-spec 'dtypes=... ops=...'");
+  if (!is_source(k.language) && k.primitive == Primitive::reduce &&
+      accumulator_of(k.dtypes.front()) != k.dtypes.front())
+    bad(where + ": a reduce's passes after the first read its " +
+        std::string(to_string(accumulator_of(k.dtypes.front()))) +
+        " partials, which one prebuilt " + std::string(to_string(k.dtypes.front())) +
+        " module cannot: give its source");
   if (k.id.empty()) k.id = k.path.stem().string();
   if (k.id.rfind("user/", 0) != 0) k.id = "user/" + k.id;
   for (char c : k.id)
@@ -386,13 +403,19 @@ KernelMacros kernel_macros(KernelLanguage language, DType data, DType dtype, Op 
 }
 
 std::string kernel_prelude(KernelLanguage language, const KernelMacros& macros) {
+  auto defines = [&](std::string_view name) {
+    return std::any_of(macros.begin(), macros.end(),
+                       [&](const auto& m) { return m.first == name; });
+  };
   std::string text;
-  if (language == KernelLanguage::glsl)
+  if (language == KernelLanguage::glsl) {
     text =
         "#extension GL_EXT_shader_explicit_arithmetic_types : require\n"
         "#extension GL_EXT_shader_16bit_storage : require\n";
-  else if (language != KernelLanguage::hlsl && language != KernelLanguage::spirv)
-    text = "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n";
+  } else if (backend_of(language) == "cuda") {
+    if (defines("XR_DTYPE_F16")) text += "#include <cuda_fp16.h>\n";
+    if (defines("XR_DTYPE_BF16")) text += "#include <cuda_bf16.h>\n";
+  }
   for (const auto& [name, value] : macros) text += "#define " + name + " " + value + "\n";
   return text;
 }
@@ -411,6 +434,26 @@ std::uint64_t kernel_padded(std::uint64_t n, std::uint64_t tile, DType t, std::s
                     std::to_string(kKernelSlackBytes >> 10) +
                     " KiB xreduce pads an array with (docs/kernels.md)");
   return padded;
+}
+
+std::uint64_t UserKernel::groups(KernelGrid grid, std::uint64_t n, std::uint64_t tile) const {
+  const std::uint64_t g = kernel_groups(grid, n, tile);
+  return max_groups ? std::min(g, max_groups) : g;
+}
+
+std::vector<std::uint64_t> kernel_reduce_levels(std::uint64_t n, std::uint64_t tile,
+                                                std::uint64_t max_groups) {
+  std::vector<std::uint64_t> counts{n};
+  while (counts.back() > 1 || counts.size() == 1) {
+    const std::uint64_t g = kernel_groups(KernelGrid::tiles, counts.back(), tile);
+    counts.push_back(max_groups ? std::min(g, max_groups) : g);
+  }
+  return counts;
+}
+
+std::uint64_t kernel_scratch_bytes(const UserKernel& kernel, std::uint64_t n, std::uint64_t tile) {
+  const std::uint64_t blocks = kernel.groups(KernelGrid::tiles, n, tile);
+  return std::max(kKernelMinScratchBytes, kernel.scratch_per_tile * blocks + kernel.scratch_bytes);
 }
 
 std::vector<std::byte> identity_bytes(DType t, Op op, std::size_t count) {

@@ -1,6 +1,10 @@
 // Seed 002's warp-shuffle reduce (warpReduceSum -> blockReduceSum -> deviceReduceKernel),
 // compiled at run time by NVRTC. Built-in CUDA version of the same scheme: warp/shuffle-down.
-// xreduce: primitive=reduce dtypes=i32 ops=sum block=512 entry=deviceReduceKernel
+// xreduce: primitive=reduce dtypes=i32 ops=sum block=512 grid=1024 entry=deviceReduceKernel
+//
+// The seed launches min(ceil(n / 512), 1024) blocks of 512 threads, each looping over the input
+// with a grid stride: grid=1024 declares that cap. Then it runs <<<1, 1024>>> over the partials;
+// here the same kernel runs again over them (2 blocks, then 1), as the ABI's recursion does.
 //
 // Where this file differs from the seed: the seed passes `warpSize - 1` (0x1f, lanes 0-4) as the
 // mask of __shfl_down_sync while all 32 lanes call it; the mask must name every calling lane, so

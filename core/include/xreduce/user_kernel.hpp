@@ -56,6 +56,9 @@ struct UserKernel {
   // takes 256 where none is declared.
   std::uint32_t block = 0;
   std::uint32_t items = 1;  // elements per thread per tile: tile = block * items
+  // grid=N: at most N blocks in a `tiles` pass, for a kernel that loops over its input with a
+  // grid stride (seed 002's); 0: one block per tile.
+  std::uint64_t max_groups = 0;
   std::vector<DType> dtypes{DType::i32};
   std::vector<Op> ops{Op::sum};
   std::vector<ScanKind> kinds{ScanKind::inclusive};  // scan only
@@ -67,6 +70,8 @@ struct UserKernel {
 
   // Elements of one tile once the block size is known.
   std::uint64_t tile(std::uint32_t block_size) const { return std::uint64_t{block_size} * items; }
+  // The blocks of a pass over n elements in tiles of `tile`: kernel_groups, capped by grid=.
+  std::uint64_t groups(KernelGrid grid, std::uint64_t n, std::uint64_t tile) const;
   // The variant as the registry lists it (mirrors: the file).
   VariantInfo info() const;
 };
@@ -74,8 +79,9 @@ struct UserKernel {
 // Reads `path` and its declarations: `xreduce:` comment lines of a source or PTX file
 // (`// xreduce: primitive=scan block=256 dtypes=i32,f32`), then `spec` (the --kernel-spec words,
 // the same syntax, for a .cubin or .spv that cannot carry them), then `id` (--kernel-id).
-// Error(usage) naming the file (and line) for an unknown extension, an unreadable file or a bad
-// declaration.
+// Error(usage) naming the file (and line) for an unknown extension, an unreadable file, a bad
+// declaration, or a prebuilt module (.ptx, .cubin, .spv: nothing defines its macros) that claims
+// more than one dtype, op or scan kind.
 UserKernel load_user_kernel(const std::filesystem::path& path, std::string_view spec = {},
                             std::string_view id = {});
 
@@ -94,8 +100,10 @@ KernelMacros kernel_macros(KernelLanguage language, DType data, DType dtype, Op 
                            std::uint32_t block, std::uint32_t items, std::size_t pass = 0);
 
 // The text the framework puts before a kernel's source (after its #version line in GLSL): the
-// extensions or headers its types need, then `#define NAME VALUE` for each macro. A prebuilt
-// .ptx/.cubin/.spv compiled with the same text (`xreduce kernel-header`) sees the same macros.
+// extensions or headers its types need (CUDA: cuda_fp16.h or cuda_bf16.h for the 16-bit types
+// only, so the other types compile without the toolkit's headers), then `#define NAME VALUE` for
+// each macro. A prebuilt .ptx/.cubin/.spv compiled with the same text (`xreduce kernel-header`)
+// sees the same macros.
 std::string kernel_prelude(KernelLanguage language, const KernelMacros& macros);
 
 // The grid of `pass` over n elements in tiles of `tile`: ceil(n / tile) blocks (at least one), or
@@ -104,6 +112,17 @@ std::uint64_t kernel_groups(KernelGrid grid, std::uint64_t n, std::uint64_t tile
 // n rounded up to whole tiles: what a pass may read. Error(unsupported) when the padding exceeds
 // kKernelSlackBytes.
 std::uint64_t kernel_padded(std::uint64_t n, std::uint64_t tile, DType t, std::string_view id);
+// The element counts of a reduce's levels over n > 0 elements: level 0 is the input, level i + 1
+// holds one partial per block of the pass over level i (one per tile, at most max_groups when
+// set), the last holds one value (seed 000's recursive scheme).
+std::vector<std::uint64_t> kernel_reduce_levels(std::uint64_t n, std::uint64_t tile,
+                                                std::uint64_t max_groups = 0);
+// A scan's zeroed scratch over n elements in tiles of `tile`: scratch-per-tile per block of a
+// `tiles` pass plus
+// scratch-bytes, and at least kKernelMinScratchBytes (a buffer is bound even when none is
+// declared).
+inline constexpr std::uint64_t kKernelMinScratchBytes = 256;
+std::uint64_t kernel_scratch_bytes(const UserKernel& kernel, std::uint64_t n, std::uint64_t tile);
 // `count` elements of `t` holding the identity of `op`: what the padding holds.
 std::vector<std::byte> identity_bytes(DType t, Op op, std::size_t count);
 

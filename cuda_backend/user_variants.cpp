@@ -1,0 +1,284 @@
+// Users' kernels as CUDA variants (`--kernel FILE.cu|.ptx|.cubin`): a Reducer that runs the
+// kernel's one pass again over its partials until one value is left (seed 000's recursive
+// scheme), and a Scanner that runs its passes in order over (input, output, zeroed scratch);
+// both plan once per (n, dtype, op) and time their launches behind the gate like the built-in
+// variants (timing.hpp).
+#include "user_variants.hpp"
+
+#include <cstring>
+
+#include "array.hpp"
+#include "launch.hpp"
+#include "planned_scratch.hpp"
+#include "timing.hpp"
+#include "xreduce/call_check.hpp"
+#include "xreduce/error.hpp"
+#include "xreduce/units.hpp"
+
+namespace xr::cuda {
+namespace {
+
+void launch(cudaKernel_t kernel, std::uint64_t grid, std::uint32_t block, void** args,
+            cudaStream_t s) {
+  XR_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(to_grid(grid)),
+                                 dim3(block), args, 0, s));
+}
+
+// Writes the identity of `op` into `count` elements of `t` at `at` (blocking, untimed).
+void write_identity(Context& ctx, void* at, DType t, Op op, std::uint64_t count) {
+  if (count == 0) return;
+  const std::vector<std::byte> pad = identity_bytes(t, op, count);
+  ctx.upload(at, pad.data(), pad.size());
+}
+
+// [n, n rounded up to whole tiles) of `array` holds the identity: what a kernel reading its whole
+// last tile finds past n (the array's slack, kKernelSlackBytes).
+void pad_input(Context& ctx, const CudaArray& array, Op op, std::uint64_t tile,
+               std::string_view id) {
+  const std::uint64_t n = array.size(), padded = kernel_padded(n, tile, array.dtype(), id);
+  write_identity(ctx, static_cast<char*>(array.data()) + n * size_of(array.dtype()), array.dtype(),
+                 op, padded - n);
+}
+
+// ---- reduce ----------------------------------------------------------------------------------
+
+// One pass of a user's reduce: `count` elements at `src` (kInput: the input array) into one
+// partial per tile at `dst`, byte offsets into the plan's scratch.
+struct UserReduceLaunch {
+  static constexpr std::size_t kInput = static_cast<std::size_t>(-1);
+  std::size_t src = kInput;
+  std::size_t dst = 0;
+  std::uint64_t count = 0;
+  std::uint64_t groups = 1;  // the partials written at dst...
+  std::uint64_t padded = 1;  // ...and the elements the next pass reads there: whole tiles
+};
+
+// The levels above the input, one after another in scratch (each on a 256-byte boundary and
+// padded to whole tiles), and the passes between them; the last level holds the one value.
+struct UserReducePlan {
+  std::size_t n = 0;
+  DType dtype{};
+  Op op{};
+  std::size_t scratch_bytes = 0;
+  std::vector<UserReduceLaunch> launches;
+  std::size_t result = 0;  // byte offset of the one value
+
+  static UserReducePlan make(const UserKernel& k, DType t, Op op, std::size_t n) {
+    UserReducePlan plan;
+    plan.n = n;
+    plan.dtype = t;
+    plan.op = op;
+    const DType acc = accumulator_of(t);
+    const std::uint64_t tile = k.tile(k.block);
+    const std::vector<std::uint64_t> counts = kernel_reduce_levels(n, tile, k.max_groups);
+    std::size_t src = UserReduceLaunch::kInput;
+    for (std::size_t i = 0; i + 1 < counts.size(); ++i) {
+      const std::size_t dst = plan.scratch_bytes;
+      const std::uint64_t padded = kernel_padded(counts[i + 1], tile, acc, k.id);
+      plan.launches.push_back({src, dst, counts[i], counts[i + 1], padded});
+      plan.scratch_bytes = align256(dst + padded * size_of(acc));
+      src = dst;
+    }
+    plan.result = src;
+    return plan;
+  }
+};
+
+class UserReducer final : public Reducer {
+ public:
+  UserReducer(std::shared_ptr<Context> ctx, const UserKernel& kernel, UserModules& modules)
+      : ctx_((ctx->activate(), std::move(ctx))),
+        kernel_(kernel),
+        modules_(modules),
+        info_(kernel.info()),
+        host_result_(16) {}
+
+  const VariantInfo& info() const override { return info_; }
+  Reduction reduce(DeviceArray& input, Op op) override { return run(input, op, 1); }
+  Reduction reduce_batch(DeviceArray& input, Op op, int calls) override {
+    return run(input, op, calls);
+  }
+
+ private:
+  Reduction run(DeviceArray& input, Op op, int calls) {
+    const auto t0 = HostClock::now();
+    check_reduce_call(info_, input, op, calls);
+    CudaArray& array = device_array(input, *ctx_);
+    const DType t = array.dtype(), acc = accumulator_of(t);
+    const std::size_t n = array.size();
+    if (n == 0) return {Value::identity_of(t, op), Timing{0, ms_since(t0), true}};
+
+    ctx_->activate();
+    UserModule& first = modules_.get(kernel_, {t, t, op}, ctx_->limits());
+    UserModule& rest = modules_.get(kernel_, {acc, t, op}, ctx_->limits());
+    prepare(array, op);
+    const cudaStream_t s = ctx_->stream();
+    const bool warm = planned_.launches() > 0 && first.launched() && rest.launched();
+    timer_.start(s, warm && ctx_->knobs().gate);
+    for (int i = 0; i < calls; ++i) {
+      enqueue(array, first, rest, s);
+      planned_.launched();
+      timer_.enqueued();
+    }
+    first.mark_launched();
+    rest.mark_launched();
+    timer_.stop(s);
+    auto* scratch = static_cast<char*>(planned_.scratch());
+    XR_CUDA_CHECK(cudaMemcpyAsync(host_result_.get(), scratch + planned_.plan().result,
+                                  size_of(acc), cudaMemcpyDeviceToHost, s));
+    const float device_ms = timer_.finish(s, ctx_->knobs().timeout) / static_cast<float>(calls);
+    return {value_of(t), Timing{device_ms, ms_since(t0) / calls, true}};
+  }
+
+  // The plan and its scratch for this (n, dtype, op), each level's tail past its partials
+  // holding the identity (written once: a kernel writes partials only), then the input's tail.
+  void prepare(const CudaArray& array, Op op) {
+    const DType t = array.dtype(), acc = accumulator_of(t);
+    planned_.ensure(*ctx_, t, op, array.size(),
+                    [&] { return UserReducePlan::make(kernel_, t, op, array.size()); });
+    const UserReducePlan& plan = planned_.plan();
+    if (planned_.launches() == 0)
+      for (const UserReduceLaunch& l : plan.launches)
+        write_identity(*ctx_,
+                       static_cast<char*>(planned_.scratch()) + l.dst + l.groups * size_of(acc),
+                       acc, op, l.padded - l.groups);
+    pad_input(*ctx_, array, op, kernel_.tile(kernel_.block), kernel_.id);
+  }
+
+  void enqueue(const CudaArray& array, const UserModule& first, const UserModule& rest,
+               cudaStream_t s) {
+    auto* scratch = static_cast<char*>(planned_.scratch());
+    for (const UserReduceLaunch& l : planned_.plan().launches) {
+      const bool from_input = l.src == UserReduceLaunch::kInput;
+      const void* src = from_input ? array.data() : scratch + l.src;
+      void* dst = scratch + l.dst;
+      unsigned count = static_cast<unsigned>(l.count);
+      void* args[] = {&src, &dst, &count};
+      launch((from_input ? first : rest).pass(0), l.groups, kernel_.block, args, s);
+    }
+  }
+
+  // The one value, read back as the accumulator and rounded once to a 16-bit dtype.
+  Value value_of(DType t) const {
+    return visit_dtype(t, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (HalfFloat<T>) {
+        float acc;
+        std::memcpy(&acc, host_result_.get(), sizeof acc);
+        return Value::of(narrow<T>(acc));
+      } else {
+        T v;
+        std::memcpy(&v, host_result_.get(), sizeof v);
+        return Value::of(v);
+      }
+    });
+  }
+
+  std::shared_ptr<Context> ctx_;
+  const UserKernel& kernel_;
+  UserModules& modules_;
+  VariantInfo info_;
+  PlannedScratch<UserReducePlan> planned_;
+  PinnedBuffer host_result_;
+  CallTimer timer_;
+};
+
+// ---- scan ------------------------------------------------------------------------------------
+
+struct UserScanPlan {
+  std::size_t n = 0;
+  DType dtype{};
+  Op op{};
+  std::size_t scratch_bytes = 0;  // zeroed before every call, inside the timed interval
+};
+
+class UserScanner final : public Scanner {
+ public:
+  UserScanner(std::shared_ptr<Context> ctx, const UserKernel& kernel, UserModules& modules)
+      : ctx_((ctx->activate(), std::move(ctx))),
+        kernel_(kernel),
+        modules_(modules),
+        info_(kernel.info()) {}
+
+  const VariantInfo& info() const override { return info_; }
+  Timing scan(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
+    return run(input, output, op, kind, 1);
+  }
+  Timing scan_batch(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind,
+                    int calls) override {
+    return run(input, output, op, kind, calls);
+  }
+
+ private:
+  Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) {
+    const auto t0 = HostClock::now();
+    check_scan_call(info_, input, output, op, kind, calls);
+    CudaArray& in = device_array(input, *ctx_);
+    CudaArray& out = device_array(output, *ctx_);
+    const DType t = in.dtype();
+    const std::size_t n = in.size();
+    if (n == 0) return Timing{0, ms_since(t0), true};
+
+    ctx_->activate();
+    UserModule& module = modules_.get(kernel_, {t, t, op, kind}, ctx_->limits());
+    const std::uint64_t tile = kernel_.tile(kernel_.block);
+    planned_.ensure(*ctx_, t, op, n, [&] {
+      return UserScanPlan{n, t, op, kernel_scratch_bytes(kernel_, n, tile)};
+    });
+    pad_input(*ctx_, in, op, tile, kernel_.id);
+    const cudaStream_t s = ctx_->stream();
+    timer_.start(s, planned_.launches() > 0 && module.launched() && ctx_->knobs().gate);
+    for (int i = 0; i < calls; ++i) {
+      enqueue(in, out, module, s);
+      planned_.launched();
+      timer_.enqueued();
+    }
+    module.mark_launched();
+    timer_.stop(s);
+    const float device_ms = timer_.finish(s, ctx_->knobs().timeout) / static_cast<float>(calls);
+    return Timing{device_ms, ms_since(t0) / calls, true};
+  }
+
+  void enqueue(const CudaArray& in, const CudaArray& out, const UserModule& module,
+               cudaStream_t s) {
+    void* scratch = planned_.scratch();
+    XR_CUDA_CHECK(cudaMemsetAsync(scratch, 0, planned_.plan().scratch_bytes, s));
+    const void* src = in.data();
+    void* dst = out.data();
+    unsigned count = static_cast<unsigned>(in.size());
+    void* args[] = {&src, &dst, &scratch, &count};
+    const std::uint64_t tile = kernel_.tile(kernel_.block);
+    for (std::size_t p = 0; p < kernel_.passes.size(); ++p)
+      launch(module.pass(p), kernel_.groups(kernel_.passes[p].grid, in.size(), tile), kernel_.block,
+             args, s);
+  }
+
+  std::shared_ptr<Context> ctx_;
+  const UserKernel& kernel_;
+  UserModules& modules_;
+  VariantInfo info_;
+  PlannedScratch<UserScanPlan> planned_;
+  CallTimer timer_;
+};
+
+}  // namespace
+
+std::unique_ptr<Reducer> make_user_reducer(std::shared_ptr<Context> ctx, const UserKernel& kernel,
+                                           UserModules& modules) {
+  return std::make_unique<UserReducer>(std::move(ctx), kernel, modules);
+}
+
+std::unique_ptr<Scanner> make_user_scanner(std::shared_ptr<Context> ctx, const UserKernel& kernel,
+                                           UserModules& modules) {
+  return std::make_unique<UserScanner>(std::move(ctx), kernel, modules);
+}
+
+void compile_first_claim(const UserKernel& kernel, UserModules& modules,
+                         const DeviceLimits& limits) {
+  modules.get(
+      kernel,
+      {kernel.dtypes.front(), kernel.dtypes.front(), kernel.ops.front(), kernel.kinds.front()},
+      limits);
+}
+
+}  // namespace xr::cuda

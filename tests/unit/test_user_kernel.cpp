@@ -1,0 +1,132 @@
+// Core's description of a user's kernel (xreduce/user_kernel.hpp): declarations and their
+// errors, the passes' grids and a reduce's levels, the scratch and the padding, the prelude; and
+// the device timeout's knob (xreduce/device_timeout.hpp).
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "test_support.hpp"
+#include "xreduce/device_timeout.hpp"
+#include "xreduce/user_kernel.hpp"
+
+using xr::DType;
+using xr::ErrorCategory;
+using xr::KernelGrid;
+using xrtest::require_error;
+using xrtest::TempDir;
+using xrtest::write_bytes;
+
+namespace {
+
+xr::UserKernel declared(const TempDir& dir, const std::string& name, const std::string& text,
+                        std::string_view spec = {}) {
+  write_bytes(dir / name, text);
+  return xr::load_user_kernel(dir / name, spec);
+}
+
+}  // namespace
+
+TEST_CASE("user kernel: declarations from the file and --kernel-spec", "[unit][kernel]") {
+  TempDir dir;
+  const xr::UserKernel k = declared(
+      dir, "k.cu",
+      "// xreduce: primitive=scan dtypes=i32,f32 ops=sum,max kinds=inclusive,exclusive\n"
+      "// xreduce: block=128 items=4 grid=96 pass=up:tiles pass=top:one scratch-per-tile=8\n",
+      "nondeterministic");
+  CHECK(k.id == "user/k");
+  CHECK(k.primitive == xr::Primitive::scan);
+  CHECK(k.block == 128);
+  CHECK(k.items == 4);
+  CHECK(k.max_groups == 96);
+  CHECK(k.dtypes == std::vector<DType>{DType::i32, DType::f32});
+  REQUIRE(k.passes.size() == 2);
+  CHECK(k.passes[1].entry == "top");
+  CHECK(k.passes[1].grid == KernelGrid::one);
+  CHECK_FALSE(k.deterministic);
+  // A CUDA reduce with nothing declared: 256 threads, entry xr_reduce.
+  const xr::UserKernel r = declared(dir, "r.cu", "");
+  CHECK(r.block == 256);
+  CHECK(r.passes.front().entry == "xr_reduce");
+}
+
+TEST_CASE("user kernel: bad declarations are one usage error naming file and line",
+          "[unit][kernel]") {
+  TempDir dir;
+  require_error([&] { declared(dir, "a.comp", "\n// xreduce: grid=0\n"); }, ErrorCategory::usage,
+                "a.comp:2: grid= must be at least 1");
+  require_error([&] { declared(dir, "b.comp", "// xreduce: block=96\n"); }, ErrorCategory::usage,
+                "block=96 is not a power of two");
+  require_error([&] { declared(dir, "c.spv", "", "dtypes=i32,f32"); }, ErrorCategory::usage,
+                "a prebuilt module serves one dtype");
+  require_error([&] { declared(dir, "d.cubin", "", "dtypes=bf16"); }, ErrorCategory::usage,
+                "one prebuilt bf16 module cannot");
+  require_error([&] { declared(dir, "e.cu", "// xreduce: pass=a:tiles pass=b:tiles\n"); },
+                ErrorCategory::usage, "a reduce kernel has one entry point");
+}
+
+TEST_CASE("user kernel: grids, a reduce's levels, scratch and padding", "[unit][kernel]") {
+  CHECK(xr::kernel_groups(KernelGrid::tiles, 0, 256) == 1);
+  CHECK(xr::kernel_groups(KernelGrid::tiles, 257, 256) == 2);
+  CHECK(xr::kernel_groups(KernelGrid::one, 1 << 20, 256) == 1);
+  // Seed 000's recursion: one partial per tile until one value is left.
+  CHECK(xr::kernel_reduce_levels(1000, 256) == std::vector<std::uint64_t>{1000, 4, 1});
+  CHECK(xr::kernel_reduce_levels(1, 256) == std::vector<std::uint64_t>{1, 1});
+  // Seed 002's grid-stride kernel at grid=1024: at most 1024 partials, then 2, then 1.
+  CHECK(xr::kernel_reduce_levels(std::uint64_t{1} << 28, 512, 1024) ==
+        std::vector<std::uint64_t>{std::uint64_t{1} << 28, 1024, 2, 1});
+
+  xr::UserKernel k;
+  k.scratch_per_tile = 8;
+  k.scratch_bytes = 4;
+  CHECK(xr::kernel_scratch_bytes(k, 1 << 20, 256) == 8 * 4096 + 4);
+  k.max_groups = 100;
+  CHECK(k.groups(KernelGrid::tiles, 1 << 20, 256) == 100);
+  CHECK(xr::kernel_scratch_bytes(k, 1 << 20, 256) == 8 * 100 + 4);
+  k.scratch_per_tile = k.scratch_bytes = 0;
+  CHECK(xr::kernel_scratch_bytes(k, 10, 256) == xr::kKernelMinScratchBytes);
+
+  CHECK(xr::kernel_padded(1000, 256, DType::f32, "user/x") == 1024);
+  require_error([] { xr::kernel_padded(1, std::uint64_t{1} << 20, DType::f32, "user/x"); },
+                ErrorCategory::unsupported, "KiB xreduce pads an array with");
+  const std::vector<std::byte> pad = xr::identity_bytes(DType::i32, xr::Op::min, 2);
+  std::int32_t v[2];
+  std::memcpy(v, pad.data(), sizeof v);
+  CHECK(v[0] == INT32_MAX);
+  CHECK(v[1] == INT32_MAX);
+}
+
+TEST_CASE("user kernel: the prelude includes only what the types need", "[unit][kernel]") {
+  using L = xr::KernelLanguage;
+  const auto prelude = [](L l, DType t) {
+    return xr::kernel_prelude(
+        l, xr::kernel_macros(l, t, t, xr::Op::sum, xr::ScanKind::inclusive, 256, 1));
+  };
+  CHECK(prelude(L::cuda, DType::f32).find("#include") == std::string::npos);
+  CHECK(prelude(L::cuda, DType::f16).find("#include <cuda_fp16.h>\n") == 0);
+  CHECK(prelude(L::cuda, DType::bf16).find("#include <cuda_bf16.h>\n") == 0);
+  CHECK(prelude(L::glsl, DType::i64).find("#extension GL_EXT_shader_explicit_arithmetic_types") ==
+        0);
+  CHECK(prelude(L::hlsl, DType::f64).find("#define XR_T double\n") == 0);
+  require_error([&] { prelude(L::glsl, DType::bf16); }, ErrorCategory::unsupported,
+                "no type for bf16");
+}
+
+TEST_CASE("device timeout: XR_DEVICE_TIMEOUT in seconds, malformed values named",
+          "[unit][timeout]") {
+  unsetenv("XR_DEVICE_TIMEOUT");
+  CHECK(xr::read_device_timeout().limit == std::chrono::seconds(60));
+  CHECK(xr::read_device_timeout().given.empty());
+  setenv("XR_DEVICE_TIMEOUT", "0.5", 1);
+  CHECK(xr::read_device_timeout().limit == std::chrono::milliseconds(500));
+  CHECK(xr::read_device_timeout().describe() == "0.5 s");
+  for (const char* bad : {"0", "-1", "abc", "2s", "1e9"}) {
+    setenv("XR_DEVICE_TIMEOUT", bad, 1);
+    CAPTURE(bad);
+    CHECK(xr::read_device_timeout().error.find("XR_DEVICE_TIMEOUT must be") == 0);
+  }
+  unsetenv("XR_DEVICE_TIMEOUT");
+  // Without a handler a timeout throws; the tool installs one that exits instead.
+  require_error([] { xr::device_timed_out("never finished"); }, ErrorCategory::device_lost,
+                "never finished");
+}
