@@ -150,6 +150,39 @@ struct CheckCommand {
   }
 };
 
+struct KernelHeaderCommand {
+  CLI::App* cmd;
+  KernelHeaderOptions options;
+  std::unique_ptr<OptionalText> dtype, op, scan;
+  explicit KernelHeaderCommand(CLI::App& app)
+      : cmd(app.add_subcommand("kernel-header",
+                               "Print the macros (and headers) xreduce defines before a --kernel's "
+                               "source, to build a .cubin/.ptx/.spv with nvcc or glslc")) {
+    KernelHeaderOptions& o = options;
+    cmd->add_option("--kernel", o.kernel, "The kernel whose declarations apply")
+        ->required()
+        ->type_name("FILE");
+    cmd->add_option("--kernel-spec", o.spec, "Declarations, as for run and compare")
+        ->type_name("WORDS");
+    dtype =
+        std::make_unique<OptionalText>(cmd, "--dtype", "Element type (default: its first)", "T");
+    op = std::make_unique<OptionalText>(cmd, "--op", "Operator (default: its first)", "OP");
+    scan = std::make_unique<OptionalText>(cmd, "--scan", "Scan kind (default: its first)", "KIND");
+    cmd->add_option("--pass", o.pass, "The pass's index: XR_PASS")
+        ->capture_default_str()
+        ->type_name("K");
+    cmd->add_flag("--partials", o.partials,
+                  "A reduce's later passes, which read the partials (XR_T = XR_ACC)");
+  }
+
+  const KernelHeaderOptions& finish() {
+    dtype->copy_to(options.dtype);
+    op->copy_to(options.op);
+    scan->copy_to(options.scan);
+    return options;
+  }
+};
+
 struct RunCommand {
   CLI::App* cmd;
   RunOptions options;
@@ -301,10 +334,10 @@ struct CompareCommand {
 std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   const std::string first = argc > 1 ? argv[1] : "";
   if (!first.empty() && first[0] != '-' && first != "list" && first != "run" &&
-      first != "compare" && first != "check")
+      first != "compare" && first != "check" && first != "kernel-header")
     throw Error(ErrorCategory::usage,
-                fmt::format("unknown command '{}' (expected list, run, compare or check; see "
-                            "xreduce --help)",
+                fmt::format("unknown command '{}' (expected list, run, compare, check or "
+                            "kernel-header; see xreduce --help)",
                             first));
   try {
     app.parse(argc, argv);
@@ -313,7 +346,9 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::string msg = e.what();
     if (dynamic_cast<const CLI::RequiredError*>(&e) && app.get_subcommands().empty())
-      msg = "a command is required: list, run, compare or check (see xreduce --help)";
+      msg =
+          "a command is required: list, run, compare, check or kernel-header (see xreduce "
+          "--help)";
     throw Error(ErrorCategory::usage, msg);
   }
   return std::nullopt;
@@ -334,7 +369,9 @@ int run_cli(int argc, char** argv) {
   RunCommand run(app);
   CompareCommand compare(app);
   CheckCommand check(app);
+  KernelHeaderCommand header(app);
   if (const std::optional<int> done = parse(app, argc, argv)) return *done;
+  if (header.cmd->parsed()) return run_kernel_header(header.finish());
 
   Registry registry;
   register_builtin_backends(registry);

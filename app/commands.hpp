@@ -85,6 +85,16 @@ struct CheckOptions {
   std::string format = "text";  // text | json
 };
 
+// `xreduce kernel-header`: the prelude of one --kernel for one (dtype, op, scan kind, pass),
+// defaults its first claims; `partials`: a reduce's later passes, which read the accumulator.
+struct KernelHeaderOptions {
+  std::string kernel;
+  std::string spec;
+  std::optional<std::string> dtype, op, scan;
+  std::size_t pass = 0;
+  bool partials = false;
+};
+
 // Loads every --kernel (load_user_kernel), checks their ids and adds each to its backend.
 // Returns them, in the order given.
 std::vector<UserKernel> add_user_kernels(const Registry& registry, const KernelFlags& flags);
@@ -93,5 +103,6 @@ int run_list(const Registry& registry, const ListOptions& options);
 int run_check(const Registry& registry, const CheckOptions& options);
 int run_run(const Registry& registry, const RunOptions& options);
 int run_compare(const Registry& registry, const CompareOptions& options);
+int run_kernel_header(const KernelHeaderOptions& options);
 
 }  // namespace xr::app

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -1177,4 +1178,66 @@ TEST_CASE("a kernel is checked, run and compared like every variant", "[cli][ker
   CHECK(cmp.code == 0);
   CHECK(cmp.out.find("user/mine") != std::string::npos);
   CHECK(cmp.out.find("smem/sequential") != std::string::npos);
+}
+
+TEST_CASE("kernel-header prints the prelude a prebuilt module is built with", "[cli][kernel]") {
+  TempDir dir;
+  write_bytes(
+      dir / "bit.cu",
+      "// xreduce: primitive=scan dtypes=i32,f32,f16 ops=sum,max kinds=inclusive,exclusive\n"
+      "// xreduce: block=128 pass=a:tiles pass=b:one\n");
+  const std::string cu = (dir / "bit.cu").string();
+  const Result r = xreduce({"kernel-header", "--kernel", cu, "--dtype", "f32", "--op", "max",
+                            "--scan", "exclusive", "--pass", "1"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  for (const char* line :
+       {"#define XR_T float\n", "#define XR_OP_MAX 1\n", "#define XR_EXCLUSIVE 1\n",
+        "#define XR_PASS 1\n", "#define XR_BLOCK 128u\n", "#define XR_DTYPE_F32 1\n"})
+    CHECK(r.out.find(line) != std::string::npos);
+  CHECK(r.out.find("cuda_fp16.h") == std::string::npos);  // included for f16 only
+  const Result half = xreduce({"kernel-header", "--kernel", cu, "--dtype", "f16"});
+  CHECK(half.out.find("#include <cuda_fp16.h>\n#define XR_T __half\n#define XR_ACC float\n") == 0);
+  // GLSL's spelling, and a reduce's later passes reading the partials.
+  write_bytes(dir / "r.comp", glsl_kernel("", "", "// xreduce: dtypes=f16,i64"));
+  const Result glsl = xreduce(
+      {"kernel-header", "--kernel", (dir / "r.comp").string(), "--dtype", "f16", "--partials"});
+  CHECK(glsl.out.find("#extension GL_EXT_shader_explicit_arithmetic_types") == 0);
+  CHECK(glsl.out.find("#define XR_T float\n#define XR_ACC float\n") != std::string::npos);
+
+  expect_error({"kernel-header", "--kernel", cu, "--dtype", "f64"}, 2,
+               "does not claim --dtype f64");
+  expect_error({"kernel-header", "--kernel", cu, "--pass", "2"}, 2, "declares 2 pass(es)");
+  write_bytes(dir / "half.cubin", "");
+  expect_error(
+      {"kernel-header", "--kernel", (dir / "half.cubin").string(), "--kernel-spec", "dtypes=f16"},
+      2, "one prebuilt f16 module cannot");
+}
+
+TEST_CASE("a kernel that never finishes ends the run: exit 5, one line", "[cli][kernel]") {
+  require_vulkan();
+  TempDir dir;
+  // Every invocation loops until an element equals 123456789, which none of the data (small: 0
+  // to 255) or the padding (0) does; the loop writes, so no compiler may drop it. lavapipe stops
+  // a loop after 65535 iterations: over 2M elements that still takes minutes there.
+  write_bytes(dir / "spin.comp",
+              "#version 450\n// xreduce: dtypes=i32\nlayout(local_size_x = 64) in;\n"
+              "layout(std430, binding = 0) readonly buffer In { XR_T xs[]; };\n"
+              "layout(std430, binding = 1) coherent buffer Out { XR_ACC partials[]; };\n"
+              "void main() {\n"
+              "  for (uint i = 0; xs[i % 64u] != 123456789; ++i) partials[gl_WorkGroupID.x] = "
+              "XR_ACC(i);\n}\n");
+  setenv("XR_DEVICE_TIMEOUT", "1", 1);
+  const auto t0 = std::chrono::steady_clock::now();
+  expect_error({"run", "--kernel", (dir / "spin.comp").string(), "--n", "2M", "--reps", "1",
+                "--warmup", "0"},
+               5, "vulkan: a submission did not finish within 1 s");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(seconds < 30);  // the process ended at once: it did not wait for the device
+  setenv("XR_DEVICE_TIMEOUT", "forever", 1);
+  expect_error({"run", "--kernel", (dir / "spin.comp").string(), "--n", "100"}, 3,
+               "XR_DEVICE_TIMEOUT must be a number of seconds");
+  unsetenv("XR_DEVICE_TIMEOUT");
+  CHECK(dir.entries() == 1);  // nothing written beside the kernel
 }
