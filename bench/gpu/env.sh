@@ -30,6 +30,16 @@ for f in .gpulibs/*.deb; do dpkg -x "$f" /opt/xr; done
 ldconfig
 export LD_LIBRARY_PATH=/opt/xr/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export VK_LAYER_PATH=/opt/xr/usr/share/vulkan/explicit_layer.d
+# NVRTC (users' .cu kernels, docs/kernels.md) is the toolkit's shared library, which the binary's
+# run path names where it was built: point at the GPU machine's own toolkit, beside its nvcc, and
+# at its headers (cuda_fp16.h and cuda_bf16.h for the 16-bit types).
+if command -v nvcc >/dev/null; then
+  cuda_root=$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")")
+  for d in "$cuda_root/lib64" "$cuda_root/lib" "$cuda_root/targets/x86_64-linux/lib"; do
+    [ -e "$d/libnvrtc.so.13" ] && export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$d && break
+  done
+  [ -n "${CUDA_PATH:-}" ] || export CUDA_PATH=$cuda_root
+fi
 if [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ] && [ -z "${VK_DRIVER_FILES:-}" ]; then
   export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 fi
