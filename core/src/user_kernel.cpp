@@ -443,6 +443,11 @@ std::uint64_t UserKernel::groups(KernelGrid grid, std::uint64_t n, std::uint64_t
 
 std::vector<std::uint64_t> kernel_reduce_levels(std::uint64_t n, std::uint64_t tile,
                                                 std::uint64_t max_groups) {
+  // A tile of one element leaves as many partials as it read: the recursion would not end.
+  if (tile < 2)
+    throw Error(ErrorCategory::usage,
+                "a reduce kernel's tile (block x items) must hold at least 2 elements, not " +
+                    std::to_string(tile));
   std::vector<std::uint64_t> counts{n};
   while (counts.back() > 1 || counts.size() == 1) {
     const std::uint64_t g = kernel_groups(KernelGrid::tiles, counts.back(), tile);

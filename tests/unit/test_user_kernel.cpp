@@ -72,6 +72,8 @@ TEST_CASE("user kernel: grids, a reduce's levels, scratch and padding", "[unit][
   // Seed 000's recursion: one partial per tile until one value is left.
   CHECK(xr::kernel_reduce_levels(1000, 256) == std::vector<std::uint64_t>{1000, 4, 1});
   CHECK(xr::kernel_reduce_levels(1, 256) == std::vector<std::uint64_t>{1, 1});
+  require_error([] { xr::kernel_reduce_levels(1000, 1); }, ErrorCategory::usage,
+                "must hold at least 2 elements");
   // Seed 002's grid-stride kernel at grid=1024: at most 1024 partials, then 2, then 1.
   CHECK(xr::kernel_reduce_levels(std::uint64_t{1} << 28, 512, 1024) ==
         std::vector<std::uint64_t>{std::uint64_t{1} << 28, 1024, 2, 1});

@@ -114,7 +114,8 @@ std::uint64_t kernel_groups(KernelGrid grid, std::uint64_t n, std::uint64_t tile
 std::uint64_t kernel_padded(std::uint64_t n, std::uint64_t tile, DType t, std::string_view id);
 // The element counts of a reduce's levels over n > 0 elements: level 0 is the input, level i + 1
 // holds one partial per block of the pass over level i (one per tile, at most max_groups when
-// set), the last holds one value (seed 000's recursive scheme).
+// set), the last holds one value (seed 000's recursive scheme). Error(usage) for a tile of fewer
+// than 2 elements, which would never get there.
 std::vector<std::uint64_t> kernel_reduce_levels(std::uint64_t n, std::uint64_t tile,
                                                 std::uint64_t max_groups = 0);
 // A scan's zeroed scratch over n elements in tiles of `tile`: scratch-per-tile per block of a
