@@ -2,6 +2,7 @@
 // (core's kernel_prelude: the headers or extensions its types need and the ABI's macros), so a
 // prebuilt module — a .cubin or .ptx built by nvcc, a .spv built by glslc — is compiled with the
 // same macros the run-time compilers see (docs/kernels.md, "Prebuilt modules").
+#include <algorithm>
 #include <cstdio>
 #include <string>
 

@@ -115,13 +115,10 @@ class CudaReducer final : public Reducer {
     planned_.ensure(*ctx_, t, op, n,
                     [&] { return make_reduce_plan(kernel_, t, op, n, ctx_->limits()); });
     const ReduceBuffers bufs{array->data(), planned_.scratch(), result_.get()};
-    timer_.start(s, planned_.launches() > 0 && ctx_->knobs().gate);
-    for (int i = 0; i < calls; ++i) {
+    timer_.record(s, planned_.launches() > 0 && ctx_->knobs().gate, calls, [&] {
       enqueue_reduce(planned_.plan(), bufs, s);
       planned_.launched();
-      timer_.enqueued();
-    }
-    timer_.stop(s);
+    });
     XR_CUDA_CHECK(
         cudaMemcpyAsync(host_result_.get(), result_.get(), size_of(t), cudaMemcpyDeviceToHost, s));
     const float device_ms = timer_.finish(s, ctx_->knobs().timeout) / static_cast<float>(calls);

@@ -91,14 +91,11 @@ class CudaScanner final : public Scanner {
     const cudaStream_t s = ctx_->stream();
     planned_.ensure(*ctx_, t, op, n,
                     [&] { return make_scan_plan(kernel_, t, op, n, ctx_->limits()); });
-    timer_.start(s, planned_.launches() > 0 && ctx_->knobs().gate);
-    for (int i = 0; i < calls; ++i) {
+    timer_.record(s, planned_.launches() > 0 && ctx_->knobs().gate, calls, [&] {
       const ScanBuffers bufs{in->data(), out->data(), planned_.scratch(), planned_.launches()};
       enqueue_scan(planned_.plan(), bufs, kind, s);
       planned_.launched();
-      timer_.enqueued();
-    }
-    timer_.stop(s);
+    });
     const float device_ms = timer_.finish(s, ctx_->knobs().timeout) / static_cast<float>(calls);
     return Timing{device_ms, ms_since(t0) / calls, true};
   }

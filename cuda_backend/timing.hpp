@@ -49,6 +49,16 @@ class CallTimer {
   void start(cudaStream_t s, bool gated);
   void enqueued();
   void stop(cudaStream_t s);
+  // start(), then `calls` calls of `enqueue()` each counted by enqueued(), then stop().
+  template <class Enqueue>
+  void record(cudaStream_t s, bool gated, int calls, Enqueue&& enqueue) {
+    start(s, gated);
+    for (int i = 0; i < calls; ++i) {
+      enqueue();
+      enqueued();
+    }
+    stop(s);
+  }
   float finish(cudaStream_t s, const DeviceTimeout& timeout);
 
  private:

@@ -420,9 +420,11 @@ std::string kernel_prelude(KernelLanguage language, const KernelMacros& macros) 
   return text;
 }
 
-std::uint64_t kernel_groups(KernelGrid grid, std::uint64_t n, std::uint64_t tile) {
+std::uint64_t kernel_groups(KernelGrid grid, std::uint64_t n, std::uint64_t tile,
+                            std::uint64_t max_groups) {
   if (grid == KernelGrid::one) return 1;
-  return std::max<std::uint64_t>(1, (n + tile - 1) / tile);
+  const std::uint64_t tiles = std::max<std::uint64_t>(1, (n + tile - 1) / tile);
+  return max_groups ? std::min(tiles, max_groups) : tiles;
 }
 
 std::uint64_t kernel_padded(std::uint64_t n, std::uint64_t tile, DType t, std::string_view id) {
@@ -437,8 +439,7 @@ std::uint64_t kernel_padded(std::uint64_t n, std::uint64_t tile, DType t, std::s
 }
 
 std::uint64_t UserKernel::groups(KernelGrid grid, std::uint64_t n, std::uint64_t tile) const {
-  const std::uint64_t g = kernel_groups(grid, n, tile);
-  return max_groups ? std::min(g, max_groups) : g;
+  return kernel_groups(grid, n, tile, max_groups);
 }
 
 std::vector<std::uint64_t> kernel_reduce_levels(std::uint64_t n, std::uint64_t tile,
@@ -449,10 +450,8 @@ std::vector<std::uint64_t> kernel_reduce_levels(std::uint64_t n, std::uint64_t t
                 "a reduce kernel's tile (block x items) must hold at least 2 elements, not " +
                     std::to_string(tile));
   std::vector<std::uint64_t> counts{n};
-  while (counts.back() > 1 || counts.size() == 1) {
-    const std::uint64_t g = kernel_groups(KernelGrid::tiles, counts.back(), tile);
-    counts.push_back(max_groups ? std::min(g, max_groups) : g);
-  }
+  while (counts.back() > 1 || counts.size() == 1)
+    counts.push_back(kernel_groups(KernelGrid::tiles, counts.back(), tile, max_groups));
   return counts;
 }
 

@@ -30,7 +30,7 @@ __inline__ __device__ int blockReduceSum(int val) {
   return val;
 }
 
-extern "C" __global__ void deviceReduceKernel(int *in, int *out, unsigned int n) {
+extern "C" __global__ void deviceReduceKernel(int* in, int* out, unsigned int n) {
   int sum = 0;
   // reduce multiple elements per thread
   for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)

@@ -106,9 +106,10 @@ KernelMacros kernel_macros(KernelLanguage language, DType data, DType dtype, Op 
 // sees the same macros.
 std::string kernel_prelude(KernelLanguage language, const KernelMacros& macros);
 
-// The grid of `pass` over n elements in tiles of `tile`: ceil(n / tile) blocks (at least one), or
-// one.
-std::uint64_t kernel_groups(KernelGrid grid, std::uint64_t n, std::uint64_t tile);
+// The grid of `pass` over n elements in tiles of `tile`: ceil(n / tile) blocks (at least one, at
+// most max_groups when set: grid=), or one.
+std::uint64_t kernel_groups(KernelGrid grid, std::uint64_t n, std::uint64_t tile,
+                            std::uint64_t max_groups = 0);
 // n rounded up to whole tiles: what a pass may read. Error(unsupported) when the padding exceeds
 // kKernelSlackBytes.
 std::uint64_t kernel_padded(std::uint64_t n, std::uint64_t tile, DType t, std::string_view id);
