@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "xreduce/device_timeout.hpp"
+#include "xreduce/shapes.hpp"
 
 namespace xr::cuda {
 
@@ -18,6 +19,9 @@ struct CudaKnobs {
   bool gate = true;
   // XR_DEVICE_TIMEOUT: how long the host waits for a timed call before the device counts as lost.
   DeviceTimeout timeout;
+  // XR_SCAN_ONE_GROUP_MAX: the n up to which fast/decoupled-lookback runs as one block (a
+  // malformed value refuses every scan with its error line).
+  ScanOneGroupKnob one_group;
   // Each knob set in the environment, as given (name, value).
   std::vector<std::pair<std::string, std::string>> set;
 };
@@ -31,6 +35,9 @@ inline CudaKnobs read_cuda_knobs() {
   knobs.timeout = read_device_timeout();
   if (!knobs.timeout.given.empty())
     knobs.set.emplace_back("XR_DEVICE_TIMEOUT", knobs.timeout.given);
+  knobs.one_group = read_scan_one_group_knob();
+  if (!knobs.one_group.given.empty())
+    knobs.set.emplace_back("XR_SCAN_ONE_GROUP_MAX", knobs.one_group.given);
   return knobs;
 }
 

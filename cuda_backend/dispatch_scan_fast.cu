@@ -1,12 +1,12 @@
 // fast/* scans: tile geometry, grids and scratch (kernels/scan_fast.cuh). A tile is a number of
 // 16-byte vectors, so its element count depends on the dtype (4096 for 32-bit types).
-//   fast/decoupled-lookback  scratch: [offsets[0]] one status word per tile (64-bit with its
-//                                     value for 4-byte accumulators, 32-bit for 8-byte ones),
-//                                     [offsets[1]] the 64-bit tile counter,
-//                                     [offsets[2]] 8-byte accumulators only: two value slots
-//                                     per tile (aggregate, inclusive prefix);
+//   fast/decoupled-lookback  scratch: [offsets[0]] the tile states (kernels::TileStates: one
+//                                     64-bit word per tile for 4-byte accumulators, two for
+//                                     8-byte ones), [offsets[1]] the 64-bit tile counter,
+//                                     [offsets[2]] value slots, for a layout that has them;
 //                            counts[0]: the status words' bytes (what an epoch wrap re-zeroes);
-//                            grid: one block per tile
+//                            grid: one block per tile. n <= kScanOneGroupMax: one block,
+//                            reduce-then-scan's tile pass over all of n (one_block)
 //   fast/reduce-then-scan    scratch: [offsets[0]] one partial (accumulator) per block of pass 1
 #include "kernels/scan_fast.cuh"
 #include "scan_dispatch.hpp"
@@ -25,10 +25,12 @@ namespace {
 constexpr TileShape kLookBack = shared_shape(Primitive::scan, "fast/decoupled-lookback");
 constexpr int kLookBackBlock = kLookBack.threads;
 constexpr int kLookBackVecs = kLookBack.items / 4;
-// 8-byte accumulators (i64, u64, f64): 256 x 16 vectors, one of core's kShapeExceptions (split
-// tile states take a second dependent L2 round trip per look-back step, which larger tiles
-// amortise; the H100 sweep is there). Not swept further, nor on the H200.
-constexpr int k8ByteLookBackBlock = 256;
+// 8-byte accumulators (i64, u64, f64): 128 x 16 vectors of two elements, core's shared 128 x 32
+// in elements, with the halves tile states. H200, 2^28, cold, xreduce_cuda_scan_tune, u64 / f64
+// ms: 128 x 16 1.198 / 1.193 (1.03x / 1.09x CUB), 256 x 16 1.209 / 1.190, 256 x 8 1.264 / 1.256,
+// 128 x 8 1.246 / 1.240, CUB's 224 x 24 items 1.300 / 1.289; the split layout's best, 256 x 16
+// (the policy before), 1.475 / 1.453.
+constexpr int k8ByteLookBackBlock = 128;
 constexpr int k8ByteLookBackVecs = 16;
 constexpr int lookback_block(std::size_t acc_bytes) {
   return acc_bytes == 8 ? k8ByteLookBackBlock : kLookBackBlock;
@@ -74,12 +76,24 @@ Policy policy_scan_fast(ScanKernel k, const DeviceLimits&) {
             "grid one resident wave, each block a contiguous chunk; not swept"};
   return {kLookBackBlock, kLookBackVecs * 4, 16, 0,
           "one block per tile, pauses 1200/600 ns; H200 2^28: 1.05x CUB (xreduce_cuda_scan_tune); "
-          "8-byte types 256 x 16 vectors, H100 2^28: 0.88-0.93x CUB"};
+          "8-byte types 128 x 16 vectors, halves tile states, H200 2^28: 1.03x / 1.09x CUB "
+          "(u64 / f64)"};
 }
 
-void plan_scan_fast(ScanPlan& plan, const DeviceLimits& dev) {
+void plan_scan_fast(ScanPlan& plan, const DeviceLimits& dev, std::uint64_t one_group_max) {
   const bool look_back = plan.kernel == ScanKernel::fast_decoupled_lookback;
   const std::size_t acc_bytes = size_of(accumulator_of(plan.dtype));
+  if (look_back && plan.n <= one_group_max) {  // reduce-then-scan's tile pass, one chunk
+    plan.one_block = true;
+    plan.block = kBlock;
+    plan.tile = tile_elems(kBlock, kVecs, plan.dtype);
+    plan.tiles = ceil_div(plan.n, plan.tile);
+    plan.grid = 1;
+    plan.counts = {plan.n};
+    plan.offsets = {0};
+    plan.scratch_bytes = 256;
+    return;
+  }
   plan.block = look_back ? lookback_block(acc_bytes) : kBlock;
   plan.tile = look_back
                   ? tile_elems(lookback_block(acc_bytes), lookback_vecs(acc_bytes), plan.dtype)
@@ -87,15 +101,19 @@ void plan_scan_fast(ScanPlan& plan, const DeviceLimits& dev) {
   plan.tiles = ceil_div(plan.n, plan.tile);
   if (look_back) {
     plan.grid = to_grid(plan.tiles);
-    const bool packed = acc_bytes == 4;  // kernels::TileStates: packed word or split slots
-    const std::size_t status_bytes = plan.tiles * (packed ? 8 : 4);
+    // kernels::TileStates of the accumulator: status words, and value slots for split ones.
+    using States4 = kernels::TileStates<float>;
+    using States8 = kernels::TileStates<double>;
+    const std::size_t per_status = acc_bytes == 8 ? States8::kStatusBytes : States4::kStatusBytes;
+    const std::size_t per_value = acc_bytes == 8 ? States8::kValueBytes : States4::kValueBytes;
+    const std::size_t status_bytes = plan.tiles * per_status;
     const std::size_t counter = align256(status_bytes);
     plan.offsets = {0, counter};
     plan.counts = {status_bytes};
     plan.scratch_bytes = counter + sizeof(unsigned long long);
-    if (!packed) {
+    if (per_value) {
       plan.offsets.push_back(align256(plan.scratch_bytes));
-      plan.scratch_bytes = plan.offsets[2] + plan.tiles * 2 * acc_bytes;
+      plan.scratch_bytes = plan.offsets[2] + plan.tiles * per_value;
     }
     return;
   }
@@ -118,7 +136,7 @@ void enqueue_scan_fast(const ScanPlan& plan, const ScanBuffers& bufs, ScanKind k
     const T* in = static_cast<const T*>(bufs.input);
     T* out = static_cast<T*>(bufs.output);
     char* scratch = static_cast<char*>(bufs.scratch);
-    if (plan.kernel == ScanKernel::fast_decoupled_lookback) {
+    if (plan.kernel == ScanKernel::fast_decoupled_lookback && !plan.one_block) {
       void* states = scratch + plan.offsets[0];
       auto* counter = reinterpret_cast<unsigned long long*>(scratch + plan.offsets[1]);
       void* values = plan.offsets.size() > 2 ? scratch + plan.offsets[2] : nullptr;
@@ -139,7 +157,7 @@ void enqueue_scan_fast(const ScanPlan& plan, const ScanBuffers& bufs, ScanKind k
     }
     const std::size_t chunk = plan.counts[0];
     A* partials = reinterpret_cast<A*>(scratch + plan.offsets[0]);
-    if (plan.grid > 1) {
+    if (plan.grid > 1) {  // never for the look-back's one block
       k::scan_rts_reduce<T, O, kBlock, kReduceUnroll>
           <<<plan.grid, kBlock, 0, stream>>>(in, partials, plan.n, chunk);
       XR_CUDA_CHECK_LAUNCH();

@@ -45,7 +45,8 @@ Policy scan_policy(ScanKernel k, const DeviceLimits& dev) {
   return {};
 }
 
-ScanPlan make_scan_plan(ScanKernel k, DType t, Op op, std::size_t n, const DeviceLimits& dev) {
+ScanPlan make_scan_plan(ScanKernel k, DType t, Op op, std::size_t n, const DeviceLimits& dev,
+                        std::uint64_t one_group_max) {
   ScanPlan plan;
   plan.kernel = k;
   plan.dtype = t;
@@ -59,7 +60,7 @@ ScanPlan make_scan_plan(ScanKernel k, DType t, Op op, std::size_t n, const Devic
       detail::plan_scan_bit(plan, dev);
       break;
     case Family::fast:
-      detail::plan_scan_fast(plan, dev);
+      detail::plan_scan_fast(plan, dev, one_group_max);
       break;
     case Family::cub:
       detail::plan_scan_cub(plan, dev);
@@ -87,6 +88,7 @@ std::string ScanPlan::describe() const {
   if (grid) s += ", " + std::to_string(grid) + "x" + std::to_string(block);
   if (tile) s += ", tiles of " + std::to_string(tile);
   if (tiles) s += " (" + std::to_string(tiles) + ")";
+  if (one_block) s += ", one block";
   s += ", scratch " + std::to_string(scratch_bytes) + " B";
   return s;
 }

@@ -39,11 +39,12 @@ struct ScanPlan {
   ScanKernel kernel{};
   DType dtype{};  // as the user asked; with_type_op maps i32 sums to u32 (wrap modulo 2^32)
   Op op{};
-  std::size_t n = 0;      // > 0
-  unsigned block = 256;   // threads per block of the main kernel
-  std::size_t tile = 0;   // elements one block scans at once
-  std::size_t tiles = 0;  // tiles of the first level
-  unsigned grid = 0;      // blocks of the main launch
+  std::size_t n = 0;       // > 0
+  unsigned block = 256;    // threads per block of the main kernel
+  std::size_t tile = 0;    // elements one block scans at once
+  std::size_t tiles = 0;   // tiles of the first level
+  unsigned grid = 0;       // blocks of the main launch
+  bool one_block = false;  // fast/decoupled-lookback at n <= one_group_max: one block, a carry
   // Scratch the scanner allocates once per plan, zero-filled at allocation only: a family that
   // relies on zeros at the start of a call must restore them itself (or use ScanBuffers::launch).
   std::size_t scratch_bytes = 0;
@@ -66,7 +67,9 @@ struct ScanBuffers {
 // dispatch file holds its own numbers).
 Policy scan_policy(ScanKernel k, const DeviceLimits& dev);
 // n > 0. Error(unsupported) for a combination a kernel does not implement.
-ScanPlan make_scan_plan(ScanKernel k, DType t, Op op, std::size_t n, const DeviceLimits& dev);
+// one_group_max: fast/decoupled-lookback's one-block path up to this n (core's kScanOneGroupMax).
+ScanPlan make_scan_plan(ScanKernel k, DType t, Op op, std::size_t n, const DeviceLimits& dev,
+                        std::uint64_t one_group_max = kScanOneGroupMax);
 void enqueue_scan(const ScanPlan& plan, const ScanBuffers& bufs, ScanKind kind,
                   cudaStream_t stream);
 
@@ -85,7 +88,7 @@ void enqueue_scan_bit(const ScanPlan& plan, const ScanBuffers& bufs, ScanKind ki
                       cudaStream_t stream);
 // dispatch_scan_fast.cu: fast/reduce-then-scan, fast/decoupled-lookback.
 Policy policy_scan_fast(ScanKernel k, const DeviceLimits& dev);
-void plan_scan_fast(ScanPlan& plan, const DeviceLimits& dev);
+void plan_scan_fast(ScanPlan& plan, const DeviceLimits& dev, std::uint64_t one_group_max);
 void enqueue_scan_fast(const ScanPlan& plan, const ScanBuffers& bufs, ScanKind kind,
                        cudaStream_t stream);
 // dispatch_scan_cub.cu: lib/cub.

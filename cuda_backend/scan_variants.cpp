@@ -89,8 +89,11 @@ class CudaScanner final : public Scanner {
 
     ctx_->activate();
     const cudaStream_t s = ctx_->stream();
-    planned_.ensure(*ctx_, t, op, n,
-                    [&] { return make_scan_plan(kernel_, t, op, n, ctx_->limits()); });
+    const ScanOneGroupKnob& one_group = ctx_->knobs().one_group;
+    if (!one_group.error.empty()) throw Error(ErrorCategory::usage, one_group.error);
+    planned_.ensure(*ctx_, t, op, n, [&] {
+      return make_scan_plan(kernel_, t, op, n, ctx_->limits(), one_group.max);
+    });
     timer_.record(s, planned_.launches() > 0 && ctx_->knobs().gate, calls, [&] {
       const ScanBuffers bufs{in->data(), out->data(), planned_.scratch(), planned_.launches()};
       enqueue_scan(planned_.plan(), bufs, kind, s);

@@ -7,7 +7,8 @@
 // claimed in order, and the status words of earlier dispatches read as "not yet published", so
 // nothing is reset between submissions of the recorded command buffer. The workgroup scans its
 // tile (scan_vector_tile.glsl); subgroup 0 publishes the tile's aggregate, looks back over its
-// predecessors' status words a subgroup-width window at a time, and publishes the inclusive
+// predecessors' status words a window at a time (each lane reads WINDOW consecutive words per
+// poll: WINDOW x subgroup-size predecessors per L2 round trip), and publishes the inclusive
 // prefix; then the tile is stored with its exclusive prefix.
 //
 // Forward progress: Vulkan promises none between workgroups. A window that still holds an
@@ -37,6 +38,9 @@
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_atomic_int64 : require
+#ifdef XR_CLOCK  // scan_lookback_clock: the back-off counts subgroup-clock cycles
+#extension GL_ARB_shader_clock : require
+#endif
 #include "scan_common.glsl"
 
 // The 64-bit words at pc.aux: kWords status words per tile, then the ticket counter (word
@@ -47,25 +51,45 @@ layout(buffer_reference, std430, buffer_reference_align = 8) coherent buffer Sta
   uint64_t w;
 };
 #define STATE(k) State(pc.aux + (uint64_t(pc.aux_offset) + (k)) * 8).w
+// The plain-loads experiment's view of the same words (MODE bit 4).
+layout(buffer_reference, std430, buffer_reference_align = 8) coherent volatile buffer PlainState {
+  uint64_t w;
+};
+#define PLAIN_STATE(k) PlainState(pc.aux + (uint64_t(pc.aux_offset) + (k)) * 8).w
 #else
 layout(set = 0, binding = 2) coherent buffer States { uint64_t states[]; };
+layout(set = 0, binding = 2) coherent volatile buffer PlainStates { uint64_t plain_states[]; };
 #define STATE(k) states[pc.aux_offset + (k)]
+#define PLAIN_STATE(k) plain_states[pc.aux_offset + (k)]
 #endif
 
 #include "scan_vector_tile.glsl"
 
-// The pause between two polls of an incomplete window, in dependent integer steps (about 4
-// cycles each), and twice that before the first look: hundreds of subgroups polling the same
-// status words slow every L2 access (CUDA's look-back pauses with __nanosleep; GLSL has no sleep,
-// so the subgroup spins on registers instead of memory). 0: no pause (small grids).
+// The pause between two polls of an incomplete window, and twice that before the first look:
+// hundreds of subgroups polling the same status words slow every L2 access (CUDA's look-back
+// pauses with __nanosleep; GLSL has no sleep, so the subgroup spins on registers instead of
+// memory): dependent integer steps (about 4 cycles each), or with XR_CLOCK cycles of the
+// subgroup clock. 0: no pause (small grids).
 layout(constant_id = 2) const uint BACKOFF = 0;
+// The look-back's mode: bits 0-3 the window (status words per lane and poll, 1 to kMaxWindow),
+// bit 4 the plain-loads experiment (vk_scan_plan.cpp).
+layout(constant_id = 4) const uint MODE = 1;
+const uint kMaxWindow = 4;
+const uint WINDOW = MODE & 15u;
+const bool PLAIN_LOADS = (MODE & 16u) != 0u;
 
 shared uint s_sink;
 
 void back_off(uint steps) {
+#ifdef XR_CLOCK
+  const uint64_t start = clockARB();
+  while (clockARB() - start < uint64_t(steps)) {
+  }
+#else
   uint x = gl_SubgroupInvocationID + 1u;
   for (uint i = 0; i < steps; ++i) x = x * 1664525u + 1013904223u;
   if (x == 0u) s_sink = x;  // keeps the loop: the compiler cannot prove x never reaches 0
+#endif
 }
 
 const uint kAggregate = 1u;  // the word holds the tile's own total
@@ -104,6 +128,7 @@ uint flag_of(uint64_t w, uint epoch) {
 }
 
 uint64_t load_word(uint k) {
+  if (PLAIN_LOADS) return PLAIN_STATE(k);
   return atomicLoad(STATE(k), gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
 }
 void store_word(uint k, uint64_t w) {
@@ -153,60 +178,95 @@ T reduce_tile(uint j) {
   return SUBGROUP_OP(OP(OP(acc.x, acc.y), OP(acc.z, acc.w)));
 }
 
-// Subgroup 0 of tile `tile` (> 0): the combination of every earlier tile, in every lane. Lane l
-// watches tile (window end - l); the window slides back a subgroup at a time until it meets a
-// published prefix. Every branch is subgroup-uniform (votes and ballots).
+// Lane `lane`'s words of the window ending at tile `end`: tiles end - (lane * WINDOW + j),
+// j < WINDOW, nearest first; before tile 0, the identity as a published prefix.
+struct Window {
+  Status s[kMaxWindow];
+  uint first_prefix;  // the lane's nearest published prefix (j), kMaxWindow: none
+  uint missing;       // bit j: word j is unpublished and nearer than first_prefix
+};
+
+Window poll_window(int end, uint epoch) {
+  Window w;
+  w.first_prefix = kMaxWindow;
+  w.missing = 0u;
+  [[unroll]] for (uint j = 0; j < kMaxWindow; ++j) {
+    if (j >= WINDOW) break;
+    const int idx = end - int(gl_SubgroupInvocationID * WINDOW + j);
+    if (idx >= 0) {
+      w.s[j] = load_status(uint(idx), epoch);
+    } else {
+      w.s[j].flag = kPrefix;
+      w.s[j].value = T(IDENTITY);
+    }
+    if (w.first_prefix == kMaxWindow) {
+      if (w.s[j].flag == kPrefix) w.first_prefix = j;
+      else if (w.s[j].flag == 0u) w.missing |= 1u << j;
+    }
+  }
+  return w;
+}
+
+// The fallback over lanes 0..needed: subgroup 0 reduces every missing tile itself and offers its
+// aggregate to the tile's word (4-byte accumulators; 8-byte: see the top). Returns how many.
+uint reduce_missing(inout Window w, int end, uint needed, uint epoch) {
+  const uint lane = gl_SubgroupInvocationID;
+  const uvec4 lanes = subgroupBallot(w.missing != 0u);
+  for (uint l = 0; l <= needed; ++l) {
+    if (!subgroupBallotBitExtract(lanes, l)) continue;
+    const uint bits = subgroupShuffle(w.missing, l);
+    [[unroll]] for (uint j = 0; j < kMaxWindow; ++j) {
+      if ((bits & (1u << j)) == 0u) continue;
+      const uint t = uint(end) - (l * WINDOW + j);
+      const T total = reduce_tile(t);
+      if (lane == l) {
+#if T_BYTES == 4
+        const uint64_t mine = pack(epoch, kAggregate, bits_of(total));
+        atomicCompSwap(STATE(t), w.s[j].word, mine, gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                       gl_SemanticsRelaxed, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+#endif
+        w.s[j].flag = kAggregate;
+        w.s[j].value = total;
+      }
+    }
+  }
+  return subgroupAdd(bitCount(w.missing));
+}
+
+// Subgroup 0 of tile `tile` (> 0): the combination of every earlier tile, in every lane. The
+// window slides back WINDOW x subgroup-size tiles at a time until it meets a published prefix.
+// Every branch is subgroup-uniform (votes and ballots).
 T look_back(uint tile, uint epoch) {
   const uint lane = gl_SubgroupInvocationID;
   T exclusive = T(IDENTITY);
   int end = int(tile) - 1;
   if (BACKOFF > 0u) back_off(2u * BACKOFF);  // while the predecessors' words travel to L2
   for (;;) {
-    const int idx = end - int(lane);
-    Status s;
+    Window w;
+    uint needed;  // the lane holding the nearest published prefix; lanes past it are not needed
+    bool found;
     for (uint polls = 0;; ++polls) {
-      if (idx >= 0) {
-        s = load_status(uint(idx), epoch);
-      } else {  // before tile 0: the identity, as a published prefix
-        s.flag = kPrefix;
-        s.value = T(IDENTITY);
-      }
-      // Lanes past the nearest published prefix are not needed.
-      const bool any_prefix = subgroupAny(s.flag == kPrefix);
-      const uint needed = any_prefix ? subgroupBallotFindLSB(subgroupBallot(s.flag == kPrefix))
-                                     : gl_SubgroupSize - 1;
-      const bool waiting = lane <= needed && s.flag == 0u;
-      if (!subgroupAny(waiting)) break;
+      w = poll_window(end, epoch);
+      const bool has_prefix = w.first_prefix < kMaxWindow;
+      found = subgroupAny(has_prefix);
+      needed = found ? subgroupBallotFindLSB(subgroupBallot(has_prefix)) : gl_SubgroupSize - 1;
+      if (lane > needed) w.missing = 0u;
+      if (!subgroupAny(w.missing != 0u)) break;
       if (polls >= pc.limit) {  // stop waiting: reduce every missing tile here
-        const uvec4 missing = subgroupBallot(waiting);
-        for (uint l = 0; l <= needed; ++l) {
-          if (!subgroupBallotBitExtract(missing, l)) continue;
-          const uint j = uint(end) - l;
-          const T total = reduce_tile(j);
-          if (lane == l) {
-#if T_BYTES == 4  // offered to the tile's word, for later readers (8-byte: see above)
-            const uint64_t mine = pack(epoch, kAggregate, bits_of(total));
-            atomicCompSwap(STATE(j), s.word, mine, gl_ScopeDevice, gl_StorageSemanticsBuffer,
-                           gl_SemanticsRelaxed, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
-#endif
-            s.flag = kAggregate;
-            s.value = total;
-          }
-        }
+        const uint fell_back = reduce_missing(w, end, needed, epoch);
         if (lane == 0)
-          atomicAdd(STATE(pc.param + 1), uint64_t(subgroupBallotBitCount(missing)),
-                    gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+          atomicAdd(STATE(pc.param + 1), uint64_t(fell_back), gl_ScopeDevice,
+                    gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
         break;
       }
       if (BACKOFF > 0u) back_off(BACKOFF);
     }
-    const bool found = subgroupAny(s.flag == kPrefix);
-    const uint last = found ? subgroupBallotFindLSB(subgroupBallot(s.flag == kPrefix))
-                            : gl_SubgroupSize - 1;  // nearest published prefix
-    const T v = SUBGROUP_OP(lane <= last ? s.value : T(IDENTITY));
-    exclusive = OP(v, exclusive);
+    T v = T(IDENTITY);
+    [[unroll]] for (uint j = 0; j < kMaxWindow; ++j)
+      if (j < WINDOW && lane <= needed && j <= w.first_prefix) v = OP(v, w.s[j].value);
+    exclusive = OP(SUBGROUP_OP(v), exclusive);
     if (found) return exclusive;
-    end -= int(gl_SubgroupSize);
+    end -= int(WINDOW * gl_SubgroupSize);
   }
 }
 

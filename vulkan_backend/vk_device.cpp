@@ -36,6 +36,15 @@ vk::raii::Device create_device(const DeviceFacts& f) {
   } else {
     chain.unlink<vk::PhysicalDeviceVulkan13Features>();
   }
+  // The subgroup clock, for the look-back's clocked back-off (scan_lookback_clock).
+  vk::PhysicalDeviceShaderClockFeaturesKHR clock;
+  const char* clock_extension = VK_KHR_SHADER_CLOCK_EXTENSION_NAME;
+  if (f.shader_clock) {
+    clock.shaderSubgroupClock = true;
+    clock.pNext = chain.get<vk::PhysicalDeviceFeatures2>().pNext;
+    chain.get<vk::PhysicalDeviceFeatures2>().pNext = &clock;
+    chain.get<vk::DeviceCreateInfo>().setPEnabledExtensionNames(clock_extension);
+  }
   return XR_VK_CHECK(f.physical.createDevice(chain.get<vk::DeviceCreateInfo>()));
 }
 

@@ -168,6 +168,18 @@ std::string subgroup_size_text(const DeviceFacts& f) {
 
 }  // namespace
 
+// VK_KHR_shader_clock's subgroup clock: the look-back's back-off in cycles (XR_VK_LOOKBACK_CLOCK).
+void read_shader_clock(DeviceFacts& f, const vk::raii::PhysicalDevice& physical) {
+  bool listed = false;
+  for (const auto& e : physical.enumerateDeviceExtensionProperties())
+    listed |= std::string_view(e.extensionName.data()) == VK_KHR_SHADER_CLOCK_EXTENSION_NAME;
+  if (!listed) return;
+  f.shader_clock =
+      physical.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceShaderClockFeaturesKHR>()
+          .get<vk::PhysicalDeviceShaderClockFeaturesKHR>()
+          .shaderSubgroupClock;
+}
+
 DeviceFacts query_facts(vk::raii::PhysicalDevice physical, int index) {
   DeviceFacts f;
   read_identity(f, physical, index);
@@ -182,6 +194,7 @@ DeviceFacts query_facts(vk::raii::PhysicalDevice physical, int index) {
     f.timestamp_valid_bits = families[family].timestampValidBits;
     read_12(f, physical, bool(families[family].queueFlags & vk::QueueFlagBits::eSparseBinding));
     if (f.unusable_reason.empty() && f.api_version >= VK_API_VERSION_1_3) read_13(f, physical);
+    if (f.unusable_reason.empty()) read_shader_clock(f, physical);
   }
   f.physical = std::move(physical);
   return f;
@@ -214,6 +227,7 @@ void describe_facts(DeviceFacts& f, const VulkanKnobs& knobs) {
                  f.memory_model ? "Vulkan, device scope" : "no Vulkan memory model");
   p.emplace_back("full subgroups", yes_no(f.full_subgroups));
   p.emplace_back("64-bit buffer atomics", yes_no(f.int64_atomics));
+  p.emplace_back("shader clock (subgroup)", yes_no(f.shader_clock));
   p.emplace_back("shaderFloat64 (f64)", yes_no(f.float64));
   p.emplace_back("storageBuffer16BitAccess (f16, bf16)", yes_no(f.storage16));
   p.emplace_back("shaderSubgroupExtendedTypes (i64/u64 subgroup operands)",

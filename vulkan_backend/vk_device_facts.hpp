@@ -27,6 +27,7 @@ struct DeviceFacts {
   bool memory_model = false;              // vulkanMemoryModel + ...DeviceScope (listed only)
   bool full_subgroups = false;            // subgroupSizeControl + computeFullSubgroups
   bool int64_atomics = false;             // shaderInt64 + shaderBufferInt64Atomics (enabled)
+  bool shader_clock = false;  // VK_KHR_shader_clock + shaderSubgroupClock (enabled when present)
   // Element types beyond the 32-bit ones (each enabled when present): f64 arithmetic, f16/bf16
   // elements in storage buffers (their arithmetic is float), 64-bit integer subgroup operands.
   bool float64 = false;                  // shaderFloat64

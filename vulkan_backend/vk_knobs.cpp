@@ -58,9 +58,23 @@ void read_lookback_knobs(VulkanKnobs& k) {
     }
   if (const char* v = knob(k, "XR_VK_LOOKBACK_EXPERIMENT"); v && *v) {
     k.lookback_no_wait = std::string_view(v) == "no-wait";
-    if (!k.lookback_no_wait)
-      first_error(k.scan_error, "XR_VK_LOOKBACK_EXPERIMENT must be no-wait or empty");
+    k.lookback_plain_loads = std::string_view(v) == "plain-loads";
+    if (!k.lookback_no_wait && !k.lookback_plain_loads)
+      first_error(k.scan_error, "XR_VK_LOOKBACK_EXPERIMENT must be no-wait, plain-loads or empty");
   }
+  if (const char* v = knob(k, "XR_VK_LOOKBACK_WINDOW")) {
+    k.lookback_window = parse_u32(v);
+    if (!k.lookback_window || *k.lookback_window < 1 || *k.lookback_window > 4)
+      first_error(k.scan_error, "XR_VK_LOOKBACK_WINDOW must be 1, 2, 3 or 4 (words per lane)");
+  }
+  if (const char* v = knob(k, "XR_VK_LOOKBACK_CLOCK"); v && *v) {
+    k.lookback_clock = std::string_view(v) == "1";
+    if (!*k.lookback_clock && std::string_view(v) != "0")
+      first_error(k.scan_error, "XR_VK_LOOKBACK_CLOCK must be 0 or 1");
+  }
+  k.one_group = read_scan_one_group_knob();
+  if (!k.one_group.given.empty()) k.set.emplace_back("XR_SCAN_ONE_GROUP_MAX", k.one_group.given);
+  if (!k.one_group.error.empty()) first_error(k.scan_error, k.one_group.error);
   if (const char* v = knob(k, "XR_VK_LOOKBACK_SHAPE")) {
     unsigned wg = 0, vecs = 0;
     char tail = 0;

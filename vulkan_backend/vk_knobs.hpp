@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "xreduce/device_timeout.hpp"
+#include "xreduce/shapes.hpp"
 
 namespace xr::vulkan {
 
@@ -33,11 +34,21 @@ struct VulkanKnobs {
   std::optional<std::uint32_t> lookback_polls;    // XR_VK_LOOKBACK_POLLS
   std::optional<std::uint32_t> lookback_backoff;  // XR_VK_LOOKBACK_BACKOFF
   std::optional<LookBackShape> lookback_shape;    // XR_VK_LOOKBACK_SHAPE
+  std::optional<std::uint32_t> lookback_window;   // XR_VK_LOOKBACK_WINDOW: words per lane, 1..4
+  // XR_VK_LOOKBACK_CLOCK=1 / 0: the back-off counts subgroup-clock cycles (VK_KHR_shader_clock,
+  // the closest GLSL gets to __nanosleep), required / never; unset, wherever the device has it.
+  std::optional<bool> lookback_clock;
+  // XR_SCAN_ONE_GROUP_MAX: the n up to which fast/decoupled-lookback runs as one workgroup.
+  ScanOneGroupKnob one_group;
   // XR_DEVICE_TIMEOUT: how long a fence wait lasts before the device counts as lost.
   DeviceTimeout timeout;
   // XR_VK_LOOKBACK_EXPERIMENT=no-wait: every tile takes the identity as its prefix (wrong
   // results, refused by every check): the same shader's cost without the look-back.
   bool lookback_no_wait = false;
+  // XR_VK_LOOKBACK_EXPERIMENT=plain-loads: the polls read the status words with plain coherent
+  // volatile loads instead of relaxed atomic loads (a data race under the Vulkan memory model;
+  // measures what the atomic load costs on a driver, never a default).
+  bool lookback_plain_loads = false;
 
   // Each knob set in the environment, as given (name, value), in the order above.
   std::vector<std::pair<std::string, std::string>> set;

@@ -22,6 +22,7 @@ struct PipelineKey {
   std::uint32_t unroll = 1;       // 1: vector loads in flight
   std::uint32_t backoff = 0;      // 2: the scan look-back's pause
   std::uint32_t op = 0;           // 3: the operator, core's Op as a number (0 sum, 1 min, 2 max)
+  std::uint32_t mode = 0;         // 4: the scan look-back's window and polling mode
   auto operator<=>(const PipelineKey&) const = default;
 };
 

@@ -43,7 +43,8 @@ Program::Program(Device& device, std::vector<ProgramPass> passes,
          .workgroup = p.workgroup,
          .unroll = p.unroll,
          .backoff = p.backoff,
-         .op = op_constant(op)}));
+         .op = op_constant(op),
+         .mode = p.mode}));
   for (const OperandBuffers& s : sets)
     operands_.push_back({{s.src->address(), s.dst->address(), s.aux->address()}});
   if (addressing == Addressing::binding) {

@@ -147,11 +147,45 @@ ScanPlan plan_reduce_then_scan(const ScanSpec& spec, const DeviceFacts& f, std::
   return plan;
 }
 
+// Up to policy.one_group_max: one workgroup scans the array tile by tile with a running carry,
+// reduce-then-scan's tile pass over a single chunk (core's kScanOneGroupMax says why).
+ScanPlan plan_one_group(const DeviceFacts& f, std::uint64_t n) {
+  const TileShape shape = shared_shape(Primitive::scan, "fast/reduce-then-scan");
+  PushConstants push{n, 0, 0, 1};
+  push.param = static_cast<std::uint32_t>(n);  // the chunk: all of it
+  ScanPlan plan;
+  plan.passes.push_back({.shader = "scan_rts_tiles",
+                         .workgroup = shape.threads,
+                         .unroll = shape.items / 4,
+                         .push = push,
+                         .grid = grid_for(1, f, "fast/decoupled-lookback"),
+                         .takes_kind = true});
+  return plan;
+}
+
+// The look-back's mode (specialization constant 4 of scan_lookback.comp): the window in the low
+// bits, plain loads as bit 4.
+std::uint32_t look_back_mode(const LookBackPolicy& policy) {
+  return policy.window | (policy.plain_loads ? 16u : 0u);
+}
+
 // One workgroup per tile. Scratch, in 64-bit words: the status words of every tile (one, or two
 // for 8-byte accumulators: scan_lookback.comp), the ticket counter, the fallback count.
-ScanPlan plan_look_back(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n,
-                        std::size_t acc_bytes, const LookBackPolicy& policy) {
-  const LookBackShape shape = acc_bytes == 8 ? policy.shape_8byte : policy.shape_4byte;
+ScanPlan plan_look_back(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n, DType t,
+                        const LookBackPolicy& policy) {
+  const std::size_t acc_bytes = size_of(accumulator_of(t));
+  if (n <= policy.one_group_max) return plan_one_group(f, n);
+  if (policy.clock == LookBackClock::on && !f.shader_clock)
+    throw Error(ErrorCategory::unsupported,
+                "XR_VK_LOOKBACK_CLOCK=1 needs VK_KHR_shader_clock's shaderSubgroupClock, which "
+                "this device lacks");
+  const bool clock = policy.clock == LookBackClock::on ||
+                     (policy.clock == LookBackClock::automatic && f.shader_clock);
+  const LookBackShape shape = policy.tile_of(t).shape;
+  // Without the clock the policy's cycles would be integer steps, measured to gain nothing:
+  // only an explicit XR_VK_LOOKBACK_CLOCK=0 with a back-off asks for those.
+  const std::uint32_t backoff =
+      clock || policy.clock == LookBackClock::off ? policy.tile_of(t).backoff : 0;
   const std::uint32_t tile = shape.workgroup * shape.vectors * 4;
   const std::uint32_t words = acc_bytes == 8 ? 2 : 1;
   ScanPlan plan;
@@ -161,10 +195,11 @@ ScanPlan plan_look_back(const ScanSpec& spec, const DeviceFacts& f, std::uint64_
   push.param = plan.tiles * words;               // the ticket's word
   push.limit = policy.polls;
   if (policy.no_wait) push.flags |= kNoWait;
-  plan.passes.push_back({.shader = spec.shader,
+  plan.passes.push_back({.shader = clock ? "scan_lookback_clock" : spec.shader,
                          .workgroup = shape.workgroup,
                          .unroll = shape.vectors,
-                         .backoff = plan.tiles >= policy.pause_tiles ? policy.backoff : 0,
+                         .backoff = plan.tiles >= policy.pause_tiles ? backoff : 0,
+                         .mode = look_back_mode(policy),
                          .push = push,
                          .grid = grid,
                          .takes_kind = true});
@@ -186,7 +221,7 @@ ScanPlan plan_scan(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n, 
     case ScanFamily::reduce_then_scan:
       return plan_reduce_then_scan(spec, f, n, acc_bytes);
     case ScanFamily::look_back:
-      return plan_look_back(spec, f, n, acc_bytes, lookback);
+      return plan_look_back(spec, f, n, t, lookback);
   }
   throw Error(ErrorCategory::usage, "vulkan: unknown scan family");
 }

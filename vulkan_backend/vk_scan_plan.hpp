@@ -29,6 +29,7 @@ struct ScanPass {
   std::uint32_t workgroup = 256;
   std::uint32_t unroll = 1;   // specialization constant 1
   std::uint32_t backoff = 0;  // specialization constant 2
+  std::uint32_t mode = 0;     // specialization constant 4 (scan_lookback.comp)
   ScanOperands operands = io_operands;
   PushConstants push;
   Grid grid;

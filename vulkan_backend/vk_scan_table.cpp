@@ -96,20 +96,42 @@ constexpr ScanSpec kScans[] = {
 }  // namespace
 
 LookBackPolicy lookback_policy(const VulkanKnobs& knobs) {
-  // polls: a starting point (how often it triggers on the H200 and on lavapipe is in
-  // docs/results). backoff: off, since on an H200 at 2^28 i32 it changed nothing measurable
-  // (128 x 8: 0.790-0.797 ms for 0, 50, 150, 300, 600; 128 x 16: 0.745 / 0.750 / 0.742 ms for 0,
-  // 100, 400): a spinning subgroup keeps its issue slots where __nanosleep gives them up.
-  LookBackPolicy p{.shape_4byte = {128, 16},
-                   .shape_8byte = {256, 8},
+  // H200, 2^28 (f16/bf16 2^27), inclusive sum, cold, each point beside CUDA's look-back in the
+  // same process (bench/gpu/scan-study, docs/results/H200/scan/vulkan-vs-cuda.md), Vulkan ms:
+  // - 32-bit: 128 x 8 with 2400 clock cycles 0.668 / 0.670 (i32 / f32; CUDA 0.646 / 0.651);
+  //   256 x 8 0.673 / 0.670; 128 x 16 (the tile before) 0.677 / 0.723, without pauses
+  //   0.743-0.751 / 0.793-0.797; its 3600 cycles 0.672 / 0.747, 4800 0.711 / 0.810. Integer
+  //   steps instead of the clock gained nothing (the study before this one).
+  // - 8-byte: 64 x 16 with 1200 cycles 1.349 / 1.563 (i64 / f64; CUDA 1.196); with window 2
+  //   1.359 / 1.593; 128 x 8 with window 2, 1200 cycles 1.461 / 1.517; 256 x 8 without pauses
+  //   (the tile before) 1.719 / 1.800.
+  // - f16/bf16: 128 x 8 with 1200 cycles 0.321 / 0.282 (CUDA 0.181 / 0.183); 128 x 16 without
+  //   pauses 0.422 / 0.324; 64 x 8 0.371 / 0.314; 128 x 4 0.381 / 0.352.
+  // Windows of 2-4 words per lane helped no 32-bit or 16-bit type. polls: a starting point (how
+  // often the fallback fires on the H200 and on lavapipe is in docs/results).
+  LookBackPolicy p{.four = {{128, 8}, 2400},
+                   .two = {{128, 8}, 1200},
+                   .eight = {{64, 16}, 1200},
                    .polls = 512,
-                   .backoff = 0,
                    .pause_tiles = 500,
-                   .no_wait = knobs.lookback_no_wait};
-  if (knobs.lookback_shape) p.shape_4byte = p.shape_8byte = *knobs.lookback_shape;
+                   .window = 1,
+                   .no_wait = knobs.lookback_no_wait,
+                   .plain_loads = knobs.lookback_plain_loads,
+                   .one_group_max = knobs.one_group.max};
+  if (knobs.lookback_clock)
+    p.clock = *knobs.lookback_clock ? LookBackClock::on : LookBackClock::off;
+  for (LookBackTile* tile : {&p.four, &p.two, &p.eight}) {
+    if (knobs.lookback_shape) tile->shape = *knobs.lookback_shape;
+    if (knobs.lookback_backoff) tile->backoff = *knobs.lookback_backoff;
+  }
   if (knobs.lookback_polls) p.polls = *knobs.lookback_polls;
-  if (knobs.lookback_backoff) p.backoff = *knobs.lookback_backoff;
+  if (knobs.lookback_window) p.window = *knobs.lookback_window;
   return p;
+}
+
+const LookBackTile& LookBackPolicy::tile_of(DType t) const {
+  if (size_of(accumulator_of(t)) == 8) return eight;
+  return size_of(t) == 2 ? two : four;
 }
 
 std::span<const ScanSpec> scan_table() {

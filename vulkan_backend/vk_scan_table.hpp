@@ -45,18 +45,37 @@ struct ScanSpec {
   bool deterministic = true;       // float results bitwise the same run to run
 };
 
+// One element size's look-back tile: its shape (workgroup x 4-element vectors) and the pause
+// between polls (specialization constant 2; twice that before the first look), in cycles of the
+// subgroup clock where it is used, else in dependent integer steps of about 4 cycles.
+struct LookBackTile {
+  LookBackShape shape;
+  std::uint32_t backoff = 0;
+};
+
+// XR_VK_LOOKBACK_CLOCK: unset, the clock wherever the device has it; 1, required; 0, never.
+enum class LookBackClock { automatic, on, off };
+
 // fast/decoupled-lookback's tuning, each overridden by its knob (docs/cli.md).
 struct LookBackPolicy {
-  LookBackShape shape_4byte;  // workgroup x 4-element vectors, 4-byte accumulators
-  LookBackShape shape_8byte;  // the same for 8-byte accumulators (i64, u64, f64)
+  LookBackTile four;   // 32-bit types
+  LookBackTile two;    // f16 and bf16 (4-byte accumulators, 2-byte elements)
+  LookBackTile eight;  // 8-byte accumulators (i64, u64, f64)
   // Polls of an incomplete window before the workgroup stops waiting and reduces the missing
   // predecessors itself (the decoupled fallback); 0 falls back at the first one (tests).
   std::uint32_t polls = 0;
-  // The pause between polls (specialization constant 2, ~4-cycle steps), used by grids of at
-  // least pause_tiles tiles, as CUDA pauses grids of at least 500 blocks.
-  std::uint32_t backoff = 0;
+  // Grids of fewer tiles never pause (as CUDA pauses grids of at least 500 blocks).
   std::uint32_t pause_tiles = 0;
-  bool no_wait = false;  // XR_VK_LOOKBACK_EXPERIMENT=no-wait
+  // Status words each lane reads per poll (specialization constant 4): a window of
+  // window x subgroup-size predecessors per L2 round trip.
+  std::uint32_t window = 1;
+  LookBackClock clock = LookBackClock::automatic;
+  bool no_wait = false;      // XR_VK_LOOKBACK_EXPERIMENT=no-wait
+  bool plain_loads = false;  // XR_VK_LOOKBACK_EXPERIMENT=plain-loads
+  // Up to this n, one workgroup scans the array with a carry (core's kScanOneGroupMax).
+  std::uint64_t one_group_max = 0;
+
+  const LookBackTile& tile_of(DType t) const;
 };
 LookBackPolicy lookback_policy(const VulkanKnobs& knobs);
 

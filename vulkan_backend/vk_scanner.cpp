@@ -1,5 +1,6 @@
 #include "vk_scanner.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <tuple>
@@ -16,8 +17,9 @@ namespace {
 // The look-back's tile is its policy's (a knob may change it): what the device must run.
 ScanSpec effective_spec(ScanSpec spec, const LookBackPolicy& policy) {
   if (spec.family == ScanFamily::look_back) {
-    spec.workgroup = policy.shape_4byte.workgroup;
-    spec.items = policy.shape_4byte.vectors;
+    spec.workgroup = std::max(
+        {policy.four.shape.workgroup, policy.two.shape.workgroup, policy.eight.shape.workgroup});
+    spec.items = policy.four.shape.vectors;
     spec.shared_bytes = spec.workgroup * 4 + 16;
   }
   return spec;
@@ -60,6 +62,7 @@ std::unique_ptr<Program> record_scan(Device& device, const ScanWorkspace& w, con
                       .workgroup = p.workgroup,
                       .unroll = p.unroll,
                       .backoff = p.backoff,
+                      .mode = p.mode,
                       .operands = p.operands,
                       .push = push,
                       .grid = p.grid});
@@ -97,8 +100,8 @@ class VulkanScanner final : public Scanner {
     if (spec_.family != ScanFamily::look_back) return {};
     return "look-back fallbacks: " + std::to_string(fallbacks_) + " of " + std::to_string(tiles_) +
            " tiles over " + std::to_string(calls_) + " calls reduced a predecessor's input (" +
-           std::to_string(lookback_.polls) + " polls before falling back, back-off " +
-           std::to_string(lookback_.backoff) + ")";
+           std::to_string(lookback_.polls) + " polls before falling back, window " +
+           std::to_string(lookback_.window) + " words per lane)";
   }
 
  private:

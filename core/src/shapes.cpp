@@ -1,6 +1,7 @@
 #include "xreduce/shapes.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace xr {
 namespace {
@@ -10,6 +11,20 @@ std::uint64_t round_up(std::uint64_t x, std::uint64_t multiple) {
 }
 
 }  // namespace
+
+ScanOneGroupKnob read_scan_one_group_knob() {
+  ScanOneGroupKnob knob;
+  const char* value = std::getenv("XR_SCAN_ONE_GROUP_MAX");
+  if (!value || !*value) return knob;
+  knob.given = value;
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(value, &end, 10);
+  if (*end != '\0' || value[0] == '-' || n > (1ull << 32))
+    knob.error = "XR_SCAN_ONE_GROUP_MAX must be a whole number of elements from 0 to 4294967296";
+  else
+    knob.max = n;
+  return knob;
+}
 
 bool shape_exception(std::string_view backend, Primitive primitive, std::string_view id,
                      std::string_view dtype) {

@@ -15,8 +15,9 @@
 // aggregate, looks back over its predecessors' status words with one warp, then publishes its
 // inclusive prefix. A 4-byte accumulator shares one 64-bit word with its status, read and
 // written atomically (CUB's ScanTileState for 4-byte values), so a reader can never pair a flag
-// with a stale value; an 8-byte one has its own slots, ordered by release/acquire on the status
-// (SplitTileStates).
+// with a stale value; an 8-byte one is split over two such words, a half each, matched by their
+// status (HalvesTileStates; SplitTileStates, slots ordered by release/acquire, is the layout it
+// replaced, kept for the tuning sweep).
 #pragma once
 
 #include <cuda/atomic>
@@ -264,6 +265,7 @@ struct LookBackArgs {
 template <class A>
 struct PackedTileStates {
   static_assert(sizeof(A) == 4, "the value takes the low half of the word");
+  static constexpr std::size_t kStatusBytes = 8, kValueBytes = 0;  // per tile
   unsigned long long* words;
 
   struct Observed {
@@ -312,6 +314,7 @@ struct PackedTileStates {
 template <class A>
 struct SplitTileStates {
   static_assert(sizeof(A) == 8, "8-byte accumulators");
+  static constexpr std::size_t kStatusBytes = 4, kValueBytes = 2 * sizeof(A);  // per tile
   unsigned* status;
   A* slots;  // per tile: [2 * tile] its aggregate, [2 * tile + 1] its inclusive prefix
 
@@ -347,8 +350,58 @@ struct SplitTileStates {
   }
 };
 
+// Tile states of an 8-byte accumulator in one round trip: two 64-bit words per tile, each with
+// the status (epoch and flag) in its high half and one 32-bit half of the value in its low half
+// (the Vulkan look-back's layout, shaders/scan_lookback.comp), written and read with relaxed
+// device-scope atomics. A reader takes the value only when both words carry the same status of
+// this epoch: each (tile, epoch, flag) is published by one block, once, so matching words are the
+// halves of one value; halves of the aggregate and of the prefix read as "not yet" and are polled
+// again. Both loads are independent: one L2 round trip per look-back step, as for 4-byte values,
+// where SplitTileStates takes two dependent ones.
 template <class A>
-using TileStates = std::conditional_t<sizeof(A) == 4, PackedTileStates<A>, SplitTileStates<A>>;
+struct HalvesTileStates {
+  static_assert(sizeof(A) == 8, "8-byte accumulators");
+  static constexpr std::size_t kStatusBytes = 16, kValueBytes = 0;  // per tile
+  unsigned long long* words;  // [2 * tile] the low half's word, [2 * tile + 1] the high half's
+
+  struct Observed {
+    unsigned flag;
+    A value;
+  };
+
+  __device__ __forceinline__ static HalvesTileStates from(const LookBackArgs& a) {
+    return {static_cast<unsigned long long*>(a.states)};
+  }
+  __device__
+      __forceinline__ static ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device>
+      ref(unsigned long long& w) {
+    return ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device>(w);
+  }
+  __device__ __forceinline__ void publish(std::size_t tile, unsigned epoch, unsigned flag,
+                                          A v) const {
+    const auto bits = ::cuda::std::bit_cast<unsigned long long>(v);
+    const unsigned long long status = static_cast<unsigned long long>(TileStatus::word(epoch, flag))
+                                      << 32;
+    ref(words[2 * tile]).store(status | (bits & 0xffffffffull), ::cuda::memory_order_relaxed);
+    ref(words[2 * tile + 1]).store(status | (bits >> 32), ::cuda::memory_order_relaxed);
+  }
+  __device__ __forceinline__ Observed observe(std::size_t tile, unsigned epoch) const {
+    const unsigned long long lo = ref(words[2 * tile]).load(::cuda::memory_order_relaxed);
+    const unsigned long long hi = ref(words[2 * tile + 1]).load(::cuda::memory_order_relaxed);
+    const unsigned status = static_cast<unsigned>(lo >> 32);
+    return {status == static_cast<unsigned>(hi >> 32) ? TileStatus::flag(status, epoch) : 0u,
+            ::cuda::std::bit_cast<A>((hi << 32) | (lo & 0xffffffffull))};
+  }
+  __device__ __forceinline__ void acquire() const {}
+  __device__ __forceinline__ A value(std::size_t, const Observed& seen) const { return seen.value; }
+};
+
+// The layout of each accumulator size. 8-byte: halves, one round trip, over split, two: H200,
+// 2^28, cold, xreduce_cuda_scan_tune, u64 / f64 ms at 128 x 16 vectors with pauses 1200/600:
+// halves 1.198 / 1.193 (1.03x / 1.09x CUB), split 1.558 / 1.541; at 256 x 16, 1.209 / 1.190
+// against 1.475 / 1.453; no wrong element in any integer run.
+template <class A>
+using TileStates = std::conditional_t<sizeof(A) == 4, PackedTileStates<A>, HalvesTileStates<A>>;
 
 // Warp 0 of tile `tile` (> 0): the combination of every earlier tile. Lane l watches tile
 // (window end - l); the window slides back 32 tiles at a time until it meets a published prefix.
@@ -405,7 +458,8 @@ constexpr unsigned kPauseGridThreshold = 500;
 // One block per tile. With kTicket the tile number comes from the counter, so a tile only ever
 // waits on tiles whose blocks already run, whatever order the hardware starts blocks in;
 // without it (the tuning sweep only) blockIdx.x is the tile, as CUB does.
-template <class T, class O, int kBlock, int kVecs, bool kTicket = true>
+template <class T, class O, int kBlock, int kVecs, bool kTicket = true,
+          class States = TileStates<acc_t<T>>>
 __global__ void __launch_bounds__(kBlock)
     scan_decoupled_lookback(const T* __restrict__ in, T* __restrict__ out, std::size_t n,
                             LookBackArgs a) {
@@ -426,7 +480,7 @@ __global__ void __launch_bounds__(kBlock)
   if (threadIdx.x < 32) {
     const bool pause = gridDim.x >= kPauseGridThreshold;
     const A prefix =
-        publish_and_look_back<A, O>(TileStates<A>::from(a), tile_index, tile.aggregate, a.epoch,
+        publish_and_look_back<A, O>(States::from(a), tile_index, tile.aggregate, a.epoch,
                                     pause ? a.first_wait_ns : 0, pause ? a.spin_ns : 0);
     if (threadIdx.x == 0) prefix_shared = prefix;
   }

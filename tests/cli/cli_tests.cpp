@@ -19,6 +19,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -1235,4 +1236,21 @@ TEST_CASE("a kernel that never finishes ends the run: exit 5, one line", "[cli][
                "XR_DEVICE_TIMEOUT must be a number of seconds");
   unsetenv("XR_DEVICE_TIMEOUT");
   CHECK(dir.entries() == 0);  // nothing half-written
+}
+
+// The scan knobs of issue 22: a malformed value refuses the scan with one line, exit 2.
+TEST_CASE("malformed look-back and one-group knobs refuse the scan with one line",
+          "[cli][vulkan]") {
+  for (const auto& [name, value, says] :
+       {std::tuple{"XR_VK_LOOKBACK_WINDOW", "9", "XR_VK_LOOKBACK_WINDOW must be 1, 2, 3 or 4"},
+        std::tuple{"XR_VK_LOOKBACK_CLOCK", "yes", "XR_VK_LOOKBACK_CLOCK must be 0 or 1"},
+        std::tuple{"XR_SCAN_ONE_GROUP_MAX", "4K",
+                   "XR_SCAN_ONE_GROUP_MAX must be a whole number"}}) {
+    CAPTURE(name, value);
+    setenv(name, value, 1);
+    expect_error({"run", "--backend", "vulkan", "--primitive", "scan", "--variant",
+                  "fast/decoupled-lookback", "--n", "100"},
+                 2, says);
+    unsetenv(name);
+  }
 }

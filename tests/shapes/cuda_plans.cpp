@@ -160,3 +160,22 @@ TEST_CASE("fast/single-pass runs one block up to core's one-block limit", "[shap
   CHECK(at_limit == 1);
   CHECK(past_limit > 1);
 }
+
+TEST_CASE("CUDA fast/decoupled-lookback runs one block up to core's one-group limit",
+          "[shapes][cuda]") {
+  for (xr::DType t : {xr::DType::i32, xr::DType::f16, xr::DType::f64}) {
+    CAPTURE(std::string(xr::to_string(t)));
+    const ScanPlan one = make_scan_plan(ScanKernel::fast_decoupled_lookback, t, xr::Op::sum,
+                                        xr::kScanOneGroupMax, kDevice);
+    CHECK(one.one_block);
+    CHECK(one.grid == 1);
+    CHECK(one.counts == std::vector<std::size_t>{xr::kScanOneGroupMax});
+    const ScanPlan many = make_scan_plan(ScanKernel::fast_decoupled_lookback, t, xr::Op::sum,
+                                         xr::kScanOneGroupMax + 1, kDevice);
+    CHECK_FALSE(many.one_block);
+    CHECK(many.grid == many.tiles);
+  }
+  CHECK_FALSE(make_scan_plan(ScanKernel::fast_decoupled_lookback, xr::DType::i32, xr::Op::sum, 1,
+                             kDevice, 0)
+                  .one_block);
+}

@@ -115,3 +115,25 @@ TEST_CASE("Vulkan tiled scans dispatch core's levels and scratch", "[shapes][vul
         if (layout.wide) CHECK(plan.passes.front().push.out_offset == *layout.wide / acc);
       }
 }
+
+TEST_CASE("Vulkan fast/decoupled-lookback runs one workgroup up to core's one-group limit",
+          "[shapes][vulkan]") {
+  const ScanSpec& spec = *find_scan("fast/decoupled-lookback");
+  for (xr::DType t : {xr::DType::i32, xr::DType::f16, xr::DType::f64}) {
+    CAPTURE(std::string(xr::to_string(t)));
+    const ScanPlan one = plan_scan(spec, kDevice, xr::kScanOneGroupMax, t, kTuned);
+    REQUIRE(one.passes.size() == 1);
+    CHECK(one.passes[0].shader == "scan_rts_tiles");
+    CHECK(one.passes[0].push.groups == 1);
+    CHECK(one.passes[0].push.param == xr::kScanOneGroupMax);  // one chunk: all of it
+    CHECK_FALSE(one.fallbacks_at.has_value());
+    const ScanPlan many = plan_scan(spec, kDevice, xr::kScanOneGroupMax + 1, t, kTuned);
+    REQUIRE(many.passes.size() == 1);
+    CHECK(many.passes[0].shader == "scan_lookback");
+    CHECK(many.passes[0].push.groups >= many.tiles);
+    CHECK(many.fallbacks_at.has_value());
+  }
+  LookBackPolicy never = kTuned;
+  never.one_group_max = 0;  // XR_SCAN_ONE_GROUP_MAX=0
+  CHECK(plan_scan(spec, kDevice, 1, xr::DType::i32, never).passes[0].shader == "scan_lookback");
+}

@@ -10,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -97,29 +98,21 @@ struct ShapeException {
   std::string_view measurement;
 };
 inline constexpr ShapeException kShapeExceptions[] = {
-    {"vulkan", Primitive::scan, "fast/decoupled-lookback", "i32,u32,f32,f16,bf16",
-     "128 x 16 vectors of 4 elements (128 x 64) for 4-byte accumulators",
-     "GLSL has no __nanosleep to pause CUDA's smaller tile: H200, 2^28 inclusive sum, cold, "
-     "XR_VK_LOOKBACK_SHAPE, i32 / f32 ms: 128 x 8 0.789 / 0.782, 256 x 8 0.773 / 0.756, 256 x 4 "
-     "0.902 / 0.901, 512 x 4 0.820 / 0.960, 128 x 16 0.739-0.745 / 0.746-0.747, 256 x 16 0.787 / "
-     "0.786, 64 x 16 0.779 / 0.778, 128 x 32 0.878 / 0.873 (CUDA's 0.646-0.666 in the same "
-     "processes)"},
     {"vulkan", Primitive::scan, "fast/decoupled-lookback", "i64,u64,f64",
-     "256 x 8 vectors of 4 elements (256 x 32: CUDA's 64 KB tile) for 8-byte accumulators",
-     "not tuned for Vulkan: one H200 sweep (2^27 f64, cold) gave 256 x 4 0.851 ms, 64 x 16 0.861, "
-     "128 x 8 0.872, 256 x 8 0.927, but its f16 rows were 3-8x off their repeat"},
-    {"cuda", Primitive::scan, "fast/decoupled-lookback", "i64,u64,f64",
-     "256 x 16 vectors of 16 bytes (256 x 32, 64 KB tiles) for 8-byte accumulators",
-     "split tile states take a second L2 round trip per look-back step, which larger tiles "
-     "amortise: H100 80GB, 2^28, f64 / i64 ms: 128 x 8 2.386 / 2.408, 128 x 16 1.902 / 1.914, "
-     "256 x 16 1.781 / 1.787"},
+     "64 x 16 vectors of 4 elements (64 x 64) for 8-byte accumulators, paused 1200 cycles",
+     "H200, 2^28, cold, bench/gpu/scan-study, i64 / f64 ms: 64 x 16 1.349 / 1.563, 128 x 8 "
+     "1.632 / 1.506, 256 x 8 unpaused 1.719 / 1.800 (CUDA's 1.196 in the same processes); the "
+     "32-bit and 16-bit types take the shared 128 x 32 (vk_scan_table.cpp has their sweep)"},
     {"cuda", Primitive::reduce, "fast/*", "i64,u64,f64,f16,bf16",
      "vectors of 16 bytes whatever the element (2 of 8 bytes, 8 of 2), where Vulkan's hold 4 "
      "elements (32 and 8 bytes): the bytes in flight stay those tuned on 4-byte types",
      "Vulkan: u16vec4 -> uvec2 (one 64-bit access) took the look-back's f16 tile pass from 0.358 "
      "to 0.350 ms (H200, 2^27); 8 halves per lane is not done"},
-    {"cuda", Primitive::scan, "fast/*", "i64,u64,f64,f16,bf16", "as the reduce fast/* entry",
-     "f16/bf16 look-back: 1.30x CUB's float-accumulator scan (H100, 2^28)"},
+    {"cuda", Primitive::scan, "fast/reduce-then-scan", "i64,u64,f64,f16,bf16",
+     "as the reduce fast/* entry", "not measured apart from the look-back"},
+    {"cuda", Primitive::scan, "fast/decoupled-lookback", "f16,bf16", "as the reduce fast/* entry",
+     "f16/bf16 look-back: 1.30x CUB's float-accumulator scan (H100, 2^28); 8-byte types take 16 "
+     "vectors of two, the shared 128 x 32 (dispatch_scan_fast.cu has the sweep)"},
 };
 
 // Whether core lists `backend`'s shape of `id` over `dtype` as an exception.
@@ -133,6 +126,26 @@ bool shape_exception(std::string_view backend, Primitive primitive, std::string_
 // against 5.7 / 3.8; Vulkan 8K 6.7 / 2.9 against 8.8 / 4.2, 16K 7.5 / 3.4 against 8.7 / 4.3,
 // 32K 9.9 / 4.1 against 8.5 / 4.0 (a sweep of 8K..64K, issue 10).
 inline constexpr std::uint64_t kSinglePassOneBlockMax = 16384;
+
+// fast/decoupled-lookback (both APIs) up to this n: one block (workgroup) scans the array tile by
+// tile with a running carry (fast/reduce-then-scan's tile pass over one chunk), without ticket,
+// status words or look-back, whose L2 round trips and larger code cost more than one block's
+// extra tiles below it (cold, the look-back's code itself is fetched from DRAM). Chosen by
+// XR_SCAN_ONE_GROUP_MAX sweeps; the measurement is in docs/results/H200/scan/vulkan-vs-cuda.md.
+// H200, i32, XR_SCAN_ONE_GROUP_MAX=0 against 1048576 (bench/gpu/scan-study), cold / batch us:
+// CUDA 1K 3.9 / 2.2 against 4.6 / 2.8, 4K 4.1 / 2.3 against 4.8 / 2.9, 16K 7.4 / 4.9 against
+// 6.0 / 3.4; Vulkan 1K 8.3 / 3.7 against 19.5 / 7.6, 4K 7.1 / 3.5 against 20.0 / 8.2, 16K
+// 12.8 / 7.7 against 13.0 / 7.0. One tile of the pass (256 x 4 vectors) is where it stops paying.
+inline constexpr std::uint64_t kScanOneGroupMax = 4096;
+
+// XR_SCAN_ONE_GROUP_MAX=N: kScanOneGroupMax for this process (0: never one group), for the
+// sweep that chose it. Read once by each GPU backend's knobs.
+struct ScanOneGroupKnob {
+  std::uint64_t max = kScanOneGroupMax;
+  std::string given;  // as set, empty when unset
+  std::string error;  // one line when set but not a whole number up to 2^32
+};
+ScanOneGroupKnob read_scan_one_group_knob();
 
 // One pass of a multi-pass reduce: `count` elements from `in_offset` (of the input for pass 0,
 // else of the partials in scratch) into `blocks` partials at `out_offset` of scratch; the last
