@@ -82,12 +82,13 @@ constexpr ScanSpec kScans[] = {
      .needs = kVectorTile},
     // The look-back sums a tile's predecessors in an order that depends on which of them have
     // published their inclusive prefix yet: floats differ in the last bits run to run. Its
-    // workgroup and items here are the 4-byte shape (lookback_policy).
+    // workgroup and items here are the 32-bit shape of lookback_policy (the scanner takes the
+    // policy's, which a knob may change).
     {.id = "fast/decoupled-lookback",
      .family = ScanFamily::look_back,
      .shader = "scan_lookback",
      .workgroup = 128,
-     .items = 16,
+     .items = 8,
      .shared_bytes = 128 * 4 + 16,
      .needs = kLookBack,
      .deterministic = false},
