@@ -67,11 +67,6 @@ void read_lookback_knobs(VulkanKnobs& k) {
     if (!k.lookback_window || *k.lookback_window < 1 || *k.lookback_window > 4)
       first_error(k.scan_error, "XR_VK_LOOKBACK_WINDOW must be 1, 2, 3 or 4 (words per lane)");
   }
-  if (const char* v = knob(k, "XR_VK_LOOKBACK_LANE")) {
-    k.lookback_lane = parse_u32(v);
-    if (!k.lookback_lane || (*k.lookback_lane != 1 && *k.lookback_lane != 2))
-      first_error(k.scan_error, "XR_VK_LOOKBACK_LANE must be 1 or 2 (vectors per lane)");
-  }
   if (const char* v = knob(k, "XR_VK_LOOKBACK_CLOCK"); v && *v) {
     k.lookback_clock = std::string_view(v) == "1";
     if (!*k.lookback_clock && std::string_view(v) != "0")

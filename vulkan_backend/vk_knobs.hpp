@@ -35,7 +35,6 @@ struct VulkanKnobs {
   std::optional<std::uint32_t> lookback_backoff;  // XR_VK_LOOKBACK_BACKOFF
   std::optional<LookBackShape> lookback_shape;    // XR_VK_LOOKBACK_SHAPE
   std::optional<std::uint32_t> lookback_window;   // XR_VK_LOOKBACK_WINDOW: words per lane, 1..4
-  std::optional<std::uint32_t> lookback_lane;     // XR_VK_LOOKBACK_LANE: vectors per lane, 1 or 2
   // XR_VK_LOOKBACK_CLOCK=1 / 0: the back-off counts subgroup-clock cycles (VK_KHR_shader_clock,
   // the closest GLSL gets to __nanosleep), required / never; unset, wherever the device has it.
   std::optional<bool> lookback_clock;

@@ -44,12 +44,10 @@ vk::Pipeline Pipelines::get(const PipelineKey& key) {
   entry.module = XR_VK_CHECK(
       device_.createShaderModule(vk::ShaderModuleCreateInfo({}, words.size_bytes(), words.data())));
   // Specialization constants: 0 = workgroup size, 1 = unroll factor, 2 = back-off, 3 = operator,
-  // 4 = look-back mode, 5 = scan tile vectors per lane (each ignored by shaders that do not
-  // declare it).
-  const std::uint32_t values[] = {key.workgroup, key.unroll, key.backoff,
-                                  key.op,        key.mode,   key.lane};
-  const vk::SpecializationMapEntry entries[] = {{0, 0, 4},  {1, 4, 4},  {2, 8, 4},
-                                                {3, 12, 4}, {4, 16, 4}, {5, 20, 4}};
+  // 4 = look-back mode (each ignored by shaders that do not declare it).
+  const std::uint32_t values[] = {key.workgroup, key.unroll, key.backoff, key.op, key.mode};
+  const vk::SpecializationMapEntry entries[] = {
+      {0, 0, 4}, {1, 4, 4}, {2, 8, 4}, {3, 12, 4}, {4, 16, 4}};
   vk::SpecializationInfo spec(entries, vk::ArrayProxyNoTemporaries<const std::uint32_t>(values));
   vk::PipelineShaderStageCreateFlags stage_flags;
   // Subgroup shaders index shared memory by lane and need every subgroup full.

@@ -23,7 +23,6 @@ struct PipelineKey {
   std::uint32_t backoff = 0;      // 2: the scan look-back's pause
   std::uint32_t op = 0;           // 3: the operator, core's Op as a number (0 sum, 1 min, 2 max)
   std::uint32_t mode = 0;         // 4: the scan look-back's window and polling mode
-  std::uint32_t lane = 1;         // 5: the scan tile's vectors per lane and subgroup scan
   auto operator<=>(const PipelineKey&) const = default;
 };
 

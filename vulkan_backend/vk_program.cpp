@@ -44,8 +44,7 @@ Program::Program(Device& device, std::vector<ProgramPass> passes,
          .unroll = p.unroll,
          .backoff = p.backoff,
          .op = op_constant(op),
-         .mode = p.mode,
-         .lane = p.lane}));
+         .mode = p.mode}));
   for (const OperandBuffers& s : sets)
     operands_.push_back({{s.src->address(), s.dst->address(), s.aux->address()}});
   if (addressing == Addressing::binding) {

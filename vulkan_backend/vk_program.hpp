@@ -42,7 +42,6 @@ struct ProgramPass {
   std::uint32_t unroll = 1;
   std::uint32_t backoff = 0;
   std::uint32_t mode = 0;
-  std::uint32_t lane = 1;
   std::size_t operands = 0;
   PushConstants push;
   Grid grid;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <string>
 
 #include "vk_reduce_table.hpp"
 #include "xreduce/error.hpp"
@@ -183,12 +182,6 @@ ScanPlan plan_look_back(const ScanSpec& spec, const DeviceFacts& f, std::uint64_
   const bool clock = policy.clock == LookBackClock::on ||
                      (policy.clock == LookBackClock::automatic && f.shader_clock);
   const LookBackShape shape = policy.tile_of(t).shape;
-  const std::uint32_t lane = policy.tile_of(t).lane_vectors;
-  if (shape.vectors % lane != 0)
-    throw Error(ErrorCategory::usage,
-                "the look-back's vectors per lane (" + std::to_string(lane) +
-                    ", XR_VK_LOOKBACK_LANE) must divide its tile's vectors (" +
-                    std::to_string(shape.vectors) + ", XR_VK_LOOKBACK_SHAPE)");
   // Without the clock the policy's cycles would be integer steps, measured to gain nothing:
   // only an explicit XR_VK_LOOKBACK_CLOCK=0 with a back-off asks for those.
   const std::uint32_t backoff =
@@ -207,7 +200,6 @@ ScanPlan plan_look_back(const ScanSpec& spec, const DeviceFacts& f, std::uint64_
                          .unroll = shape.vectors,
                          .backoff = plan.tiles >= policy.pause_tiles ? backoff : 0,
                          .mode = look_back_mode(policy),
-                         .lane = lane,
                          .push = push,
                          .grid = grid,
                          .takes_kind = true});

@@ -30,7 +30,6 @@ struct ScanPass {
   std::uint32_t unroll = 1;   // specialization constant 1
   std::uint32_t backoff = 0;  // specialization constant 2
   std::uint32_t mode = 0;     // specialization constant 4 (scan_lookback.comp)
-  std::uint32_t lane = 1;     // specialization constant 5 (scan_vector_tile.glsl)
   ScanOperands operands = io_operands;
   PushConstants push;
   Grid grid;

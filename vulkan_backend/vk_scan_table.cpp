@@ -124,7 +124,6 @@ LookBackPolicy lookback_policy(const VulkanKnobs& knobs) {
   for (LookBackTile* tile : {&p.four, &p.two, &p.eight}) {
     if (knobs.lookback_shape) tile->shape = *knobs.lookback_shape;
     if (knobs.lookback_backoff) tile->backoff = *knobs.lookback_backoff;
-    if (knobs.lookback_lane) tile->lane_vectors = *knobs.lookback_lane;
   }
   if (knobs.lookback_polls) p.polls = *knobs.lookback_polls;
   if (knobs.lookback_window) p.window = *knobs.lookback_window;

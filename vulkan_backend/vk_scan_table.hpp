@@ -45,15 +45,12 @@ struct ScanSpec {
   bool deterministic = true;       // float results bitwise the same run to run
 };
 
-// One element size's look-back tile: its shape (workgroup x 4-element vectors), the vectors each
-// lane scans serially before one subgroup scan (specialization constant 5; a divisor of the
-// shape's vectors) and the pause between polls (specialization constant 2; twice that before the
-// first look), in cycles of the subgroup clock where it is used, else in dependent integer steps
-// of about 4 cycles.
+// One element size's look-back tile: its shape (workgroup x 4-element vectors) and the pause
+// between polls (specialization constant 2; twice that before the first look), in cycles of the
+// subgroup clock where it is used, else in dependent integer steps of about 4 cycles.
 struct LookBackTile {
   LookBackShape shape;
   std::uint32_t backoff = 0;
-  std::uint32_t lane_vectors = 1;
 };
 
 // XR_VK_LOOKBACK_CLOCK: unset, the clock wherever the device has it; 1, required; 0, never.

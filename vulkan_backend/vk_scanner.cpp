@@ -63,7 +63,6 @@ std::unique_ptr<Program> record_scan(Device& device, const ScanWorkspace& w, con
                       .unroll = p.unroll,
                       .backoff = p.backoff,
                       .mode = p.mode,
-                      .lane = p.lane,
                       .operands = p.operands,
                       .push = push,
                       .grid = p.grid});
