@@ -5,8 +5,8 @@ seed's RTX 3070 numbers beside this GPU's, and its two findings checked.
     python3 bench/seed001.py REPORT.json > seed001.md
 
 REPORT.json: `xreduce compare --primitive scan --dtype i32 --n 100,1000,...,1000000000
---format json` over cpu and cuda (bench/gpu-report runs it). Prints markdown. Exit 2 on a bad
-report.
+--format json` over cpu, cuda and vulkan (bench/gpu-report runs it): each GPU variant gets a row
+per backend that ran it. Prints markdown. Exit 2 on a bad report.
 """
 import json
 import sys
@@ -26,7 +26,9 @@ SEED = {
 }
 ROWS = ["cpu/sequential", "cpu/parallel", "bit/one-layer", "bit/between-blocks", "bit/smem",
         "bit/unrolled", "bit/cooperative", "blelloch/bcao", "smem/hillis-steele",
-        "warp/shuffle-up", "fast/reduce-then-scan", "fast/decoupled-lookback", "lib/cub"]
+        "warp/shuffle-up", "subgroup/shuffle-up", "subgroup/arithmetic", "fast/reduce-then-scan",
+        "fast/decoupled-lookback", "lib/cub"]
+GPU_BACKENDS = [("cuda", "CUDA"), ("vulkan", "Vulkan")]
 BIT = ["bit/one-layer", "bit/between-blocks", "bit/smem", "bit/unrolled"]
 
 
@@ -43,8 +45,8 @@ def fmt(ms):
 
 
 def read_rows(path):
-    """The report's inclusive i32 sums: (median ms by (variant, n), failed-check lines, GPU name,
-    CPU name). Raises OSError, ValueError or KeyError on a bad report."""
+    """The report's inclusive i32 sums: (median ms by (backend, variant, n), failed-check lines,
+    GPU name, CPU name). Raises OSError, ValueError or KeyError on a bad report."""
     with open(path, encoding="utf-8") as f:
         report = json.load(f)
     rows = [r for r in report["results"]
@@ -54,7 +56,7 @@ def read_rows(path):
     failed = []
     for r in rows:
         if r["status"] == "ok":
-            ms[(r["variant"], r["n"])] = r["median_ms"]
+            ms[(r["backend"], r["variant"], r["n"])] = r["median_ms"]
         elif r["status"] == "failed":
             failed.append(f"{r['backend']} {r['variant']} n={r['n']}: {r['reason']}")
     gpu = next((d["name"] for d in report["devices"] if d["backend"] == "cuda"), "the GPU")
@@ -63,37 +65,44 @@ def read_rows(path):
 
 
 def table(ms):
-    """Markdown lines: one row per measured variant, the seed's row beneath each it mirrors."""
-    out = [f"| variant (seed 001 row) | " + " | ".join(SIZE_NAMES) + " |",
-           "|---|" + "---:|" * len(SIZES)]
+    """Markdown lines: a row per (variant, backend) measured, the seed's row beneath each variant
+    it mirrors."""
+    out = [f"| variant (seed 001 row) | backend | " + " | ".join(SIZE_NAMES) + " |",
+           "|---|---|" + "---:|" * len(SIZES)]
     for v in ROWS:
-        here = [ms.get((v, n)) for n in SIZES]
-        if all(x is None for x in here):
-            continue
+        backends = [("cpu", "CPU")] if v.startswith("cpu/") else GPU_BACKENDS
         seed_key = "cpu" if v.startswith("cpu/") else v
         mirrored = seed_key in SEED and v != "cpu/parallel"
         label = v + (f" ({SEED[seed_key][0]})" if mirrored else "")
-        out.append(f"| {label} | " + " | ".join(fmt(x) for x in here) + " |")
-        if mirrored:
-            out.append(f"| &nbsp;&nbsp;RTX 3070, seed 001 | " +
+        shown = False
+        for backend, name in backends:
+            here = [ms.get((backend, v, n)) for n in SIZES]
+            if all(x is None for x in here):
+                continue
+            out.append(f"| {'' if shown else label} | {name} | " +
+                       " | ".join(fmt(x) for x in here) + " |")
+            shown = True
+        if shown and mirrored:
+            out.append(f"| &nbsp;&nbsp;seed 001 | RTX 3070 | " +
                        " | ".join(fmt(x) for x in SEED[seed_key][1]) + " |")
     return out
 
 
-def best_by_size(ms, on_cpu):
-    """{n: (ms, variant)} of the fastest CPU (on_cpu) or GPU row at each size."""
+def best_by_size(ms, backend):
+    """{n: (ms, variant)} of the backend's fastest row at each size."""
     res = {}
     for n in SIZES:
-        cands = [(ms[(v, n)], v) for v in ROWS
-                 if (v, n) in ms and v.startswith("cpu/") == on_cpu]
+        cands = [(ms[(backend, v, n)], v) for v in ROWS if (backend, v, n) in ms]
         if cands:
             res[n] = min(cands)
     return res
 
 
-def crossover_finding(ms):
+def crossover_finding(ms, backend, name):
     """Seed finding 1: the CPU is fastest below ~50K elements."""
-    best_cpu, best_gpu = best_by_size(ms, True), best_by_size(ms, False)
+    best_cpu, best_gpu = best_by_size(ms, "cpu"), best_by_size(ms, backend)
+    if not best_gpu:
+        return None
     faster = [(n, best_gpu[n][0] < best_cpu[n][0]) for n in SIZES if n in best_cpu and n in best_gpu]
     i = len(faster)
     while i > 0 and faster[i - 1][1]:
@@ -105,17 +114,17 @@ def crossover_finding(ms):
     else:
         cross = (f"the GPU's best is faster from n = {faster[i][0]:,} up (the CPU's best wins at "
                  f"{faster[i - 1][0]:,} and below)")
-    return f"- **CPU/GPU crossover** (seed: the CPU fastest below ~50K): {cross}."
+    return f"- **CPU/GPU crossover, {name}** (seed: the CPU fastest below ~50K): {cross}."
 
 
-def bit_finding(ms):
+def bit_finding(ms, backend, name):
     """Seed finding 2: BIT ahead of bcao below ~3M (below ~10M after its shared-memory step);
     None when the report has no bcao row."""
     ahead = []
     for n in SIZES:
-        bits = [ms[(v, n)] for v in BIT if (v, n) in ms]
-        if bits and ("blelloch/bcao", n) in ms:
-            ahead.append((n, min(bits) < ms[("blelloch/bcao", n)]))
+        bits = [ms[(backend, v, n)] for v in BIT if (backend, v, n) in ms]
+        if bits and (backend, "blelloch/bcao", n) in ms:
+            ahead.append((n, min(bits) < ms[(backend, "blelloch/bcao", n)]))
     if not ahead:
         return None
     wins = [n for n, a in ahead if a]
@@ -126,8 +135,8 @@ def bit_finding(ms):
     else:
         where = ("the best BIT variant beats bcao at n = " + ", ".join(f"{n:,}" for n in wins)
                  + "; bcao wins at the others")
-    return (f"- **BIT against bcao** (seed: BIT ahead below ~3M elements, below ~10M after its "
-            f"shared-memory step): {where}.")
+    return (f"- **BIT against bcao, {name}** (seed: BIT ahead below ~3M elements, below ~10M "
+            f"after its shared-memory step): {where}.")
 
 
 def main(argv):
@@ -139,14 +148,15 @@ def main(argv):
     except (OSError, ValueError, KeyError) as e:
         print(f"cannot read the report {argv[1]}: {e}", file=sys.stderr)
         return 2
-    print(f"Inclusive sum of n i32, median ms: {gpu} (CUDA events, cold L2) and {cpu} for the "
-          "CPU rows; beneath each mirrored row the seed's RTX 3070 / Ryzen 7 5800X number.\n")
+    print(f"Inclusive sum of n i32, median ms, cold L2: {gpu} in CUDA (events) and in Vulkan "
+          f"(timestamps), {cpu} for the CPU rows; beneath each mirrored variant the seed's "
+          "RTX 3070 / Ryzen 7 5800X number.\n")
     print("\n".join(table(ms)))
     print()
-    print(crossover_finding(ms))
-    bits = bit_finding(ms)
-    if bits:
-        print(bits)
+    for backend, name in GPU_BACKENDS:
+        for finding in (crossover_finding(ms, backend, name), bit_finding(ms, backend, name)):
+            if finding:
+                print(finding)
     if failed:
         print("\nFailed checks:\n")
         for f in failed:
