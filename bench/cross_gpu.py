@@ -13,7 +13,8 @@ import json
 import os
 import sys
 
-MiB = 1 << 20
+from plot import count_label  # the spelling xreduce uses for sizes: 1K, 16M
+
 SIZES = [4**k for k in range(5, 15)]  # 1K .. 256M, the reports' sizes
 
 
@@ -83,7 +84,7 @@ class Report:
 
     def best_library(self, primitive, dtype, n, mode):
         """The fastest of lib/cub and the peers (torch, cupy) at one point: (ms, name)."""
-        found = [(ms, k[1] if k[0] == "cuda" else f"{k[1]}") for k, ms in self.rows.items()
+        found = [(ms, k[1]) for k, ms in self.rows.items()
                  if k[2] == primitive and k[3] == dtype and k[4] == n and k[5] == mode
                  and (k[1] == "lib/cub" or k[0] in ("torch", "cupy"))]
         return min(found) if found else (None, None)
@@ -95,13 +96,6 @@ def fmt(x, digits=3):
 
 def ratio(a, b):
     return None if a is None or b is None or b == 0 else a / b
-
-
-def size_label(n):
-    for unit, v in (("M", MiB), ("K", 1024)):
-        if n >= v and n % v == 0:
-            return f"{n // v}{unit}"
-    return str(n)
 
 
 def table(header, rows):
@@ -116,14 +110,15 @@ def look_back_section(reports):
     print("Inclusive sum, cold, median ms of `fast/decoupled-lookback` in each API; Vulkan/CUDA as "
           "a speed (CUDA time / Vulkan time: 1.00 is parity); CUDA against `lib/cub` the same way; "
           "% copy: bytes read + written against the API's own copy probe in the same run.\n")
-    points = [("i32", 1 << 28, "scan"), ("f32", 1 << 28, "scan"), ("i64", 1 << 28, "d64"),
-              ("f64", 1 << 28, "d64"), ("f16", 1 << 27, "d16"), ("bf16", 1 << 27, "d16")]
+    # The sizes the targets are stated at; the rows come from the scan and dtypes reports alike.
+    points = [("i32", 1 << 28), ("f32", 1 << 28), ("i64", 1 << 28), ("f64", 1 << 28),
+              ("f16", 1 << 27), ("bf16", 1 << 27)]
     header = ["type, n"]
     for r in reports:
         header += [f"{r.name} CUDA", f"{r.name} Vulkan", f"{r.name} Vulkan/CUDA",
                    f"{r.name} CUDA/cub", f"{r.name} CUDA % copy"]
     rows = []
-    for dtype, n, _ in points:
+    for dtype, n in points:
         row = [f"{dtype}, 2^{n.bit_length() - 1}"]
         for r in reports:
             c = r.ms("cuda", "fast/decoupled-lookback", "scan", dtype, n)
@@ -139,7 +134,7 @@ def look_back_section(reports):
     print()
 
 
-def per_id_section(reports, primitive, key, dtype="i32", n=1 << 28):
+def per_id_section(reports, primitive, dtype="i32", n=1 << 28):
     print(f"## Vulkan/CUDA per variant id: {primitive} {dtype}, 2^{n.bit_length() - 1}, cold\n")
     print("Vulkan time / CUDA time (above 1: Vulkan slower), the same algorithm under one id.\n")
     ids = []
@@ -162,7 +157,7 @@ def bit_section(reports):
     header = ["n"] + [f"{r.name} {b}" for r in reports for b in ("CUDA", "Vulkan")]
     rows = []
     for n in SIZES:
-        row = [size_label(n)]
+        row = [count_label(n)]
         for r in reports:
             for b in ("cuda", "vulkan"):
                 bit, _ = r.best(b, "scan", "i32", n, "cold", families={"bit"})
@@ -188,7 +183,7 @@ def crossover_section(reports):
                 if c.get("mode", "cold") != "cold" or c["versus"] != "cpu":
                     continue
                 k = (c["primitive"], c["dtype"], timing, c["backend"])
-                label = size_label(c["n"]) if c["n"] else "never"
+                label = count_label(c["n"]) if c["n"] else "never"
                 found.setdefault(k, [""] * len(reports))[ri] = label
     rows = [list(k) + v for k, v in sorted(found.items())]
     print(table(header, rows))
@@ -218,7 +213,7 @@ def libraries_section(reports):
                             row.append("")
                             continue
                         lo, hi = min(x for x, _ in ratios), max(x for x, _ in ratios)
-                        below = [f"{size_label(n)} {x:.2f}" for x, n in ratios if round(x, 2) < 1.0]
+                        below = [f"{count_label(n)} {x:.2f}" for x, n in ratios if round(x, 2) < 1.0]
                         row.append(f"{lo:.2f} .. {hi:.2f}" +
                                    (f"; below: {', '.join(below)}" if below else ""))
                     rows.append(row)
@@ -233,7 +228,7 @@ def small_scan_section(reports):
     header = ["n"] + [f"{r.name} {m}" for r in reports for m in ("cold", "batch")]
     rows = []
     for n in SIZES[:6]:
-        row = [size_label(n)]
+        row = [count_label(n)]
         for r in reports:
             for mode in ("cold", "batch"):
                 c, _ = r.best("cuda", "scan", "i32", n, mode)
@@ -264,8 +259,8 @@ def main():
     print()
     look_back_section(reports)
     small_scan_section(reports)
-    per_id_section(reports, "scan", "scan")
-    per_id_section(reports, "reduce", "reduce")
+    per_id_section(reports, "scan")
+    per_id_section(reports, "reduce")
     bit_section(reports)
     crossover_section(reports)
     libraries_section(reports)
