@@ -26,7 +26,8 @@ Generated data: seed 42 unless --seed; --dist small (default: integers in [0,255
 
 Exit codes:
   0  ok
-  1  a result failed its check against the host reference
+  1  a result failed its check against the host reference, or a row is slower than
+     --baseline (diff: OLD) beyond noise by more than --fail-above PCT
   2  usage or bad input (flags, sizes, files)
   3  backend, device, variant or dtype/op combination unavailable or unsupported
   4  out of memory (n larger than the device or the host can hold)
@@ -79,6 +80,26 @@ void check_reps(const CLI::Option* opt, const StatFlags& s) {
   if (opt->count() && s.reps < 1)
     throw Error(ErrorCategory::usage, fmt::format("--reps must be at least 1, not {}", s.reps));
 }
+
+// --fail-above PCT: a percentage, at least 0.
+std::optional<double> parse_fail_above(const CLI::Option* opt, const std::string& text) {
+  if (!opt->count()) return std::nullopt;
+  std::size_t used = 0;
+  double pct = -1;
+  try {
+    pct = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || !(pct >= 0) || pct > 1e6)
+    throw Error(
+        ErrorCategory::usage,
+        fmt::format("--fail-above must be a percentage of at least 0, e.g. 5, not '{}'", text));
+  return pct;
+}
+
+constexpr const char* kFailAboveHelp =
+    "Exit 1 when a row is slower than the baseline beyond noise by more than PCT %, naming it";
 
 // --kernel, --kernel-spec, --kernel-id (docs/kernels.md).
 void add_kernel_flags(CLI::App* cmd, KernelFlags& k) {
@@ -236,7 +257,7 @@ struct CompareCommand {
   CLI::App* cmd;
   CompareOptions options;
   CLI::Option* reps;
-  std::unique_ptr<OptionalText> scan, n, sweep, transfer_sizes;
+  std::unique_ptr<OptionalText> scan, n, sweep, transfer_sizes, fail_above;
 
   explicit CompareCommand(CLI::App& app)
       : cmd(app.add_subcommand(
@@ -316,6 +337,11 @@ struct CompareCommand {
                     "Fold the rows and devices of another JSON report into this one (e.g. "
                     "bench/peers.py's torch and cupy rows); repeatable")
         ->type_name("FILE");
+    cmd->add_option("--baseline", o.baseline,
+                    "Compare every row with the same row of this saved JSON report (faster, "
+                    "slower or same beyond both runs' noise)")
+        ->type_name("FILE");
+    fail_above = std::make_unique<OptionalText>(cmd, "--fail-above", kFailAboveHelp, "PCT");
   }
 
   const CompareOptions& finish(int argc, char** argv) {
@@ -324,6 +350,47 @@ struct CompareCommand {
     sweep->copy_to(options.sweep);
     scan->copy_to(options.scans);
     transfer_sizes->copy_to(options.transfer_sizes);
+    std::optional<std::string> pct;
+    fail_above->copy_to(pct);
+    options.fail_above = parse_fail_above(fail_above->option(), pct.value_or(""));
+    options.command_line = joined_command_line(argc, argv);
+    return options;
+  }
+};
+
+struct DiffCommand {
+  CLI::App* cmd;
+  DiffOptions options;
+  std::unique_ptr<OptionalText> fail_above;
+
+  explicit DiffCommand(CLI::App& app)
+      : cmd(app.add_subcommand("diff",
+                               "Compare two saved compare reports (--save-json) row by row: "
+                               "faster, slower or same beyond both runs' noise; no device")) {
+    DiffOptions& o = options;
+    cmd->add_option("old", o.old_path, "The baseline: a compare JSON report")
+        ->required()
+        ->type_name("OLD.json");
+    cmd->add_option("new", o.new_path, "The report compared with it")
+        ->required()
+        ->type_name("NEW.json");
+    fail_above = std::make_unique<OptionalText>(cmd, "--fail-above", kFailAboveHelp, "PCT");
+    cmd->add_option("--format", o.format, "text | md | csv | json")
+        ->capture_default_str()
+        ->type_name("FMT");
+    cmd->add_option("--out", o.out, "Write the diff to FILE (atomically) instead of stdout")
+        ->type_name("FILE");
+    cmd->add_option("--plot", o.plot,
+                    "Also draw the new/old time ratio per variant against n into FILE.svg, .png "
+                    "or .pdf (python3 + matplotlib)")
+        ->type_name("FILE");
+    cmd->add_flag("--quiet,-q", o.quiet, "No notes on stderr");
+  }
+
+  const DiffOptions& finish(int argc, char** argv) {
+    std::optional<std::string> pct;
+    fail_above->copy_to(pct);
+    options.fail_above = parse_fail_above(fail_above->option(), pct.value_or(""));
     options.command_line = joined_command_line(argc, argv);
     return options;
   }
@@ -334,9 +401,9 @@ struct CompareCommand {
 std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   const std::string first = argc > 1 ? argv[1] : "";
   if (!first.empty() && first[0] != '-' && first != "list" && first != "run" &&
-      first != "compare" && first != "check" && first != "kernel-header")
+      first != "compare" && first != "diff" && first != "check" && first != "kernel-header")
     throw Error(ErrorCategory::usage,
-                fmt::format("unknown command '{}' (expected list, run, compare, check or "
+                fmt::format("unknown command '{}' (expected list, run, compare, diff, check or "
                             "kernel-header; see xreduce --help)",
                             first));
   try {
@@ -347,8 +414,8 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
     std::string msg = e.what();
     if (dynamic_cast<const CLI::RequiredError*>(&e) && app.get_subcommands().empty())
       msg =
-          "a command is required: list, run, compare, check or kernel-header (see xreduce "
-          "--help)";
+          "a command is required: list, run, compare, diff, check or kernel-header (see "
+          "xreduce --help)";
     throw Error(ErrorCategory::usage, msg);
   }
   return std::nullopt;
@@ -370,8 +437,10 @@ int run_cli(int argc, char** argv) {
   CompareCommand compare(app);
   CheckCommand check(app);
   KernelHeaderCommand header(app);
+  DiffCommand diff(app);
   if (const std::optional<int> done = parse(app, argc, argv)) return *done;
   if (header.cmd->parsed()) return run_kernel_header(header.finish());
+  if (diff.cmd->parsed()) return run_diff(diff.finish(argc, argv));
 
   Registry registry;
   register_builtin_backends(registry);

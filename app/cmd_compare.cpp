@@ -7,8 +7,13 @@
 //                    variant measured and checked against one expectation per operation
 //                    (compare_measure.cpp)
 //   fold + analyze   the merged reports folded in, the derived numbers computed once
-//                    (report/merge.cpp, report/analysis.cpp)
-//   write_outputs    the renderings written whole (compare_output.cpp)
+//                    (report/merge.cpp, report/analysis.cpp), and with --baseline the diff
+//                    against it (report/baseline.cpp)
+//   write_outputs    the renderings written whole (compare_output.cpp); --fail-above's rows
+//                    named (baseline_gate.cpp)
+#include <optional>
+
+#include "baseline_gate.hpp"
 #include "commands.hpp"
 #include "compare_devices.hpp"
 #include "compare_measure.hpp"
@@ -16,6 +21,7 @@
 #include "compare_plan.hpp"
 #include "progress.hpp"
 #include "report/analysis.hpp"
+#include "report/baseline.hpp"
 #include "report/merge.hpp"
 #include "xreduce/error.hpp"
 
@@ -32,6 +38,15 @@ CompareOptions with_kernel_defaults(const std::vector<UserKernel>& kernels, Comp
   return o;
 }
 
+// --baseline: this run against the saved one, row by row.
+std::optional<BaselineDiff> diff_with_baseline(const ComparePlan& plan, const CompareReport& r,
+                                               const CompareOptions& o) {
+  if (!plan.baseline) return std::nullopt;
+  const CompareReport& old = plan.baseline->data;
+  return diff_reports(old, {plan.baseline->path, old.version, old.commit, old.command}, r,
+                      {"", r.version, r.commit, r.command}, "--baseline", {o.fail_above});
+}
+
 }  // namespace
 
 int run_compare(const Registry& registry, const CompareOptions& options) {
@@ -45,8 +60,10 @@ int run_compare(const Registry& registry, const CompareOptions& options) {
   progress.clear();
   for (const auto& merged : plan.merges) fold_merged(report, merged);
   const Analysis analysis = analyze(report);
-  write_outputs({report, analysis}, o);
-  return failed ? exit_code(ErrorCategory::check_failed) : 0;
+  const std::optional<BaselineDiff> diff = diff_with_baseline(plan, report, o);
+  write_outputs({report, analysis, diff ? &*diff : nullptr}, o);
+  const bool over_limit = diff && report_over_limit(*diff);
+  return failed || over_limit ? exit_code(ErrorCategory::check_failed) : 0;
 }
 
 }  // namespace xr::app

@@ -69,6 +69,8 @@ struct CompareOptions {
   bool transfers = false;  // uploads and read-backs against each GPU backend's host link
   std::optional<std::string> transfer_sizes;  // --transfer-sizes: bytes, N[,N...]
   std::vector<std::string> merge;             // JSON reports whose rows join this one (peers)
+  std::string baseline;                       // a JSON report to compare this run against
+  std::optional<double> fail_above;           // --fail-above PCT: exit 1 past it (--baseline)
   std::string command_line;                   // recorded in the report
 };
 
@@ -95,6 +97,16 @@ struct KernelHeaderOptions {
   bool partials = false;
 };
 
+// `xreduce diff OLD NEW`: two saved compare reports, row against row (no device).
+struct DiffOptions {
+  std::string old_path, new_path;
+  std::optional<double> fail_above;  // --fail-above PCT
+  std::string format = "text";       // text | md | csv | json
+  std::string out, plot;
+  bool quiet = false;
+  std::string command_line;
+};
+
 // Loads every --kernel (load_user_kernel), checks their ids and adds each to its backend.
 // Returns them, in the order given.
 std::vector<UserKernel> add_user_kernels(const Registry& registry, const KernelFlags& flags);
@@ -104,5 +116,6 @@ int run_check(const Registry& registry, const CheckOptions& options);
 int run_run(const Registry& registry, const RunOptions& options);
 int run_compare(const Registry& registry, const CompareOptions& options);
 int run_kernel_header(const KernelHeaderOptions& options);
+int run_diff(const DiffOptions& options);
 
 }  // namespace xr::app

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "build_commit.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/size.hpp"
 
@@ -78,6 +79,7 @@ std::optional<TransferTable> measure_transfer_table(Backend& b,
 CompareReport start_report(const ComparePlan& plan, const CompareOptions& o, Progress& progress) {
   CompareReport report;
   report.version = XR_VERSION;
+  report.commit = std::string(build_commit());
   report.command = o.command_line;
   report.stats = stats_words(plan.measure, o.stats);
   report.primitives = plan.primitives;

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "compare_output.hpp"
 #include "xreduce/catalog.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/size.hpp"
@@ -59,15 +60,9 @@ void check_output_flags(const CompareOptions& o) {
     throw Error(ErrorCategory::usage,
                 fmt::format("unknown --format '{}' for compare (expected text, md, csv or json)",
                             o.format));
-  if (!o.out.empty()) check_output_path(o.out);
-  if (!o.save_json.empty()) check_output_path(o.save_json);
-  if (!o.plot.empty()) {
-    const auto ext = std::filesystem::path(o.plot).extension().string();
-    if (ext != ".svg" && ext != ".png" && ext != ".pdf")
-      throw Error(ErrorCategory::usage,
-                  fmt::format("--plot '{}': expected a .svg, .png or .pdf file name", o.plot));
-    check_output_path(o.plot);
-  }
+  check_output_files({o.out, o.plot, o.save_json, o.quiet});
+  if (o.fail_above && o.baseline.empty())
+    throw Error(ErrorCategory::usage, "--fail-above needs --baseline (the run it compares with)");
 }
 
 // `all`: every available backend (the others noted in `skipped`); a list: each must be available.
@@ -224,7 +219,8 @@ ComparePlan plan_compare(const Registry& registry, const CompareOptions& o) {
   plan.measure = measure_options(o.stats);
   plan.modes = parse_modes(o.stats.mode);
   // Read and parsed now: a bad file fails before a long measurement.
-  for (const auto& path : o.merge) plan.merges.push_back(read_merged_report(path));
+  for (const auto& path : o.merge) plan.merges.push_back(read_saved_report(path, "--merge"));
+  if (!o.baseline.empty()) plan.baseline = read_saved_report(o.baseline, "--baseline");
   if (o.transfers) plan.transfer_bytes = parse_transfer_sizes(o);
   if (o.include_transfer && plan.modes != std::vector<TimingMode>{TimingMode::cold})
     throw Error(ErrorCategory::usage,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,16 +30,18 @@ struct ComparePlan {
   std::vector<std::uint64_t> ns;
   Distribution dist = Distribution::small;
   MeasureOptions measure;
-  std::vector<TimingMode> modes;     // each point is measured in each, cold first
-  std::vector<MergedReport> merges;  // --merge: parsed now, folded in after measuring
+  std::vector<TimingMode> modes;        // each point is measured in each, cold first
+  std::vector<SavedReport> merges;      // --merge: parsed now, folded in after measuring
+  std::optional<SavedReport> baseline;  // --baseline: parsed now, compared after measuring
   std::vector<PlannedBackend> backends;
   std::vector<std::pair<std::string, std::string>> skipped;  // backend, why
   std::vector<std::uint64_t> transfer_bytes;  // --transfers: ascending; empty without it
 };
 
 // The plan of `options`, with each backend's device selected. Error(usage) for a bad flag or
-// --merge file, Error(unavailable) when no backend can run, Error(unsupported) for variants the
-// backends do not implement, Error(out_of_memory) for a size a device or the host cannot hold.
+// --merge or --baseline file, Error(unavailable) when no backend can run, Error(unsupported) for
+// variants the backends do not implement, Error(out_of_memory) for a size a device or the host
+// cannot hold.
 ComparePlan plan_compare(const Registry& registry, const CompareOptions& options);
 
 }  // namespace xr::app

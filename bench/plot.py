@@ -21,8 +21,14 @@ are "cold"), two sections across:
   clipped to 1/8..8, a triangle marks a clipped point), plus the fastest Vulkan variant over the
   fastest CUDA one as a thick grey line.
 
-`xreduce compare --plot FILE` runs this script on its own report. Needs matplotlib (Debian:
-python3-matplotlib).
+A report with a "baseline" section (`xreduce compare --baseline`, `xreduce diff`) is drawn as the
+comparison instead: one panel per section, the new/old time ratio of every matched row against n
+(log2 axes around 1; above 1 slower), one line per variant id and backend (CUDA solid, Vulkan
+dashed, one colour per id), filled markers where the verdict is faster or slower beyond noise,
+hollow where it is the same, and the rule's noise floor shaded.
+
+`xreduce compare --plot FILE` and `xreduce diff --plot FILE` run this script on their own
+report. Needs matplotlib (Debian: python3-matplotlib).
 
 Exit codes: 0 drawn; 2 bad arguments, a report that cannot be read, no measured result, or an
 output that cannot be written; 3 matplotlib missing (xreduce then tries another python3).
@@ -327,6 +333,13 @@ def main(argv):
     mpl = import_matplotlib()
     if mpl is None:
         return 3
+    try:
+        with open(argv[1], encoding="utf-8") as f:
+            baseline = json.load(f).get("baseline")
+    except (OSError, ValueError, AttributeError):
+        baseline = None  # read_sections says what is wrong with the file
+    if baseline:
+        return draw_baseline(baseline, argv[2], mpl)
     sections, error = read_sections(argv[1], mpl)
     if error:
         print(error, file=sys.stderr)
@@ -485,6 +498,98 @@ def draw_ratio(ax, s, FixedLocator, FuncFormatter, NullLocator):
     ax.text(0.01, 0.05, "below 1: vulkan faster", ha="left", va="bottom", **note)
     ax.text(0.99, 0.95, "thick grey: fastest vulkan / fastest cuda", ha="right", va="top",
             color="0.25", **note)
+
+
+# ---- a report against its baseline ------------------------------------------------------------
+
+def baseline_sections(baseline):
+    """The matched rows by section, in first-seen order: {key: [(backend, variant, n, ratio,
+    verdict)]}; raises KeyError/TypeError/ValueError on a bad row."""
+    sections = {}
+    for r in baseline["rows"]:
+        key = (r["primitive"], r.get("scan") or "", r["op"], r["dtype"], r["mode"])
+        sections.setdefault(key, []).append(
+            (str(r["backend"]), str(r["variant"]), int(r["n"]), float(r["ratio"]),
+             str(r["verdict"])))
+    return sections
+
+
+def draw_baseline_panel(ax, key, rows, floor, cmap, mpl):
+    ids = []
+    for _, variant, _, _, _ in rows:
+        if variant not in ids:
+            ids.append(variant)
+    colour = {v: cmap(PALETTE[i % len(PALETTE)]) for i, v in enumerate(ids)}
+    lines = {}
+    for backend, variant, n, ratio, verdict in rows:
+        lines.setdefault((backend, variant), []).append((n, ratio, verdict))
+    worst = max(abs(math.log2(r)) for _, _, _, r, _ in rows)
+    octaves = min(MAX_OCTAVES, max(0.5, math.ceil(worst * 2 + 0.02) / 2))
+    lo_clip, hi_clip = 2.0 ** -octaves, 2.0 ** octaves
+    ax.axhspan(1 / (1 + floor), 1 + floor, color="0.88", zorder=1)
+    ax.axhline(1.0, color="black", linewidth=0.9, zorder=2)
+    for (backend, variant), pts in sorted(lines.items()):
+        pts.sort()
+        style = GPU_STYLE.get(backend, dict(linestyle=":", marker="D"))
+        xs = [p[0] for p in pts]
+        ys = [min(hi_clip, max(lo_clip, p[1])) for p in pts]
+        ax.plot(xs, ys, color=colour[variant], linewidth=1.0, linestyle=style["linestyle"],
+                zorder=3, label=f"{backend} {variant}")
+        for (n, _, verdict), y in zip(pts, ys):
+            ax.plot([n], [y], linestyle="none", marker=style["marker"], markersize=4,
+                    color=colour[variant], zorder=4, clip_on=False,
+                    markerfacecolor=colour[variant] if verdict != "same" else "white")
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(mpl.LogLocator(base=2, numticks=12))
+    ax.xaxis.set_major_formatter(
+        mpl.FuncFormatter(lambda x, _: count_label(round(x)) if x >= 1 else ""))
+    ax.xaxis.set_minor_locator(mpl.NullLocator())
+    ax.set_yscale("log", base=2)
+    ax.set_ylim(lo_clip / 2.0 ** 0.1, hi_clip * 2.0 ** 0.1)
+    ticks = sorted({2.0 ** (k / 2) for k in range(-int(octaves * 2), int(octaves * 2) + 1)})
+    ax.yaxis.set_major_locator(mpl.FixedLocator(ticks))
+    ax.yaxis.set_major_formatter(mpl.FuncFormatter(lambda v, _: f"{v:.3g}"))
+    ax.yaxis.set_minor_locator(mpl.NullLocator())
+    ax.set_ylabel("new / old time\n(above 1: slower)", fontsize="small")
+    ax.set_xlabel("n (elements)", fontsize="small")
+    ax.grid(True, which="major", alpha=0.35)
+    ax.tick_params(labelsize="small")
+    ax.set_title(section_title(key), loc="left", fontsize="medium", fontweight="bold")
+    ax.legend(fontsize=LEGEND_FONT_PT, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+              frameon=False, ncol=1 if len(lines) <= 16 else 2)
+
+
+def draw_baseline(baseline, out, mpl):
+    """The new/old ratio figure of a report with a "baseline" section."""
+    try:
+        sections = baseline_sections(baseline)
+        floor = float((baseline.get("rule") or {}).get("floor", 0))
+        old = (baseline.get("old") or {}).get("path") or "the baseline"
+        new = (baseline.get("new") or {}).get("path") or "this run"
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        print(f"cannot read the baseline section: {e}", file=sys.stderr)
+        return 2
+    if not sections:
+        print("the baseline section has no matched row to plot", file=sys.stderr)
+        return 2
+    ncols = 1 if len(sections) == 1 else 2
+    nrows = math.ceil(len(sections) / ncols)
+    fig, axes = mpl.plt.subplots(nrows, ncols, squeeze=False,
+                                 figsize=(ncols * (PANEL_W + 4.2), nrows * (TIME_H + 0.9) + 0.6))
+    cmap = mpl.plt.get_cmap("tab20")
+    for ax, (key, rows) in zip(axes.flat, sections.items()):
+        draw_baseline_panel(ax, key, rows, floor, cmap, mpl)
+    for ax in list(axes.flat)[len(sections):]:
+        ax.set_visible(False)
+    fig.suptitle(f"xreduce: {new} against the baseline {old}, new/old median time "
+                 f"(filled: beyond noise; grey: the {floor * 100:g}% floor)", fontsize="large")
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    try:
+        fig.savefig(out, bbox_inches="tight", dpi=110)
+    except (OSError, ValueError) as e:
+        print(f"cannot write {out}: {e}", file=sys.stderr)
+        return 2
+    return 0
 
 
 if __name__ == "__main__":

@@ -133,9 +133,12 @@ struct Analysis {
 Analysis analyze(const CompareReport& report);
 
 // A report with its analysis: what every renderer reads. Holds references: both must outlive it.
+struct BaselineDiff;
+
 struct AnalyzedReport {
   const CompareReport& report;
   const Analysis& analysis;
+  const BaselineDiff* baseline = nullptr;  // compare --baseline: the diff against it
 
   const ResultRow& row(RowIndex i) const { return report.rows[i]; }
   const RowMetrics& metrics(RowIndex i) const { return analysis.metrics[i]; }

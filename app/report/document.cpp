@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "report/baseline_document.hpp"
 #include "report/format.hpp"
 #include "report/tables.hpp"
 #include "xreduce/size.hpp"
@@ -82,12 +83,6 @@ DocumentHeader header_of(const AnalyzedReport& ar) {
 
 // ---- the body's titles and sentences ---------------------------------------------------------
 
-// "sum i32 · cold", "inclusive scan sum i32 · batch".
-std::string section_what(const Section& sec) {
-  return fmt::format("{} {} · {}", sec.operation.describe(), to_string(sec.dtype),
-                     to_string(sec.mode));
-}
-
 std::string section_title(const Section& sec, std::uint64_t n) {
   return fmt::format("{} · n = {}", section_what(sec), format_n(n));
 }
@@ -122,15 +117,6 @@ std::string above_peak_text(const AnalyzedReport& ar, const AbovePeak& x) {
 }
 
 // ---- the body --------------------------------------------------------------------------------
-
-void add_table(std::vector<Block>& body, std::string heading, Table table) {
-  body.push_back({Block::Kind::heading, std::move(heading), {}});
-  body.push_back({Block::Kind::table, {}, std::move(table)});
-}
-
-void add_text(std::vector<Block>& body, Block::Kind kind, std::string text) {
-  body.push_back({kind, std::move(text), {}});
-}
 
 // The overheads, before the ladders: the floor every small-n number stands on. Then the transfer
 // tables: what moving an array costs against the host link.
@@ -194,6 +180,15 @@ void add_summaries(const AnalyzedReport& ar, const SectionSizes& s, std::vector<
 
 }  // namespace
 
+void add_table(std::vector<Block>& body, std::string heading, Table table) {
+  body.push_back({Block::Kind::heading, std::move(heading), {}});
+  body.push_back({Block::Kind::table, {}, std::move(table)});
+}
+
+void add_text(std::vector<Block>& body, Block::Kind kind, std::string text) {
+  body.push_back({kind, std::move(text), {}});
+}
+
 Document build_document(const AnalyzedReport& ar) {
   Document doc{header_of(ar), {}};
   add_devices(ar, doc.body);
@@ -204,6 +199,7 @@ Document build_document(const AnalyzedReport& ar) {
       add_ladders(ar, s.sec, n, doc.body);
     add_summaries(ar, s, doc.body);
   }
+  if (ar.baseline) add_baseline_blocks(*ar.baseline, doc.body);
   return doc;
 }
 

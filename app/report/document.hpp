@@ -14,6 +14,7 @@
 namespace xr::app {
 
 struct DocumentHeader {
+  std::string title = "xreduce compare";
   std::string command;  // the command line that made the report
   std::string config;   // timing, cache, statistics, seed and data, in one sentence
   std::vector<std::pair<std::string, std::string>> device_lines;  // backend, its facts in words
@@ -45,6 +46,10 @@ struct Document {
   DocumentHeader header;
   std::vector<Block> body;
 };
+
+// Appends a heading and its table; a block of text.
+void add_table(std::vector<Block>& body, std::string heading, Table table);
+void add_text(std::vector<Block>& body, Block::Kind kind, std::string text);
 
 // Everything the text and markdown reports show, in their order. Deterministic.
 Document build_document(const AnalyzedReport& ar);

@@ -30,6 +30,23 @@ std::string fmt_us(double v) {
   return fmt::format("{:.2f}", v);
 }
 
+std::string fmt_time_ratio(double v) {
+  return fmt::format("{:.3f}", v);
+}
+
+std::string fmt_change(double v) {
+  return fmt::format("{:+.1f}%", v * 100);
+}
+
+std::string fmt_band(double v) {
+  return fmt::format("±{:.1f}%", v * 100);
+}
+
+std::string section_what(const Section& sec) {
+  return fmt::format("{} {} · {}", sec.operation.describe(), to_string(sec.dtype),
+                     to_string(sec.mode));
+}
+
 std::string fmt_csv_number(double v) {
   return fmt::format("{:.6g}", v);
 }

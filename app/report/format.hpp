@@ -9,6 +9,7 @@
 #include "common.hpp"
 #include "report/analysis.hpp"
 #include "report/model.hpp"
+#include "report/section.hpp"
 
 namespace xr::app {
 
@@ -19,6 +20,12 @@ std::string fmt_pct(const std::optional<double>& v);   // "42.1%"; "" when absen
 std::string fmt_ratio(double v);                       // "0.97": the vulkan/cuda time ratio
 std::string fmt_us(double v);                          // "2.12": an overhead in microseconds
 std::string fmt_csv_number(double v);                  // six significant digits, as %g
+std::string fmt_time_ratio(double v);                  // "1.012": new/old time against a baseline
+std::string fmt_change(double v);                      // "+12.3%", "-4.5%": a ratio minus 1
+std::string fmt_band(double v);                        // "±2.0%": a noise band's half-width
+
+// "sum i32 · cold", "inclusive scan sum i32 · batch": a section in words.
+std::string section_what(const Section& sec);
 
 // "% peak" of a row: flagged with '!' above 100 % (never silently); empty when not measured.
 Table::Cell pct_cell(const ResultRow& row, const RowMetrics& metrics);

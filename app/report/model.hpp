@@ -83,8 +83,13 @@ struct ResultRow {
   bool measured() const { return status != RowStatus::unsupported; }
 };
 
+// The "schema_version" of the JSON report this build writes; it reads every version up to it.
+// 2 (issue 23): "schema_version", "commit" and, with --baseline, "baseline". 1: neither field.
+inline constexpr int kReportSchema = 2;
+
 struct CompareReport {
   std::string version;
+  std::string commit;  // the source the binary was built from (build_commit()); "" when unknown
   std::string command;
   std::string stats;  // "adaptive (>= 5 reps, spread < 1%, <= 2 s per point)" or "10 reps"
   std::vector<Primitive> primitives;  // measured, in order

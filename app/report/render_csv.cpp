@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "report/baseline.hpp"
 #include "report/format.hpp"
 
 namespace xr::app {
@@ -43,9 +44,47 @@ std::string csv_line(const ResultRow& row, const RowMetrics& rm, const DeviceRec
       m && rm.pct_peak ? (rm.above_peak ? "true" : "false") : "");
 }
 
+// ---- a diff against a baseline ------------------------------------------------------------------
+
+constexpr std::string_view kDiffCsvHeader =
+    "backend,variant,primitive,scan,op,dtype,n,mode,verdict,old_median_ms,new_median_ms,ratio,"
+    "band,old_rel_spread,new_rel_spread,over_limit,old_status,new_status\n";
+
+// The key and verdict of a diff row, then its numbers (empty where the row has none).
+std::string diff_line(const ResultRow& key, std::string_view verdict, const ResultRow* old_row,
+                      const ResultRow* new_row, const MatchedRow* m) {
+  auto median = [](const ResultRow* r) {
+    return r && r->measured() ? fmt_csv_number(r->ms.median) : std::string();
+  };
+  auto spread = [](const ResultRow* r) {
+    return r && r->measured() ? fmt_csv_number(r->ms.rel_spread) : std::string();
+  };
+  const bool scan = key.operation.primitive == Primitive::scan;
+  return fmt::format(
+      "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", field(key.backend),
+      field(key.variant), to_string(key.operation.primitive),
+      scan ? to_string(key.operation.scan) : "", to_string(key.operation.op), to_string(key.dtype),
+      key.n, to_string(key.mode), verdict, median(old_row), median(new_row),
+      m ? fmt_csv_number(m->ratio) : "", m ? fmt_csv_number(m->band) : "", spread(old_row),
+      spread(new_row), m ? (m->over_limit ? "true" : "false") : "",
+      old_row ? to_string(old_row->status) : "", new_row ? to_string(new_row->status) : "");
+}
+
 }  // namespace
 
+std::string render_diff_csv(const BaselineDiff& d) {
+  std::string out(kDiffCsvHeader);
+  for (const auto& m : d.rows)
+    out += diff_line(m.new_row, to_string(m.verdict), &m.old_row, &m.new_row, &m);
+  for (const auto& u : d.not_comparable)
+    out += diff_line(u.new_row, "not_comparable", &u.old_row, &u.new_row, nullptr);
+  for (const auto& row : d.only_old) out += diff_line(row, "only_old", &row, nullptr, nullptr);
+  for (const auto& row : d.only_new) out += diff_line(row, "only_new", nullptr, &row, nullptr);
+  return out;
+}
+
 std::string render_csv(const AnalyzedReport& ar) {
+  if (ar.baseline) return render_diff_csv(*ar.baseline);
   std::string out(kCsvHeader);
   for (RowIndex i = 0; i < ar.report.rows.size(); ++i) {
     const DeviceRecord* device = nullptr;

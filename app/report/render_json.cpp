@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "knobs_json.hpp"
+#include "report/baseline.hpp"
 
 namespace xr::app {
 namespace {
@@ -174,12 +175,133 @@ void add_summaries(const AnalyzedReport& ar, json& j) {
   j["versus_libraries"] = std::move(vl);
 }
 
+// ---- the baseline section (compare --baseline, xreduce diff) ---------------------------------
+
+json run_json(const RunIdentity& run) {
+  return {{"path", run.path.empty() ? json(nullptr) : json(run.path)},
+          {"xreduce_version", run.version},
+          {"commit", run.commit.empty() ? json(nullptr) : json(run.commit)},
+          {"command", run.command}};
+}
+
+json device_identity_json(const std::optional<DeviceRecord>& d) {
+  if (!d) return nullptr;
+  return {{"name", d->info.name},
+          {"uuid", d->info.uuid},
+          {"api_version", d->info.api_version},
+          {"driver_version", d->info.driver_version},
+          {"knobs", knobs_json(d->knobs)}};
+}
+
+// What a row measured: the key rows are matched by.
+json key_json(const ResultRow& row) {
+  return {{"backend", row.backend},
+          {"variant", row.variant},
+          {"primitive", to_string(row.operation.primitive)},
+          {"scan", scan_json(row.operation)},
+          {"op", to_string(row.operation.op)},
+          {"dtype", to_string(row.dtype)},
+          {"n", row.n},
+          {"mode", to_string(row.mode)}};
+}
+
+json matched_json(const MatchedRow& m) {
+  json j = key_json(m.new_row);
+  j["old_median_ms"] = m.old_row.ms.median;
+  j["new_median_ms"] = m.new_row.ms.median;
+  j["old_rel_spread"] = m.old_row.ms.rel_spread;
+  j["new_rel_spread"] = m.new_row.ms.rel_spread;
+  j["ratio"] = m.ratio;
+  j["band"] = m.band;
+  j["verdict"] = to_string(m.verdict);
+  j["over_limit"] = m.over_limit;
+  return j;
+}
+
+json only_json(const ResultRow& row) {
+  json j = key_json(row);
+  j["status"] = to_string(row.status);
+  j["median_ms"] = row.measured() ? json(row.ms.median) : json(nullptr);
+  return j;
+}
+
+json baseline_json(const BaselineDiff& d) {
+  json devices = json::array();
+  for (const auto& c : d.devices)
+    devices.push_back({{"backend", c.backend},
+                       {"old", device_identity_json(c.old_device)},
+                       {"new", device_identity_json(c.new_device)},
+                       {"differences", c.differences}});
+  json summaries = json::array(), rows = json::array(), statuses = json::array(),
+       only_old = json::array(), only_new = json::array();
+  for (const auto& s : d.summaries) {
+    json e = section_entry(s.sec, {{"rows", s.rows},
+                                   {"slower", s.slower},
+                                   {"same", s.same},
+                                   {"faster", s.faster},
+                                   {"geomean_ratio", s.geomean_ratio},
+                                   {"worst_ratio", s.worst_ratio}});
+    json with_backend = {{"backend", s.backend}};
+    with_backend.update(e);
+    summaries.push_back(std::move(with_backend));
+  }
+  for (const auto& m : d.rows) rows.push_back(matched_json(m));
+  for (const auto& u : d.not_comparable) {
+    json j = key_json(u.new_row);
+    j["old_status"] = to_string(u.old_row.status);
+    j["new_status"] = to_string(u.new_row.status);
+    j["old_reason"] = u.old_row.reason;
+    j["new_reason"] = u.new_row.reason;
+    statuses.push_back(std::move(j));
+  }
+  for (const auto& row : d.only_old) only_old.push_back(only_json(row));
+  for (const auto& row : d.only_new) only_new.push_back(only_json(row));
+  return {{"old", run_json(d.old_run)},
+          {"new", run_json(d.new_run)},
+          {"differences", d.differences},
+          {"devices", devices},
+          {"rule", {{"spread", "MAD / median"}, {"scale", d.rule.scale}, {"floor", d.rule.floor}}},
+          {"fail_above_pct", d.fail_above_pct ? json(*d.fail_above_pct) : json(nullptr)},
+          {"counts",
+           {{"matched", d.rows.size()},
+            {"slower", d.count(Verdict::slower)},
+            {"same", d.count(Verdict::same)},
+            {"faster", d.count(Verdict::faster)},
+            {"over_limit", d.over_limit().size()},
+            {"not_comparable", d.not_comparable.size()},
+            {"only_old", d.only_old.size()},
+            {"only_new", d.only_new.size()},
+            {"duplicates", d.duplicates}}},
+          {"summaries", summaries},
+          {"rows", rows},
+          {"not_comparable", statuses},
+          {"only_old", only_old},
+          {"only_new", only_new}};
+}
+
+std::string dump(const json& j) {
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
 }  // namespace
+
+std::string render_diff_json(const BaselineDiff& d, const std::string& version,
+                             const std::string& commit, const std::string& command) {
+  json j;
+  j["schema_version"] = kReportSchema;
+  j["xreduce_version"] = version;
+  j["commit"] = commit.empty() ? json(nullptr) : json(commit);
+  j["command"] = command;
+  j["baseline"] = baseline_json(d);
+  return dump(j);
+}
 
 std::string render_json(const AnalyzedReport& ar) {
   const CompareReport& r = ar.report;
   json j;
+  j["schema_version"] = kReportSchema;
   j["xreduce_version"] = r.version;
+  j["commit"] = r.commit.empty() ? json(nullptr) : json(r.commit);
   j["command"] = r.command;
   j["config"] = config_json(r);
   json devices = json::array();
@@ -196,7 +318,8 @@ std::string render_json(const AnalyzedReport& ar) {
     results.push_back(row_json(ar.row(i), ar.metrics(i)));
   j["results"] = std::move(results);
   add_summaries(ar, j);
-  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  if (ar.baseline) j["baseline"] = baseline_json(*ar.baseline);
+  return dump(j);
 }
 
 }  // namespace xr::app

@@ -6,9 +6,9 @@ namespace xr::app {
 namespace {
 
 std::string header_markdown(const DocumentHeader& h) {
-  std::string out = "# xreduce compare\n\n";
+  std::string out = fmt::format("# {}\n\n", h.title);
   out += fmt::format("`{}`\n\n{}.\n\n", h.command, h.config);
-  out += h.devices.markdown();
+  if (!h.devices.empty()) out += h.devices.markdown();
   if (h.has_scan)
     out += "\nA scan's GB/s counts bytes read + written; its % peak is against the copy peak.\n";
   if (h.same_gpu)

@@ -6,7 +6,7 @@ namespace xr::app {
 namespace {
 
 std::string header_text(const DocumentHeader& h, const Style& st) {
-  std::string out = st.bold("xreduce compare") + " · " + h.config + "\n";
+  std::string out = st.bold(h.title) + " · " + h.config + "\n";
   for (const auto& [backend, line] : h.device_lines)
     out += fmt::format("  {:<7} {}\n", backend, line);
   if (h.same_gpu)

@@ -311,6 +311,7 @@ CompareReport ladders_report() {
   CompareReport r = header(
       "xreduce compare --primitive all --scan inclusive,exclusive --op sum,max --dtype i32,f32 "
       "--n 1K,1M,16M --mode all --overheads --transfers --merge bench/out/peers.json");
+  r.commit = "0123abcd0123abcd0123abcd0123abcd0123abcd";
   r.primitives = {Primitive::reduce, Primitive::scan};
   r.modes = {TimingMode::cold, TimingMode::batch};
   r.devices.push_back(cpu_device(std::nullopt, 11.0));
@@ -408,8 +409,61 @@ CompareReport single_point_report() {
   return r;
 }
 
+BaselinePair baseline_pair() {
+  CompareReport now = header("xreduce compare --backend cuda,vulkan --primitive all --n 1K,1M");
+  now.commit = "0123abcd0123abcd0123abcd0123abcd0123abcd";
+  now.primitives = {Primitive::reduce, Primitive::scan};
+  now.modes = {TimingMode::cold, TimingMode::batch};
+  now.devices.push_back(gpu_device("cuda", kSameGpuUuid, 2000, 1900));
+  now.devices.push_back(gpu_device("vulkan", kSameGpuUuid, 1950, 1800));
+  now.devices.back().knobs = {{"XR_VK_LOOKBACK_POLLS", "8"}};
+  add_section(now, {kReduceSum,
+                    DType::i32,
+                    {K, M},
+                    {TimingMode::cold, TimingMode::batch},
+                    only(kReduceLanes, {"smem/sequential", "fast/single-pass"})});
+  add_section(now, {kInclusiveSum,
+                    DType::i32,
+                    {M},
+                    {TimingMode::cold},
+                    only(kScanLanes, {"fast/decoupled-lookback"})});
+
+  CompareReport old = now;
+  old.command = "xreduce compare --backend cuda,vulkan --primitive all --n 1K,1M --max-time 0.5";
+  old.commit = "feedfacefeedfacefeedfacefeedfacefeedface";
+  old.devices[0].info.driver_version = "565.57.01";
+  old.devices[1].knobs.clear();
+  const auto reduce_sum = [&](CompareReport& r, const char* backend, const char* variant,
+                              std::uint64_t n, TimingMode mode = TimingMode::cold) -> ResultRow& {
+    return row_at(r, backend, variant, kReduceSum, DType::i32, n, mode);
+  };
+  // 1.5x slower now, far beyond the 0.4 % spreads.
+  reduce_sum(old, "cuda", "fast/single-pass", M).ms.median /= 1.5;
+  // 1.25x faster now.
+  reduce_sum(old, "vulkan", "fast/single-pass", M).ms.median *= 1.25;
+  // 1.5 % slower: inside the 2 % floor.
+  reduce_sum(old, "cuda", "smem/sequential", M).ms.median /= 1.015;
+  // 10 % slower, but the old run's 5 % spread puts the band at 16.2 %.
+  ResultRow& noisy = reduce_sum(old, "vulkan", "smem/sequential", K);
+  noisy.ms.median /= 1.10;
+  noisy.ms.rel_spread = 0.05;
+  // 3 % slower against a 2.4 % band: slower, and under --fail-above 5.
+  reduce_sum(old, "cuda", "smem/sequential", K, TimingMode::batch).ms.median /= 1.03;
+  // Failed in the baseline: listed, not timed against this run.
+  fail(reduce_sum(old, "cuda", "fast/single-pass", K), "got 1, expected 2", "1");
+  // A row of each run alone, and a key the baseline holds twice.
+  std::erase_if(old.rows, [](const ResultRow& row) {
+    return row.backend == "vulkan" && row.variant == "fast/decoupled-lookback";
+  });
+  ResultRow retired = reduce_sum(old, "cuda", "smem/sequential", K);
+  retired.variant = "smem/retired";
+  old.rows.push_back(retired);
+  old.rows.push_back(reduce_sum(old, "cuda", "smem/sequential", M));
+  return {std::move(old), std::move(now)};
+}
+
 void merge(xr::app::CompareReport& r, const std::string& text, const std::string& path) {
-  xr::app::fold_merged(r, xr::app::parse_merged_report(text, path));
+  xr::app::fold_merged(r, xr::app::parse_saved_report(text, path, "--merge"));
 }
 
 }  // namespace xrtest

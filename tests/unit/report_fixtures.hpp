@@ -12,6 +12,16 @@ namespace xrtest {
 // Where a merged peer file "was read from": the merge takes text, the path only names it.
 inline const std::string kPeersPath = "bench/out/peers.json";
 
+// A baseline and a later run of reduce sum i32 (1K, 1M, cold and batch) and scan (1M) on cuda and
+// vulkan, with known differences: rows 1.5x slower, 1.25x faster, 1.5 % slower (inside the
+// floor), 10 % slower inside a noisy row's band, 3 % slower just beyond the floor; a row failed
+// in the baseline, one row in each run alone, a key the baseline holds twice; another commit,
+// cuda driver and vulkan knob.
+struct BaselinePair {
+  xr::app::CompareReport old_run, new_run;
+};
+BaselinePair baseline_pair();
+
 // Folds the report JSON `text` (read from `path`) into `r`, as compare --merge does: the one
 // place the tests go through the merge API.
 void merge(xr::app::CompareReport& r, const std::string& text, const std::string& path);

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "report/analysis.hpp"
+#include "report/baseline.hpp"
+#include "report/baseline_document.hpp"
 #include "report/merge.hpp"
 #include "report/render.hpp"
 #include "report_fixtures.hpp"
@@ -140,4 +142,33 @@ TEST_CASE("compare report golden: styled text", "[unit][report][golden]") {
   xrtest::merge(ladders, xrtest::peers_json(), xrtest::kPeersPath);
   check_golden("ladders.styled.txt", render_styled_text(ladders));
   check_golden("matrix.styled.txt", render_styled_text(xrtest::matrix_report()));
+}
+
+// The diff of xrtest::baseline_pair() as `xreduce diff` renders it, and appended to the compare
+// report of the later run as compare --baseline does (markdown and JSON carry every part).
+TEST_CASE("compare report golden: a run against its baseline", "[unit][report][golden]") {
+  const xrtest::BaselinePair pair = xrtest::baseline_pair();
+  const xr::app::BaselineDiff d = xr::app::diff_reports(
+      pair.old_run,
+      {"runs/old.json", pair.old_run.version, pair.old_run.commit, pair.old_run.command},
+      pair.new_run,
+      {"runs/new.json", pair.new_run.version, pair.new_run.commit, pair.new_run.command}, "diff",
+      {5.0});
+  const std::string command = "xreduce diff runs/old.json runs/new.json --fail-above 5";
+  const xr::app::Document doc = xr::app::diff_document(d, command);
+  check_golden("diff.txt", xr::app::render_text(doc, xr::app::Style{}));
+  check_golden("diff.styled.txt", xr::app::render_text(doc, xr::app::Style{true}));
+  check_golden("diff.md", xr::app::render_markdown(doc));
+  check_golden("diff.csv", xr::app::render_diff_csv(d));
+  check_golden("diff.json", xr::app::render_diff_json(d, "0.9.0-golden", "", command));
+
+  const xr::app::BaselineDiff here = xr::app::diff_reports(
+      pair.old_run,
+      {"runs/old.json", pair.old_run.version, pair.old_run.commit, pair.old_run.command},
+      pair.new_run, {"", pair.new_run.version, pair.new_run.commit, pair.new_run.command},
+      "--baseline", {});
+  const xr::app::Analysis a = xr::app::analyze(pair.new_run);
+  const xr::app::AnalyzedReport ar{pair.new_run, a, &here};
+  check_golden("baselined.md", xr::app::render_markdown(xr::app::build_document(ar)));
+  check_golden("baselined.json", xr::app::render_json(ar));
 }

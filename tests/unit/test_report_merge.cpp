@@ -98,15 +98,35 @@ TEST_CASE("merge refuses a result with a field missing, mistyped or unknown",
 }
 
 TEST_CASE("merge names a file it cannot read", "[unit][report][merge]") {
-  xrtest::require_error([] { xr::app::read_merged_report("/nonexistent/peers.json"); },
+  xrtest::require_error([] { xr::app::read_saved_report("/nonexistent/peers.json", "--merge"); },
                         xr::ErrorCategory::usage,
                         "--merge '/nonexistent/peers.json': cannot read it: No such file");
   xrtest::TempDir dir;
   xrtest::write_bytes(dir / "peers.json", xrtest::peers_json());
-  const auto merged = xr::app::read_merged_report((dir / "peers.json").string());
-  CHECK(merged.devices.size() == 2);
-  CHECK(merged.rows.size() == 8);
-  CHECK(merged.devices[0].merged_from == (dir / "peers.json").string());
+  const auto merged = xr::app::read_saved_report((dir / "peers.json").string(), "--merge");
+  CHECK(merged.data.devices.size() == 2);
+  CHECK(merged.data.rows.size() == 8);
+  CHECK(merged.path == (dir / "peers.json").string());
+  CompareReport r;
+  xr::app::fold_merged(r, merged);
+  CHECK(r.devices[0].merged_from == (dir / "peers.json").string());
+}
+
+TEST_CASE("a saved report's schema version: absent is 1, newer than this build is refused",
+          "[unit][report][merge]") {
+  json j = peers();
+  CHECK(xr::app::parse_saved_report(j.dump(), "p.json", "--merge").schema == 1);
+  j["schema_version"] = xr::app::kReportSchema;
+  CHECK(xr::app::parse_saved_report(j.dump(), "p.json", "--merge").schema ==
+        xr::app::kReportSchema);
+  j["schema_version"] = xr::app::kReportSchema + 1;
+  CHECK(merge_error(j.dump()) ==
+        "--merge 'p.json': schema version 3 is newer than this xreduce reads (up to 2): the "
+        "report was written by a later xreduce");
+  j["schema_version"] = "2";
+  CHECK(merge_error(j.dump()) == "--merge 'p.json': \"schema_version\" is not a version number");
+  CHECK(merge_error(R"({"baseline": {}})") ==
+        "--merge 'p.json': a diff, not a compare report (give the reports it compared)");
 }
 
 TEST_CASE("merge accepts a well-formed peers file and notes what differs",

@@ -1,0 +1,212 @@
+#include "report/baseline.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "common.hpp"
+#include "xreduce/error.hpp"
+
+namespace xr::app {
+
+double NoiseRule::band(double old_spread, double new_spread) const {
+  return std::max(floor, scale * (old_spread + new_spread));
+}
+
+std::string_view to_string(Verdict v) {
+  switch (v) {
+    case Verdict::faster:
+      return "faster";
+    case Verdict::same:
+      return "same";
+    case Verdict::slower:
+      return "slower";
+  }
+  return "";
+}
+
+RowKey key_of(const ResultRow& row) {
+  return {row.backend, row.variant, section_of(row), row.n};
+}
+
+int BaselineDiff::count(Verdict v) const {
+  return static_cast<int>(
+      std::count_if(rows.begin(), rows.end(), [&](const MatchedRow& r) { return r.verdict == v; }));
+}
+
+std::vector<const MatchedRow*> BaselineDiff::over_limit() const {
+  std::vector<const MatchedRow*> out;
+  for (const auto& r : rows)
+    if (r.over_limit) out.push_back(&r);
+  return out;
+}
+
+namespace {
+
+// A band is symmetric in the ratio's logarithm: 1.05x slower and 1/1.05x faster are as far
+// from 1.
+Verdict verdict_of(double ratio, double band) {
+  if (ratio > 1 + band) return Verdict::slower;
+  if (ratio < 1 / (1 + band)) return Verdict::faster;
+  return Verdict::same;
+}
+
+bool timed(const ResultRow& row) {
+  return row.status == RowStatus::ok && row.ms.median > 0;
+}
+
+MatchedRow match(const ResultRow& old_row, const ResultRow& new_row, const VerdictOptions& o) {
+  MatchedRow m{old_row, new_row};
+  m.ratio = new_row.ms.median / old_row.ms.median;
+  m.band = o.rule.band(old_row.ms.rel_spread, new_row.ms.rel_spread);
+  m.verdict = verdict_of(m.ratio, m.band);
+  m.over_limit =
+      m.verdict == Verdict::slower && o.fail_above_pct && m.change() * 100 > *o.fail_above_pct;
+  return m;
+}
+
+// The rows of both reports, paired by key: each key's first row in a report is the one compared.
+void pair_rows(const CompareReport& old, const CompareReport& now, const VerdictOptions& o,
+               BaselineDiff& d) {
+  std::map<RowKey, std::size_t> old_index;
+  for (std::size_t i = 0; i < old.rows.size(); ++i)
+    if (!old_index.emplace(key_of(old.rows[i]), i).second) ++d.duplicates;
+  std::vector<bool> used(old.rows.size(), false);
+  std::map<RowKey, bool> seen_new;
+  for (const ResultRow& row : now.rows) {
+    const RowKey key = key_of(row);
+    if (!seen_new.emplace(key, true).second) {
+      ++d.duplicates;
+      continue;
+    }
+    const auto it = old_index.find(key);
+    if (it == old_index.end()) {
+      d.only_new.push_back(row);
+      continue;
+    }
+    used[it->second] = true;
+    const ResultRow& before = old.rows[it->second];
+    if (timed(before) && timed(row))
+      d.rows.push_back(match(before, row, o));
+    else
+      d.not_comparable.push_back({before, row});
+  }
+  for (std::size_t i = 0; i < old.rows.size(); ++i)
+    if (!used[i] && old_index.at(key_of(old.rows[i])) == i) d.only_old.push_back(old.rows[i]);
+  std::stable_sort(d.rows.begin(), d.rows.end(),
+                   [](const MatchedRow& a, const MatchedRow& b) { return a.ratio > b.ratio; });
+}
+
+void summarize(BaselineDiff& d) {
+  struct Sums {
+    DiffSummary s;
+    double log_sum = 0;
+  };
+  std::map<std::pair<std::string, Section>, Sums> by;
+  for (const MatchedRow& m : d.rows) {
+    Sums& x = by[{m.new_row.backend, section_of(m.new_row)}];
+    x.s.backend = m.new_row.backend;
+    x.s.sec = section_of(m.new_row);
+    ++x.s.rows;
+    ++(m.verdict == Verdict::slower   ? x.s.slower
+       : m.verdict == Verdict::faster ? x.s.faster
+                                      : x.s.same);
+    x.log_sum += std::log(m.ratio);
+    x.s.worst_ratio = x.s.rows == 1 ? m.ratio : std::max(x.s.worst_ratio, m.ratio);
+  }
+  for (auto& [key, x] : by) {
+    x.s.geomean_ratio = std::exp(x.log_sum / x.s.rows);
+    d.summaries.push_back(x.s);
+  }
+}
+
+std::string or_unknown(const std::string& s) {
+  return s.empty() ? "unknown" : s;
+}
+
+std::string knobs_words(const DeviceRecord& d) {
+  std::string s;
+  for (const auto& [name, value] : d.knobs)
+    s += fmt::format("{}{}={}", s.empty() ? "" : " ", name, value);
+  return s.empty() ? "none" : s;
+}
+
+// What differs between a backend's device in the baseline and in the new run.
+std::vector<std::string> device_differences(const DeviceRecord& a, const DeviceRecord& b) {
+  std::vector<std::string> out;
+  if (a.info.uuid != b.info.uuid || a.info.name != b.info.name)
+    out.push_back(fmt::format("another device: {} (UUID {}) against {} (UUID {}) in the baseline",
+                              b.info.name, or_unknown(b.info.uuid), a.info.name,
+                              or_unknown(a.info.uuid)));
+  if (a.info.driver_version != b.info.driver_version)
+    out.push_back(fmt::format("driver {} -> {}", or_unknown(a.info.driver_version),
+                              or_unknown(b.info.driver_version)));
+  if (a.info.api_version != b.info.api_version)
+    out.push_back(fmt::format("API {} -> {}", or_unknown(a.info.api_version),
+                              or_unknown(b.info.api_version)));
+  if (a.knobs != b.knobs)
+    out.push_back(fmt::format("knobs {} -> {}", knobs_words(a), knobs_words(b)));
+  return out;
+}
+
+void compare_devices(const CompareReport& old, const CompareReport& now, BaselineDiff& d) {
+  auto find = [](const CompareReport& r, const std::string& backend) -> const DeviceRecord* {
+    for (const auto& dev : r.devices)
+      if (dev.backend == backend) return &dev;
+    return nullptr;
+  };
+  for (const auto& dev : now.devices) {
+    DeviceChange c{dev.backend, std::nullopt, dev, {}};
+    if (const DeviceRecord* before = find(old, dev.backend)) {
+      c.old_device = *before;
+      c.differences = device_differences(*before, dev);
+    } else {
+      c.differences.push_back("not in the baseline");
+    }
+    d.devices.push_back(std::move(c));
+  }
+  for (const auto& dev : old.devices)
+    if (!find(now, dev.backend))
+      d.devices.push_back({dev.backend, dev, std::nullopt, {"in the baseline only"}});
+}
+
+void compare_runs(BaselineDiff& d) {
+  const RunIdentity &a = d.old_run, &b = d.new_run;
+  if (a.commit != b.commit || a.commit.empty())
+    d.differences.push_back(
+        a.commit == b.commit
+            ? "commit unknown in both reports"
+            : fmt::format("commit {} -> {}", or_unknown(a.commit), or_unknown(b.commit)));
+  if (a.version != b.version)
+    d.differences.push_back(
+        fmt::format("xreduce {} -> {}", or_unknown(a.version), or_unknown(b.version)));
+}
+
+}  // namespace
+
+BaselineDiff diff_reports(const CompareReport& old, const RunIdentity& old_run,
+                          const CompareReport& now, const RunIdentity& new_run,
+                          const std::string& flag, const VerdictOptions& options) {
+  BaselineDiff d;
+  d.old_run = old_run;
+  d.new_run = new_run;
+  d.rule = options.rule;
+  d.fail_above_pct = options.fail_above_pct;
+  pair_rows(old, now, options, d);
+  if (d.rows.empty() && d.not_comparable.empty())
+    throw Error(ErrorCategory::usage,
+                fmt::format("{} '{}': no row in common with {} ({} rows against {}; rows match by "
+                            "backend, variant, primitive, scan kind, op, dtype, n and mode)",
+                            flag, printable(old_run.path),
+                            new_run.path.empty() ? std::string("this run")
+                                                 : "'" + printable(new_run.path) + "'",
+                            old.rows.size(), now.rows.size()));
+  summarize(d);
+  compare_devices(old, now, d);
+  compare_runs(d);
+  return d;
+}
+
+}  // namespace xr::app

@@ -1,0 +1,112 @@
+// A compare report against a baseline (compare --baseline, xreduce diff): rows matched by what
+// they measured, each with its time ratio and a verdict decided from both runs' own spread; the
+// rows found in one report only; and what differs between the two runs (device, driver, commit,
+// knobs). Derived once here; the renderings only print it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "report/model.hpp"
+#include "report/section.hpp"
+
+namespace xr::app {
+
+// When a change of the median is a change and not noise (docs/cli.md, "Against a baseline").
+// A row's noise is its relative spread (MAD / median of its samples): the band around a ratio of
+// 1 is `scale` times the sum of the two rows' spreads, and never narrower than `floor`, the
+// run-to-run wobble that one run's samples cannot see (the clock, where the buffers landed).
+struct NoiseRule {
+  double scale = 0;
+  double floor = 0;
+  // The half-width of the band, as a fraction: |new/old - 1| up to it is `same`.
+  double band(double old_spread, double new_spread) const;
+};
+
+// The rule and its constants, chosen on an H200 (bench/noise-calibration.md): two runs of the
+// same binary, one after the other.
+inline constexpr NoiseRule kNoiseRule{3.0, 0.02};
+
+enum class Verdict { faster, same, slower };
+std::string_view to_string(Verdict v);  // "faster", "same", "slower"
+
+// What a row measured, the key rows are matched by: backend, variant, primitive, scan kind
+// (inclusive for reduce), op, dtype, n and mode.
+struct RowKey {
+  std::string backend, variant;
+  Section sec;
+  std::uint64_t n = 0;
+  auto tie() const { return std::tuple(backend, variant, sec.key(), n); }
+  bool operator<(const RowKey& o) const { return tie() < o.tie(); }
+  bool operator==(const RowKey& o) const { return tie() == o.tie(); }
+};
+RowKey key_of(const ResultRow& row);
+
+// A row measured correctly in both reports.
+struct MatchedRow {
+  ResultRow old_row, new_row;
+  double ratio = 1;  // new median / old median: above 1 is slower
+  double band = 0;   // NoiseRule::band of the two spreads
+  Verdict verdict = Verdict::same;
+  bool over_limit = false;  // slower by more than --fail-above PCT
+  double change() const { return ratio - 1; }
+};
+
+// A row in both reports that is not a correct measurement in one of them (failed its check,
+// unsupported): listed with both statuses, not timed against each other.
+struct UnmatchedStatus {
+  ResultRow old_row, new_row;
+};
+
+// The matched rows of one backend and section: how many of each verdict and the geometric mean
+// of their ratios (the one number a GPU-against-GPU comparison reads first).
+struct DiffSummary {
+  std::string backend;
+  Section sec;
+  int rows = 0, slower = 0, same = 0, faster = 0;
+  double geomean_ratio = 1;
+  double worst_ratio = 1;  // the largest ratio (the slowest change)
+};
+
+// What the header says about the two runs: one entry per backend in either report.
+struct DeviceChange {
+  std::string backend;
+  std::optional<DeviceRecord> old_device, new_device;
+  std::vector<std::string> differences;  // "another device (UUID ...)", "driver A -> B", knobs
+};
+
+struct RunIdentity {
+  std::string path;  // the file; "" for the run compare just measured
+  std::string version, commit, command;
+};
+
+struct BaselineDiff {
+  RunIdentity old_run, new_run;
+  std::vector<std::string> differences;  // the runs' commit or version, when they differ
+  std::vector<DeviceChange> devices;
+  NoiseRule rule = kNoiseRule;
+  std::optional<double> fail_above_pct;
+  std::vector<MatchedRow> rows;  // worst first: by ratio, descending
+  std::vector<UnmatchedStatus> not_comparable;
+  std::vector<ResultRow> only_old, only_new;  // in report order
+  std::vector<DiffSummary> summaries;         // by backend, then section
+  int duplicates = 0;                         // rows whose key an earlier row of its report had
+
+  int count(Verdict v) const;
+  std::vector<const MatchedRow*> over_limit() const;
+};
+
+struct VerdictOptions {
+  std::optional<double> fail_above_pct;
+  NoiseRule rule = kNoiseRule;
+};
+
+// `now` against `old`. Error(usage) "<flag> 'PATH': no row in common with ..." when no row of one
+// matches a row of the other: then it is no baseline of this run.
+BaselineDiff diff_reports(const CompareReport& old, const RunIdentity& old_run,
+                          const CompareReport& now, const RunIdentity& new_run,
+                          const std::string& flag, const VerdictOptions& options);
+
+}  // namespace xr::app

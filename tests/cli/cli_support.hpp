@@ -1,0 +1,127 @@
+// What every CLI test file shares: a temporary directory, files written byte for byte, the xreduce
+// binary run with its stdout, stderr and exit code captured, the one-line error contract, and the
+// skip exit code.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+extern char** environ;
+
+namespace clitest {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+constexpr int kSkip = 77;  // XR_SKIP_RETURN_CODE: ctest reports the test as skipped
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "xreduce-cli-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  fs::path operator/(std::string_view name) const { return path_ / name; }
+  const fs::path& path() const { return path_; }
+  std::size_t entries() const {
+    return static_cast<std::size_t>(std::distance(fs::directory_iterator(path_), {}));
+  }
+
+ private:
+  fs::path path_;
+};
+
+inline std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline void write_bytes(const fs::path& p, std::string_view bytes) {
+  std::ofstream out(p, std::ios::binary);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+// Runs the xreduce binary with `args`; stdout and stderr are captured through files.
+inline Result xreduce(const std::vector<std::string>& args) {
+  TempDir io;
+  const std::string out_path = (io / "stdout").string(), err_path = (io / "stderr").string();
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0600);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0600);
+  std::vector<std::string> storage{XREDUCE_EXE};
+  storage.insert(storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& s : storage) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  pid_t pid;
+  const int rc = posix_spawn(&pid, XREDUCE_EXE, &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) throw std::runtime_error("cannot start " + std::string(XREDUCE_EXE));
+  int status = 0;
+  waitpid(pid, &status, 0);
+  Result r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(out_path);
+  r.err = slurp(err_path);
+  return r;
+}
+
+inline std::string show(const std::vector<std::string>& args) {
+  std::string s = "xreduce";
+  for (const auto& a : args) s += " " + a;
+  return s;
+}
+
+// The contract of every failure: the exit code, and exactly one line "xreduce: error: ..." on
+// stderr that mentions `needle`.
+inline void expect_error(const std::vector<std::string>& args, int code,
+                         std::string_view needle = "") {
+  const Result r = xreduce(args);
+  INFO("command: " << show(args));
+  INFO("stderr: " << r.err);
+  CHECK(r.code == code);
+  CHECK(r.err.rfind("xreduce: error: ", 0) == 0);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK(r.err.back() == '\n');
+  CHECK(r.err.find(needle) != std::string::npos);
+}
+
+[[noreturn]] inline void skip(const std::string& why) {
+  std::cout << "skipped: " << why << std::endl;
+  std::_Exit(kSkip);
+}
+
+}  // namespace clitest
