@@ -375,6 +375,13 @@ struct DiffCommand {
         ->required()
         ->type_name("NEW.json");
     fail_above = std::make_unique<OptionalText>(cmd, "--fail-above", kFailAboveHelp, "PCT");
+    cmd->add_option("--backend", o.backends, "Only the rows of these backends, e.g. cuda,vulkan")
+        ->type_name("LIST");
+    cmd->add_option("--variant", o.variants, "Only the rows whose variant matches a glob")
+        ->type_name("GLOB");
+    cmd->add_option("--dtype", o.dtypes, "Only the rows of these dtypes")->type_name("T");
+    cmd->add_option("--mode", o.modes, "Only the rows of these modes: cold, batch or all")
+        ->type_name("MODE");
     cmd->add_option("--format", o.format, "text | md | csv | json")
         ->capture_default_str()
         ->type_name("FMT");

@@ -19,6 +19,15 @@ RunIdentity identity_of(const SavedReport& r) {
   return {r.path, r.data.version, r.data.commit, r.data.command};
 }
 
+RowFilter filter_of(const DiffOptions& o) {
+  RowFilter f;
+  f.backends = split_list(o.backends);
+  f.variant_globs = split_list(o.variants);
+  for (const auto& t : split_list(o.dtypes)) f.dtypes.push_back(parse_dtype_arg(t));
+  if (!o.modes.empty()) f.modes = parse_modes(o.modes);
+  return f;
+}
+
 std::string rendered(const BaselineDiff& d, const DiffOptions& o) {
   if (o.format == "json")
     return render_diff_json(d, XR_VERSION, std::string(build_commit()), o.command_line);
@@ -37,10 +46,11 @@ int run_diff(const DiffOptions& o) {
                             printable(o.format)));
   const OutputFiles files{o.out, o.plot, "", o.quiet};
   check_output_files(files);
+  const RowFilter filter = filter_of(o);
   const SavedReport old = read_saved_report(o.old_path, "diff");
   const SavedReport now = read_saved_report(o.new_path, "diff");
-  const BaselineDiff d =
-      diff_reports(old.data, identity_of(old), now.data, identity_of(now), "diff", {o.fail_above});
+  const BaselineDiff d = diff_reports(old.data, identity_of(old), now.data, identity_of(now),
+                                      "diff", {o.fail_above, kNoiseRule, filter});
   const std::string text = rendered(d, o);
   write_outputs(
       text,

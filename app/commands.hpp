@@ -101,7 +101,9 @@ struct KernelHeaderOptions {
 struct DiffOptions {
   std::string old_path, new_path;
   std::optional<double> fail_above;  // --fail-above PCT
-  std::string format = "text";       // text | md | csv | json
+  // Only the rows of these backends, variant globs, dtypes and modes (comma lists; empty: all).
+  std::string backends, variants, dtypes, modes;
+  std::string format = "text";  // text | md | csv | json
   std::string out, plot;
   bool quiet = false;
   std::string command_line;

@@ -27,6 +27,16 @@ std::string_view to_string(Verdict v) {
   return "";
 }
 
+bool RowFilter::keeps(const ResultRow& row) const {
+  auto any = [](const auto& list, auto&& match) {
+    return list.empty() || std::any_of(list.begin(), list.end(), match);
+  };
+  return any(backends, [&](const std::string& b) { return b == row.backend; }) &&
+         any(variant_globs, [&](const std::string& g) { return glob_match(g, row.variant); }) &&
+         any(dtypes, [&](DType t) { return t == row.dtype; }) &&
+         any(modes, [&](TimingMode m) { return m == row.mode; });
+}
+
 RowKey key_of(const ResultRow& row) {
   return {row.backend, row.variant, section_of(row), row.n};
 }
@@ -72,10 +82,12 @@ void pair_rows(const CompareReport& old, const CompareReport& now, const Verdict
                BaselineDiff& d) {
   std::map<RowKey, std::size_t> old_index;
   for (std::size_t i = 0; i < old.rows.size(); ++i)
-    if (!old_index.emplace(key_of(old.rows[i]), i).second) ++d.duplicates;
+    if (o.filter.keeps(old.rows[i]) && !old_index.emplace(key_of(old.rows[i]), i).second)
+      ++d.duplicates;
   std::vector<bool> used(old.rows.size(), false);
   std::map<RowKey, bool> seen_new;
   for (const ResultRow& row : now.rows) {
+    if (!o.filter.keeps(row)) continue;
     const RowKey key = key_of(row);
     if (!seen_new.emplace(key, true).second) {
       ++d.duplicates;
@@ -94,7 +106,8 @@ void pair_rows(const CompareReport& old, const CompareReport& now, const Verdict
       d.not_comparable.push_back({before, row});
   }
   for (std::size_t i = 0; i < old.rows.size(); ++i)
-    if (!used[i] && old_index.at(key_of(old.rows[i])) == i) d.only_old.push_back(old.rows[i]);
+    if (!used[i] && o.filter.keeps(old.rows[i]) && old_index.at(key_of(old.rows[i])) == i)
+      d.only_old.push_back(old.rows[i]);
   std::stable_sort(d.rows.begin(), d.rows.end(),
                    [](const MatchedRow& a, const MatchedRow& b) { return a.ratio > b.ratio; });
 }
@@ -198,11 +211,12 @@ BaselineDiff diff_reports(const CompareReport& old, const RunIdentity& old_run,
   if (d.rows.empty() && d.not_comparable.empty())
     throw Error(ErrorCategory::usage,
                 fmt::format("{} '{}': no row in common with {} ({} rows against {}; rows match by "
-                            "backend, variant, primitive, scan kind, op, dtype, n and mode)",
+                            "backend, variant, primitive, scan kind, op, dtype, n and mode){}",
                             flag, printable(old_run.path),
                             new_run.path.empty() ? std::string("this run")
                                                  : "'" + printable(new_run.path) + "'",
-                            old.rows.size(), now.rows.size()));
+                            old.rows.size(), now.rows.size(),
+                            options.filter.empty() ? "" : " among the rows the filters keep"));
   summarize(d);
   compare_devices(old, now, d);
   compare_runs(d);

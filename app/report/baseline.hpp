@@ -98,9 +98,23 @@ struct BaselineDiff {
   std::vector<const MatchedRow*> over_limit() const;
 };
 
+// The rows a diff compares (diff --backend, --variant, --dtype, --mode): those that every filter
+// given keeps; an empty filter keeps every row.
+struct RowFilter {
+  std::vector<std::string> backends;
+  std::vector<std::string> variant_globs;
+  std::vector<DType> dtypes;
+  std::vector<TimingMode> modes;
+  bool keeps(const ResultRow& row) const;
+  bool empty() const {
+    return backends.empty() && variant_globs.empty() && dtypes.empty() && modes.empty();
+  }
+};
+
 struct VerdictOptions {
   std::optional<double> fail_above_pct;
   NoiseRule rule = kNoiseRule;
+  RowFilter filter;
 };
 
 // `now` against `old`. Error(usage) "<flag> 'PATH': no row in common with ..." when no row of one

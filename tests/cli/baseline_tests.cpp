@@ -145,6 +145,30 @@ TEST_CASE("diff --fail-above exits 1 naming the rows slower beyond noise by more
   expect_error(with({"--fail-above", "-5"}), 2, "--fail-above must be a percentage");
 }
 
+TEST_CASE("diff --backend, --variant, --dtype, --mode keep only the rows they name",
+          "[cli][baseline]") {
+  Pair p;
+  const std::vector<std::string> diff = {"diff", p.old_file.string(), p.new_file.string(),
+                                         "--format", "json"};
+  auto with = [&](std::vector<std::string> more) {
+    auto args = diff;
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  };
+  const Result r = xreduce(with(
+      {"--variant", "fast/*,smem/ret*", "--backend", "cuda", "--dtype", "i32", "--mode", "cold"}));
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json b = json::parse(r.out)["baseline"];
+  CHECK(b["counts"]["matched"] == 2);
+  CHECK(b["only_old"].size() == 1);  // smem/retired
+  CHECK(b["only_new"].empty());      // smem/new is filtered out
+  expect_error(with({"--mode", "batch"}), 2, "no row in common");
+  expect_error(with({"--dtype", "f32"}), 2, "among the rows the filters keep");
+  expect_error(with({"--dtype", "i33"}), 2, "i33");
+  expect_error(with({"--mode", "hot"}), 2, "unknown --mode 'hot'");
+}
+
 TEST_CASE("bad baselines are bad input: one line, exit 2", "[cli][baseline][usage]") {
   Pair p;
   TempDir dir;
