@@ -11,8 +11,10 @@
 
 namespace xr::app {
 
-double NoiseRule::band(double old_spread, double new_spread) const {
-  return std::max(floor, scale * (old_spread + new_spread));
+double NoiseRule::band(double old_spread, double new_spread, double old_ms,
+                       double new_ms) const {
+  const double shorter_us = std::min(old_ms, new_ms) * 1e3;
+  return std::max({floor, floor_us / shorter_us, scale * (old_spread + new_spread)});
 }
 
 std::string_view to_string(Verdict v) {
@@ -70,7 +72,8 @@ bool timed(const ResultRow& row) {
 MatchedRow match(const ResultRow& old_row, const ResultRow& new_row, const VerdictOptions& o) {
   MatchedRow m{old_row, new_row};
   m.ratio = new_row.ms.median / old_row.ms.median;
-  m.band = o.rule.band(old_row.ms.rel_spread, new_row.ms.rel_spread);
+  m.band = o.rule.band(old_row.ms.rel_spread, new_row.ms.rel_spread, old_row.ms.median,
+                       new_row.ms.median);
   m.verdict = verdict_of(m.ratio, m.band);
   m.over_limit =
       m.verdict == Verdict::slower && o.fail_above_pct && m.change() * 100 > *o.fail_above_pct;

@@ -38,9 +38,10 @@ Table runs_table(const BaselineDiff& d) {
 
 std::string rule_line(const BaselineDiff& d) {
   return fmt::format(
-      "verdicts: new/old median time beyond the noise band max({:.0f}%, {:g} x (spread old + "
-      "spread new)) is slower or faster, within it same; spread = MAD / median of a row's samples",
-      d.rule.floor * 100, d.rule.scale);
+      "verdicts: new/old median time beyond the noise band max({:g}%, {:g} µs / time, {:g} x "
+      "(spread old + spread new)) is slower or faster, within it same; spread = MAD / median of "
+      "a row's samples (docs/cli.md)",
+      d.rule.floor * 100, d.rule.floor_us, d.rule.scale);
 }
 
 std::string counts_line(const BaselineDiff& d) {

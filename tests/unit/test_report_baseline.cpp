@@ -63,12 +63,30 @@ Verdict verdict(double old_ms, double new_ms, double old_spread = 0, double new_
 
 TEST_CASE("the noise band: a floor, else the scaled sum of both spreads",
           "[unit][report][baseline]") {
-  const NoiseRule rule{3.0, 0.02};
-  CHECK(rule.band(0, 0) == Approx(0.02));
-  CHECK(rule.band(0.002, 0.003) == Approx(0.02));  // 1.5 % scaled: under the floor
-  CHECK(rule.band(0.01, 0.02) == Approx(0.09));
+  const NoiseRule rule{3.0, 0.02, 1.0};
+  CHECK(rule.band(0, 0, 1.0, 1.0) == Approx(0.02));
+  CHECK(rule.band(0.002, 0.003, 1.0, 1.0) == Approx(0.02));  // 1.5 % scaled: under the floor
+  CHECK(rule.band(0.01, 0.02, 1.0, 1.0) == Approx(0.09));
+  // 1 µs of a 10 µs row is 10 %; of the shorter of the two times.
+  CHECK(rule.band(0, 0, 0.010, 0.020) == Approx(0.10));
+  CHECK(rule.band(0, 0, 0.020, 0.010) == Approx(0.10));
+  CHECK(rule.band(0.05, 0.05, 0.010, 0.010) == Approx(0.30));
   CHECK(xr::app::kNoiseRule.floor > 0);
+  CHECK(xr::app::kNoiseRule.floor_us > 0);
   CHECK(xr::app::kNoiseRule.scale > 0);
+}
+
+TEST_CASE("a short row's band is its time floor: a 20 % change of 4 µs is noise, 60 % is not",
+          "[unit][report][baseline]") {
+  const double us = 1e-3, floor = xr::app::kNoiseRule.floor_us;  // in ms, in µs
+  const double t = 4 * us;
+  CHECK(verdict(t, t * (1 + 0.9 * floor / 4)) == Verdict::same);
+  CHECK(verdict(t, t * (1 + 1.1 * floor / 4)) == Verdict::slower);
+  CHECK(verdict(t, t * 1.2) == Verdict::same);
+  CHECK(verdict(t, t * 1.6) == Verdict::slower);
+  CHECK(verdict(t, t / 1.6) == Verdict::faster);
+  // The same 20 % on a millisecond is a change.
+  CHECK(verdict(1.0, 1.2) == Verdict::slower);
 }
 
 TEST_CASE("a verdict is same inside the band and faster or slower beyond it, symmetrically",
