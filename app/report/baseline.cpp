@@ -11,8 +11,7 @@
 
 namespace xr::app {
 
-double NoiseRule::band(double old_spread, double new_spread, double old_ms,
-                       double new_ms) const {
+double NoiseRule::band(double old_spread, double new_spread, double old_ms, double new_ms) const {
   const double shorter_us = std::min(old_ms, new_ms) * 1e3;
   return std::max({floor, floor_us / shorter_us, scale * (old_spread + new_spread)});
 }
