@@ -280,4 +280,15 @@ TEST_CASE("diff --plot draws the new/old ratio per variant", "[cli][baseline][pl
   CHECK(drawn.find("<svg") != std::string::npos);
   CHECK(drawn.find("new / old time") != std::string::npos);
   CHECK(dir.entries() == 1);
+
+  // compare --baseline --plot draws the comparison, not the time plot.
+  const auto run = dir / "run.json", ratio = dir / "compare.svg";
+  REQUIRE(xreduce({"compare", "--backend", "cpu", "--n", "1K,4K", "--reps", "2", "--quiet",
+                   "--save-json", run.string(), "--format", "csv"})
+              .code == 0);
+  const Result c = xreduce({"compare", "--backend", "cpu", "--n", "1K,4K", "--reps", "2", "--quiet",
+                            "--baseline", run.string(), "--plot", ratio.string()});
+  INFO(c.err);
+  REQUIRE(c.code == 0);
+  CHECK(slurp(ratio).find("new / old time") != std::string::npos);
 }
