@@ -253,13 +253,18 @@ def read_sections(path, mpl):
             for k in keys], None
 
 
-def style_time_axis(ax, s, mpl):
-    """Log-log axes over what is drawn (the cpu's best, not all its variants), titles, grid."""
+def n_axis(ax, mpl):
+    """The x axis of every panel: n on a log2 scale, labelled as xreduce spells sizes."""
     ax.set_xscale("log", base=2)
     ax.xaxis.set_major_locator(mpl.LogLocator(base=2, numticks=12))
     ax.xaxis.set_major_formatter(
         mpl.FuncFormatter(lambda x, _: count_label(round(x)) if x >= 1 else ""))
     ax.xaxis.set_minor_locator(mpl.NullLocator())
+
+
+def style_time_axis(ax, s, mpl):
+    """Log-log axes over what is drawn (the cpu's best, not all its variants), titles, grid."""
+    n_axis(ax, mpl)
     ax.set_yscale("log", base=10)
     ys = [y for line in ax.get_lines() if line.get_linestyle() != ":" for y in line.get_ydata()]
     lo, hi = min(ys) / 1.5, max(ys) * 1.5
@@ -539,11 +544,7 @@ def draw_baseline_panel(ax, key, rows, floor, cmap, mpl):
             ax.plot([n], [y], linestyle="none", marker=style["marker"], markersize=4,
                     color=colour[variant], zorder=4, clip_on=False,
                     markerfacecolor=colour[variant] if verdict != "same" else "white")
-    ax.set_xscale("log", base=2)
-    ax.xaxis.set_major_locator(mpl.LogLocator(base=2, numticks=12))
-    ax.xaxis.set_major_formatter(
-        mpl.FuncFormatter(lambda x, _: count_label(round(x)) if x >= 1 else ""))
-    ax.xaxis.set_minor_locator(mpl.NullLocator())
+    n_axis(ax, mpl)
     ax.set_yscale("log", base=2)
     ax.set_ylim(lo_clip / 2.0 ** 0.1, hi_clip * 2.0 ** 0.1)
     ticks = sorted({2.0 ** (k / 2) for k in range(-int(octaves * 2), int(octaves * 2) + 1)})

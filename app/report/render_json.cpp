@@ -98,9 +98,8 @@ json device_json(const DeviceRecord& d, const std::vector<TransferShares>& share
           {"knobs", knobs_json(d.knobs)}};
 }
 
-json row_json(const ResultRow& row, const RowMetrics& rm) {
-  const bool m = row.measured();
-  auto mnum = [&](double v) { return m ? json(v) : json(nullptr); };
+// What a row measured: the key rows are matched by.
+json key_json(const ResultRow& row) {
   return {{"backend", row.backend},
           {"variant", row.variant},
           {"primitive", to_string(row.operation.primitive)},
@@ -108,27 +107,35 @@ json row_json(const ResultRow& row, const RowMetrics& rm) {
           {"op", to_string(row.operation.op)},
           {"dtype", to_string(row.dtype)},
           {"n", row.n},
-          {"mode", to_string(row.mode)},
-          {"batch_calls", row.batch_calls ? json(row.batch_calls) : json(nullptr)},
-          {"status", to_string(row.status)},
-          {"median_ms", mnum(row.ms.median)},
-          {"min_ms", mnum(row.ms.min)},
-          {"max_ms", mnum(row.ms.max)},
-          {"host_median_ms", mnum(row.host_ms.median)},
-          {"reps", m ? json(row.ms.count) : json(nullptr)},
-          {"rel_spread", mnum(row.ms.rel_spread)},
-          {"gbps", mnum(rm.gbps)},
-          {"pct_peak", opt_json(rm.pct_peak)},
-          {"above_peak", rm.pct_peak ? json(rm.above_peak) : json(nullptr)},
-          {"step_speedup", opt_json(rm.step_speedup)},
-          {"cumulative_speedup", opt_json(rm.cumulative_speedup)},
-          {"vs_cub", opt_json(rm.vs_cub)},
-          {"ok", m ? json(row.status == RowStatus::ok) : json(nullptr)},
-          {"timing", m ? json(row.timing) : json(nullptr)},
-          {"result", m ? json(row.result) : json(nullptr)},
-          {"reference", m ? json(row.reference) : json(nullptr)},
-          {"reason", row.reason},
-          {"diagnostics", row.diagnostics}};
+          {"mode", to_string(row.mode)}};
+}
+
+json row_json(const ResultRow& row, const RowMetrics& rm) {
+  const bool m = row.measured();
+  auto mnum = [&](double v) { return m ? json(v) : json(nullptr); };
+  json j = key_json(row);
+  const json rest = {{"batch_calls", row.batch_calls ? json(row.batch_calls) : json(nullptr)},
+                     {"status", to_string(row.status)},
+                     {"median_ms", mnum(row.ms.median)},
+                     {"min_ms", mnum(row.ms.min)},
+                     {"max_ms", mnum(row.ms.max)},
+                     {"host_median_ms", mnum(row.host_ms.median)},
+                     {"reps", m ? json(row.ms.count) : json(nullptr)},
+                     {"rel_spread", mnum(row.ms.rel_spread)},
+                     {"gbps", mnum(rm.gbps)},
+                     {"pct_peak", opt_json(rm.pct_peak)},
+                     {"above_peak", rm.pct_peak ? json(rm.above_peak) : json(nullptr)},
+                     {"step_speedup", opt_json(rm.step_speedup)},
+                     {"cumulative_speedup", opt_json(rm.cumulative_speedup)},
+                     {"vs_cub", opt_json(rm.vs_cub)},
+                     {"ok", m ? json(row.status == RowStatus::ok) : json(nullptr)},
+                     {"timing", m ? json(row.timing) : json(nullptr)},
+                     {"result", m ? json(row.result) : json(nullptr)},
+                     {"reference", m ? json(row.reference) : json(nullptr)},
+                     {"reason", row.reason},
+                     {"diagnostics", row.diagnostics}};
+  for (const auto& [k, v] : rest.items()) j[k] = v;
+  return j;
 }
 
 // side_by_side, best, crossovers and versus_libraries, each entry keyed by its section.
@@ -191,18 +198,6 @@ json device_identity_json(const std::optional<DeviceRecord>& d) {
           {"api_version", d->info.api_version},
           {"driver_version", d->info.driver_version},
           {"knobs", knobs_json(d->knobs)}};
-}
-
-// What a row measured: the key rows are matched by.
-json key_json(const ResultRow& row) {
-  return {{"backend", row.backend},
-          {"variant", row.variant},
-          {"primitive", to_string(row.operation.primitive)},
-          {"scan", scan_json(row.operation)},
-          {"op", to_string(row.operation.op)},
-          {"dtype", to_string(row.dtype)},
-          {"n", row.n},
-          {"mode", to_string(row.mode)}};
 }
 
 json matched_json(const MatchedRow& m) {
