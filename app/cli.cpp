@@ -81,26 +81,6 @@ void check_reps(const CLI::Option* opt, const StatFlags& s) {
     throw Error(ErrorCategory::usage, fmt::format("--reps must be at least 1, not {}", s.reps));
 }
 
-// --fail-above PCT: a percentage, at least 0.
-std::optional<double> parse_fail_above(const CLI::Option* opt, const std::string& text) {
-  if (!opt->count()) return std::nullopt;
-  std::size_t used = 0;
-  double pct = -1;
-  try {
-    pct = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || !(pct >= 0) || pct > 1e6)
-    throw Error(
-        ErrorCategory::usage,
-        fmt::format("--fail-above must be a percentage of at least 0, e.g. 5, not '{}'", text));
-  return pct;
-}
-
-constexpr const char* kFailAboveHelp =
-    "Exit 1 when a row is slower than the baseline beyond noise by more than PCT %, naming it";
-
 // --kernel, --kernel-spec, --kernel-id (docs/kernels.md).
 void add_kernel_flags(CLI::App* cmd, KernelFlags& k) {
   cmd->add_option("--kernel", k.files,
@@ -130,6 +110,28 @@ class OptionalText {
   std::string text_;
   CLI::Option* option_;
 };
+
+// --fail-above PCT: a percentage, at least 0; nullopt when not given.
+std::optional<double> parse_fail_above(const OptionalText& flag) {
+  std::optional<std::string> text;
+  flag.copy_to(text);
+  if (!text) return std::nullopt;
+  std::size_t used = 0;
+  double pct = -1;
+  try {
+    pct = std::stod(*text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text->size() || !(pct >= 0) || pct > 1e6)
+    throw Error(
+        ErrorCategory::usage,
+        fmt::format("--fail-above must be a percentage of at least 0, e.g. 5, not '{}'", *text));
+  return pct;
+}
+
+constexpr const char* kFailAboveHelp =
+    "Exit 1 when a row is slower than the baseline beyond noise by more than PCT %, naming it";
 
 struct ListCommand {
   CLI::App* cmd;
@@ -350,9 +352,7 @@ struct CompareCommand {
     sweep->copy_to(options.sweep);
     scan->copy_to(options.scans);
     transfer_sizes->copy_to(options.transfer_sizes);
-    std::optional<std::string> pct;
-    fail_above->copy_to(pct);
-    options.fail_above = parse_fail_above(fail_above->option(), pct.value_or(""));
+    options.fail_above = parse_fail_above(*fail_above);
     options.command_line = joined_command_line(argc, argv);
     return options;
   }
@@ -395,9 +395,7 @@ struct DiffCommand {
   }
 
   const DiffOptions& finish(int argc, char** argv) {
-    std::optional<std::string> pct;
-    fail_above->copy_to(pct);
-    options.fail_above = parse_fail_above(fail_above->option(), pct.value_or(""));
+    options.fail_above = parse_fail_above(*fail_above);
     options.command_line = joined_command_line(argc, argv);
     return options;
   }

@@ -1,7 +1,5 @@
 // `xreduce diff OLD.json NEW.json`: two saved compare reports, row against row, with the verdicts
 // of compare --baseline (report/baseline.cpp); no device, no registry.
-#include <fmt/format.h>
-
 #include "baseline_gate.hpp"
 #include "build_commit.hpp"
 #include "commands.hpp"
@@ -40,10 +38,7 @@ std::string rendered(const BaselineDiff& d, const DiffOptions& o) {
 }  // namespace
 
 int run_diff(const DiffOptions& o) {
-  if (o.format != "text" && o.format != "md" && o.format != "csv" && o.format != "json")
-    throw Error(ErrorCategory::usage,
-                fmt::format("unknown --format '{}' for diff (expected text, md, csv or json)",
-                            printable(o.format)));
+  check_output_format(o.format, "diff");
   const OutputFiles files{o.out, o.plot, "", o.quiet};
   check_output_files(files);
   const RowFilter filter = filter_of(o);

@@ -16,6 +16,13 @@
 
 namespace xr::app {
 
+void check_output_format(const std::string& format, std::string_view command) {
+  if (format != "text" && format != "md" && format != "csv" && format != "json")
+    throw Error(ErrorCategory::usage,
+                fmt::format("unknown --format '{}' for {} (expected text, md, csv or json)",
+                            printable(format), command));
+}
+
 void check_output_files(const OutputFiles& f) {
   if (!f.out.empty()) check_output_path(f.out);
   if (!f.save_json.empty()) check_output_path(f.save_json);

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "commands.hpp"
 #include "report/analysis.hpp"
@@ -17,6 +18,10 @@ struct OutputFiles {
   std::string save_json;  // the JSON report as well
   bool quiet = false;     // no "wrote FILE" lines
 };
+
+// Before any work: Error(usage) "unknown --format 'X' for <command> (...)" unless text, md, csv
+// or json.
+void check_output_format(const std::string& format, std::string_view command);
 
 // Before any work: Error(usage) for a --plot name that is not .svg, .png or .pdf and for a path
 // that cannot be created.

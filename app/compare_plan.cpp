@@ -56,10 +56,7 @@ std::vector<Operation> parse_operations(const CompareOptions& o,
 }
 
 void check_output_flags(const CompareOptions& o) {
-  if (o.format != "text" && o.format != "md" && o.format != "csv" && o.format != "json")
-    throw Error(ErrorCategory::usage,
-                fmt::format("unknown --format '{}' for compare (expected text, md, csv or json)",
-                            o.format));
+  check_output_format(o.format, "compare");
   check_output_files({o.out, o.plot, o.save_json, o.quiet});
   if (o.fail_above && o.baseline.empty())
     throw Error(ErrorCategory::usage, "--fail-above needs --baseline (the run it compares with)");

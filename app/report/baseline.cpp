@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -83,15 +84,17 @@ MatchedRow match(const ResultRow& old_row, const ResultRow& new_row, const Verdi
 void pair_rows(const CompareReport& old, const CompareReport& now, const VerdictOptions& o,
                BaselineDiff& d) {
   std::map<RowKey, std::size_t> old_index;
+  std::vector<bool> unmatched(old.rows.size(), false);  // the first of its key, not yet paired
   for (std::size_t i = 0; i < old.rows.size(); ++i)
-    if (o.filter.keeps(old.rows[i]) && !old_index.emplace(key_of(old.rows[i]), i).second)
-      ++d.duplicates;
-  std::vector<bool> used(old.rows.size(), false);
-  std::map<RowKey, bool> seen_new;
+    if (o.filter.keeps(old.rows[i])) {
+      unmatched[i] = old_index.emplace(key_of(old.rows[i]), i).second;
+      d.duplicates += !unmatched[i];
+    }
+  std::set<RowKey> seen_new;
   for (const ResultRow& row : now.rows) {
     if (!o.filter.keeps(row)) continue;
     const RowKey key = key_of(row);
-    if (!seen_new.emplace(key, true).second) {
+    if (!seen_new.insert(key).second) {
       ++d.duplicates;
       continue;
     }
@@ -100,7 +103,7 @@ void pair_rows(const CompareReport& old, const CompareReport& now, const Verdict
       d.only_new.push_back(row);
       continue;
     }
-    used[it->second] = true;
+    unmatched[it->second] = false;
     const ResultRow& before = old.rows[it->second];
     if (timed(before) && timed(row))
       d.rows.push_back(match(before, row, o));
@@ -108,8 +111,7 @@ void pair_rows(const CompareReport& old, const CompareReport& now, const Verdict
       d.not_comparable.push_back({before, row});
   }
   for (std::size_t i = 0; i < old.rows.size(); ++i)
-    if (!used[i] && o.filter.keeps(old.rows[i]) && old_index.at(key_of(old.rows[i])) == i)
-      d.only_old.push_back(old.rows[i]);
+    if (unmatched[i]) d.only_old.push_back(old.rows[i]);
   std::stable_sort(d.rows.begin(), d.rows.end(),
                    [](const MatchedRow& a, const MatchedRow& b) { return a.ratio > b.ratio; });
 }

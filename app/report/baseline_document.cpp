@@ -103,49 +103,54 @@ Table summary_table(const BaselineDiff& d) {
       d.summaries);
 }
 
+// Which row an item is about (backend, variant, section, n), then the item's own `columns`.
+template <class Item, class RowOf>
+std::vector<Column<Item>> keyed(RowOf row_of, std::vector<Column<Item>> columns) {
+  const auto R = Table::Align::right, L = Table::Align::left;
+  std::vector<Column<Item>> all = {
+      {"backend", L, [=](const Item& x) { return Table::Cell{row_of(x).backend}; }},
+      {"variant", L, [=](const Item& x) { return Table::Cell{row_of(x).variant}; }},
+      {"section", L,
+       [=](const Item& x) { return Table::Cell{section_what(section_of(row_of(x)))}; }},
+      {"n", R, [=](const Item& x) { return Table::Cell{format_n(row_of(x).n)}; }}};
+  all.insert(all.end(), columns.begin(), columns.end());
+  return all;
+}
+
 Table rows_table(const BaselineDiff& d) {
   using M = MatchedRow;
   const auto R = Table::Align::right, L = Table::Align::left;
   return tabulate<M>(
-      {{"backend", L, [](const M& m) { return Table::Cell{m.new_row.backend}; }},
-       {"variant", L, [](const M& m) { return Table::Cell{m.new_row.variant}; }},
-       {"section", L, [](const M& m) { return Table::Cell{section_what(section_of(m.new_row))}; }},
-       {"n", R, [](const M& m) { return Table::Cell{format_n(m.new_row.n)}; }},
-       {"old ms", R, [](const M& m) { return Table::Cell{format_ms(m.old_row.ms.median)}; }},
-       {"new ms", R, [](const M& m) { return Table::Cell{format_ms(m.new_row.ms.median)}; }},
-       {"new/old", R, [](const M& m) { return Table::Cell{fmt_time_ratio(m.ratio)}; }},
-       {"change", R, [](const M& m) { return Table::Cell{fmt_change(m.change())}; }},
-       {"noise", R, [](const M& m) { return Table::Cell{fmt_band(m.band)}; }},
-       {"verdict", L, verdict_cell}},
+      keyed<M>(
+          [](const M& m) -> const ResultRow& { return m.new_row; },
+          {{"old ms", R, [](const M& m) { return Table::Cell{format_ms(m.old_row.ms.median)}; }},
+           {"new ms", R, [](const M& m) { return Table::Cell{format_ms(m.new_row.ms.median)}; }},
+           {"new/old", R, [](const M& m) { return Table::Cell{fmt_time_ratio(m.ratio)}; }},
+           {"change", R, [](const M& m) { return Table::Cell{fmt_change(m.change())}; }},
+           {"noise", R, [](const M& m) { return Table::Cell{fmt_band(m.band)}; }},
+           {"verdict", L, verdict_cell}}),
       d.rows);
 }
 
 Table statuses_table(const BaselineDiff& d) {
   using U = UnmatchedStatus;
-  const auto R = Table::Align::right, L = Table::Align::left;
-  return tabulate<U>(
-      {{"backend", L, [](const U& u) { return Table::Cell{u.new_row.backend}; }},
-       {"variant", L, [](const U& u) { return Table::Cell{u.new_row.variant}; }},
-       {"section", L, [](const U& u) { return Table::Cell{section_what(section_of(u.new_row))}; }},
-       {"n", R, [](const U& u) { return Table::Cell{format_n(u.new_row.n)}; }},
-       {"old", L, [](const U& u) { return check_cell(u.old_row); }},
-       {"new", L, [](const U& u) { return check_cell(u.new_row); }}},
-      d.not_comparable);
+  const auto L = Table::Align::left;
+  return tabulate<U>(keyed<U>([](const U& u) -> const ResultRow& { return u.new_row; },
+                              {{"old", L, [](const U& u) { return check_cell(u.old_row); }},
+                               {"new", L, [](const U& u) { return check_cell(u.new_row); }}}),
+                     d.not_comparable);
 }
 
 Table only_table(const std::vector<ResultRow>& rows) {
   using Row = ResultRow;
   const auto R = Table::Align::right, L = Table::Align::left;
   return tabulate<Row>(
-      {{"backend", L, [](const Row& r) { return Table::Cell{r.backend}; }},
-       {"variant", L, [](const Row& r) { return Table::Cell{r.variant}; }},
-       {"section", L, [](const Row& r) { return Table::Cell{section_what(section_of(r))}; }},
-       {"n", R, [](const Row& r) { return Table::Cell{format_n(r.n)}; }},
-       {"median ms", R,
-        [](const Row& r) {
-          return Table::Cell{r.status == RowStatus::ok ? format_ms(r.ms.median) : ""};
-        }},
-       {"check", L, [](const Row& r) { return check_cell(r); }}},
+      keyed<Row>([](const Row& r) -> const ResultRow& { return r; },
+                 {{"median ms", R,
+                   [](const Row& r) {
+                     return Table::Cell{r.status == RowStatus::ok ? format_ms(r.ms.median) : ""};
+                   }},
+                  {"check", L, [](const Row& r) { return check_cell(r); }}}),
       rows);
 }
 

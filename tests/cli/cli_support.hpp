@@ -22,6 +22,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "temp_files.hpp"
+
 extern char** environ;
 
 namespace clitest {
@@ -31,40 +33,9 @@ using json = nlohmann::json;
 
 constexpr int kSkip = 77;  // XR_SKIP_RETURN_CODE: ctest reports the test as skipped
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "xreduce-cli-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  fs::path operator/(std::string_view name) const { return path_ / name; }
-  const fs::path& path() const { return path_; }
-  std::size_t entries() const {
-    return static_cast<std::size_t>(std::distance(fs::directory_iterator(path_), {}));
-  }
-
- private:
-  fs::path path_;
-};
-
-inline std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-inline void write_bytes(const fs::path& p, std::string_view bytes) {
-  std::ofstream out(p, std::ios::binary);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
+using xrtest::slurp;
+using xrtest::TempDir;
+using xrtest::write_bytes;
 
 struct Result {
   int code = -1;

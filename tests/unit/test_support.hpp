@@ -1,5 +1,5 @@
-// Helpers shared by the unit tests: a temporary directory removed on exit, byte-level file
-// writers for hand-built fixtures, and a matcher for xr::Error's category and message.
+// Helpers shared by the unit tests: temporary files (tests/support/temp_files.hpp) and a matcher
+// for xr::Error's category and message.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -10,35 +10,10 @@
 #include <string>
 #include <string_view>
 
+#include "temp_files.hpp"
 #include "xreduce/error.hpp"
 
 namespace xrtest {
-
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "xreduce-unit-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed for " + pattern);
-    path_ = pattern;
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path operator/(std::string_view name) const { return path_ / name; }
-
- private:
-  std::filesystem::path path_;
-};
-
-inline void write_bytes(const std::filesystem::path& p, std::string_view bytes) {
-  std::ofstream out(p, std::ios::binary);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw std::runtime_error("cannot write fixture " + p.string());
-}
 
 // Runs f, which must throw xr::Error of `category` whose message contains `needle`.
 template <class F>
