@@ -20,17 +20,21 @@
 #extension GL_EXT_control_flow_attributes : require
 #include "common.glsl"
 
-// Scratch at pc.dst (partials at [0, groups), the result at pc.out_offset) and the ticket at
-// pc.aux, both Coherent as the memory model above needs.
+// The partials and the ticket share the pass's scratch at pc.aux (the ticket in its first 16
+// bytes, the partials from byte 16, both Coherent as the memory model above needs); the result
+// is one accumulator at element pc.out_offset of pc.dst (the caller's output, xreduce/vulkan).
 #ifdef XR_ADDRESS
-layout(buffer_reference, std430, buffer_reference_align = T_BYTES) coherent buffer Scratch { T v; };
+layout(buffer_reference, std430, buffer_reference_align = T_BYTES) coherent buffer Partial { T v; };
 layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer Ticket { uint v; };
-#define SCRATCH(i) Scratch(pc.dst + IDX(i) * T_BYTES).v
+#define PARTIAL(i) Partial(pc.aux + 16 + IDX(i) * T_BYTES).v
 #define TICKET Ticket(pc.aux).v
 #else
-layout(set = 0, binding = 1) coherent buffer Scratch { T scratch[]; };
-layout(set = 0, binding = 2) coherent buffer TicketBuf { uint ticket; };
-#define SCRATCH(i) scratch[i]
+layout(set = 0, binding = 2) coherent buffer Scratch {
+  uint ticket;
+  uint ticket_pad[3];  // the partials start at byte 16, as by address
+  T partials[];
+};
+#define PARTIAL(i) partials[i]
 #define TICKET ticket
 #endif
 
@@ -47,11 +51,11 @@ void main() {
   const uint gid = gl_WorkGroupID.x * WG + tid;
   const T v = workgroup_reduce(vector_fold(gid, threads));
   if (pc.groups == 1u) {  // one workgroup covers n: no partials, no ticket (as in CUDA's)
-    if (is_workgroup_leader()) SCRATCH(pc.out_offset) = v;
+    if (is_workgroup_leader()) dst_set(pc.out_offset, v);
     return;
   }
   if (is_workgroup_leader()) {
-    SCRATCH(gl_WorkGroupID.x) = v;
+    PARTIAL(gl_WorkGroupID.x) = v;
     const uint drawn = atomicAdd(TICKET, 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
                                  gl_SemanticsAcquireRelease);
     s_is_last = drawn == pc.groups - 1 ? 1u : 0u;
@@ -61,10 +65,10 @@ void main() {
   if (s_is_last == 0u) return;  // uniform: every invocation read the same shared value
 
   T w = T(IDENTITY);
-  for (uint i = tid; i < pc.groups; i += WG) w = OP(w, SCRATCH(i));
+  for (uint i = tid; i < pc.groups; i += WG) w = OP(w, PARTIAL(i));
   w = workgroup_reduce(w);
   if (is_workgroup_leader()) {
-    SCRATCH(pc.out_offset) = w;
+    dst_set(pc.out_offset, w);
     atomicStore(TICKET, 0u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
                 gl_SemanticsRelaxed);
   }

@@ -29,29 +29,15 @@ BindingSets::BindingSets(Device& device, std::span<const Triple> triples) {
   dev.updateDescriptorSets(writes, {});
 }
 
-Grid grid_for(std::uint64_t groups, const DeviceFacts& f, std::string_view what) {
-  const auto& max_count = f.limits.maxComputeWorkGroupCount;
-  Grid g;
-  g.x = static_cast<std::uint32_t>(
-      std::min<std::uint64_t>(std::max<std::uint64_t>(groups, 1), max_count[0]));
-  const std::uint64_t y = (groups + g.x - 1) / g.x;
-  if (y > max_count[1])
-    throw Error(ErrorCategory::unsupported,
-                std::string(what) + ": " + std::to_string(groups) +
-                    " workgroups exceed this device's maxComputeWorkGroupCount");
-  g.y = static_cast<std::uint32_t>(std::max<std::uint64_t>(y, 1));
-  return g;
-}
-
 void record_dispatch(const vk::raii::CommandBuffer& cmd, const Device& device,
                      vk::Pipeline pipeline, const Bound& operands, const PushConstants& push,
                      Grid grid) {
   cmd.bindPipeline(vk::PipelineBindPoint::eCompute, pipeline);
   if (operands.set)
-    cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, device.pipelines().layout(), 0,
+    cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, device.pipelines().sets_layout(), 0,
                            operands.set, {});
-  cmd.pushConstants<PushBlock>(device.pipelines().layout(), vk::ShaderStageFlagBits::eCompute, 0,
-                               PushBlock{operands.addresses, push});
+  cmd.pushConstants<PushBlock>(device.pipelines().sets_layout(), vk::ShaderStageFlagBits::eCompute,
+                               0, PushBlock{operands.addresses, push});
   cmd.dispatch(grid.x, grid.y, 1);
 }
 
@@ -59,9 +45,10 @@ void record_user_dispatch(const vk::raii::CommandBuffer& cmd, const Device& devi
                           vk::Pipeline pipeline, vk::DescriptorSet set, const PushConstants& push,
                           Grid grid) {
   cmd.bindPipeline(vk::PipelineBindPoint::eCompute, pipeline);
-  cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, device.pipelines().layout(), 0, set, {});
+  cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, device.pipelines().sets_layout(), 0, set,
+                         {});
   const std::array<std::uint32_t, 2> user_push{static_cast<std::uint32_t>(push.n), push.groups};
-  cmd.pushConstants<std::array<std::uint32_t, 2>>(device.pipelines().layout(),
+  cmd.pushConstants<std::array<std::uint32_t, 2>>(device.pipelines().sets_layout(),
                                                   vk::ShaderStageFlagBits::eCompute, 0, user_push);
   cmd.dispatch(grid.x, grid.y, 1);
 }

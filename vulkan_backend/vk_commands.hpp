@@ -10,6 +10,7 @@
 #include <vulkan/vulkan_raii.hpp>
 
 #include "vk_device.hpp"
+#include "vk_grid.hpp"
 #include "xreduce/backend.hpp"
 
 namespace xr::vulkan {
@@ -32,14 +33,6 @@ struct Bound {
   Operands addresses;
   vk::DescriptorSet set = nullptr;
 };
-
-// A dispatch of `groups` workgroups: 1-D where maxComputeWorkGroupCount[0] allows, else 2-D
-// (shaders linearise with linear_workgroup() and return past pc.groups).
-struct Grid {
-  std::uint32_t x = 1, y = 1;
-};
-// Error(unsupported) when even a 2-D grid cannot hold `groups`; `what` names the variant.
-Grid grid_for(std::uint64_t groups, const DeviceFacts& facts, std::string_view what);
 
 // Binds, pushes and dispatches one pass of the shared pipeline layout.
 void record_dispatch(const vk::raii::CommandBuffer& cmd, const Device& device,
@@ -78,16 +71,6 @@ inline Timing per_call(Timing t, int calls) {
   t.device_ms /= calls;
   t.host_ms /= calls;
   return t;
-}
-
-// A count of workgroups or tiles: callers keep it below 2^32 (n / tile).
-inline std::uint32_t ceil_div(std::uint64_t a, std::uint64_t b) {
-  return static_cast<std::uint32_t>((a + b - 1) / b);
-}
-// Scratch offsets in elements, kept at four (one vector) so vector loads of a region stay
-// aligned.
-inline std::uint32_t round_up4(std::uint32_t x) {
-  return (x + 3u) & ~3u;
 }
 
 }  // namespace xr::vulkan

@@ -1,6 +1,7 @@
 #include "vk_device.hpp"
 
 #include "vk_check.hpp"
+#include "vk_context.hpp"
 #include "vk_transfer.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/units.hpp"
@@ -11,54 +12,73 @@ namespace {
 // The features every plan uses, and the element types the device has (vk_requirements.cpp
 // refuses the others): operands by device address with 64-bit indices (both required by
 // query_facts), arrays past one allocation bound sparsely, fast/decoupled-lookback's 64-bit
-// status words, full subgroups for the subgroup shaders.
-vk::raii::Device create_device(const DeviceFacts& f) {
-  const float priority = 1.0f;
-  vk::DeviceQueueCreateInfo queue_info({}, f.queue_family, 1, &priority);
+// status words, full subgroups for the subgroup shaders; the subgroup clock (the look-back's
+// clocked back-off) and push descriptors (the library's operands by binding) where present.
+// Kept whole for the device's life: the library's Context reads what was enabled from it.
+struct DeviceRecipe {
+  explicit DeviceRecipe(const DeviceFacts& f) {
+    queue_info = vk::DeviceQueueCreateInfo({}, f.queue_family, 1, &priority);
+    chain.get<vk::DeviceCreateInfo>().setQueueCreateInfos(queue_info);
+    auto& f10 = chain.get<vk::PhysicalDeviceFeatures2>().features;
+    f10.shaderInt64 = true;
+    f10.sparseBinding = f.sparse_binding;
+    f10.shaderFloat64 = f.float64;
+    chain.get<vk::PhysicalDeviceVulkan11Features>().storageBuffer16BitAccess = f.storage16;
+    auto& f12 = chain.get<vk::PhysicalDeviceVulkan12Features>();
+    f12.shaderSubgroupExtendedTypes = f.subgroup_extended_types;
+    f12.bufferDeviceAddress = true;
+    f12.shaderBufferInt64Atomics = f.int64_atomics;
+    f12.timelineSemaphore = f.timeline_semaphore;
+    if (f.api_version >= VK_API_VERSION_1_3) {
+      auto& f13 = chain.get<vk::PhysicalDeviceVulkan13Features>();
+      f13.subgroupSizeControl = f13.computeFullSubgroups = f.full_subgroups;
+    } else {
+      chain.unlink<vk::PhysicalDeviceVulkan13Features>();
+    }
+    if (f.shader_clock) {
+      clock.shaderSubgroupClock = true;
+      clock.pNext = chain.get<vk::PhysicalDeviceFeatures2>().pNext;
+      chain.get<vk::PhysicalDeviceFeatures2>().pNext = &clock;
+      extensions.push_back(VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
+    }
+    if (f.push_descriptors) extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+    chain.get<vk::DeviceCreateInfo>().setPEnabledExtensionNames(extensions);
+  }
+  DeviceRecipe(const DeviceRecipe&) = delete;  // the chain points into itself
+  DeviceRecipe& operator=(const DeviceRecipe&) = delete;
+
+  const vk::DeviceCreateInfo& info() const { return chain.get<vk::DeviceCreateInfo>(); }
+
+  float priority = 1.0f;
+  vk::DeviceQueueCreateInfo queue_info;
   vk::StructureChain<vk::DeviceCreateInfo, vk::PhysicalDeviceFeatures2,
                      vk::PhysicalDeviceVulkan11Features, vk::PhysicalDeviceVulkan12Features,
                      vk::PhysicalDeviceVulkan13Features>
       chain;
-  chain.get<vk::DeviceCreateInfo>().setQueueCreateInfos(queue_info);
-  auto& f10 = chain.get<vk::PhysicalDeviceFeatures2>().features;
-  f10.shaderInt64 = true;
-  f10.sparseBinding = f.sparse_binding;
-  f10.shaderFloat64 = f.float64;
-  chain.get<vk::PhysicalDeviceVulkan11Features>().storageBuffer16BitAccess = f.storage16;
-  auto& f12 = chain.get<vk::PhysicalDeviceVulkan12Features>();
-  f12.shaderSubgroupExtendedTypes = f.subgroup_extended_types;
-  f12.bufferDeviceAddress = true;
-  f12.shaderBufferInt64Atomics = f.int64_atomics;
-  f12.timelineSemaphore = f.timeline_semaphore;
-  if (f.api_version >= VK_API_VERSION_1_3) {
-    auto& f13 = chain.get<vk::PhysicalDeviceVulkan13Features>();
-    f13.subgroupSizeControl = f13.computeFullSubgroups = f.full_subgroups;
-  } else {
-    chain.unlink<vk::PhysicalDeviceVulkan13Features>();
-  }
-  // The subgroup clock, for the look-back's clocked back-off (scan_lookback_clock).
   vk::PhysicalDeviceShaderClockFeaturesKHR clock;
-  const char* clock_extension = VK_KHR_SHADER_CLOCK_EXTENSION_NAME;
-  if (f.shader_clock) {
-    clock.shaderSubgroupClock = true;
-    clock.pNext = chain.get<vk::PhysicalDeviceFeatures2>().pNext;
-    chain.get<vk::PhysicalDeviceFeatures2>().pNext = &clock;
-    chain.get<vk::DeviceCreateInfo>().setPEnabledExtensionNames(clock_extension);
-  }
-  return XR_VK_CHECK(f.physical.createDevice(chain.get<vk::DeviceCreateInfo>()));
-}
+  std::vector<const char*> extensions;
+};
 
 }  // namespace
 
 Device::Device(std::shared_ptr<Instance> instance, std::size_t index)
     : instance_(std::move(instance)), index_(index) {
   const DeviceFacts& f = facts();
-  device_ = create_device(f);
+  const DeviceRecipe recipe(f);
+  device_ = XR_VK_CHECK(f.physical.createDevice(recipe.info()));
   queue_ = XR_VK_CHECK(device_.getQueue(f.queue_family, 0));
   command_pool_ = XR_VK_CHECK(device_.createCommandPool(vk::CommandPoolCreateInfo(
       vk::CommandPoolCreateFlagBits::eResetCommandBuffer, f.queue_family)));
   fence_ = XR_VK_CHECK(device_.createFence(vk::FenceCreateInfo()));
-  pipelines_.emplace(device_, f);
+  // The library's Context over this device, with the tool's knobs: every reduce and scan of the
+  // tool records through it (xreduce/vulkan).
+  const VkDeviceCreateInfo& info = recipe.info();
+  context_.emplace(
+      make_context(std::make_unique<ContextState>(ContextInfo{.instance = *instance_->handle(),
+                                                              .physical_device = *f.physical,
+                                                              .device = *device_,
+                                                              .device_info = &info},
+                                                  knobs())));
   instance_->sink().raise();
 }
 

@@ -11,6 +11,7 @@
 #include <span>
 #include <vulkan/vulkan_raii.hpp>
 
+#include "vk_context.hpp"
 #include "vk_instance.hpp"
 #include "vk_pipelines.hpp"
 
@@ -30,8 +31,10 @@ class Device {
   const VulkanKnobs& knobs() const { return instance_->knobs(); }
   const vk::raii::Device& handle() const { return device_; }
   const vk::raii::Queue& queue() const { return queue_; }
-  Pipelines& pipelines() { return *pipelines_; }
-  const Pipelines& pipelines() const { return *pipelines_; }
+  // The library's Context over this device (xreduce/vulkan), and its pipelines.
+  const Context& context() const { return *context_; }
+  Pipelines& pipelines() { return *context_->state().pipelines; }
+  const Pipelines& pipelines() const { return *context_->state().pipelines; }
 
   // Waits for the queue to drain (no-throw): objects holding command buffers call it before
   // freeing them, which after a timed-out fence may still be pending.
@@ -80,7 +83,7 @@ class Device {
   vk::raii::Queue queue_{nullptr};
   vk::raii::CommandPool command_pool_{nullptr};
   vk::raii::Fence fence_{nullptr};
-  std::optional<Pipelines> pipelines_;
+  std::optional<Context> context_;
   // Last: its command buffers and fences go before the pool and the device.
   std::unique_ptr<Staging> staging_;  // created by the first transfer
 };

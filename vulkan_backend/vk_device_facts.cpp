@@ -5,8 +5,6 @@
 #include <sstream>
 #include <utility>
 
-#include "vk_buffer.hpp"
-
 namespace xr::vulkan {
 namespace {
 
@@ -168,12 +166,17 @@ std::string subgroup_size_text(const DeviceFacts& f) {
 
 }  // namespace
 
-// VK_KHR_shader_clock's subgroup clock: the look-back's back-off in cycles (XR_VK_LOOKBACK_CLOCK).
-void read_shader_clock(DeviceFacts& f, const vk::raii::PhysicalDevice& physical) {
-  bool listed = false;
-  for (const auto& e : physical.enumerateDeviceExtensionProperties())
-    listed |= std::string_view(e.extensionName.data()) == VK_KHR_SHADER_CLOCK_EXTENSION_NAME;
-  if (!listed) return;
+// The two extensions used where present: VK_KHR_push_descriptor (operands by binding without
+// descriptor pools) and VK_KHR_shader_clock's subgroup clock (the look-back's back-off in
+// cycles, XR_VK_LOOKBACK_CLOCK).
+void read_extensions(DeviceFacts& f, const vk::raii::PhysicalDevice& physical) {
+  bool clock_listed = false;
+  for (const auto& e : physical.enumerateDeviceExtensionProperties()) {
+    const std::string_view name(e.extensionName.data());
+    clock_listed |= name == VK_KHR_SHADER_CLOCK_EXTENSION_NAME;
+    f.push_descriptors |= name == VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+  }
+  if (!clock_listed) return;
   f.shader_clock =
       physical.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceShaderClockFeaturesKHR>()
           .get<vk::PhysicalDeviceShaderClockFeaturesKHR>()
@@ -194,13 +197,13 @@ DeviceFacts query_facts(vk::raii::PhysicalDevice physical, int index) {
     f.timestamp_valid_bits = families[family].timestampValidBits;
     read_12(f, physical, bool(families[family].queueFlags & vk::QueueFlagBits::eSparseBinding));
     if (f.unusable_reason.empty() && f.api_version >= VK_API_VERSION_1_3) read_13(f, physical);
-    if (f.unusable_reason.empty()) read_shader_clock(f, physical);
+    if (f.unusable_reason.empty()) read_extensions(f, physical);
   }
   f.physical = std::move(physical);
   return f;
 }
 
-void describe_facts(DeviceFacts& f, const VulkanKnobs& knobs) {
+void describe_facts(DeviceFacts& f, const std::string& largest_array) {
   auto& p = f.info.properties;
   p.clear();
   p.emplace_back("type", type_text(f.type));
@@ -221,13 +224,14 @@ void describe_facts(DeviceFacts& f, const VulkanKnobs& knobs) {
   p.emplace_back("max allocation", bytes_or_not_reported(f.max_allocation));
   p.emplace_back("max buffer size", bytes_or_not_reported(f.max_buffer));
   p.emplace_back("sparse binding", yes_no(f.sparse_binding));
-  p.emplace_back("largest array", largest_buffer(f, knobs).why);
+  p.emplace_back("largest array", largest_array);
   p.emplace_back("timestamps", timestamps_text(f));
   p.emplace_back("memory model",
                  f.memory_model ? "Vulkan, device scope" : "no Vulkan memory model");
   p.emplace_back("full subgroups", yes_no(f.full_subgroups));
   p.emplace_back("64-bit buffer atomics", yes_no(f.int64_atomics));
   p.emplace_back("shader clock (subgroup)", yes_no(f.shader_clock));
+  p.emplace_back("push descriptors", yes_no(f.push_descriptors));
   p.emplace_back("shaderFloat64 (f64)", yes_no(f.float64));
   p.emplace_back("storageBuffer16BitAccess (f16, bf16)", yes_no(f.storage16));
   p.emplace_back("shaderSubgroupExtendedTypes (i64/u64 subgroup operands)",

@@ -28,6 +28,7 @@ struct DeviceFacts {
   bool full_subgroups = false;            // subgroupSizeControl + computeFullSubgroups
   bool int64_atomics = false;             // shaderInt64 + shaderBufferInt64Atomics (enabled)
   bool shader_clock = false;  // VK_KHR_shader_clock + shaderSubgroupClock (enabled when present)
+  bool push_descriptors = false;  // VK_KHR_push_descriptor (enabled when present)
   // Element types beyond the 32-bit ones (each enabled when present): f64 arithmetic, f16/bf16
   // elements in storage buffers (their arithmetic is float), 64-bit integer subgroup operands.
   bool float64 = false;                  // shaderFloat64
@@ -48,7 +49,8 @@ struct DeviceFacts {
 // bufferDeviceAddress or shaderInt64 (every operand is reached by address with 64-bit indices)
 // gets an unusable_reason and only the facts read up to it.
 DeviceFacts query_facts(vk::raii::PhysicalDevice physical, int index);
-// Fills facts.info.properties, in `list`'s order (the largest array depends on the knobs).
-void describe_facts(DeviceFacts& facts, const VulkanKnobs& knobs);
+// Fills facts.info.properties, in `list`'s order; `largest_array` says how large an array the
+// backend makes (vk_buffer.hpp's largest_buffer, which depends on the knobs).
+void describe_facts(DeviceFacts& facts, const std::string& largest_array);
 
 }  // namespace xr::vulkan

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "vk_buffer.hpp"
 #include "vk_check.hpp"
 #include "xreduce/error.hpp"
 
@@ -99,7 +100,7 @@ std::shared_ptr<Instance> Instance::create(VulkanKnobs knobs) {
   int index = 0;
   for (auto& physical : physicals) {
     self->devices_.push_back(query_facts(std::move(physical), index++));
-    describe_facts(self->devices_.back(), self->knobs_);
+    describe_facts(self->devices_.back(), largest_buffer(self->devices_.back(), self->knobs_).why);
   }
   self->sink_.raise();
   return self;

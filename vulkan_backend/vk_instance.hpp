@@ -42,6 +42,7 @@ class Instance {
   std::vector<DeviceFacts>& devices() { return devices_; }
   const std::vector<DeviceFacts>& devices() const { return devices_; }
   const VulkanKnobs& knobs() const { return knobs_; }
+  const vk::raii::Instance& handle() const { return instance_; }
   ValidationSink& sink() { return sink_; }
 
  private:

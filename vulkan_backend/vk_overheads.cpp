@@ -27,7 +27,8 @@ class EmptyCalls {
  public:
   explicit EmptyCalls(Device& device)
       : device_(device),
-        pipeline_(device.pipelines().get({.module = "empty", .workgroup = 32})),
+        pipeline_(
+            device.pipelines().get({.module = "empty", .workgroup = 32, .descriptor_sets = true})),
         fence_(XR_VK_CHECK(device.handle().createFence(vk::FenceCreateInfo()))),
         one_(record(1, true)),
         many_(record(kCalls, false)) {}

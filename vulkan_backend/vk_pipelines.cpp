@@ -9,24 +9,40 @@
 
 namespace xr::vulkan {
 
-Pipelines::Pipelines(const vk::raii::Device& device, const DeviceFacts& facts)
-    : device_(device), facts_(facts) {
-  cache_ = XR_VK_CHECK(device.createPipelineCache(vk::PipelineCacheCreateInfo()));
-  // Three storage-buffer bindings (the operands of the binding modules) and the push constants
-  // (with the operands' addresses, read by the address modules): shaders/common.glsl.
+Pipelines::Pipelines(const vk::raii::Device& device, const DeviceFacts& facts,
+                     VkPipelineCache cache)
+    : device_(device), facts_(facts), borrowed_cache_(cache != VK_NULL_HANDLE) {
+  cache_ = borrowed_cache_ ? vk::raii::PipelineCache(device, cache)
+                           : XR_VK_CHECK(device.createPipelineCache(vk::PipelineCacheCreateInfo()));
+  pushed_ =
+      make_layout(facts.push_descriptors ? vk::DescriptorSetLayoutCreateFlagBits::ePushDescriptorKHR
+                                         : vk::DescriptorSetLayoutCreateFlags{});
+  sets_ = make_layout({});
+}
+
+Pipelines::~Pipelines() {
+  if (borrowed_cache_) cache_.release();
+}
+
+// Three storage-buffer bindings (the operands of the binding modules) and the push constants
+// (with the operands' addresses, read by the address modules): shaders/common.glsl.
+Pipelines::Layout Pipelines::make_layout(vk::DescriptorSetLayoutCreateFlags flags) const {
   std::array<vk::DescriptorSetLayoutBinding, 3> bindings;
   for (std::uint32_t b = 0; b < bindings.size(); ++b)
     bindings[b] = vk::DescriptorSetLayoutBinding(b, vk::DescriptorType::eStorageBuffer, 1,
                                                  vk::ShaderStageFlagBits::eCompute);
-  set_layout_ = XR_VK_CHECK(
-      device.createDescriptorSetLayout(vk::DescriptorSetLayoutCreateInfo({}, bindings)));
+  Layout layout;
+  layout.set = XR_VK_CHECK(
+      device_.createDescriptorSetLayout(vk::DescriptorSetLayoutCreateInfo(flags, bindings)));
   const vk::PushConstantRange push(vk::ShaderStageFlagBits::eCompute, 0, sizeof(PushBlock));
-  const vk::DescriptorSetLayout set_layout = *set_layout_;
-  pipeline_layout_ =
-      XR_VK_CHECK(device.createPipelineLayout(vk::PipelineLayoutCreateInfo({}, set_layout, push)));
+  const vk::DescriptorSetLayout set_layout = *layout.set;
+  layout.pipeline =
+      XR_VK_CHECK(device_.createPipelineLayout(vk::PipelineLayoutCreateInfo({}, set_layout, push)));
+  return layout;
 }
 
 vk::Pipeline Pipelines::get(const PipelineKey& key) {
+  const std::lock_guard lock(mutex_);
   auto it = pipelines_.find(key);
   if (it != pipelines_.end()) return *it->second.pipeline;
   std::span<const std::uint32_t> words;
@@ -56,12 +72,14 @@ vk::Pipeline Pipelines::get(const PipelineKey& key) {
   vk::PipelineShaderStageCreateInfo stage(stage_flags, vk::ShaderStageFlagBits::eCompute,
                                           *entry.module, entry_point.c_str(), &spec);
   entry.pipeline = XR_VK_CHECK(device_.createComputePipeline(
-      cache_, vk::ComputePipelineCreateInfo({}, stage, *pipeline_layout_)));
+      cache_, vk::ComputePipelineCreateInfo(
+                  {}, stage, key.descriptor_sets ? sets_layout() : pushed_layout())));
   return *pipelines_.emplace(key, std::move(entry)).first->second.pipeline;
 }
 
 void Pipelines::add_module(const std::string& name, std::vector<std::uint32_t> words,
                            std::string entry) {
+  const std::lock_guard lock(mutex_);
   added_.try_emplace(name, Added{std::move(words), std::move(entry)});
 }
 

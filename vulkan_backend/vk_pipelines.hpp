@@ -1,12 +1,14 @@
-// The compute pipelines of one logical device: the one pipeline layout every shader shares
-// (three storage-buffer bindings and the push constants of shaders/params.glsl) and a pipeline
-// per (embedded module, specialization constants), created on first use through a pipeline
-// cache.
+// The compute pipelines of one logical device: the pipeline layouts every shader shares (three
+// storage-buffer bindings and the push constants of shaders/params.glsl) and a pipeline per
+// (module, specialization constants, layout), created on first use through a pipeline cache
+// (the caller's, for the library). Thread-safe: the library's Scans and Reduces are made from
+// any thread.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 #include <vulkan/vulkan_raii.hpp>
@@ -23,6 +25,9 @@ struct PipelineKey {
   std::uint32_t backoff = 0;      // 2: the scan look-back's pause
   std::uint32_t op = 0;           // 3: the operator, core's Op as a number (0 sum, 1 min, 2 max)
   std::uint32_t mode = 0;         // 4: the scan look-back's window and polling mode
+  // The layout: the library's (bindings pushed, VK_KHR_push_descriptor, where the device has it
+  // enabled), or allocated descriptor sets' (users' kernels, the probes: sets made once).
+  bool descriptor_sets = false;
   auto operator<=>(const PipelineKey&) const = default;
 };
 
@@ -56,9 +61,17 @@ static_assert(offsetof(PushBlock, sizes) == 24 && offsetof(PushBlock, sizes.in_o
 
 class Pipelines {
  public:
-  Pipelines(const vk::raii::Device& device, const DeviceFacts& facts);
-  vk::PipelineLayout layout() const { return *pipeline_layout_; }
-  vk::DescriptorSetLayout set_layout() const { return *set_layout_; }
+  // `cache`: the caller's pipeline cache (not owned), else one of its own.
+  Pipelines(const vk::raii::Device& device, const DeviceFacts& facts, VkPipelineCache cache = {});
+  ~Pipelines();  // a borrowed cache is released, not destroyed
+  Pipelines(const Pipelines&) = delete;
+  Pipelines& operator=(const Pipelines&) = delete;
+  // The library's layout: its set is pushed where facts.push_descriptors, else never bound (the
+  // operands go by address).
+  vk::PipelineLayout pushed_layout() const { return *pushed_.pipeline; }
+  // The layout of allocated descriptor sets (PipelineKey::descriptor_sets).
+  vk::PipelineLayout sets_layout() const { return *sets_.pipeline; }
+  vk::DescriptorSetLayout set_layout() const { return *sets_.set; }
   // The pipeline of `key`, created on first use. Error(unavailable) if the module is neither
   // embedded (a build problem) nor added.
   vk::Pipeline get(const PipelineKey& key);
@@ -75,11 +88,18 @@ class Pipelines {
     vk::raii::ShaderModule module{nullptr};
     vk::raii::Pipeline pipeline{nullptr};
   };
+  struct Layout {
+    vk::raii::DescriptorSetLayout set{nullptr};
+    vk::raii::PipelineLayout pipeline{nullptr};
+  };
+  Layout make_layout(vk::DescriptorSetLayoutCreateFlags flags) const;
+
   const vk::raii::Device& device_;
   const DeviceFacts& facts_;
   vk::raii::PipelineCache cache_{nullptr};
-  vk::raii::DescriptorSetLayout set_layout_{nullptr};
-  vk::raii::PipelineLayout pipeline_layout_{nullptr};
+  bool borrowed_cache_ = false;
+  Layout pushed_, sets_;
+  std::mutex mutex_;  // guards the maps
   std::map<PipelineKey, Entry> pipelines_;
   std::map<std::string, Added> added_;
 };

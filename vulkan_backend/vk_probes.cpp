@@ -88,7 +88,8 @@ double probe_shader_ms(Device& device, const char* name, const Buffer& first, co
   const vk::Pipeline pipeline =
       device.pipelines().get({.module = std::string(name) + (by_address ? ".addr" : ""),
                               .workgroup = kWorkgroup,
-                              .unroll = kUnroll});
+                              .unroll = kUnroll,
+                              .descriptor_sets = true});
   const std::uint32_t groups = std::min(
       {ceil_div(vectors, kWorkgroup * kUnroll), kGridGroups, f.limits.maxComputeWorkGroupCount[0]});
   return probe_median_ms(device, [&](const vk::raii::CommandBuffer& cmd) {

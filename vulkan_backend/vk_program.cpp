@@ -1,62 +1,44 @@
 #include "vk_program.hpp"
 
+#include "vk_recording.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::vulkan {
 
-Addressing addressing_for(const Device& device, std::uint64_t n,
-                          std::initializer_list<vk::DeviceSize> buffer_bytes) {
-  if (device.knobs().force_address || n >= (std::uint64_t{1} << 31)) return Addressing::address;
-  for (vk::DeviceSize bytes : buffer_bytes)
-    if (bytes > device.facts().limits.maxStorageBufferRange) return Addressing::address;
-  return Addressing::binding;
-}
-
-std::string module_name(std::string_view shader, DType t, Addressing a) {
-  return std::string(shader) + "." + std::string(to_string(t)) +
-         (a == Addressing::address ? ".addr" : "");
-}
-
-std::uint32_t op_constant(Op op) {
-  switch (op) {
-    case Op::sum:
-      return 0;
-    case Op::min:
-      return 1;
-    case Op::max:
-      return 2;
-  }
-  throw Error(ErrorCategory::usage, "vulkan: unknown operator");
-}
-
-Program::Program(Device& device, std::vector<ProgramPass> passes,
-                 std::span<const OperandBuffers> sets, Addressing addressing, Op op,
-                 std::optional<ReadBack> read_back, std::vector<const Buffer*> zeroed)
+Program::Program(Device& device, CallRecorder record_call, std::optional<ReadBack> read_back,
+                 std::vector<const Buffer*> zeroed, Deferred)
     : device_(&device),
-      passes_(std::move(passes)),
+      record_call_(std::move(record_call)),
       read_back_(read_back),
       zeroed_(std::move(zeroed)),
       single_(device) {
-  for (const ProgramPass& p : passes_)
-    pipelines_.push_back(device.pipelines().get(
-        {.module = p.module.empty() ? module_name(p.shader, p.dtype, addressing) : p.module,
-         .workgroup = p.workgroup,
-         .unroll = p.unroll,
-         .backoff = p.backoff,
-         .op = op_constant(op),
-         .mode = p.mode}));
-  for (const OperandBuffers& s : sets)
-    operands_.push_back({{s.src->address(), s.dst->address(), s.aux->address()}});
-  if (addressing == Addressing::binding) {
-    std::vector<BindingSets::Triple> triples;
-    for (const OperandBuffers& s : sets)
-      triples.push_back({s.src->handle(), s.dst->handle(), s.aux->handle()});
-    sets_.emplace(device, triples);
-    for (std::size_t i = 0; i < operands_.size(); ++i) operands_[i].set = (*sets_)[i];
-  }
   if (read_back_)
     host_.emplace(device, read_back_->bytes, vk::BufferUsageFlagBits::eTransferDst,
                   MemoryKind::readback);
+}
+
+Program::Program(Device& device, CallRecorder record_call, std::optional<ReadBack> read_back,
+                 std::vector<const Buffer*> zeroed)
+    : Program(device, std::move(record_call), read_back, std::move(zeroed), Deferred{}) {
+  record(single_, 1);
+}
+
+Program::Program(Device& device, std::vector<ProgramPass> passes,
+                 std::span<const OperandBuffers> sets, Op op, std::optional<ReadBack> read_back,
+                 std::vector<const Buffer*> zeroed)
+    : Program(
+          device, [this](const vk::raii::CommandBuffer& cmd) { record_user_passes(cmd); },
+          read_back, std::move(zeroed), Deferred{}) {
+  passes_ = std::move(passes);
+  for (const ProgramPass& p : passes_)
+    pipelines_.push_back(device.pipelines().get({.module = p.module,
+                                                 .workgroup = p.workgroup,
+                                                 .op = op_constant(op),
+                                                 .descriptor_sets = true}));
+  std::vector<BindingSets::Triple> triples;
+  for (const OperandBuffers& s : sets)
+    triples.push_back({s.src->handle(), s.dst->handle(), s.aux->handle()});
+  sets_.emplace(device, triples);
   record(single_, 1);
 }
 
@@ -78,17 +60,11 @@ Timing Program::run(int calls) {
 void Program::record(TimedCommands& commands, int calls) {
   const auto& cmd = commands.begin();
   for (int c = 0; c < calls; ++c) {
-    if (!zeroed_.empty()) record_zeroing(cmd, c > 0);
-    for (std::size_t i = 0; i < passes_.size(); ++i) {
-      if ((c > 0 && zeroed_.empty()) || i > 0)
-        record_pass_barrier(cmd);  // a pass reads what the last one wrote
-      const ProgramPass& p = passes_[i];
-      if (p.module.empty())
-        record_dispatch(cmd, *device_, pipelines_[i], operands_[p.operands], p.push, p.grid);
-      else
-        record_user_dispatch(cmd, *device_, pipelines_[i], operands_[p.operands].set, p.push,
-                             p.grid);
-    }
+    if (!zeroed_.empty())
+      record_zeroing(cmd, c > 0);
+    else if (c > 0)
+      record_pass_barrier(cmd);  // a call reads the scratch the last one wrote
+    record_call_(cmd);
   }
   commands.end_timing();
   if (read_back_) {
@@ -102,6 +78,14 @@ void Program::record(TimedCommands& commands, int calls) {
     cmd.pipelineBarrier(S::eTransfer, S::eHost, {}, to_host, {}, {});
   }
   commands.end();
+}
+
+void Program::record_user_passes(const vk::raii::CommandBuffer& cmd) const {
+  for (std::size_t i = 0; i < passes_.size(); ++i) {
+    if (i > 0) record_pass_barrier(cmd);  // a pass reads what the last one wrote
+    const ProgramPass& p = passes_[i];
+    record_user_dispatch(cmd, *device_, pipelines_[i], (*sets_)[p.operands], p.push, p.grid);
+  }
 }
 
 void Program::record_zeroing(const vk::raii::CommandBuffer& cmd, bool after_passes) const {

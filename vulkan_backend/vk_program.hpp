@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -21,34 +22,19 @@
 
 namespace xr::vulkan {
 
-// How a program's shaders reach their operands (shaders/common.glsl): by descriptor binding with
-// 32-bit indices where every buffer fits one binding and n < 2^31 (as fast on an H200, 2-3x
-// faster on lavapipe, and seen by synchronization validation), else by device address with
-// 64-bit indices. XR_VK_ADDRESSING=address forces the second.
-enum class Addressing { binding, address };
-Addressing addressing_for(const Device& device, std::uint64_t n,
-                          std::initializer_list<vk::DeviceSize> buffer_bytes);
-// The module of an algorithm for one dtype and addressing: "<shader>.<dtype>[.addr]".
-std::string module_name(std::string_view shader, DType t, Addressing a);
-// The operator's specialization constant (shaders/common.glsl: XR_OP).
-std::uint32_t op_constant(Op op);
-
-// One pass: the algorithm over elements of `dtype`, its specialization constants, which of the
-// program's operand sets it reaches, its push constants and its grid.
+// One pass of a user's kernel (vk_user_module.hpp): its added module, which of the program's
+// operand sets it binds, the user ABI's { n, tiles } (push.n, push.groups) and its grid.
 struct ProgramPass {
-  std::string_view shader;
-  DType dtype = DType::i32;
   std::uint32_t workgroup = 256;
-  std::uint32_t unroll = 1;
-  std::uint32_t backoff = 0;
-  std::uint32_t mode = 0;
   std::size_t operands = 0;
   PushConstants push;
   Grid grid;
-  // A user's kernel (vk_user_module.hpp): this added module as it is, pushed the user ABI's
-  // { n, tiles } (push.n, push.groups), rather than "<shader>.<dtype>[.addr]" and PushBlock.
   std::string module;
 };
+
+// What one call records into the program's command buffer: the library's Scan or Reduce
+// (xreduce/vulkan), or a user kernel's passes.
+using CallRecorder = std::function<void(const vk::raii::CommandBuffer&)>;
 
 // The three buffers of an operand set (shaders/params.glsl: src, dst, aux).
 struct OperandBuffers {
@@ -66,12 +52,16 @@ struct ReadBack {
 
 class Program {
  public:
-  // The buffers must outlive the program. Error(unavailable) for a pass whose module is not
-  // embedded.
+  // Whatever `record_call` records must outlive the program. Successive calls of a batch are
+  // ordered by a compute barrier (or by the zeroing's).
   // `zeroed`: buffers filled with zeros at the start of every call, inside its interval (a
   // user's scan's scratch).
+  Program(Device& device, CallRecorder record_call, std::optional<ReadBack> read_back,
+          std::vector<const Buffer*> zeroed = {});
+  // A user kernel's passes over `sets`, bound by descriptor set (the buffers must outlive the
+  // program).
   Program(Device& device, std::vector<ProgramPass> passes, std::span<const OperandBuffers> sets,
-          Addressing addressing, Op op, std::optional<ReadBack> read_back = std::nullopt,
+          Op op, std::optional<ReadBack> read_back = std::nullopt,
           std::vector<const Buffer*> zeroed = {});
   ~Program();  // drains the queue first: a timed-out call may still run its command buffers
   Program(const Program&) = delete;
@@ -83,14 +73,18 @@ class Program {
   const void* read_back() const { return host_ ? host_->mapped() : nullptr; }
 
  private:
+  struct Deferred {};  // made without recording: the user passes' constructor records later
+  Program(Device& device, CallRecorder record_call, std::optional<ReadBack> read_back,
+          std::vector<const Buffer*> zeroed, Deferred);
   void record(TimedCommands& commands, int calls);
   void record_zeroing(const vk::raii::CommandBuffer& cmd, bool after_passes) const;
+  void record_user_passes(const vk::raii::CommandBuffer& cmd) const;
 
   Device* device_;
-  std::vector<ProgramPass> passes_;
+  CallRecorder record_call_;
+  std::vector<ProgramPass> passes_;      // a user kernel's
   std::vector<vk::Pipeline> pipelines_;  // per pass, owned by the device's pipeline table
-  std::optional<BindingSets> sets_;      // where the program binds its operands
-  std::vector<Bound> operands_;          // per operand set
+  std::optional<BindingSets> sets_;      // where the passes bind their operands
   std::optional<ReadBack> read_back_;
   std::vector<const Buffer*> zeroed_;
   std::optional<Buffer> host_;  // the read-back's host-visible copy

@@ -6,7 +6,8 @@
 
 namespace xr::vulkan {
 
-ReducePlan plan_reduce(const ReduceSpec& spec, const DeviceFacts& f, std::uint64_t n) {
+ReducePlan plan_reduce(const ReduceSpec& spec, const DeviceFacts& f, std::uint64_t n,
+                       std::size_t acc_bytes) {
   const auto groups_for = [&](std::uint64_t m) -> std::uint64_t {
     std::uint64_t groups = ceil_div(m, std::uint64_t{spec.workgroup} * spec.items);
     if (spec.shape != ReduceShape::per_block)
@@ -15,26 +16,26 @@ ReducePlan plan_reduce(const ReduceSpec& spec, const DeviceFacts& f, std::uint64
     return groups;
   };
   ReducePlan plan;
-  auto add = [&](const ReducePass& p, bool from_input, std::uint32_t out_offset) {
+  auto add = [&](const ReducePass& p, bool from_input, bool to_output) {
     const auto groups = static_cast<std::uint32_t>(p.blocks);
+    const auto out_offset = to_output ? 0u : static_cast<std::uint32_t>(p.out_offset);
     plan.passes.push_back({from_input,
+                           to_output,
                            {p.count, static_cast<std::uint32_t>(p.in_offset), out_offset, groups},
                            grid_for(groups, f, spec.id)});
   };
   if (spec.shape == ReduceShape::single_pass) {
-    // One dispatch: partials at scratch[0, groups), the result after them (one workgroup without
-    // partials up to the shared one-block limit).
+    // One dispatch: the ticket, then the partials (one workgroup without partials up to the
+    // shared one-block limit).
     const std::uint64_t groups = n <= kSinglePassOneBlockMax ? 1 : groups_for(n);
-    plan.result_at = round_up4(static_cast<std::uint32_t>(groups));
-    add({n, 0, 0, groups}, true, plan.result_at);
-    plan.scratch_elements = plan.result_at + 4;
+    add({n, 0, 0, groups}, true, true);
+    plan.scratch_bytes =
+        16 + std::uint64_t{round_up4(static_cast<std::uint32_t>(groups))} * acc_bytes;
     return plan;
   }
   const std::vector<ReducePass> passes = reduce_passes(n, 4, groups_for);
-  for (std::size_t i = 0; i < passes.size(); ++i)
-    add(passes[i], i == 0, static_cast<std::uint32_t>(passes[i].out_offset));
-  plan.result_at = static_cast<std::uint32_t>(passes.back().out_offset);
-  plan.scratch_elements = scratch_elements(passes, 4);
+  for (std::size_t i = 0; i < passes.size(); ++i) add(passes[i], i == 0, i + 1 == passes.size());
+  plan.scratch_bytes = std::max<std::uint64_t>(16, scratch_elements(passes, 4) * acc_bytes);
   return plan;
 }
 

@@ -5,52 +5,43 @@
 
 #include "vk_array.hpp"
 #include "vk_program.hpp"
-#include "vk_reduce_plan.hpp"
 #include "vk_requirements.hpp"
 #include "xreduce/call_check.hpp"
+#include "xreduce/vulkan/reduce.hpp"
 
 namespace xr::vulkan {
 namespace {
 
-// The operand sets of a reduce program: pass 0 reads the input, the later ones the partials.
-// Partials and the result are accumulators (accumulator_of: float for f16/bf16), so the later
-// passes run the accumulator type's module.
-enum ReduceOperands : std::size_t { from_input = 0, from_partials = 1 };
-
-// What one (array, op) keeps: its scratch, the single pass's ticket and the recorded program.
+// What one (array, op) keeps: the library's Reduce, its scratch (zeroed once: fast/single-pass's
+// ticket starts at 0 and its last workgroup puts it back), the result's buffer and the recorded
+// program.
 class ReduceProgram {
  public:
   ReduceProgram(Device& device, const ReduceSpec& spec, const VulkanArray& input, Op op)
-      : plan_(plan_reduce(spec, device.facts(), input.size())),
-        accumulator_(accumulator_of(input.dtype())),
-        scratch_(device, (plan_.scratch_elements) * size_of(accumulator_), kStorageUsage,
-                 MemoryKind::device_local),
-        ticket_(device, 16, kStorageUsage, MemoryKind::device_local) {
-    // The ticket starts at 0; the last workgroup of fast/single-pass puts it back to 0.
+      : reduce_(device.context(), {.dtype = input.dtype(),
+                                   .op = op,
+                                   .count = input.size(),
+                                   .variant = std::string(spec.id),
+                                   .operands = OperandKind::buffers}),
+        scratch_(device, reduce_.scratch_size(), kStorageUsage, MemoryKind::device_local),
+        result_(device, 16, kStorageUsage, MemoryKind::device_local) {
     device.run_once([&](const vk::raii::CommandBuffer& cmd) {
-      cmd.fillBuffer(ticket_.handle(), 0, VK_WHOLE_SIZE, 0);
+      reduce_.record_scratch_init(*cmd, scratch_.handle());
     });
-    const OperandBuffers sets[] = {{&input.buffer(), &scratch_, &ticket_},
-                                   {&scratch_, &scratch_, &ticket_}};
-    std::vector<ProgramPass> passes;
-    for (const ReducePlanPass& p : plan_.passes)
-      passes.push_back({.shader = spec.shader,
-                        .dtype = p.from_input ? input.dtype() : accumulator_,
-                        .workgroup = spec.workgroup,
-                        .unroll = spec.unroll,
-                        .operands = p.from_input ? from_input : from_partials,
-                        .push = p.push,
-                        .grid = p.grid});
-    const vk::DeviceSize acc_bytes = size_of(accumulator_);
-    program_.emplace(device, std::move(passes), sets,
-                     addressing_for(device, input.size(), {input.buffer().size(), scratch_.size()}),
-                     op, ReadBack{&scratch_, plan_.result_at * acc_bytes, acc_bytes});
+    const Operand in = Operand::of(input.buffer().handle()), out = Operand::of(result_.handle()),
+                  scratch = Operand::of(scratch_.handle());
+    program_.emplace(
+        device,
+        [this, in, out, scratch](const vk::raii::CommandBuffer& cmd) {
+          reduce_.record(*cmd, in, out, scratch);
+        },
+        ReadBack{&result_, 0, size_of(reduce_.result_dtype())});
   }
 
   // `calls` calls; the last one's result, as an accumulator, and the time per call.
   std::pair<Value, Timing> run(int calls) {
     const Timing timing = program_->run(calls);
-    Value result = visit_dtype(accumulator_, [&](auto tag) {
+    Value result = visit_dtype(reduce_.result_dtype(), [&](auto tag) {
       typename decltype(tag)::type v;
       std::memcpy(&v, program_->read_back(), sizeof v);
       return Value::of(v);
@@ -59,10 +50,9 @@ class ReduceProgram {
   }
 
  private:
-  ReducePlan plan_;
-  DType accumulator_;
+  Reduce reduce_;
   Buffer scratch_;
-  Buffer ticket_;
+  Buffer result_;
   std::optional<Program> program_;  // made last: it records over the buffers above
 };
 

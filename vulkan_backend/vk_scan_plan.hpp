@@ -7,7 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "vk_commands.hpp"
+#include "vk_grid.hpp"
+#include "vk_pipelines.hpp"
 #include "vk_scan_table.hpp"
 
 namespace xr::vulkan {

@@ -1,5 +1,7 @@
 #include "vk_scan_table.hpp"
 
+#include <algorithm>
+
 #include "vk_requirements.hpp"
 #include "xreduce/catalog.hpp"
 #include "xreduce/shapes.hpp"
@@ -133,6 +135,16 @@ LookBackPolicy lookback_policy(const VulkanKnobs& knobs) {
 const LookBackTile& LookBackPolicy::tile_of(DType t) const {
   if (size_of(accumulator_of(t)) == 8) return eight;
   return size_of(t) == 2 ? two : four;
+}
+
+ScanSpec effective_spec(ScanSpec spec, const LookBackPolicy& policy) {
+  if (spec.family == ScanFamily::look_back) {
+    spec.workgroup = std::max(
+        {policy.four.shape.workgroup, policy.two.shape.workgroup, policy.eight.shape.workgroup});
+    spec.items = policy.four.shape.vectors;
+    spec.shared_bytes = spec.workgroup * 4 + 16;
+  }
+  return spec;
 }
 
 std::span<const ScanSpec> scan_table() {

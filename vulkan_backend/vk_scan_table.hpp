@@ -79,6 +79,9 @@ struct LookBackPolicy {
 };
 LookBackPolicy lookback_policy(const VulkanKnobs& knobs);
 
+// The spec as the device runs it: the look-back's tile is its policy's (a knob may change it).
+ScanSpec effective_spec(ScanSpec spec, const LookBackPolicy& policy);
+
 std::span<const ScanSpec> scan_table();
 const ScanSpec* find_scan(std::string_view id);
 VariantInfo scan_info(const ScanSpec& spec);

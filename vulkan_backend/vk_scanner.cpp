@@ -1,6 +1,5 @@
 #include "vk_scanner.hpp"
 
-#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <tuple>
@@ -8,35 +7,28 @@
 #include "vk_array.hpp"
 #include "vk_program.hpp"
 #include "vk_requirements.hpp"
-#include "vk_scan_plan.hpp"
 #include "xreduce/call_check.hpp"
+#include "xreduce/vulkan/scan.hpp"
 
 namespace xr::vulkan {
 namespace {
 
-// The look-back's tile is its policy's (a knob may change it): what the device must run.
-ScanSpec effective_spec(ScanSpec spec, const LookBackPolicy& policy) {
-  if (spec.family == ScanFamily::look_back) {
-    spec.workgroup = std::max(
-        {policy.four.shape.workgroup, policy.two.shape.workgroup, policy.eight.shape.workgroup});
-    spec.items = policy.four.shape.vectors;
-    spec.shared_bytes = spec.workgroup * 4 + 16;
-  }
-  return spec;
-}
-
-// What one (n, dtype, op) keeps: its plan and zeroed scratch, shared by its programs.
+// What one (n, dtype, op) keeps: the library's Scan and its scratch, zeroed once (the
+// look-back's status words start "never written", epoch 0, its counters at 0), shared by its
+// programs.
 struct ScanWorkspace {
-  ScanWorkspace(Device& device, const ScanSpec& spec, std::uint64_t n, DType t, Op op,
-                const LookBackPolicy& lookback)
+  ScanWorkspace(Device& device, const ScanSpec& spec, std::uint64_t n, DType t, Op op)
       : n(n),
         dtype(t),
         op(op),
-        plan(plan_scan(spec, device.facts(), n, t, lookback)),
-        scratch(device, plan.scratch_bytes, kStorageUsage, MemoryKind::device_local) {
-    // The look-back's status words start "never written" (epoch 0), its counters at 0.
+        scan(device.context(), {.dtype = t,
+                                .op = op,
+                                .count = n,
+                                .variant = std::string(spec.id),
+                                .operands = OperandKind::buffers}),
+        scratch(device, scan.scratch_size(), kStorageUsage, MemoryKind::device_local) {
     device.run_once([&](const vk::raii::CommandBuffer& cmd) {
-      cmd.fillBuffer(scratch.handle(), 0, VK_WHOLE_SIZE, 0);
+      scan.record_scratch_init(*cmd, scratch.handle());
     });
   }
   bool matches(std::uint64_t m, DType t, Op o) const { return n == m && dtype == t && op == o; }
@@ -44,39 +36,24 @@ struct ScanWorkspace {
   std::uint64_t n;
   DType dtype;
   Op op;
-  ScanPlan plan;
+  Scan scan;
   Buffer scratch;
 };
 
-// The program of one (input, output, kind) over a workspace's plan and scratch.
+// The program of one (input, output, kind): the library's recording of the scan, and the
+// look-back's fallback count read back after the timing.
 std::unique_ptr<Program> record_scan(Device& device, const ScanWorkspace& w, const VulkanArray& in,
                                      const VulkanArray& out, ScanKind kind) {
-  std::vector<ProgramPass> passes;
-  for (const ScanPass& p : w.plan.passes) {
-    PushConstants push = p.push;
-    if (p.takes_kind && kind == ScanKind::exclusive) push.flags |= kExclusiveFlag;
-    passes.push_back({.shader = p.shader,
-                      // Passes over scratch alone (the tiled scans' upper levels) scan
-                      // accumulators.
-                      .dtype = p.operands == scratch_operands ? accumulator_of(w.dtype) : w.dtype,
-                      .workgroup = p.workgroup,
-                      .unroll = p.unroll,
-                      .backoff = p.backoff,
-                      .mode = p.mode,
-                      .operands = p.operands,
-                      .push = push,
-                      .grid = p.grid});
-  }
-  const OperandBuffers sets[kScanOperandSets] = {{&in.buffer(), &out.buffer(), &w.scratch},
-                                                 {&w.scratch, &w.scratch, &w.scratch},
-                                                 {&in.buffer(), &w.scratch, &w.scratch}};
-  std::optional<ReadBack> fallbacks;  // the look-back's count, after the timing
-  if (w.plan.fallbacks_at) fallbacks = ReadBack{&w.scratch, *w.plan.fallbacks_at, 8};
+  std::optional<ReadBack> fallbacks;
+  if (const auto at = w.scan.fallback_count_offset()) fallbacks = ReadBack{&w.scratch, *at, 8};
+  const Operand operands[] = {Operand::of(in.buffer().handle()), Operand::of(out.buffer().handle()),
+                              Operand::of(w.scratch.handle())};
   return std::make_unique<Program>(
-      device, std::move(passes), sets,
-      addressing_for(device, in.size(),
-                     {in.buffer().size(), out.buffer().size(), w.scratch.size()}),
-      w.op, fallbacks);
+      device,
+      [&w, kind, operands](const vk::raii::CommandBuffer& cmd) {
+        w.scan.record(*cmd, kind, operands[0], operands[1], operands[2]);
+      },
+      fallbacks);
 }
 
 class VulkanScanner final : public Scanner {
@@ -121,12 +98,13 @@ class VulkanScanner final : public Scanner {
     return timing;
   }
 
-  // The plan and zeroed scratch of (n, dtype, op), made again (with new programs) when it changes.
+  // The Scan and zeroed scratch of (n, dtype, op), made again (with new programs) when it
+  // changes.
   ScanWorkspace& workspace(DType t, Op op, std::uint64_t n) {
     if (!workspace_ || !workspace_->matches(n, t, op)) {
       programs_.clear();
       workspace_.reset();
-      workspace_.emplace(*device_, spec_, n, t, op, lookback_);
+      workspace_.emplace(*device_, spec_, n, t, op);
       calls_ = tiles_ = fallbacks_ = fallbacks_seen_ = 0;  // diagnostics() counts per workspace
     }
     return *workspace_;
@@ -140,7 +118,7 @@ class VulkanScanner final : public Scanner {
     std::memcpy(&total, program.read_back(), sizeof total);
     fallbacks_ += total - fallbacks_seen_;
     fallbacks_seen_ = total;
-    tiles_ += workspace_->plan.tiles * static_cast<std::uint64_t>(calls);
+    tiles_ += workspace_->scan.tiles() * static_cast<std::uint64_t>(calls);
   }
 
   // Declared first, destroyed last: the programs hold command buffers of its pool.

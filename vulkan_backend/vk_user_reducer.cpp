@@ -37,7 +37,7 @@ class UserReduceProgram {
            .grid = {static_cast<std::uint32_t>(counts_[i + 1]), 1},
            .module = m.name});
     }
-    program_.emplace(device, std::move(passes), sets, Addressing::binding, op,
+    program_.emplace(device, std::move(passes), sets, op,
                      ReadBack{&levels_.back(), 0, size_of(accumulator_)});
   }
 

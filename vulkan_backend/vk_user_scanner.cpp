@@ -31,7 +31,7 @@ class UserScanProgram {
                         .grid = {static_cast<std::uint32_t>(groups), 1},
                         .module = ms[i]->name});
     }
-    program_.emplace(device, std::move(passes), sets, Addressing::binding, op, std::nullopt,
+    program_.emplace(device, std::move(passes), sets, op, std::nullopt,
                      std::vector<const Buffer*>{&*scratch_});
   }
 

@@ -28,7 +28,7 @@ const LookBackPolicy kTuned = lookback_policy(VulkanKnobs{});
 // workgroups its first pass gives an array of 64 tiles of the shared shape.
 xr::TileShape planned_reduce(const ReduceSpec& spec, xr::TileShape shared) {
   const std::uint64_t n = 64 * shared.tile();
-  const ReducePlan plan = plan_reduce(spec, kDevice, n);
+  const ReducePlan plan = plan_reduce(spec, kDevice, n, 4);
   const std::uint64_t groups = plan.passes.front().push.groups;
   return {spec.workgroup, static_cast<std::uint32_t>(n / groups / spec.workgroup)};
 }
@@ -74,24 +74,28 @@ TEST_CASE("every Vulkan scan tile is core's shared shape or a listed exception",
 
 TEST_CASE("fast/single-pass runs one workgroup up to core's one-block limit", "[shapes][vulkan]") {
   const ReduceSpec& spec = *find_reduce("fast/single-pass");
-  CHECK(plan_reduce(spec, kDevice, xr::kSinglePassOneBlockMax).passes.front().push.groups == 1);
-  CHECK(plan_reduce(spec, kDevice, xr::kSinglePassOneBlockMax + 1).passes.front().push.groups > 1);
+  CHECK(plan_reduce(spec, kDevice, xr::kSinglePassOneBlockMax, 4).passes.front().push.groups == 1);
+  CHECK(plan_reduce(spec, kDevice, xr::kSinglePassOneBlockMax + 1, 4).passes.front().push.groups >
+        1);
 }
 
 TEST_CASE("Vulkan reduce passes are core's chain over the partials", "[shapes][vulkan]") {
   const ReduceSpec& spec = *find_reduce("smem/sequential");
   for (std::uint64_t n : {1ull, 256ull, 257ull, 65537ull, (1ull << 26) + 5}) {
     CAPTURE(n);
-    const ReducePlan plan = plan_reduce(spec, kDevice, n);
+    const ReducePlan plan = plan_reduce(spec, kDevice, n, 4);
     const auto chain = xr::reduce_passes(n, 4, [&](std::uint64_t m) { return (m + 255) / 256; });
     REQUIRE(plan.passes.size() == chain.size());
     for (std::size_t i = 0; i < chain.size(); ++i) {
       CHECK(plan.passes[i].push.n == chain[i].count);
       CHECK(plan.passes[i].push.in_offset == chain[i].in_offset);
-      CHECK(plan.passes[i].push.out_offset == chain[i].out_offset);
+      // The last pass writes the result to element 0 of the caller's output.
+      const bool last = i + 1 == chain.size();
+      CHECK(plan.passes[i].to_output == last);
+      CHECK(plan.passes[i].push.out_offset == (last ? 0 : chain[i].out_offset));
       CHECK(plan.passes[i].push.groups == chain[i].blocks);
     }
-    CHECK(plan.result_at == chain.back().out_offset);
+    CHECK(plan.scratch_bytes == std::max<std::uint64_t>(16, xr::scratch_elements(chain, 4) * 4));
   }
 }
 

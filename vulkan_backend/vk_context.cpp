@@ -1,0 +1,119 @@
+#include "vk_context.hpp"
+
+#include <algorithm>
+
+#include "vk_check.hpp"
+#include "vk_enabled_features.hpp"
+#include "vk_reduce_table.hpp"
+#include "vk_requirements.hpp"
+#include "xreduce/error.hpp"
+
+namespace xr::vulkan {
+namespace {
+
+// The library's choice, fastest first, from the H200 report (docs/results/H200/results.json,
+// i32 and f32 sums, 1K..256M, cold and batch): fast/single-pass is the fastest Vulkan reduce at
+// every size from 16K (fast/vectorized by 0.3-0.6 us at 1K-4K, where single-pass runs one
+// workgroup too); fast/decoupled-lookback the fastest scan from 16K up to 2^28 (its one-group
+// path below). The rest of each table follows from its fast end, for devices that lack what
+// these need.
+constexpr std::string_view kReducePolicy[] = {"fast/single-pass", "fast/vectorized"};
+constexpr std::string_view kScanPolicy[] = {"fast/decoupled-lookback", "fast/reduce-then-scan"};
+
+void require_handles(const ContextInfo& info) {
+  if (!info.instance || !info.physical_device || !info.device || !info.device_info)
+    throw Error(ErrorCategory::usage,
+                "xreduce::vulkan: ContextInfo needs the instance, the physical device, the device "
+                "and the VkDeviceCreateInfo it was created with");
+}
+
+}  // namespace
+
+ContextState::ContextState(const ContextInfo& info, VulkanKnobs knobs_in)
+    : instance((require_handles(info), loader), info.instance),
+      knobs(std::move(knobs_in)),
+      lookback(lookback_policy(knobs)) {
+  if (!instance.getDispatcher()->vkGetPhysicalDeviceProperties2)
+    throw Error(ErrorCategory::unsupported,
+                "xreduce::vulkan: the instance was created for Vulkan 1.0; the library needs 1.2");
+  facts = query_facts(vk::raii::PhysicalDevice(instance, info.physical_device), 0);
+  if (!facts.unusable_reason.empty())
+    throw Error(ErrorCategory::unsupported,
+                "xreduce::vulkan: " + facts.info.name + " cannot run it: " + facts.unusable_reason);
+  restrict_to_enabled(facts, enabled_features(*info.device_info));
+  device = vk::raii::Device(facts.physical, info.device);
+  if (!device.getDispatcher()->vkGetBufferDeviceAddress)
+    throw Error(ErrorCategory::unsupported,
+                "xreduce::vulkan: the device has no vkGetBufferDeviceAddress (Vulkan 1.2)");
+  pipelines.emplace(device, facts, info.pipeline_cache);
+}
+
+ContextState::~ContextState() {
+  pipelines.reset();
+  device.release();
+  instance.release();
+}
+
+vk::DeviceSize ContextState::operand_alignment() const {
+  return std::max<vk::DeviceSize>(32, facts.limits.minStorageBufferOffsetAlignment);
+}
+
+std::vector<std::string_view> variant_order(Primitive primitive) {
+  std::vector<std::string_view> order;
+  const auto add = [&](std::string_view id) {
+    if (std::find(order.begin(), order.end(), id) == order.end()) order.push_back(id);
+  };
+  if (primitive == Primitive::reduce) {
+    for (std::string_view id : kReducePolicy) add(id);
+    const auto table = reduce_table();
+    for (auto it = table.rbegin(); it != table.rend(); ++it) add(it->id);
+  } else {
+    for (std::string_view id : kScanPolicy) add(id);
+    const auto table = scan_table();
+    for (auto it = table.rbegin(); it != table.rend(); ++it) add(it->id);
+  }
+  return order;
+}
+
+// --- the public Context --------------------------------------------------------------------
+
+Context::Context(const ContextInfo& info)
+    : state_(std::make_unique<ContextState>(info, VulkanKnobs{})) {}
+Context::Context(std::unique_ptr<ContextState> state) : state_(std::move(state)) {}
+Context::~Context() = default;
+Context::Context(Context&&) noexcept = default;
+Context& Context::operator=(Context&&) noexcept = default;
+
+Context make_context(std::unique_ptr<ContextState> state) {
+  return Context(std::move(state));
+}
+
+const std::string& Context::device_name() const {
+  return state_->facts.info.name;
+}
+
+VkDeviceSize Context::operand_alignment() const {
+  return state_->operand_alignment();
+}
+
+std::vector<std::string> Context::variants(Primitive primitive, DType t) const {
+  std::vector<std::string> runnable;
+  for (std::string_view id : variant_order(primitive)) {
+    try {
+      if (primitive == Primitive::reduce) {
+        const ReduceSpec& spec = *find_reduce(id);
+        if (!reduce_unsupported_reason(spec, state_->facts).empty()) continue;
+        require_dtype(id, t, spec.needs, reduce_shared_bytes(spec), state_->facts);
+      } else {
+        const ScanSpec spec = effective_spec(*find_scan(id), state_->lookback);
+        if (!scan_unsupported_reason(spec, state_->facts).empty()) continue;
+        require_dtype(id, t, spec.needs, spec.shared_bytes, state_->facts);
+      }
+      runnable.emplace_back(id);
+    } catch (const Error&) {  // the dtype needs what the device lacks
+    }
+  }
+  return runnable;
+}
+
+}  // namespace xr::vulkan

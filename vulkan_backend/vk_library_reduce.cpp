@@ -1,0 +1,100 @@
+// xreduce/vulkan/reduce.hpp: a reduce variant's plan (vk_reduce_plan) as a Recording over the
+// caller's operands.
+#include <optional>
+
+#include "vk_context.hpp"
+#include "vk_recording.hpp"
+#include "vk_reduce_plan.hpp"
+#include "vk_requirements.hpp"
+#include "xreduce/error.hpp"
+#include "xreduce/vulkan/reduce.hpp"
+
+namespace xr::vulkan {
+namespace {
+
+// The spec of `id`, or the library's choice: the first in its order the device can run over t.
+const ReduceSpec& choose_reduce(const Context& context, const std::string& id, DType t) {
+  ContextState& c = context.state();
+  if (id.empty()) {
+    const std::vector<std::string> runnable = context.variants(Primitive::reduce, t);
+    if (runnable.empty())
+      throw Error(ErrorCategory::unsupported, "xreduce::vulkan: " + c.facts.info.name +
+                                                  " runs no reduce over " +
+                                                  std::string(to_string(t)));
+    return *find_reduce(runnable.front());
+  }
+  const ReduceSpec* spec = find_reduce(id);
+  if (!spec) throw Error(ErrorCategory::usage, "xreduce::vulkan: no reduce variant '" + id + "'");
+  if (const std::string why = reduce_unsupported_reason(*spec, c.facts); !why.empty())
+    throw Error(ErrorCategory::unsupported,
+                "xreduce::vulkan: " + id + " cannot run on " + c.facts.info.name + ": " + why);
+  require_dtype(spec->id, t, spec->needs, reduce_shared_bytes(*spec), c.facts);
+  return *spec;
+}
+
+}  // namespace
+
+struct Reduce::State {
+  std::string variant;
+  DType accumulator = DType::i32;
+  ReducePlan plan;
+  std::optional<Recording> recording;
+};
+
+Reduce::Reduce(const Context& context, const ReduceDesc& desc) : state_(std::make_unique<State>()) {
+  if (desc.count == 0)
+    throw Error(ErrorCategory::usage,
+                "xreduce::vulkan: a reduce of 0 elements has no dispatch: its result is the "
+                "operator's identity");
+  ContextState& c = context.state();
+  const ReduceSpec& spec = choose_reduce(context, desc.variant, desc.dtype);
+  State& s = *state_;
+  s.variant = spec.id;
+  s.accumulator = accumulator_of(desc.dtype);
+  const std::size_t acc_bytes = size_of(s.accumulator);
+  s.plan = plan_reduce(spec, c.facts, desc.count, acc_bytes);
+  s.recording.emplace(c, desc.operands, desc.count,
+                      std::array<vk::DeviceSize, kRoles>{desc.count * size_of(desc.dtype),
+                                                         acc_bytes, s.plan.scratch_bytes});
+  const Addressing addressing = s.recording->addressing();
+  for (const ReducePlanPass& p : s.plan.passes) {
+    // Partials and the result are accumulators: the later passes run the accumulator's module.
+    const DType t = p.from_input ? desc.dtype : s.accumulator;
+    s.recording->add(
+        {.pipeline = c.pipelines->get({.module = module_name(spec.shader, t, addressing),
+                                       .workgroup = spec.workgroup,
+                                       .unroll = spec.unroll,
+                                       .op = op_constant(desc.op)}),
+         .roles = {p.from_input ? Role::input : Role::scratch,
+                   p.to_output ? Role::output : Role::scratch, Role::scratch},
+         .push = p.push,
+         .grid = p.grid});
+  }
+}
+
+Reduce::~Reduce() = default;
+Reduce::Reduce(Reduce&&) noexcept = default;
+Reduce& Reduce::operator=(Reduce&&) noexcept = default;
+
+VkDeviceSize Reduce::scratch_size() const {
+  return state_->plan.scratch_bytes;
+}
+
+const std::string& Reduce::variant() const {
+  return state_->variant;
+}
+
+DType Reduce::result_dtype() const {
+  return state_->accumulator;
+}
+
+void Reduce::record_scratch_init(VkCommandBuffer cmd, VkBuffer scratch, VkDeviceSize offset) const {
+  record_zero_fill(state_->recording->context(), cmd, scratch, offset, scratch_size());
+}
+
+void Reduce::record(VkCommandBuffer cmd, const Operand& in, const Operand& out,
+                    const Operand& scratch) const {
+  state_->recording->record(cmd, {in, out, scratch}, 0);
+}
+
+}  // namespace xr::vulkan

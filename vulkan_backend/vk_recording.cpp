@@ -1,0 +1,141 @@
+#include "vk_recording.hpp"
+
+#include "vk_context.hpp"
+#include "xreduce/error.hpp"
+
+namespace xr::vulkan {
+namespace {
+
+Addressing addressing_for(const ContextState& c, OperandKind operands, std::uint64_t n,
+                          const std::array<vk::DeviceSize, kRoles>& bytes) {
+  if (operands == OperandKind::addresses || !c.facts.push_descriptors || c.knobs.force_address ||
+      n >= (std::uint64_t{1} << 31))
+    return Addressing::address;
+  for (vk::DeviceSize b : bytes)
+    if (b > c.facts.limits.maxStorageBufferRange) return Addressing::address;
+  return Addressing::binding;
+}
+
+const char* role_name(std::size_t role) {
+  static constexpr const char* kNames[] = {"input", "output", "scratch"};
+  return kNames[role];
+}
+
+[[noreturn]] void bad_operand(std::size_t role, const std::string& why) {
+  throw Error(ErrorCategory::usage,
+              std::string("xreduce::vulkan: the ") + role_name(role) + " operand " + why);
+}
+
+}  // namespace
+
+std::string module_name(std::string_view shader, DType t, Addressing a) {
+  return std::string(shader) + "." + std::string(to_string(t)) +
+         (a == Addressing::address ? ".addr" : "");
+}
+
+std::uint32_t op_constant(Op op) {
+  switch (op) {
+    case Op::sum:
+      return 0;
+    case Op::min:
+      return 1;
+    case Op::max:
+      return 2;
+  }
+  throw Error(ErrorCategory::usage, "vulkan: unknown operator");
+}
+
+Recording::Recording(const ContextState& context, OperandKind operands, std::uint64_t n,
+                     std::array<vk::DeviceSize, kRoles> bytes)
+    : context_(&context), addressing_(addressing_for(context, operands, n, bytes)), bytes_(bytes) {}
+
+Recording::Resolved Recording::resolve(const std::array<Operand, kRoles>& operands) const {
+  const vk::DeviceSize alignment = context_->operand_alignment();
+  const auto& d = context_->dispatch();
+  Resolved r;
+  for (std::size_t i = 0; i < kRoles; ++i) {
+    const Operand& o = operands[i];
+    if (!o.buffer && !o.address) bad_operand(i, "has neither a buffer nor an address");
+    if (o.buffer ? o.offset % alignment : o.address % alignment)
+      bad_operand(i, "is not aligned to " + std::to_string(alignment) +
+                         " bytes (Context::operand_alignment)");
+    if (addressing_ == Addressing::binding) {
+      if (!o.buffer)
+        bad_operand(i, "is an address, but this call was made for buffers (OperandKind::buffers)");
+      r.infos[i] = {o.buffer, o.offset, bytes_[i]};
+    } else if (o.buffer) {
+      const VkBufferDeviceAddressInfo info{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, nullptr,
+                                           o.buffer};
+      r.addresses[i] = d.vkGetBufferDeviceAddress(*context_->device, &info) + o.offset;
+    } else {
+      r.addresses[i] = o.address;
+    }
+  }
+  return r;
+}
+
+void Recording::record(VkCommandBuffer cmd, const std::array<Operand, kRoles>& operands,
+                       std::uint32_t kind_flags) const {
+  if (passes_.empty()) return;  // a scan of nothing
+  const Resolved resolved = resolve(operands);
+  for (std::size_t i = 0; i < passes_.size(); ++i) {
+    if (i > 0) record_compute_barrier(context_->dispatch(), cmd);  // a pass reads the last's
+    record_pass(cmd, passes_[i], resolved, kind_flags);
+  }
+}
+
+void Recording::record_pass(VkCommandBuffer cmd, const RecordedPass& pass, const Resolved& resolved,
+                            std::uint32_t kind_flags) const {
+  const auto& d = context_->dispatch();
+  const VkPipelineLayout layout = context_->pipelines->pushed_layout();
+  d.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass.pipeline);
+  PushBlock block{{}, pass.push};
+  if (pass.takes_kind) block.sizes.flags |= kind_flags;
+  if (addressing_ == Addressing::binding) {
+    std::array<VkWriteDescriptorSet, kRoles> writes{};
+    for (std::uint32_t b = 0; b < kRoles; ++b)
+      writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                   nullptr,
+                   VK_NULL_HANDLE,
+                   b,
+                   0,
+                   1,
+                   VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                   nullptr,
+                   &resolved.infos[static_cast<std::size_t>(pass.roles[b])],
+                   nullptr};
+    d.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, kRoles,
+                                writes.data());
+  } else {
+    block.operands = {resolved.addresses[static_cast<std::size_t>(pass.roles[0])],
+                      resolved.addresses[static_cast<std::size_t>(pass.roles[1])],
+                      resolved.addresses[static_cast<std::size_t>(pass.roles[2])]};
+  }
+  d.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof block, &block);
+  d.vkCmdDispatch(cmd, pass.grid.x, pass.grid.y, 1);
+}
+
+void record_compute_barrier(const vk::raii::DeviceDispatcher& d, VkCommandBuffer cmd) {
+  const VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr,
+                                VK_ACCESS_SHADER_WRITE_BIT,
+                                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+  d.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0,
+                         nullptr);
+}
+
+void record_zero_fill(const ContextState& context, VkCommandBuffer cmd, VkBuffer buffer,
+                      VkDeviceSize offset, VkDeviceSize bytes) {
+  if (offset % 4 || bytes % 4)
+    throw Error(ErrorCategory::usage,
+                "xreduce::vulkan: record_scratch_init: the offset is not a multiple of 4 bytes");
+  const auto& d = context.dispatch();
+  d.vkCmdFillBuffer(cmd, buffer, offset, bytes, 0);
+  const VkMemoryBarrier zeros{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr,
+                              VK_ACCESS_TRANSFER_WRITE_BIT,
+                              VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+  d.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         0, 1, &zeros, 0, nullptr, 0, nullptr);
+}
+
+}  // namespace xr::vulkan

@@ -1,0 +1,85 @@
+// What the library records for one reduce or scan: its passes, each a pipeline with the
+// caller's operands at its three bindings, push constants and a grid, recorded with a barrier
+// between passes and nothing before or after (the caller's barriers, docs/library.md).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+#include <vulkan/vulkan_raii.hpp>
+
+#include "vk_grid.hpp"
+#include "vk_pipelines.hpp"
+#include "xreduce/types.hpp"
+#include "xreduce/vulkan/operand.hpp"
+
+namespace xr::vulkan {
+
+struct ContextState;
+
+// How a recording's shaders reach their operands (shaders/common.glsl): by binding, pushed,
+// with 32-bit indices, where the device has push descriptors, every range fits one binding and
+// n < 2^31 (as fast on an H200, 2-3x faster on lavapipe, and seen by synchronization
+// validation); else by device address with 64-bit indices. XR_VK_ADDRESSING=address (the
+// tool's knob) forces the second.
+enum class Addressing { binding, address };
+
+// Which of the caller's operands a pass reaches at each binding (src, dst, aux).
+enum class Role : std::uint8_t { input, output, scratch };
+using Roles = std::array<Role, 3>;
+inline constexpr std::size_t kRoles = 3;
+
+// The module of an algorithm for one dtype and addressing: "<shader>.<dtype>[.addr]".
+std::string module_name(std::string_view shader, DType t, Addressing a);
+// The operator's specialization constant (shaders/common.glsl: XR_OP).
+std::uint32_t op_constant(Op op);
+
+struct RecordedPass {
+  vk::Pipeline pipeline;
+  Roles roles{Role::input, Role::output, Role::scratch};
+  PushConstants push;
+  Grid grid;
+  bool takes_kind = false;  // the pass writes the caller's output: its flags take record's
+};
+
+class Recording {
+ public:
+  // `bytes`: each role's range (input, output, scratch), for the bindings and the choice of
+  // addressing.
+  Recording(const ContextState& context, OperandKind operands, std::uint64_t n,
+            std::array<vk::DeviceSize, kRoles> bytes);
+
+  Addressing addressing() const { return addressing_; }
+  const ContextState& context() const { return *context_; }
+  void add(RecordedPass pass) { passes_.push_back(pass); }
+  // Records every pass over `operands` (by role); `kind_flags` go to the passes that take them.
+  // Error(usage) for an operand that is null, misaligned or of the wrong kind.
+  void record(VkCommandBuffer cmd, const std::array<Operand, kRoles>& operands,
+              std::uint32_t kind_flags) const;
+
+ private:
+  struct Resolved {
+    std::array<VkDescriptorBufferInfo, kRoles> infos{};
+    std::array<VkDeviceAddress, kRoles> addresses{};
+  };
+  Resolved resolve(const std::array<Operand, kRoles>& operands) const;
+  void record_pass(VkCommandBuffer cmd, const RecordedPass& pass, const Resolved& resolved,
+                   std::uint32_t kind_flags) const;
+
+  const ContextState* context_;
+  Addressing addressing_;
+  std::array<vk::DeviceSize, kRoles> bytes_;
+  std::vector<RecordedPass> passes_;
+};
+
+// Records the barrier that orders every earlier compute-shader write before every later
+// compute-shader access: between the passes of one call.
+void record_compute_barrier(const vk::raii::DeviceDispatcher& d, VkCommandBuffer cmd);
+// Zeroes `bytes` of `buffer` from `offset` and orders the fill before later compute shaders:
+// a scratch's initialisation (Scan/Reduce::record_scratch_init).
+void record_zero_fill(const ContextState& context, VkCommandBuffer cmd, VkBuffer buffer,
+                      VkDeviceSize offset, VkDeviceSize bytes);
+
+}  // namespace xr::vulkan
