@@ -30,28 +30,27 @@ void require_handles(const ContextInfo& info) {
 }  // namespace
 
 ContextState::ContextState(const ContextInfo& info, VulkanKnobs knobs_in)
-    : instance((require_handles(info), loader), info.instance),
-      knobs(std::move(knobs_in)),
-      lookback(lookback_policy(knobs)) {
-  if (!instance.getDispatcher()->vkGetPhysicalDeviceProperties2)
+    : knobs(std::move(knobs_in)), lookback(lookback_policy(knobs)) {
+  require_handles(info);
+  instance.emplace(loader, info.instance);
+  if (!instance->getDispatcher()->vkGetPhysicalDeviceProperties2)
     throw Error(ErrorCategory::unsupported,
                 "xreduce::vulkan: the instance was created for Vulkan 1.0; the library needs 1.2");
-  facts = query_facts(vk::raii::PhysicalDevice(instance, info.physical_device), 0);
+  facts =
+      query_facts(vk::raii::PhysicalDevice(*instance, info.physical_device), 0, info.api_version);
   if (!facts.unusable_reason.empty())
     throw Error(ErrorCategory::unsupported,
                 "xreduce::vulkan: " + facts.info.name + " cannot run it: " + facts.unusable_reason);
   restrict_to_enabled(facts, enabled_features(*info.device_info));
-  device = vk::raii::Device(facts.physical, info.device);
-  if (!device.getDispatcher()->vkGetBufferDeviceAddress)
+  device.emplace(facts.physical, info.device);
+  if (!device->getDispatcher()->vkGetBufferDeviceAddress)
     throw Error(ErrorCategory::unsupported,
                 "xreduce::vulkan: the device has no vkGetBufferDeviceAddress (Vulkan 1.2)");
-  pipelines.emplace(device, facts, info.pipeline_cache);
+  pipelines.emplace(*device, facts, info.pipeline_cache);
 }
 
 ContextState::~ContextState() {
-  pipelines.reset();
-  device.release();
-  instance.release();
+  pipelines.reset();  // before the borrowed device goes
 }
 
 vk::DeviceSize ContextState::operand_alignment() const {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 #include <vulkan/vulkan_raii.hpp>
 
@@ -17,6 +18,27 @@
 
 namespace xr::vulkan {
 
+// A Vulkan-Hpp RAII handle over the caller's object: released, never destroyed, however the
+// holder goes (a constructor that throws half-way included).
+template <class Handle>
+class Borrowed {
+ public:
+  Borrowed() = default;
+  ~Borrowed() { handle_.release(); }
+  Borrowed(const Borrowed&) = delete;
+  Borrowed& operator=(const Borrowed&) = delete;
+  template <class... Args>
+  void emplace(Args&&... args) {
+    handle_.release();
+    handle_ = Handle(std::forward<Args>(args)...);
+  }
+  const Handle& operator*() const { return handle_; }
+  const Handle* operator->() const { return &handle_; }
+
+ private:
+  Handle handle_{nullptr};
+};
+
 struct ContextState {
   // Error(unsupported) naming what the device lacks or the caller did not enable. `knobs`: the
   // tool's (docs/cli.md); a library caller gets the defaults, no environment is read.
@@ -25,13 +47,13 @@ struct ContextState {
   ContextState(const ContextState&) = delete;
   ContextState& operator=(const ContextState&) = delete;
 
-  const vk::raii::DeviceDispatcher& dispatch() const { return *device.getDispatcher(); }
+  const vk::raii::DeviceDispatcher& dispatch() const { return *device->getDispatcher(); }
   vk::DeviceSize operand_alignment() const;
 
-  vk::raii::Context loader;              // the system loader's vkGetInstanceProcAddr
-  vk::raii::Instance instance{nullptr};  // borrowed
-  DeviceFacts facts;                     // only what the caller enabled
-  vk::raii::Device device{nullptr};      // borrowed
+  vk::raii::Context loader;  // the system loader's vkGetInstanceProcAddr
+  Borrowed<vk::raii::Instance> instance;
+  DeviceFacts facts;  // only what the caller enabled
+  Borrowed<vk::raii::Device> device;
   VulkanKnobs knobs;
   LookBackPolicy lookback;
   std::optional<Pipelines> pipelines;  // reset before the device is released

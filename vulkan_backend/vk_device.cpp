@@ -73,12 +73,13 @@ Device::Device(std::shared_ptr<Instance> instance, std::size_t index)
   // The library's Context over this device, with the tool's knobs: every reduce and scan of the
   // tool records through it (xreduce/vulkan).
   const VkDeviceCreateInfo& info = recipe.info();
-  context_.emplace(
-      make_context(std::make_unique<ContextState>(ContextInfo{.instance = *instance_->handle(),
-                                                              .physical_device = *f.physical,
-                                                              .device = *device_,
-                                                              .device_info = &info},
-                                                  knobs())));
+  context_.emplace(make_context(
+      std::make_unique<ContextState>(ContextInfo{.instance = *instance_->handle(),
+                                                 .physical_device = *f.physical,
+                                                 .device = *device_,
+                                                 .device_info = &info,
+                                                 .api_version = instance_->api_version()},
+                                     knobs())));
   instance_->sink().raise();
 }
 

@@ -183,9 +183,10 @@ void read_extensions(DeviceFacts& f, const vk::raii::PhysicalDevice& physical) {
           .shaderSubgroupClock;
 }
 
-DeviceFacts query_facts(vk::raii::PhysicalDevice physical, int index) {
+DeviceFacts query_facts(vk::raii::PhysicalDevice physical, int index, std::uint32_t api_cap) {
   DeviceFacts f;
   read_identity(f, physical, index);
+  f.api_version = std::min(f.api_version, api_cap);
   const auto families = physical.getQueueFamilyProperties();
   const int family = compute_family(families);
   if (f.api_version < VK_API_VERSION_1_2)

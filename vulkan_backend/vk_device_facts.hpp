@@ -48,7 +48,9 @@ struct DeviceFacts {
 // The facts of device `index`. A device without Vulkan 1.2, a compute queue,
 // bufferDeviceAddress or shaderInt64 (every operand is reached by address with 64-bit indices)
 // gets an unusable_reason and only the facts read up to it.
-DeviceFacts query_facts(vk::raii::PhysicalDevice physical, int index);
+// `api_cap`: the instance's apiVersion; the device's effective version is the lower of the two
+// (what the 1.3 queries and features depend on).
+DeviceFacts query_facts(vk::raii::PhysicalDevice physical, int index, std::uint32_t api_cap);
 // Fills facts.info.properties, in `list`'s order; `largest_array` says how large an array the
 // backend makes (vk_buffer.hpp's largest_buffer, which depends on the knobs).
 void describe_facts(DeviceFacts& facts, const std::string& largest_array);

@@ -99,7 +99,7 @@ std::shared_ptr<Instance> Instance::create(VulkanKnobs knobs) {
   vk::raii::PhysicalDevices physicals = XR_VK_CHECK(vk::raii::PhysicalDevices(self->instance_));
   int index = 0;
   for (auto& physical : physicals) {
-    self->devices_.push_back(query_facts(std::move(physical), index++));
+    self->devices_.push_back(query_facts(std::move(physical), index++, self->api_version_));
     describe_facts(self->devices_.back(), largest_buffer(self->devices_.back(), self->knobs_).why);
   }
   self->sink_.raise();
@@ -148,8 +148,8 @@ void Instance::create_instance() {
     layers.push_back(kValidationLayer);
     extensions = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME};
   }
-  const std::uint32_t api = std::min<std::uint32_t>(loader, VK_API_VERSION_1_3);
-  vk::ApplicationInfo app("xreduce", 1, "xreduce", 1, api);
+  api_version_ = std::min<std::uint32_t>(loader, VK_API_VERSION_1_3);
+  vk::ApplicationInfo app("xreduce", 1, "xreduce", 1, api_version_);
   vk::InstanceCreateInfo info({}, &app, layers, extensions,
                               knobs_.validation ? &features : nullptr);
   instance_ = XR_VK_CHECK(vk::raii::Instance(context_, info));

@@ -43,6 +43,7 @@ class Instance {
   const std::vector<DeviceFacts>& devices() const { return devices_; }
   const VulkanKnobs& knobs() const { return knobs_; }
   const vk::raii::Instance& handle() const { return instance_; }
+  std::uint32_t api_version() const { return api_version_; }  // the instance was made with
   ValidationSink& sink() { return sink_; }
 
  private:
@@ -52,6 +53,7 @@ class Instance {
   // Declaration order is destruction order reversed: the sink outlives the messenger, the
   // physical devices go before the instance.
   VulkanKnobs knobs_;
+  std::uint32_t api_version_ = 0;
   ValidationSink sink_;
   vk::raii::Context context_;
   vk::raii::Instance instance_{nullptr};

@@ -66,7 +66,7 @@ Recording::Resolved Recording::resolve(const std::array<Operand, kRoles>& operan
     } else if (o.buffer) {
       const VkBufferDeviceAddressInfo info{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, nullptr,
                                            o.buffer};
-      r.addresses[i] = d.vkGetBufferDeviceAddress(*context_->device, &info) + o.offset;
+      r.addresses[i] = d.vkGetBufferDeviceAddress(**context_->device, &info) + o.offset;
     } else {
       r.addresses[i] = o.address;
     }

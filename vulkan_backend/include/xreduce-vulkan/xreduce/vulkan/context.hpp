@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "xreduce/error.hpp"
 #include "xreduce/primitive.hpp"
 #include "xreduce/types.hpp"
 
@@ -30,6 +31,9 @@ struct ContextInfo {
   VkPhysicalDevice physical_device = VK_NULL_HANDLE;
   VkDevice device = VK_NULL_HANDLE;
   const VkDeviceCreateInfo* device_info = nullptr;
+  // The VkApplicationInfo::apiVersion the instance was created with: the device's version as
+  // the library may use it is the lower of this and the device's own (as VMA asks for it).
+  std::uint32_t api_version = VK_API_VERSION_1_2;
   VkPipelineCache pipeline_cache = VK_NULL_HANDLE;  // optional; must outlive the Context
 };
 

@@ -1,0 +1,36 @@
+# `cmake --install`: the headers, the static libraries (the SPIR-V embedded in xreduce_shaders)
+# and the package files find_package(xreduce) reads (cmake/xreduceConfig.cmake.in), all under the
+# prefix and relative to it: the installed tree can be moved.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+set(XR_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/xreduce)
+
+set_target_properties(xreduce_core PROPERTIES EXPORT_NAME core)
+set_target_properties(xreduce_shaders PROPERTIES EXPORT_NAME shaders)
+install(DIRECTORY core/include/xreduce DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS xreduce_core EXPORT xreduceTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+if(XR_HAVE_VULKAN)
+  install(DIRECTORY vulkan_backend/include/xreduce-vulkan/xreduce
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(TARGETS xreduce_vulkan xreduce_shaders EXPORT xreduceTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
+install(EXPORT xreduceTargets NAMESPACE xreduce:: DESTINATION ${XR_INSTALL_CMAKEDIR})
+
+if(XR_HAVE_CUDA)
+  set_target_properties(xreduce_cuda PROPERTIES EXPORT_NAME cuda)
+  install(DIRECTORY cuda_backend/include/xreduce DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(TARGETS xreduce_cuda EXPORT xreduceCudaTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(EXPORT xreduceCudaTargets NAMESPACE xreduce:: DESTINATION ${XR_INSTALL_CMAKEDIR})
+endif()
+
+configure_package_config_file(cmake/xreduceConfig.cmake.in
+                              ${CMAKE_CURRENT_BINARY_DIR}/xreduceConfig.cmake
+                              INSTALL_DESTINATION ${XR_INSTALL_CMAKEDIR})
+# 0.x: a minor version may change the API (semantic versioning's rule before 1.0).
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/xreduceConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/xreduceConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/xreduceConfigVersion.cmake
+        DESTINATION ${XR_INSTALL_CMAKEDIR})

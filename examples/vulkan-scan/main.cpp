@@ -1,0 +1,370 @@
+// A Vulkan program of its own that uses xreduce as a library: it makes its instance, device,
+// buffers and command buffer, uploads n int32 values, records an inclusive scan and a sum with
+// xreduce::vulkan, checks both against the host, and with --reps times the scan as `xreduce
+// compare` does (L2 flushed, GPU timestamps around one call, the median) and the host cost of
+// recording it.
+//
+//   vulkan_scan [--n N] [--device I] [--reps R] [--validate] [--variant ID]
+//
+// Exit codes: 0 the results match, 1 they do not (or a validation message), 2 bad arguments,
+// 3 no Vulkan device that can run it.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+#include <vulkan/vulkan_raii.hpp>
+#include <xreduce/vulkan.hpp>
+
+namespace {
+
+struct Args {
+  std::uint64_t n = 1'000'003;  // not a multiple of any tile: the tails run too
+  std::uint32_t device = ~0u;   // default: the first discrete GPU, else the first device
+  int reps = 0;
+  bool validate = false;
+  std::string variant;
+};
+
+std::optional<Args> parse(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    const bool has_value = i + 1 < argc;
+    char* end = nullptr;
+    if (flag == "--validate") {
+      a.validate = true;
+    } else if (flag == "--n" && has_value) {
+      a.n = std::strtoull(argv[++i], &end, 0);
+      if (*end || a.n == 0) return std::nullopt;
+    } else if (flag == "--device" && has_value) {
+      a.device = static_cast<std::uint32_t>(std::strtoul(argv[++i], &end, 10));
+      if (*end) return std::nullopt;
+    } else if (flag == "--reps" && has_value) {
+      a.reps = static_cast<int>(std::strtol(argv[++i], &end, 10));
+      if (*end || a.reps < 0) return std::nullopt;
+    } else if (flag == "--variant" && has_value) {
+      a.variant = argv[++i];
+    } else {
+      return std::nullopt;
+    }
+  }
+  return a;
+}
+
+int validation_messages = 0;
+
+VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT,
+                                          VkDebugUtilsMessageTypeFlagsEXT,
+                                          const VkDebugUtilsMessengerCallbackDataEXT* data, void*) {
+  ++validation_messages;
+  std::fprintf(stderr, "validation: %s\n", data->pMessage);
+  return VK_FALSE;
+}
+
+// A buffer with its own memory, device-local or host-visible (mapped), with a device address.
+struct Buffer {
+  Buffer(const vk::raii::Device& device, const vk::raii::PhysicalDevice& physical,
+         vk::DeviceSize bytes, vk::BufferUsageFlags usage, bool host_visible)
+      : buffer(device, vk::BufferCreateInfo({}, bytes,
+                                            usage | vk::BufferUsageFlagBits::eShaderDeviceAddress |
+                                                vk::BufferUsageFlagBits::eTransferSrc |
+                                                vk::BufferUsageFlagBits::eTransferDst)) {
+    const vk::MemoryRequirements req = buffer.getMemoryRequirements();
+    const auto want = host_visible ? vk::MemoryPropertyFlagBits::eHostVisible |
+                                         vk::MemoryPropertyFlagBits::eHostCoherent
+                                   : vk::MemoryPropertyFlagBits::eDeviceLocal;
+    const auto props = physical.getMemoryProperties();
+    std::uint32_t type = 0;
+    while (!((req.memoryTypeBits >> type) & 1) ||
+           (props.memoryTypes[type].propertyFlags & want) != want)
+      ++type;
+    vk::StructureChain<vk::MemoryAllocateInfo, vk::MemoryAllocateFlagsInfo> info(
+        {req.size, type}, {vk::MemoryAllocateFlagBits::eDeviceAddress});
+    memory = vk::raii::DeviceMemory(device, info.get<vk::MemoryAllocateInfo>());
+    buffer.bindMemory(*memory, 0);
+    if (host_visible) mapped = memory.mapMemory(0, bytes);
+  }
+  vk::raii::Buffer buffer;
+  vk::raii::DeviceMemory memory{nullptr};
+  void* mapped = nullptr;
+};
+
+// Everything the program makes itself: the library is given these objects, never makes its own.
+struct Gpu {
+  vk::raii::Context loader;
+  vk::raii::Instance instance{nullptr};
+  vk::raii::DebugUtilsMessengerEXT messenger{nullptr};
+  vk::raii::PhysicalDevice physical{nullptr};
+  vk::raii::Device device{nullptr};
+  vk::raii::Queue queue{nullptr};
+  vk::raii::CommandPool pool{nullptr};
+  std::uint32_t family = 0;
+};
+
+vk::raii::PhysicalDevice pick(const vk::raii::Instance& instance, std::uint32_t index) {
+  vk::raii::PhysicalDevices all(instance);
+  if (index != ~0u) {
+    if (index >= all.size()) throw std::runtime_error("no Vulkan device " + std::to_string(index));
+    return all[index];
+  }
+  for (auto& p : all)
+    if (p.getProperties().deviceType == vk::PhysicalDeviceType::eDiscreteGpu) return p;
+  if (all.empty()) throw std::runtime_error("no Vulkan device");
+  return all.front();
+}
+
+// Enables what xreduce needs (bufferDeviceAddress, shaderInt64) and what it uses where the
+// device has it; the same VkDeviceCreateInfo then goes to xr::vulkan::Context.
+struct DeviceFeatures {
+  explicit DeviceFeatures(const vk::raii::PhysicalDevice& physical, std::uint32_t family) {
+    const auto has =
+        physical.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan12Features>();
+    chain.get<vk::PhysicalDeviceFeatures2>().features.shaderInt64 = true;
+    auto& f12 = chain.get<vk::PhysicalDeviceVulkan12Features>();
+    f12.bufferDeviceAddress = true;
+    // The look-back's status words.
+    f12.shaderBufferInt64Atomics =
+        has.get<vk::PhysicalDeviceVulkan12Features>().shaderBufferInt64Atomics;
+    if (physical.getProperties().apiVersion >= VK_API_VERSION_1_3) {
+      const auto has13 =
+          physical.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan13Features>()
+              .get<vk::PhysicalDeviceVulkan13Features>();
+      auto& f13 = chain.get<vk::PhysicalDeviceVulkan13Features>();
+      f13.subgroupSizeControl = has13.subgroupSizeControl;  // full subgroups
+      f13.computeFullSubgroups = has13.computeFullSubgroups;
+    } else {
+      chain.unlink<vk::PhysicalDeviceVulkan13Features>();
+    }
+    for (const auto& e : physical.enumerateDeviceExtensionProperties())
+      if (std::strcmp(e.extensionName, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) == 0)
+        extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+    queue = vk::DeviceQueueCreateInfo({}, family, 1, &priority);
+    chain.get<vk::DeviceCreateInfo>().setQueueCreateInfos(queue).setPEnabledExtensionNames(
+        extensions);
+  }
+  const VkDeviceCreateInfo& info() const { return chain.get<vk::DeviceCreateInfo>(); }
+
+  float priority = 1.0f;
+  vk::DeviceQueueCreateInfo queue;
+  std::vector<const char*> extensions;
+  vk::StructureChain<vk::DeviceCreateInfo, vk::PhysicalDeviceFeatures2,
+                     vk::PhysicalDeviceVulkan12Features, vk::PhysicalDeviceVulkan13Features>
+      chain;
+};
+
+void make_instance(Gpu& g, bool validate) {
+  vk::ApplicationInfo app("vulkan_scan", 1, nullptr, 0, VK_API_VERSION_1_3);
+  std::vector<const char*> layers, extensions;
+  if (validate) {
+    layers.push_back("VK_LAYER_KHRONOS_validation");
+    extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+  }
+  g.instance = vk::raii::Instance(g.loader, vk::InstanceCreateInfo({}, &app, layers, extensions));
+  if (validate) {
+    using S = vk::DebugUtilsMessageSeverityFlagBitsEXT;
+    using T = vk::DebugUtilsMessageTypeFlagBitsEXT;
+    g.messenger = vk::raii::DebugUtilsMessengerEXT(
+        g.instance, vk::DebugUtilsMessengerCreateInfoEXT(
+                        {}, S::eWarning | S::eError, T::eGeneral | T::eValidation | T::ePerformance,
+                        &on_message));
+  }
+}
+
+std::uint32_t compute_family(const vk::raii::PhysicalDevice& physical) {
+  const auto families = physical.getQueueFamilyProperties();
+  for (std::uint32_t i = 0; i < families.size(); ++i)
+    if (families[i].queueFlags & vk::QueueFlagBits::eCompute) return i;
+  throw std::runtime_error("no compute queue");
+}
+
+// Submits `cmd` and waits for it.
+void submit(Gpu& g, const vk::raii::CommandBuffer& cmd) {
+  vk::raii::Fence fence(g.device, vk::FenceCreateInfo());
+  const vk::CommandBuffer handle = *cmd;
+  g.queue.submit(vk::SubmitInfo({}, {}, handle), *fence);
+  if (g.device.waitForFences(*fence, VK_TRUE, 60'000'000'000ull) != vk::Result::eSuccess)
+    throw std::runtime_error("the GPU did not finish within a minute");
+}
+
+vk::raii::CommandBuffer begin(Gpu& g) {
+  vk::raii::CommandBuffers cmds(g.device, {*g.pool, vk::CommandBufferLevel::ePrimary, 1});
+  vk::raii::CommandBuffer cmd = std::move(cmds.front());
+  cmd.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
+  return cmd;
+}
+
+// The caller's side of the library's barrier contract (docs/library.md): `src` stage writes
+// before `dst` stage accesses.
+void barrier(const vk::raii::CommandBuffer& cmd, vk::PipelineStageFlags src,
+             vk::AccessFlags src_access, vk::PipelineStageFlags dst, vk::AccessFlags dst_access) {
+  cmd.pipelineBarrier(src, dst, {}, vk::MemoryBarrier(src_access, dst_access), {}, {});
+}
+
+// The median GPU time of one scan over `reps` calls, each after an L2 flush (a fill of a buffer
+// larger than any L2 in its own submission), as xreduce compare's cold mode times one.
+double time_scan_ms(Gpu& g, const xr::vulkan::Scan& scan, const xr::vulkan::Operand& in,
+                    const xr::vulkan::Operand& out, const xr::vulkan::Operand& scratch, int reps) {
+  Buffer flush(g.device, g.physical, 256u << 20, {}, false);
+  vk::raii::QueryPool queries(g.device, vk::QueryPoolCreateInfo({}, vk::QueryType::eTimestamp, 2));
+  const double period = g.physical.getProperties().limits.timestampPeriod;
+  using S = vk::PipelineStageFlagBits;
+  using A = vk::AccessFlagBits;
+  std::vector<double> ms;
+  for (int r = 0; r < reps; ++r) {
+    vk::raii::CommandBuffer fill = begin(g);
+    fill.fillBuffer(*flush.buffer, 0, VK_WHOLE_SIZE, static_cast<std::uint32_t>(r));
+    fill.end();
+    submit(g, fill);
+    vk::raii::CommandBuffer cmd = begin(g);
+    cmd.resetQueryPool(*queries, 0, 2);
+    barrier(cmd, S::eComputeShader | S::eTransfer, A::eShaderWrite | A::eTransferWrite,
+            S::eComputeShader, A::eShaderRead | A::eShaderWrite);
+    cmd.writeTimestamp(S::eBottomOfPipe, *queries, 0);
+    scan.record(*cmd, xr::ScanKind::inclusive, in, out, scratch);
+    cmd.writeTimestamp(S::eBottomOfPipe, *queries, 1);
+    cmd.end();
+    submit(g, cmd);
+    const auto [result, ticks] = queries.getResults<std::uint64_t>(
+        0, 2, 2 * sizeof(std::uint64_t), sizeof(std::uint64_t), vk::QueryResultFlagBits::e64);
+    ms.push_back(static_cast<double>(ticks[1] - ticks[0]) * period / 1e6);
+  }
+  std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
+  return ms[ms.size() / 2];
+}
+
+// The host time of recording one scan, over many records into one command buffer (never
+// submitted), in microseconds.
+double record_cost_us(Gpu& g, const xr::vulkan::Scan& scan, const xr::vulkan::Operand& in,
+                      const xr::vulkan::Operand& out, const xr::vulkan::Operand& scratch) {
+  constexpr int kRecords = 1000;
+  double best = 1e30;
+  for (int round = 0; round < 5; ++round) {
+    vk::raii::CommandBuffer cmd = begin(g);
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < kRecords; ++i) scan.record(*cmd, xr::ScanKind::inclusive, in, out, scratch);
+    const auto end = std::chrono::steady_clock::now();
+    cmd.end();
+    best =
+        std::min(best, std::chrono::duration<double, std::micro>(end - start).count() / kRecords);
+  }
+  return best;
+}
+
+int run(const Args& args) {
+  Gpu g;
+  make_instance(g, args.validate);
+  g.physical = pick(g.instance, args.device);
+  g.family = compute_family(g.physical);
+  const DeviceFeatures features(g.physical, g.family);
+  g.device = vk::raii::Device(g.physical, features.chain.get<vk::DeviceCreateInfo>());
+  g.queue = g.device.getQueue(g.family, 0);
+  g.pool = vk::raii::CommandPool(g.device, {{}, g.family});
+
+  // The library, on this device: the Context reads what was enabled from the create info.
+  const xr::vulkan::Context context({.instance = *g.instance,
+                                     .physical_device = *g.physical,
+                                     .device = *g.device,
+                                     .device_info = &features.info(),
+                                     .api_version = VK_API_VERSION_1_3});
+  const std::uint64_t n = args.n;
+  const xr::vulkan::Scan scan(
+      context, {.dtype = xr::DType::i32, .op = xr::Op::sum, .count = n, .variant = args.variant});
+  const xr::vulkan::Reduce reduce(context,
+                                  {.dtype = xr::DType::i32, .op = xr::Op::sum, .count = n});
+
+  // Phase one: the sizes. Then the buffers.
+  const vk::DeviceSize bytes = n * sizeof(std::int32_t);
+  using U = vk::BufferUsageFlagBits;
+  Buffer in(g.device, g.physical, bytes, U::eStorageBuffer, false);
+  Buffer out(g.device, g.physical, bytes, U::eStorageBuffer, false);
+  Buffer scan_scratch(g.device, g.physical, scan.scratch_size(), U::eStorageBuffer, false);
+  Buffer reduce_scratch(g.device, g.physical, reduce.scratch_size(), U::eStorageBuffer, false);
+  Buffer sum(g.device, g.physical, 16, U::eStorageBuffer, false);
+  Buffer staging(g.device, g.physical, bytes + 16, {}, true);
+
+  std::vector<std::int32_t> data(n);
+  std::mt19937 random(7);
+  for (auto& x : data) x = static_cast<std::int32_t>(random() % 201) - 100;
+  std::memcpy(staging.mapped, data.data(), bytes);
+
+  using xr::vulkan::Operand;
+  const Operand in_op = Operand::of(*in.buffer), out_op = Operand::of(*out.buffer),
+                scan_scratch_op = Operand::of(*scan_scratch.buffer),
+                reduce_scratch_op = Operand::of(*reduce_scratch.buffer),
+                sum_op = Operand::of(*sum.buffer);
+  using S = vk::PipelineStageFlagBits;
+  using A = vk::AccessFlagBits;
+  {
+    vk::raii::CommandBuffer cmd = begin(g);
+    cmd.copyBuffer(*staging.buffer, *in.buffer, vk::BufferCopy(0, 0, bytes));
+    scan.record_scratch_init(*cmd, *scan_scratch.buffer);
+    reduce.record_scratch_init(*cmd, *reduce_scratch.buffer);
+    // The upload (a transfer write) before the shaders read it.
+    barrier(cmd, S::eTransfer, A::eTransferWrite, S::eComputeShader, A::eShaderRead);
+    scan.record(*cmd, xr::ScanKind::inclusive, in_op, out_op, scan_scratch_op);
+    reduce.record(*cmd, in_op, sum_op, reduce_scratch_op);
+    // The shaders' writes before the copies that read them back.
+    barrier(cmd, S::eComputeShader, A::eShaderWrite, S::eTransfer, A::eTransferRead);
+    cmd.copyBuffer(*out.buffer, *staging.buffer, vk::BufferCopy(0, 0, bytes));
+    cmd.copyBuffer(*sum.buffer, *staging.buffer, vk::BufferCopy(0, bytes, 4));
+    barrier(cmd, S::eTransfer, A::eTransferWrite, S::eHost, A::eHostRead);
+    cmd.end();
+    submit(g, cmd);
+  }
+
+  std::vector<std::int32_t> expected(n), got(n);
+  std::inclusive_scan(data.begin(), data.end(), expected.begin());
+  std::memcpy(got.data(), staging.mapped, bytes);
+  std::int32_t total = 0;
+  std::memcpy(&total, static_cast<const std::byte*>(staging.mapped) + bytes, 4);
+  const auto mismatch = std::mismatch(expected.begin(), expected.end(), got.begin());
+  const bool scan_ok = mismatch.first == expected.end();
+  const bool sum_ok = total == expected.back();
+
+  std::printf("device: %s\n", context.device_name().c_str());
+  std::printf("scan of %llu i32 (%s): %s\n", static_cast<unsigned long long>(n),
+              scan.variant().c_str(), scan_ok ? "matches the host" : "WRONG");
+  if (!scan_ok)
+    std::printf("  first difference at %lld: %d, expected %d\n",
+                static_cast<long long>(mismatch.first - expected.begin()), *mismatch.second,
+                *mismatch.first);
+  std::printf("sum (%s): %d, %s\n", reduce.variant().c_str(), total,
+              sum_ok ? "matches the host" : "WRONG");
+  if (args.reps > 0) {
+    const double ms = time_scan_ms(g, scan, in_op, out_op, scan_scratch_op, args.reps);
+    std::printf("scan time: %.4f ms median of %d (cold, L2 flushed), %.1f GB/s\n", ms, args.reps,
+                2.0 * static_cast<double>(bytes) / ms / 1e6);
+    std::printf("record cost: %.3f us per scan\n",
+                record_cost_us(g, scan, in_op, out_op, scan_scratch_op));
+  }
+  g.device.waitIdle();
+  if (validation_messages) std::printf("validation: %d messages\n", validation_messages);
+  return scan_ok && sum_ok && validation_messages == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::optional<Args> args = parse(argc, argv);
+  if (!args) {
+    std::fprintf(
+        stderr, "usage: vulkan_scan [--n N] [--device I] [--reps R] [--validate] [--variant ID]\n");
+    return 2;
+  }
+  try {
+    return run(*args);
+  } catch (const xr::Error& e) {
+    std::fprintf(stderr, "vulkan_scan: %s\n", e.what());
+    return e.category() == xr::ErrorCategory::usage ? 2 : 3;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "vulkan_scan: %s\n", e.what());
+    return 3;
+  }
+}

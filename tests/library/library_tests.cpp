@@ -1,0 +1,268 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <numeric>
+#include <optional>
+#include <string_view>
+#include <vector>
+#include <vulkan/vulkan_raii.hpp>
+
+#include "xreduce/error.hpp"
+#include "xreduce/vulkan.hpp"
+
+namespace {
+
+using xr::vulkan::Operand;
+
+// Without a Vulkan device the test is skipped (ctest's SKIP_RETURN_CODE), unless CI says Vulkan
+// must be there (XR_TEST_REQUIRE_BACKENDS, .ci/run).
+void skip_without_device(bool usable) {
+  if (usable) return;
+  const char* required = std::getenv("XR_TEST_REQUIRE_BACKENDS");
+  if (required && std::string_view(required).find("vulkan") != std::string_view::npos)
+    FAIL("no Vulkan device, and XR_TEST_REQUIRE_BACKENDS requires one");
+  std::puts("skipped: no Vulkan device");
+  std::exit(77);
+}
+
+// Every validation message fails the test that caused it (the layer is on unless
+// XR_VK_VALIDATION=0, as in the conformance suite, or not installed).
+int g_validation_messages = 0;
+VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT,
+                                          VkDebugUtilsMessageTypeFlagsEXT,
+                                          const VkDebugUtilsMessengerCallbackDataEXT* data, void*) {
+  ++g_validation_messages;
+  std::fprintf(stderr, "validation: %s\n", data->pMessage);
+  return VK_FALSE;
+}
+
+bool validation_wanted(const vk::raii::Context& loader) {
+  const char* knob = std::getenv("XR_VK_VALIDATION");
+  if (knob && std::string_view(knob) == "0") return false;
+  for (const auto& layer : loader.enumerateInstanceLayerProperties())
+    if (std::string_view(layer.layerName.data()) == "VK_LAYER_KHRONOS_validation") return true;
+  return false;
+}
+
+// A device of the first physical device with a compute queue, made as a library caller makes
+// one: with bufferDeviceAddress and shaderInt64 (or not: `bda`), and nothing else.
+struct TestDevice {
+  explicit TestDevice(bool bda = true) {
+    vk::ApplicationInfo app("library_tests", 1, nullptr, 0, VK_API_VERSION_1_2);
+    std::vector<const char*> layers, extensions;
+    const bool validate = validation_wanted(loader);
+    if (validate) {
+      layers.push_back("VK_LAYER_KHRONOS_validation");
+      extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    }
+    instance = vk::raii::Instance(loader, vk::InstanceCreateInfo({}, &app, layers, extensions));
+    if (validate) {
+      using S = vk::DebugUtilsMessageSeverityFlagBitsEXT;
+      using T = vk::DebugUtilsMessageTypeFlagBitsEXT;
+      messenger = vk::raii::DebugUtilsMessengerEXT(
+          instance, {{}, S::eWarning | S::eError, T::eGeneral | T::eValidation, &on_message});
+    }
+    g_validation_messages = 0;
+    vk::raii::PhysicalDevices all(instance);
+    if (all.empty()) return;
+    physical = all.front();
+    const auto families = physical.getQueueFamilyProperties();
+    while (!(families[family].queueFlags & vk::QueueFlagBits::eCompute)) ++family;
+    queue_info = vk::DeviceQueueCreateInfo({}, family, 1, &priority);
+    chain.get<vk::PhysicalDeviceFeatures2>().features.shaderInt64 = true;
+    chain.get<vk::PhysicalDeviceVulkan12Features>().bufferDeviceAddress = bda;
+    chain.get<vk::DeviceCreateInfo>().setQueueCreateInfos(queue_info);
+    device = vk::raii::Device(physical, chain.get<vk::DeviceCreateInfo>());
+    queue = device.getQueue(family, 0);
+    pool = vk::raii::CommandPool(device, {{}, family});
+  }
+  bool usable() const { return static_cast<bool>(*device); }
+  xr::vulkan::ContextInfo info() const {
+    return {
+        .instance = *instance,
+        .physical_device = *physical,
+        .device = *device,
+        .device_info = &static_cast<const VkDeviceCreateInfo&>(chain.get<vk::DeviceCreateInfo>())};
+  }
+
+  // A device-local buffer with a device address, and a host-visible one to read it back.
+  struct Memory {
+    vk::raii::Buffer buffer{nullptr};
+    vk::raii::DeviceMemory memory{nullptr};
+    vk::DeviceAddress address = 0;
+    void* mapped = nullptr;
+  };
+  Memory buffer(vk::DeviceSize bytes, bool host) const {
+    Memory m;
+    using U = vk::BufferUsageFlagBits;
+    m.buffer = vk::raii::Buffer(
+        device, {{},
+                 bytes,
+                 U::eStorageBuffer | U::eShaderDeviceAddress | U::eTransferSrc | U::eTransferDst});
+    const auto req = m.buffer.getMemoryRequirements();
+    const auto want =
+        host ? vk::MemoryPropertyFlagBits::eHostVisible | vk::MemoryPropertyFlagBits::eHostCoherent
+             : vk::MemoryPropertyFlagBits::eDeviceLocal;
+    const auto props = physical.getMemoryProperties();
+    std::uint32_t type = 0;
+    while (!((req.memoryTypeBits >> type) & 1) ||
+           (props.memoryTypes[type].propertyFlags & want) != want)
+      ++type;
+    vk::StructureChain<vk::MemoryAllocateInfo, vk::MemoryAllocateFlagsInfo> info(
+        {req.size, type}, {vk::MemoryAllocateFlagBits::eDeviceAddress});
+    m.memory = vk::raii::DeviceMemory(device, info.get<vk::MemoryAllocateInfo>());
+    m.buffer.bindMemory(*m.memory, 0);
+    m.address = device.getBufferAddress({*m.buffer});
+    if (host) m.mapped = m.memory.mapMemory(0, bytes);
+    return m;
+  }
+
+  // Records with `record`, submits and waits.
+  template <class Record>
+  void run(Record&& record) const {
+    vk::raii::CommandBuffers cmds(device, {*pool, vk::CommandBufferLevel::ePrimary, 1});
+    const vk::raii::CommandBuffer& cmd = cmds.front();
+    cmd.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
+    record(cmd);
+    cmd.end();
+    vk::raii::Fence fence(device, vk::FenceCreateInfo());
+    const vk::CommandBuffer handle = *cmd;
+    queue.submit(vk::SubmitInfo({}, {}, handle), *fence);
+    REQUIRE(device.waitForFences(*fence, VK_TRUE, 120'000'000'000ull) == vk::Result::eSuccess);
+    CHECK(g_validation_messages == 0);
+  }
+
+  vk::raii::Context loader;
+  vk::raii::Instance instance{nullptr};
+  vk::raii::DebugUtilsMessengerEXT messenger{nullptr};
+  vk::raii::PhysicalDevice physical{nullptr};
+  std::uint32_t family = 0;
+  float priority = 1.0f;
+  vk::DeviceQueueCreateInfo queue_info;
+  vk::StructureChain<vk::DeviceCreateInfo, vk::PhysicalDeviceFeatures2,
+                     vk::PhysicalDeviceVulkan12Features>
+      chain;
+  vk::raii::Device device{nullptr};
+  vk::raii::Queue queue{nullptr};
+  vk::raii::CommandPool pool{nullptr};
+};
+
+void barrier(const vk::raii::CommandBuffer& cmd, vk::PipelineStageFlags from,
+             vk::AccessFlags written, vk::PipelineStageFlags to, vk::AccessFlags read) {
+  cmd.pipelineBarrier(from, to, {}, vk::MemoryBarrier(written, read), {}, {});
+}
+
+xr::ErrorCategory category_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const xr::Error& e) {
+    return e.category();
+  }
+  FAIL("no xr::Error thrown");
+  return xr::ErrorCategory::usage;
+}
+
+}  // namespace
+
+TEST_CASE("Context refuses a device created without bufferDeviceAddress", "[library]") {
+  const TestDevice d(false);
+  skip_without_device(d.usable());
+  try {
+    xr::vulkan::Context context(d.info());
+    FAIL("a Context was made");
+  } catch (const xr::Error& e) {
+    CHECK(e.category() == xr::ErrorCategory::unsupported);
+    CHECK_THAT(e.what(), Catch::Contains("bufferDeviceAddress"));
+  }
+  CHECK(category_of([&] {
+          xr::vulkan::ContextInfo info = d.info();
+          info.device_info = nullptr;
+          xr::vulkan::Context context(info);
+        }) == xr::ErrorCategory::usage);
+}
+
+TEST_CASE("the library's choice, and what it refuses by id, count and operand", "[library]") {
+  const TestDevice d;
+  skip_without_device(d.usable());
+  const xr::vulkan::Context context(d.info());
+  // Without shaderBufferInt64Atomics enabled, the look-back is not among the scans.
+  const auto scans = context.variants(xr::Primitive::scan, xr::DType::i32);
+  REQUIRE_FALSE(scans.empty());
+  CHECK(scans.front() == "fast/reduce-then-scan");
+  CHECK(std::find(scans.begin(), scans.end(), "fast/decoupled-lookback") == scans.end());
+  CHECK(context.variants(xr::Primitive::reduce, xr::DType::i32).front() == "fast/single-pass");
+  // f64 needs shaderFloat64, which this device was not given.
+  CHECK(context.variants(xr::Primitive::reduce, xr::DType::f64).empty());
+  CHECK(category_of([&] {
+          xr::vulkan::Reduce r(context, {.dtype = xr::DType::f64, .count = 10});
+        }) == xr::ErrorCategory::unsupported);
+  CHECK(category_of([&] {
+          xr::vulkan::Scan s(context, {.count = 10, .variant = "fast/decoupled-lookback"});
+        }) == xr::ErrorCategory::unsupported);
+  CHECK(category_of([&] { xr::vulkan::Scan s(context, {.count = 10, .variant = "no/such"}); }) ==
+        xr::ErrorCategory::usage);
+  CHECK(category_of([&] { xr::vulkan::Reduce r(context, {.count = 0}); }) ==
+        xr::ErrorCategory::usage);
+
+  const xr::vulkan::Scan scan(context, {.count = 1000});
+  const auto in = d.buffer(4000, false);
+  const auto scratch = d.buffer(scan.scratch_size(), false);
+  const VkDeviceSize align = context.operand_alignment();
+  CHECK(align >= 32);
+  d.run([&](const vk::raii::CommandBuffer& cmd) {
+    CHECK(category_of([&] {
+            scan.record(*cmd, xr::ScanKind::inclusive, Operand::of(*in.buffer, align / 2),
+                        Operand::of(*in.buffer), Operand::of(*scratch.buffer));
+          }) == xr::ErrorCategory::usage);
+    CHECK(category_of([&] {
+            scan.record(*cmd, xr::ScanKind::inclusive, Operand{}, Operand::of(*in.buffer),
+                        Operand::of(*scratch.buffer));
+          }) == xr::ErrorCategory::usage);
+  });
+}
+
+TEST_CASE("reduce and scans by buffer device address", "[library]") {
+  const TestDevice d;
+  skip_without_device(d.usable());
+  const xr::vulkan::Context context(d.info());
+  const std::uint64_t n = 100'003;
+  std::vector<std::int32_t> data(n);
+  for (std::uint64_t i = 0; i < n; ++i) data[i] = static_cast<std::int32_t>(i * 7919 % 23) - 11;
+  const auto kind = xr::vulkan::OperandKind::addresses;
+  const xr::vulkan::Reduce reduce(context, {.op = xr::Op::max, .count = n, .operands = kind});
+  const xr::vulkan::Scan scan(context, {.count = n, .operands = kind});
+  const auto in = d.buffer(n * 4, false), out = d.buffer(n * 4, false), max = d.buffer(16, false);
+  const auto scan_scratch = d.buffer(scan.scratch_size(), false);
+  const auto reduce_scratch = d.buffer(reduce.scratch_size(), false);
+  const auto host = d.buffer(n * 4 + 16, true);
+  std::memcpy(host.mapped, data.data(), n * 4);
+
+  using S = vk::PipelineStageFlagBits;
+  using A = vk::AccessFlagBits;
+  d.run([&](const vk::raii::CommandBuffer& cmd) {
+    cmd.copyBuffer(*host.buffer, *in.buffer, vk::BufferCopy(0, 0, n * 4));
+    scan.record_scratch_init(*cmd, *scan_scratch.buffer);
+    reduce.record_scratch_init(*cmd, *reduce_scratch.buffer);
+    barrier(cmd, S::eTransfer, A::eTransferWrite, S::eComputeShader, A::eShaderRead);
+    scan.record(*cmd, xr::ScanKind::exclusive, Operand::at(in.address), Operand::at(out.address),
+                Operand::at(scan_scratch.address));
+    reduce.record(*cmd, Operand::at(in.address), Operand::at(max.address),
+                  Operand::at(reduce_scratch.address));
+    barrier(cmd, S::eComputeShader, A::eShaderWrite, S::eTransfer, A::eTransferRead);
+    cmd.copyBuffer(*out.buffer, *host.buffer, vk::BufferCopy(0, 0, n * 4));
+    cmd.copyBuffer(*max.buffer, *host.buffer, vk::BufferCopy(0, n * 4, 4));
+    barrier(cmd, S::eTransfer, A::eTransferWrite, S::eHost, A::eHostRead);
+  });
+  std::vector<std::int32_t> expected(n), got(n);
+  std::exclusive_scan(data.begin(), data.end(), expected.begin(), 0);
+  std::memcpy(got.data(), host.mapped, n * 4);
+  CHECK(got == expected);
+  std::int32_t result;
+  std::memcpy(&result, static_cast<const char*>(host.mapped) + n * 4, 4);
+  CHECK(result == *std::max_element(data.begin(), data.end()));
+  CHECK(reduce.result_dtype() == xr::DType::i32);
+}
