@@ -73,7 +73,7 @@ void keep_vulkan_libraries_loaded() {}
 // A device of the first physical device with a compute queue, made as a library caller makes
 // one: with bufferDeviceAddress and shaderInt64 (or not: `bda`), and nothing else.
 struct TestDevice {
-  explicit TestDevice(bool bda = true) {
+  explicit TestDevice(bool bda = true, bool push_descriptors = false) {
     vk::ApplicationInfo app("library_tests", 1, nullptr, 0, VK_API_VERSION_1_2);
     std::vector<const char*> layers, extensions;
     const bool validate = validation_wanted(loader);
@@ -99,6 +99,12 @@ struct TestDevice {
     chain.get<vk::PhysicalDeviceFeatures2>().features.shaderInt64 = true;
     chain.get<vk::PhysicalDeviceVulkan12Features>().bufferDeviceAddress = bda;
     chain.get<vk::DeviceCreateInfo>().setQueueCreateInfos(queue_info);
+    if (push_descriptors) {
+      for (const auto& e : physical.enumerateDeviceExtensionProperties())
+        if (std::string_view(e.extensionName.data()) == VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME)
+          extensions_enabled.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+      chain.get<vk::DeviceCreateInfo>().setPEnabledExtensionNames(extensions_enabled);
+    }
     device = vk::raii::Device(physical, chain.get<vk::DeviceCreateInfo>());
     queue = device.getQueue(family, 0);
     pool = vk::raii::CommandPool(device, {{}, family});
@@ -166,6 +172,7 @@ struct TestDevice {
   std::uint32_t family = 0;
   float priority = 1.0f;
   vk::DeviceQueueCreateInfo queue_info;
+  std::vector<const char*> extensions_enabled;
   vk::StructureChain<vk::DeviceCreateInfo, vk::PhysicalDeviceFeatures2,
                      vk::PhysicalDeviceVulkan12Features>
       chain;
@@ -288,4 +295,42 @@ TEST_CASE("reduce and scans by buffer device address", "[library]") {
   std::memcpy(&result, static_cast<const char*>(host.mapped) + n * 4, 4);
   CHECK(result == *std::max_element(data.begin(), data.end()));
   CHECK(reduce.result_dtype() == xr::DType::i32);
+}
+
+TEST_CASE("scans of buffers at offsets, by binding and by address", "[library]") {
+  const TestDevice d(true, true);
+  skip_without_device(d.usable());
+  const xr::vulkan::Context context(d.info());
+  const std::uint64_t n = 5'001;
+  std::vector<std::int32_t> data(n);
+  for (std::uint64_t i = 0; i < n; ++i) data[i] = static_cast<std::int32_t>(i % 13) - 6;
+  std::vector<std::int32_t> expected(n);
+  std::inclusive_scan(data.begin(), data.end(), expected.begin());
+  // The input and the output share one buffer at two aligned offsets.
+  const VkDeviceSize in_at = context.operand_alignment() * 3;
+  const VkDeviceSize out_at = in_at + ((n * 4 + 1023) / 1024) * 1024;
+  for (const auto kind : {xr::vulkan::OperandKind::buffers, xr::vulkan::OperandKind::addresses}) {
+    CAPTURE(kind == xr::vulkan::OperandKind::buffers ? "buffers" : "addresses");
+    const xr::vulkan::Scan scan(context, {.count = n, .operands = kind});
+    const auto both = d.buffer(out_at + n * 4, false);
+    const VkDeviceSize scratch_at = context.operand_alignment();
+    const auto scratch = d.buffer(scratch_at + scan.scratch_size(), false);
+    const auto host = d.buffer(n * 4, true);
+    std::memcpy(host.mapped, data.data(), n * 4);
+    using S = vk::PipelineStageFlagBits;
+    using A = vk::AccessFlagBits;
+    d.run([&](const vk::raii::CommandBuffer& cmd) {
+      cmd.copyBuffer(*host.buffer, *both.buffer, vk::BufferCopy(0, in_at, n * 4));
+      scan.record_scratch_init(*cmd, *scratch.buffer, scratch_at);
+      barrier(cmd, S::eTransfer, A::eTransferWrite, S::eComputeShader, A::eShaderRead);
+      scan.record(*cmd, xr::ScanKind::inclusive, Operand::of(*both.buffer, in_at),
+                  Operand::of(*both.buffer, out_at), Operand::of(*scratch.buffer, scratch_at));
+      barrier(cmd, S::eComputeShader, A::eShaderWrite, S::eTransfer, A::eTransferRead);
+      cmd.copyBuffer(*both.buffer, *host.buffer, vk::BufferCopy(out_at, 0, n * 4));
+      barrier(cmd, S::eTransfer, A::eTransferWrite, S::eHost, A::eHostRead);
+    });
+    std::vector<std::int32_t> got(n);
+    std::memcpy(got.data(), host.mapped, n * 4);
+    CHECK(got == expected);
+  }
 }
