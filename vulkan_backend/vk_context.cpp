@@ -97,20 +97,19 @@ VkDeviceSize Context::operand_alignment() const {
 
 std::vector<std::string> Context::variants(Primitive primitive, DType t) const {
   std::vector<std::string> runnable;
+  const DeviceFacts& f = state_->facts;
   for (std::string_view id : variant_order(primitive)) {
-    try {
-      if (primitive == Primitive::reduce) {
-        const ReduceSpec& spec = *find_reduce(id);
-        if (!reduce_unsupported_reason(spec, state_->facts).empty()) continue;
-        require_dtype(id, t, spec.needs, reduce_shared_bytes(spec), state_->facts);
-      } else {
-        const ScanSpec spec = effective_spec(*find_scan(id), state_->lookback);
-        if (!scan_unsupported_reason(spec, state_->facts).empty()) continue;
-        require_dtype(id, t, spec.needs, spec.shared_bytes, state_->facts);
-      }
-      runnable.emplace_back(id);
-    } catch (const Error&) {  // the dtype needs what the device lacks
+    bool runs;
+    if (primitive == Primitive::reduce) {
+      const ReduceSpec& spec = *find_reduce(id);
+      runs = reduce_unsupported_reason(spec, f).empty() &&
+             dtype_missing(t, spec.needs, reduce_shared_bytes(spec), f).empty();
+    } else {
+      const ScanSpec spec = effective_spec(*find_scan(id), state_->lookback);
+      runs = scan_unsupported_reason(spec, f).empty() &&
+             dtype_missing(t, spec.needs, spec.shared_bytes, f).empty();
     }
+    if (runs) runnable.emplace_back(id);
   }
   return runnable;
 }

@@ -7,11 +7,10 @@
 
 #include "vk_buffer.hpp"
 #include "vk_check.hpp"
+#include "vk_keep_loaded.hpp"
 #include "xreduce/error.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
-#include <dlfcn.h>
-#include <link.h>
 #endif
 
 namespace xr::vulkan {
@@ -105,31 +104,6 @@ std::shared_ptr<Instance> Instance::create(VulkanKnobs knobs) {
   self->sink_.raise();
   return self;
 }
-
-namespace {
-
-#if defined(__SANITIZE_ADDRESS__)
-// LeakSanitizer reports at exit, after Debian 12's loader (1.3.239) has unloaded the drivers and
-// layers at vkDestroyInstance: a leak inside them (Mesa's, 128 bytes on every instance) then
-// sits in an unnamed module, which no suppression (.ci/lsan.supp) can match. Marking every loaded
-// driver and layer RTLD_NODELETE keeps them mapped to the end, named; newer loaders offer
-// VK_LOADER_DISABLE_DYNAMIC_LIBRARY_UNLOADING=1 for the same.
-void keep_vulkan_libraries_loaded() {
-  dl_iterate_phdr(
-      [](dl_phdr_info* info, std::size_t, void*) {
-        const std::string_view name = info->dlpi_name ? info->dlpi_name : "";
-        if (name.find("libvulkan_") != std::string_view::npos ||
-            name.find("VkLayer") != std::string_view::npos)
-          dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
-        return 0;
-      },
-      nullptr);
-}
-#else
-void keep_vulkan_libraries_loaded() {}
-#endif
-
-}  // namespace
 
 void Instance::create_instance() {
   const std::uint32_t loader = XR_VK_CHECK(context_.enumerateInstanceVersion());

@@ -1,18 +1,16 @@
-// A recorded program: the passes of one call over fixed buffers, recorded once into a timed
-// command buffer (and, on first use per count, a batch of back-to-back calls) and resubmitted
-// for every call, with the descriptor sets it binds and what it reads back after the timing.
-// Reducers and scanners describe their passes (a plan) and own a few programs (RecentCache).
+// A recorded program: one call over fixed buffers (the library's Scan or Reduce, or a user
+// kernel's passes), recorded once into a timed command buffer (and, on first use per count, a
+// batch of back-to-back calls) and resubmitted for every call, with what it reads back after
+// the timing. Reducers and scanners own a few programs (RecentCache).
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 

@@ -51,8 +51,8 @@ std::vector<std::string> requirement_words(std::uint32_t needs) {
   return words;
 }
 
-void require_dtype(std::string_view id, DType t, std::uint32_t needs, std::uint32_t shared_bytes_4,
-                   const DeviceFacts& f) {
+std::vector<std::string> dtype_missing(DType t, std::uint32_t needs, std::uint32_t shared_bytes_4,
+                                       const DeviceFacts& f) {
   std::vector<std::string> words;
   const std::string type(to_string(t));
   if (t == DType::f64 && !f.float64) words.push_back("shaderFloat64 (" + type + ")");
@@ -66,6 +66,13 @@ void require_dtype(std::string_view id, DType t, std::uint32_t needs, std::uint3
   const std::uint64_t shared = std::uint64_t{shared_bytes_4} * size_of(accumulator_of(t)) / 4;
   if (shared > f.limits.maxComputeSharedMemorySize)
     words.push_back(std::to_string(shared) + " bytes of shared memory (" + type + ")");
+  return words;
+}
+
+void require_dtype(std::string_view id, DType t, std::uint32_t needs, std::uint32_t shared_bytes_4,
+                   const DeviceFacts& f) {
+  const std::vector<std::string> words = dtype_missing(t, needs, shared_bytes_4, f);
+  const std::string type(to_string(t));
   if (!words.empty())
     throw Error(ErrorCategory::unsupported, std::string(id) + " over " + type + " on " +
                                                 f.info.name + ": " + needs_text(words));

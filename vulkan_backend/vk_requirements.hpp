@@ -33,11 +33,15 @@ std::vector<DType> vulkan_dtypes();
 // 32 bits need ("f64: shaderFloat64", ...).
 std::vector<std::string> requirement_words(std::uint32_t needs);
 
-// Throws Error(unsupported), naming variant `id`, `t` and the device, where the device cannot run
-// a variant of `needs` over `t`: the features the element type needs (shaderFloat64,
-// storageBuffer16BitAccess, shaderSubgroupExtendedTypes where 64-bit integers pass through
-// subgroup operations), or shared memory scaled to the accumulator (`shared_bytes_4`: the
-// variant's shared memory with 4-byte accumulators).
+// What the device lacks to run a variant of `needs` over `t`, in words (empty: nothing): the
+// features the element type needs (shaderFloat64, storageBuffer16BitAccess,
+// shaderSubgroupExtendedTypes where 64-bit integers pass through subgroup operations), or shared
+// memory scaled to the accumulator (`shared_bytes_4`: the variant's shared memory with 4-byte
+// accumulators).
+std::vector<std::string> dtype_missing(DType t, std::uint32_t needs, std::uint32_t shared_bytes_4,
+                                       const DeviceFacts& facts);
+// Throws Error(unsupported), naming variant `id`, `t` and the device, where dtype_missing is not
+// empty.
 void require_dtype(std::string_view id, DType t, std::uint32_t needs, std::uint32_t shared_bytes_4,
                    const DeviceFacts& facts);
 

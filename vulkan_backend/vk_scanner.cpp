@@ -60,7 +60,7 @@ class VulkanScanner final : public Scanner {
  public:
   VulkanScanner(std::shared_ptr<Device> device, const ScanSpec& spec)
       : device_(std::move(device)),
-        lookback_(lookback_policy(device_->knobs())),
+        lookback_(device_->context().state().lookback),  // the library's, from the same knobs
         spec_(effective_spec(spec, lookback_)),
         info_(scan_info(spec)) {}
 

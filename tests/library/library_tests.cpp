@@ -1,8 +1,5 @@
 #include <catch2/catch.hpp>
 
-#include <dlfcn.h>
-#include <link.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +11,7 @@
 #include <vector>
 #include <vulkan/vulkan_raii.hpp>
 
+#include "vk_keep_loaded.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/vulkan.hpp"
 
@@ -51,25 +49,6 @@ bool validation_wanted(const vk::raii::Context& loader) {
   return false;
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-// As the tool's Instance does (vk_instance.cpp): Debian 12's loader unloads the drivers at
-// vkDestroyInstance, and LeakSanitizer could then not name the module of Mesa's own leak for
-// .ci/lsan.supp. Marked RTLD_NODELETE, they stay mapped and named.
-void keep_vulkan_libraries_loaded() {
-  dl_iterate_phdr(
-      [](dl_phdr_info* info, std::size_t, void*) {
-        const std::string_view name = info->dlpi_name ? info->dlpi_name : "";
-        if (name.find("libvulkan_") != std::string_view::npos ||
-            name.find("VkLayer") != std::string_view::npos)
-          dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
-        return 0;
-      },
-      nullptr);
-}
-#else
-void keep_vulkan_libraries_loaded() {}
-#endif
-
 // A device of the first physical device with a compute queue, made as a library caller makes
 // one: with bufferDeviceAddress and shaderInt64 (or not: `bda`), and nothing else.
 struct TestDevice {
@@ -88,7 +67,7 @@ struct TestDevice {
       messenger = vk::raii::DebugUtilsMessengerEXT(
           instance, {{}, S::eWarning | S::eError, T::eGeneral | T::eValidation, &on_message});
     }
-    keep_vulkan_libraries_loaded();
+    xr::vulkan::keep_vulkan_libraries_loaded();  // ASan builds: Mesa's leak stays nameable
     g_validation_messages = 0;
     vk::raii::PhysicalDevices all(instance);
     if (all.empty()) return;
