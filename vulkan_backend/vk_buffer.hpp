@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <vector>
-#include <vulkan/vulkan_raii.hpp>
+#include "vk_hpp.hpp"
 
 #include "vk_device_facts.hpp"
 #include "vk_knobs.hpp"

@@ -2,7 +2,7 @@
 // with file, line, the call's text and a category chosen from the VkResult.
 #pragma once
 
-#include <vulkan/vulkan_raii.hpp>
+#include "vk_hpp.hpp"
 
 #include "xreduce/error.hpp"
 

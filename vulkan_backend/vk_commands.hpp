@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
-#include <vulkan/vulkan_raii.hpp>
+#include "vk_hpp.hpp"
 
 #include "vk_device.hpp"
 #include "vk_grid.hpp"

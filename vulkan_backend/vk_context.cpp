@@ -1,6 +1,8 @@
 #include "vk_context.hpp"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "vk_check.hpp"
 #include "vk_enabled_features.hpp"
@@ -20,22 +22,63 @@ namespace {
 constexpr std::string_view kReducePolicy[] = {"fast/single-pass", "fast/vectorized"};
 constexpr std::string_view kScanPolicy[] = {"fast/decoupled-lookback", "fast/reduce-then-scan"};
 
-void require_handles(const ContextInfo& info) {
+[[noreturn]] void misused(const std::string& what) {
+  throw Error(ErrorCategory::usage, "xreduce::vulkan: ContextInfo: " + what);
+}
+
+// Longer pNext chains than this are taken for a loop (a struct linked to itself).
+constexpr int kMaxChain = 256;
+
+// Everything of ContextInfo the library reads is checked before it is used: a field left
+// uninitialised or set to the wrong object is one line of usage, never a crash inside a driver.
+void check_info(const ContextInfo& info) {
   if (!info.instance || !info.physical_device || !info.device || !info.device_info)
-    throw Error(ErrorCategory::usage,
-                "xreduce::vulkan: ContextInfo needs the instance, the physical device, the device "
-                "and the VkDeviceCreateInfo it was created with");
+    misused("needs the instance, the physical device, the device and the VkDeviceCreateInfo it "
+            "was created with (a null handle or pointer)");
+  if (VK_API_VERSION_VARIANT(info.api_version) != 0 || VK_API_VERSION_MAJOR(info.api_version) != 1)
+    misused("api_version " + std::to_string(info.api_version) +
+            " is not a Vulkan 1.x version (VK_API_VERSION_1_2, VK_MAKE_API_VERSION(0, 1, 3, 0))");
+  const VkDeviceCreateInfo& d = *info.device_info;
+  if (d.sType != VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO)
+    misused("device_info is not a VkDeviceCreateInfo (its sType is " + std::to_string(d.sType) +
+            ")");
+  if (d.enabledExtensionCount && !d.ppEnabledExtensionNames)
+    misused("device_info has " + std::to_string(d.enabledExtensionCount) +
+            " extensions and no ppEnabledExtensionNames");
+  for (std::uint32_t i = 0; i < d.enabledExtensionCount; ++i)
+    if (!d.ppEnabledExtensionNames[i])
+      misused("device_info's extension name " + std::to_string(i) + " is null");
+  int length = 0;
+  for (auto* s = static_cast<const VkBaseInStructure*>(d.pNext); s; s = s->pNext)
+    if (++length > kMaxChain)
+      misused("device_info's pNext chain is longer than " + std::to_string(kMaxChain) +
+              " structures (a struct linked to itself?)");
+}
+
+// The physical device must be one of the instance's: a handle of another instance (or any other
+// pointer) would reach the driver through the wrong function table.
+void check_physical_device(const vk::raii::Instance& instance, VkPhysicalDevice physical) {
+  const auto& dispatch = *instance.getDispatcher();
+  std::uint32_t count = 0;
+  if (dispatch.vkEnumeratePhysicalDevices(*instance, &count, nullptr) == VK_SUCCESS) {
+    std::vector<VkPhysicalDevice> devices(count);
+    if (dispatch.vkEnumeratePhysicalDevices(*instance, &count, devices.data()) >= 0 &&
+        std::find(devices.begin(), devices.begin() + count, physical) != devices.begin() + count)
+      return;
+  }
+  misused("physical_device is not one of the instance's physical devices");
 }
 
 }  // namespace
 
 ContextState::ContextState(const ContextInfo& info, VulkanKnobs knobs_in)
     : knobs(std::move(knobs_in)), lookback(lookback_policy(knobs)) {
-  require_handles(info);
+  check_info(info);
   instance.emplace(loader, info.instance);
   if (!instance->getDispatcher()->vkGetPhysicalDeviceProperties2)
     throw Error(ErrorCategory::unsupported,
                 "xreduce::vulkan: the instance was created for Vulkan 1.0; the library needs 1.2");
+  check_physical_device(*instance, info.physical_device);
   facts =
       query_facts(vk::raii::PhysicalDevice(*instance, info.physical_device), 0, info.api_version);
   if (!facts.unusable_reason.empty())

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-#include <vulkan/vulkan_raii.hpp>
+#include "vk_hpp.hpp"
 
 #include "vk_device_facts.hpp"
 #include "vk_knobs.hpp"

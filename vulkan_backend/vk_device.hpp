@@ -9,7 +9,7 @@
 #include <memory>
 #include <optional>
 #include <span>
-#include <vulkan/vulkan_raii.hpp>
+#include "vk_hpp.hpp"
 
 #include "vk_context.hpp"
 #include "vk_instance.hpp"

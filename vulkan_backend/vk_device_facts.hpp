@@ -4,7 +4,7 @@
 
 #include <cstdint>
 #include <string>
-#include <vulkan/vulkan_raii.hpp>
+#include "vk_hpp.hpp"
 
 #include "vk_knobs.hpp"
 #include "xreduce/backend.hpp"

@@ -6,7 +6,7 @@
 #include <mutex>
 #include <string>
 #include <vector>
-#include <vulkan/vulkan_raii.hpp>
+#include "vk_hpp.hpp"
 
 #include "vk_device_facts.hpp"
 #include "vk_knobs.hpp"

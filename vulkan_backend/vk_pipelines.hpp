@@ -11,7 +11,7 @@
 #include <mutex>
 #include <string>
 #include <vector>
-#include <vulkan/vulkan_raii.hpp>
+#include "vk_hpp.hpp"
 
 #include "vk_device_facts.hpp"
 

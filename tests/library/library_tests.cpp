@@ -7,6 +7,7 @@
 #include <functional>
 #include <numeric>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 #include <vulkan/vulkan_raii.hpp>
@@ -192,6 +193,53 @@ TEST_CASE("Context refuses a device created without bufferDeviceAddress", "[libr
           info.device_info = nullptr;
           xr::vulkan::Context context(info);
         }) == xr::ErrorCategory::usage);
+}
+
+// A ContextInfo filled wrongly is one line of usage before the library calls the driver with it
+// (a consumer's uninitialised or mixed-up field must never crash inside the driver).
+TEST_CASE("Context refuses a ContextInfo filled wrongly, naming the field", "[library]") {
+  const TestDevice d;
+  skip_without_device(d.usable());
+  const auto refusal = [](const xr::vulkan::ContextInfo& info) -> std::string {
+    try {
+      xr::vulkan::Context context(info);
+    } catch (const xr::Error& e) {
+      CHECK(e.category() == xr::ErrorCategory::usage);
+      CHECK(std::string_view(e.what()).find('\n') == std::string_view::npos);
+      return e.what();
+    }
+    FAIL("a Context was made");
+    return {};
+  };
+  xr::vulkan::ContextInfo info = d.info();
+  info.api_version = 0xdeadbeef;
+  CHECK_THAT(refusal(info), Catch::Contains("api_version 3735928559 is not a Vulkan 1.x"));
+
+  info = d.info();
+  VkDeviceCreateInfo wrong_type = *info.device_info;
+  wrong_type.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
+  info.device_info = &wrong_type;
+  CHECK_THAT(refusal(info), Catch::Contains("device_info is not a VkDeviceCreateInfo"));
+
+  VkDeviceCreateInfo no_names = *d.info().device_info;
+  no_names.enabledExtensionCount = 2;
+  no_names.ppEnabledExtensionNames = nullptr;
+  info.device_info = &no_names;
+  CHECK_THAT(refusal(info), Catch::Contains("2 extensions and no ppEnabledExtensionNames"));
+
+  VkPhysicalDeviceFeatures2 loop{};
+  loop.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  loop.pNext = &loop;
+  VkDeviceCreateInfo looped = *d.info().device_info;
+  looped.pNext = &loop;
+  info.device_info = &looped;
+  CHECK_THAT(refusal(info), Catch::Contains("pNext chain is longer than"));
+
+  // A physical device of another instance: the same GPU, through another function table.
+  const TestDevice other;
+  info = d.info();
+  info.physical_device = *other.physical;
+  CHECK_THAT(refusal(info), Catch::Contains("physical_device is not one of the instance's"));
 }
 
 TEST_CASE("the library's choice, and what it refuses by id, count and operand", "[library]") {

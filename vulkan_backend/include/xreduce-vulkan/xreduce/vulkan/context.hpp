@@ -40,7 +40,10 @@ struct ContextInfo {
 class Context {
  public:
   // Throws xr::Error: unsupported (one line naming what the device lacks or was not enabled),
-  // usage (a null handle), unavailable (no Vulkan 1.2 function table).
+  // usage (a null handle; an api_version that is not Vulkan 1.x; a device_info that is not a
+  // VkDeviceCreateInfo, or whose extension names or pNext chain are broken; a physical device
+  // that is not the instance's), unavailable (no Vulkan 1.2 function table). Every field is
+  // checked before the library calls the driver with it.
   explicit Context(const ContextInfo& info);
   ~Context();
   Context(Context&&) noexcept;
