@@ -11,7 +11,7 @@ install(DIRECTORY core/include/xreduce DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS xreduce_core EXPORT xreduceTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 if(XR_HAVE_VULKAN)
-  install(DIRECTORY vulkan_backend/include/xreduce-vulkan/xreduce
+  install(DIRECTORY vulkan_backend/library/include/xreduce
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
   install(TARGETS xreduce_vulkan xreduce_shaders EXPORT xreduceTargets
           ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
@@ -19,8 +19,7 @@ endif()
 install(EXPORT xreduceTargets NAMESPACE xreduce:: DESTINATION ${XR_INSTALL_CMAKEDIR})
 
 if(XR_HAVE_CUDA)
-  set_target_properties(xreduce_cuda PROPERTIES EXPORT_NAME cuda)
-  install(DIRECTORY cuda_backend/include/xreduce DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(DIRECTORY cuda_backend/library/include/xreduce DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
   install(TARGETS xreduce_cuda EXPORT xreduceCudaTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
   install(EXPORT xreduceCudaTargets NAMESPACE xreduce:: DESTINATION ${XR_INSTALL_CMAKEDIR})
 endif()

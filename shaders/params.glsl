@@ -1,4 +1,4 @@
-// The push constants of every shader (the host's PushBlock in vulkan_backend/vk_context.hpp,
+// The push constants of every shader (the host's PushBlock in vulkan_backend/library/vk_pipelines.hpp,
 // byte for byte): the device addresses of the pass's three operands (read by the XR_ADDRESS
 // modules only, see common.glsl), then the pass's sizes.
 #extension GL_EXT_buffer_reference : require

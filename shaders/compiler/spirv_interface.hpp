@@ -1,6 +1,6 @@
 // What a SPIR-V module shows the pipeline that runs it: entry points with their local sizes, the
 // descriptor resources and the push-constant block. Read from the words, so a user's kernel
-// (`--kernel`, vulkan_backend/vk_user_module) is checked against the ABI before a pipeline is
+// (`--kernel`, vulkan_backend/adapter/vk_user_module) is checked against the ABI before a pipeline is
 // made from it. Plain C++: no Vulkan header, no xreduce core.
 #pragma once
 

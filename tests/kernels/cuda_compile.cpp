@@ -1,4 +1,4 @@
-// Users' CUDA kernels as NVRTC compiles them (cuda_backend/user_module, user_compile): white-box
+// Users' CUDA kernels as NVRTC compiles them (cuda_backend/adapter/user_module, user_compile): white-box
 // tests that need no GPU. Every .cu example compiles for sm_90 for every dtype, op and scan kind
 // it claims, through the same prelude the backend puts in front; the ABI's macros compile for
 // every dtype; a compile error names the user's file and line; the kernel cache is used. Loading

@@ -1,6 +1,6 @@
 // The bandwidth probe behind Backend::measure_read_bandwidth_gbps.
 #include "dispatch_stream.hpp"
-#include "kernels/stream.cuh"
+#include "stream_read.cuh"
 
 namespace xr::cuda {
 

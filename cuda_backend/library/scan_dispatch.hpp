@@ -12,9 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "context.hpp"
+#include "cuda_check.hpp"
+#include "device_limits.hpp"
 #include "launch.hpp"
 #include "xreduce/primitive.hpp"
+#include "xreduce/shapes.hpp"
 
 namespace xr::cuda {
 
@@ -61,6 +63,12 @@ struct ScanBuffers {
   // How many enqueue_scan calls ran on this scratch before this one (0 for the first): a
   // family can keep epochs in scratch instead of resetting it every call.
   std::uint64_t launch = 0;
+};
+
+// The tool's knobs that change a plan (the library's callers get the defaults).
+struct ScanTuning {
+  // fast/decoupled-lookback runs as one block up to this n (XR_SCAN_ONE_GROUP_MAX).
+  std::uint64_t one_group_max = kScanOneGroupMax;
 };
 
 // Printable tuning of a scan kernel, with the measurement that chose it (each family's

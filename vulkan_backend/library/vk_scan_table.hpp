@@ -1,6 +1,6 @@
 // The Vulkan scan variants as data: the shaders, workgroup size, items and requirements of each
 // id, and the look-back's tuning. The same ids and algorithms as the CUDA ladder
-// (cuda_backend/scan_dispatch.hpp), with subgroups where CUDA has warps; shapes shared with CUDA
+// (cuda_backend/library/scan_dispatch.hpp), with subgroups where CUDA has warps; shapes shared with CUDA
 // come from core (xreduce/shapes.hpp).
 #pragma once
 

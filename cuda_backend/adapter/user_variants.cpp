@@ -63,6 +63,8 @@ struct UserReducePlan {
   std::vector<UserReduceLaunch> launches;
   std::size_t result = 0;  // byte offset of the one value
 
+  std::size_t scratch_size() const { return scratch_bytes; }
+
   static UserReducePlan make(const UserKernel& k, DType t, Op op, std::size_t n) {
     UserReducePlan plan;
     plan.n = n;
@@ -123,7 +125,7 @@ class UserReducer final : public Reducer {
     first.mark_launched();
     rest.mark_launched();
     auto* scratch = static_cast<char*>(planned_.scratch());
-    XR_CUDA_CHECK(cudaMemcpyAsync(host_result_.get(), scratch + planned_.plan().result,
+    XR_CUDA_CHECK(cudaMemcpyAsync(host_result_.get(), scratch + planned_.call().result,
                                   size_of(acc), cudaMemcpyDeviceToHost, s));
     const float device_ms = timer_.finish(s, ctx_->knobs().timeout) / static_cast<float>(calls);
     return {value_of(t), Timing{device_ms, ms_since(t0) / calls, true}};
@@ -135,7 +137,7 @@ class UserReducer final : public Reducer {
     const DType t = array.dtype(), acc = accumulator_of(t);
     planned_.ensure(*ctx_, t, op, array.size(),
                     [&] { return UserReducePlan::make(kernel_, t, op, array.size()); });
-    const UserReducePlan& plan = planned_.plan();
+    const UserReducePlan& plan = planned_.call();
     if (planned_.launches() == 0)
       for (const UserReduceLaunch& l : plan.launches)
         write_identity(*ctx_,
@@ -147,7 +149,7 @@ class UserReducer final : public Reducer {
   void enqueue(const CudaArray& array, const UserModule& first, const UserModule& rest,
                cudaStream_t s) {
     auto* scratch = static_cast<char*>(planned_.scratch());
-    for (const UserReduceLaunch& l : planned_.plan().launches) {
+    for (const UserReduceLaunch& l : planned_.call().launches) {
       const bool from_input = l.src == UserReduceLaunch::kInput;
       const void* src = from_input ? array.data() : scratch + l.src;
       void* dst = scratch + l.dst;
@@ -189,6 +191,8 @@ struct UserScanPlan {
   DType dtype{};
   Op op{};
   std::size_t scratch_bytes = 0;  // zeroed before every call, inside the timed interval
+
+  std::size_t scratch_size() const { return scratch_bytes; }
 };
 
 class UserScanner final : public Scanner {
@@ -240,7 +244,7 @@ class UserScanner final : public Scanner {
   void enqueue(const CudaArray& in, const CudaArray& out, const UserModule& module,
                cudaStream_t s) {
     void* scratch = planned_.scratch();
-    XR_CUDA_CHECK(cudaMemsetAsync(scratch, 0, planned_.plan().scratch_bytes, s));
+    XR_CUDA_CHECK(cudaMemsetAsync(scratch, 0, planned_.call().scratch_bytes, s));
     const void* src = in.data();
     void* dst = out.data();
     unsigned count = static_cast<unsigned>(in.size());

@@ -14,57 +14,6 @@
 
 namespace xr::cuda {
 
-ErrorCategory classify(cudaError_t e) {
-  switch (e) {
-    case cudaErrorMemoryAllocation:
-      return ErrorCategory::out_of_memory;
-    case cudaErrorNoDevice:
-    case cudaErrorInsufficientDriver:
-    case cudaErrorInitializationError:
-    case cudaErrorStubLibrary:
-    case cudaErrorCallRequiresNewerDriver:
-    case cudaErrorDevicesUnavailable:
-    case cudaErrorSystemNotReady:
-    case cudaErrorSystemDriverMismatch:
-    case cudaErrorCompatNotSupportedOnDevice:
-    case cudaErrorInvalidDevice:
-      return ErrorCategory::unavailable;
-    case cudaErrorNoKernelImageForDevice:
-    case cudaErrorUnsupportedPtxVersion:
-    case cudaErrorInvalidDeviceFunction:
-      return ErrorCategory::unsupported;
-    default:  // faults, launch failures, illegal addresses, ECC errors: the context is gone
-      return ErrorCategory::device_lost;
-  }
-}
-
-std::string describe(cudaError_t e) {
-  std::string s = std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
-  if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidDeviceFunction)
-    s += " (rebuild with -DCMAKE_CUDA_ARCHITECTURES=<this GPU's sm>, e.g. native)";
-  return s;
-}
-
-namespace {
-// Set by the first error that lost the context (a kernel's fault is sticky): every later call
-// fails the same way, so the owners' releases on the way out have nothing to add to that error.
-std::atomic<bool> g_context_lost{false};
-}  // namespace
-
-void throw_cuda_error(cudaError_t e, const char* file, int line, const char* expr) {
-  const ErrorCategory category = classify(e);
-  if (category == ErrorCategory::device_lost) g_context_lost.store(true);
-  throw_call_error(category, file, line, expr, describe(e));
-}
-
-void report_cuda_error(cudaError_t e, const char* file, int line, const char* expr) noexcept {
-  // At process exit the runtime may unload before static owners release: nothing leaks then.
-  if (e == cudaErrorCudartUnloading) return;
-  if (g_context_lost.load()) return;
-  std::fprintf(stderr, "xreduce: %s:%d: `%s` failed: %s: %s\n", file, line, expr,
-               cudaGetErrorName(e), cudaGetErrorString(e));
-}
-
 // --- owners -----------------------------------------------------------------------------------
 DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
   void* p = nullptr;
@@ -104,24 +53,6 @@ std::string version_text(int v) {  // 13000 -> "13.0"
 }
 
 }  // namespace
-
-DeviceLimits query_limits(int device) {
-  cudaDeviceProp p{};
-  XR_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
-  DeviceLimits d;
-  d.device = device;
-  d.cc_major = p.major;
-  d.cc_minor = p.minor;
-  d.sm_count = p.multiProcessorCount;
-  d.max_threads_per_sm = p.maxThreadsPerMultiProcessor;
-  d.max_threads_per_block = p.maxThreadsPerBlock;
-  d.shared_per_block = p.sharedMemPerBlock;
-  d.l2_bytes = static_cast<std::size_t>(p.l2CacheSize);
-  d.global_bytes = p.totalGlobalMem;
-  d.warp_size = p.warpSize;
-  d.cooperative_launch = attribute(cudaDevAttrCooperativeLaunch, device) != 0;
-  return d;
-}
 
 std::string uuid_hex(const cudaUUID_t& uuid) {
   static const char* digits = "0123456789abcdef";

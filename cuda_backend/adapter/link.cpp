@@ -13,7 +13,7 @@
 namespace xr::cuda {
 namespace {
 
-// As the Vulkan anchor (vulkan_backend/vk_link.cpp): one warm-up, then the median of 7.
+// As the Vulkan anchor (vulkan_backend/adapter/vk_link.cpp): one warm-up, then the median of 7.
 constexpr int kLinkRuns = 7;
 
 // Median ms of cudaMemcpyAsync(dst, src, bytes, kind) over kLinkRuns after a warm-up. Not held

@@ -10,7 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "context.hpp"
+#include "cuda_check.hpp"
+#include "device_limits.hpp"
 #include "launch.hpp"
 #include "xreduce/shapes.hpp"
 

@@ -1,5 +1,6 @@
-// Layer 1 of the CUDA backend: checked calls, error classification, move-only owners of device
-// resources, and the per-device Context (stream, staging buffers, device limits).
+// The tool's CUDA context: move-only owners of device resources, and the per-device Context
+// (stream, staging buffers, L2 flush, bandwidth probes) over the library's checked calls and
+// device limits.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -9,41 +10,11 @@
 #include <memory>
 #include <string>
 
+#include "cuda_check.hpp"
 #include "cuda_knobs.hpp"
+#include "device_limits.hpp"
 #include "xreduce/backend.hpp"
 #include "xreduce/error.hpp"
-
-namespace xr::cuda {
-
-// Maps a CUDA error to the category the tool turns into an exit code: allocation failures are
-// out_of_memory, a missing driver or device is unavailable, a missing kernel image is
-// unsupported, everything else (faults, launch failures) means the device is lost.
-ErrorCategory classify(cudaError_t e);
-// "cudaErrorX: text" for messages.
-std::string describe(cudaError_t e);
-[[noreturn]] void throw_cuda_error(cudaError_t e, const char* file, int line, const char* expr);
-// The no-throw twin for destructors: prints the failure to stderr, unless an earlier error lost
-// the context (then every release fails alike, and that error is the one to report).
-void report_cuda_error(cudaError_t e, const char* file, int line, const char* expr) noexcept;
-
-}  // namespace xr::cuda
-
-#define XR_CUDA_CHECK(expr)                                                  \
-  do {                                                                       \
-    const cudaError_t xr_cuda_err_ = (expr);                                 \
-    if (xr_cuda_err_ != cudaSuccess)                                         \
-      ::xr::cuda::throw_cuda_error(xr_cuda_err_, __FILE__, __LINE__, #expr); \
-  } while (0)
-
-#define XR_CUDA_CHECK_NOTHROW(expr)                                           \
-  do {                                                                        \
-    const cudaError_t xr_cuda_err_ = (expr);                                  \
-    if (xr_cuda_err_ != cudaSuccess)                                          \
-      ::xr::cuda::report_cuda_error(xr_cuda_err_, __FILE__, __LINE__, #expr); \
-  } while (0)
-
-// After every <<<...>>>: configuration errors surface here, faults at the next synchronisation.
-#define XR_CUDA_CHECK_LAUNCH() XR_CUDA_CHECK(cudaGetLastError())
 
 namespace xr::cuda {
 
@@ -109,20 +80,6 @@ class Stream {
   std::unique_ptr<CUstream_st, StreamDestroy> s_;
 };
 
-// The device facts dispatch needs to size grids; read once per device.
-struct DeviceLimits {
-  int device = 0;
-  int cc_major = 0, cc_minor = 0;
-  int sm_count = 0;
-  int max_threads_per_sm = 0;
-  int max_threads_per_block = 0;
-  std::size_t shared_per_block = 0;
-  std::size_t l2_bytes = 0;
-  std::size_t global_bytes = 0;
-  int warp_size = 32;
-  bool cooperative_launch = false;  // cudaLaunchCooperativeKernel (grid-wide barriers)
-};
-DeviceLimits query_limits(int device);
 
 // What `xreduce list` shows of device `index`.
 DeviceInfo describe_device(int index);

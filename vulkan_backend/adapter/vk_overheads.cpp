@@ -13,7 +13,7 @@
 namespace xr::vulkan {
 namespace {
 
-// As the CUDA table (cuda_backend/timing.cu): 256 calls per batch, 25 samples per row, 100 round
+// As the CUDA table (cuda_backend/adapter/timing.cu): 256 calls per batch, 25 samples per row, 100 round
 // trips.
 constexpr int kCalls = 256;
 constexpr int kSamples = 25;

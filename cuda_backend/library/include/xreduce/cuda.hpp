@@ -1,0 +1,6 @@
+// xreduce's CUDA reduce and scan as a library (docs/library.md): find_package(xreduce
+// COMPONENTS cuda), target_link_libraries(app PRIVATE xreduce::cuda).
+#pragma once
+
+#include "xreduce/cuda/reduce.hpp"
+#include "xreduce/cuda/scan.hpp"

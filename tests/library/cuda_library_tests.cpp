@@ -1,0 +1,132 @@
+// xreduce::cuda as a caller uses it (docs/library.md): its public headers only, on memory and a
+// stream the test makes itself. What it refuses is checked without a GPU (the request comes
+// before the device); a reduce and both scan kinds run where a device is (the GPU machine's
+// conformance covers every variant, since the tool enqueues through the same API).
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <string_view>
+#include <vector>
+
+#include "xreduce/cuda.hpp"
+#include "xreduce/error.hpp"
+
+namespace {
+
+// Without a CUDA device the test is skipped (ctest's SKIP_RETURN_CODE), unless CI or the GPU
+// recipe says CUDA must be there (XR_TEST_REQUIRE_BACKENDS).
+void skip_without_device() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0) return;
+  (void)cudaGetLastError();
+  const char* required = std::getenv("XR_TEST_REQUIRE_BACKENDS");
+  if (required && std::string_view(required).find("cuda") != std::string_view::npos)
+    FAIL("no CUDA device, and XR_TEST_REQUIRE_BACKENDS requires one");
+  std::puts("skipped: no CUDA device");
+  std::exit(77);
+}
+
+xr::ErrorCategory category_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const xr::Error& e) {
+    INFO(e.what());
+    return e.category();
+  }
+  FAIL("no xr::Error thrown");
+  return xr::ErrorCategory::usage;
+}
+
+struct CudaFree {
+  void operator()(void* p) const noexcept { cudaFree(p); }
+};
+using DevicePtr = std::unique_ptr<void, CudaFree>;
+
+DevicePtr device_bytes(std::size_t bytes) {
+  void* p = nullptr;
+  REQUIRE(cudaMalloc(&p, bytes == 0 ? 1 : bytes) == cudaSuccess);
+  REQUIRE(cudaMemset(p, 0, bytes == 0 ? 1 : bytes) == cudaSuccess);
+  return DevicePtr(p);
+}
+
+}  // namespace
+
+TEST_CASE("the CUDA library refuses a wrong request before it needs a device", "[library]") {
+  using xr::DType;
+  using xr::ErrorCategory;
+  using xr::Op;
+  CHECK(category_of([] { xr::cuda::Reduce r({.dtype = DType::i32, .op = Op::sum, .count = 0}); }) ==
+        ErrorCategory::usage);
+  CHECK(category_of([] {
+          xr::cuda::Reduce r({.dtype = DType::i32, .op = Op::sum, .count = 10, .variant = "x/y"});
+        }) == ErrorCategory::usage);
+  CHECK(category_of([] {
+          xr::cuda::Scan s({.dtype = DType::f32, .op = Op::max, .count = 10, .variant = "x/y"});
+        }) == ErrorCategory::usage);
+  // Seed 000's in-place ladder overwrites the input: only when asked to, only over 32-bit types.
+  CHECK(category_of([] {
+          xr::cuda::Reduce r(
+              {.dtype = DType::i32, .op = Op::sum, .count = 10, .variant = "global/unroll8"});
+        }) == ErrorCategory::usage);
+  CHECK(category_of([] {
+          xr::cuda::Reduce r({.dtype = DType::f64,
+                              .op = Op::sum,
+                              .count = 10,
+                              .variant = "global/unroll8",
+                              .overwrite_input = true});
+        }) == ErrorCategory::unsupported);
+}
+
+TEST_CASE("reduce and both scans through the public API, on the caller's stream", "[library]") {
+  skip_without_device();
+  constexpr std::size_t n = 100'003;  // past every one-block path, not a multiple of a tile
+  std::vector<std::int32_t> data(n);
+  std::mt19937 random(11);
+  for (auto& x : data) x = static_cast<std::int32_t>(random() % 201) - 100;
+  const DevicePtr in = device_bytes(n * 4), out = device_bytes(n * 4), result = device_bytes(16);
+  REQUIRE(cudaMemcpy(in.get(), data.data(), n * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+  cudaStream_t stream = nullptr;
+  REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
+
+  CHECK(xr::cuda::reduce_variants(xr::DType::i32).front() == "fast/single-pass");
+  CHECK(xr::cuda::scan_variants(xr::DType::i32).front() == "fast/decoupled-lookback");
+
+  const xr::cuda::Reduce reduce({.dtype = xr::DType::i32, .op = xr::Op::sum, .count = n});
+  CHECK(reduce.variant() == "fast/single-pass");
+  const DevicePtr reduce_scratch = device_bytes(reduce.scratch_size());
+  for (int call = 0; call < 3; ++call) {  // the ticket is left zero for the next call
+    reduce.enqueue(stream, in.get(), result.get(), reduce_scratch.get());
+    std::int32_t sum = 0;
+    REQUIRE(cudaMemcpyAsync(&sum, result.get(), 4, cudaMemcpyDeviceToHost, stream) ==
+            cudaSuccess);
+    REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
+    CHECK(sum == std::accumulate(data.begin(), data.end(), 0));
+  }
+  CHECK(category_of([&] {
+          reduce.enqueue(stream, static_cast<char*>(in.get()) + 4, result.get(),
+                         reduce_scratch.get());
+        }) == xr::ErrorCategory::usage);
+
+  xr::cuda::Scan scan({.dtype = xr::DType::i32, .op = xr::Op::sum, .count = n});
+  CHECK(scan.variant() == "fast/decoupled-lookback");
+  const DevicePtr scan_scratch = device_bytes(scan.scratch_size());
+  std::vector<std::int32_t> expected(n), got(n);
+  for (xr::ScanKind kind : {xr::ScanKind::inclusive, xr::ScanKind::exclusive, xr::ScanKind::inclusive}) {
+    CAPTURE(static_cast<int>(kind));
+    scan.enqueue(stream, kind, in.get(), out.get(), scan_scratch.get());
+    REQUIRE(cudaMemcpyAsync(got.data(), out.get(), n * 4, cudaMemcpyDeviceToHost, stream) ==
+            cudaSuccess);
+    REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
+    if (kind == xr::ScanKind::inclusive)
+      std::inclusive_scan(data.begin(), data.end(), expected.begin());
+    else
+      std::exclusive_scan(data.begin(), data.end(), expected.begin(), 0);
+    CHECK(got == expected);
+  }
+  REQUIRE(cudaStreamDestroy(stream) == cudaSuccess);
+}
