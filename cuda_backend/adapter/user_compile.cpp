@@ -72,6 +72,21 @@ std::string gcc_style_locations(const std::string& log) {
   return std::regex_replace(log, location, ":$1: ");
 }
 
+std::string decimal_sizes(const std::string& log) {
+  // ptxas: "uses too much shared data (0x3d0900 bytes, 0xc000 max)".
+  static const std::regex sizes(R"(\(0x([0-9a-fA-F]+) bytes, 0x([0-9a-fA-F]+) max\))");
+  std::string out;
+  auto at = log.cbegin();
+  for (std::sregex_iterator m(log.begin(), log.end(), sizes), end; m != end; ++m) {
+    out.append(at, (*m)[0].first);
+    out += "(" + std::to_string(std::stoull((*m)[1].str(), nullptr, 16)) + " bytes, " +
+           std::to_string(std::stoull((*m)[2].str(), nullptr, 16)) + " max)";
+    at = (*m)[0].second;
+  }
+  out.append(at, log.cend());
+  return out;
+}
+
 std::string nvrtc_compile(const std::filesystem::path& path, const std::string& source,
                           const NvrtcSetup& setup) {
   nvrtcProgram raw = nullptr;
@@ -83,7 +98,8 @@ std::string nvrtc_compile(const std::filesystem::path& path, const std::string& 
   const nvrtcResult r = nvrtcCompileProgram(raw, static_cast<int>(options.size()), options.data());
   if (r == NVRTC_ERROR_COMPILATION)
     throw Error(ErrorCategory::usage,
-                path.string() + ": does not compile: " + gcc_style_locations(program_log(raw)));
+                path.string() + ": does not compile: " +
+                    decimal_sizes(gcc_style_locations(program_log(raw))));
   check(r, "nvrtcCompileProgram");
   std::size_t size = 0;
   check(nvrtcGetCUBINSize(raw, &size), "nvrtcGetCUBINSize");

@@ -35,5 +35,8 @@ std::string nvrtc_compile(const std::filesystem::path& path, const std::string& 
 
 // NVRTC's "FILE(LINE): " locations as "FILE:LINE: ".
 std::string gcc_style_locations(const std::string& log);
+// ptxas's sizes in hexadecimal ("(0x3d0900 bytes, 0xc000 max)") in decimal, as every other
+// limit message of xreduce gives them.
+std::string decimal_sizes(const std::string& log);
 
 }  // namespace xr::cuda

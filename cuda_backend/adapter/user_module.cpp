@@ -111,14 +111,15 @@ void check_parameters(const UserKernel& k, cudaKernel_t kernel, const std::strin
                ", of " + list_of(expected) + " bytes (docs/kernels.md)");
 }
 
-// The declared block must fit the kernel's registers and its __launch_bounds__.
-void check_block(const UserKernel& k, cudaKernel_t kernel, const std::string& entry) {
+// The declared block must fit the device, the kernel's registers and its __launch_bounds__, and
+// its static shared memory the device's per-block limit: checked before the first launch, which
+// would otherwise fail (too many resources) or, for a cubin or PTX built elsewhere, never start.
+void check_block(const UserKernel& k, cudaKernel_t kernel, const std::string& entry,
+                 const DeviceLimits& dev) {
   cudaFuncAttributes a{};
   XR_CUDA_CHECK(cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(kernel)));
-  if (static_cast<int>(k.block) > a.maxThreadsPerBlock)
-    bad(k, "kernel '" + entry + "' runs at most " + std::to_string(a.maxThreadsPerBlock) +
-               " threads per block (" + std::to_string(a.numRegs) +
-               " registers per thread), not block=" + std::to_string(k.block));
+  const KernelResources r{a.numRegs, a.sharedSizeBytes, a.maxThreadsPerBlock};
+  if (std::string why = block_refusal(entry, r, k.block, dev); !why.empty()) bad(k, why);
 }
 
 }  // namespace
@@ -144,6 +145,31 @@ std::string user_image(const UserKernel& k, const UserModuleKey& key, int cc_maj
   return cubin;
 }
 
+std::string block_refusal(const std::string& entry, const KernelResources& r, std::uint32_t block,
+                          const DeviceLimits& dev) {
+  const std::string kernel = "kernel '" + entry + "'";
+  if (block > static_cast<std::uint32_t>(dev.max_threads_per_block))
+    return "block=" + std::to_string(block) + " is past this device's " +
+           std::to_string(dev.max_threads_per_block) + " threads per block (maxThreadsPerBlock)";
+  if (r.static_shared > dev.shared_per_block)
+    return kernel + " uses " + std::to_string(r.static_shared) +
+           " bytes of static shared memory; this device allows " +
+           std::to_string(dev.shared_per_block) + " per block (sharedMemPerBlock)";
+  if (block > static_cast<std::uint32_t>(r.max_threads)) {
+    const std::uint64_t needed = std::uint64_t(r.registers) * block;
+    if (needed > static_cast<std::uint64_t>(dev.regs_per_block))
+      return kernel + " uses " + std::to_string(r.registers) + " registers per thread: block=" +
+             std::to_string(block) + " needs " + std::to_string(needed) +
+             "; this device has " + std::to_string(dev.regs_per_block) +
+             " per block (regsPerBlock), so it runs at most " + std::to_string(r.max_threads) +
+             " threads per block";
+    return kernel + " runs at most " + std::to_string(r.max_threads) +
+           " threads per block (its __launch_bounds__, or " + std::to_string(r.registers) +
+           " registers per thread), not block=" + std::to_string(block);
+  }
+  return {};
+}
+
 std::vector<std::size_t> abi_parameter_sizes(Primitive primitive) {
   if (primitive == Primitive::reduce) return {sizeof(void*), sizeof(void*), sizeof(unsigned)};
   return {sizeof(void*), sizeof(void*), sizeof(void*), sizeof(unsigned)};
@@ -160,7 +186,7 @@ UserModule& UserModules::get(const UserKernel& k, const UserModuleKey& key,
   for (const KernelPass& pass : k.passes) {
     const cudaKernel_t kernel = find_kernel(k, library, pass.entry, limits);
     check_parameters(k, kernel, pass.entry);
-    check_block(k, kernel, pass.entry);
+    check_block(k, kernel, pass.entry, limits);
     passes.push_back(kernel);
   }
   auto module = std::make_unique<UserModule>(owner.release(), std::move(passes));

@@ -68,6 +68,17 @@ std::string user_source(const UserKernel& kernel, const UserModuleKey& key);
 std::string user_image(const UserKernel& kernel, const UserModuleKey& key, int cc_major,
                        int cc_minor);
 
+// What the runtime says of a loaded kernel (cudaFuncGetAttributes) that the device's limits bind.
+struct KernelResources {
+  int registers = 0;              // per thread
+  std::size_t static_shared = 0;  // bytes of __shared__ arrays
+  int max_threads = 0;            // per block, as its registers and __launch_bounds__ allow
+};
+// Empty when blocks of `block` threads of a kernel of `r` fit the device of `dev`, else one
+// clause naming what is past which limit, with both numbers (the file's name goes before it).
+std::string block_refusal(const std::string& entry, const KernelResources& r, std::uint32_t block,
+                          const DeviceLimits& dev);
+
 // The parameter sizes in bytes the ABI fixes for a pass of `primitive`: reduce (const XR_T* in,
 // XR_ACC* partials, unsigned n), scan (const XR_T* in, XR_T* out, unsigned char* scratch,
 // unsigned n).

@@ -15,6 +15,11 @@ DeviceLimits query_limits(int device) {
   d.max_threads_per_sm = p.maxThreadsPerMultiProcessor;
   d.max_threads_per_block = p.maxThreadsPerBlock;
   d.shared_per_block = p.sharedMemPerBlock;
+  d.shared_per_block_optin = p.sharedMemPerBlockOptin;
+  d.shared_per_sm = p.sharedMemPerMultiprocessor;
+  d.regs_per_block = p.regsPerBlock;
+  d.regs_per_sm = p.regsPerMultiprocessor;
+  d.max_blocks_per_sm = p.maxBlocksPerMultiProcessor;
   d.l2_bytes = static_cast<std::size_t>(p.l2CacheSize);
   d.global_bytes = p.totalGlobalMem;
   d.warp_size = p.warpSize;

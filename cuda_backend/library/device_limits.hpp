@@ -13,7 +13,12 @@ struct DeviceLimits {
   int sm_count = 0;
   int max_threads_per_sm = 0;
   int max_threads_per_block = 0;
-  std::size_t shared_per_block = 0;
+  std::size_t shared_per_block = 0;        // static + dynamic without opting in (48 KiB)
+  std::size_t shared_per_block_optin = 0;  // dynamic, after cudaFuncSetAttribute
+  std::size_t shared_per_sm = 0;
+  int regs_per_block = 0;
+  int regs_per_sm = 0;
+  int max_blocks_per_sm = 0;
   std::size_t l2_bytes = 0;
   std::size_t global_bytes = 0;
   int warp_size = 32;

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -27,10 +28,23 @@ struct EntryPoint {
   std::array<LocalDim, 3> local_size{};
 };
 
-enum class ResourceKind { storage_buffer, uniform_buffer, other };
+enum class ResourceKind {
+  storage_buffer,
+  uniform_buffer,
+  sampled_image,           // GLSL texture*, HLSL Texture*
+  storage_image,           // GLSL image*, HLSL RWTexture*
+  uniform_texel_buffer,    // GLSL textureBuffer, HLSL Buffer<T>
+  storage_texel_buffer,    // GLSL imageBuffer, HLSL RWBuffer<T>
+  sampler,                 // GLSL sampler, HLSL SamplerState
+  combined_image_sampler,  // GLSL sampler2D and the like
+  acceleration_structure,
+  other,
+};
 
 struct Resource {
   std::string name;  // OpName of the variable, else of its block type; may be empty
+  std::string block;                 // OpName of its block type (HLSL's globals: "$Global")
+  std::vector<std::string> members;  // the block's member names, where the module names them
   ResourceKind kind = ResourceKind::other;
   std::uint32_t set = 0;
   std::uint32_t binding = 0;
@@ -47,6 +61,15 @@ struct ModuleInterface {
 // std::invalid_argument with one line for what is not a module: bad magic (byte-swapped said
 // so), a truncated header, an instruction of 0 words or running past the end.
 ModuleInterface read_interface(std::span<const std::uint32_t> words);
+// The bytes of the module's Workgroup variables (GLSL `shared`, HLSL `groupshared`), each laid
+// out naturally (every scalar aligned to its own size: the least any implementation allocates),
+// with `specialization` (SpecId -> value, as the pipeline sets them) applied to the spec
+// constants array lengths are written with. std::nullopt when a length is an expression this
+// reader does not evaluate (integer arithmetic, shifts, conversions and the components of
+// gl_WorkGroupSize are). std::invalid_argument as read_interface.
+std::optional<std::uint64_t> workgroup_memory_bytes(
+    std::span<const std::uint32_t> words,
+    const std::map<std::uint32_t, std::uint32_t>& specialization = {});
 // A file's bytes as words: std::invalid_argument when they are not a whole number of words or
 // do not start with SPIR-V's magic.
 std::vector<std::uint32_t> words_from_bytes(std::string_view bytes);

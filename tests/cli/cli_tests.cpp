@@ -1053,7 +1053,88 @@ TEST_CASE("kernels that do not compile or do not fit the ABI", "[cli][usage][ker
   expect_error({"check", "--kernel", path("two.spv", std::string("\x03\x02\x23\x07", 4) + "0000"),
                 "--kernel-spec", "dtypes=i32,f32"},
                2, "one dtype");
-  CHECK(dir.entries() == 7);  // nothing written beside the kernels
+  // A resource that is not a storage buffer is named by its kind; HLSL's $Globals by what it
+  // holds, with the push-constant spellings glslang takes (docs/kernels.md's former one is not).
+  expect_error({"check", "--kernel", std::string(XR_BAD_KERNELS) + "/push_struct.hlsl"}, 2,
+               "push_struct.hlsl: HLSL's $Globals is a uniform buffer at set 0 binding 2, holding "
+               "the global variables outside a push-constant block (sizes)");
+  expect_error(
+      {"check", "--kernel",
+       path("sampler.comp",
+            glsl_kernel("sdata[tid] = XR_OP(sdata[tid], sdata[tid + s]) + "
+                        "XR_ACC(texture(tex, vec2(0)).x);",
+                        "layout(binding = 2) uniform sampler2D tex;"))},
+      2, "'tex' is a combined image sampler (GLSL sampler2D and the like) at set 0 binding 2");
+  CHECK(dir.entries() == 8);  // nothing written beside the kernels
+}
+
+// Past the device's limits a kernel is refused before any pipeline is made of it: Vulkan leaves
+// such a dispatch undefined (an H200 hung on bad/shared_huge.comp, lavapipe summed it wrong).
+TEST_CASE("kernels past the device's limits are refused before they run, naming both numbers",
+          "[cli][usage][kernel]") {
+  require_vulkan();
+  const std::string bad = XR_BAD_KERNELS;
+  for (const char* command : {"run", "check"}) {
+    CAPTURE(command);
+    std::vector<std::string> args{command, "--kernel", bad + "/shared_huge.comp"};
+    if (std::string_view(command) == "run") args.insert(args.end(), {"--n", "1000"});
+    expect_error(args, 2,
+                 "shared_huge.comp: declares 4000000 bytes of workgroup memory (GLSL shared, "
+                 "HLSL groupshared); llvmpipe");
+  }
+  expect_error({"run", "--kernel", bad + "/shared_huge.comp", "--n", "1000"}, 2,
+               "allows 32768 (maxComputeSharedMemorySize)");
+  expect_error({"run", "--kernel", bad + "/shared_huge.hlsl", "--n", "1000"}, 2,
+               "shared_huge.hlsl: declares 4000000 bytes of workgroup memory");
+  // Sized by the workgroup through specialization constant 0: 256 x 4096 ints once specialized.
+  expect_error({"run", "--kernel", bad + "/shared_spec.comp", "--n", "1000"}, 2,
+               "shared_spec.comp: declares 4194304 bytes of workgroup memory");
+  // glslang refuses a 2048-wide source itself, naming its limit (Vulkan's guaranteed minimum).
+  expect_error({"run", "--kernel", bad + "/wide.comp", "--n", "1000"}, 2,
+               "error: 'local_size' : too large");
+  expect_error({"compare", "--kernel", bad + "/push_large.comp", "--n", "1000", "--quiet"}, 2,
+               "push_large.comp: its push constants take 1024 bytes; llvmpipe");
+  expect_error({"run", "--kernel", bad + "/push_large.comp", "--n", "1000"}, 2,
+               "allows 128 (maxPushConstantsSize)");
+  // A prebuilt module past the device's workgroup limits (glslang refuses such a source itself):
+  // built at 64 invocations by glslangValidator, its LocalSize then rewritten to 2048.
+  TempDir dir;
+  write_bytes(dir / "narrow.comp",
+              "#version 450\nlayout(local_size_x = 64) in;\n"
+              "layout(std430, binding = 0) readonly buffer In { int xs[]; };\n"
+              "layout(std430, binding = 1) writeonly buffer Out { int partials[]; };\n"
+              "void main() { if (gl_LocalInvocationID.x == 0) "
+              "partials[gl_WorkGroupID.x] = xs[gl_GlobalInvocationID.x]; }\n");
+  const std::string build = "glslangValidator -V --target-env vulkan1.2 -o " +
+                            (dir / "wide.spv").string() + " " + (dir / "narrow.comp").string() +
+                            " >/dev/null 2>&1";
+  if (std::system(build.c_str()) == 0) {
+    const std::string bytes = slurp(dir / "wide.spv");
+    std::vector<std::uint32_t> words(bytes.size() / 4);
+    std::memcpy(words.data(), bytes.data(), words.size() * 4);
+    bool patched = false;
+    // OpExecutionMode LocalSize, and the constant 64 of glslang's gl_WorkGroupSize built-in,
+    // which overrides it (the kernel uses no other 64).
+    for (std::size_t at = 5; at < words.size(); at += words[at] >> 16) {
+      const std::uint32_t op = words[at] & 0xffff;
+      if ((op == 16 && words[at + 2] == 17) || (op == 43 && words[at + 3] == 64)) {
+        words[at + 3] = 2048;
+        patched = true;
+      }
+    }
+    REQUIRE(patched);
+    write_bytes(dir / "wide.spv",
+                std::string(reinterpret_cast<const char*>(words.data()), words.size() * 4));
+    expect_error({"run", "--kernel", (dir / "wide.spv").string(), "--kernel-spec", "dtypes=i32",
+                  "--n", "1000"},
+                 2, "wide.spv: its workgroup is 2048 invocations wide; llvmpipe");
+  } else {
+    WARN("glslangValidator is not installed: the prebuilt 2048-wide module is not checked");
+  }
+  // The same device runs a built-in variant right after: nothing of the refused kernels ran.
+  const Result after = xreduce({"run", "--backend", "vulkan", "--variant", "fast/vectorized",
+                                "--n", "100003"});
+  CHECK(after.code == 0);
 }
 
 TEST_CASE("a kernel is checked, run and compared like every variant", "[cli][kernel]") {

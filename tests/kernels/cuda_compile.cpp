@@ -140,7 +140,7 @@ TEST_CASE("a CUDA compile error names the file and line", "[kernels][cuda][usage
 // the way it is meant to: at the ABI check, the entry point, the timeout or the fault.
 TEST_CASE("the bad kernels of the GPU recipe compile", "[kernels][cuda]") {
   CacheDir cache;
-  for (const char* name : {"params.cu", "mangled.cu", "spin.cu", "oob.cu"}) {
+  for (const char* name : {"params.cu", "mangled.cu", "spin.cu", "oob.cu", "registers.cu"}) {
     CAPTURE(name);
     CHECK(compile_every_claim(xr::load_user_kernel(kBad / name)) == 1);
   }
@@ -170,4 +170,49 @@ TEST_CASE("prebuilt CUDA modules are loaded as they are", "[kernels][cuda]") {
   const xr::UserKernel k = xr::load_user_kernel(path);
   CHECK(xr::cuda::user_image(k, {xr::DType::f32, xr::DType::f32}, kMajor, kMinor) == k.contents);
   CHECK(cache.cached() == 0);
+}
+
+// Past the device's limits, without a device: what the compiler refuses (static shared memory
+// past 48 KiB), and the check every loaded kernel goes through (cudaFuncGetAttributes against
+// the device's limits) on hand-computed resources.
+TEST_CASE("a kernel past the shared-memory limit is refused by its compile, in decimal",
+          "[kernels][cuda][usage]") {
+  CacheDir cache;
+  const xr::UserKernel k = xr::load_user_kernel(kBad / "shared_huge.cu");
+  try {
+    xr::cuda::user_image(k, {xr::DType::i32, xr::DType::i32}, kMajor, kMinor);
+    FAIL("compiled");
+  } catch (const xr::Error& e) {
+    INFO(e.what());
+    CHECK(e.category() == xr::ErrorCategory::usage);
+    CHECK_THAT(e.what(), Catch::Contains("shared_huge.cu: does not compile:"));
+    CHECK_THAT(e.what(), Catch::Contains("uses too much shared data (4000000 bytes, 49152 max)"));
+  }
+  CHECK(cache.cached() == 0);
+  CHECK(xr::cuda::decimal_sizes("f uses too much shared data (0x3d0900 bytes, 0xc000 max)") ==
+        "f uses too much shared data (4000000 bytes, 49152 max)");
+  CHECK(xr::cuda::decimal_sizes("no sizes (0x12 here)") == "no sizes (0x12 here)");
+}
+
+TEST_CASE("blocks past the registers, shared memory or threads of a device are refused",
+          "[kernels][cuda][usage]") {
+  xr::cuda::DeviceLimits h200;  // as cudaGetDeviceProperties gives them for sm_90
+  h200.max_threads_per_block = 1024;
+  h200.shared_per_block = 49152;
+  h200.regs_per_block = 65536;
+  using R = xr::cuda::KernelResources;
+  CHECK(xr::cuda::block_refusal("k", R{32, 1024, 1024}, 256, h200).empty());
+  CHECK(xr::cuda::block_refusal("k", R{64, 0, 1024}, 1024, h200).empty());  // 65536 exactly
+  // bad/registers.cu: 80 registers per thread (ptxas -v for sm_90) at block=1024.
+  CHECK(xr::cuda::block_refusal("xr_reduce", R{80, 4096, 768}, 1024, h200) ==
+        "kernel 'xr_reduce' uses 80 registers per thread: block=1024 needs 81920; this device "
+        "has 65536 per block (regsPerBlock), so it runs at most 768 threads per block");
+  CHECK(xr::cuda::block_refusal("k", R{32, 0, 128}, 256, h200) ==
+        "kernel 'k' runs at most 128 threads per block (its __launch_bounds__, or 32 registers "
+        "per thread), not block=256");
+  CHECK(xr::cuda::block_refusal("k", R{32, 49153, 1024}, 256, h200) ==
+        "kernel 'k' uses 49153 bytes of static shared memory; this device allows 49152 per "
+        "block (sharedMemPerBlock)");
+  CHECK(xr::cuda::block_refusal("k", R{32, 0, 1024}, 2048, h200) ==
+        "block=2048 is past this device's 1024 threads per block (maxThreadsPerBlock)");
 }

@@ -25,6 +25,18 @@ struct UserModule {
   std::uint32_t workgroup = 0;  // local size x, as compiled or as set through constant 0
 };
 
+// The device's limits a user's kernel is checked against before a pipeline is made of it: a
+// kernel past them is refused (Error(usage), naming the file, the limit and the value), never run
+// (the Vulkan spec leaves such a dispatch undefined: an H200 hung on 4 MB of shared memory,
+// lavapipe ran it and summed wrong).
+struct UserKernelLimits {
+  std::string device;                   // its name, for the message
+  std::uint32_t max_shared_bytes = 0;   // maxComputeSharedMemorySize
+  std::uint32_t max_invocations = 0;    // maxComputeWorkGroupInvocations
+  std::uint32_t max_size_x = 0;         // maxComputeWorkGroupSize[0]
+  std::uint32_t max_push_bytes = 0;     // maxPushConstantsSize
+};
+
 // What one compile is for: the pass of the kernel and the macros' arguments.
 struct UserModuleKey {
   std::size_t pass = 0;
@@ -41,12 +53,15 @@ class UserModules {
   UserModules(const UserModules&) = delete;
   UserModules& operator=(const UserModules&) = delete;
 
-  // The module of `key`, compiled on first use. Error(usage) with the compiler's messages or the
-  // ABI mismatch, naming the file.
-  const UserModule& get(const UserKernel& kernel, const UserModuleKey& key);
+  // The module of `key`, compiled and checked on first use. Error(usage) with the compiler's
+  // messages, the ABI mismatch or the limit of `limits` it is past, naming the file.
+  const UserModule& get(const UserKernel& kernel, const UserModuleKey& key,
+                        const UserKernelLimits& limits);
 
  private:
-  std::vector<std::uint32_t> compile(const UserKernel& kernel, const UserModuleKey& key);
+  // `optimize` false: a build that keeps the kernel's names, for a message (never cached).
+  std::vector<std::uint32_t> compile(const UserKernel& kernel, const UserModuleKey& key,
+                                     bool optimize = true);
   std::unique_ptr<shaders::ShaderCompiler> compiler_;  // made on first compile
   std::map<std::string, std::unique_ptr<UserModule>> modules_;
 };

@@ -16,9 +16,11 @@ class UserReduceProgram {
                     const VulkanArray& input, Op op)
       : accumulator_(accumulator_of(input.dtype())) {
     const UserModule& first =
-        modules.get(k, {.data = input.dtype(), .dtype = input.dtype(), .op = op});
+        modules.get(k, {.data = input.dtype(), .dtype = input.dtype(), .op = op},
+                    user_kernel_limits(device));
     const UserModule& rest =
-        modules.get(k, {.data = accumulator_, .dtype = input.dtype(), .op = op});
+        modules.get(k, {.data = accumulator_, .dtype = input.dtype(), .op = op},
+                    user_kernel_limits(device));
     tile_ = k.tile(first.workgroup);
     counts_ = kernel_reduce_levels(input.size(), tile_, k.max_groups);
     make_levels(device, k, op);
@@ -146,11 +148,22 @@ void check_user_grid(const Device& device, std::uint64_t groups, std::uint64_t b
                     " (" + std::to_string(limits.maxStorageBufferRange) + ")");
 }
 
-void compile_first_claim(const UserKernel& kernel, UserModules& modules) {
-  modules.get(kernel, {.data = kernel.dtypes.front(),
-                       .dtype = kernel.dtypes.front(),
-                       .op = kernel.ops.front(),
-                       .kind = kernel.kinds.front()});
+UserKernelLimits user_kernel_limits(const Device& device) {
+  const auto& l = device.facts().limits;
+  return {.device = device.facts().info.name,
+          .max_shared_bytes = l.maxComputeSharedMemorySize,
+          .max_invocations = l.maxComputeWorkGroupInvocations,
+          .max_size_x = l.maxComputeWorkGroupSize[0],
+          .max_push_bytes = l.maxPushConstantsSize};
+}
+
+void compile_first_claim(const UserKernel& kernel, UserModules& modules, const Device& device) {
+  modules.get(kernel,
+              {.data = kernel.dtypes.front(),
+               .dtype = kernel.dtypes.front(),
+               .op = kernel.ops.front(),
+               .kind = kernel.kinds.front()},
+              user_kernel_limits(device));
 }
 
 }  // namespace xr::vulkan

@@ -14,7 +14,8 @@ class UserScanProgram {
     std::vector<const UserModule*> ms;
     for (std::size_t i = 0; i < k.passes.size(); ++i)
       ms.push_back(&modules.get(
-          k, {.pass = i, .data = in.dtype(), .dtype = in.dtype(), .op = op, .kind = kind}));
+          k, {.pass = i, .data = in.dtype(), .dtype = in.dtype(), .op = op, .kind = kind},
+          user_kernel_limits(device)));
     tile_ = k.tile(k.block ? k.block : ms.front()->workgroup);
     const std::uint64_t n = in.size();
     scratch_.emplace(device, kernel_scratch_bytes(k, n, tile_), kStorageUsage,

@@ -20,9 +20,12 @@ std::unique_ptr<Reducer> make_user_reducer(std::shared_ptr<Device> device, const
 std::unique_ptr<Scanner> make_user_scanner(std::shared_ptr<Device> device, const UserKernel& kernel,
                                            UserModules& modules);
 
-// Compiles the first combination the kernel claims, so a bad kernel fails when its variant is
-// made, before any measurement.
-void compile_first_claim(const UserKernel& kernel, UserModules& modules);
+// The limits of `device` a user's kernel is checked against (vk_user_module.hpp).
+UserKernelLimits user_kernel_limits(const Device& device);
+
+// Compiles and checks the first combination the kernel claims, so a bad kernel fails when its
+// variant is made, before any measurement.
+void compile_first_claim(const UserKernel& kernel, UserModules& modules, const Device& device);
 
 // Writes the identity of `op` into [n, n rounded up to whole tiles) of `array`'s slack (core's
 // kKernelSlackBytes): what a kernel reading its whole last tile finds past n. Blocking, outside

@@ -146,7 +146,7 @@ class VulkanBackend final : public Backend {
   std::unique_ptr<Reducer> make_reducer(std::string_view id) override {
     if (const UserKernel* k = find_user(Primitive::reduce, id)) {
       require_available();
-      compile_first_claim(*k, user_modules_);
+      compile_first_claim(*k, user_modules_, *logical_device());
       return make_user_reducer(logical_device(), *k, user_modules_);
     }
     const ReduceSpec* spec = find_reduce(id);
@@ -163,7 +163,7 @@ class VulkanBackend final : public Backend {
   std::unique_ptr<Scanner> make_scanner(std::string_view id) override {
     if (const UserKernel* k = find_user(Primitive::scan, id)) {
       require_available();
-      compile_first_claim(*k, user_modules_);
+      compile_first_claim(*k, user_modules_, *logical_device());
       return make_user_scanner(logical_device(), *k, user_modules_);
     }
     const ScanSpec* spec = find_scan(id);
