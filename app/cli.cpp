@@ -210,7 +210,7 @@ struct RunCommand {
   CLI::App* cmd;
   RunOptions options;
   CLI::Option* reps;
-  std::unique_ptr<OptionalText> scan, output, dtype, n, input;
+  std::unique_ptr<OptionalText> scan, output, op, dtype, n, input;
 
   explicit RunCommand(CLI::App& app)
       : cmd(app.add_subcommand("run", "Run and check one variant on one backend")) {
@@ -229,10 +229,12 @@ struct RunCommand {
     output = std::make_unique<OptionalText>(
         cmd, "--output", "Write the scanned array to FILE.npy (scan; written whole or not at all)",
         "FILE");
-    cmd->add_option("--op", o.op, "sum | min | max")->capture_default_str()->type_name("OP");
-    dtype = std::make_unique<OptionalText>(
-        cmd, "--dtype",
-        "i32 | u32 | f32 | i64 | u64 | f64 | f16 | bf16 (default i32, or the .npy's)", "T");
+    op = std::make_unique<OptionalText>(
+        cmd, "--op", "sum | min | max (default sum, or the --kernel's first claim)", "OP");
+    dtype = std::make_unique<OptionalText>(cmd, "--dtype",
+                                           "i32 | u32 | f32 | i64 | u64 | f64 | f16 | bf16 "
+                                           "(default i32, the .npy's, or the --kernel's first)",
+                                           "T");
     n = std::make_unique<OptionalText>(cmd, "--n", "Elements to generate, e.g. 16M or 2^24", "N");
     input = std::make_unique<OptionalText>(cmd, "--input",
                                            "Read the elements from FILE.npy or FILE.bin", "FILE");
@@ -248,6 +250,7 @@ struct RunCommand {
     check_reps(reps, options.stats);
     scan->copy_to(options.scan);
     output->copy_to(options.output);
+    op->copy_to(options.op);
     dtype->copy_to(options.dtype);
     n->copy_to(options.n);
     input->copy_to(options.input);
@@ -259,7 +262,7 @@ struct CompareCommand {
   CLI::App* cmd;
   CompareOptions options;
   CLI::Option* reps;
-  std::unique_ptr<OptionalText> scan, n, sweep, transfer_sizes, fail_above;
+  std::unique_ptr<OptionalText> scan, op, dtype, n, sweep, transfer_sizes, fail_above;
 
   explicit CompareCommand(CLI::App& app)
       : cmd(app.add_subcommand(
@@ -286,13 +289,13 @@ struct CompareCommand {
         ->type_name("P");
     scan = std::make_unique<OptionalText>(
         cmd, "--scan", "inclusive | exclusive, or a list (scan; default inclusive)", "KIND");
-    cmd->add_option("--op", o.ops, "sum | min | max, or a list")
-        ->capture_default_str()
-        ->type_name("OP");
-    cmd->add_option("--dtype", o.dtypes,
-                    "i32 | u32 | f32 | i64 | u64 | f64 | f16 | bf16, or a list")
-        ->capture_default_str()
-        ->type_name("T");
+    op = std::make_unique<OptionalText>(
+        cmd, "--op", "sum | min | max, or a list (default sum, or the --kernel files' claim)",
+        "OP");
+    dtype = std::make_unique<OptionalText>(cmd, "--dtype",
+                                           "i32 | u32 | f32 | i64 | u64 | f64 | f16 | bf16, or a "
+                                           "list (default i32, or the --kernel files' claim)",
+                                           "T");
     n = std::make_unique<OptionalText>(cmd, "--n", "Size(s): N[,N...] (default 16M)", "N[,N]");
     sweep = std::make_unique<OptionalText>(
         cmd, "--sweep", "LO:HI (every power of two between) or LO:HI:STEP", "LO:HI[:STEP]");
@@ -351,6 +354,8 @@ struct CompareCommand {
     n->copy_to(options.n);
     sweep->copy_to(options.sweep);
     scan->copy_to(options.scans);
+    op->copy_to(options.ops);
+    dtype->copy_to(options.dtypes);
     transfer_sizes->copy_to(options.transfer_sizes);
     options.fail_above = parse_fail_above(*fail_above);
     options.command_line = joined_command_line(argc, argv);

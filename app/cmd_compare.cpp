@@ -29,13 +29,20 @@ namespace xr::app {
 
 namespace {
 
-// --primitive's default: reduce, or the primitives of the --kernel files given.
-CompareOptions with_kernel_defaults(const std::vector<UserKernel>& kernels, CompareOptions o) {
-  if (!o.primitives.empty()) return o;
-  bool reduce = kernels.empty(), scan = false;
-  for (const UserKernel& k : kernels) (k.primitive == Primitive::scan ? scan : reduce) = true;
-  o.primitives = reduce && scan ? "all" : scan ? "scan" : "reduce";
-  return o;
+// The --kernel files' defaults: --primitive (reduce, or the kernels' primitives), and --dtype,
+// --op and --scan where not given (their shared first claims, which the header then states).
+WithKernelDefaults<CompareOptions> with_kernel_defaults(const std::vector<UserKernel>& kernels, CompareOptions o) {
+  if (o.primitives.empty()) {
+    bool reduce = kernels.empty(), scan = false;
+    for (const UserKernel& k : kernels) (k.primitive == Primitive::scan ? scan : reduce) = true;
+    o.primitives = reduce && scan ? "all" : scan ? "scan" : "reduce";
+  }
+  const ClaimDefaults d =
+      claim_defaults(kernels, {.dtype = bool(o.dtypes), .op = bool(o.ops), .kind = bool(o.scans)});
+  if (d.dtype) o.dtypes = std::string(to_string(*d.dtype));
+  if (d.op) o.ops = std::string(to_string(*d.op));
+  if (d.kind) o.scans = std::string(to_string(*d.kind));
+  return {std::move(o), d.note};
 }
 
 // --baseline: this run against the saved one, row by row.
@@ -50,11 +57,13 @@ std::optional<BaselineDiff> diff_with_baseline(const ComparePlan& plan, const Co
 }  // namespace
 
 int run_compare(const Registry& registry, const CompareOptions& options) {
-  const CompareOptions o =
+  const WithKernelDefaults<CompareOptions> defaults =
       with_kernel_defaults(add_user_kernels(registry, options.kernels), options);
+  const CompareOptions& o = defaults.options;
   const ComparePlan plan = plan_compare(registry, o);
   Progress progress(!o.quiet && is_terminal(stderr), total_weight(plan));
   CompareReport report = start_report(plan, o, progress);
+  if (!defaults.note.empty()) report.notes.push_back(defaults.note);
   const bool failed = measure_points(plan, o, report, progress);
   reprobe_peaks(plan, report, progress);
   progress.clear();

@@ -43,7 +43,7 @@ std::string value_text(const std::optional<Value>& v) {
 Operation parse_operation(const RunOptions& o) {
   Operation op;
   op.primitive = parse_primitive_arg(o.primitive);
-  op.op = parse_op_arg(o.op);
+  op.op = parse_op_arg(o.op.value_or("sum"));
   if (op.primitive == Primitive::reduce) {
     if (o.scan) throw Error(ErrorCategory::usage, "--scan applies to --primitive scan, not reduce");
     if (o.output)
@@ -57,6 +57,7 @@ Operation parse_operation(const RunOptions& o) {
 
 // Everything the user typed, checked before a device is touched.
 struct RunRequest {
+  std::string defaults;  // what was taken from the --kernel's claims, in words (ClaimDefaults)
   Operation operation;
   std::optional<DType> dtype;
   Distribution dist = Distribution::small;
@@ -199,7 +200,8 @@ std::string run_json(const Backend& backend, const VariantInfo& variant, const R
             {"mode", to_string(m.mode)},
             {"batch_calls", m.batch_calls ? json(m.batch_calls) : json(nullptr)},
             {"diagnostics", res.diagnostics},
-            {"knobs", knobs_json(res.knobs)}};
+            {"knobs", knobs_json(res.knobs)},
+            {"kernel_defaults", r.defaults.empty() ? json(nullptr) : json(r.defaults)}};
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
@@ -220,6 +222,7 @@ std::string run_text(const Backend& backend, const VariantInfo& variant, const R
   out += fmt::format("backend    {} (device {}: {})\n", backend.name(), res.device.index,
                      res.device.name);
   for (const auto& [name, value] : res.knobs) out += fmt::format("knob       {}={}\n", name, value);
+  if (!r.defaults.empty()) out += fmt::format("defaults   {}\n", r.defaults);
   out += fmt::format("variant    {} · {}\n", variant.id, variant.mirrors);
   out += fmt::format("input      {}\n", input);
   out += fmt::format("operation  {}\n", r.operation.describe());
@@ -244,8 +247,9 @@ std::string run_text(const Backend& backend, const VariantInfo& variant, const R
   return out;
 }
 
-// --backend and --variant, or one --kernel that names both (and its primitive).
-RunOptions with_kernel_defaults(const std::vector<UserKernel>& kernels, RunOptions o) {
+// --backend and --variant, or one --kernel that names both (and its primitive); and for a run of
+// a --kernel's variant, --dtype (unless an --input's), --op and --scan from its first claims.
+WithKernelDefaults<RunOptions> with_kernel_defaults(const std::vector<UserKernel>& kernels, RunOptions o) {
   if (o.variant.empty() && kernels.size() == 1) {
     o.variant = kernels[0].id;
     o.primitive = std::string(to_string(kernels[0].primitive));
@@ -254,14 +258,25 @@ RunOptions with_kernel_defaults(const std::vector<UserKernel>& kernels, RunOptio
   if (o.backend.empty() || o.variant.empty())
     throw Error(ErrorCategory::usage,
                 "run needs --backend and --variant, or one --kernel FILE that names both");
-  return o;
+  std::vector<UserKernel> run;
+  for (const UserKernel& k : kernels)
+    if (k.id == o.variant && backend_of(k.language) == o.backend) run.push_back(k);
+  const ClaimDefaults d = claim_defaults(
+      run, {.dtype = o.dtype || o.input, .op = bool(o.op), .kind = bool(o.scan)});
+  if (d.dtype) o.dtype = std::string(to_string(*d.dtype));
+  if (d.op) o.op = std::string(to_string(*d.op));
+  if (d.kind && o.primitive == "scan") o.scan = std::string(to_string(*d.kind));
+  return {std::move(o), d.note};
 }
 
 }  // namespace
 
 int run_run(const Registry& registry, const RunOptions& options) {
-  const RunOptions o = with_kernel_defaults(add_user_kernels(registry, options.kernels), options);
-  const RunRequest request = parse_request(o);
+  const WithKernelDefaults<RunOptions> defaults =
+      with_kernel_defaults(add_user_kernels(registry, options.kernels), options);
+  const RunOptions& o = defaults.options;
+  RunRequest request = parse_request(o);
+  request.defaults = defaults.note;
   Backend& backend = get_available_backend(registry, o.backend, o.device);
   const VariantInfo variant = find_variant(backend, request.operation.primitive, o.variant);
   const HostArray data = prepare_input(backend, variant, o, request);

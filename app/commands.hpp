@@ -34,8 +34,8 @@ struct RunOptions {
   std::string primitive = "reduce";
   std::optional<std::string> scan;    // inclusive (default) | exclusive; scan only
   std::optional<std::string> output;  // scan: write the result to this .npy
-  std::string op = "sum";
-  std::optional<std::string> dtype;  // default i32, or the .npy's dtype
+  std::optional<std::string> op;     // default sum, or the --kernel's first claim
+  std::optional<std::string> dtype;  // default i32, the .npy's dtype, or the --kernel's first
   std::optional<std::string> n;
   std::optional<std::string> input;
   std::uint64_t seed = kDefaultSeed;
@@ -50,9 +50,9 @@ struct CompareOptions {
   std::string backends = "all";
   std::string variants = "*";        // comma-separated globs
   std::string primitives;            // reduce | scan | all; empty: reduce, or the --kernel files'
-  std::optional<std::string> scans;  // comma-separated kinds; scan only (default inclusive)
-  std::string ops = "sum";           // comma-separated
-  std::string dtypes = "i32";        // comma-separated
+  std::optional<std::string> scans;   // comma-separated kinds; scan only (default inclusive)
+  std::optional<std::string> ops;     // comma-separated (default sum, or the --kernels' claim)
+  std::optional<std::string> dtypes;  // comma-separated (default i32, or the --kernels' claim)
   std::optional<std::string> n;
   std::optional<std::string> sweep;
   std::uint64_t seed = kDefaultSeed;
@@ -112,6 +112,29 @@ struct DiffOptions {
 // Loads every --kernel (load_user_kernel), checks their ids and adds each to its backend.
 // Returns them, in the order given.
 std::vector<UserKernel> add_user_kernels(const Registry& registry, const KernelFlags& flags);
+
+// Which of --dtype, --op and --scan the user gave.
+struct GivenAxes {
+  bool dtype = false, op = false, kind = false;
+};
+// What run, compare and check take from the --kernel files for the axes the user left out: the
+// first claim that every kernel makes (the first kernel's first where they share none), and the
+// line the report's header says so with. Nothing without kernels or when every flag was given.
+struct ClaimDefaults {
+  std::optional<DType> dtype;
+  std::optional<Op> op;
+  std::optional<ScanKind> kind;  // where a kernel is a scan
+  // "--dtype f32 --op sum: the --kernel's first claims (seed003_1_interleaved.hlsl), as no flag
+  // named them"; empty when nothing was taken.
+  std::string note;
+};
+ClaimDefaults claim_defaults(const std::vector<UserKernel>& kernels, const GivenAxes& given);
+// A command's options with its --kernel files' defaults applied, and the note that says which.
+template <class Options>
+struct WithKernelDefaults {
+  Options options;
+  std::string note;
+};
 
 int run_list(const Registry& registry, const ListOptions& options);
 int run_check(const Registry& registry, const CheckOptions& options);

@@ -37,7 +37,7 @@ std::vector<Primitive> parse_primitives(const std::string& text) {
 std::vector<Operation> parse_operations(const CompareOptions& o,
                                         const std::vector<Primitive>& primitives) {
   std::vector<Op> ops;
-  for (const auto& s : split_list(o.ops)) ops.push_back(parse_op_arg(s));
+  for (const auto& s : split_list(o.ops.value_or("sum"))) ops.push_back(parse_op_arg(s));
   if (ops.empty()) throw Error(ErrorCategory::usage, "--op is empty");
   const bool scan =
       std::find(primitives.begin(), primitives.end(), Primitive::scan) != primitives.end();
@@ -205,7 +205,8 @@ ComparePlan plan_compare(const Registry& registry, const CompareOptions& o) {
   ComparePlan plan;
   plan.primitives = parse_primitives(o.primitives);
   plan.operations = parse_operations(o, plan.primitives);
-  for (const auto& s : split_list(o.dtypes)) plan.dtypes.push_back(parse_dtype_arg(s));
+  for (const auto& s : split_list(o.dtypes.value_or("i32")))
+    plan.dtypes.push_back(parse_dtype_arg(s));
   if (plan.dtypes.empty()) throw Error(ErrorCategory::usage, "--dtype is empty");
   plan.ns = o.sweep ? parse_sweep(*o.sweep)
             : o.n   ? parse_count_list(*o.n)

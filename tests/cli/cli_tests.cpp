@@ -1169,6 +1169,81 @@ TEST_CASE("a kernel is checked, run and compared like every variant", "[cli][ker
   CHECK(cmp.out.find("smem/sequential") != std::string::npos);
 }
 
+// With --kernel and no --dtype, --op or --scan, run and compare take the kernel's first claims
+// (as they take its backend and variant), and the report's header says so.
+TEST_CASE("a kernel's own claims are the defaults, and the header says so", "[cli][kernel]") {
+  require_vulkan();
+  TempDir dir;
+  write_bytes(dir / "maxf.comp", glsl_kernel("sdata[tid] = XR_OP(sdata[tid], sdata[tid + s]);",
+                                             "", "// xreduce: dtypes=f32,i32 ops=max,sum"));
+  const std::string maxf = (dir / "maxf.comp").string();
+  const Result run = xreduce({"run", "--kernel", maxf, "--n", "1000", "--reps", "1"});
+  INFO(run.out << run.err);
+  CHECK(run.code == 0);
+  CHECK(run.out.find("defaults   --dtype f32 --op max: the --kernel's first claims (maxf.comp)") !=
+        std::string::npos);
+  CHECK(run.out.find("n = 1000 f32") != std::string::npos);
+  const Result given = xreduce(
+      {"run", "--kernel", maxf, "--n", "1000", "--reps", "1", "--dtype", "i32", "--format", "json"});
+  REQUIRE(given.code == 0);
+  const json j = json::parse(given.out);
+  CHECK(j["dtype"] == "i32");
+  CHECK(j["op"] == "max");
+  CHECK(j["kernel_defaults"].get<std::string>().rfind("--op max: the --kernel's first claim ", 0) ==
+        0);
+  // Every flag given: nothing taken, nothing said; a dtype it does not claim is refused.
+  const Result all = xreduce({"run", "--kernel", maxf, "--n", "1000", "--reps", "1", "--dtype",
+                              "i32", "--op", "sum", "--format", "json"});
+  CHECK(json::parse(all.out)["kernel_defaults"].is_null());
+  expect_error({"run", "--kernel", maxf, "--n", "1000", "--dtype", "u32"}, 3,
+               "does not support dtype u32 (it supports: f32, i32)");
+
+  // A scan's kind too: its first claimed kind is exclusive here.
+  write_bytes(dir / "serial.comp",
+              "#version 450\n"
+              "// xreduce: primitive=scan dtypes=i32 ops=max,sum kinds=exclusive,inclusive "
+              "pass=main:one\n"
+              "layout(local_size_x = 64) in;\n"
+              "layout(std430, binding = 0) readonly buffer In { XR_T xs[]; };\n"
+              "layout(std430, binding = 1) writeonly buffer Out { XR_T ys[]; };\n"
+              "layout(push_constant) uniform P { uint n; uint tiles; } p;\n"
+              "void main() {\n"
+              "  if (gl_LocalInvocationID.x != 0) return;\n"
+              "  XR_ACC acc = XR_IDENTITY;\n"
+              "  for (uint i = 0; i < p.n; ++i) {\n"
+              "    const XR_ACC x = XR_TO_ACC(xs[i]);\n"
+              "    if (XR_EXCLUSIVE == 1) ys[i] = XR_FROM_ACC(acc);\n"
+              "    acc = XR_OP(acc, x);\n"
+              "    if (XR_EXCLUSIVE == 0) ys[i] = XR_FROM_ACC(acc);\n"
+              "  }\n"
+              "}\n");
+  const Result scan = xreduce({"run", "--kernel", (dir / "serial.comp").string(), "--n", "3000",
+                               "--reps", "1", "--format", "json"});
+  INFO(scan.out << scan.err);
+  REQUIRE(scan.code == 0);
+  const json sj = json::parse(scan.out);
+  CHECK(sj["scan"] == "exclusive");
+  CHECK(sj["op"] == "max");
+  CHECK(sj["kernel_defaults"] ==
+        "--dtype i32 --op max --scan exclusive: the --kernel's first claims (serial.comp), as no "
+        "flag named them");
+
+  const Result cmp = xreduce({"compare", "--kernel", maxf, "--backend", "vulkan", "--n", "4096",
+                              "--reps", "2", "--format", "json", "--quiet"});
+  INFO(cmp.out << cmp.err);
+  REQUIRE(cmp.code == 0);
+  const json c = json::parse(cmp.out);
+  bool mine = false;
+  for (const auto& row : c["results"]) {
+    CHECK(row["dtype"] == "f32");
+    CHECK(row["op"] == "max");
+    mine = mine || row["variant"] == "user/maxf";
+  }
+  CHECK(mine);
+  CHECK(c["notes"].dump().find("--dtype f32 --op max: the --kernel's first claims") !=
+        std::string::npos);
+}
+
 TEST_CASE("kernel-header prints the prelude a prebuilt module is built with", "[cli][kernel]") {
   TempDir dir;
   write_bytes(
