@@ -31,7 +31,8 @@ namespace {
 
 // The --kernel files' defaults: --primitive (reduce, or the kernels' primitives), and --dtype,
 // --op and --scan where not given (their shared first claims, which the header then states).
-WithKernelDefaults<CompareOptions> with_kernel_defaults(const std::vector<UserKernel>& kernels, CompareOptions o) {
+WithKernelDefaults<CompareOptions> with_kernel_defaults(const std::vector<UserKernel>& kernels,
+                                                        CompareOptions o) {
   if (o.primitives.empty()) {
     bool reduce = kernels.empty(), scan = false;
     for (const UserKernel& k : kernels) (k.primitive == Primitive::scan ? scan : reduce) = true;

@@ -249,7 +249,8 @@ std::string run_text(const Backend& backend, const VariantInfo& variant, const R
 
 // --backend and --variant, or one --kernel that names both (and its primitive); and for a run of
 // a --kernel's variant, --dtype (unless an --input's), --op and --scan from its first claims.
-WithKernelDefaults<RunOptions> with_kernel_defaults(const std::vector<UserKernel>& kernels, RunOptions o) {
+WithKernelDefaults<RunOptions> with_kernel_defaults(const std::vector<UserKernel>& kernels,
+                                                    RunOptions o) {
   if (o.variant.empty() && kernels.size() == 1) {
     o.variant = kernels[0].id;
     o.primitive = std::string(to_string(kernels[0].primitive));
@@ -261,8 +262,8 @@ WithKernelDefaults<RunOptions> with_kernel_defaults(const std::vector<UserKernel
   std::vector<UserKernel> run;
   for (const UserKernel& k : kernels)
     if (k.id == o.variant && backend_of(k.language) == o.backend) run.push_back(k);
-  const ClaimDefaults d = claim_defaults(
-      run, {.dtype = o.dtype || o.input, .op = bool(o.op), .kind = bool(o.scan)});
+  const ClaimDefaults d =
+      claim_defaults(run, {.dtype = o.dtype || o.input, .op = bool(o.op), .kind = bool(o.scan)});
   if (d.dtype) o.dtype = std::string(to_string(*d.dtype));
   if (d.op) o.op = std::string(to_string(*d.op));
   if (d.kind && o.primitive == "scan") o.scan = std::string(to_string(*d.kind));

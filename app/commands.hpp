@@ -34,8 +34,8 @@ struct RunOptions {
   std::string primitive = "reduce";
   std::optional<std::string> scan;    // inclusive (default) | exclusive; scan only
   std::optional<std::string> output;  // scan: write the result to this .npy
-  std::optional<std::string> op;     // default sum, or the --kernel's first claim
-  std::optional<std::string> dtype;  // default i32, the .npy's dtype, or the --kernel's first
+  std::optional<std::string> op;      // default sum, or the --kernel's first claim
+  std::optional<std::string> dtype;   // default i32, the .npy's dtype, or the --kernel's first
   std::optional<std::string> n;
   std::optional<std::string> input;
   std::uint64_t seed = kDefaultSeed;
@@ -48,8 +48,8 @@ struct RunOptions {
 struct CompareOptions {
   KernelFlags kernels;
   std::string backends = "all";
-  std::string variants = "*";        // comma-separated globs
-  std::string primitives;            // reduce | scan | all; empty: reduce, or the --kernel files'
+  std::string variants = "*";         // comma-separated globs
+  std::string primitives;             // reduce | scan | all; empty: reduce, or the --kernel files'
   std::optional<std::string> scans;   // comma-separated kinds; scan only (default inclusive)
   std::optional<std::string> ops;     // comma-separated (default sum, or the --kernels' claim)
   std::optional<std::string> dtypes;  // comma-separated (default i32, or the --kernels' claim)

@@ -50,8 +50,9 @@ ClaimDefaults claim_defaults(const std::vector<UserKernel>& kernels, const Given
     d.op = first_shared(kernels, &UserKernel::ops);
     flags.push_back(fmt::format("--op {}", to_string(*d.op)));
   }
-  const bool scans = std::any_of(kernels.begin(), kernels.end(),
-                                 [](const UserKernel& k) { return k.primitive == Primitive::scan; });
+  const bool scans = std::any_of(kernels.begin(), kernels.end(), [](const UserKernel& k) {
+    return k.primitive == Primitive::scan;
+  });
   if (!given.kind && scans) {
     std::vector<UserKernel> scanners;
     std::copy_if(kernels.begin(), kernels.end(), std::back_inserter(scanners),
@@ -63,8 +64,7 @@ ClaimDefaults claim_defaults(const std::vector<UserKernel>& kernels, const Given
   std::string files;
   for (const UserKernel& k : kernels)
     files += (files.empty() ? "" : ", ") + k.path.filename().string();
-  d.note = fmt::format("{}: {} first claim{} ({}), as no flag named {}",
-                       fmt::join(flags, " "),
+  d.note = fmt::format("{}: {} first claim{} ({}), as no flag named {}", fmt::join(flags, " "),
                        kernels.size() == 1 ? "the --kernel's" : "every --kernel's shared",
                        flags.size() == 1 ? "" : "s", files, flags.size() == 1 ? "it" : "them");
   return d;

@@ -41,8 +41,10 @@ class CpuBackend final : public Backend {
     DeviceInfo d;
     d.index = 0;
     d.name = cpu_model_name();
-    d.api_version = "C++20, TBB";
-    d.driver_version = "-";
+    // Whole strings, not literals assigned: GCC 12's -Wrestrict misreads the inlined assignment
+    // of a literal to a string member here (GCC bug 105651).
+    d.api_version = std::string("C++20, TBB");
+    d.driver_version = std::string("-");
     d.memory_bytes = physical_memory_bytes();
     d.properties = {{"hardware threads", std::to_string(std::thread::hardware_concurrency())}};
     return {d};

@@ -121,7 +121,7 @@ struct RowFilter {
 struct VerdictOptions {
   std::optional<double> fail_above_pct;
   NoiseRule rule = kNoiseRule;
-  RowFilter filter;
+  RowFilter filter{};
 };
 
 // `now` against `old`. Error(usage) "<flag> 'PATH': no row in common with ..." when no row of one

@@ -80,7 +80,6 @@ class Stream {
   std::unique_ptr<CUstream_st, StreamDestroy> s_;
 };
 
-
 // What `xreduce list` shows of device `index`.
 DeviceInfo describe_device(int index);
 // 32 lowercase hex digits of the 16 UUID bytes in order: the spelling Vulkan's

@@ -12,8 +12,8 @@
 #include "variants.hpp"
 #include "xreduce/call_check.hpp"
 #include "xreduce/catalog.hpp"
-#include "xreduce/error.hpp"
 #include "xreduce/cuda/scan.hpp"
+#include "xreduce/error.hpp"
 #include "xreduce/units.hpp"
 
 namespace xr::cuda {
@@ -31,8 +31,7 @@ VariantInfo scan_info_of(const ScanEntry& e) {
 class CudaScanner final : public Scanner {
  public:
   CudaScanner(const ScanEntry& entry, std::shared_ptr<Context> ctx)
-      : info_(scan_info_of(entry)),
-        ctx_((ctx->activate(), std::move(ctx))) {}
+      : info_(scan_info_of(entry)), ctx_((ctx->activate(), std::move(ctx))) {}
 
   const VariantInfo& info() const override { return info_; }
 

@@ -79,8 +79,11 @@ std::string decimal_sizes(const std::string& log) {
   auto at = log.cbegin();
   for (std::sregex_iterator m(log.begin(), log.end(), sizes), end; m != end; ++m) {
     out.append(at, (*m)[0].first);
-    out += "(" + std::to_string(std::stoull((*m)[1].str(), nullptr, 16)) + " bytes, " +
-           std::to_string(std::stoull((*m)[2].str(), nullptr, 16)) + " max)";
+    out += '(';
+    out += std::to_string(std::stoull((*m)[1].str(), nullptr, 16));
+    out += " bytes, ";
+    out += std::to_string(std::stoull((*m)[2].str(), nullptr, 16));
+    out += " max)";
     at = (*m)[0].second;
   }
   out.append(at, log.cend());
@@ -97,9 +100,8 @@ std::string nvrtc_compile(const std::filesystem::path& path, const std::string& 
   for (const std::string& o : setup.options) options.push_back(o.c_str());
   const nvrtcResult r = nvrtcCompileProgram(raw, static_cast<int>(options.size()), options.data());
   if (r == NVRTC_ERROR_COMPILATION)
-    throw Error(ErrorCategory::usage,
-                path.string() + ": does not compile: " +
-                    decimal_sizes(gcc_style_locations(program_log(raw))));
+    throw Error(ErrorCategory::usage, path.string() + ": does not compile: " +
+                                          decimal_sizes(gcc_style_locations(program_log(raw))));
   check(r, "nvrtcCompileProgram");
   std::size_t size = 0;
   check(nvrtcGetCUBINSize(raw, &size), "nvrtcGetCUBINSize");

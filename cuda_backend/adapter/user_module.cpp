@@ -158,9 +158,9 @@ std::string block_refusal(const std::string& entry, const KernelResources& r, st
   if (block > static_cast<std::uint32_t>(r.max_threads)) {
     const std::uint64_t needed = std::uint64_t(r.registers) * block;
     if (needed > static_cast<std::uint64_t>(dev.regs_per_block))
-      return kernel + " uses " + std::to_string(r.registers) + " registers per thread: block=" +
-             std::to_string(block) + " needs " + std::to_string(needed) +
-             "; this device has " + std::to_string(dev.regs_per_block) +
+      return kernel + " uses " + std::to_string(r.registers) +
+             " registers per thread: block=" + std::to_string(block) + " needs " +
+             std::to_string(needed) + "; this device has " + std::to_string(dev.regs_per_block) +
              " per block (regsPerBlock), so it runs at most " + std::to_string(r.max_threads) +
              " threads per block";
     return kernel + " runs at most " + std::to_string(r.max_threads) +

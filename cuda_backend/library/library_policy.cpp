@@ -36,10 +36,10 @@ void check_operand(const void* p, std::uintptr_t alignment, std::string_view wha
                    std::string_view call) {
   const auto address = reinterpret_cast<std::uintptr_t>(p);
   if (!p || address % alignment)
-    throw Error(ErrorCategory::usage,
-                "xreduce::cuda: " + std::string(call) + ": `" + std::string(what) + "` " +
-                    (p ? "is not " + std::to_string(alignment) + "-byte aligned"
-                       : std::string("is null")));
+    throw Error(
+        ErrorCategory::usage,
+        "xreduce::cuda: " + std::string(call) + ": `" + std::string(what) + "` " +
+            (p ? "is not " + std::to_string(alignment) + "-byte aligned" : std::string("is null")));
 }
 
 }  // namespace xr::cuda

@@ -6,11 +6,11 @@
 // the loop's __syncthreads(), a barrier the threads past n of the last block never reach (on
 // Volta and later that is undefined behaviour). xreduce pads the input with the identity up to
 // whole blocks (docs/kernels.md, "Padding"), so the test is not needed and is left out.
-extern "C" __global__ void reduceInterleaved(int *g_idata, int *g_odata, unsigned int n) {
+extern "C" __global__ void reduceInterleaved(int* g_idata, int* g_odata, unsigned int n) {
   // set thread ID
   unsigned int tid = threadIdx.x;
   // convert global data pointer to the local pointer of this block
-  int *idata = g_idata + blockIdx.x * blockDim.x;
+  int* idata = g_idata + blockIdx.x * blockDim.x;
   // in-place reduction in global memory
   for (int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
     if (tid < stride) {

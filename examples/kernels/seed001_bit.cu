@@ -11,7 +11,7 @@
 // __syncthreads() is left out (the padding makes it unnecessary; threads past n would skip the
 // barrier); gen_bit_between_blocks takes its first level (the seed's idx = 512, two blocks) from
 // XR_BLOCK, and counts k = pos / idx so positions near 2^32 cannot overflow.
-extern "C" __global__ void gen_bit_in_one_block(XR_T *input, XR_T *, unsigned char *,
+extern "C" __global__ void gen_bit_in_one_block(XR_T* input, XR_T*, unsigned char*,
                                                 unsigned int n) {
   unsigned int tid = blockIdx.x * blockDim.x + threadIdx.x;
   for (unsigned int idx = 2; idx <= blockDim.x; idx <<= 1) {
@@ -20,7 +20,7 @@ extern "C" __global__ void gen_bit_in_one_block(XR_T *input, XR_T *, unsigned ch
   }
 }
 
-extern "C" __global__ void gen_bit_between_blocks(XR_T *input, XR_T *, unsigned char *,
+extern "C" __global__ void gen_bit_between_blocks(XR_T* input, XR_T*, unsigned char*,
                                                   unsigned int n) {
   unsigned int tid = threadIdx.x;
   for (unsigned long long idx = 2ull * XR_BLOCK; idx <= n; idx <<= 1) {
@@ -32,7 +32,7 @@ extern "C" __global__ void gen_bit_between_blocks(XR_T *input, XR_T *, unsigned 
   }
 }
 
-extern "C" __global__ void calc_sum_using_bit(XR_T *input, XR_T *output, unsigned char *,
+extern "C" __global__ void calc_sum_using_bit(XR_T* input, XR_T* output, unsigned char*,
                                               unsigned int n) {
   unsigned int tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid >= n) return;

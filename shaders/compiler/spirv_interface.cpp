@@ -77,11 +77,11 @@ struct Walk {
   std::vector<Entry> entries;
   std::map<std::uint32_t, std::array<std::uint32_t, 3>> size_ids;  // LocalSizeId, by entry id
   std::map<std::uint32_t, std::string> names;
-  std::map<std::uint32_t, std::map<std::uint32_t, std::string>> member_names;  // type: index
+  std::map<std::uint32_t, std::map<std::uint32_t, std::string>> member_names;   // type: index
   std::map<std::uint32_t, std::map<std::uint32_t, std::uint32_t>> decorations;  // id: dec -> val
   std::map<std::uint32_t, std::map<std::uint32_t, std::map<std::uint32_t, std::uint32_t>>> members;
-  std::map<std::uint32_t, std::vector<std::uint32_t>> types;  // id -> opcode, operands...
-  std::map<std::uint32_t, std::uint64_t> constants;           // (spec) constant id -> value
+  std::map<std::uint32_t, std::vector<std::uint32_t>> types;     // id -> opcode, operands...
+  std::map<std::uint32_t, std::uint64_t> constants;              // (spec) constant id -> value
   std::map<std::uint32_t, std::vector<std::uint32_t>> spec_ops;  // id -> opcode, operands...
   std::map<std::uint32_t, std::vector<std::uint32_t>> composites;
   struct Variable {
@@ -480,7 +480,6 @@ std::vector<std::uint32_t> words_from_bytes(std::string_view bytes) {
     fail("not a SPIR-V file: no SPIR-V magic number");
   return words;
 }
-
 
 std::optional<std::uint64_t> workgroup_memory_bytes(
     std::span<const std::uint32_t> words,

@@ -1,7 +1,7 @@
 // What a SPIR-V module shows the pipeline that runs it: entry points with their local sizes, the
 // descriptor resources and the push-constant block. Read from the words, so a user's kernel
-// (`--kernel`, vulkan_backend/adapter/vk_user_module) is checked against the ABI before a pipeline is
-// made from it. Plain C++: no Vulkan header, no xreduce core.
+// (`--kernel`, vulkan_backend/adapter/vk_user_module) is checked against the ABI before a pipeline
+// is made from it. Plain C++: no Vulkan header, no xreduce core.
 #pragma once
 
 #include <array>
@@ -42,7 +42,7 @@ enum class ResourceKind {
 };
 
 struct Resource {
-  std::string name;  // OpName of the variable, else of its block type; may be empty
+  std::string name;                  // OpName of the variable, else of its block type; may be empty
   std::string block;                 // OpName of its block type (HLSL's globals: "$Global")
   std::vector<std::string> members;  // the block's member names, where the module names them
   ResourceKind kind = ResourceKind::other;

@@ -1060,10 +1060,9 @@ TEST_CASE("kernels that do not compile or do not fit the ABI", "[cli][usage][ker
                "the global variables outside a push-constant block (sizes)");
   expect_error(
       {"check", "--kernel",
-       path("sampler.comp",
-            glsl_kernel("sdata[tid] = XR_OP(sdata[tid], sdata[tid + s]) + "
-                        "XR_ACC(texture(tex, vec2(0)).x);",
-                        "layout(binding = 2) uniform sampler2D tex;"))},
+       path("sampler.comp", glsl_kernel("sdata[tid] = XR_OP(sdata[tid], sdata[tid + s]) + "
+                                        "XR_ACC(texture(tex, vec2(0)).x);",
+                                        "layout(binding = 2) uniform sampler2D tex;"))},
       2, "'tex' is a combined image sampler (GLSL sampler2D and the like) at set 0 binding 2");
   CHECK(dir.entries() == 8);  // nothing written beside the kernels
 }
@@ -1132,8 +1131,8 @@ TEST_CASE("kernels past the device's limits are refused before they run, naming 
     WARN("glslangValidator is not installed: the prebuilt 2048-wide module is not checked");
   }
   // The same device runs a built-in variant right after: nothing of the refused kernels ran.
-  const Result after = xreduce({"run", "--backend", "vulkan", "--variant", "fast/vectorized",
-                                "--n", "100003"});
+  const Result after =
+      xreduce({"run", "--backend", "vulkan", "--variant", "fast/vectorized", "--n", "100003"});
   CHECK(after.code == 0);
 }
 
@@ -1174,8 +1173,8 @@ TEST_CASE("a kernel is checked, run and compared like every variant", "[cli][ker
 TEST_CASE("a kernel's own claims are the defaults, and the header says so", "[cli][kernel]") {
   require_vulkan();
   TempDir dir;
-  write_bytes(dir / "maxf.comp", glsl_kernel("sdata[tid] = XR_OP(sdata[tid], sdata[tid + s]);",
-                                             "", "// xreduce: dtypes=f32,i32 ops=max,sum"));
+  write_bytes(dir / "maxf.comp", glsl_kernel("sdata[tid] = XR_OP(sdata[tid], sdata[tid + s]);", "",
+                                             "// xreduce: dtypes=f32,i32 ops=max,sum"));
   const std::string maxf = (dir / "maxf.comp").string();
   const Result run = xreduce({"run", "--kernel", maxf, "--n", "1000", "--reps", "1"});
   INFO(run.out << run.err);
@@ -1183,8 +1182,8 @@ TEST_CASE("a kernel's own claims are the defaults, and the header says so", "[cl
   CHECK(run.out.find("defaults   --dtype f32 --op max: the --kernel's first claims (maxf.comp)") !=
         std::string::npos);
   CHECK(run.out.find("n = 1000 f32") != std::string::npos);
-  const Result given = xreduce(
-      {"run", "--kernel", maxf, "--n", "1000", "--reps", "1", "--dtype", "i32", "--format", "json"});
+  const Result given = xreduce({"run", "--kernel", maxf, "--n", "1000", "--reps", "1", "--dtype",
+                                "i32", "--format", "json"});
   REQUIRE(given.code == 0);
   const json j = json::parse(given.out);
   CHECK(j["dtype"] == "i32");

@@ -1,8 +1,8 @@
-// Users' CUDA kernels as NVRTC compiles them (cuda_backend/adapter/user_module, user_compile): white-box
-// tests that need no GPU. Every .cu example compiles for sm_90 for every dtype, op and scan kind
-// it claims, through the same prelude the backend puts in front; the ABI's macros compile for
-// every dtype; a compile error names the user's file and line; the kernel cache is used. Loading
-// and the ABI's parameter check need a device (bench/gpu/validate runs them).
+// Users' CUDA kernels as NVRTC compiles them (cuda_backend/adapter/user_module, user_compile):
+// white-box tests that need no GPU. Every .cu example compiles for sm_90 for every dtype, op and
+// scan kind it claims, through the same prelude the backend puts in front; the ABI's macros compile
+// for every dtype; a compile error names the user's file and line; the kernel cache is used.
+// Loading and the ABI's parameter check need a device (bench/gpu/validate runs them).
 #include <catch2/catch.hpp>
 
 #include <algorithm>

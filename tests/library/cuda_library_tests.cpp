@@ -102,8 +102,7 @@ TEST_CASE("reduce and both scans through the public API, on the caller's stream"
   for (int call = 0; call < 3; ++call) {  // the ticket is left zero for the next call
     reduce.enqueue(stream, in.get(), result.get(), reduce_scratch.get());
     std::int32_t sum = 0;
-    REQUIRE(cudaMemcpyAsync(&sum, result.get(), 4, cudaMemcpyDeviceToHost, stream) ==
-            cudaSuccess);
+    REQUIRE(cudaMemcpyAsync(&sum, result.get(), 4, cudaMemcpyDeviceToHost, stream) == cudaSuccess);
     REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
     CHECK(sum == std::accumulate(data.begin(), data.end(), 0));
   }
@@ -116,7 +115,8 @@ TEST_CASE("reduce and both scans through the public API, on the caller's stream"
   CHECK(scan.variant() == "fast/decoupled-lookback");
   const DevicePtr scan_scratch = device_bytes(scan.scratch_size());
   std::vector<std::int32_t> expected(n), got(n);
-  for (xr::ScanKind kind : {xr::ScanKind::inclusive, xr::ScanKind::exclusive, xr::ScanKind::inclusive}) {
+  for (xr::ScanKind kind :
+       {xr::ScanKind::inclusive, xr::ScanKind::exclusive, xr::ScanKind::inclusive}) {
     CAPTURE(static_cast<int>(kind));
     scan.enqueue(stream, kind, in.get(), out.get(), scan_scratch.get());
     REQUIRE(cudaMemcpyAsync(got.data(), out.get(), n * 4, cudaMemcpyDeviceToHost, stream) ==

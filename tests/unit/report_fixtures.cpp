@@ -125,8 +125,9 @@ DeviceRecord device(const std::string& backend, int index, const std::string& na
 DeviceRecord cpu_device(std::optional<double> read_peak, std::optional<double> copy_peak) {
   DeviceRecord d =
       device("cpu", 0, "AMD EPYC 9654 96-Core Processor (2 threads)", "", read_peak, copy_peak);
-  d.info.api_version = "TBB 2021.8";
-  d.info.driver_version = "-";
+  // Whole strings: GCC 12's -Wrestrict misreads a literal assigned here (GCC bug 105651).
+  d.info.api_version = std::string("TBB 2021.8");
+  d.info.driver_version = std::string("-");
   d.info.memory_bytes = 128 * M * K;
   d.info.properties = {{"threads", "2"}};
   return d;

@@ -13,8 +13,8 @@
 namespace xr::vulkan {
 namespace {
 
-// As the CUDA table (cuda_backend/adapter/timing.cu): 256 calls per batch, 25 samples per row, 100 round
-// trips.
+// As the CUDA table (cuda_backend/adapter/timing.cu): 256 calls per batch, 25 samples per row, 100
+// round trips.
 constexpr int kCalls = 256;
 constexpr int kSamples = 25;
 constexpr int kRoundTrips = 100;

@@ -236,12 +236,12 @@ void check_workgroup_memory(const UserKernel& k, std::span<const std::uint32_t> 
                             const UserKernelLimits& limits) {
   std::map<std::uint32_t, std::uint32_t> specialization;
   if (entry.local_size[0].spec_id == 0u) specialization[0] = workgroup;
-  const std::optional<std::uint64_t> bytes =
-      shaders::workgroup_memory_bytes(words, specialization);
+  const std::optional<std::uint64_t> bytes = shaders::workgroup_memory_bytes(words, specialization);
   if (!bytes)
-    bad(k, "the size of its workgroup (shared) memory is an expression xreduce does not evaluate, "
-           "so it cannot be checked against the device's limit: size its arrays with constants, "
-           "XR_BLOCK or gl_WorkGroupSize.x (docs/kernels.md)");
+    bad(k,
+        "the size of its workgroup (shared) memory is an expression xreduce does not evaluate, "
+        "so it cannot be checked against the device's limit: size its arrays with constants, "
+        "XR_BLOCK or gl_WorkGroupSize.x (docs/kernels.md)");
   if (*bytes > limits.max_shared_bytes)
     bad(k, "declares " + std::to_string(*bytes) +
                " bytes of workgroup memory (GLSL shared, HLSL groupshared)" +

@@ -30,11 +30,11 @@ struct UserModule {
 // (the Vulkan spec leaves such a dispatch undefined: an H200 hung on 4 MB of shared memory,
 // lavapipe ran it and summed wrong).
 struct UserKernelLimits {
-  std::string device;                   // its name, for the message
-  std::uint32_t max_shared_bytes = 0;   // maxComputeSharedMemorySize
-  std::uint32_t max_invocations = 0;    // maxComputeWorkGroupInvocations
-  std::uint32_t max_size_x = 0;         // maxComputeWorkGroupSize[0]
-  std::uint32_t max_push_bytes = 0;     // maxPushConstantsSize
+  std::string device;                  // its name, for the message
+  std::uint32_t max_shared_bytes = 0;  // maxComputeSharedMemorySize
+  std::uint32_t max_invocations = 0;   // maxComputeWorkGroupInvocations
+  std::uint32_t max_size_x = 0;        // maxComputeWorkGroupSize[0]
+  std::uint32_t max_push_bytes = 0;    // maxPushConstantsSize
 };
 
 // What one compile is for: the pass of the kernel and the macros' arguments.

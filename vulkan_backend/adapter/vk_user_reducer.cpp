@@ -15,12 +15,10 @@ class UserReduceProgram {
   UserReduceProgram(Device& device, UserModules& modules, const UserKernel& k,
                     const VulkanArray& input, Op op)
       : accumulator_(accumulator_of(input.dtype())) {
-    const UserModule& first =
-        modules.get(k, {.data = input.dtype(), .dtype = input.dtype(), .op = op},
-                    user_kernel_limits(device));
-    const UserModule& rest =
-        modules.get(k, {.data = accumulator_, .dtype = input.dtype(), .op = op},
-                    user_kernel_limits(device));
+    const UserModule& first = modules.get(
+        k, {.data = input.dtype(), .dtype = input.dtype(), .op = op}, user_kernel_limits(device));
+    const UserModule& rest = modules.get(
+        k, {.data = accumulator_, .dtype = input.dtype(), .op = op}, user_kernel_limits(device));
     tile_ = k.tile(first.workgroup);
     counts_ = kernel_reduce_levels(input.size(), tile_, k.max_groups);
     make_levels(device, k, op);

@@ -33,8 +33,9 @@ constexpr int kMaxChain = 256;
 // uninitialised or set to the wrong object is one line of usage, never a crash inside a driver.
 void check_info(const ContextInfo& info) {
   if (!info.instance || !info.physical_device || !info.device || !info.device_info)
-    misused("needs the instance, the physical device, the device and the VkDeviceCreateInfo it "
-            "was created with (a null handle or pointer)");
+    misused(
+        "needs the instance, the physical device, the device and the VkDeviceCreateInfo it "
+        "was created with (a null handle or pointer)");
   if (VK_API_VERSION_VARIANT(info.api_version) != 0 || VK_API_VERSION_MAJOR(info.api_version) != 1)
     misused("api_version " + std::to_string(info.api_version) +
             " is not a Vulkan 1.x version (VK_API_VERSION_1_2, VK_MAKE_API_VERSION(0, 1, 3, 0))");

@@ -12,7 +12,8 @@
 #pragma once
 
 #ifndef VULKAN_HPP_NAMESPACE
-#error "xreduce's Vulkan code is compiled with VULKAN_HPP_NAMESPACE=xr_vkhpp (target xreduce_vulkan_hpp)"
+#error \
+    "xreduce's Vulkan code is compiled with VULKAN_HPP_NAMESPACE=xr_vkhpp (target xreduce_vulkan_hpp)"
 #endif
 
 #include <vulkan/vulkan_raii.hpp>

@@ -1,7 +1,7 @@
 // The Vulkan scan variants as data: the shaders, workgroup size, items and requirements of each
 // id, and the look-back's tuning. The same ids and algorithms as the CUDA ladder
-// (cuda_backend/library/scan_dispatch.hpp), with subgroups where CUDA has warps; shapes shared with CUDA
-// come from core (xreduce/shapes.hpp).
+// (cuda_backend/library/scan_dispatch.hpp), with subgroups where CUDA has warps; shapes shared with
+// CUDA come from core (xreduce/shapes.hpp).
 #pragma once
 
 #include <cstdint>
@@ -31,10 +31,10 @@ struct ScanSpec {
   std::string_view shader;  // tiled: the tile scan; bit: the in-block build; fast/*: the tile pass
   // tiled: the tile scan writing float results to scratch, for f16/bf16 scans of more than one
   // tile (shaders/scan_common.glsl, XR_WIDE_DST)
-  std::string_view wide_shader;
-  std::string_view levels;        // bit: the build above the block (one layer per pass, or one
+  std::string_view wide_shader{};
+  std::string_view levels{};      // bit: the build above the block (one layer per pass, or one
                                   // workgroup for all)
-  std::string_view query;         // bit: the query
+  std::string_view query{};       // bit: the query
   std::uint32_t workgroup = 256;  // invocations (specialization constant 0), a power of two
   std::uint32_t items = 1;        // tiled: elements per invocation; fast/*: 4-element vectors per
                             // invocation (specialization constant 1; 16 bytes for 32-bit types,

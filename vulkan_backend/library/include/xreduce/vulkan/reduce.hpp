@@ -18,7 +18,7 @@ struct ReduceDesc {
   DType dtype = DType::i32;
   Op op = Op::sum;
   std::uint64_t count = 1;  // at least 1 (the reduce of nothing is the identity, no dispatch)
-  std::string variant;      // empty: the library's choice for this device (Context::variants)
+  std::string variant{};    // empty: the library's choice for this device (Context::variants)
   OperandKind operands = OperandKind::buffers;
 };
 

@@ -20,7 +20,7 @@ struct ScanDesc {
   DType dtype = DType::i32;
   Op op = Op::sum;
   std::uint64_t count = 0;
-  std::string variant;  // empty: the library's choice for this device (Context::variants)
+  std::string variant{};  // empty: the library's choice for this device (Context::variants)
   OperandKind operands = OperandKind::buffers;
 };
 
