@@ -208,8 +208,11 @@ TEST_CASE("compare --baseline: a real run against a baseline made faster on purp
           "[cli][baseline][compare]") {
   TempDir dir;
   const auto first = dir / "first.json", baseline = dir / "baseline.json";
+  // 64K: cpu/sequential takes some 20 us there, so a thousandth of it is past the noise floor
+  // (1.25 us of the shorter time) in every run; at 4K it took about 1.4 us, and a run that took
+  // under 1.25 us was called "same".
   const std::vector<std::string> run = {"compare", "--backend", "cpu", "--n",
-                                        "1K,4K",   "--reps",    "3",   "--quiet"};
+                                        "1K,64K",  "--reps",    "3",   "--quiet"};
   auto with = [&](std::vector<std::string> more) {
     auto args = run;
     args.insert(args.end(), more.begin(), more.end());
@@ -217,7 +220,7 @@ TEST_CASE("compare --baseline: a real run against a baseline made faster on purp
   };
   const Result saved = xreduce(with({"--save-json", first.string(), "--format", "csv"}));
   REQUIRE(saved.code == 0);
-  // The baseline claims cpu/sequential at 4K took a thousandth of its time, with no spread, and
+  // The baseline claims cpu/sequential at 64K took a thousandth of its time, with no spread, and
   // holds a variant this run does not measure.
   json j = json::parse(slurp(first));
   REQUIRE(j["schema_version"] == 2);
@@ -229,7 +232,7 @@ TEST_CASE("compare --baseline: a real run against a baseline made faster on purp
   }
   bool edited = false;
   for (auto& r : j["results"])
-    if (r["variant"] == "cpu/sequential" && r["n"] == 4096) {
+    if (r["variant"] == "cpu/sequential" && r["n"] == 65536) {
       r["median_ms"] = r["median_ms"].get<double>() / 1000;
       r["rel_spread"] = 0.0;
       edited = true;
@@ -244,7 +247,7 @@ TEST_CASE("compare --baseline: a real run against a baseline made faster on purp
       xreduce(with({"--baseline", baseline.string(), "--fail-above", "50", "--format", "json"}));
   INFO(r.err);
   CHECK(r.code == 1);
-  CHECK(r.err.find("cpu cpu/sequential sum i32 · cold n = 4K") != std::string::npos);
+  CHECK(r.err.find("cpu cpu/sequential sum i32 · cold n = 64K") != std::string::npos);
   const json out = json::parse(r.out);
   REQUIRE(out.contains("baseline"));
   CHECK(out["results"].size() == j["results"].size() - 1);  // the run's own rows, all of them
@@ -262,7 +265,7 @@ TEST_CASE("compare --baseline: a real run against a baseline made faster on purp
   CHECK(text.out.find("only in the baseline") != std::string::npos);
   const Result csv = xreduce(with({"--baseline", baseline.string(), "--format", "csv"}));
   CHECK(csv.code == 0);
-  CHECK(csv.out.find("cpu,cpu/sequential,reduce,,sum,i32,4096,cold,slower,") != std::string::npos);
+  CHECK(csv.out.find("cpu,cpu/sequential,reduce,,sum,i32,65536,cold,slower,") != std::string::npos);
 }
 
 TEST_CASE("diff --plot draws the new/old ratio per variant", "[cli][baseline][plot]") {

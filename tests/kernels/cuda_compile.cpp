@@ -79,6 +79,20 @@ int compile_every_claim(const xr::UserKernel& k) {
   return compiled;
 }
 
+// The one usage line the compile of bad kernel `name` (its first claim) is refused with.
+std::string compile_refusal(const char* name) {
+  const xr::UserKernel k = xr::load_user_kernel(kBad / name);
+  try {
+    xr::cuda::user_image(k, {xr::DType::i32, xr::DType::i32}, kMajor, kMinor);
+  } catch (const xr::Error& e) {
+    INFO(e.what());
+    CHECK(e.category() == xr::ErrorCategory::usage);
+    return e.what();
+  }
+  FAIL(name << " compiled");
+  return {};
+}
+
 }  // namespace
 
 TEST_CASE("every CUDA example compiles for every claim", "[kernels][cuda]") {
@@ -122,17 +136,9 @@ extern "C" __global__ void xr_reduce(const XR_T* in, XR_ACC* partials, unsigned 
 
 TEST_CASE("a CUDA compile error names the file and line", "[kernels][cuda][usage]") {
   CacheDir cache;
-  const xr::UserKernel k = xr::load_user_kernel(kBad / "syntax.cu");
-  try {
-    xr::cuda::user_image(k, {xr::DType::i32, xr::DType::i32}, kMajor, kMinor);
-    FAIL("compiled");
-  } catch (const xr::Error& e) {
-    INFO(e.what());
-    CHECK(e.category() == xr::ErrorCategory::usage);
-    CHECK(std::string(e.what()).find("syntax.cu: does not compile:") != std::string::npos);
-    CHECK(std::string(e.what()).find("syntax.cu:5: error: identifier \"undeclared\"") !=
-          std::string::npos);
-  }
+  const std::string message = compile_refusal("syntax.cu");
+  CHECK_THAT(message, Catch::Contains("syntax.cu: does not compile:"));
+  CHECK_THAT(message, Catch::Contains("syntax.cu:5: error: identifier \"undeclared\""));
   CHECK(cache.cached() == 0);  // nothing stored for a kernel that did not compile
 }
 
@@ -178,16 +184,9 @@ TEST_CASE("prebuilt CUDA modules are loaded as they are", "[kernels][cuda]") {
 TEST_CASE("a kernel past the shared-memory limit is refused by its compile, in decimal",
           "[kernels][cuda][usage]") {
   CacheDir cache;
-  const xr::UserKernel k = xr::load_user_kernel(kBad / "shared_huge.cu");
-  try {
-    xr::cuda::user_image(k, {xr::DType::i32, xr::DType::i32}, kMajor, kMinor);
-    FAIL("compiled");
-  } catch (const xr::Error& e) {
-    INFO(e.what());
-    CHECK(e.category() == xr::ErrorCategory::usage);
-    CHECK_THAT(e.what(), Catch::Contains("shared_huge.cu: does not compile:"));
-    CHECK_THAT(e.what(), Catch::Contains("uses too much shared data (4000000 bytes, 49152 max)"));
-  }
+  const std::string message = compile_refusal("shared_huge.cu");
+  CHECK_THAT(message, Catch::Contains("shared_huge.cu: does not compile:"));
+  CHECK_THAT(message, Catch::Contains("uses too much shared data (4000000 bytes, 49152 max)"));
   CHECK(cache.cached() == 0);
   CHECK(xr::cuda::decimal_sizes("f uses too much shared data (0x3d0900 bytes, 0xc000 max)") ==
         "f uses too much shared data (4000000 bytes, 49152 max)");
