@@ -64,6 +64,11 @@ CLI::Option* add_stat_flags(CLI::App* cmd, StatFlags& s) {
                   "same call back to back, time per call; compare also takes a list or all")
       ->capture_default_str()
       ->type_name("MODE");
+  cmd->add_option("--throttle-threshold", s.throttle_pct,
+                  "Retake a sample whose SM clock is under PCT % of the reference clock, after a "
+                  "warm-up, within --max-time (0: keep every sample; as nvbench's)")
+      ->capture_default_str()
+      ->type_name("PCT");
   return reps;
 }
 

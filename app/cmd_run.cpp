@@ -35,6 +35,12 @@ json value_json(const std::optional<Value>& v) {
   });
 }
 
+// A point's SM clock as JSON: min and median in MHz, null where none was measured.
+json clock_json(const ClockStats& c) {
+  if (!c.measured) return nullptr;
+  return {{"min", c.mhz.min}, {"median", c.mhz.median}};
+}
+
 std::string value_text(const std::optional<Value>& v) {
   return v ? v->to_string() : "(empty)";
 }
@@ -136,6 +142,7 @@ struct RunResult {
   std::optional<Value> got, want;
   std::string diagnostics;
   std::vector<std::pair<std::string, std::string>> knobs;  // Backend::knobs
+  std::string clock_unmeasured;  // why no clock was measured, where none was
 };
 
 RunResult measure_run(Backend& backend, const VariantInfo& variant, const HostArray& data,
@@ -160,6 +167,7 @@ RunResult measure_run(Backend& backend, const VariantInfo& variant, const HostAr
   res.want = expected.headline();
   res.diagnostics = runner.diagnostics();
   res.knobs = backend.knobs();
+  if (!res.m.clock.measured) res.clock_unmeasured = backend.clock_unmeasured_reason();
   return res;
 }
 
@@ -201,7 +209,12 @@ std::string run_json(const Backend& backend, const VariantInfo& variant, const R
             {"batch_calls", m.batch_calls ? json(m.batch_calls) : json(nullptr)},
             {"diagnostics", res.diagnostics},
             {"knobs", knobs_json(res.knobs)},
-            {"kernel_defaults", r.defaults.empty() ? json(nullptr) : json(r.defaults)}};
+            {"kernel_defaults", r.defaults.empty() ? json(nullptr) : json(r.defaults)},
+            {"clock_mhz", clock_json(m.clock)},
+            {"reference_clock_mhz", m.clock.measured ? json(m.clock.reference_mhz) : json(nullptr)},
+            {"clock_retaken", m.clock.retaken},
+            {"throttled", m.clock.throttled},
+            {"clock_note", res.clock_unmeasured}};
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
@@ -242,6 +255,8 @@ std::string run_text(const Backend& backend, const VariantInfo& variant, const R
                      format_ms(m.device_ms.min), format_ms(m.device_ms.max), m.device_ms.count, how,
                      m.device_timer ? "" : "; no device timer");
   out += fmt::format("host ms    {} median\n", format_ms(m.host_ms.median));
+  out +=
+      fmt::format("clock      {}\n", m.clock.measured ? clock_text(m.clock) : res.clock_unmeasured);
   out += fmt::format("bandwidth  {:.2f} GB/s{}\n", res.gbps, scan ? " (read + write)" : "");
   if (!res.diagnostics.empty()) out += fmt::format("counted    {}\n", res.diagnostics);
   return out;

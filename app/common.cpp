@@ -79,11 +79,16 @@ MeasureOptions measure_options(const StatFlags& flags) {
                 fmt::format("--warmup must not be negative, not {}", flags.warmup));
   if (!(flags.max_time > 0))
     throw Error(ErrorCategory::usage, "--max-time must be a positive number of seconds");
+  if (!(flags.throttle_pct >= 0 && flags.throttle_pct <= 100))
+    throw Error(ErrorCategory::usage,
+                fmt::format("--throttle-threshold must be a percentage from 0 to 100, not {}",
+                            flags.throttle_pct));
   MeasureOptions o;
   if (const auto modes = parse_modes(flags.mode); modes.size() == 1) o.mode = modes.front();
   o.warmup = flags.warmup;
   o.flush_cache = !flags.hot;
   o.max_seconds = flags.max_time;
+  o.throttle_threshold = flags.throttle_pct / 100;
   if (flags.reps > 0) {  // a fixed count: no noise-based stop, no time limit
     o.min_reps = o.max_reps = flags.reps;
     o.target_rel_spread = 0;
@@ -220,6 +225,18 @@ std::string format_ms(double ms) {
   if (!(ms > 0)) return "0";
   const int decimals = std::clamp(3 - static_cast<int>(std::floor(std::log10(ms))), 0, 7);
   return fmt::format("{:.{}f}", ms, decimals);
+}
+
+std::string clock_text(const ClockStats& c) {
+  const double floor = c.reference_mhz > 0 ? c.mhz.min / c.reference_mhz : 0;
+  std::string s =
+      fmt::format("{:.0f} MHz median (every sample ≥ {:.0f} % of the {:.0f} MHz reference",
+                  c.mhz.median, std::floor(100 * floor), c.reference_mhz);
+  if (c.retaken) s += fmt::format("; {} retaken under the threshold", c.retaken);
+  if (c.throttled)
+    s += fmt::format("; THROTTLED: {} kept under the threshold, the point's time budget spent",
+                     c.throttled_samples);
+  return s + ")";
 }
 
 std::string format_n(std::uint64_t n) {

@@ -40,6 +40,8 @@ struct StatFlags {
   bool hot = false;           // keep caches warm (no Backend::flush_cache between repetitions)
   std::string mode = "cold";  // cold | batch (run); or a list, or all (compare)
   double max_time = 2.0;      // seconds per point for adaptive repetitions
+  // --throttle-threshold: a sample under this % of the reference clock is retaken (0: never).
+  double throttle_pct = 100 * kThrottleThreshold;
 };
 // The options of one mode (`flags.mode` when it names one, else cold).
 MeasureOptions measure_options(const StatFlags& flags);
@@ -79,6 +81,9 @@ std::string format_bytes(double bytes);  // "512 MiB", "3.50 GiB"
 std::string format_ms(double ms);        // fixed precision that keeps 4 significant digits
 std::string format_n(std::uint64_t n);   // "16M" or "1000"; with the exact count when abbreviated
 std::string one_line(std::string text);  // newlines -> "; " so every message is one line
+// The clock a measurement ran at, in words: "1980 MHz (every sample >= 97 % of the 1980 MHz
+// reference)", with the retaken and throttled samples where there were any.
+std::string clock_text(const ClockStats& clock);
 // `text` safe for a terminal: control characters (C0, DEL, C1: escape sequences included) and
 // bytes that are not valid UTF-8 become \xNN; printable UTF-8 passes unchanged.
 std::string printable(std::string_view text);

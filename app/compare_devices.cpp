@@ -94,6 +94,13 @@ CompareReport start_report(const ComparePlan& plan, const CompareOptions& o, Pro
     d.backend = std::string(p.backend->name());
     d.info = p.backend->device();
     d.knobs = p.backend->knobs();
+    if (ClockProbe* clock = measurement_clock(*p.backend)) {
+      progress.note(fmt::format("{}: measuring the reference clock", d.backend));
+      d.reference_clock_mhz = clock->reference_mhz();
+      d.clock = clock->method();
+    } else {
+      d.clock = p.backend->clock_unmeasured_reason();
+    }
     if (measures(plan, Primitive::reduce)) {
       progress.note(fmt::format("{}: measuring the read bandwidth", d.backend));
       d.read_peak_gbps = p.backend->measure_read_bandwidth_gbps();

@@ -71,6 +71,12 @@ ResultRow measure_row(Backend& b, const VariantInfo& v, std::unique_ptr<Runner>&
     row.result = got ? got->to_string() : "";
     row.reference = want ? want->to_string() : "";
     row.diagnostics = runner->diagnostics();
+    if (m.clock.measured) {
+      row.clock_min_mhz = m.clock.mhz.min;
+      row.clock_median_mhz = m.clock.mhz.median;
+      row.clock_retaken = m.clock.retaken;
+      row.throttled = m.clock.throttled;
+    }
   } catch (const Error& e) {
     if (e.category() != ErrorCategory::unsupported) throw;
     row.status = RowStatus::unsupported;

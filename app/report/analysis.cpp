@@ -259,6 +259,31 @@ const Best* Analysis::best(const Section& sec, std::uint64_t n, const std::strin
   return nullptr;
 }
 
+std::vector<DeviceClock> device_clocks(const CompareReport& r) {
+  std::vector<DeviceClock> out;
+  for (const auto& d : r.devices) {
+    DeviceClock& c = out.emplace_back();
+    std::vector<double> medians;
+    for (RowIndex i = 0; i < r.rows.size(); ++i) {
+      const ResultRow& row = r.rows[i];
+      if (row.backend != d.backend || !row.measured() || !row.clock_median_mhz) continue;
+      ++c.rows;
+      medians.push_back(*row.clock_median_mhz);
+      if (!c.lowest_mhz || *row.clock_min_mhz < *c.lowest_mhz) {
+        c.lowest_mhz = row.clock_min_mhz;
+        c.lowest_row = i;
+      }
+      c.retaken += row.clock_retaken;
+      c.throttled_rows += row.throttled ? 1 : 0;
+    }
+    if (medians.empty()) continue;
+    c.median_mhz = summarize(std::move(medians)).median;
+    if (d.reference_clock_mhz && *d.reference_clock_mhz > 0)
+      c.floor = *c.lowest_mhz / *d.reference_clock_mhz;
+  }
+  return out;
+}
+
 Analysis analyze(const CompareReport& r) {
   Analysis a;
   a.metrics.resize(r.rows.size());
@@ -278,6 +303,7 @@ Analysis analyze(const CompareReport& r) {
   a.crossovers = crossovers_of(r, a);
   a.versus_libraries = versus_libraries_of(r, points);
   a.above_peak = above_peak_of(r, a);
+  a.device_clocks = device_clocks(r);
   a.transfer_shares = transfer_shares_of(r);
   return a;
 }

@@ -87,6 +87,18 @@ struct AbovePeak {
   RowIndex top = 0;  // the highest % peak
 };
 
+// The SM clock one device's rows were measured at (the rows that carry one; none where the
+// backend measures no clock).
+struct DeviceClock {
+  int rows = 0;                        // measured rows with a clock
+  std::optional<double> median_mhz;    // the median of those rows' medians
+  std::optional<double> lowest_mhz;    // the lowest sample of any of them
+  std::optional<double> floor;         // lowest_mhz over the device's reference clock
+  int retaken = 0;                     // samples retaken under the threshold, over all its rows
+  int throttled_rows = 0;              // rows that kept samples under it (the budget ran out)
+  std::optional<RowIndex> lowest_row;  // the row of the lowest sample
+};
+
 // Whether cuda and vulkan measured one GPU, proven by UUID.
 struct SameGpu {
   bool same = false;
@@ -117,6 +129,7 @@ struct Analysis {
   std::vector<Crossover> crossovers;
   std::vector<VersusLibraries> versus_libraries;
   std::vector<AbovePeak> above_peak;
+  std::vector<DeviceClock> device_clocks;  // parallel to CompareReport::devices
   // Parallel to CompareReport::devices, each parallel to its transfer table's rows (empty for a
   // device without one).
   std::vector<std::vector<TransferShares>> transfer_shares;
@@ -126,6 +139,10 @@ struct Analysis {
   // The best of `backend` at that point; nullptr when none of its rows there is correct.
   const Best* best(const Section& sec, std::uint64_t n, const std::string& backend) const;
 };
+
+// The clock of each device's rows, parallel to report.devices (Analysis::device_clocks; the
+// baseline's header compares two reports' too).
+std::vector<DeviceClock> device_clocks(const CompareReport& report);
 
 // Derives everything above from `report`, which it leaves as it is. Deterministic: a pure
 // function of the report. Every row's backend must be one of report.devices (measure and merge

@@ -168,24 +168,49 @@ std::vector<std::string> device_differences(const DeviceRecord& a, const DeviceR
   return out;
 }
 
-void compare_devices(const CompareReport& old, const CompareReport& now, BaselineDiff& d) {
-  auto find = [](const CompareReport& r, const std::string& backend) -> const DeviceRecord* {
-    for (const auto& dev : r.devices)
-      if (dev.backend == backend) return &dev;
-    return nullptr;
+// "clock 1980 MHz -> 1755 MHz": the clocks two reports' rows of one backend were measured at,
+// where they differ by more than the probe's 1 %, or where one report has none.
+std::optional<std::string> clock_difference(const DeviceRecord& a, const DeviceClock& ca,
+                                            const DeviceRecord& b, const DeviceClock& cb) {
+  const auto words = [](const DeviceRecord& d, const DeviceClock& c) {
+    if (!c.median_mhz) return std::string("not measured");
+    std::string s = fmt::format("{:.0f} MHz", *c.median_mhz);
+    if (c.floor)
+      s += fmt::format(" (every sample ≥ {:.0f} % of {:.0f})", std::floor(100 * *c.floor),
+                       d.reference_clock_mhz.value_or(0));
+    return s;
   };
-  for (const auto& dev : now.devices) {
+  if (!ca.median_mhz && !cb.median_mhz) return std::nullopt;
+  if (ca.median_mhz && cb.median_mhz &&
+      std::fabs(*cb.median_mhz - *ca.median_mhz) <= 0.01 * *ca.median_mhz &&
+      ca.floor.value_or(1) >= kThrottleThreshold && cb.floor.value_or(1) >= kThrottleThreshold)
+    return std::nullopt;
+  return "clock " + words(a, ca) + " -> " + words(b, cb);
+}
+
+void compare_devices(const CompareReport& old, const CompareReport& now, BaselineDiff& d) {
+  auto find = [](const CompareReport& r, const std::string& backend) -> std::optional<std::size_t> {
+    for (std::size_t i = 0; i < r.devices.size(); ++i)
+      if (r.devices[i].backend == backend) return i;
+    return std::nullopt;
+  };
+  const std::vector<DeviceClock> old_clocks = device_clocks(old), now_clocks = device_clocks(now);
+  for (std::size_t i = 0; i < now.devices.size(); ++i) {
+    const DeviceRecord& dev = now.devices[i];
     DeviceChange c{dev.backend, std::nullopt, dev, {}};
-    if (const DeviceRecord* before = find(old, dev.backend)) {
-      c.old_device = *before;
-      c.differences = device_differences(*before, dev);
+    if (const std::optional<std::size_t> j = find(old, dev.backend)) {
+      const DeviceRecord& before = old.devices[*j];
+      c.old_device = before;
+      c.differences = device_differences(before, dev);
+      if (auto clock = clock_difference(before, old_clocks[*j], dev, now_clocks[i]))
+        c.differences.push_back(std::move(*clock));
     } else {
       c.differences.push_back("not in the baseline");
     }
     d.devices.push_back(std::move(c));
   }
   for (const auto& dev : old.devices)
-    if (!find(now, dev.backend))
+    if (!find(now, dev.backend).has_value())
       d.devices.push_back({dev.backend, dev, std::nullopt, {"in the baseline only"}});
 }
 

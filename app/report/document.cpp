@@ -33,7 +33,7 @@ std::string config_line(const CompareReport& r) {
                      r.cold ? "flushed" : "hot", r.stats, r.seed, r.dist);
 }
 
-std::string device_line(const DeviceRecord& d) {
+std::string device_line(const DeviceRecord& d, const DeviceClock& clock) {
   std::string s = fmt::format("device {}: {}", d.info.index, d.info.name);
   if (!d.info.api_version.empty()) s += " · " + d.info.api_version;
   if (!d.info.driver_version.empty() && d.info.driver_version != "-")
@@ -43,8 +43,23 @@ std::string device_line(const DeviceRecord& d) {
   s += d.read_peak_gbps ? fmt::format(" · read peak {} GB/s", fmt_gbps(*d.read_peak_gbps))
                         : std::string(" · read peak not measured");
   if (d.copy_peak_gbps) s += fmt::format(" · copy peak {} GB/s", fmt_gbps(*d.copy_peak_gbps));
+  s += " · " + clock_words(d, clock);
   if (!d.merged_from.empty()) s += " · merged from " + d.merged_from;
   return s;
+}
+
+// A device whose rows retook or kept samples under the clock threshold says so: a kept one
+// means a time measured below the working clock (its rows are marked THROTTLED).
+std::optional<std::string> throttle_note(const DeviceRecord& d, const DeviceClock& c) {
+  if (c.throttled_rows > 0)
+    return fmt::format(
+        "{}: {} row{} kept samples under the clock threshold when their time budget ran out "
+        "(marked THROTTLED; lowest sample {:.0f} MHz): their times are not the working clock's",
+        d.backend, c.throttled_rows, c.throttled_rows > 1 ? "s" : "", c.lowest_mhz.value_or(0));
+  if (c.retaken > 0)
+    return fmt::format("{}: {} sample{} under the clock threshold retaken after a warm-up",
+                       d.backend, c.retaken, c.retaken > 1 ? "s" : "");
+  return std::nullopt;
 }
 
 // A report made with knobs set says so first: they change what was measured (docs/cli.md).
@@ -69,12 +84,17 @@ DocumentHeader header_of(const AnalyzedReport& ar) {
   DocumentHeader h;
   h.command = r.command;
   h.config = config_line(r);
-  for (const auto& d : r.devices) h.device_lines.emplace_back(d.backend, device_line(d));
-  h.devices = devices_table(r.devices);
+  for (std::size_t i = 0; i < r.devices.size(); ++i)
+    h.device_lines.emplace_back(r.devices[i].backend,
+                                device_line(r.devices[i], ar.analysis.device_clocks[i]));
+  h.devices = devices_table(r.devices, ar.analysis.device_clocks);
   if (const auto& g = ar.analysis.same_gpu) h.same_gpu = {same_gpu_text(*g), g->same};
   for (const auto& [b, why] : r.skipped) h.skipped.push_back(fmt::format("{} {}", b, why));
   for (const auto& d : r.devices)
     if (!d.knobs.empty()) h.notes.push_back(knobs_text(d));
+  for (std::size_t i = 0; i < r.devices.size(); ++i)
+    if (auto note = throttle_note(r.devices[i], ar.analysis.device_clocks[i]))
+      h.notes.push_back(std::move(*note));
   h.notes.insert(h.notes.end(), r.notes.begin(), r.notes.end());
   h.has_scan =
       std::find(r.primitives.begin(), r.primitives.end(), Primitive::scan) != r.primitives.end();

@@ -51,6 +51,16 @@ std::string fmt_csv_number(double v) {
   return fmt::format("{:.6g}", v);
 }
 
+std::string clock_words(const DeviceRecord& d, const DeviceClock& c) {
+  if (!c.median_mhz)
+    return d.clock.empty() ? std::string("clock not measured") : "clock " + d.clock;
+  std::string s = fmt::format("measured at {:.0f} MHz", *c.median_mhz);
+  if (c.floor && d.reference_clock_mhz)
+    s += fmt::format(", every sample ≥ {:.0f} % of the {:.0f} MHz reference clock",
+                     std::floor(100 * *c.floor), *d.reference_clock_mhz);
+  return s;
+}
+
 Table::Cell pct_cell(const ResultRow& row, const RowMetrics& metrics) {
   if (!row.measured()) return {};
   if (metrics.above_peak) return {fmt_pct(metrics.pct_peak) + " !", Table::Tone::warn};
@@ -60,6 +70,8 @@ Table::Cell pct_cell(const ResultRow& row, const RowMetrics& metrics) {
 Table::Cell check_cell(const ResultRow& row) {
   switch (row.status) {
     case RowStatus::ok:
+      // Measured under the clock threshold: right, but its time is not the working clock's.
+      if (row.throttled) return {"ok, THROTTLED", Table::Tone::warn};
       return {"ok", Table::Tone::good};
     case RowStatus::failed:
       return {"FAIL: " + one_line(row.reason), Table::Tone::bad};

@@ -24,6 +24,10 @@ std::string fmt_time_ratio(double v);                  // "1.012": new/old time 
 std::string fmt_change(double v);                      // "+12.3%", "-4.5%": a ratio minus 1
 std::string fmt_band(double v);                        // "±2.0%": a noise band's half-width
 
+// The clock a device's rows were measured at: "measured at 1980 MHz, every sample >= 97 % of the
+// 1980 MHz reference clock", or how it was not ("clock not measured: the CPU backend").
+std::string clock_words(const DeviceRecord& d, const DeviceClock& clock);
+
 // "sum i32 · cold", "inclusive scan sum i32 · batch": a section in words.
 std::string section_what(const Section& sec);
 

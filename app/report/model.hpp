@@ -36,6 +36,10 @@ struct DeviceRecord {
   std::string merged_from;                 // the --merge file it came from; empty when measured
   // Backend::knobs: the environment knobs the backend ran with (name, value), when set.
   std::vector<std::pair<std::string, std::string>> knobs;
+  // The clock its rows' samples are held against (ClockProbe::reference_mhz), where measured;
+  // `clock` says how it is measured (ClockProbe::method) or why it is not.
+  std::optional<double> reference_clock_mhz;
+  std::string clock;
   // The peak a primitive's "% peak" is against: read for reduce, copy for scan.
   std::optional<double> peak_for(Primitive p) const {
     return p == Primitive::reduce ? read_peak_gbps : copy_peak_gbps;
@@ -79,13 +83,21 @@ struct ResultRow {
   std::string timing;  // "device", "host" (no device timer) or "end-to-end"
   std::string result, reference;  // the value, or a scan's last element
   std::string diagnostics;        // what the variant counted at this point (Scanner::diagnostics)
+  // The SM clock over the kept samples (core's ClockStats), where the backend measures it: the
+  // lowest and the median, the samples retaken under the threshold, and whether the point kept
+  // throttled samples when its budget ran out.
+  std::optional<double> clock_min_mhz, clock_median_mhz;
+  int clock_retaken = 0;
+  bool throttled = false;
 
   bool measured() const { return status != RowStatus::unsupported; }
 };
 
 // The "schema_version" of the JSON report this build writes; it reads every version up to it.
-// 2 (issue 23): "schema_version", "commit" and, with --baseline, "baseline". 1: neither field.
-inline constexpr int kReportSchema = 2;
+// 3 (issue 35): each row's "clock_mhz", "clock_retaken" and "throttled", each device's
+// "reference_clock_mhz" and "clock". 2 (issue 23): "schema_version", "commit" and, with
+// --baseline, "baseline". 1: none of these.
+inline constexpr int kReportSchema = 3;
 
 struct CompareReport {
   std::string version;

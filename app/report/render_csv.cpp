@@ -12,7 +12,8 @@ namespace {
 constexpr std::string_view kCsvHeader =
     "backend,device,device_uuid,variant,primitive,scan,op,dtype,n,status,median_ms,min_ms,max_ms,"
     "host_median_ms,reps,rel_spread,gbps,pct_peak,step_speedup,cumulative_speedup,vs_cub,ok,"
-    "timing,reason,mode,batch_calls,above_peak\n";
+    "timing,reason,mode,batch_calls,above_peak,clock_min_mhz,clock_median_mhz,clock_retaken,"
+    "throttled\n";
 
 // RFC 4180: a field with a comma, a quote or a newline is quoted, its quotes doubled.
 std::string field(const std::string& s) {
@@ -31,7 +32,8 @@ std::string csv_line(const ResultRow& row, const RowMetrics& rm, const DeviceRec
   auto mnum = [&](double v) { return m ? fmt_csv_number(v) : std::string(); };
   const bool scan = row.operation.primitive == Primitive::scan;
   return fmt::format(
-      "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+      "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}"
+      "\n",
       field(row.backend), field(d ? d->info.name : ""), d ? d->info.uuid : "", field(row.variant),
       to_string(row.operation.primitive), scan ? to_string(row.operation.scan) : "",
       to_string(row.operation.op), to_string(row.dtype), row.n, to_string(row.status),
@@ -41,7 +43,9 @@ std::string csv_line(const ResultRow& row, const RowMetrics& rm, const DeviceRec
       number(rm.vs_cub), m ? (row.status == RowStatus::ok ? "true" : "false") : "", row.timing,
       field(row.reason), to_string(row.mode),
       row.batch_calls ? std::to_string(row.batch_calls) : "",
-      m && rm.pct_peak ? (rm.above_peak ? "true" : "false") : "");
+      m && rm.pct_peak ? (rm.above_peak ? "true" : "false") : "", number(row.clock_min_mhz),
+      number(row.clock_median_mhz), row.clock_median_mhz ? std::to_string(row.clock_retaken) : "",
+      row.clock_median_mhz ? (row.throttled ? "true" : "false") : "");
 }
 
 // ---- a diff against a baseline ------------------------------------------------------------------

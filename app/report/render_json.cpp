@@ -95,7 +95,9 @@ json device_json(const DeviceRecord& d, const std::vector<TransferShares>& share
           {"overheads", overheads_json(d.overheads)},
           {"transfers", transfers_json(d.transfers, shares)},
           {"merged_from", d.merged_from.empty() ? json(nullptr) : json(d.merged_from)},
-          {"knobs", knobs_json(d.knobs)}};
+          {"knobs", knobs_json(d.knobs)},
+          {"reference_clock_mhz", opt_json(d.reference_clock_mhz)},
+          {"clock", d.clock}};
 }
 
 // What a row measured: the key rows are matched by.
@@ -133,7 +135,12 @@ json row_json(const ResultRow& row, const RowMetrics& rm) {
                      {"result", m ? json(row.result) : json(nullptr)},
                      {"reference", m ? json(row.reference) : json(nullptr)},
                      {"reason", row.reason},
-                     {"diagnostics", row.diagnostics}};
+                     {"diagnostics", row.diagnostics},
+                     {"clock_mhz", row.clock_median_mhz ? json{{"min", *row.clock_min_mhz},
+                                                               {"median", *row.clock_median_mhz}}
+                                                        : json(nullptr)},
+                     {"clock_retaken", row.clock_retaken},
+                     {"throttled", row.throttled}};
   for (const auto& [k, v] : rest.items()) j[k] = v;
   return j;
 }

@@ -77,6 +77,8 @@ DeviceRecord parse_device(const json& j, std::size_t i, const ReportReader& m,
   if (j.contains("knobs") && j["knobs"].is_object())
     for (const auto& [name, value] : j["knobs"].items())
       if (value.is_string()) d.knobs.emplace_back(name, value.get<std::string>());
+  d.reference_clock_mhz = m.opt_num(j, "reference_clock_mhz");
+  if (j.contains("clock") && j["clock"].is_string()) d.clock = j["clock"].get<std::string>();
   return d;
 }
 
@@ -93,6 +95,15 @@ void parse_times(const json& x, const std::string& where, const ReportReader& m,
                                                                : std::string("device");
   for (auto [key, field] : {std::pair{"result", &row.result}, {"reference", &row.reference}})
     if (x.contains(key) && x[key].is_string()) *field = x[key].get<std::string>();
+  // The clock (schema 3): absent from older reports, null where it was not measured.
+  if (x.contains("clock_mhz") && x["clock_mhz"].is_object()) {
+    row.clock_min_mhz = m.opt_num(x["clock_mhz"], "min");
+    row.clock_median_mhz = m.opt_num(x["clock_mhz"], "median");
+    if (!row.clock_min_mhz || !row.clock_median_mhz) row.clock_min_mhz = row.clock_median_mhz = {};
+  }
+  row.clock_retaken = static_cast<int>(m.opt_num(x, "clock_retaken").value_or(0));
+  row.throttled =
+      x.contains("throttled") && x["throttled"].is_boolean() && x["throttled"].get<bool>();
 }
 
 // Result `i` of the file, whose backend must be one of the file's `devices`.

@@ -27,8 +27,12 @@ struct TransferLine {
 
 }  // namespace
 
-Table devices_table(const std::vector<DeviceRecord>& devices) {
+Table devices_table(const std::vector<DeviceRecord>& devices,
+                    const std::vector<DeviceClock>& clocks) {
   using D = DeviceRecord;
+  const auto clock_of = [&](const D& d) -> const DeviceClock& {
+    return clocks[static_cast<std::size_t>(&d - devices.data())];
+  };
   return tabulate<D>(
       {{"backend", kLeft, [](const D& d) -> Cell { return {d.backend}; }},
        {"device", kLeft,
@@ -37,7 +41,8 @@ Table devices_table(const std::vector<DeviceRecord>& devices) {
        {"driver", kLeft, [](const D& d) -> Cell { return {d.info.driver_version}; }},
        {"uuid", kLeft, [](const D& d) -> Cell { return {d.info.uuid}; }},
        {"read peak GB/s", kRight, [](const D& d) -> Cell { return {fmt_peak(d.read_peak_gbps)}; }},
-       {"copy peak GB/s", kRight, [](const D& d) -> Cell { return {fmt_peak(d.copy_peak_gbps)}; }}},
+       {"copy peak GB/s", kRight, [](const D& d) -> Cell { return {fmt_peak(d.copy_peak_gbps)}; }},
+       {"SM clock", kLeft, [&](const D& d) -> Cell { return {clock_words(d, clock_of(d))}; }}},
       devices);
 }
 

@@ -35,7 +35,8 @@ Table tabulate(const std::vector<Column<Item>>& columns, const std::vector<Item>
 }
 
 // Each backend's device, API, driver, UUID and peaks (markdown's header).
-Table devices_table(const std::vector<DeviceRecord>& devices);
+Table devices_table(const std::vector<DeviceRecord>& devices,
+                    const std::vector<DeviceClock>& clocks);
 // The costs around the kernels (Backend::measure_overheads) of one backend.
 Table overhead_table(const std::vector<Overhead>& overheads);
 // compare --transfers for one backend: the link row (the anchor), then its own path by size.

@@ -4,7 +4,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <memory>
 #include <numeric>
+#include <optional>
 #include <string>
 
 #include "xreduce/error.hpp"
@@ -51,32 +54,97 @@ Overhead make_overhead(OverheadKind kind, std::string what, std::string path,
                   s.min, s.count,         std::move(note)};
 }
 
+ClockProbe* measurement_clock(Backend& backend) {
+  ClockProbe* own = backend.clock_probe();
+  if (!own) return nullptr;
+  static const ClockScript script = read_clock_script();
+  if (script.given.empty()) return own;
+  if (!script.error.empty()) throw Error(ErrorCategory::usage, script.error);
+  // One script per backend, played from its start, for the whole process.
+  static std::map<const Backend*, std::unique_ptr<ScriptedClock>> scripted;
+  auto& probe = scripted[&backend];
+  if (!probe) probe = std::make_unique<ScriptedClock>(script);
+  return probe.get();
+}
+
 namespace {
+
+// The SM clock around each sample: read before and after it (outside the timed interval), the
+// sample's clock the lower of the two; whether that is under the threshold of the reference.
+class ClockWatch {
+ public:
+  ClockWatch(ClockProbe* probe, const MeasureOptions& options) : probe_(probe), options_(options) {}
+  void before() {
+    if (probe_) before_ = probe_->read_mhz();
+  }
+  void after() {
+    if (probe_) after_ = probe_->read_mhz();
+  }
+  std::optional<double> sample_mhz() const {
+    if (!probe_) return std::nullopt;
+    return std::min(before_, after_);
+  }
+  bool throttled(double mhz) const {
+    return options_.throttle_threshold > 0 && mhz < options_.throttle_threshold * reference();
+  }
+  void warm() { probe_->warm(options_.warm_ms); }
+  double reference() const { return probe_->reference_mhz(); }
+  bool measured() const { return probe_ != nullptr; }
+
+ private:
+  ClockProbe* probe_;
+  const MeasureOptions& options_;
+  double before_ = 0, after_ = 0;
+};
+
+// Retakes of a point's throttled samples at most, whatever its time budget: a device held under
+// the threshold for good gives a flagged point in bounded time, not an endless loop.
+constexpr int kMaxRetakesPerRep = 3;
 
 // The repetition policy shared by both measurements: `warmup` untimed calls of once(false),
 // then timed calls of once(true) until the median's spread, the time limit or the count says
-// stop. once(timed) returns the Timing of one call.
+// stop. once(timed) returns the Timing of one call and reads `clock` around its timed call; a
+// sample under the clock threshold is retaken after a warm-up while the budget lasts, and kept
+// and flagged after that.
 template <class Once>
-void repeat(const MeasureOptions& options, Once&& once, Measurement& m) {
+void repeat(const MeasureOptions& options, ClockWatch& clock, Once&& once, Measurement& m) {
   for (int i = 0; i < options.warmup; ++i) once(false);
-  std::vector<double> device_ms, host_ms;
+  std::vector<double> device_ms, host_ms, clock_mhz;
   const auto start = HostClock::now();
   const int min_reps = std::max(1, options.min_reps);
   const int max_reps = std::max(min_reps, options.max_reps);
-  for (int rep = 0; rep < max_reps; ++rep) {
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(HostClock::now() - start).count();
+  };
+  for (int rep = 0; rep < max_reps;) {
     const Timing t = once(true);
+    const std::optional<double> mhz = clock.sample_mhz();
+    if (mhz && clock.throttled(*mhz)) {
+      if (elapsed() < options.max_seconds && m.clock.retaken < kMaxRetakesPerRep * max_reps) {
+        ++m.clock.retaken;
+        clock.warm();
+        continue;
+      }
+      m.clock.throttled = true;
+      ++m.clock.throttled_samples;
+    }
     device_ms.push_back(t.device_ms);
     host_ms.push_back(t.host_ms);
+    if (mhz) clock_mhz.push_back(*mhz);
     m.device_timer = t.device_timer;
-    if (rep + 1 < min_reps) continue;
-    const double elapsed = std::chrono::duration<double>(HostClock::now() - start).count();
-    if (elapsed >= options.max_seconds) break;
+    if (++rep < min_reps) continue;
+    if (elapsed() >= options.max_seconds) break;
     if (options.target_rel_spread > 0 &&
         summarize(device_ms).rel_spread < options.target_rel_spread)
       break;
   }
   m.device_ms = summarize(std::move(device_ms));
   m.host_ms = summarize(std::move(host_ms));
+  if (clock.measured()) {
+    m.clock.measured = true;
+    m.clock.reference_mhz = clock.reference();
+    m.clock.mhz = summarize(std::move(clock_mhz));
+  }
 }
 
 // Keeps the first run's outcome and watches the later ones: a reduce's every value (cheap), a
@@ -124,12 +192,15 @@ Measurement measure_cold(Backend& backend, Runner& runner, DeviceArray& input, H
   const bool restore = runner.info().writes_input;
   Measurement m;
   OutcomeWatch watch(runner, m);
+  ClockWatch clock(measurement_clock(backend), options);
   repeat(
-      options,
-      [&](bool) {
+      options, clock,
+      [&](bool timed) {
         if (restore) input.write(pristine);
         if (options.flush_cache) backend.flush_cache();
+        if (timed) clock.before();  // after the flush: the clock the call starts at
         const Timing t = runner.run(input, operation);
+        if (timed) clock.after();
         watch.after_run();
         return t;
       },
@@ -138,7 +209,7 @@ Measurement measure_cold(Backend& backend, Runner& runner, DeviceArray& input, H
   return m;
 }
 
-Measurement measure_batch(Runner& runner, DeviceArray& input, HostView pristine,
+Measurement measure_batch(Backend& backend, Runner& runner, DeviceArray& input, HostView pristine,
                           const Operation& operation, const MeasureOptions& options) {
   const bool restore = runner.info().writes_input;
   Measurement m;
@@ -155,11 +226,15 @@ Measurement measure_batch(Runner& runner, DeviceArray& input, HostView pristine,
   m.batch_calls = batch_calls_for(one_call_ms, options);
   MeasureOptions timed = options;
   timed.warmup = 1;  // one untimed batch: records the batch's commands where an API records them
+  ClockWatch clock(measurement_clock(backend), timed);
   repeat(
-      timed,
-      [&](bool) {
+      timed, clock,
+      [&](bool is_timed) {
         if (restore) input.write(pristine);
-        return runner.run_batch(input, operation, m.batch_calls);
+        if (is_timed) clock.before();
+        const Timing t = runner.run_batch(input, operation, m.batch_calls);
+        if (is_timed) clock.after();
+        return t;
       },
       m);
   // The last call of the last batch against the first call; a variant that writes its input
@@ -173,7 +248,7 @@ Measurement measure_batch(Runner& runner, DeviceArray& input, HostView pristine,
 Measurement measure(Backend& backend, Runner& runner, DeviceArray& input, HostView pristine,
                     const Operation& operation, const MeasureOptions& options) {
   Measurement m = options.mode == TimingMode::batch
-                      ? measure_batch(runner, input, pristine, operation, options)
+                      ? measure_batch(backend, runner, input, pristine, operation, options)
                       : measure_cold(backend, runner, input, pristine, operation, options);
   if (runner.info().writes_input) input.write(pristine);  // leave the caller's data as it was
   return m;
@@ -185,8 +260,9 @@ Measurement measure_end_to_end(Backend& backend, Runner& runner, HostView data,
   OutcomeWatch watch(runner, m);
   auto array = backend.upload(data);
   runner.prepare_output(data.dtype, data.size);
+  ClockWatch no_clock(nullptr, options);  // host time of the copies and the call: no SM clock
   repeat(
-      options,
+      options, no_clock,
       [&](bool) {
         if (options.flush_cache) backend.flush_cache();
         const auto t0 = HostClock::now();

@@ -8,6 +8,7 @@
 
 #include "array.hpp"
 #include "context.hpp"
+#include "cuda_clock.hpp"
 #include "link.hpp"
 #include "timing.hpp"
 #include "user_module.hpp"
@@ -109,6 +110,7 @@ class CudaBackend final : public Backend {
     const int index = find_device(choice);
     if (index != selected_) {
       selected_ = index;
+      clock_.reset();
       ctx_.reset();  // arrays and reducers made before keep the old context alive
     }
   }
@@ -179,6 +181,16 @@ class CudaBackend final : public Backend {
   std::optional<double> measure_copy_bandwidth_gbps() override {
     if (!available_) return std::nullopt;
     return context()->copy_bandwidth_gbps();
+  }
+
+  ClockProbe* clock_probe() override {
+    if (!available_) return nullptr;
+    if (!clock_) clock_ = std::make_unique<CudaClock>(context());
+    return clock_.get();
+  }
+
+  std::string clock_unmeasured_reason() override {
+    return available_ ? std::string() : "not measured: " + reason_;
   }
 
   std::vector<Overhead> measure_overheads() override {
@@ -296,8 +308,9 @@ class CudaBackend final : public Backend {
   std::vector<DeviceLimits> limits_;
   int selected_ = 0;
   std::shared_ptr<Context> ctx_;
-  std::deque<UserKernel> kernels_;  // stable: the user variants refer to theirs
-  UserModules user_modules_;        // loaded per device architecture; outlive the variants
+  std::unique_ptr<CudaClock> clock_;  // made on first use, with the context
+  std::deque<UserKernel> kernels_;    // stable: the user variants refer to theirs
+  UserModules user_modules_;          // loaded per device architecture; outlive the variants
 };
 
 }  // namespace

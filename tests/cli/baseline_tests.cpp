@@ -80,7 +80,7 @@ TEST_CASE("diff gives each matched row its verdict and lists the rows of one rep
   INFO(r.err);
   REQUIRE(r.code == 0);
   const json j = json::parse(r.out);
-  CHECK(j["schema_version"] == 2);
+  CHECK(j["schema_version"] == 3);
   const json& b = j["baseline"];
   CHECK(verdict_of(b, "fast/single-pass") == "slower");
   CHECK(verdict_of(b, "fast/vectorized") == "faster");
@@ -223,7 +223,7 @@ TEST_CASE("compare --baseline: a real run against a baseline made faster on purp
   // The baseline claims cpu/sequential at 64K took a thousandth of its time, with no spread, and
   // holds a variant this run does not measure.
   json j = json::parse(slurp(first));
-  REQUIRE(j["schema_version"] == 2);
+  REQUIRE(j["schema_version"] == 3);
   // The commit built from: 40 hex digits (and a word on uncommitted changes), or null outside git.
   if (!j["commit"].is_null()) {
     const std::string commit = j["commit"];

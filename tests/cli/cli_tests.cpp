@@ -1316,3 +1316,79 @@ TEST_CASE("malformed look-back and one-group knobs refuse the scan with one line
     unsetenv(name);
   }
 }
+
+// ---- the SM clock of every sample (clock.hpp) -------------------------------------------------
+
+// On lavapipe the probe reads the host's clocks (VK_KHR_shader_clock), so every field is there;
+// XR_CLOCK_SCRIPT replaces the readings to make samples throttled on purpose. No timing
+// assertions: the counts follow from the script and the retake rule.
+TEST_CASE("every row carries the clock it was measured at; throttled rows are flagged",
+          "[cli][clock]") {
+  require_vulkan();
+  TempDir dir;
+  const auto at_clock = dir / "at_clock.json";
+  const Result r = xreduce({"compare", "--backend", "cpu,vulkan", "--variant",
+                            "cpu/sequential,fast/single-pass", "--n", "4096", "--reps", "3",
+                            "--quiet", "--format", "json", "--save-json", at_clock.string()});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  for (const auto& d : j["devices"]) {
+    CAPTURE(d["backend"]);
+    if (d["backend"] == "vulkan") {
+      CHECK(d["reference_clock_mhz"].get<double>() > 0);
+      CHECK(d["clock"] == "VK_KHR_shader_clock: subgroup clock against the device clock");
+    } else {
+      CHECK(d["reference_clock_mhz"].is_null());
+      CHECK(d["clock"] == "not measured: the CPU backend");
+    }
+  }
+  for (const auto& row : j["results"]) {
+    CAPTURE(row["variant"]);
+    if (row["backend"] == "vulkan") {
+      CHECK(row["clock_mhz"]["min"].get<double>() > 0);
+      CHECK(row["clock_mhz"]["median"].get<double>() >= row["clock_mhz"]["min"].get<double>());
+    } else {
+      CHECK(row["clock_mhz"].is_null());
+    }
+    CHECK(row["throttled"] == false);
+  }
+
+  // Idle clock for good (345 of 1980 MHz): each sample retaken three times, then kept, flagged.
+  setenv("XR_CLOCK_SCRIPT", "1980:345", 1);
+  const auto idle = dir / "idle.json";
+  const Result t = xreduce({"compare", "--backend", "vulkan", "--variant", "fast/single-pass",
+                            "--n", "4096", "--reps", "3", "--quiet", "--save-json", idle.string()});
+  INFO(t.out << t.err);
+  CHECK(t.code == 0);  // a throttled point is a result, never silent, not a failure
+  CHECK(t.out.find("measured at 345 MHz, every sample ≥ 17 % of the 1980 MHz reference clock") !=
+        std::string::npos);
+  CHECK(t.out.find("ok, THROTTLED") != std::string::npos);
+  CHECK(t.out.find("kept samples under the clock threshold") != std::string::npos);
+  const json ij = json::parse(slurp(idle));
+  CHECK(ij["results"][0]["throttled"] == true);
+  CHECK(ij["results"][0]["clock_retaken"] == 9);  // three retakes per repetition at most
+  CHECK(ij["devices"][0]["reference_clock_mhz"] == 1980.0);
+  // --throttle-threshold 0 keeps every sample: nothing retaken, nothing flagged.
+  const Result zero =
+      xreduce({"run", "--backend", "vulkan", "--variant", "fast/single-pass", "--n", "4096",
+               "--reps", "3", "--throttle-threshold", "0", "--format", "json"});
+  REQUIRE(zero.code == 0);
+  CHECK(json::parse(zero.out)["clock_retaken"] == 0);
+  CHECK(json::parse(zero.out)["throttled"] == false);
+  // The two runs' clocks differ, and xreduce diff says so beside its verdicts.
+  unsetenv("XR_CLOCK_SCRIPT");
+  const Result d = xreduce({"diff", at_clock.string(), idle.string()});
+  INFO(d.out << d.err);
+  CHECK(d.code == 0);
+  CHECK(d.out.find("clock ") != std::string::npos);
+  CHECK(d.out.find("-> 345 MHz (every sample ≥ 17 % of 1980)") != std::string::npos);
+
+  expect_error({"run", "--backend", "vulkan", "--variant", "fast/single-pass", "--n", "100",
+                "--throttle-threshold", "120"},
+               2, "--throttle-threshold must be a percentage from 0 to 100, not 120");
+  setenv("XR_CLOCK_SCRIPT", "fast", 1);
+  expect_error({"run", "--backend", "vulkan", "--variant", "fast/single-pass", "--n", "100"}, 2,
+               "XR_CLOCK_SCRIPT must be REFERENCE:MHZ[,MHZ...] in MHz");
+  unsetenv("XR_CLOCK_SCRIPT");
+}

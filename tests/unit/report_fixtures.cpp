@@ -70,6 +70,10 @@ ResultRow measured(const Lane& lane, const SectionSpec& s, std::uint64_t n, Timi
   row.timing = lane.timing;
   row.result = row.reference = std::to_string(n * 3 + 1);
   if (lane.variant == "fast/decoupled-lookback") row.diagnostics = "fallbacks=3, spins=\"12\"";
+  if (lane.backend != "cpu") {  // the GPUs' SM clock: at the reference, a sample a little under
+    row.clock_min_mhz = mode == TimingMode::batch ? 1980.0 : 1965.0;
+    row.clock_median_mhz = 1980.0;
+  }
   return row;
 }
 
@@ -130,6 +134,7 @@ DeviceRecord cpu_device(std::optional<double> read_peak, std::optional<double> c
   d.info.driver_version = std::string("-");
   d.info.memory_bytes = 128 * M * K;
   d.info.properties = {{"threads", "2"}};
+  d.clock = xr::kClockNotMeasuredCpu;
   return d;
 }
 
@@ -140,6 +145,9 @@ DeviceRecord gpu_device(const std::string& backend, const std::string& uuid,
   d.info.driver_version = "570.86.15";
   d.info.memory_bytes = 143771 * M;
   d.info.properties = {{"compute capability", "9.0"}, {"subgroup size", "32"}};
+  d.reference_clock_mhz = 1980;
+  d.clock = backend == "cuda" ? "clock64 against %globaltimer"
+                              : "VK_KHR_shader_clock: subgroup clock against the device clock";
   return d;
 }
 
@@ -230,6 +238,14 @@ void spoil_ladder_rows(CompareReport& r) {
   for (TimingMode mode : {TimingMode::cold, TimingMode::batch})
     unsupport(row_at(r, "vulkan", "subgroup/arithmetic", kReduceSum, DType::i32, 16 * M, mode),
               "subgroup size 8, needs \"arithmetic\" ops,\nnot on lavapipe");
+  // An idle-clocked point: retaken until its budget ran out, then kept and flagged.
+  ResultRow& idle = row_at(r, "vulkan", "smem/interleaved-divergent", kReduceSum, DType::i32, K);
+  idle.clock_min_mhz = 345;
+  idle.clock_median_mhz = 525;
+  idle.clock_retaken = 27;
+  idle.throttled = true;
+  // A point whose first two samples were retaken, then measured at clock.
+  row_at(r, "cuda", "lib/cub", kReduceSum, DType::i32, 16 * M).clock_retaken = 2;
 }
 
 }  // namespace

@@ -370,3 +370,134 @@ TEST_CASE("measure_transfers checks the read-back and refuses partial elements",
   xrtest::require_error([&] { xr::measure_transfers(*backend, {0}); }, xr::ErrorCategory::usage,
                         "0 bytes");
 }
+
+// ---- the clock around every sample (clock.hpp) -------------------------------------------------
+
+namespace {
+
+// The cpu backend with a scripted clock probe: the harness's clock logic on any machine (no
+// timing assertions; the probe's readings are the script's).
+class ClockedCpu final : public xr::Backend {
+ public:
+  ClockedCpu(double reference, std::vector<double> readings)
+      : inner_(xr::cpu::make_backend()),
+        probe_(xr::ClockScript{reference, std::move(readings), "test", ""}) {}
+  std::string_view name() const override { return inner_->name(); }
+  bool available() const override { return inner_->available(); }
+  std::string unavailable_reason() const override { return inner_->unavailable_reason(); }
+  std::vector<xr::DeviceInfo> devices() const override { return inner_->devices(); }
+  std::vector<xr::VariantInfo> variants() const override { return inner_->variants(); }
+  void select_device(const xr::DeviceChoice& c) override { inner_->select_device(c); }
+  xr::DeviceInfo device() const override { return inner_->device(); }
+  std::string unsupported_reason(xr::Primitive p, std::string_view id) const override {
+    return inner_->unsupported_reason(p, id);
+  }
+  std::unique_ptr<xr::Reducer> make_reducer(std::string_view id) override {
+    return inner_->make_reducer(id);
+  }
+  std::unique_ptr<xr::Scanner> make_scanner(std::string_view id) override {
+    return inner_->make_scanner(id);
+  }
+  std::unique_ptr<xr::DeviceArray> upload(xr::HostView data) override {
+    return inner_->upload(data);
+  }
+  std::unique_ptr<xr::DeviceArray> allocate(xr::DType t, std::size_t n) override {
+    return inner_->allocate(t, n);
+  }
+  std::uint64_t max_elements(xr::DType t) const override { return inner_->max_elements(t); }
+  xr::ClockProbe* clock_probe() override { return &probe_; }
+
+ private:
+  std::unique_ptr<xr::Backend> inner_;
+  xr::ScriptedClock probe_;
+};
+
+xr::Measurement measure_clocked(ClockedCpu& backend, xr::MeasureOptions options) {
+  xr::Runner runner(backend, xr::Primitive::reduce, "cpu/sequential");
+  const auto data = xr::generate(xr::DType::i32, 1000, 5);
+  auto array = backend.upload(data.view());
+  options.min_reps = options.max_reps = 5;
+  options.target_rel_spread = 0;
+  return xr::measure(backend, runner, *array, data.view(), kSum, options);
+}
+
+}  // namespace
+
+TEST_CASE("every sample's clock is recorded against the reference", "[unit][harness][clock]") {
+  ClockedCpu backend(1980, {1980, 1960, 1980});
+  const auto m = measure_clocked(backend, {});
+  REQUIRE(m.clock.measured);
+  CHECK(m.clock.reference_mhz == 1980);
+  CHECK(m.clock.mhz.count == 5);
+  CHECK(m.clock.mhz.min == 1960);  // a sample's clock: the lower of its before and after
+  CHECK(m.clock.retaken == 0);
+  CHECK_FALSE(m.clock.throttled);
+  // The cpu backend measures no clock: nothing recorded, nothing retaken.
+  auto cpu = xr::cpu::make_backend();
+  xr::Runner runner(*cpu, xr::Primitive::reduce, "cpu/sequential");
+  const auto data = xr::generate(xr::DType::i32, 1000, 5);
+  auto array = cpu->upload(data.view());
+  CHECK_FALSE(xr::measure(*cpu, runner, *array, data.view(), kSum, {}).clock.measured);
+}
+
+TEST_CASE("a sample under the threshold is retaken after a warm-up", "[unit][harness][clock]") {
+  // Before and after of the first two samples at idle clock (one reading under the threshold
+  // throttles a sample), then the working clock for good.
+  ClockedCpu backend(1980, {345, 345, 1980, 1000, 1980});
+  const auto m = measure_clocked(backend, {});
+  CHECK(m.clock.retaken == 2);
+  CHECK(m.clock.mhz.count == 5);
+  CHECK(m.clock.mhz.min == 1980);
+  CHECK_FALSE(m.clock.throttled);
+  CHECK(m.device_ms.count == 5);  // the retaken samples are not among the kept ones
+}
+
+TEST_CASE("a point that cannot be measured at clock is kept and flagged",
+          "[unit][harness][clock]") {
+  SECTION("its retakes used up") {
+    ClockedCpu backend(1980, {345});
+    const auto m = measure_clocked(backend, {});
+    CHECK(m.clock.retaken == 15);  // three per repetition, whatever the time budget
+    CHECK(m.clock.throttled);
+    CHECK(m.clock.throttled_samples == 5);
+    CHECK(m.clock.mhz.median == 345);
+    CHECK(m.device_ms.count == 5);
+  }
+  SECTION("its time budget used up") {
+    ClockedCpu backend(1980, {345});
+    xr::MeasureOptions options;
+    options.max_seconds = 0;
+    const auto m = measure_clocked(backend, options);
+    CHECK(m.clock.retaken == 0);
+    CHECK(m.clock.throttled);
+    CHECK(m.clock.throttled_samples == 5);
+  }
+  SECTION("a threshold of 0 keeps every sample unflagged") {
+    ClockedCpu backend(1980, {345});
+    xr::MeasureOptions options;
+    options.throttle_threshold = 0;
+    const auto m = measure_clocked(backend, options);
+    CHECK(m.clock.retaken == 0);
+    CHECK_FALSE(m.clock.throttled);
+    CHECK(m.clock.mhz.median == 345);
+  }
+}
+
+TEST_CASE("XR_CLOCK_SCRIPT: the synthetic clock source of tests", "[unit][clock]") {
+  setenv("XR_CLOCK_SCRIPT", "1980:345,1980.5", 1);
+  auto s = xr::read_clock_script();
+  CHECK(s.error.empty());
+  CHECK(s.reference_mhz == 1980);
+  CHECK(s.readings == std::vector<double>{345, 1980.5});
+  xr::ScriptedClock probe(s);
+  CHECK(probe.read_mhz() == 345);
+  CHECK(probe.read_mhz() == 1980.5);
+  CHECK(probe.read_mhz() == 1980.5);  // the last reading from then on
+  for (const char* bad : {"1980", "x:1", "1980:", "1980:1,,2", "0:5", "1980:-3"}) {
+    setenv("XR_CLOCK_SCRIPT", bad, 1);
+    CAPTURE(bad);
+    CHECK_FALSE(xr::read_clock_script().error.empty());
+  }
+  unsetenv("XR_CLOCK_SCRIPT");
+  CHECK(xr::read_clock_script().given.empty());
+}

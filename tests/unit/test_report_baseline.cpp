@@ -233,3 +233,25 @@ TEST_CASE("what differs between the runs is stated: commit, driver, knobs, anoth
   CHECK(self.devices[0].differences.empty());
   CHECK(self.count(Verdict::same) == static_cast<int>(self.rows.size()));
 }
+
+// The clock a backend's rows were measured at is stated as the driver is: a run at idle clock
+// against one at the working clock is not a slower kernel.
+TEST_CASE("a clock that differs between the runs is stated", "[unit][report][baseline][clock]") {
+  CompareReport old = one_row(1.0, 0), now = one_row(4.4, 0);
+  old.devices[0].reference_clock_mhz = now.devices[0].reference_clock_mhz = 1980;
+  old.rows[0].clock_min_mhz = 1965;
+  old.rows[0].clock_median_mhz = 1980;
+  now.rows[0].clock_min_mhz = 345;
+  now.rows[0].clock_median_mhz = 450;
+  CHECK(diff(old, now).devices[0].differences ==
+        std::vector<std::string>{"clock 1980 MHz (every sample ≥ 99 % of 1980) -> 450 MHz (every "
+                                 "sample ≥ 17 % of 1980)"});
+  // Within the probe's 1 %, and above the threshold in both: nothing to say.
+  now.rows[0].clock_min_mhz = 1970;
+  now.rows[0].clock_median_mhz = 1975;
+  CHECK(diff(old, now).devices[0].differences.empty());
+  // Measured in one run only (a report of an xreduce before the clock was measured).
+  now.rows[0].clock_min_mhz = now.rows[0].clock_median_mhz = std::nullopt;
+  CHECK(diff(old, now).devices[0].differences ==
+        std::vector<std::string>{"clock 1980 MHz (every sample ≥ 99 % of 1980) -> not measured"});
+}

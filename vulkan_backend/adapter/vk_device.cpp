@@ -37,6 +37,7 @@ struct DeviceRecipe {
     }
     if (f.shader_clock) {
       clock.shaderSubgroupClock = true;
+      clock.shaderDeviceClock = f.device_clock;
       clock.pNext = chain.get<vk::PhysicalDeviceFeatures2>().pNext;
       chain.get<vk::PhysicalDeviceFeatures2>().pNext = &clock;
       extensions.push_back(VK_KHR_SHADER_CLOCK_EXTENSION_NAME);

@@ -7,6 +7,7 @@
 #include <deque>
 
 #include "vk_array.hpp"
+#include "vk_clock.hpp"
 #include "vk_device.hpp"
 #include "vk_instance.hpp"
 #include "vk_link.hpp"
@@ -64,6 +65,7 @@ class VulkanBackend final : public Backend {
 
   ~VulkanBackend() override {
     // Probes hold device memory; both go before the instance.
+    clock_.reset();
     probes_.reset();
     device_.reset();
   }
@@ -118,6 +120,7 @@ class VulkanBackend final : public Backend {
       index = match(choice.selector);
     }
     if (index != selected_) {
+      clock_.reset();
       probes_.reset();
       device_.reset();
       selected_ = index;
@@ -231,6 +234,17 @@ class VulkanBackend final : public Backend {
     return probes_->copy_bandwidth_gbps();
   }
 
+  ClockProbe* clock_probe() override {
+    if (!available() || !clock_unmeasured_reason().empty()) return nullptr;
+    if (!clock_) clock_ = std::make_unique<VulkanClock>(logical_device());
+    return clock_.get();
+  }
+
+  std::string clock_unmeasured_reason() override {
+    if (!available()) return "not measured: " + reason_;
+    return vulkan::clock_unmeasured_reason(*logical_device());
+  }
+
   std::vector<Overhead> measure_overheads() override {
     require_available();
     return measure_vulkan_overheads(*logical_device());
@@ -310,7 +324,8 @@ class VulkanBackend final : public Backend {
   std::size_t selected_ = 0;
   std::shared_ptr<Device> device_;
   std::unique_ptr<Probes> probes_;
-  std::deque<UserKernel> kernels_;  // stable: the user variants refer to theirs
+  std::unique_ptr<VulkanClock> clock_;  // made on first use
+  std::deque<UserKernel> kernels_;      // stable: the user variants refer to theirs
   UserModules user_modules_;
 };
 

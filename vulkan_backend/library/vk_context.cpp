@@ -139,6 +139,10 @@ VkDeviceSize Context::operand_alignment() const {
   return state_->operand_alignment();
 }
 
+bool Context::clock_supported() const {
+  return state_->facts.device_clock;
+}
+
 std::vector<std::string> Context::variants(Primitive primitive, DType t) const {
   std::vector<std::string> runnable;
   const DeviceFacts& f = state_->facts;

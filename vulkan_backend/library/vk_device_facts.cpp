@@ -167,8 +167,8 @@ std::string subgroup_size_text(const DeviceFacts& f) {
 }  // namespace
 
 // The two extensions used where present: VK_KHR_push_descriptor (operands by binding without
-// descriptor pools) and VK_KHR_shader_clock's subgroup clock (the look-back's back-off in
-// cycles, XR_VK_LOOKBACK_CLOCK).
+// descriptor pools) and VK_KHR_shader_clock: its subgroup clock (the look-back's back-off in
+// cycles, XR_VK_LOOKBACK_CLOCK) and its device clock (the SM clock probe, against the first).
 void read_extensions(DeviceFacts& f, const vk::raii::PhysicalDevice& physical) {
   bool clock_listed = false;
   for (const auto& e : physical.enumerateDeviceExtensionProperties()) {
@@ -177,10 +177,11 @@ void read_extensions(DeviceFacts& f, const vk::raii::PhysicalDevice& physical) {
     f.push_descriptors |= name == VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
   }
   if (!clock_listed) return;
-  f.shader_clock =
+  const auto clock =
       physical.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceShaderClockFeaturesKHR>()
-          .get<vk::PhysicalDeviceShaderClockFeaturesKHR>()
-          .shaderSubgroupClock;
+          .get<vk::PhysicalDeviceShaderClockFeaturesKHR>();
+  f.shader_clock = clock.shaderSubgroupClock;
+  f.device_clock = clock.shaderSubgroupClock && clock.shaderDeviceClock;
 }
 
 DeviceFacts query_facts(vk::raii::PhysicalDevice physical, int index, std::uint32_t api_cap) {
@@ -232,6 +233,7 @@ void describe_facts(DeviceFacts& f, const std::string& largest_array) {
   p.emplace_back("full subgroups", yes_no(f.full_subgroups));
   p.emplace_back("64-bit buffer atomics", yes_no(f.int64_atomics));
   p.emplace_back("shader clock (subgroup)", yes_no(f.shader_clock));
+  p.emplace_back("shader clock (device)", yes_no(f.device_clock));
   p.emplace_back("push descriptors", yes_no(f.push_descriptors));
   p.emplace_back("shaderFloat64 (f64)", yes_no(f.float64));
   p.emplace_back("storageBuffer16BitAccess (f16, bf16)", yes_no(f.storage16));

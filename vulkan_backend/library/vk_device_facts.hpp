@@ -28,6 +28,7 @@ struct DeviceFacts {
   bool full_subgroups = false;            // subgroupSizeControl + computeFullSubgroups
   bool int64_atomics = false;             // shaderInt64 + shaderBufferInt64Atomics (enabled)
   bool shader_clock = false;  // VK_KHR_shader_clock + shaderSubgroupClock (enabled when present)
+  bool device_clock = false;  // VK_KHR_shader_clock's shaderDeviceClock (the SM clock probe)
   bool push_descriptors = false;  // VK_KHR_push_descriptor (enabled when present)
   // Element types beyond the 32-bit ones (each enabled when present): f64 arithmetic, f16/bf16
   // elements in storage buffers (their arithmetic is float), 64-bit integer subgroup operands.

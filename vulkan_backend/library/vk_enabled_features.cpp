@@ -61,11 +61,12 @@ void read_struct(EnabledFeatures& e, const VkBaseInStructure* s) {
       e.compute_full_subgroups |= f->computeFullSubgroups == VK_TRUE;
       break;
     }
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR:
-      e.subgroup_clock |=
-          reinterpret_cast<const VkPhysicalDeviceShaderClockFeaturesKHR*>(s)->shaderSubgroupClock ==
-          VK_TRUE;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR: {
+      const auto* f = reinterpret_cast<const VkPhysicalDeviceShaderClockFeaturesKHR*>(s);
+      e.subgroup_clock |= f->shaderSubgroupClock == VK_TRUE;
+      e.device_clock |= f->shaderDeviceClock == VK_TRUE;
       break;
+    }
     default:
       break;
   }
@@ -99,6 +100,7 @@ void restrict_to_enabled(DeviceFacts& f, const EnabledFeatures& e) {
   f.int64_atomics = f.int64_atomics && e.int64_atomics;
   f.full_subgroups = f.full_subgroups && e.subgroup_size_control && e.compute_full_subgroups;
   f.shader_clock = f.shader_clock && e.clock_extension && e.subgroup_clock;
+  f.device_clock = f.device_clock && f.shader_clock && e.device_clock;
   f.push_descriptors = f.push_descriptors && e.push_descriptor_extension;
   f.sparse_binding = false;  // the caller's buffers, not ours
 }

@@ -18,6 +18,7 @@ struct EnabledFeatures {
   bool subgroup_size_control = false;
   bool compute_full_subgroups = false;
   bool subgroup_clock = false;  // shaderSubgroupClock
+  bool device_clock = false;    // shaderDeviceClock
   bool clock_extension = false;
   bool push_descriptor_extension = false;
 };

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "xreduce/clock.hpp"
 #include "xreduce/primitive.hpp"
 #include "xreduce/types.hpp"
 
@@ -232,6 +233,11 @@ class Backend {
 
   // Evicts the data caches (L2) between timed repetitions so small sizes are not cache numbers.
   virtual void flush_cache() {}
+  // The probe of the selected device's SM clock (clock.hpp), made on first use; nullptr where the
+  // backend measures no clock (the CPU) or the device cannot (clock_unmeasured_reason says why).
+  virtual ClockProbe* clock_probe() { return nullptr; }
+  // Why clock_probe() is nullptr, in words; empty when it is not.
+  virtual std::string clock_unmeasured_reason() { return kClockNotMeasuredCpu; }
   // Streaming-read bandwidth of the selected device in GB/s, measured by the backend's own read
   // kernel/shader; nullopt where the backend does not measure it.
   virtual std::optional<double> measure_read_bandwidth_gbps() { return std::nullopt; }

@@ -11,6 +11,7 @@
 
 #include "xreduce/backend.hpp"
 #include "xreduce/check.hpp"
+#include "xreduce/clock.hpp"
 #include "xreduce/runner.hpp"
 
 namespace xr {
@@ -40,6 +41,12 @@ struct MeasureOptions {
   // two timestamps cost < 0.1 %; 1000 calls bound a Vulkan command buffer's recording.
   double batch_target_ms = 1.0;
   int max_batch_calls = 1000;
+  // A sample whose SM clock (read before and after it) is under this fraction of the reference
+  // is discarded and retaken after a warm-up, within max_seconds (--throttle-threshold; 0 keeps
+  // every sample). Where the backend measures no clock, every sample is kept.
+  double throttle_threshold = kThrottleThreshold;
+  // How long the device is kept busy before a retaken sample (ClockProbe::warm).
+  double warm_ms = 20;
 };
 
 struct Stats {
@@ -48,6 +55,16 @@ struct Stats {
   int count = 0;
 };
 Stats summarize(std::vector<double> samples);
+
+// The SM clock over a point's samples (clock.hpp), where the backend measures it.
+struct ClockStats {
+  bool measured = false;
+  double reference_mhz = 0;
+  Stats mhz;               // of the kept samples: each the lower of its before and after readings
+  int retaken = 0;         // samples discarded under the threshold and taken again
+  bool throttled = false;  // kept samples under the threshold: the budget ran out first
+  int throttled_samples = 0;
+};
 
 struct Measurement {
   Outcome result;  // of the first (warm-up or timed) run; checked by the caller
@@ -60,7 +77,13 @@ struct Measurement {
   bool device_timer = true;
   TimingMode mode = TimingMode::cold;
   int batch_calls = 0;  // calls per sample in batch mode; 0 in cold
+  ClockStats clock;
 };
+
+// The clock probe measurements on `backend` use: XR_CLOCK_SCRIPT's synthetic source where it is
+// set (Error(usage) when it is malformed), else the backend's own; nullptr where the backend
+// measures no clock.
+ClockProbe* measurement_clock(Backend& backend);
 
 // Runs `runner` on `input` per `options` (either mode). `pristine` is the input's original
 // content: restored into `input` before every sample when the variant writes its input, and after

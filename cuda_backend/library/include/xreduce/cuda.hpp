@@ -2,5 +2,6 @@
 // COMPONENTS cuda), target_link_libraries(app PRIVATE xreduce::cuda).
 #pragma once
 
+#include "xreduce/cuda/clock.hpp"
 #include "xreduce/cuda/reduce.hpp"
 #include "xreduce/cuda/scan.hpp"

@@ -1,6 +1,7 @@
 // xreduce's Vulkan library: find_package(xreduce) and link xreduce::vulkan (docs/library.md).
 #pragma once
 
+#include "xreduce/vulkan/clock.hpp"
 #include "xreduce/vulkan/context.hpp"
 #include "xreduce/vulkan/operand.hpp"
 #include "xreduce/vulkan/reduce.hpp"

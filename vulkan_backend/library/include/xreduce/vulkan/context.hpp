@@ -60,6 +60,9 @@ class Context {
   // The variants of `primitive` this device can run over `t` (ScanDesc::variant,
   // ReduceDesc::variant), fastest first as the library's policy orders them.
   std::vector<std::string> variants(Primitive primitive, DType t) const;
+  // Whether an SmClock (xreduce/vulkan/clock.hpp) can be made: the device was created with
+  // VK_KHR_shader_clock's shaderSubgroupClock and shaderDeviceClock.
+  bool clock_supported() const;
 
   ContextState& state() const { return *state_; }
 

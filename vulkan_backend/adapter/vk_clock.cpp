@@ -1,0 +1,123 @@
+#include "vk_clock.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "vk_check.hpp"
+#include "xreduce/error.hpp"
+#include "xreduce/units.hpp"
+
+namespace xr::vulkan {
+namespace {
+
+// A reading averages the SM clock over this window: long enough that a device clock ticking
+// every microsecond is read to 1 %, short enough to take around every sample.
+constexpr double kWindowUs = 100;
+// The calibration's window, in subgroup cycles: 2 ms at 1 GHz, so the dispatch around it is a
+// small part of the timestamps' interval.
+constexpr std::uint64_t kCalibrationCycles = 2'000'000;
+// The reference: the device kept busy this long at most, until two readings in a row agree.
+constexpr double kReferenceWarmMs = 200;
+
+}  // namespace
+
+std::string clock_unmeasured_reason(const Device& device) {
+  const DeviceFacts& f = device.facts();
+  if (!device.context().clock_supported())
+    return "not measured: " + f.info.name +
+           " has no VK_KHR_shader_clock subgroup and device clocks";
+  if (f.timestamp_valid_bits == 0)
+    return "not measured: " + f.info.name + "'s queue has no timestamps to calibrate its clock";
+  return {};
+}
+
+VulkanClock::VulkanClock(std::shared_ptr<Device> device)
+    : device_(std::move(device)),
+      clock_(device_->context()),
+      result_(*device_, SmClock::kResultBytes, kStorageUsage, MemoryKind::readback) {
+  if (const std::string why = clock_unmeasured_reason(*device_); !why.empty())
+    throw Error(ErrorCategory::unsupported, "vulkan: the SM clock is " + why);
+}
+
+SmClock::Reading VulkanClock::run(TimedCommands& commands, Timing* timing) {
+  const Timing t = commands.run();
+  if (timing) *timing = t;
+  device_->raise_validation();
+  return SmClock::read(result_.mapped());
+}
+
+namespace {
+
+// The probe and then the barrier that makes its result visible to the host.
+void record_probe(const vk::raii::CommandBuffer& cmd, const SmClock& clock, const Buffer& result,
+                  std::uint64_t window, bool in_cycles) {
+  clock.record(*cmd, Operand::of(result.handle()), window, in_cycles);
+}
+
+void record_host_barrier(const vk::raii::CommandBuffer& cmd) {
+  cmd.pipelineBarrier(
+      vk::PipelineStageFlagBits::eComputeShader, vk::PipelineStageFlagBits::eHost, {},
+      vk::MemoryBarrier(vk::AccessFlagBits::eShaderWrite, vk::AccessFlagBits::eHostRead), {}, {});
+}
+
+}  // namespace
+
+void VulkanClock::calibrate() {
+  TimedCommands commands(*device_);
+  const vk::raii::CommandBuffer& cmd = commands.begin();
+  record_probe(cmd, clock_, result_, kCalibrationCycles, true);
+  commands.end_timing();
+  record_host_barrier(cmd);
+  commands.end();
+  // The first run warms the pipeline; the device clock's rate is the fastest of a few (the
+  // dispatch's own time only adds to the timestamps' interval).
+  double best = 0;
+  for (int i = 0; i < 4; ++i) {
+    Timing t;
+    const SmClock::Reading r = run(commands, &t);
+    if (i == 0 || t.device_ms <= 0) continue;
+    best = std::max(best, static_cast<double>(r.device_ticks) / (t.device_ms * 1e3));
+  }
+  if (!(best > 0))
+    throw Error(ErrorCategory::unsupported,
+                "vulkan: the device clock did not advance against the timestamps");
+  ticks_per_us_ = best;
+  probe_.emplace(*device_);
+  const vk::raii::CommandBuffer& probe = probe_->begin();
+  record_probe(probe, clock_, result_,
+               static_cast<std::uint64_t>(std::ceil(kWindowUs * ticks_per_us_)), false);
+  probe_->end_timing();
+  record_host_barrier(probe);
+  probe_->end();
+}
+
+double VulkanClock::read_mhz() {
+  if (!probe_) calibrate();
+  return SmClock::mhz(run(*probe_), ticks_per_us_);
+}
+
+void VulkanClock::warm(double ms) {
+  const auto until = HostClock::now() + std::chrono::duration<double, std::milli>(ms);
+  while (HostClock::now() < until) read_mhz();
+}
+
+double VulkanClock::reference_mhz() {
+  if (reference_) return *reference_;
+  const auto until = HostClock::now() + std::chrono::duration<double, std::milli>(kReferenceWarmMs);
+  double best = read_mhz(), last = best;
+  while (HostClock::now() < until) {
+    const double mhz = read_mhz();
+    best = std::max(best, mhz);
+    if (std::fabs(mhz - last) <= 0.005 * mhz && mhz >= 0.99 * best) break;
+    last = mhz;
+  }
+  reference_ = best;
+  return best;
+}
+
+std::string VulkanClock::method() const {
+  return "VK_KHR_shader_clock: subgroup clock against the device clock";
+}
+
+}  // namespace xr::vulkan

@@ -1,0 +1,59 @@
+// The SM clock the device runs at, measured by a probe the caller records into its own command
+// buffer (docs/library.md, "The clock"): one invocation reads VK_KHR_shader_clock's subgroup
+// clock (the SM's cycles) against its device clock. The device clock's unit is the
+// implementation's: calibrate it once against timestamp queries (the probe between two
+// vkCmdWriteTimestamp, device_ticks_per_us), then read the clock in MHz from each probe.
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "xreduce/vulkan/context.hpp"
+#include "xreduce/vulkan/operand.hpp"
+
+namespace xr::vulkan {
+
+class SmClock {
+ public:
+  // What one probe writes to its result operand: two uint64, the subgroup clock's cycles and the
+  // device clock's ticks over the probe's window.
+  static constexpr VkDeviceSize kResultBytes = 16;
+  struct Reading {
+    std::uint64_t subgroup_cycles = 0;
+    std::uint64_t device_ticks = 0;
+  };
+
+  // Throws xr::Error(unsupported) unless the device was created with VK_KHR_shader_clock's
+  // shaderSubgroupClock and shaderDeviceClock (Context::clock_supported()).
+  explicit SmClock(const Context& context);
+  ~SmClock();
+  SmClock(SmClock&&) noexcept;
+  SmClock& operator=(SmClock&&) noexcept;
+
+  // Records one probe into `cmd` writing its Reading to `result` (an address or a buffer range
+  // of kResultBytes, aligned to Context::operand_alignment()). Its window lasts `window` ticks of
+  // the device clock, or with `window_in_cycles` that many subgroup-clock cycles (for the
+  // calibration, when the device clock's unit is not known yet). No barrier before or after: the
+  // caller orders the result's read-back (a compute-shader write).
+  void record(VkCommandBuffer cmd, const Operand& result, std::uint64_t window,
+              bool window_in_cycles = false) const;
+
+  // The Reading in a result's bytes (read back by the caller).
+  static Reading read(const void* result);
+  // The device clock's ticks per microsecond from a probe recorded between two timestamps
+  // `timestamp_ticks` apart (timestampPeriod nanoseconds each): run it with a window of a
+  // millisecond or more, so that the dispatch around it is a small part.
+  static double device_ticks_per_us(const Reading& reading, std::uint64_t timestamp_ticks,
+                                    float timestamp_period);
+  // The SM clock in MHz over the probe's window.
+  static double mhz(const Reading& reading, double device_ticks_per_us);
+
+  struct State;
+
+ private:
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace xr::vulkan
