@@ -4,7 +4,12 @@
 // compare` does (L2 flushed, GPU timestamps around one call, the median) and the host cost of
 // recording it.
 //
-//   vulkan_scan [--n N] [--device I] [--reps R] [--validate] [--variant ID]
+//   vulkan_scan [--n N] [--device I] [--reps R] [--idle MS[,MS...]] [--validate] [--variant ID]
+//
+// With --reps it also reads the SM clock around every timed scan (xreduce/vulkan/clock.hpp,
+// where the device has VK_KHR_shader_clock's device clock) and prints it beside the time; with
+// --idle, after the timing, it leaves the GPU idle for each MS milliseconds and times one more
+// scan: what a sporadic workload pays at the clock an idle GPU drops to.
 //
 // Exit codes: 0 the results match, 1 they do not (or a validation message), 2 bad arguments,
 // 3 no Vulkan device that can run it.
@@ -18,6 +23,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 #include <vulkan/vulkan_raii.hpp>
 #include <xreduce/vulkan.hpp>
@@ -28,6 +34,7 @@ struct Args {
   std::uint64_t n = 1'000'003;  // not a multiple of any tile: the tails run too
   std::uint32_t device = ~0u;   // default: the first discrete GPU, else the first device
   int reps = 0;
+  std::vector<double> idle_ms;  // --idle: single scans after this long idle
   bool validate = false;
   std::string variant;
 };
@@ -51,6 +58,11 @@ std::optional<Args> parse(int argc, char** argv) {
       if (*end || a.reps < 0) return std::nullopt;
     } else if (flag == "--variant" && has_value) {
       a.variant = argv[++i];
+    } else if (flag == "--idle" && has_value) {
+      for (char* item = argv[++i]; *item; item = *end ? end + 1 : end) {
+        a.idle_ms.push_back(std::strtod(item, &end));
+        if (end == item || (*end && *end != ',') || a.idle_ms.back() < 0) return std::nullopt;
+      }
     } else {
       return std::nullopt;
     }
@@ -154,6 +166,12 @@ struct DeviceFeatures {
               .shaderSubgroupClock) {
         extensions.push_back(VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
         clock.shaderSubgroupClock = true;
+        // The device clock too where there is one: the SM clock probe reads one against the other.
+        clock.shaderDeviceClock = physical
+                                      .getFeatures2<vk::PhysicalDeviceFeatures2,
+                                                    vk::PhysicalDeviceShaderClockFeaturesKHR>()
+                                      .get<vk::PhysicalDeviceShaderClockFeaturesKHR>()
+                                      .shaderDeviceClock;
         clock.pNext = chain.get<vk::PhysicalDeviceFeatures2>().pNext;
         chain.get<vk::PhysicalDeviceFeatures2>().pNext = &clock;
       }
@@ -223,36 +241,99 @@ void barrier(const vk::raii::CommandBuffer& cmd, vk::PipelineStageFlags src,
   cmd.pipelineBarrier(src, dst, {}, vk::MemoryBarrier(src_access, dst_access), {}, {});
 }
 
-// The median GPU time of one scan over `reps` calls, each after an L2 flush (a fill of a buffer
-// larger than any L2 in its own submission), as xreduce compare's cold mode times one.
-double time_scan_ms(Gpu& g, const xr::vulkan::Scan& scan, const xr::vulkan::Operand& in,
-                    const xr::vulkan::Operand& out, const xr::vulkan::Operand& scratch, int reps) {
-  Buffer flush(g.device, g.physical, 256u << 20, {}, false);
-  vk::raii::QueryPool queries(g.device, vk::QueryPoolCreateInfo({}, vk::QueryType::eTimestamp, 2));
-  const double period = g.physical.getProperties().limits.timestampPeriod;
-  using S = vk::PipelineStageFlagBits;
-  using A = vk::AccessFlagBits;
-  std::vector<double> ms;
-  for (int r = 0; r < reps; ++r) {
-    vk::raii::CommandBuffer fill = begin(g);
-    fill.fillBuffer(*flush.buffer, 0, VK_WHOLE_SIZE, static_cast<std::uint32_t>(r));
+// One timed scan as xreduce compare's cold mode times one: after an L2 flush (a fill of a buffer
+// larger than any L2, in its own submission), GPU timestamps around the scan, and the SM clock
+// read by a probe just before it (the clock the scan starts at), in the same submission.
+class ScanTimer {
+ public:
+  ScanTimer(Gpu& g, const xr::vulkan::Context& context)
+      : g_(g),
+        flush_(g.device, g.physical, 256u << 20, {}, false),
+        probe_result_(g.device, g.physical, 64, vk::BufferUsageFlagBits::eStorageBuffer, true),
+        queries_(g.device, vk::QueryPoolCreateInfo({}, vk::QueryType::eTimestamp, 2)),
+        period_(g.physical.getProperties().limits.timestampPeriod) {
+    if (context.clock_supported()) {
+      clock_.emplace(context);
+      calibrate();
+    }
+  }
+
+  struct Sample {
+    double ms = 0;
+    double mhz = 0;  // 0 where the device has no clock probe
+  };
+
+  Sample time(const xr::vulkan::Scan& scan, const xr::vulkan::Operand& in,
+              const xr::vulkan::Operand& out, const xr::vulkan::Operand& scratch) {
+    vk::raii::CommandBuffer fill = begin(g_);
+    fill.fillBuffer(*flush_.buffer, 0, VK_WHOLE_SIZE, ++flushes_);
     fill.end();
-    submit(g, fill);
-    vk::raii::CommandBuffer cmd = begin(g);
-    cmd.resetQueryPool(*queries, 0, 2);
+    submit(g_, fill);
+    vk::raii::CommandBuffer cmd = begin(g_);
+    cmd.resetQueryPool(*queries_, 0, 2);
     barrier(cmd, S::eComputeShader | S::eTransfer, A::eShaderWrite | A::eTransferWrite,
             S::eComputeShader, A::eShaderRead | A::eShaderWrite);
-    cmd.writeTimestamp(S::eBottomOfPipe, *queries, 0);
+    if (clock_) clock_->record(*cmd, probe_operand(), window_ticks_);
+    cmd.writeTimestamp(S::eBottomOfPipe, *queries_, 0);
     scan.record(*cmd, xr::ScanKind::inclusive, in, out, scratch);
-    cmd.writeTimestamp(S::eBottomOfPipe, *queries, 1);
+    cmd.writeTimestamp(S::eBottomOfPipe, *queries_, 1);
+    barrier(cmd, S::eComputeShader, A::eShaderWrite, S::eHost, A::eHostRead);
     cmd.end();
-    submit(g, cmd);
-    const auto [result, ticks] = queries.getResults<std::uint64_t>(
-        0, 2, 2 * sizeof(std::uint64_t), sizeof(std::uint64_t), vk::QueryResultFlagBits::e64);
-    ms.push_back(static_cast<double>(ticks[1] - ticks[0]) * period / 1e6);
+    submit(g_, cmd);
+    return {elapsed_ms(), clock_ ? probe_mhz() : 0};
   }
-  std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
-  return ms[ms.size() / 2];
+
+ private:
+  using S = vk::PipelineStageFlagBits;
+  using A = vk::AccessFlagBits;
+
+  // The device clock's ticks per microsecond, once: a probe of 2M subgroup cycles (a
+  // millisecond or more) between two timestamps, the fastest of three.
+  void calibrate() {
+    double best = 0;
+    for (int i = 0; i < 3; ++i) {
+      vk::raii::CommandBuffer cmd = begin(g_);
+      cmd.resetQueryPool(*queries_, 0, 2);
+      cmd.writeTimestamp(S::eBottomOfPipe, *queries_, 0);
+      clock_->record(*cmd, probe_operand(), 2'000'000, true);
+      cmd.writeTimestamp(S::eBottomOfPipe, *queries_, 1);
+      barrier(cmd, S::eComputeShader, A::eShaderWrite, S::eHost, A::eHostRead);
+      cmd.end();
+      submit(g_, cmd);
+      const auto reading = xr::vulkan::SmClock::read(probe_result_.mapped);
+      best = std::max(best, xr::vulkan::SmClock::device_ticks_per_us(reading, timestamp_ticks(),
+                                                                     static_cast<float>(period_)));
+    }
+    ticks_per_us_ = best;
+    window_ticks_ = static_cast<std::uint64_t>(100 * ticks_per_us_);  // a 100 us window
+  }
+
+  xr::vulkan::Operand probe_operand() const {
+    return xr::vulkan::Operand::of(*probe_result_.buffer);
+  }
+  std::uint64_t timestamp_ticks() {
+    const auto [result, ticks] = queries_.getResults<std::uint64_t>(
+        0, 2, 2 * sizeof(std::uint64_t), sizeof(std::uint64_t), vk::QueryResultFlagBits::e64);
+    return ticks[1] - ticks[0];
+  }
+  double elapsed_ms() { return static_cast<double>(timestamp_ticks()) * period_ / 1e6; }
+  double probe_mhz() const {
+    return xr::vulkan::SmClock::mhz(xr::vulkan::SmClock::read(probe_result_.mapped), ticks_per_us_);
+  }
+
+  Gpu& g_;
+  Buffer flush_, probe_result_;
+  vk::raii::QueryPool queries_;
+  double period_;
+  std::optional<xr::vulkan::SmClock> clock_;
+  double ticks_per_us_ = 0;
+  std::uint64_t window_ticks_ = 0;
+  std::uint32_t flushes_ = 0;
+};
+
+double median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
 }
 
 // The host time of recording one scan, over many records into one command buffer (never
@@ -356,9 +437,27 @@ int run(const Args& args) {
   std::printf("sum (%s): %d, %s\n", reduce.variant().c_str(), total,
               sum_ok ? "matches the host" : "WRONG");
   if (args.reps > 0) {
-    const double ms = time_scan_ms(g, scan, in_op, out_op, scan_scratch_op, args.reps);
-    std::printf("scan time: %.4f ms median of %d (cold, L2 flushed), %.1f GB/s\n", ms, args.reps,
-                2.0 * static_cast<double>(bytes) / ms / 1e6);
+    ScanTimer timer(g, context);
+    std::vector<double> ms, mhz;
+    for (int r = 0; r < args.reps; ++r) {
+      const ScanTimer::Sample t = timer.time(scan, in_op, out_op, scan_scratch_op);
+      ms.push_back(t.ms);
+      mhz.push_back(t.mhz);
+    }
+    const double time = median(ms);
+    std::printf("scan time: %.4f ms median of %d (cold, L2 flushed), %.1f GB/s", time, args.reps,
+                2.0 * static_cast<double>(bytes) / time / 1e6);
+    if (context.clock_supported())
+      std::printf(", SM clock %.0f MHz median (lowest %.0f)", median(mhz),
+                  *std::min_element(mhz.begin(), mhz.end()));
+    std::printf("\n");
+    for (double idle : args.idle_ms) {
+      std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(idle));
+      const ScanTimer::Sample t = timer.time(scan, in_op, out_op, scan_scratch_op);
+      std::printf("after %.0f ms idle: %.4f ms (%.2fx the median)", idle, t.ms, t.ms / time);
+      if (context.clock_supported()) std::printf(", SM clock %.0f MHz", t.mhz);
+      std::printf("\n");
+    }
     std::printf("record cost: %.3f us per scan\n",
                 record_cost_us(g, scan, in_op, out_op, scan_scratch_op));
   }
@@ -372,8 +471,9 @@ int run(const Args& args) {
 int main(int argc, char** argv) {
   const std::optional<Args> args = parse(argc, argv);
   if (!args) {
-    std::fprintf(
-        stderr, "usage: vulkan_scan [--n N] [--device I] [--reps R] [--validate] [--variant ID]\n");
+    std::fprintf(stderr,
+                 "usage: vulkan_scan [--n N] [--device I] [--reps R] [--idle MS[,MS...]] "
+                 "[--validate] [--variant ID]\n");
     return 2;
   }
   try {
