@@ -188,7 +188,14 @@ std::optional<std::string> clock_difference(const DeviceRecord& a, const DeviceC
   return "clock " + words(a, ca) + " -> " + words(b, cb);
 }
 
-void compare_devices(const CompareReport& old, const CompareReport& now, BaselineDiff& d) {
+// The devices of both reports, each backend once; only the filter's backends where it names some
+// (a diff of one backend's rows says nothing of the others' devices).
+void compare_devices(const CompareReport& old, const CompareReport& now, const RowFilter& filter,
+                     BaselineDiff& d) {
+  const auto kept = [&](const std::string& backend) {
+    return filter.backends.empty() || std::find(filter.backends.begin(), filter.backends.end(),
+                                                backend) != filter.backends.end();
+  };
   auto find = [](const CompareReport& r, const std::string& backend) -> std::optional<std::size_t> {
     for (std::size_t i = 0; i < r.devices.size(); ++i)
       if (r.devices[i].backend == backend) return i;
@@ -197,6 +204,7 @@ void compare_devices(const CompareReport& old, const CompareReport& now, Baselin
   const std::vector<DeviceClock> old_clocks = device_clocks(old), now_clocks = device_clocks(now);
   for (std::size_t i = 0; i < now.devices.size(); ++i) {
     const DeviceRecord& dev = now.devices[i];
+    if (!kept(dev.backend)) continue;
     DeviceChange c{dev.backend, std::nullopt, dev, {}};
     if (const std::optional<std::size_t> j = find(old, dev.backend)) {
       const DeviceRecord& before = old.devices[*j];
@@ -210,7 +218,7 @@ void compare_devices(const CompareReport& old, const CompareReport& now, Baselin
     d.devices.push_back(std::move(c));
   }
   for (const auto& dev : old.devices)
-    if (!find(now, dev.backend).has_value())
+    if (kept(dev.backend) && !find(now, dev.backend).has_value())
       d.devices.push_back({dev.backend, dev, std::nullopt, {"in the baseline only"}});
 }
 
@@ -247,7 +255,7 @@ BaselineDiff diff_reports(const CompareReport& old, const RunIdentity& old_run,
                             old.rows.size(), now.rows.size(),
                             options.filter.empty() ? "" : " among the rows the filters keep"));
   summarize(d);
-  compare_devices(old, now, d);
+  compare_devices(old, now, options.filter, d);
   compare_runs(d);
   return d;
 }

@@ -87,7 +87,15 @@ class ClockWatch {
   bool throttled(double mhz) const {
     return options_.throttle_threshold > 0 && mhz < options_.throttle_threshold * reference();
   }
-  void warm() { probe_->warm(options_.warm_ms); }
+  // Keeps the device busy (ClockProbe::warm, warm_ms at a time) until its clock reads at or
+  // above the threshold, for at most `budget_s`: before a point's timed samples, whose data the
+  // host has just generated and uploaded while the device idled, and before a retaken sample.
+  void settle(double budget_s) {
+    if (!probe_ || options_.throttle_threshold <= 0) return;
+    const auto until = HostClock::now() + std::chrono::duration<double>(budget_s);
+    while (throttled(probe_->read_mhz()) && HostClock::now() < until)
+      probe_->warm(options_.warm_ms);
+  }
   double reference() const { return probe_->reference_mhz(); }
   bool measured() const { return probe_ != nullptr; }
 
@@ -109,6 +117,7 @@ constexpr int kMaxRetakesPerRep = 3;
 template <class Once>
 void repeat(const MeasureOptions& options, ClockWatch& clock, Once&& once, Measurement& m) {
   for (int i = 0; i < options.warmup; ++i) once(false);
+  clock.settle(std::min(options.settle_seconds, options.max_seconds));
   std::vector<double> device_ms, host_ms, clock_mhz;
   const auto start = HostClock::now();
   const int min_reps = std::max(1, options.min_reps);
@@ -122,7 +131,7 @@ void repeat(const MeasureOptions& options, ClockWatch& clock, Once&& once, Measu
     if (mhz && clock.throttled(*mhz)) {
       if (elapsed() < options.max_seconds && m.clock.retaken < kMaxRetakesPerRep * max_reps) {
         ++m.clock.retaken;
-        clock.warm();
+        clock.settle(std::min(options.settle_seconds, options.max_seconds - elapsed()));
         continue;
       }
       m.clock.throttled = true;

@@ -4,7 +4,8 @@
 // compare` does (L2 flushed, GPU timestamps around one call, the median) and the host cost of
 // recording it.
 //
-//   vulkan_scan [--n N] [--device I] [--reps R] [--idle MS[,MS...]] [--validate] [--variant ID]
+//   vulkan_scan [--n N] [--device I] [--reps R] [--idle MS[,MS...]] [--lead-us US] [--validate]
+//               [--variant ID]
 //
 // With --reps it also reads the SM clock around every timed scan (xreduce/vulkan/clock.hpp,
 // where the device has VK_KHR_shader_clock's device clock) and prints it beside the time; with
@@ -15,6 +16,7 @@
 // 3 no Vulkan device that can run it.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -35,6 +37,7 @@ struct Args {
   std::uint32_t device = ~0u;   // default: the first discrete GPU, else the first device
   int reps = 0;
   std::vector<double> idle_ms;  // --idle: single scans after this long idle
+  double lead_us = 100;         // --lead-us: the clock probe's window just before a timed scan
   bool validate = false;
   std::string variant;
 };
@@ -58,6 +61,9 @@ std::optional<Args> parse(int argc, char** argv) {
       if (*end || a.reps < 0) return std::nullopt;
     } else if (flag == "--variant" && has_value) {
       a.variant = argv[++i];
+    } else if (flag == "--lead-us" && has_value) {
+      a.lead_us = std::strtod(argv[++i], &end);
+      if (*end || a.lead_us < 1) return std::nullopt;
     } else if (flag == "--idle" && has_value) {
       for (char* item = argv[++i]; *item; item = *end ? end + 1 : end) {
         a.idle_ms.push_back(std::strtod(item, &end));
@@ -246,8 +252,9 @@ void barrier(const vk::raii::CommandBuffer& cmd, vk::PipelineStageFlags src,
 // read by a probe just before it (the clock the scan starts at), in the same submission.
 class ScanTimer {
  public:
-  ScanTimer(Gpu& g, const xr::vulkan::Context& context)
+  ScanTimer(Gpu& g, const xr::vulkan::Context& context, double lead_us)
       : g_(g),
+        lead_us_(lead_us),
         flush_(g.device, g.physical, 256u << 20, {}, false),
         probe_result_(g.device, g.physical, 64, vk::BufferUsageFlagBits::eStorageBuffer, true),
         queries_(g.device, vk::QueryPoolCreateInfo({}, vk::QueryType::eTimestamp, 2)),
@@ -262,6 +269,22 @@ class ScanTimer {
     double ms = 0;
     double mhz = 0;  // 0 where the device has no clock probe
   };
+
+  // Keeps the GPU busy with 10 ms probes, at least 50 ms and until two readings agree within
+  // 1 % (at most 0.5 s), and returns the clock it settled at. A GPU that idled has dropped its
+  // clock (NVIDIA's driver, in a process without a CUDA context, to 345 MHz on an H200), and
+  // memory-bound work such as a scan does not raise it again: without this the scans below ran
+  // at 344 MHz, 4.4x slower (docs/library.md, "The clock").
+  double settle() {
+    if (!clock_) return 0;
+    double last = 0;
+    for (int i = 0; i < 50; ++i) {
+      const double mhz = spin_mhz(10'000);
+      if (i >= 4 && std::fabs(mhz - last) <= 0.01 * mhz) return mhz;
+      last = mhz;
+    }
+    return last;
+  }
 
   Sample time(const xr::vulkan::Scan& scan, const xr::vulkan::Operand& in,
               const xr::vulkan::Operand& out, const xr::vulkan::Operand& scratch) {
@@ -305,7 +328,17 @@ class ScanTimer {
                                                                      static_cast<float>(period_)));
     }
     ticks_per_us_ = best;
-    window_ticks_ = static_cast<std::uint64_t>(100 * ticks_per_us_);  // a 100 us window
+    window_ticks_ = static_cast<std::uint64_t>(lead_us_ * ticks_per_us_);
+  }
+
+  // One probe of `us` microseconds in its own submission: the clock over it.
+  double spin_mhz(double us) {
+    vk::raii::CommandBuffer cmd = begin(g_);
+    clock_->record(*cmd, probe_operand(), static_cast<std::uint64_t>(us * ticks_per_us_));
+    barrier(cmd, S::eComputeShader, A::eShaderWrite, S::eHost, A::eHostRead);
+    cmd.end();
+    submit(g_, cmd);
+    return probe_mhz();
   }
 
   xr::vulkan::Operand probe_operand() const {
@@ -322,6 +355,7 @@ class ScanTimer {
   }
 
   Gpu& g_;
+  double lead_us_;
   Buffer flush_, probe_result_;
   vk::raii::QueryPool queries_;
   double period_;
@@ -437,7 +471,8 @@ int run(const Args& args) {
   std::printf("sum (%s): %d, %s\n", reduce.variant().c_str(), total,
               sum_ok ? "matches the host" : "WRONG");
   if (args.reps > 0) {
-    ScanTimer timer(g, context);
+    ScanTimer timer(g, context, args.lead_us);
+    const double settled = timer.settle();
     std::vector<double> ms, mhz;
     for (int r = 0; r < args.reps; ++r) {
       const ScanTimer::Sample t = timer.time(scan, in_op, out_op, scan_scratch_op);
@@ -448,8 +483,8 @@ int run(const Args& args) {
     std::printf("scan time: %.4f ms median of %d (cold, L2 flushed), %.1f GB/s", time, args.reps,
                 2.0 * static_cast<double>(bytes) / time / 1e6);
     if (context.clock_supported())
-      std::printf(", SM clock %.0f MHz median (lowest %.0f)", median(mhz),
-                  *std::min_element(mhz.begin(), mhz.end()));
+      std::printf(", SM clock %.0f MHz median (lowest %.0f; settled at %.0f before timing)",
+                  median(mhz), *std::min_element(mhz.begin(), mhz.end()), settled);
     std::printf("\n");
     for (double idle : args.idle_ms) {
       std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(idle));
@@ -473,7 +508,7 @@ int main(int argc, char** argv) {
   if (!args) {
     std::fprintf(stderr,
                  "usage: vulkan_scan [--n N] [--device I] [--reps R] [--idle MS[,MS...]] "
-                 "[--validate] [--variant ID]\n");
+                 "[--lead-us US] [--validate] [--variant ID]\n");
     return 2;
   }
   try {

@@ -227,6 +227,14 @@ TEST_CASE("what differs between the runs is stated: commit, driver, knobs, anoth
             "another device: NVIDIA H100 80GB HBM3 (UUID fedcba9876543210fedcba9876543210) "
             "against NVIDIA H200 (UUID 0123456789abcdef0123456789abcdef) in the baseline",
             "knobs none -> XR_VK_LOOKBACK_POLLS=8"});
+  // A diff of one backend's rows (diff --backend) says nothing of the other backend's device.
+  xr::app::VerdictOptions only_cuda;
+  only_cuda.filter.backends = {"cuda"};
+  const BaselineDiff filtered =
+      xr::app::diff_reports(pair.old_run, {"old.json", "", "", ""}, pair.new_run, {"", "", "", ""},
+                            "--baseline", only_cuda);
+  REQUIRE(filtered.devices.size() == 1);
+  CHECK(filtered.devices[0].backend == "cuda");
   // The same run against itself: nothing differs but the commit's being the same is not news.
   const BaselineDiff self = diff(pair.new_run, pair.new_run);
   CHECK(self.differences.empty());

@@ -19,6 +19,9 @@ constexpr double kWindowUs = 100;
 constexpr std::uint64_t kCalibrationCycles = 2'000'000;
 // The reference: the device kept busy this long at most, until two readings in a row agree.
 constexpr double kReferenceWarmMs = 200;
+// warm() keeps the device busy with probes of this window back to back: one submission per
+// millisecond, so the device idles only for a host round trip (about 14 us on an H200).
+constexpr double kSpinUs = 1000;
 
 }  // namespace
 
@@ -83,13 +86,19 @@ void VulkanClock::calibrate() {
     throw Error(ErrorCategory::unsupported,
                 "vulkan: the device clock did not advance against the timestamps");
   ticks_per_us_ = best;
-  probe_.emplace(*device_);
-  const vk::raii::CommandBuffer& probe = probe_->begin();
-  record_probe(probe, clock_, result_,
-               static_cast<std::uint64_t>(std::ceil(kWindowUs * ticks_per_us_)), false);
-  probe_->end_timing();
-  record_host_barrier(probe);
-  probe_->end();
+  probe_ = recorded_probe(kWindowUs);
+  spin_ = recorded_probe(kSpinUs);
+}
+
+TimedCommands VulkanClock::recorded_probe(double window_us) {
+  TimedCommands commands(*device_);
+  const vk::raii::CommandBuffer& cmd = commands.begin();
+  record_probe(cmd, clock_, result_,
+               static_cast<std::uint64_t>(std::ceil(window_us * ticks_per_us_)), false);
+  commands.end_timing();
+  record_host_barrier(cmd);
+  commands.end();
+  return commands;
 }
 
 double VulkanClock::read_mhz() {
@@ -98,8 +107,8 @@ double VulkanClock::read_mhz() {
 }
 
 void VulkanClock::warm(double ms) {
-  const auto until = HostClock::now() + std::chrono::duration<double, std::milli>(ms);
-  while (HostClock::now() < until) read_mhz();
+  if (!spin_) calibrate();
+  for (double done = 0; done < ms; done += kSpinUs / 1e3) run(*spin_);
 }
 
 double VulkanClock::reference_mhz() {

@@ -30,12 +30,15 @@ class VulkanClock final : public ClockProbe {
   // The reading of one resubmission of `commands` (its probe writes `result_`).
   SmClock::Reading run(TimedCommands& commands, Timing* timing = nullptr);
   void calibrate();
+  // A command buffer of one probe of `window_us` and the barrier to its read-back.
+  TimedCommands recorded_probe(double window_us);
 
   std::shared_ptr<Device> device_;
   SmClock clock_;
   Buffer result_;
   double ticks_per_us_ = 0;
   std::optional<TimedCommands> probe_;  // one window of kWindowUs
+  std::optional<TimedCommands> spin_;   // warm(): a window of kSpinUs, resubmitted
   std::optional<double> reference_;
 };
 

@@ -45,8 +45,12 @@ struct MeasureOptions {
   // is discarded and retaken after a warm-up, within max_seconds (--throttle-threshold; 0 keeps
   // every sample). Where the backend measures no clock, every sample is kept.
   double throttle_threshold = kThrottleThreshold;
-  // How long the device is kept busy before a retaken sample (ClockProbe::warm).
+  // Before a point's timed samples and before a retaken sample, the device is kept busy
+  // (ClockProbe::warm, warm_ms at a time) until its clock reads at or above the threshold, for
+  // at most settle_seconds: what a governor needs to raise a clock that dropped while the host
+  // generated and uploaded the point's data.
   double warm_ms = 20;
+  double settle_seconds = 1.0;
 };
 
 struct Stats {
