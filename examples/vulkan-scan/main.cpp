@@ -270,20 +270,15 @@ class ScanTimer {
     double mhz = 0;  // 0 where the device has no clock probe
   };
 
-  // Keeps the GPU busy with 10 ms probes, at least 50 ms and until two readings agree within
-  // 1 % (at most 0.5 s), and returns the clock it settled at. A GPU that idled has dropped its
-  // clock (NVIDIA's driver, in a process without a CUDA context, to 345 MHz on an H200), and
-  // memory-bound work such as a scan does not raise it again: without this the scans below ran
-  // at 344 MHz, 4.4x slower (docs/library.md, "The clock").
+  // Keeps the GPU busy with 10 ms probes by the library's rule (xr::vulkan::peak_mhz: at least
+  // 100 ms, then until 50 ms pass without a new peak, at most 1 s) and returns the peak. A GPU
+  // that idled has dropped its clock (NVIDIA's driver, in a process without a CUDA context, to
+  // 345 MHz on an H200) and ramps it back in steps with flat stretches, and memory-bound work
+  // such as a scan does not raise it: without this the scans below ran at 344 MHz, 4.4x slower
+  // (docs/library.md, "The clock").
   double settle() {
     if (!clock_) return 0;
-    double last = 0;
-    for (int i = 0; i < 50; ++i) {
-      const double mhz = spin_mhz(10'000);
-      if (i >= 4 && std::fabs(mhz - last) <= 0.01 * mhz) return mhz;
-      last = mhz;
-    }
-    return last;
+    return xr::vulkan::peak_mhz([&](double ms) { return spin_mhz(ms * 1e3); }, 10);
   }
 
   Sample time(const xr::vulkan::Scan& scan, const xr::vulkan::Operand& in,

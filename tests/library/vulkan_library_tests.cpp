@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 #include <vulkan/vulkan_raii.hpp>
 
@@ -360,4 +361,44 @@ TEST_CASE("scans of buffers at offsets, by binding and by address", "[library]")
     std::memcpy(got.data(), host.mapped, n * 4);
     CHECK(got == expected);
   }
+}
+
+// peak_mhz's rule on a scripted clock: `clock_at(ms)` is the clock after the device has been
+// kept busy that long. Returns {peak, busy milliseconds it took}.
+namespace {
+std::pair<double, double> peak_of(const std::function<double(double)>& clock_at) {
+  double busy_ms = 0;
+  const double peak = xr::vulkan::peak_mhz(
+      [&](double step_ms) {
+        busy_ms += step_ms;
+        return clock_at(busy_ms);
+      },
+      10);
+  return {peak, busy_ms};
+}
+}  // namespace
+
+TEST_CASE("peak_mhz keeps the device busy past a flat stretch at idle clock", "[library][clock]") {
+  // An H200 without a CUDA context: 345 MHz for the first 60 ms, then the ramp. Two readings
+  // agreeing alone would have settled at 345.
+  const auto [peak, busy] = peak_of([](double ms) {
+    return ms <= 60 ? 345.0 : ms <= 80 ? 1200.0 : 1980.0;
+  });
+  CHECK(peak == 1980.0);
+  // The last new peak at 90 ms, then 50 ms without one.
+  CHECK(busy == 140.0);
+}
+
+TEST_CASE("peak_mhz stops at its minimum when the clock is flat, noise under the rise",
+          "[library][clock]") {
+  const auto [peak, busy] =
+      peak_of([](double ms) { return static_cast<int>(ms / 10) % 2 ? 1980.0 : 1970.0; });
+  CHECK(peak == 1980.0);
+  CHECK(busy == 100.0);
+}
+
+TEST_CASE("peak_mhz gives up at its maximum when the clock never settles", "[library][clock]") {
+  const auto [peak, busy] = peak_of([](double ms) { return ms * 2; });
+  CHECK(busy == 1000.0);
+  CHECK(peak == 2000.0);
 }

@@ -1,7 +1,6 @@
 #include "vk_clock.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include "vk_check.hpp"
@@ -17,8 +16,6 @@ constexpr double kWindowUs = 100;
 // The calibration's window, in subgroup cycles: 2 ms at 1 GHz, so the dispatch around it is a
 // small part of the timestamps' interval.
 constexpr std::uint64_t kCalibrationCycles = 2'000'000;
-// The reference: the device kept busy this long at most, until two readings in a row agree.
-constexpr double kReferenceWarmMs = 200;
 // warm() keeps the device busy with probes of this window back to back: one submission per
 // millisecond, so the device idles only for a host round trip (about 14 us on an H200).
 constexpr double kSpinUs = 1000;
@@ -113,16 +110,12 @@ void VulkanClock::warm(double ms) {
 
 double VulkanClock::reference_mhz() {
   if (reference_) return *reference_;
-  const auto until = HostClock::now() + std::chrono::duration<double, std::milli>(kReferenceWarmMs);
-  double best = read_mhz(), last = best;
-  while (HostClock::now() < until) {
-    const double mhz = read_mhz();
-    best = std::max(best, mhz);
-    if (std::fabs(mhz - last) <= 0.005 * mhz && mhz >= 0.99 * best) break;
-    last = mhz;
-  }
-  reference_ = best;
-  return best;
+  if (!spin_) calibrate();
+  // Spin probes back to back, each reading the clock over its own millisecond: the library's
+  // rule (PeakRule's defaults: at least 100 ms, then 50 ms without a new peak, at most 1 s).
+  reference_ =
+      peak_mhz([&](double) { return SmClock::mhz(run(*spin_), ticks_per_us_); }, kSpinUs / 1e3);
+  return *reference_;
 }
 
 std::string VulkanClock::method() const {

@@ -20,7 +20,7 @@ class VulkanClock final : public ClockProbe {
   // (Context::clock_supported) or no timestamps to calibrate it with.
   explicit VulkanClock(std::shared_ptr<Device> device);
   double read_mhz() override;
-  // The highest clock read while the device is kept busy (up to kReferenceWarmMs), measured on
+  // The highest clock read while the device is kept busy by the library's rule (peak_mhz), on
   // first use: Vulkan has no query for the SM's maximum clock.
   double reference_mhz() override;
   void warm(double ms) override;

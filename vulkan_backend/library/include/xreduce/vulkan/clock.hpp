@@ -7,6 +7,7 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 
@@ -55,5 +56,36 @@ class SmClock {
  private:
   std::unique_ptr<State> state_;
 };
+
+// How long to keep a device busy to find the clock it works at (peak_mhz). Vulkan has no query
+// for the SM's maximum clock, and a GPU that idled ramps its clock back in steps over tens of
+// milliseconds, with flat stretches: on an H200 in a process without a CUDA context it read 345
+// MHz for the first probes and only later rose to 1980, so "two readings agree" alone settled at
+// 345 (docs/library.md, "The clock"). The rule: busy for at least min_busy_ms, then until no new
+// peak (rise above the highest so far) for quiet_ms, and never longer than max_busy_ms.
+struct PeakRule {
+  double min_busy_ms = 100;
+  double quiet_ms = 50;
+  double max_busy_ms = 1000;
+  double rise = 0.01;
+};
+
+// Keeps the device busy in steps of `step_ms` through `busy(step_ms)`, which runs a probe (or any
+// work) of about that long and returns the clock it read, in MHz, until `rule` is met; returns
+// the highest clock read. Host-side only: the caller's probe does the work.
+template <class Busy>
+double peak_mhz(Busy&& busy, double step_ms, const PeakRule& rule = {}) {
+  step_ms = std::max(step_ms, 1e-3);
+  double peak = 0, busy_ms = 0, since_peak_ms = 0;
+  while (busy_ms < rule.max_busy_ms) {
+    const double mhz = busy(step_ms);
+    busy_ms += step_ms;
+    since_peak_ms += step_ms;
+    if (mhz > peak * (1 + rule.rise)) since_peak_ms = 0;
+    peak = std::max(peak, mhz);
+    if (busy_ms >= rule.min_busy_ms && since_peak_ms >= rule.quiet_ms) break;
+  }
+  return peak;
+}
 
 }  // namespace xr::vulkan
