@@ -39,6 +39,7 @@ struct Args {
   std::vector<double> idle_ms;  // --idle: single scans after this long idle
   double lead_us = 100;         // --lead-us: the clock probe's window just before a timed scan
   bool validate = false;
+  bool trace = false;  // --trace: every settling probe's and every timed scan's clock
   std::string variant;
 };
 
@@ -50,6 +51,8 @@ std::optional<Args> parse(int argc, char** argv) {
     char* end = nullptr;
     if (flag == "--validate") {
       a.validate = true;
+    } else if (flag == "--trace") {
+      a.trace = true;
     } else if (flag == "--n" && has_value) {
       a.n = std::strtoull(argv[++i], &end, 0);
       if (*end || a.n == 0) return std::nullopt;
@@ -271,14 +274,22 @@ class ScanTimer {
   };
 
   // Keeps the GPU busy with 10 ms probes by the library's rule (xr::vulkan::peak_mhz: at least
-  // 100 ms, then until 50 ms pass without a new peak, at most 1 s) and returns the peak. A GPU
+  // 200 ms, then until 400 ms pass without a new peak, at most 2 s) and returns the peak. A GPU
   // that idled has dropped its clock (NVIDIA's driver, in a process without a CUDA context, to
-  // 345 MHz on an H200) and ramps it back in steps with flat stretches, and memory-bound work
-  // such as a scan does not raise it: without this the scans below ran at 344 MHz, 4.4x slower
-  // (docs/library.md, "The clock").
-  double settle() {
+  // 345 MHz on an H200) and raises it in steps sized by how busy the GPU was over the driver's
+  // last period; scans with host round trips between them raised it to 885 MHz, not 1980, so the
+  // timed scans ran 2.6x slower without this (docs/library.md, "The clock"). --trace shows it.
+  double settle(bool trace) {
     if (!clock_) return 0;
-    return xr::vulkan::peak_mhz([&](double ms) { return spin_mhz(ms * 1e3); }, 10);
+    double busy_ms = 0;
+    return xr::vulkan::peak_mhz(
+        [&](double ms) {
+          const double mhz = spin_mhz(ms * 1e3);
+          busy_ms += ms;
+          if (trace) std::printf("settle %4.0f ms busy: SM clock %.0f MHz\n", busy_ms, mhz);
+          return mhz;
+        },
+        10);
   }
 
   Sample time(const xr::vulkan::Scan& scan, const xr::vulkan::Operand& in,
@@ -467,12 +478,13 @@ int run(const Args& args) {
               sum_ok ? "matches the host" : "WRONG");
   if (args.reps > 0) {
     ScanTimer timer(g, context, args.lead_us);
-    const double settled = timer.settle();
+    const double settled = timer.settle(args.trace);
     std::vector<double> ms, mhz;
     for (int r = 0; r < args.reps; ++r) {
       const ScanTimer::Sample t = timer.time(scan, in_op, out_op, scan_scratch_op);
       ms.push_back(t.ms);
       mhz.push_back(t.mhz);
+      if (args.trace) std::printf("scan %2d: %.4f ms, SM clock %.0f MHz\n", r, t.ms, t.mhz);
     }
     const double time = median(ms);
     std::printf("scan time: %.4f ms median of %d (cold, L2 flushed), %.1f GB/s", time, args.reps,
@@ -503,7 +515,7 @@ int main(int argc, char** argv) {
   if (!args) {
     std::fprintf(stderr,
                  "usage: vulkan_scan [--n N] [--device I] [--reps R] [--idle MS[,MS...]] "
-                 "[--lead-us US] [--validate] [--variant ID]\n");
+                 "[--lead-us US] [--trace] [--validate] [--variant ID]\n");
     return 2;
   }
   try {

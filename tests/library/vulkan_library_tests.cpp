@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -379,26 +380,30 @@ std::pair<double, double> peak_of(const std::function<double(double)>& clock_at)
 }  // namespace
 
 TEST_CASE("peak_mhz keeps the device busy past a flat stretch at idle clock", "[library][clock]") {
-  // An H200 without a CUDA context: 345 MHz for the first 60 ms, then the ramp. Two readings
-  // agreeing alone would have settled at 345.
+  // An H200 without a CUDA context (examples/vulkan-scan --trace): 344 MHz for the first 120
+  // ms, 599 for the next 190, then 1970. Two readings agreeing alone would have settled at 344.
   const auto [peak, busy] = peak_of([](double ms) {
-    return ms <= 60 ? 345.0 : ms <= 80 ? 1200.0 : 1980.0;
+    return ms <= 120 ? 344.0 : ms <= 310 ? 599.0 : 1970.0;
   });
-  CHECK(peak == 1980.0);
-  // The last new peak at 90 ms, then 50 ms without one.
-  CHECK(busy == 140.0);
+  CHECK(peak == 1970.0);
+  // The last new peak at 320 ms, then 400 ms without one.
+  CHECK(busy == 720.0);
 }
 
-TEST_CASE("peak_mhz stops at its minimum when the clock is flat, noise under the rise",
-          "[library][clock]") {
+TEST_CASE(
+    "peak_mhz stops a quiet period after the peak when the clock is flat, noise under the rise",
+    "[library][clock]") {
   const auto [peak, busy] =
       peak_of([](double ms) { return static_cast<int>(ms / 10) % 2 ? 1980.0 : 1970.0; });
   CHECK(peak == 1980.0);
-  CHECK(busy == 100.0);
+  // The first reading is the peak (1970 then 1980 is under the 1 % rise); 400 ms later.
+  CHECK(busy == 410.0);
 }
 
 TEST_CASE("peak_mhz gives up at its maximum when the clock never settles", "[library][clock]") {
-  const auto [peak, busy] = peak_of([](double ms) { return ms * 2; });
-  CHECK(busy == 1000.0);
-  CHECK(peak == 2000.0);
+  // 2 % higher every 10 ms: a new peak at every step.
+  const auto clock_at = [](double ms) { return 100 * std::pow(1.02, ms / 10); };
+  const auto [peak, busy] = peak_of(clock_at);
+  CHECK(busy == 2000.0);
+  CHECK(peak == clock_at(2000));
 }

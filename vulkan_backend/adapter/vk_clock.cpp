@@ -112,7 +112,7 @@ double VulkanClock::reference_mhz() {
   if (reference_) return *reference_;
   if (!spin_) calibrate();
   // Spin probes back to back, each reading the clock over its own millisecond: the library's
-  // rule (PeakRule's defaults: at least 100 ms, then 50 ms without a new peak, at most 1 s).
+  // rule (PeakRule's defaults: at least 200 ms, then 400 ms without a new peak, at most 2 s).
   reference_ =
       peak_mhz([&](double) { return SmClock::mhz(run(*spin_), ticks_per_us_); }, kSpinUs / 1e3);
   return *reference_;

@@ -58,15 +58,17 @@ class SmClock {
 };
 
 // How long to keep a device busy to find the clock it works at (peak_mhz). Vulkan has no query
-// for the SM's maximum clock, and a GPU that idled ramps its clock back in steps over tens of
-// milliseconds, with flat stretches: on an H200 in a process without a CUDA context it read 345
-// MHz for the first probes and only later rose to 1980, so "two readings agree" alone settled at
-// 345 (docs/library.md, "The clock"). The rule: busy for at least min_busy_ms, then until no new
-// peak (rise above the highest so far) for quiet_ms, and never longer than max_busy_ms.
+// for the SM's maximum clock, and NVIDIA's driver, in a process without a CUDA context, raises
+// an idle GPU's clock in steps sized by how busy the GPU was over its last period, flat for up
+// to about 200 ms in between: an H200 kept busy by back-to-back 10 ms probes read 344 MHz for
+// 120 ms, 599 for the next 150 ms, then 1970; another run 703 MHz for 190 ms, then 1968
+// (docs/library.md, "The clock"). So "two readings agree" settles at idle clock; the rule is
+// busy for at least min_busy_ms, then until no new peak (a rise above the highest so far) for
+// quiet_ms, two of the driver's periods, and never longer than max_busy_ms.
 struct PeakRule {
-  double min_busy_ms = 100;
-  double quiet_ms = 50;
-  double max_busy_ms = 1000;
+  double min_busy_ms = 200;
+  double quiet_ms = 400;
+  double max_busy_ms = 2000;
   double rise = 0.01;
 };
 
