@@ -4,13 +4,15 @@
 // compare` does (L2 flushed, GPU timestamps around one call, the median) and the host cost of
 // recording it.
 //
-//   vulkan_scan [--n N] [--device I] [--reps R] [--idle MS[,MS...]] [--lead-us US] [--validate]
-//               [--variant ID]
+//   vulkan_scan [--n N] [--device I] [--reps R] [--idle MS[,MS...]] [--lead-us US] [--trace]
+//               [--validate] [--variant ID]
 //
-// With --reps it also reads the SM clock around every timed scan (xreduce/vulkan/clock.hpp,
-// where the device has VK_KHR_shader_clock's device clock) and prints it beside the time; with
-// --idle, after the timing, it leaves the GPU idle for each MS milliseconds and times one more
-// scan: what a sporadic workload pays at the clock an idle GPU drops to.
+// With --reps it first keeps the GPU busy until its SM clock stops rising (xr::vulkan::peak_mhz),
+// then reads the clock with a probe of --lead-us microseconds (default 100) just before every
+// timed scan (xreduce/vulkan/clock.hpp, where the device has VK_KHR_shader_clock's device clock)
+// and prints it beside the time; --trace prints every settling probe's clock and every scan's.
+// With --idle, after the timing, it leaves the GPU idle for each MS milliseconds and times one
+// more scan: what a sporadic workload pays at the clock an idle GPU drops to.
 //
 // Exit codes: 0 the results match, 1 they do not (or a validation message), 2 bad arguments,
 // 3 no Vulkan device that can run it.

@@ -380,14 +380,15 @@ std::pair<double, double> peak_of(const std::function<double(double)>& clock_at)
 }  // namespace
 
 TEST_CASE("peak_mhz keeps the device busy past a flat stretch at idle clock", "[library][clock]") {
-  // An H200 without a CUDA context (examples/vulkan-scan --trace): 344 MHz for the first 120
-  // ms, 599 for the next 190, then 1970. Two readings agreeing alone would have settled at 344.
+  // An H200 without a CUDA context (examples/vulkan-scan --trace, docs/results/H200/clock):
+  // 344 MHz for 70 ms, 374 for the next 170, then 981 and 1976. Two readings agreeing alone
+  // would have settled at 344.
   const auto [peak, busy] = peak_of([](double ms) {
-    return ms <= 120 ? 344.0 : ms <= 310 ? 599.0 : 1970.0;
+    return ms <= 70 ? 344.0 : ms <= 240 ? 374.0 : ms <= 250 ? 981.0 : 1976.0;
   });
-  CHECK(peak == 1970.0);
-  // The last new peak at 320 ms, then 400 ms without one.
-  CHECK(busy == 720.0);
+  CHECK(peak == 1976.0);
+  // The last new peak at 260 ms, then 400 ms without one.
+  CHECK(busy == 660.0);
 }
 
 TEST_CASE(
