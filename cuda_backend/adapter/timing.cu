@@ -4,8 +4,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "xreduce/device_timeout.hpp"
 #include "xreduce/error.hpp"
@@ -43,6 +45,8 @@ __global__ void empty_kernel() {}
 // --- Gate ------------------------------------------------------------------------------------
 
 Gate::Gate() : flags_(2 * sizeof(int)) {
+  // Pinned memory comes uninitialised: a recycled allocation once held a nonzero "timed out".
+  std::memset(flags_.get(), 0, flags_.bytes());
   void* dev = nullptr;
   XR_CUDA_CHECK(cudaHostGetDevicePointer(&dev, flags_.get(), 0));
   device_flags_ = static_cast<int*>(dev);
@@ -55,6 +59,7 @@ void Gate::hold(cudaStream_t s) {
   gate_kernel<<<1, 1, 0, s>>>(device_flags_, device_flags_ + 1, kGateTimeoutNs);
   XR_CUDA_CHECK_LAUNCH();
   held_ = true;
+  to_check_ = true;
 }
 
 void Gate::release() {
@@ -63,7 +68,8 @@ void Gate::release() {
   held_ = false;
 }
 
-void Gate::check() const {
+void Gate::check() {
+  if (!std::exchange(to_check_, false)) return;
   if (std::atomic_ref<int>(static_cast<int*>(flags_.get())[1]).load(std::memory_order_acquire))
     throw Error(ErrorCategory::device_lost,
                 "cuda: the timing gate gave up after 1 s before the host released it (a launch "

@@ -26,14 +26,16 @@ class Gate {
   // user must have finished: the caller synchronised after the previous release).
   void hold(cudaStream_t s);
   void release();
-  // After the stream was synchronised: Error(device_lost) when the kernel gave up waiting (the
-  // host took longer than the timeout to enqueue the interval; its timing would hold the wait).
-  void check() const;
+  // After the stream was synchronised: Error(device_lost) when the kernel of the last hold() gave
+  // up waiting (the host took longer than the timeout to enqueue the interval; its timing would
+  // hold the wait). An interval that was not held has nothing to check.
+  void check();
 
  private:
   PinnedBuffer flags_;  // int[2]: release, timed_out
   int* device_flags_ = nullptr;
-  bool held_ = false;
+  bool held_ = false;      // the kernel waits for release()
+  bool to_check_ = false;  // held since the last check()
 };
 
 // One timed interval of `calls` calls on the context's stream: start() holds the gate (from the
