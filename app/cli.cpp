@@ -178,6 +178,53 @@ struct CheckCommand {
   }
 };
 
+struct InspectCommand {
+  CLI::App* cmd;
+  InspectOptions options;
+  std::unique_ptr<OptionalText> scan, op, dtype, n;
+  explicit InspectCommand(CLI::App& app)
+      : cmd(app.add_subcommand(
+            "inspect",
+            "Show what each variant compiled into and how one call launches it: per pass block, "
+            "grid, registers, shared and local memory, stack, binary size and occupancy")) {
+    InspectOptions& o = options;
+    add_kernel_flags(cmd, o.kernels);
+    cmd->add_option("--backend", o.backends,
+                    "A list, e.g. cuda,vulkan (default: every available GPU backend)")
+        ->type_name("LIST");
+    cmd->add_option("--variant", o.variants, "Glob(s) over variant ids, e.g. 'smem/*,fast/*'")
+        ->capture_default_str()
+        ->type_name("GLOB");
+    cmd->add_option("--primitive", o.primitives,
+                    "reduce | scan | all (default all, or the --kernel files')")
+        ->type_name("P");
+    scan = std::make_unique<OptionalText>(
+        cmd, "--scan", "inclusive | exclusive, or a list (scan; default inclusive)", "KIND");
+    op = std::make_unique<OptionalText>(cmd, "--op", "sum | min | max, or a list (default sum)",
+                                        "OP");
+    dtype = std::make_unique<OptionalText>(
+        cmd, "--dtype", "i32 | u32 | f32 | i64 | u64 | f64 | f16 | bf16, or a list (default i32)",
+        "T");
+    n = std::make_unique<OptionalText>(cmd, "--n",
+                                       "Size(s) the grids are planned for (default 16M)", "N[,N]");
+    cmd->add_option("--device", o.device, "SEL for every GPU backend, or backend=SEL[,backend=SEL]")
+        ->type_name("SEL");
+    cmd->add_option("--format", o.format, "text | md | csv | json")
+        ->capture_default_str()
+        ->type_name("FMT");
+    cmd->add_option("--out", o.out, "Write the report to FILE (atomically) instead of stdout")
+        ->type_name("FILE");
+  }
+
+  const InspectOptions& finish() {
+    scan->copy_to(options.scans);
+    op->copy_to(options.ops);
+    dtype->copy_to(options.dtypes);
+    n->copy_to(options.n);
+    return options;
+  }
+};
+
 struct KernelHeaderCommand {
   CLI::App* cmd;
   KernelHeaderOptions options;
@@ -416,11 +463,13 @@ struct DiffCommand {
 std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   const std::string first = argc > 1 ? argv[1] : "";
   if (!first.empty() && first[0] != '-' && first != "list" && first != "run" &&
-      first != "compare" && first != "diff" && first != "check" && first != "kernel-header")
-    throw Error(ErrorCategory::usage,
-                fmt::format("unknown command '{}' (expected list, run, compare, diff, check or "
-                            "kernel-header; see xreduce --help)",
-                            first));
+      first != "compare" && first != "diff" && first != "check" && first != "kernel-header" &&
+      first != "inspect")
+    throw Error(
+        ErrorCategory::usage,
+        fmt::format("unknown command '{}' (expected list, run, compare, diff, check, inspect "
+                    "or kernel-header; see xreduce --help)",
+                    first));
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version
@@ -429,7 +478,7 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
     std::string msg = e.what();
     if (dynamic_cast<const CLI::RequiredError*>(&e) && app.get_subcommands().empty())
       msg =
-          "a command is required: list, run, compare, diff, check or kernel-header (see "
+          "a command is required: list, run, compare, diff, check, inspect or kernel-header (see "
           "xreduce --help)";
     throw Error(ErrorCategory::usage, msg);
   }
@@ -452,6 +501,7 @@ int run_cli(int argc, char** argv) {
   CompareCommand compare(app);
   CheckCommand check(app);
   KernelHeaderCommand header(app);
+  InspectCommand inspect(app);
   DiffCommand diff(app);
   if (const std::optional<int> done = parse(app, argc, argv)) return *done;
   if (header.cmd->parsed()) return run_kernel_header(header.finish());
@@ -462,6 +512,7 @@ int run_cli(int argc, char** argv) {
   if (list.cmd->parsed()) return run_list(registry, list.options);
   if (run.cmd->parsed()) return run_run(registry, run.finish());
   if (check.cmd->parsed()) return run_check(registry, check.options);
+  if (inspect.cmd->parsed()) return run_inspect(registry, inspect.finish());
   return run_compare(registry, compare.finish(argc, argv));
 }
 

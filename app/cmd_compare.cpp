@@ -29,6 +29,17 @@ namespace xr::app {
 
 namespace {
 
+// --baseline: this run against the saved one, row by row.
+std::optional<BaselineDiff> diff_with_baseline(const ComparePlan& plan, const CompareReport& r,
+                                               const CompareOptions& o) {
+  if (!plan.baseline) return std::nullopt;
+  const CompareReport& old = plan.baseline->data;
+  return diff_reports(old, {plan.baseline->path, old.version, old.commit, old.command}, r,
+                      {"", r.version, r.commit, r.command}, "--baseline", {o.fail_above});
+}
+
+}  // namespace
+
 // The --kernel files' defaults: --primitive (reduce, or the kernels' primitives), and --dtype,
 // --op and --scan where not given (their shared first claims, which the header then states).
 WithKernelDefaults<CompareOptions> with_kernel_defaults(const std::vector<UserKernel>& kernels,
@@ -45,17 +56,6 @@ WithKernelDefaults<CompareOptions> with_kernel_defaults(const std::vector<UserKe
   if (d.kind) o.scans = std::string(to_string(*d.kind));
   return {std::move(o), d.note};
 }
-
-// --baseline: this run against the saved one, row by row.
-std::optional<BaselineDiff> diff_with_baseline(const ComparePlan& plan, const CompareReport& r,
-                                               const CompareOptions& o) {
-  if (!plan.baseline) return std::nullopt;
-  const CompareReport& old = plan.baseline->data;
-  return diff_reports(old, {plan.baseline->path, old.version, old.commit, old.command}, r,
-                      {"", r.version, r.commit, r.command}, "--baseline", {o.fail_above});
-}
-
-}  // namespace
 
 int run_compare(const Registry& registry, const CompareOptions& options) {
   const WithKernelDefaults<CompareOptions> defaults =

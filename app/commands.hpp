@@ -109,6 +109,19 @@ struct DiffOptions {
   std::string command_line;
 };
 
+// `xreduce inspect`: what each variant compiled into and how one call launches it, per pass
+// (xreduce/compiled.hpp), with its occupancy; the same selection flags as compare.
+struct InspectOptions {
+  KernelFlags kernels;
+  std::string backends;  // default: every available GPU backend
+  std::string variants = "*";
+  std::string primitives;
+  std::optional<std::string> scans, ops, dtypes, n;
+  std::string device;
+  std::string format = "text";  // text | md | csv | json
+  std::string out;
+};
+
 // Loads every --kernel (load_user_kernel), checks their ids and adds each to its backend.
 // Returns them, in the order given.
 std::vector<UserKernel> add_user_kernels(const Registry& registry, const KernelFlags& flags);
@@ -136,8 +149,13 @@ struct WithKernelDefaults {
   std::string note;
 };
 
+// compare's and inspect's: the options with the --kernel files' defaults applied.
+WithKernelDefaults<CompareOptions> with_kernel_defaults(const std::vector<UserKernel>& kernels,
+                                                        CompareOptions o);
+
 int run_list(const Registry& registry, const ListOptions& options);
 int run_check(const Registry& registry, const CheckOptions& options);
+int run_inspect(const Registry& registry, const InspectOptions& options);
 int run_run(const Registry& registry, const RunOptions& options);
 int run_compare(const Registry& registry, const CompareOptions& options);
 int run_kernel_header(const KernelHeaderOptions& options);

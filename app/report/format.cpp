@@ -93,4 +93,11 @@ Table::Cell share_cell(const LinkShare& s) {
   return {fmt_x(s.share), tone};
 }
 
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
 }  // namespace xr::app

@@ -19,10 +19,12 @@ std::string fmt_peak(const std::optional<double>& v);  // fmt_gbps, or "not meas
 std::string fmt_pct(const std::optional<double>& v);   // "42.1%"; "" when absent
 std::string fmt_ratio(double v);                       // "0.97": the vulkan/cuda time ratio
 std::string fmt_us(double v);                          // "2.12": an overhead in microseconds
-std::string fmt_csv_number(double v);                  // six significant digits, as %g
-std::string fmt_time_ratio(double v);                  // "1.012": new/old time against a baseline
-std::string fmt_change(double v);                      // "+12.3%", "-4.5%": a ratio minus 1
-std::string fmt_band(double v);                        // "±2.0%": a noise band's half-width
+std::string fmt_csv_number(double v);
+// A CSV field by RFC 4180: quoted where it holds a comma, a quote or a newline, quotes doubled.
+std::string csv_field(const std::string& s);  // six significant digits, as %g
+std::string fmt_time_ratio(double v);         // "1.012": new/old time against a baseline
+std::string fmt_change(double v);             // "+12.3%", "-4.5%": a ratio minus 1
+std::string fmt_band(double v);               // "±2.0%": a noise band's half-width
 
 // The clock a device's rows were measured at: "measured at 1980 MHz, every sample >= 97 % of the
 // 1980 MHz reference clock", or how it was not ("clock not measured: the CPU backend").

@@ -15,12 +15,8 @@ constexpr std::string_view kCsvHeader =
     "timing,reason,mode,batch_calls,above_peak,clock_min_mhz,clock_median_mhz,clock_retaken,"
     "throttled\n";
 
-// RFC 4180: a field with a comma, a quote or a newline is quoted, its quotes doubled.
 std::string field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
+  return csv_field(s);
 }
 
 std::string number(const std::optional<double>& v) {

@@ -63,6 +63,19 @@ Timing Scanner::scan_batch(DeviceArray& input, DeviceArray& output, Op op, ScanK
   return per_call(total, calls);
 }
 
+namespace {
+constexpr const char* kHostCode = "runs on the host: no device kernel was compiled";
+}  // namespace
+
+CompiledCall Reducer::inspect(DeviceArray& /*input*/, Op /*op*/) {
+  return {.passes = {}, .note = kHostCode};
+}
+
+CompiledCall Scanner::inspect(DeviceArray& /*input*/, DeviceArray& /*output*/, Op /*op*/,
+                              ScanKind /*kind*/) {
+  return {.passes = {}, .note = kHostCode};
+}
+
 void Backend::add_kernel(const UserKernel& kernel) {
   throw Error(ErrorCategory::unsupported, "the " + std::string(name()) +
                                               " backend runs no user kernels (" +

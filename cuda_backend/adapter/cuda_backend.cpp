@@ -7,6 +7,7 @@
 #include <string>
 
 #include "array.hpp"
+#include "compiled_call.hpp"
 #include "context.hpp"
 #include "cuda_clock.hpp"
 #include "link.hpp"
@@ -187,6 +188,11 @@ class CudaBackend final : public Backend {
     if (!available_) return nullptr;
     if (!clock_) clock_ = std::make_unique<CudaClock>(context());
     return clock_.get();
+  }
+
+  std::optional<SmLimits> sm_limits() override {
+    if (!available_) return std::nullopt;
+    return sm_limits_of(context()->limits(), devices_[selected_].name);
   }
 
   std::string clock_unmeasured_reason() override {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "array.hpp"
+#include "compiled_call.hpp"
 #include "planned_scratch.hpp"
 #include "reduce_table.hpp"
 #include "timing.hpp"
@@ -50,8 +51,30 @@ class CudaReducer final : public Reducer {
   Reduction reduce_batch(DeviceArray& input, Op op, int calls) override {
     return run(input, op, calls);
   }
+  CompiledCall inspect(DeviceArray& input, Op op) override {
+    check_reduce_call(info_, input, op, 1);
+    CudaArray* array = &device_array(input, *ctx_);
+    if (array->size() == 0) return {.passes = {}, .note = "n = 0: nothing is launched"};
+    const Reduce& reduce = plan(input.dtype(), op, array->size());
+    return compiled_call(*ctx_, [&](cudaStream_t s) {
+      reduce.enqueue(s, array->data(), result_.get(), planned_.scratch());
+    });
+  }
 
  private:
+  const Reduce& plan(DType t, Op op, std::size_t n) {
+    ctx_->activate();
+    planned_.ensure(*ctx_, t, op, n, [&] {
+      return Reduce({.dtype = t,
+                     .op = op,
+                     .count = n,
+                     .variant = info_.id,
+                     .overwrite_input = info_.writes_input},
+                    ctx_->limits());
+    });
+    return planned_.call();
+  }
+
   // `calls` back-to-back calls in one interval behind the gate (timing.hpp); the value is read
   // back after the stop event, outside the interval.
   Reduction run(DeviceArray& input, Op op, int calls) {
@@ -62,17 +85,8 @@ class CudaReducer final : public Reducer {
     const std::size_t n = array->size();
     if (n == 0) return {Value::identity_of(t, op), Timing{0, ms_since(t0), true}};
 
-    ctx_->activate();
+    const Reduce& reduce = plan(t, op, n);
     const cudaStream_t s = ctx_->stream();
-    planned_.ensure(*ctx_, t, op, n, [&] {
-      return Reduce({.dtype = t,
-                     .op = op,
-                     .count = n,
-                     .variant = info_.id,
-                     .overwrite_input = info_.writes_input},
-                    ctx_->limits());
-    });
-    const Reduce& reduce = planned_.call();
     timer_.record(s, planned_.launches() > 0 && ctx_->knobs().gate, calls, [&] {
       reduce.enqueue(s, array->data(), result_.get(), planned_.scratch());
       planned_.launched();

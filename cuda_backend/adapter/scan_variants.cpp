@@ -5,6 +5,7 @@
 #include <string>
 
 #include "array.hpp"
+#include "compiled_call.hpp"
 #include "planned_scratch.hpp"
 #include "scan_dispatch.hpp"
 #include "scan_table.hpp"
@@ -42,8 +43,29 @@ class CudaScanner final : public Scanner {
                     int calls) override {
     return run(input, output, op, kind, calls);
   }
+  CompiledCall inspect(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
+    check_scan_call(info_, input, output, op, kind, 1);
+    CudaArray* in = &device_array(input, *ctx_);
+    CudaArray* out = &device_array(output, *ctx_);
+    if (in->size() == 0) return {.passes = {}, .note = "n = 0: nothing is launched"};
+    Scan& scan = plan(input.dtype(), op, in->size());
+    return compiled_call(*ctx_, [&](cudaStream_t s) {
+      scan.enqueue(s, kind, in->data(), out->data(), planned_.scratch());
+    });
+  }
 
  private:
+  Scan& plan(DType t, Op op, std::size_t n) {
+    ctx_->activate();
+    const ScanOneGroupKnob& one_group = ctx_->knobs().one_group;
+    if (!one_group.error.empty()) throw Error(ErrorCategory::usage, one_group.error);
+    planned_.ensure(*ctx_, t, op, n, [&] {
+      return Scan({.dtype = t, .op = op, .count = n, .variant = info_.id}, ctx_->limits(),
+                  ScanTuning{.one_group_max = one_group.max});
+    });
+    return planned_.call();
+  }
+
   // `calls` back-to-back scans in one interval behind the gate (timing.hpp).
   Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) {
     const auto t0 = HostClock::now();
@@ -54,15 +76,8 @@ class CudaScanner final : public Scanner {
     const std::size_t n = in->size();
     if (n == 0) return Timing{0, ms_since(t0), true};
 
-    ctx_->activate();
+    Scan& scan = plan(t, op, n);
     const cudaStream_t s = ctx_->stream();
-    const ScanOneGroupKnob& one_group = ctx_->knobs().one_group;
-    if (!one_group.error.empty()) throw Error(ErrorCategory::usage, one_group.error);
-    planned_.ensure(*ctx_, t, op, n, [&] {
-      return Scan({.dtype = t, .op = op, .count = n, .variant = info_.id}, ctx_->limits(),
-                  ScanTuning{.one_group_max = one_group.max});
-    });
-    Scan& scan = planned_.call();
     timer_.record(s, planned_.launches() > 0 && ctx_->knobs().gate, calls, [&] {
       scan.enqueue(s, kind, in->data(), out->data(), planned_.scratch());
       planned_.launched();

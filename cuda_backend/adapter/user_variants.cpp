@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "array.hpp"
+#include "compiled_call.hpp"
 #include "launch.hpp"
 #include "planned_scratch.hpp"
 #include "timing.hpp"
@@ -99,6 +100,17 @@ class UserReducer final : public Reducer {
   Reduction reduce(DeviceArray& input, Op op) override { return run(input, op, 1); }
   Reduction reduce_batch(DeviceArray& input, Op op, int calls) override {
     return run(input, op, calls);
+  }
+  CompiledCall inspect(DeviceArray& input, Op op) override {
+    check_reduce_call(info_, input, op, 1);
+    CudaArray& array = device_array(input, *ctx_);
+    if (array.size() == 0) return {.passes = {}, .note = "n = 0: nothing is launched"};
+    const DType t = array.dtype();
+    ctx_->activate();
+    UserModule& first = modules_.get(kernel_, {t, t, op}, ctx_->limits());
+    UserModule& rest = modules_.get(kernel_, {accumulator_of(t), t, op}, ctx_->limits());
+    prepare(array, op);
+    return compiled_call(*ctx_, [&](cudaStream_t s) { enqueue(array, first, rest, s); });
   }
 
  private:
@@ -211,17 +223,20 @@ class UserScanner final : public Scanner {
                     int calls) override {
     return run(input, output, op, kind, calls);
   }
-
- private:
-  // The host time counts from the first launch, as the reducer's.
-  Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) {
-    check_scan_call(info_, input, output, op, kind, calls);
+  CompiledCall inspect(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
+    check_scan_call(info_, input, output, op, kind, 1);
     CudaArray& in = device_array(input, *ctx_);
     CudaArray& out = device_array(output, *ctx_);
+    if (in.size() == 0) return {.passes = {}, .note = "n = 0: nothing is launched"};
+    UserModule& module = prepare(in, op, kind);
+    return compiled_call(*ctx_, [&](cudaStream_t s) { enqueue(in, out, module, s); });
+  }
+
+ private:
+  // The module, the plan and its scratch for this (n, dtype, op, kind), and the input's tail.
+  UserModule& prepare(const CudaArray& in, Op op, ScanKind kind) {
     const DType t = in.dtype();
     const std::size_t n = in.size();
-    if (n == 0) return Timing{0, 0, true};
-
     ctx_->activate();
     UserModule& module = modules_.get(kernel_, {t, t, op, kind}, ctx_->limits());
     const std::uint64_t tile = kernel_.tile(kernel_.block);
@@ -229,6 +244,17 @@ class UserScanner final : public Scanner {
       return UserScanPlan{n, t, op, kernel_scratch_bytes(kernel_, n, tile)};
     });
     pad_input(*ctx_, in, op, tile, kernel_.id);
+    return module;
+  }
+
+  // The host time counts from the first launch, as the reducer's.
+  Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) {
+    check_scan_call(info_, input, output, op, kind, calls);
+    CudaArray& in = device_array(input, *ctx_);
+    CudaArray& out = device_array(output, *ctx_);
+    if (in.size() == 0) return Timing{0, 0, true};
+
+    UserModule& module = prepare(in, op, kind);
     const cudaStream_t s = ctx_->stream();
     const auto t0 = HostClock::now();
     timer_.record(s, planned_.launches() > 0 && module.launched() && ctx_->knobs().gate, calls,

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -93,6 +94,24 @@ inline void expect_error(const std::vector<std::string>& args, int code,
 [[noreturn]] inline void skip(const std::string& why) {
   std::cout << "skipped: " << why << std::endl;
   std::_Exit(kSkip);
+}
+
+// Skips the calling test where Vulkan is not available, unless XR_TEST_REQUIRE_BACKENDS names
+// vulkan (CI), where that is a failure.
+inline void require_vulkan_or_skip() {
+  const Result list = xreduce({"list", "--format", "json"});
+  REQUIRE(list.code == 0);
+  bool vulkan = false;
+  const json listed =
+      json::parse(list.out);  // named: a range-for over a temporary's member dangles
+  for (const auto& b : listed["backends"])
+    vulkan |= b["name"] == "vulkan" && b["available"].get<bool>();
+  if (!vulkan) {
+    const char* required = std::getenv("XR_TEST_REQUIRE_BACKENDS");
+    if (required && std::string_view(required).find("vulkan") != std::string_view::npos)
+      FAIL("XR_TEST_REQUIRE_BACKENDS names vulkan, but it is not available");
+    skip("the vulkan backend is not available here");
+  }
 }
 
 }  // namespace clitest

@@ -594,24 +594,6 @@ TEST_CASE("compare --plot draws an SVG with matplotlib", "[cli][plot]") {
                ".svg");
 }
 
-// Skips the calling test where Vulkan is not available, unless XR_TEST_REQUIRE_BACKENDS names
-// vulkan (CI), where that is a failure.
-void require_vulkan_or_skip() {
-  const Result list = xreduce({"list", "--format", "json"});
-  REQUIRE(list.code == 0);
-  bool vulkan = false;
-  const json listed =
-      json::parse(list.out);  // named: a range-for over a temporary's member dangles
-  for (const auto& b : listed["backends"])
-    vulkan |= b["name"] == "vulkan" && b["available"].get<bool>();
-  if (!vulkan) {
-    const char* required = std::getenv("XR_TEST_REQUIRE_BACKENDS");
-    if (required && std::string_view(required).find("vulkan") != std::string_view::npos)
-      FAIL("XR_TEST_REQUIRE_BACKENDS names vulkan, but it is not available");
-    skip("the vulkan backend is not available here");
-  }
-}
-
 // Issue 5's bar: compare across the CPU and Vulkan (lavapipe in CI) in all four formats and with
 // --plot. Skipped where Vulkan is not available, unless XR_TEST_REQUIRE_BACKENDS names vulkan
 // (CI), where that is a failure.

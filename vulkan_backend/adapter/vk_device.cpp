@@ -13,7 +13,8 @@ namespace {
 // refuses the others): operands by device address with 64-bit indices (both required by
 // query_facts), arrays past one allocation bound sparsely, fast/decoupled-lookback's 64-bit
 // status words, full subgroups for the subgroup shaders; the subgroup clock (the look-back's
-// clocked back-off) and push descriptors (the library's operands by binding) where present.
+// clocked back-off), push descriptors (the library's operands by binding) and pipeline executable
+// statistics (`xreduce inspect`) where present.
 // Kept whole for the device's life: the library's Context reads what was enabled from it.
 struct DeviceRecipe {
   explicit DeviceRecipe(const DeviceFacts& f) {
@@ -43,6 +44,12 @@ struct DeviceRecipe {
       extensions.push_back(VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
     }
     if (f.push_descriptors) extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+    if (f.executable_statistics) {
+      executable.pipelineExecutableInfo = true;
+      executable.pNext = chain.get<vk::PhysicalDeviceFeatures2>().pNext;
+      chain.get<vk::PhysicalDeviceFeatures2>().pNext = &executable;
+      extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    }
     chain.get<vk::DeviceCreateInfo>().setPEnabledExtensionNames(extensions);
   }
   DeviceRecipe(const DeviceRecipe&) = delete;  // the chain points into itself
@@ -57,6 +64,7 @@ struct DeviceRecipe {
                      vk::PhysicalDeviceVulkan13Features>
       chain;
   vk::PhysicalDeviceShaderClockFeaturesKHR clock;
+  vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable;
   std::vector<const char*> extensions;
 };
 

@@ -1,5 +1,8 @@
 #include "vk_program.hpp"
 
+#include "vk_compiled.hpp"
+#include "vk_context.hpp"
+
 #include "vk_recording.hpp"
 #include "xreduce/error.hpp"
 
@@ -40,6 +43,15 @@ Program::Program(Device& device, std::vector<ProgramPass> passes,
     triples.push_back({s.src->handle(), s.dst->handle(), s.aux->handle()});
   sets_.emplace(device, triples);
   record(single_, 1);
+}
+
+std::vector<CompiledPass> Program::compiled() const {
+  std::vector<CompiledPass> out;
+  const ContextState& c = device_->context().state();
+  for (std::size_t i = 0; i < passes_.size(); ++i)
+    out.push_back(compiled_pass(*c.device, c.facts, pipelines_[i], passes_[i].module,
+                                passes_[i].workgroup, passes_[i].grid));
+  return out;
 }
 
 Program::~Program() {

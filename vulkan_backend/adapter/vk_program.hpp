@@ -16,6 +16,7 @@
 
 #include "vk_buffer.hpp"
 #include "vk_commands.hpp"
+#include "xreduce/compiled.hpp"
 #include "xreduce/types.hpp"
 
 namespace xr::vulkan {
@@ -67,6 +68,9 @@ class Program {
 
   // `calls` >= 1 calls back to back in one command buffer and one interval; the time per call.
   Timing run(int calls);
+  // What a user kernel's passes compiled into and how they dispatch (vk_compiled.hpp); empty for
+  // a program made from a recorder (the library's Scan and Reduce say it themselves).
+  std::vector<CompiledPass> compiled() const;
   // What the last run read back (host-visible); nullptr without a read-back.
   const void* read_back() const { return host_ ? host_->mapped() : nullptr; }
 

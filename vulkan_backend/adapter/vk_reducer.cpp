@@ -38,6 +38,8 @@ class ReduceProgram {
         ReadBack{&result_, 0, size_of(reduce_.result_dtype())});
   }
 
+  std::vector<CompiledPass> compiled() const { return reduce_.compiled(); }
+
   // `calls` calls; the last one's result, as an accumulator, and the time per call.
   std::pair<Value, Timing> run(int calls) {
     const Timing timing = program_->run(calls);
@@ -67,7 +69,22 @@ class VulkanReducer final : public Reducer {
     return run(input, op, calls);
   }
 
+  CompiledCall inspect(DeviceArray& input, Op op) override {
+    check_reduce_call(info_, input, op, 1);
+    auto& array = device_array(input, *device_);
+    require_dtype(info_.id, input.dtype(), spec_.needs, reduce_shared_bytes(spec_),
+                  device_->facts());
+    if (array.size() == 0) return {.passes = {}, .note = "n = 0: nothing is dispatched"};
+    return {.passes = program(array, op).compiled(), .note = {}};
+  }
+
  private:
+  ReduceProgram& program(const VulkanArray& array, Op op) {
+    return programs_.get({array.serial(), op}, [&] {
+      return std::make_unique<ReduceProgram>(*device_, spec_, array, op);
+    });
+  }
+
   Reduction run(DeviceArray& input, Op op, int calls) {
     check_reduce_call(info_, input, op, calls);
     auto& array = device_array(input, *device_);
@@ -76,9 +93,7 @@ class VulkanReducer final : public Reducer {
                   device_->facts());
     if (array.size() == 0)
       return {Value::identity_of(array.dtype(), op), Timing{0, 0, device_->facts().timestamps()}};
-    ReduceProgram& program = programs_.get({array.serial(), op}, [&] {
-      return std::make_unique<ReduceProgram>(*device_, spec_, array, op);
-    });
+    ReduceProgram& program = this->program(array, op);
     auto [accumulated, timing] = program.run(calls);
     device_->raise_validation();
     // f16/bf16 results come back as float and are rounded once, here.

@@ -73,6 +73,15 @@ class VulkanScanner final : public Scanner {
     return run(input, output, op, kind, calls);
   }
 
+  CompiledCall inspect(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
+    check_scan_call(info_, input, output, op, kind, 1);
+    auto& in = device_array(input, *device_);
+    device_array(output, *device_);
+    require_dtype(info_.id, in.dtype(), spec_.needs, spec_.shared_bytes, device_->facts());
+    if (in.size() == 0) return {.passes = {}, .note = "n = 0: nothing is dispatched"};
+    return {.passes = workspace(in.dtype(), op, in.size()).scan.compiled(), .note = {}};
+  }
+
   std::string diagnostics() const override {
     if (spec_.family != ScanFamily::look_back) return {};
     return "look-back fallbacks: " + std::to_string(fallbacks_) + " of " + std::to_string(tiles_) +

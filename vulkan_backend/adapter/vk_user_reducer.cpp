@@ -42,6 +42,7 @@ class UserReduceProgram {
   }
 
   std::uint64_t tile() const { return tile_; }
+  std::vector<CompiledPass> compiled() const { return program_->compiled(); }
 
   std::pair<Value, Timing> run(int calls) {
     const Timing timing = program_->run(calls);
@@ -84,16 +85,27 @@ class UserReducer final : public Reducer {
     return run(input, op, calls);
   }
 
+  CompiledCall inspect(DeviceArray& input, Op op) override {
+    check_reduce_call(info_, input, op, 1);
+    auto& array = device_array(input, *device_);
+    if (array.size() == 0) return {.passes = {}, .note = "n = 0: nothing is dispatched"};
+    return {.passes = program(array, op).compiled(), .note = {}};
+  }
+
  private:
+  UserReduceProgram& program(const VulkanArray& array, Op op) {
+    return programs_.get({array.serial(), op}, [&] {
+      return std::make_unique<UserReduceProgram>(*device_, modules_, kernel_, array, op);
+    });
+  }
+
   Reduction run(DeviceArray& input, Op op, int calls) {
     check_reduce_call(info_, input, op, calls);
     auto& array = device_array(input, *device_);
     device_->raise_validation();
     if (array.size() == 0)
       return {Value::identity_of(array.dtype(), op), Timing{0, 0, device_->facts().timestamps()}};
-    UserReduceProgram& program = programs_.get({array.serial(), op}, [&] {
-      return std::make_unique<UserReduceProgram>(*device_, modules_, kernel_, array, op);
-    });
+    UserReduceProgram& program = this->program(array, op);
     pad_with_identity(*device_, array, op, program.tile(), kernel_.id);
     auto [accumulated, timing] = program.run(calls);
     device_->raise_validation();

@@ -37,6 +37,7 @@ class UserScanProgram {
   }
 
   std::uint64_t tile() const { return tile_; }
+  std::vector<CompiledPass> compiled() const { return program_->compiled(); }
   Timing run(int calls) { return program_->run(calls); }
 
  private:
@@ -66,16 +67,28 @@ class UserScanner final : public Scanner {
     return run(input, output, op, kind, calls);
   }
 
+  CompiledCall inspect(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
+    check_scan_call(info_, input, output, op, kind, 1);
+    auto& in = device_array(input, *device_);
+    auto& out = device_array(output, *device_);
+    if (in.size() == 0) return {.passes = {}, .note = "n = 0: nothing is dispatched"};
+    return {.passes = program(in, out, op, kind).compiled(), .note = {}};
+  }
+
  private:
+  UserScanProgram& program(const VulkanArray& in, const VulkanArray& out, Op op, ScanKind kind) {
+    return programs_.get({in.serial(), out.serial(), op, kind}, [&] {
+      return std::make_unique<UserScanProgram>(*device_, modules_, kernel_, in, out, op, kind);
+    });
+  }
+
   Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) {
     check_scan_call(info_, input, output, op, kind, calls);
     auto& in = device_array(input, *device_);
     auto& out = device_array(output, *device_);
     device_->raise_validation();
     if (in.size() == 0) return Timing{0, 0, device_->facts().timestamps()};
-    UserScanProgram& program = programs_.get({in.serial(), out.serial(), op, kind}, [&] {
-      return std::make_unique<UserScanProgram>(*device_, modules_, kernel_, in, out, op, kind);
-    });
+    UserScanProgram& program = this->program(in, out, op, kind);
     pad_with_identity(*device_, in, op, program.tile(), kernel_.id);
     const Timing timing = program.run(calls);
     device_->raise_validation();

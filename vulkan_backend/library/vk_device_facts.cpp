@@ -168,14 +168,23 @@ std::string subgroup_size_text(const DeviceFacts& f) {
 
 // The two extensions used where present: VK_KHR_push_descriptor (operands by binding without
 // descriptor pools) and VK_KHR_shader_clock: its subgroup clock (the look-back's back-off in
-// cycles, XR_VK_LOOKBACK_CLOCK) and its device clock (the SM clock probe, against the first).
+// cycles, XR_VK_LOOKBACK_CLOCK) and its device clock (the SM clock probe, against the first);
+// VK_KHR_pipeline_executable_properties: what the driver compiled (`xreduce inspect`).
 void read_extensions(DeviceFacts& f, const vk::raii::PhysicalDevice& physical) {
-  bool clock_listed = false;
+  bool clock_listed = false, executable_listed = false;
   for (const auto& e : physical.enumerateDeviceExtensionProperties()) {
     const std::string_view name(e.extensionName.data());
     clock_listed |= name == VK_KHR_SHADER_CLOCK_EXTENSION_NAME;
+    executable_listed |= name == VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
     f.push_descriptors |= name == VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
   }
+  if (executable_listed)
+    f.executable_statistics =
+        physical
+            .getFeatures2<vk::PhysicalDeviceFeatures2,
+                          vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR>()
+            .get<vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR>()
+            .pipelineExecutableInfo;
   if (!clock_listed) return;
   const auto clock =
       physical.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceShaderClockFeaturesKHR>()
@@ -235,6 +244,7 @@ void describe_facts(DeviceFacts& f, const std::string& largest_array) {
   p.emplace_back("shader clock (subgroup)", yes_no(f.shader_clock));
   p.emplace_back("shader clock (device)", yes_no(f.device_clock));
   p.emplace_back("push descriptors", yes_no(f.push_descriptors));
+  p.emplace_back("pipeline statistics", yes_no(f.executable_statistics));
   p.emplace_back("shaderFloat64 (f64)", yes_no(f.float64));
   p.emplace_back("storageBuffer16BitAccess (f16, bf16)", yes_no(f.storage16));
   p.emplace_back("shaderSubgroupExtendedTypes (i64/u64 subgroup operands)",

@@ -30,6 +30,9 @@ struct DeviceFacts {
   bool shader_clock = false;  // VK_KHR_shader_clock + shaderSubgroupClock (enabled when present)
   bool device_clock = false;  // VK_KHR_shader_clock's shaderDeviceClock (the SM clock probe)
   bool push_descriptors = false;  // VK_KHR_push_descriptor (enabled when present)
+  // VK_KHR_pipeline_executable_properties' pipelineExecutableInfo (enabled when present): every
+  // pipeline is made with its statistics kept, for `xreduce inspect` and Scan/Reduce::compiled().
+  bool executable_statistics = false;
   // Element types beyond the 32-bit ones (each enabled when present): f64 arithmetic, f16/bf16
   // elements in storage buffers (their arithmetic is float), 64-bit integer subgroup operands.
   bool float64 = false;                  // shaderFloat64

@@ -67,6 +67,11 @@ void read_struct(EnabledFeatures& e, const VkBaseInStructure* s) {
       e.device_clock |= f->shaderDeviceClock == VK_TRUE;
       break;
     }
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR:
+      e.executable_info |=
+          reinterpret_cast<const VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR*>(s)
+              ->pipelineExecutableInfo == VK_TRUE;
+      break;
     default:
       break;
   }
@@ -83,6 +88,8 @@ EnabledFeatures enabled_features(const VkDeviceCreateInfo& info) {
     const char* name = info.ppEnabledExtensionNames[i];
     e.clock_extension |= std::strcmp(name, VK_KHR_SHADER_CLOCK_EXTENSION_NAME) == 0;
     e.push_descriptor_extension |= std::strcmp(name, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) == 0;
+    e.executable_extension |=
+        std::strcmp(name, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME) == 0;
   }
   return e;
 }
@@ -102,6 +109,7 @@ void restrict_to_enabled(DeviceFacts& f, const EnabledFeatures& e) {
   f.shader_clock = f.shader_clock && e.clock_extension && e.subgroup_clock;
   f.device_clock = f.device_clock && f.shader_clock && e.device_clock;
   f.push_descriptors = f.push_descriptors && e.push_descriptor_extension;
+  f.executable_statistics = f.executable_statistics && e.executable_extension && e.executable_info;
   f.sparse_binding = false;  // the caller's buffers, not ours
 }
 

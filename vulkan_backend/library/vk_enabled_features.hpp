@@ -21,6 +21,8 @@ struct EnabledFeatures {
   bool device_clock = false;    // shaderDeviceClock
   bool clock_extension = false;
   bool push_descriptor_extension = false;
+  bool executable_info = false;  // pipelineExecutableInfo
+  bool executable_extension = false;
 };
 
 // Walks info's pEnabledFeatures, its pNext chain (VkPhysicalDeviceFeatures2, the Vulkan 1.1/1.2/

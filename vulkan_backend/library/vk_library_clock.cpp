@@ -39,6 +39,8 @@ void SmClock::record(VkCommandBuffer cmd, const Operand& result, std::uint64_t w
   push.groups = 1;
   push.flags = window_in_cycles ? 1 : 0;
   recording.add({.pipeline = state_->pipeline,
+                 .module = "clock_probe.addr",
+                 .workgroup = 1,
                  .roles = {Role::output, Role::output, Role::output},
                  .push = push,
                  .grid = Grid{1, 1}});

@@ -60,15 +60,17 @@ Reduce::Reduce(const Context& context, const ReduceDesc& desc) : state_(std::mak
   for (const ReducePlanPass& p : s.plan.passes) {
     // Partials and the result are accumulators: the later passes run the accumulator's module.
     const DType t = p.from_input ? desc.dtype : s.accumulator;
-    s.recording->add(
-        {.pipeline = c.pipelines->get({.module = module_name(spec.shader, t, addressing),
-                                       .workgroup = spec.workgroup,
-                                       .unroll = spec.unroll,
-                                       .op = op_constant(desc.op)}),
-         .roles = {p.from_input ? Role::input : Role::scratch,
-                   p.to_output ? Role::output : Role::scratch, Role::scratch},
-         .push = p.push,
-         .grid = p.grid});
+    const std::string module = module_name(spec.shader, t, addressing);
+    s.recording->add({.pipeline = c.pipelines->get({.module = module,
+                                                    .workgroup = spec.workgroup,
+                                                    .unroll = spec.unroll,
+                                                    .op = op_constant(desc.op)}),
+                      .module = module,
+                      .workgroup = spec.workgroup,
+                      .roles = {p.from_input ? Role::input : Role::scratch,
+                                p.to_output ? Role::output : Role::scratch, Role::scratch},
+                      .push = p.push,
+                      .grid = p.grid});
   }
 }
 
@@ -78,6 +80,10 @@ Reduce& Reduce::operator=(Reduce&&) noexcept = default;
 
 VkDeviceSize Reduce::scratch_size() const {
   return state_->plan.scratch_bytes;
+}
+
+std::vector<CompiledPass> Reduce::compiled() const {
+  return state_->recording->compiled();
 }
 
 const std::string& Reduce::variant() const {

@@ -68,17 +68,19 @@ Scan::Scan(const Context& context, const ScanDesc& desc) : state_(std::make_uniq
   for (const ScanPass& p : state_->plan.passes) {
     // Passes over scratch alone (the tiled scans' upper levels) scan accumulators.
     const DType t = p.operands == scratch_operands ? accumulator_of(desc.dtype) : desc.dtype;
-    state_->recording->add(
-        {.pipeline = c.pipelines->get({.module = module_name(p.shader, t, addressing),
-                                       .workgroup = p.workgroup,
-                                       .unroll = p.unroll,
-                                       .backoff = p.backoff,
-                                       .op = op_constant(desc.op),
-                                       .mode = p.mode}),
-         .roles = roles_of(p.operands),
-         .push = p.push,
-         .grid = p.grid,
-         .takes_kind = p.takes_kind});
+    const std::string module = module_name(p.shader, t, addressing);
+    state_->recording->add({.pipeline = c.pipelines->get({.module = module,
+                                                          .workgroup = p.workgroup,
+                                                          .unroll = p.unroll,
+                                                          .backoff = p.backoff,
+                                                          .op = op_constant(desc.op),
+                                                          .mode = p.mode}),
+                            .module = module,
+                            .workgroup = p.workgroup,
+                            .roles = roles_of(p.operands),
+                            .push = p.push,
+                            .grid = p.grid,
+                            .takes_kind = p.takes_kind});
   }
 }
 
@@ -102,6 +104,10 @@ void Scan::record(VkCommandBuffer cmd, ScanKind kind, const Operand& in, const O
                   const Operand& scratch) const {
   state_->recording->record(cmd, {in, out, scratch},
                             kind == ScanKind::exclusive ? kExclusiveFlag : 0u);
+}
+
+std::vector<CompiledPass> Scan::compiled() const {
+  return state_->recording->compiled();
 }
 
 std::optional<VkDeviceSize> Scan::fallback_count_offset() const {

@@ -71,9 +71,13 @@ vk::Pipeline Pipelines::get(const PipelineKey& key) {
     stage_flags |= vk::PipelineShaderStageCreateFlagBits::eRequireFullSubgroups;
   vk::PipelineShaderStageCreateInfo stage(stage_flags, vk::ShaderStageFlagBits::eCompute,
                                           *entry.module, entry_point.c_str(), &spec);
+  // Statistics kept where the device enabled them: the same code, its resources readable.
+  const vk::PipelineCreateFlags flags = facts_.executable_statistics
+                                            ? vk::PipelineCreateFlagBits::eCaptureStatisticsKHR
+                                            : vk::PipelineCreateFlags();
   entry.pipeline = XR_VK_CHECK(device_.createComputePipeline(
       cache_, vk::ComputePipelineCreateInfo(
-                  {}, stage, key.descriptor_sets ? sets_layout() : pushed_layout())));
+                  flags, stage, key.descriptor_sets ? sets_layout() : pushed_layout())));
   return *pipelines_.emplace(key, std::move(entry)).first->second.pipeline;
 }
 

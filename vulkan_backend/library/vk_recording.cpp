@@ -1,5 +1,7 @@
 #include "vk_recording.hpp"
 
+#include "vk_compiled.hpp"
+
 #include "vk_context.hpp"
 #include "xreduce/error.hpp"
 
@@ -82,6 +84,14 @@ void Recording::record(VkCommandBuffer cmd, const std::array<Operand, kRoles>& o
     if (i > 0) record_compute_barrier(context_->dispatch(), cmd);  // a pass reads the last's
     record_pass(cmd, passes_[i], resolved, kind_flags);
   }
+}
+
+std::vector<CompiledPass> Recording::compiled() const {
+  std::vector<CompiledPass> out;
+  for (const RecordedPass& p : passes_)
+    out.push_back(compiled_pass(*context_->device, context_->facts, p.pipeline, p.module,
+                                p.workgroup, p.grid));
+  return out;
 }
 
 void Recording::record_pass(VkCommandBuffer cmd, const RecordedPass& pass, const Resolved& resolved,

@@ -12,6 +12,7 @@
 
 #include "vk_grid.hpp"
 #include "vk_pipelines.hpp"
+#include "xreduce/compiled.hpp"
 #include "xreduce/types.hpp"
 #include "xreduce/vulkan/operand.hpp"
 
@@ -38,6 +39,8 @@ std::uint32_t op_constant(Op op);
 
 struct RecordedPass {
   vk::Pipeline pipeline;
+  std::string module;           // the pipeline's SPIR-V module, for compiled()
+  std::uint32_t workgroup = 0;  // its invocations per workgroup
   Roles roles{Role::input, Role::output, Role::scratch};
   PushConstants push;
   Grid grid;
@@ -58,6 +61,8 @@ class Recording {
   // Error(usage) for an operand that is null, misaligned or of the wrong kind.
   void record(VkCommandBuffer cmd, const std::array<Operand, kRoles>& operands,
               std::uint32_t kind_flags) const;
+  // What each pass compiled into and how it dispatches (vk_compiled.hpp).
+  std::vector<CompiledPass> compiled() const;
 
  private:
   struct Resolved {

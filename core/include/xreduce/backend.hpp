@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "xreduce/clock.hpp"
+#include "xreduce/compiled.hpp"
 #include "xreduce/primitive.hpp"
 #include "xreduce/types.hpp"
 
@@ -151,6 +152,11 @@ class Reducer {
   // enqueue every call before waiting once. A variant that writes its input reduces its own
   // partials from the second call on: the same work, a meaningless value.
   virtual Reduction reduce_batch(DeviceArray& input, Op op, int calls);
+  // What one reduce() of `input` with `op` compiled into and how it launches, pass by pass
+  // (compiled.hpp; `xreduce inspect`), from the same plan a timed call uses. It may run the call
+  // once (modules load on first use). The default: no passes, a note that the variant runs host
+  // code (the CPU's).
+  virtual CompiledCall inspect(DeviceArray& input, Op op);
 };
 
 // One scan variant bound to one backend and device; owns its scratch like a Reducer.
@@ -171,6 +177,8 @@ class Scanner {
   // Batch mode, as Reducer::reduce_batch: `calls` identical scans back to back, time per call.
   virtual Timing scan_batch(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind,
                             int calls);
+  // As Reducer::inspect, for one scan() of `input` into `output`.
+  virtual CompiledCall inspect(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind);
   // What the variant counted over its calls since it last planned for a new (n, dtype, op), in
   // one line (the Vulkan look-back's fallbacks); empty for a variant that counts nothing.
   virtual std::string diagnostics() const { return {}; }
@@ -238,6 +246,10 @@ class Backend {
   virtual ClockProbe* clock_probe() { return nullptr; }
   // Why clock_probe() is nullptr, in words; empty when it is not.
   virtual std::string clock_unmeasured_reason() { return kClockNotMeasuredCpu; }
+  // The selected device's per-multiprocessor limits that bound occupancy (compiled.hpp);
+  // nullopt where the API does not report them (Vulkan, whose passes borrow CUDA's when the two
+  // see one UUID) or there are no multiprocessors (the CPU).
+  virtual std::optional<SmLimits> sm_limits() { return std::nullopt; }
   // Streaming-read bandwidth of the selected device in GB/s, measured by the backend's own read
   // kernel/shader; nullopt where the backend does not measure it.
   virtual std::optional<double> measure_read_bandwidth_gbps() { return std::nullopt; }

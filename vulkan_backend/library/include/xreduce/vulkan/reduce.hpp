@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "xreduce/compiled.hpp"
 #include "xreduce/types.hpp"
 #include "xreduce/vulkan/context.hpp"
 #include "xreduce/vulkan/operand.hpp"
@@ -33,6 +35,10 @@ class Reduce {
 
   VkDeviceSize scratch_size() const;
   const std::string& variant() const;
+  // What each pass's pipeline was compiled into and how it dispatches, in order (block, grid,
+  // and registers, shared memory, local memory, stack and binary size where the device was made
+  // with VK_KHR_pipeline_executable_properties' pipelineExecutableInfo; else a note saying so).
+  std::vector<CompiledPass> compiled() const;
   // The type of the one value record() writes: accumulator_of(dtype), f32 for f16 and bf16
   // (summed in float, rounded by the caller once), the element type otherwise.
   DType result_dtype() const;

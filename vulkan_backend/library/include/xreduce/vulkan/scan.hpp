@@ -8,7 +8,9 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "xreduce/compiled.hpp"
 #include "xreduce/primitive.hpp"
 #include "xreduce/types.hpp"
 #include "xreduce/vulkan/context.hpp"
@@ -37,6 +39,10 @@ class Scan {
   VkDeviceSize scratch_size() const;
   // The variant that runs (ScanDesc::variant, or the library's choice).
   const std::string& variant() const;
+  // What each pass's pipeline was compiled into and how it dispatches, in order (block, grid,
+  // and registers, shared memory, local memory, stack and binary size where the device was made
+  // with VK_KHR_pipeline_executable_properties' pipelineExecutableInfo; else a note saying so).
+  std::vector<CompiledPass> compiled() const;
 
   // Zeroes `scratch` (vkCmdFillBuffer) and orders the fill before the compute shaders that
   // follow: scratch must be zero before its first record() with this Scan.

@@ -1,0 +1,22 @@
+// What a CUDA call compiled into (`xreduce inspect`): the call is enqueued once (modules load,
+// as a timed run's first call), then captured into a graph, whose kernel nodes give each launch's
+// kernel, grid, block and dynamic shared memory; the runtime then says what each kernel was
+// compiled into (cudaFuncGetAttributes) and how many of its blocks one SM holds
+// (cudaOccupancyMaxActiveBlocksPerMultiprocessor). The same launches a timed call makes, CUB's
+// included.
+#pragma once
+
+#include <functional>
+
+#include "context.hpp"
+#include "xreduce/compiled.hpp"
+
+namespace xr::cuda {
+
+// `enqueue(stream)` enqueues one call on the context's stream.
+CompiledCall compiled_call(Context& ctx, const std::function<void(cudaStream_t)>& enqueue);
+
+// The selected device's per-SM limits, from its attributes.
+SmLimits sm_limits_of(const DeviceLimits& limits, const std::string& name);
+
+}  // namespace xr::cuda

@@ -1,0 +1,201 @@
+// `xreduce inspect` on lavapipe (CI) and the CPU: every field of every pass present, the
+// statistics lavapipe does not report stated as not reported, occupancy unknown without a CUDA
+// device of the same UUID, the four formats consistent, users' kernels inspected like built-in
+// variants, and the bad flags refused in one line.
+#include "cli_support.hpp"
+
+namespace {
+
+using namespace clitest;
+using json = nlohmann::json;
+
+const std::vector<std::string> kPassKeys = {"kernel",
+                                            "block",
+                                            "grid",
+                                            "elements_per_thread",
+                                            "registers",
+                                            "static_shared_bytes",
+                                            "dynamic_shared_bytes",
+                                            "local_bytes",
+                                            "stack_bytes",
+                                            "binary_bytes",
+                                            "constant_bytes",
+                                            "subgroup_size",
+                                            "max_threads",
+                                            "binary",
+                                            "api_blocks_per_sm",
+                                            "instructions",
+                                            "occupancy",
+                                            "not_reported",
+                                            "statistics"};
+
+json inspect_json(std::vector<std::string> args) {
+  args.insert(args.begin(), "inspect");
+  args.insert(args.end(), {"--format", "json"});
+  const Result r = xreduce(args);
+  INFO("command: " << show(args) << "\nstderr: " << r.err);
+  REQUIRE(r.code == 0);
+  return json::parse(r.out);
+}
+
+// The fields of one CSV line (RFC 4180: quoted fields may hold commas and doubled quotes).
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      out.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      out.emplace_back();
+    } else {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("inspect: every vulkan variant's passes on lavapipe, unreported facts said so",
+          "[cli][inspect][vulkan]") {
+  require_vulkan_or_skip();
+  const std::uint64_t n = 70001;
+  const json j = inspect_json({"--backend", "vulkan", "--n", std::to_string(n)});
+  REQUIRE(j["schema"] == 1);
+  REQUIRE(j["limits"].size() == 1);
+  CHECK(j["limits"][0]["limits"].is_null());
+  CHECK(j["limits"][0]["from"].get<std::string>().find("unknown") != std::string::npos);
+
+  // Every vulkan variant of both primitives that claims i32 sum has its row.
+  const json listed = json::parse(xreduce({"list", "--format", "json"}).out);
+  std::set<std::string> expected, seen;
+  for (const auto& b : listed["backends"])
+    if (b["name"] == "vulkan")
+      for (const auto& v : b["variants"])
+        expected.insert(v["primitive"].get<std::string>() + " " + v["id"].get<std::string>());
+  for (const auto& row : j["rows"]) {
+    const std::string id =
+        row["primitive"].get<std::string>() + " " + row["variant"].get<std::string>();
+    INFO(id);
+    seen.insert(id);
+    CHECK(row["backend"] == "vulkan");
+    CHECK(row["n"] == n);
+    CHECK(row["dtype"] == "i32");
+    if (row["passes"].empty()) {
+      CHECK(row["note"].get<std::string>().find("cannot run here") != std::string::npos);
+      continue;
+    }
+    for (const auto& p : row["passes"]) {
+      for (const auto& key : kPassKeys) CHECK(p.contains(key));
+      CHECK(p["block"].get<std::uint64_t>() > 0);
+      CHECK(p["grid"].get<std::uint64_t>() > 0);
+      CHECK(p["elements_per_thread"].get<double>() ==
+            Approx(double(n) / (p["grid"].get<double>() * p["block"].get<double>())));
+      CHECK(p["kernel"].get<std::string>().find(".i32") != std::string::npos);
+      // lavapipe has no VK_KHR_pipeline_executable_properties: nothing is made up.
+      CHECK(p["registers"].is_null());
+      CHECK(p["static_shared_bytes"].is_null());
+      CHECK(p["occupancy"].is_null());
+      CHECK(p["not_reported"].get<std::string>().find("not reported") != std::string::npos);
+    }
+  }
+  CHECK(seen == expected);
+}
+
+TEST_CASE("inspect: a one-pass and a multi-pass variant, and the grid follows n",
+          "[cli][inspect][vulkan]") {
+  require_vulkan_or_skip();
+  const auto passes = [](const json& j, std::string_view id) {
+    for (const auto& row : j["rows"])
+      if (row["variant"] == id) return row["passes"];
+    FAIL("no row of " << id);
+    return json();
+  };
+  const json small =
+      inspect_json({"--backend", "vulkan", "--variant", "fast/single-pass,smem/sequential",
+                    "--primitive", "reduce", "--n", "1000"});
+  const json large =
+      inspect_json({"--backend", "vulkan", "--variant", "fast/single-pass,smem/sequential",
+                    "--primitive", "reduce", "--n", "4M"});
+  CHECK(passes(small, "fast/single-pass").size() == 1);
+  // Harris's step 3: one block per 256 elements, then again over the partials until one is left.
+  const json seq = passes(large, "smem/sequential");
+  REQUIRE(seq.size() >= 2);
+  CHECK(seq[0]["grid"].get<std::uint64_t>() * seq[0]["block"].get<std::uint64_t>() == 4u << 20);
+  CHECK(seq.back()["grid"] == 1);
+  CHECK(passes(large, "smem/sequential")[0]["grid"].get<std::uint64_t>() >
+        passes(small, "smem/sequential")[0]["grid"].get<std::uint64_t>());
+}
+
+TEST_CASE("inspect: csv, md and text carry the same rows", "[cli][inspect][vulkan]") {
+  require_vulkan_or_skip();
+  const std::vector<std::string> base = {
+      "inspect", "--backend", "vulkan",  "--variant", "fast/*,smem/hillis-steele",
+      "--n",     "64K",       "--dtype", "i32,f32"};
+  auto run = [&](std::string format) {
+    auto args = base;
+    args.insert(args.end(), {"--format", format});
+    const Result r = xreduce(args);
+    INFO("command: " << show(args) << "\nstderr: " << r.err);
+    REQUIRE(r.code == 0);
+    return r.out;
+  };
+  const json j = json::parse(run("json"));
+  std::size_t passes = 0;
+  for (const auto& row : j["rows"]) passes += std::max<std::size_t>(1, row["passes"].size());
+  std::istringstream csv(run("csv"));
+  std::string line;
+  std::getline(csv, line);
+  const std::size_t columns = csv_fields(line).size();
+  CHECK(columns == 27);
+  std::size_t lines = 0;
+  while (std::getline(csv, line)) {
+    INFO(line);
+    CHECK(csv_fields(line).size() == columns);
+    ++lines;
+  }
+  CHECK(lines == passes);
+  const std::string md = run("md");
+  CHECK(md.find("## vulkan") != std::string::npos);
+  CHECK(md.find("| fast/single-pass |") != std::string::npos);
+  const std::string text = run("text");
+  CHECK(text.find("fast/decoupled-lookback") != std::string::npos);
+  CHECK(text.find("occupancy unknown") != std::string::npos);
+}
+
+TEST_CASE("inspect: a user's kernel like a built-in variant", "[cli][inspect][vulkan]") {
+  require_vulkan_or_skip();
+  const json j = inspect_json({"--backend", "vulkan", "--kernel",
+                               std::string(XR_EXAMPLE_KERNELS) + "/sequential.comp", "--variant",
+                               "user/*", "--n", "100000", "--dtype", "f32"});
+  REQUIRE(j["rows"].size() == 1);
+  const json& row = j["rows"][0];
+  CHECK(row["variant"] == "user/sequential");
+  REQUIRE(row["passes"].size() >= 2);
+  CHECK(row["passes"][0]["block"] == 64);
+  CHECK(row["passes"].back()["grid"] == 1);
+}
+
+TEST_CASE("inspect: the cpu compiles nothing, and bad flags are one line", "[cli][inspect]") {
+  const json j = inspect_json({"--backend", "cpu", "--variant", "cpu/sequential", "--n", "1K"});
+  REQUIRE(j["rows"].size() == 2);  // reduce and scan
+  for (const auto& row : j["rows"]) {
+    CHECK(row["passes"].empty());
+    CHECK(row["note"].get<std::string>().find("host") != std::string::npos);
+  }
+  CHECK(j["limits"][0]["from"].get<std::string>().find("CPU") != std::string::npos);
+  expect_error({"inspect", "--backend", "cpu", "--format", "xml"}, 2, "--format");
+  expect_error({"inspect", "--backend", "cpu", "--variant", "nope/*"}, 2, "nope/*");
+  expect_error({"inspect", "--backend", "cpu", "--n", "12Q"}, 2, "12Q");
+  TempDir dir;
+  const fs::path out = dir / "inspect.json";
+  const Result r = xreduce(
+      {"inspect", "--backend", "cpu", "--n", "1K", "--format", "json", "--out", out.string()});
+  REQUIRE(r.code == 0);
+  CHECK(r.out.empty());
+  CHECK(json::parse(slurp(out))["schema"] == 1);
+}
