@@ -86,16 +86,25 @@ std::string kernel_name(const void* func) {
   return name;
 }
 
-CompiledPass pass_of(const cudaKernelNodeParams& p) {
+int attribute(cudaDeviceAttr attr, int device) {
+  int v = 0;
+  XR_CUDA_CHECK(cudaDeviceGetAttribute(&v, attr, device));
+  return v;
+}
+
+}  // namespace
+
+CompiledPass compiled_launch(const void* func, std::uint64_t grid, std::uint32_t block,
+                             std::size_t dynamic_shared) {
   cudaFuncAttributes a{};
-  XR_CUDA_CHECK(cudaFuncGetAttributes(&a, p.func));
+  XR_CUDA_CHECK(cudaFuncGetAttributes(&a, func));
   CompiledPass pass;
-  pass.kernel = kernel_name(p.func);
-  pass.block = p.blockDim.x * p.blockDim.y * p.blockDim.z;
-  pass.grid = std::uint64_t(p.gridDim.x) * p.gridDim.y * p.gridDim.z;
+  pass.kernel = kernel_name(func);
+  pass.block = block;
+  pass.grid = grid;
   pass.registers = a.numRegs;
   pass.static_shared = a.sharedSizeBytes;
-  pass.dynamic_shared = p.sharedMemBytes;
+  pass.dynamic_shared = dynamic_shared;
   pass.local_bytes = a.localSizeBytes;
   pass.constant_bytes = a.constSizeBytes;
   pass.subgroup_size = 32;
@@ -103,8 +112,8 @@ CompiledPass pass_of(const cudaKernelNodeParams& p) {
   pass.binary = "sm_" + std::to_string(a.binaryVersion) + " (PTX " +
                 std::to_string(a.ptxVersion / 10) + "." + std::to_string(a.ptxVersion % 10) + ")";
   int blocks = 0;
-  XR_CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, p.func, pass.block, p.sharedMemBytes));
+  XR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &blocks, func, static_cast<int>(block), dynamic_shared));
   pass.api_blocks_per_sm = blocks;
   pass.statistics = {
       {"numRegs", std::to_string(a.numRegs), "registers per thread"},
@@ -120,14 +129,6 @@ CompiledPass pass_of(const cudaKernelNodeParams& p) {
   return pass;
 }
 
-int attribute(cudaDeviceAttr attr, int device) {
-  int v = 0;
-  XR_CUDA_CHECK(cudaDeviceGetAttribute(&v, attr, device));
-  return v;
-}
-
-}  // namespace
-
 CompiledCall compiled_call(Context& ctx, const std::function<void(cudaStream_t)>& enqueue) {
   ctx.activate();
   const cudaStream_t s = ctx.stream();
@@ -141,7 +142,9 @@ CompiledCall compiled_call(Context& ctx, const std::function<void(cudaStream_t)>
     if (type != cudaGraphNodeTypeKernel) continue;  // memsets and copies compile nothing
     cudaKernelNodeParams p{};
     XR_CUDA_CHECK(cudaGraphKernelNodeGetParams(node, &p));
-    call.passes.push_back(pass_of(p));
+    call.passes.push_back(
+        compiled_launch(p.func, std::uint64_t(p.gridDim.x) * p.gridDim.y * p.gridDim.z,
+                        p.blockDim.x * p.blockDim.y * p.blockDim.z, p.sharedMemBytes));
   }
   return call;
 }

@@ -16,6 +16,12 @@ namespace xr::cuda {
 // `enqueue(stream)` enqueues one call on the context's stream.
 CompiledCall compiled_call(Context& ctx, const std::function<void(cudaStream_t)>& enqueue);
 
+// One launch of `func` (a kernel's host stub or a cudaKernel_t): what the runtime says of it.
+// Users' kernels, loaded with cudaLibraryLoadData, are described this way: the runtime cannot
+// name a captured node's library kernel (cudaGraphKernelNodeGetParams: invalid device function).
+CompiledPass compiled_launch(const void* func, std::uint64_t grid, std::uint32_t block,
+                             std::size_t dynamic_shared = 0);
+
 // The selected device's per-SM limits, from its attributes.
 SmLimits sm_limits_of(const DeviceLimits& limits, const std::string& name);
 

@@ -6,6 +6,7 @@
 #include "user_variants.hpp"
 
 #include <cstring>
+#include <functional>
 
 #include "array.hpp"
 #include "compiled_call.hpp"
@@ -19,10 +20,25 @@
 namespace xr::cuda {
 namespace {
 
-void launch(cudaKernel_t kernel, std::uint64_t grid, std::uint32_t block, void** args,
-            cudaStream_t s) {
-  XR_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(to_grid(grid)),
-                                 dim3(block), args, 0, s));
+// What a user variant does with each of a call's passes: launch it on a stream (a timed call) or
+// describe it (inspect: compiled_launch). One loop over the plan serves both.
+using Launcher =
+    std::function<void(cudaKernel_t, std::uint64_t grid, std::uint32_t block, void** args)>;
+
+Launcher launch_on(cudaStream_t s) {
+  return [s](cudaKernel_t kernel, std::uint64_t grid, std::uint32_t block, void** args) {
+    XR_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(to_grid(grid)),
+                                   dim3(block), args, 0, s));
+  };
+}
+
+// The passes a launcher was shown, described.
+CompiledCall describe(const std::function<void(const Launcher&)>& passes) {
+  CompiledCall call;
+  passes([&](cudaKernel_t kernel, std::uint64_t grid, std::uint32_t block, void**) {
+    call.passes.push_back(compiled_launch(reinterpret_cast<const void*>(kernel), grid, block));
+  });
+  return call;
 }
 
 // Writes the identity of `op` into `count` elements of `t` at `at` (blocking, untimed).
@@ -110,7 +126,7 @@ class UserReducer final : public Reducer {
     UserModule& first = modules_.get(kernel_, {t, t, op}, ctx_->limits());
     UserModule& rest = modules_.get(kernel_, {accumulator_of(t), t, op}, ctx_->limits());
     prepare(array, op);
-    return compiled_call(*ctx_, [&](cudaStream_t s) { enqueue(array, first, rest, s); });
+    return describe([&](const Launcher& l) { enqueue(array, first, rest, l); });
   }
 
  private:
@@ -131,7 +147,7 @@ class UserReducer final : public Reducer {
     const bool warm = planned_.launches() > 0 && first.launched() && rest.launched();
     const auto t0 = HostClock::now();
     timer_.record(s, warm && ctx_->knobs().gate, calls, [&] {
-      enqueue(array, first, rest, s);
+      enqueue(array, first, rest, launch_on(s));
       planned_.launched();
     });
     first.mark_launched();
@@ -159,7 +175,7 @@ class UserReducer final : public Reducer {
   }
 
   void enqueue(const CudaArray& array, const UserModule& first, const UserModule& rest,
-               cudaStream_t s) {
+               const Launcher& launch) {
     auto* scratch = static_cast<char*>(planned_.scratch());
     for (const UserReduceLaunch& l : planned_.call().launches) {
       const bool from_input = l.src == UserReduceLaunch::kInput;
@@ -167,7 +183,7 @@ class UserReducer final : public Reducer {
       void* dst = scratch + l.dst;
       unsigned count = static_cast<unsigned>(l.count);
       void* args[] = {&src, &dst, &count};
-      launch((from_input ? first : rest).pass(0), l.groups, kernel_.block, args, s);
+      launch((from_input ? first : rest).pass(0), l.groups, kernel_.block, args);
     }
   }
 
@@ -229,7 +245,7 @@ class UserScanner final : public Scanner {
     CudaArray& out = device_array(output, *ctx_);
     if (in.size() == 0) return {.passes = {}, .note = "n = 0: nothing is launched"};
     UserModule& module = prepare(in, op, kind);
-    return compiled_call(*ctx_, [&](cudaStream_t s) { enqueue(in, out, module, s); });
+    return describe([&](const Launcher& l) { launch_passes(in, out, module, l); });
   }
 
  private:
@@ -269,8 +285,13 @@ class UserScanner final : public Scanner {
 
   void enqueue(const CudaArray& in, const CudaArray& out, const UserModule& module,
                cudaStream_t s) {
+    XR_CUDA_CHECK(cudaMemsetAsync(planned_.scratch(), 0, planned_.call().scratch_bytes, s));
+    launch_passes(in, out, module, launch_on(s));
+  }
+
+  void launch_passes(const CudaArray& in, const CudaArray& out, const UserModule& module,
+                     const Launcher& launch) {
     void* scratch = planned_.scratch();
-    XR_CUDA_CHECK(cudaMemsetAsync(scratch, 0, planned_.call().scratch_bytes, s));
     const void* src = in.data();
     void* dst = out.data();
     unsigned count = static_cast<unsigned>(in.size());
@@ -278,7 +299,7 @@ class UserScanner final : public Scanner {
     const std::uint64_t tile = kernel_.tile(kernel_.block);
     for (std::size_t p = 0; p < kernel_.passes.size(); ++p)
       launch(module.pass(p), kernel_.groups(kernel_.passes[p].grid, in.size(), tile), kernel_.block,
-             args, s);
+             args);
   }
 
   std::shared_ptr<Context> ctx_;
