@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "compare_output.hpp"
 #include "compare_plan.hpp"
 #include "report/inspect.hpp"
 #include "xreduce/error.hpp"
@@ -43,8 +44,9 @@ CompareOptions selection_of(const Registry& registry, const InspectOptions& o) {
   return c;
 }
 
-// The limits occupancy is computed against: the backend's own, else (Vulkan) the CUDA device's
-// of the same UUID, else none and why.
+// The limits occupancy is computed against: the backend's own, else (Vulkan) those of the CUDA
+// device selected, when it is the same GPU by UUID (CUDA's selection is left as it is), else none
+// and why.
 LimitsSource limits_for(const Registry& registry, Backend& b) {
   LimitsSource s{std::string(b.name()), b.sm_limits(), ""};
   if (s.limits) return s.from = "the " + std::string(b.name()) + " runtime's device attributes", s;
@@ -53,9 +55,8 @@ LimitsSource limits_for(const Registry& registry, Backend& b) {
   Backend* cuda = registry.find("cuda");
   if (!cuda || !cuda->available())
     return s.from = "unknown: no CUDA device to borrow the limits of (this API reports none)", s;
-  cuda->select_device({.selector = uuid.empty() ? std::string() : uuid, .preferred_uuid = uuid});
   if (uuid.empty() || cuda->device().uuid != uuid)
-    return s.from = "unknown: no CUDA device has this device's UUID", s;
+    return s.from = "unknown: the CUDA device selected is another GPU (UUIDs differ)", s;
   s.limits = cuda->sm_limits();
   s.from = "CUDA's limits of the same GPU (UUID " + uuid + ")";
   return s;
@@ -113,9 +114,7 @@ std::string render(const InspectReport& r, const InspectOptions& o, bool to_file
 }  // namespace
 
 int run_inspect(const Registry& registry, const InspectOptions& o) {
-  if (o.format != "text" && o.format != "md" && o.format != "csv" && o.format != "json")
-    throw Error(ErrorCategory::usage,
-                fmt::format("--format '{}': expected text, md, csv or json", printable(o.format)));
+  check_output_format(o.format, "inspect");
   const WithKernelDefaults<CompareOptions> selection =
       with_kernel_defaults(add_user_kernels(registry, o.kernels), selection_of(registry, o));
   const ComparePlan plan = plan_compare(registry, selection.options);

@@ -261,9 +261,9 @@ std::string inspect_csv(const InspectReport& r) {
       const auto v = [](const auto& x) { return x ? fmt::format("{}", *x) : std::string(); };
       out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", head,
                          i + 1, csv_field(p.kernel), p.block, p.grid,
-                         per_thread(row.n, p) == kNotReported ? "" : per_thread(row.n, p),
-                         v(p.registers), v(p.static_shared), p.dynamic_shared, v(p.local_bytes),
-                         v(p.stack_bytes), v(p.binary_bytes), v(p.subgroup_size),
+                         p.grid > 0 && p.block > 0 ? per_thread(row.n, p) : "", v(p.registers),
+                         v(p.static_shared), p.dynamic_shared, v(p.local_bytes), v(p.stack_bytes),
+                         v(p.binary_bytes), v(p.subgroup_size),
                          o ? std::to_string(o->blocks_per_sm) : "",
                          o ? std::to_string(o->warps_per_sm) : "",
                          o ? fmt_csv_number(o->fraction) : "", o ? csv_field(binding(*o)) : "",
