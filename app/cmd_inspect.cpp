@@ -10,8 +10,10 @@
 #include "commands.hpp"
 #include "compare_output.hpp"
 #include "compare_plan.hpp"
+#include "inspect_call.hpp"
 #include "report/inspect.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/runner.hpp"
 
 namespace xr::app {
 namespace {
@@ -44,24 +46,6 @@ CompareOptions selection_of(const Registry& registry, const InspectOptions& o) {
   return c;
 }
 
-// The limits occupancy is computed against: the backend's own, else (Vulkan) those of the CUDA
-// device selected, when it is the same GPU by UUID (CUDA's selection is left as it is), else none
-// and why.
-LimitsSource limits_for(const Registry& registry, Backend& b) {
-  LimitsSource s{std::string(b.name()), b.sm_limits(), ""};
-  if (s.limits) return s.from = "the " + std::string(b.name()) + " runtime's device attributes", s;
-  if (b.name() == "cpu") return s.from = "none: the CPU has no multiprocessors", s;
-  const std::string uuid = b.device().uuid;
-  Backend* cuda = registry.find("cuda");
-  if (!cuda || !cuda->available())
-    return s.from = "unknown: no CUDA device to borrow the limits of (this API reports none)", s;
-  if (uuid.empty() || cuda->device().uuid != uuid)
-    return s.from = "unknown: the CUDA device selected is another GPU (UUIDs differ)", s;
-  s.limits = cuda->sm_limits();
-  s.from = "CUDA's limits of the same GPU (UUID " + uuid + ")";
-  return s;
-}
-
 // One point: the variant's inspect() on arrays of n elements, or the reason it cannot run.
 InspectRow inspect_point(Backend& b, const VariantInfo& v, const Operation& op, DType t,
                          std::uint64_t n, const LimitsSource& limits) {
@@ -69,19 +53,10 @@ InspectRow inspect_point(Backend& b, const VariantInfo& v, const Operation& op, 
   if (std::string why = b.unsupported_reason(v.primitive, v.id); !why.empty())
     return row.note = "cannot run here: " + why, row;
   std::unique_ptr<DeviceArray> input = b.allocate(t, n);
-  CompiledCall call;
-  if (v.primitive == Primitive::reduce) {
-    call = b.make_reducer(v.id)->inspect(*input, op.op);
-  } else {
-    std::unique_ptr<DeviceArray> output = b.allocate(t, n);
-    call = b.make_scanner(v.id)->inspect(*input, *output, op.op, op.scan);
-  }
+  Runner runner(b, v.primitive, v.id);
+  CompiledCall call = runner.inspect(*input, op);
   row.note = call.note;
-  for (CompiledPass& p : call.passes) {
-    std::optional<Occupancy> o;
-    if (limits.limits) o = occupancy(*limits.limits, p);
-    row.passes.push_back({std::move(p), o});
-  }
+  row.passes = with_occupancy(std::move(call), limits);
   return row;
 }
 
@@ -93,7 +68,7 @@ bool claims(const VariantInfo& v, const Operation& op, DType t) {
 InspectReport collect(const Registry& registry, const ComparePlan& plan) {
   InspectReport report;
   for (const PlannedBackend& pb : plan.backends) {
-    report.limits.push_back(limits_for(registry, *pb.backend));
+    report.limits.push_back(limits_for(*pb.backend, registry.find("cuda")));
     for (const VariantInfo& v : pb.variants)
       for (const Operation& op : plan.operations)
         for (DType t : plan.dtypes)

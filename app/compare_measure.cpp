@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "inspect_call.hpp"
+#include "report/compiled.hpp"
 #include "xreduce/check.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/runner.hpp"
@@ -85,6 +87,35 @@ ResultRow measure_row(Backend& b, const VariantInfo& v, std::unique_ptr<Runner>&
   return row;
 }
 
+// The call's compiled facts (issue 36), read once per variant and point after its rows were
+// measured: inspect() launches nothing (CUDA captures the call, Vulkan reads its pipelines'
+// statistics), so the times are as without it.
+RowCompiled compiled_facts(Runner& runner, DeviceArray& input, const Operation& operation,
+                           const LimitsSource& limits) {
+  RowCompiled c;
+  try {
+    CompiledCall call = runner.inspect(input, operation);
+    c.note = call.note;
+    for (const InspectedPass& p : with_occupancy(std::move(call), limits))
+      c.passes.push_back(facts_of(p));
+  } catch (const Error& e) {
+    c.note = std::string("not read: ") + e.what();
+  }
+  return c;
+}
+
+// Gives the rows from `first` on that were measured on the device the call's compiled facts.
+void add_compiled(std::vector<ResultRow>& rows, std::size_t first, Runner* runner,
+                  DeviceArray* input, const Operation& operation, const LimitsSource& limits) {
+  if (!runner || !input) return;  // unsupported everywhere, or end to end (no device array)
+  std::optional<RowCompiled> facts;
+  for (std::size_t i = first; i < rows.size(); ++i)
+    if (rows[i].measured()) {
+      if (!facts) facts = compiled_facts(*runner, *input, operation, limits);
+      rows[i].compiled = facts;
+    }
+}
+
 }  // namespace
 
 bool measure_points(const ComparePlan& plan, const CompareOptions& o, CompareReport& report,
@@ -105,6 +136,7 @@ bool measure_points(const ComparePlan& plan, const CompareOptions& o, CompareRep
           for (std::size_t k = 0; k < plan.operations.size(); ++k) {
             const Operation& operation = plan.operations[k];
             if (operation.primitive != v.primitive) continue;
+            const std::size_t first = report.rows.size();
             for (TimingMode mode : plan.modes) {
               MeasureOptions measure = plan.measure;
               measure.mode = mode;
@@ -116,6 +148,9 @@ bool measure_points(const ComparePlan& plan, const CompareOptions& o, CompareRep
               report.rows.push_back(std::move(row));
               progress.advance(point_weight(n));
             }
+            if (!end_to_end)
+              add_compiled(report.rows, first, runner.get(), input.array.get(), operation,
+                           p.limits);
           }
         }
       }

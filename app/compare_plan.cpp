@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "compare_output.hpp"
+#include "inspect_call.hpp"
 #include "xreduce/catalog.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/size.hpp"
@@ -140,7 +141,7 @@ std::vector<PlannedBackend> match_variants(
   std::vector<PlannedBackend> plan;
   bool any = false;
   for (Backend* b : backends) {
-    PlannedBackend p{b, {}};
+    PlannedBackend p{b, {}, {}};
     for (const auto& v : b->variants())
       if (wanted(v.primitive, v.id)) p.variants.push_back(v);
     std::stable_sort(p.variants.begin(), p.variants.end(),
@@ -227,6 +228,10 @@ ComparePlan plan_compare(const Registry& registry, const CompareOptions& o) {
   const std::vector<Backend*> backends = choose_backends(registry, o, plan);
   select_devices(registry, o, backends);
   plan.backends = match_variants(backends, plan.primitives, o, plan.skipped);
+  Backend* cuda = nullptr;  // borrowed from only where the plan runs CUDA (limits_for)
+  for (const auto& p : plan.backends)
+    if (p.backend->name() == "cuda") cuda = p.backend;
+  for (auto& p : plan.backends) p.limits = limits_for(*p.backend, cuda);
 
   // Capacity, before anything is allocated: the input, a scan's output (and end to end a second
   // input), and on the host the data plus a scan's two read-back outputs.

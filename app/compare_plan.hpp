@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "report/inspect.hpp"
 #include "report/merge.hpp"
 #include "xreduce/backend.hpp"
 #include "xreduce/generate.hpp"
@@ -21,6 +22,7 @@ namespace xr::app {
 struct PlannedBackend {
   Backend* backend;
   std::vector<VariantInfo> variants;  // matching the globs and primitives, in ladder order
+  LimitsSource limits;                // what its rows' occupancy is computed against
 };
 
 struct ComparePlan {

@@ -100,7 +100,12 @@ std::vector<SideBySide> side_by_side_of(const CompareReport& r, const Analysis& 
       const auto v = AnalyzedReport{r, a}.find_row(cuda.sec, cuda.n, "vulkan", row.variant);
       if (!v || !r.rows[*v].measured()) continue;
       const double ratio = row.ms.median > 0 ? r.rows[*v].ms.median / row.ms.median : 0;
-      out.push_back({cuda.sec, cuda.n, row.variant, c, *v, ratio});
+      SideBySide x{cuda.sec, cuda.n, row.variant, c, *v, ratio, std::nullopt};
+      const auto& cc = row.compiled;
+      const auto& vc = r.rows[*v].compiled;
+      if (cc && vc && !cc->passes.empty() && !vc->passes.empty())
+        x.compiled_differences = differing_facts(*cc, *vc);
+      out.push_back(std::move(x));
     }
   }
   return out;

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "report/compiled.hpp"
 #include "report/model.hpp"
 #include "report/section.hpp"
 
@@ -49,6 +50,8 @@ struct SideBySide {
   std::string variant;
   RowIndex cuda = 0, vulkan = 0;
   double ratio = 0;  // vulkan time / cuda time
+  // Where both rows carry their compiled passes: the facts that differ (report/compiled.hpp).
+  std::optional<std::vector<FactDifference>> compiled_differences;
 };
 
 // The fastest correct variant of one backend at one point.

@@ -70,13 +70,17 @@ bool timed(const ResultRow& row) {
 }
 
 MatchedRow match(const ResultRow& old_row, const ResultRow& new_row, const VerdictOptions& o) {
-  MatchedRow m{old_row, new_row};
+  MatchedRow m;
+  m.old_row = old_row;
+  m.new_row = new_row;
   m.ratio = new_row.ms.median / old_row.ms.median;
   m.band = o.rule.band(old_row.ms.rel_spread, new_row.ms.rel_spread, old_row.ms.median,
                        new_row.ms.median);
   m.verdict = verdict_of(m.ratio, m.band);
   m.over_limit =
       m.verdict == Verdict::slower && o.fail_above_pct && m.change() * 100 > *o.fail_above_pct;
+  if (old_row.compiled && new_row.compiled)
+    m.compiled_changes = differing_facts(*old_row.compiled, *new_row.compiled);
   return m;
 }
 

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "report/compiled.hpp"
 #include "report/model.hpp"
 #include "report/section.hpp"
 
@@ -58,6 +59,8 @@ struct MatchedRow {
   double band = 0;   // NoiseRule::band of the two spreads
   Verdict verdict = Verdict::same;
   bool over_limit = false;  // slower by more than --fail-above PCT
+  // The compiled facts that changed between the two rows, where both carry them (schema 4).
+  std::vector<FactDifference> compiled_changes;
   double change() const { return ratio - 1; }
 };
 

@@ -117,6 +117,14 @@ std::vector<Column<Item>> keyed(RowOf row_of, std::vector<Column<Item>> columns)
   return all;
 }
 
+// What changed in the row's compiled passes ("registers 64 -> 208 (pass 1)"); empty when
+// nothing did or a report has none.
+Table::Cell compiled_changes_cell(const MatchedRow& m) {
+  std::string s;
+  for (const FactDifference& d : m.compiled_changes) s += (s.empty() ? "" : "; ") + change_words(d);
+  return {s};
+}
+
 Table rows_table(const BaselineDiff& d) {
   using M = MatchedRow;
   const auto R = Table::Align::right, L = Table::Align::left;
@@ -128,7 +136,8 @@ Table rows_table(const BaselineDiff& d) {
            {"new/old", R, [](const M& m) { return Table::Cell{fmt_time_ratio(m.ratio)}; }},
            {"change", R, [](const M& m) { return Table::Cell{fmt_change(m.change())}; }},
            {"noise", R, [](const M& m) { return Table::Cell{fmt_band(m.band)}; }},
-           {"verdict", L, verdict_cell}}),
+           {"verdict", L, verdict_cell},
+           {"compiled changes", L, compiled_changes_cell}}),
       d.rows);
 }
 

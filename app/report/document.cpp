@@ -176,9 +176,13 @@ void add_ladders(const AnalyzedReport& ar, const Section& sec, std::uint64_t n,
   std::vector<SideBySide> here;
   for (const auto& x : ar.analysis.side_by_side)
     if (x.sec == sec && x.n == n) here.push_back(x);
-  if (!here.empty())
-    add_table(body, fmt::format("cuda vs vulkan · {}", section_title(sec, n)),
-              side_by_side_table(ar, here));
+  if (here.empty()) return;
+  add_table(body, fmt::format("cuda vs vulkan · {}", section_title(sec, n)),
+            side_by_side_table(ar, here));
+  if (std::any_of(here.begin(), here.end(),
+                  [](const SideBySide& x) { return x.compiled_differences.has_value(); }))
+    add_table(body, fmt::format("compiled · cuda vs vulkan · {}", section_title(sec, n)),
+              compiled_table(ar, here));
 }
 
 // The bests, the libraries, the crossovers and the results above the peak of one section.

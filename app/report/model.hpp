@@ -46,6 +46,31 @@ struct DeviceRecord {
   }
 };
 
+// One pass of a row's call as compiled (issue 36): the facts that explain a time, from the
+// variant's inspect() with occupancy() against its device's limits (xreduce inspect has the full
+// record: stack, constants, the driver's statistics). Empty where the API does not report one.
+struct PassFacts {
+  std::string kernel;
+  std::uint32_t block = 0;                    // threads per block / invocations per workgroup
+  std::uint64_t grid = 0;                     // blocks / workgroups at the row's n
+  std::optional<int> registers;               // per thread
+  std::optional<std::uint64_t> shared_bytes;  // per block: the kernel's own plus the launch's
+  std::optional<std::uint64_t> local_bytes;   // per thread (spills)
+  std::optional<std::uint64_t> binary_bytes;  // the compiled code
+  std::optional<int> instructions;            // SASS, where counted
+  std::optional<double> occupancy;            // resident warps over the SM's maximum
+  std::optional<int> blocks_per_sm;           // resident blocks
+  std::string binds;                          // the limits that bind it: "registers, threads"
+  std::string not_reported;  // why resources are empty ("not reported by this driver")
+};
+
+// A row's call as compiled: its passes, or why there are none (the variant's inspect() failed,
+// or it runs no device code).
+struct RowCompiled {
+  std::vector<PassFacts> passes;
+  std::string note;
+};
+
 enum class RowStatus { ok, failed, unsupported };
 
 // "ok", "failed", "unsupported": the spelling of the CSV and JSON exports and of --merge files.
@@ -89,15 +114,19 @@ struct ResultRow {
   std::optional<double> clock_min_mhz, clock_median_mhz;
   int clock_retaken = 0;
   bool throttled = false;
+  // What the call compiled into (GPU backends, rows measured on the device); none for the CPU,
+  // end-to-end rows and reports written before schema 4.
+  std::optional<RowCompiled> compiled;
 
   bool measured() const { return status != RowStatus::unsupported; }
 };
 
 // The "schema_version" of the JSON report this build writes; it reads every version up to it.
-// 3 (issue 35): each row's "clock_mhz", "clock_retaken" and "throttled", each device's
+// 4 (issue 36): each row's "compiled" (its passes' launch, registers, shared memory and
+// occupancy). 3 (issue 35): each row's "clock_mhz", "clock_retaken" and "throttled", each device's
 // "reference_clock_mhz" and "clock". 2 (issue 23): "schema_version", "commit" and, with
 // --baseline, "baseline". 1: none of these.
-inline constexpr int kReportSchema = 3;
+inline constexpr int kReportSchema = 4;
 
 struct CompareReport {
   std::string version;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "report/baseline.hpp"
+#include "report/compiled.hpp"
 #include "report/format.hpp"
 
 namespace xr::app {
@@ -48,7 +49,7 @@ std::string csv_line(const ResultRow& row, const RowMetrics& rm, const DeviceRec
 
 constexpr std::string_view kDiffCsvHeader =
     "backend,variant,primitive,scan,op,dtype,n,mode,verdict,old_median_ms,new_median_ms,ratio,"
-    "band,old_rel_spread,new_rel_spread,over_limit,old_status,new_status\n";
+    "band,old_rel_spread,new_rel_spread,over_limit,old_status,new_status,compiled_changes\n";
 
 // The key and verdict of a diff row, then its numbers (empty where the row has none).
 std::string diff_line(const ResultRow& key, std::string_view verdict, const ResultRow* old_row,
@@ -59,15 +60,20 @@ std::string diff_line(const ResultRow& key, std::string_view verdict, const Resu
   auto spread = [](const ResultRow* r) {
     return r && r->measured() ? fmt_csv_number(r->ms.rel_spread) : std::string();
   };
+  std::string changes;  // "registers 64 -> 208 (pass 1); ..."
+  if (m)
+    for (const FactDifference& d : m->compiled_changes)
+      changes += (changes.empty() ? "" : "; ") + change_words(d);
   const bool scan = key.operation.primitive == Primitive::scan;
-  return fmt::format(
-      "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", field(key.backend),
-      field(key.variant), to_string(key.operation.primitive),
-      scan ? to_string(key.operation.scan) : "", to_string(key.operation.op), to_string(key.dtype),
-      key.n, to_string(key.mode), verdict, median(old_row), median(new_row),
-      m ? fmt_csv_number(m->ratio) : "", m ? fmt_csv_number(m->band) : "", spread(old_row),
-      spread(new_row), m ? (m->over_limit ? "true" : "false") : "",
-      old_row ? to_string(old_row->status) : "", new_row ? to_string(new_row->status) : "");
+  return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                     field(key.backend), field(key.variant), to_string(key.operation.primitive),
+                     scan ? to_string(key.operation.scan) : "", to_string(key.operation.op),
+                     to_string(key.dtype), key.n, to_string(key.mode), verdict, median(old_row),
+                     median(new_row), m ? fmt_csv_number(m->ratio) : "",
+                     m ? fmt_csv_number(m->band) : "", spread(old_row), spread(new_row),
+                     m ? (m->over_limit ? "true" : "false") : "",
+                     old_row ? to_string(old_row->status) : "",
+                     new_row ? to_string(new_row->status) : "", field(changes));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "knobs_json.hpp"
 #include "report/baseline.hpp"
+#include "report/compiled.hpp"
 
 namespace xr::app {
 namespace {
@@ -140,9 +141,19 @@ json row_json(const ResultRow& row, const RowMetrics& rm) {
                                                                {"median", *row.clock_median_mhz}}
                                                         : json(nullptr)},
                      {"clock_retaken", row.clock_retaken},
-                     {"throttled", row.throttled}};
+                     {"throttled", row.throttled},
+                     {"compiled", compiled_json(row.compiled)}};
   for (const auto& [k, v] : rest.items()) j[k] = v;
   return j;
+}
+
+// The facts of a side-by-side's compiled passes that differ; null where a row has none.
+json differences_json(const SideBySide& x) {
+  if (!x.compiled_differences) return nullptr;
+  json out = json::array();
+  for (const FactDifference& d : *x.compiled_differences)
+    out.push_back({{"fact", d.fact}, {"pass", d.pass}, {"cuda", d.a}, {"vulkan", d.b}});
+  return out;
 }
 
 // side_by_side, best, crossovers and versus_libraries, each entry keyed by its section.
@@ -154,7 +165,8 @@ void add_summaries(const AnalyzedReport& ar, json& j) {
                                         {"variant", x.variant},
                                         {"cuda_ms", ar.row(x.cuda).ms.median},
                                         {"vulkan_ms", ar.row(x.vulkan).ms.median},
-                                        {"vulkan_over_cuda", x.ratio}}));
+                                        {"vulkan_over_cuda", x.ratio},
+                                        {"compiled_differences", differences_json(x)}}));
   j["side_by_side"] = std::move(sbs);
   json best = json::array();
   for (const auto& b : a.bests)
@@ -217,6 +229,10 @@ json matched_json(const MatchedRow& m) {
   j["band"] = m.band;
   j["verdict"] = to_string(m.verdict);
   j["over_limit"] = m.over_limit;
+  json changes = json::array();
+  for (const FactDifference& d : m.compiled_changes)
+    changes.push_back({{"fact", d.fact}, {"pass", d.pass}, {"old", d.a}, {"new", d.b}});
+  j["compiled_changes"] = std::move(changes);
   return j;
 }
 

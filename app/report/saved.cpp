@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common.hpp"
+#include "report/compiled.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::app {
@@ -132,6 +133,7 @@ ResultRow parse_row(const json& x, std::size_t i, const ReportReader& m,
   row.status = *parsed_status;
   if (x.contains("reason") && x["reason"].is_string()) row.reason = x["reason"].get<std::string>();
   if (row.measured()) parse_times(x, where, m, row);
+  if (x.contains("compiled")) row.compiled = compiled_from_json(x["compiled"]);  // schema 4
   return row;
 }
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "report/compiled.hpp"
 #include "report/format.hpp"
 #include "xreduce/catalog.hpp"
 #include "xreduce/size.hpp"
@@ -143,6 +144,35 @@ Table side_by_side_table(const AnalyzedReport& ar, const std::vector<SideBySide>
        {"vulkan GB/s", kRight,
         [&ar](const X& x) -> Cell { return {fmt_gbps(ar.metrics(x.vulkan).gbps)}; }}},
       here);
+}
+
+Table compiled_table(const AnalyzedReport& ar, const std::vector<SideBySide>& here) {
+  using X = SideBySide;
+  auto fact = [&ar](bool cuda, const char* name) {
+    return [&ar, cuda, name](const X& x) -> Cell {
+      return {per_pass(*ar.row(cuda ? x.cuda : x.vulkan).compiled, name)};
+    };
+  };
+  auto differs = [](const X& x) -> Cell {
+    std::string s;
+    for (const FactDifference& d : *x.compiled_differences)
+      if (s.find(d.fact) == std::string::npos) s += (s.empty() ? "" : ", ") + d.fact;
+    return {s.empty() ? "none" : s};
+  };
+  std::vector<X> known;
+  for (const X& x : here)
+    if (x.compiled_differences) known.push_back(x);
+  return tabulate<X>(
+      {{"variant", kLeft, [](const X& x) -> Cell { return {x.variant}; }},
+       {"vulkan/cuda", kRight, [](const X& x) -> Cell { return {fmt_ratio(x.ratio)}; }},
+       {"cuda regs", kRight, fact(true, "registers")},
+       {"vulkan regs", kRight, fact(false, "registers")},
+       {"cuda smem B", kRight, fact(true, "shared")},
+       {"vulkan smem B", kRight, fact(false, "shared")},
+       {"cuda occupancy", kRight, fact(true, "occupancy")},
+       {"vulkan occupancy", kRight, fact(false, "occupancy")},
+       {"differs", kLeft, differs}},
+      known);
 }
 
 Table best_table(const AnalyzedReport& ar, const SectionSizes& s) {

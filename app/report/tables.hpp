@@ -46,6 +46,10 @@ Table transfer_table(const TransferTable& t, const std::vector<TransferShares>& 
 Table ladder_table(const AnalyzedReport& ar, const Ladder& ladder);
 // The variants measured on both CUDA and Vulkan at one point.
 Table side_by_side_table(const AnalyzedReport& ar, const std::vector<SideBySide>& here);
+// The compiled facts of the variants measured on both CUDA and Vulkan at one point (those whose
+// rows carry them): registers, shared memory and occupancy side by side beside the time ratio,
+// and which facts differ.
+Table compiled_table(const AnalyzedReport& ar, const std::vector<SideBySide>& here);
 // The fastest correct variant of each backend at each size of a section.
 Table best_table(const AnalyzedReport& ar, const SectionSizes& s);
 // xreduce's best on a GPU against each library at each size; "speedup" is the best library's

@@ -51,6 +51,16 @@ Timing Runner::run_batch(DeviceArray& input, const Operation& operation, int cal
                     : scanner_->scan_batch(input, *out, operation.op, operation.scan, calls);
 }
 
+CompiledCall Runner::inspect(DeviceArray& input, const Operation& operation) {
+  if (operation.primitive != primitive_)
+    throw Error(ErrorCategory::usage, "a " + std::string(to_string(primitive_)) +
+                                          " variant was asked to inspect a " +
+                                          std::string(to_string(operation.primitive)));
+  if (reducer_) return reducer_->inspect(input, operation.op);
+  DeviceArray* out = prepare_output(input.dtype(), input.size());
+  return scanner_->inspect(input, *out, operation.op, operation.scan);
+}
+
 std::string Runner::diagnostics() const {
   return scanner_ ? scanner_->diagnostics() : std::string();
 }

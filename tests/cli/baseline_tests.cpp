@@ -32,6 +32,17 @@ json row(const std::string& variant, std::uint64_t n, double ms, double spread) 
           {"timing", "device"}};
 }
 
+// A one-pass call's compiled facts (schema 4) with `registers` and its occupancy.
+json compiled(int registers, double occupancy) {
+  return {{"passes", json::array({{{"kernel", "fast_single_pass"},
+                                   {"block", 256},
+                                   {"grid", 1024},
+                                   {"registers", registers},
+                                   {"shared_bytes", 132},
+                                   {"occupancy", occupancy}}})},
+          {"note", ""}};
+}
+
 json report(const std::string& uuid, const std::string& commit, json rows) {
   return {{"schema_version", 2},
           {"xreduce_version", "0.1.0"},
@@ -50,14 +61,16 @@ struct Pair {
   TempDir dir;
   fs::path old_file = dir / "old.json", new_file = dir / "new.json";
   Pair() {
+    json old_single = row("fast/single-pass", 1 << 20, 0.010, 0.002);
+    json new_single = row("fast/single-pass", 1 << 20, 0.015, 0.002);
+    old_single["compiled"] = compiled(32, 1.0);
+    new_single["compiled"] = compiled(72, 0.375);
     const json old = report("00112233445566778899aabbccddeeff", "aaaa",
-                            json::array({row("fast/single-pass", 1 << 20, 0.010, 0.002),
-                                         row("fast/vectorized", 1 << 20, 0.013, 0.002),
+                            json::array({old_single, row("fast/vectorized", 1 << 20, 0.013, 0.002),
                                          row("smem/sequential", 1 << 20, 0.020, 0.05),
                                          row("smem/retired", 1 << 20, 0.050, 0.002)}));
     const json now = report("ffeeddccbbaa99887766554433221100", "bbbb",
-                            json::array({row("fast/single-pass", 1 << 20, 0.015, 0.002),
-                                         row("fast/vectorized", 1 << 20, 0.010, 0.002),
+                            json::array({new_single, row("fast/vectorized", 1 << 20, 0.010, 0.002),
                                          row("smem/sequential", 1 << 20, 0.022, 0.05),
                                          row("smem/new", 1 << 20, 0.030, 0.002)}));
     write_bytes(old_file, old.dump());
@@ -80,13 +93,19 @@ TEST_CASE("diff gives each matched row its verdict and lists the rows of one rep
   INFO(r.err);
   REQUIRE(r.code == 0);
   const json j = json::parse(r.out);
-  CHECK(j["schema_version"] == 3);
+  CHECK(j["schema_version"] == 4);
   const json& b = j["baseline"];
   CHECK(verdict_of(b, "fast/single-pass") == "slower");
   CHECK(verdict_of(b, "fast/vectorized") == "faster");
   CHECK(verdict_of(b, "smem/sequential") == "same");
   CHECK(b["rows"][0]["variant"] == "fast/single-pass");  // worst first
   CHECK(b["rows"][0]["ratio"].get<double>() == Approx(1.5));
+  // Its kernel took more registers and lost occupancy: the diff says which facts moved.
+  const json& changes = b["rows"][0]["compiled_changes"];
+  REQUIRE(changes.size() == 2);
+  CHECK(changes[0] == json{{"fact", "registers"}, {"pass", 1}, {"old", "32"}, {"new", "72"}});
+  CHECK(changes[1]["fact"] == "occupancy");
+  CHECK(b["rows"][1]["compiled_changes"].empty());
   CHECK(b["counts"]["matched"] == 3);
   REQUIRE(b["only_old"].size() == 1);
   CHECK(b["only_old"][0]["variant"] == "smem/retired");
@@ -101,6 +120,8 @@ TEST_CASE("diff gives each matched row its verdict and lists the rows of one rep
   CHECK(text.out.find("differs: cuda another device: Test GPU (UUID "
                       "ffeeddccbbaa99887766554433221100)") != std::string::npos);
   CHECK(text.out.find("3 rows matched: 1 slower, 1 same, 1 faster") != std::string::npos);
+  CHECK(text.out.find("registers 32 -> 72 (pass 1); occupancy 100% -> 37.5% (pass 1)") !=
+        std::string::npos);
   CHECK(text.out.find("only in the baseline") != std::string::npos);
   // Worst first in the table too: single-pass's line before vectorized's.
   CHECK(text.out.find("fast/single-pass") < text.out.find("fast/vectorized"));
@@ -223,7 +244,7 @@ TEST_CASE("compare --baseline: a real run against a baseline made faster on purp
   // The baseline claims cpu/sequential at 64K took a thousandth of its time, with no spread, and
   // holds a variant this run does not measure.
   json j = json::parse(slurp(first));
-  REQUIRE(j["schema_version"] == 3);
+  REQUIRE(j["schema_version"] == 4);
   // The commit built from: 40 hex digits (and a word on uncommitted changes), or null outside git.
   if (!j["commit"].is_null()) {
     const std::string commit = j["commit"];

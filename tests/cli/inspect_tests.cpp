@@ -199,3 +199,47 @@ TEST_CASE("inspect: the cpu compiles nothing, and bad flags are one line", "[cli
   CHECK(r.out.empty());
   CHECK(json::parse(slurp(out))["schema"] == 1);
 }
+
+TEST_CASE("compare: each row carries its call's compiled passes, the same as inspect's",
+          "[cli][inspect][compare][vulkan]") {
+  require_vulkan_or_skip();
+  const std::vector<std::string> select = {
+      "--backend",   "cpu,vulkan", "--variant", "cpu/sequential,smem/sequential,fast/single-pass",
+      "--primitive", "reduce",     "--n",       "300000"};
+  std::vector<std::string> args = {"compare", "--reps", "3", "--format", "json"};
+  args.insert(args.end(), select.begin(), select.end());
+  const Result r = xreduce(args);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json report = json::parse(r.out);
+  CHECK(report["schema_version"] == 4);
+  std::vector<std::string> inspect_args(select.begin(), select.end());
+  inspect_args.erase(inspect_args.begin(), inspect_args.begin() + 2);
+  inspect_args.insert(inspect_args.begin(), {"--backend", "vulkan"});
+  const json inspected = inspect_json(inspect_args);
+  int gpu_rows = 0;
+  for (const auto& row : report["results"]) {
+    INFO(row["backend"] << " " << row["variant"]);
+    REQUIRE(row["compiled"].is_object());
+    const json& passes = row["compiled"]["passes"];
+    if (row["backend"] == "cpu") {  // host code: no passes, and why
+      CHECK(passes.empty());
+      CHECK(row["compiled"]["note"].get<std::string>().find("host") != std::string::npos);
+      continue;
+    }
+    ++gpu_rows;
+    const json* same = nullptr;
+    for (const auto& i : inspected["rows"])
+      if (i["variant"] == row["variant"]) same = &i;
+    REQUIRE(same);
+    REQUIRE(passes.size() == (*same)["passes"].size());
+    for (std::size_t k = 0; k < passes.size(); ++k) {
+      CHECK(passes[k]["block"] == (*same)["passes"][k]["block"]);
+      CHECK(passes[k]["grid"] == (*same)["passes"][k]["grid"]);
+      CHECK(passes[k]["kernel"] == (*same)["passes"][k]["kernel"]);
+      CHECK(passes[k]["registers"].is_null());  // lavapipe reports none, and none is made up
+      CHECK(passes[k]["not_reported"].get<std::string>().find("not reported") != std::string::npos);
+    }
+  }
+  CHECK(gpu_rows == 2);
+}

@@ -250,6 +250,53 @@ void spoil_ladder_rows(CompareReport& r) {
 
 }  // namespace
 
+namespace {
+
+// One pass's compiled facts, as compare reads them from inspect().
+xr::app::PassFacts pass(const std::string& kernel, std::uint32_t block, std::uint64_t grid,
+                        int registers, std::uint64_t shared, double occupancy, int blocks,
+                        const std::string& binds) {
+  xr::app::PassFacts p;
+  p.kernel = kernel;
+  p.block = block;
+  p.grid = grid;
+  p.registers = registers;
+  p.shared_bytes = shared;
+  p.local_bytes = 0;
+  p.occupancy = occupancy;
+  p.blocks_per_sm = blocks;
+  p.binds = binds;
+  return p;
+}
+
+// The compiled facts of two points of both GPU APIs: a look-back whose registers, shared memory
+// and occupancy differ, and a two-pass ladder step compiled alike (no difference); one Vulkan row
+// on a driver that reports nothing (no compiled table row without both sides).
+void add_compiled_facts(CompareReport& r) {
+  using xr::app::RowCompiled;
+  row_at(r, "cuda", "fast/decoupled-lookback", kInclusiveSum, DType::i32, 16 * M).compiled =
+      RowCompiled{{pass("scan_decoupled_lookback<unsigned int>", 128, 4096, 68, 28, 0.4375, 7,
+                        "registers")},
+                  ""};
+  row_at(r, "vulkan", "fast/decoupled-lookback", kInclusiveSum, DType::i32, 16 * M).compiled =
+      RowCompiled{{pass("scan_lookback_clock.i32", 128, 4096, 64, 4112, 0.5, 8, "registers")}, ""};
+  for (const char* backend : {"cuda", "vulkan"})
+    for (TimingMode mode : {TimingMode::cold, TimingMode::batch})
+      row_at(r, backend, "smem/sequential", kReduceSum, DType::i32, 16 * M, mode).compiled =
+          RowCompiled{{pass("smem_sequential", 256, 65536, 16, 1024, 1, 8, "threads"),
+                       pass("smem_sequential", 256, 256, 16, 1024, 1, 8, "threads")},
+                      ""};
+  xr::app::PassFacts bare;
+  bare.kernel = "fast_single_pass.i32";
+  bare.block = 256;
+  bare.grid = 32768;
+  bare.not_reported = "not reported by this driver";
+  row_at(r, "vulkan", "fast/single-pass", kReduceSum, DType::i32, 16 * M).compiled =
+      RowCompiled{{bare}, ""};
+}
+
+}  // namespace
+
 std::string peers_json() {
   const std::string torch_uuid = "ffeeddccbbaa99887766554433221100";
   json devices = json::array(
@@ -346,6 +393,7 @@ CompareReport ladders_report() {
                {"opencl", "unavailable: no ICD, \"libOpenCL.so\" not found"}};
   add_ladder_sections(r);
   spoil_ladder_rows(r);
+  add_compiled_facts(r);
   return r;
 }
 
@@ -470,6 +518,12 @@ BaselinePair baseline_pair() {
   noisy.ms.rel_spread = 0.05;
   // 3 % slower against a 2.4 % band: slower, and under --fail-above 5.
   reduce_sum(old, "cuda", "smem/sequential", K, TimingMode::batch).ms.median /= 1.03;
+  // The 1.5x slower row's kernel now takes more registers: its occupancy fell (the diff's
+  // "compiled changes").
+  reduce_sum(old, "cuda", "fast/single-pass", M).compiled =
+      xr::app::RowCompiled{{pass("fast_single_pass", 256, 1024, 32, 132, 1, 8, "threads")}, ""};
+  reduce_sum(now, "cuda", "fast/single-pass", M).compiled = xr::app::RowCompiled{
+      {pass("fast_single_pass", 256, 1024, 72, 132, 0.375, 3, "registers")}, ""};
   // Failed in the baseline: listed, not timed against this run.
   fail(reduce_sum(old, "cuda", "fast/single-pass", K), "got 1, expected 2", "1");
   // A row of each run alone, and a key the baseline holds twice.

@@ -130,6 +130,13 @@ TEST_CASE("a pair of runs with known differences gets the verdicts it was built 
   CHECK(std::is_sorted(d.rows.begin(), d.rows.end(),
                        [](const MatchedRow& a, const MatchedRow& b) { return a.ratio > b.ratio; }));
   CHECK(d.rows.front().ratio == Approx(1.5));
+  // The slower row's kernel took more registers: the diff names the compiled facts that moved;
+  // rows without facts in both runs name none.
+  const auto& changes = matched(d, "cuda", "fast/single-pass", 1 << 20).compiled_changes;
+  REQUIRE(changes.size() == 2);
+  CHECK(xr::app::change_words(changes[0]) == "registers 32 -> 72 (pass 1)");
+  CHECK(xr::app::change_words(changes[1]) == "occupancy 100% -> 37.5% (pass 1)");
+  CHECK(matched(d, "vulkan", "fast/single-pass", 1 << 20).compiled_changes.empty());
 }
 
 TEST_CASE("fail-above names only rows slower beyond noise by more than its percentage",

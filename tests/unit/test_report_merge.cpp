@@ -121,7 +121,7 @@ TEST_CASE("a saved report's schema version: absent is 1, newer than this build i
         xr::app::kReportSchema);
   j["schema_version"] = xr::app::kReportSchema + 1;
   CHECK(merge_error(j.dump()) ==
-        "--merge 'p.json': schema version 4 is newer than this xreduce reads (up to 3): the "
+        "--merge 'p.json': schema version 5 is newer than this xreduce reads (up to 4): the "
         "report was written by a later xreduce");
   j["schema_version"] = "2";
   CHECK(merge_error(j.dump()) == "--merge 'p.json': \"schema_version\" is not a version number");

@@ -39,6 +39,9 @@ class Runner {
   // a host array the runner keeps, so repeated reads do not allocate).
   const Outcome& outcome();
 
+  // What one run() of `input` compiled into, pass by pass (Reducer::inspect, Scanner::inspect
+  // into prepare_output's array).
+  CompiledCall inspect(DeviceArray& input, const Operation& operation);
   // The variant's counters so far (Scanner::diagnostics); empty for reduce.
   std::string diagnostics() const;
 
