@@ -4,6 +4,7 @@
 // of the tile: coalesced loads, conflict-free slots). The up-sweep leaves the tile's total at the
 // root, which becomes the identity; the down-sweep turns the tree into the exclusive scan.
 // Inclusive combines that with the element the invocation still holds.
+#extension GL_EXT_control_flow_attributes : require
 #include "scan_common.glsl"
 
 const uint TILE = 2 * WG;
@@ -21,7 +22,7 @@ void main() {
   s[conflict_free(b)] = xb;
 
   uint offset = 1;
-  for (uint d = TILE / 2; d > 0; d /= 2) {  // up-sweep (reduce)
+  [[unroll]] for (uint d = TILE / 2; d > 0; d /= 2) {  // up-sweep (reduce)
     barrier();
     if (tid < d) {
       const uint left = conflict_free(offset * (2 * tid + 1) - 1);
@@ -36,7 +37,7 @@ void main() {
     if (writes_totals()) aux_set(pc.aux_offset + group, s[root]);
     s[root] = T(IDENTITY);
   }
-  for (uint d = 1; d < TILE; d *= 2) {  // down-sweep
+  [[unroll]] for (uint d = 1; d < TILE; d *= 2) {  // down-sweep
     offset /= 2;
     barrier();
     if (tid < d) {

@@ -3,6 +3,7 @@
 // tile = WG elements, log2(WG) steps that each combine the value `off` slots to the left,
 // ping-ponging between two shared buffers so a step never reads what it writes. The scan is
 // inclusive in shared memory; exclusive output reads the left neighbour's inclusive value.
+#extension GL_EXT_control_flow_attributes : require
 #include "scan_common.glsl"
 
 shared T s[2 * WG];
@@ -15,7 +16,7 @@ void main() {
   uint cur = 0;  // the buffer holding the latest step
   s[tid] = i < PC_N ? src_at(pc.in_offset + i) : T(IDENTITY);
   barrier();
-  for (uint off = 1; off < WG; off *= 2) {
+  [[unroll]] for (uint off = 1; off < WG; off *= 2) {
     T v = s[cur * WG + tid];
     if (tid >= off) v = OP(s[cur * WG + tid - off], v);
     cur ^= 1u;

@@ -1,6 +1,7 @@
 #version 450
 // smem/first-add (Harris #4, seed 000 Unrolling2): each invocation adds two elements, WG apart,
 // while loading, so a workgroup covers 2*WG elements and no invocation idles in the first step.
+#extension GL_EXT_control_flow_attributes : require
 #include "common.glsl"
 
 shared T sdata[WG];
@@ -12,7 +13,7 @@ void main() {
   const IDX i = IDX(group) * (2 * WG) + tid;
   sdata[tid] = OP(load_or_identity(i), load_or_identity(i + WG));
   barrier();
-  for (uint s = WG / 2; s > 0; s >>= 1) {
+  [[unroll]] for (uint s = WG / 2; s > 0; s >>= 1) {
     if (tid < s) sdata[tid] = OP(sdata[tid], sdata[tid + s]);
     barrier();
   }

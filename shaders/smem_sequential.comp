@@ -1,6 +1,7 @@
 #version 450
 // smem/sequential (Harris #3, seed 003 #3): sequential addressing, the active half folds the
 // upper half onto itself (conflict-free, half the invocations idle from the first step).
+#extension GL_EXT_control_flow_attributes : require
 #include "common.glsl"
 
 shared T sdata[WG];
@@ -11,7 +12,7 @@ void main() {
   const uint tid = gl_LocalInvocationID.x;
   sdata[tid] = load_or_identity(IDX(group) * WG + tid);
   barrier();
-  for (uint s = WG / 2; s > 0; s >>= 1) {
+  [[unroll]] for (uint s = WG / 2; s > 0; s >>= 1) {
     if (tid < s) sdata[tid] = OP(sdata[tid], sdata[tid + s]);
     barrier();
   }

@@ -97,8 +97,8 @@ std::string compile_refusal(const char* name) {
 
 TEST_CASE("every CUDA example compiles for every claim", "[kernels][cuda]") {
   CacheDir cache;
-  for (const char* name :
-       {"block_reduce.cu", "seed000_interleaved.cu", "seed002_warp_shuffle.cu", "seed001_bit.cu"}) {
+  for (const char* name : {"block_reduce.cu", "seed000_interleaved.cu", "seed002_warp_shuffle.cu",
+                           "seed001_bit.cu", "rts_hillis_steele.cu"}) {
     const xr::UserKernel k = xr::load_user_kernel(kExamples / name);
     const auto halves = std::count(k.dtypes.begin(), k.dtypes.end(), xr::DType::f16) +
                         std::count(k.dtypes.begin(), k.dtypes.end(), xr::DType::bf16);
