@@ -36,8 +36,7 @@ extern "C" __global__ void reduce_tiles(const XR_T* in, XR_T*, unsigned char* sc
 }
 
 // One block: the tile totals become their exclusive prefixes, XR_BLOCK at a time.
-extern "C" __global__ void scan_totals(const XR_T*, XR_T*, unsigned char* scratch,
-                                       unsigned int n) {
+extern "C" __global__ void scan_totals(const XR_T*, XR_T*, unsigned char* scratch, unsigned int n) {
   __shared__ XR_ACC buf[2][XR_BLOCK];
   __shared__ XR_ACC scanned[XR_BLOCK];
   XR_ACC* totals = reinterpret_cast<XR_ACC*>(scratch);
