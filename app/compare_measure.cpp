@@ -148,9 +148,7 @@ bool measure_points(const ComparePlan& plan, const CompareOptions& o, CompareRep
               report.rows.push_back(std::move(row));
               progress.advance(point_weight(n));
             }
-            if (!end_to_end)
-              add_compiled(report.rows, first, runner.get(), input.array.get(), operation,
-                           p.limits);
+            add_compiled(report.rows, first, runner.get(), input.array.get(), operation, p.limits);
           }
         }
       }

@@ -4,15 +4,12 @@
 
 #include <fmt/format.h>
 
+#include "report/json_opt.hpp"
+
 namespace xr::app {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-template <class T>
-json opt_json(const std::optional<T>& v) {
-  return v ? json(*v) : json(nullptr);
-}
 
 template <class T>
 std::optional<T> opt_from(const json& j, const char* key) {
@@ -22,12 +19,6 @@ std::optional<T> opt_from(const json& j, const char* key) {
 
 std::string text_of(const json& j, const char* key) {
   return j.contains(key) && j.at(key).is_string() ? j.at(key).get<std::string>() : "";
-}
-
-std::string binds_of(const Occupancy& o) {
-  std::string s;
-  for (OccupancyLimit l : o.binding) s += (s.empty() ? "" : ", ") + std::string(to_string(l));
-  return s;
 }
 
 json pass_json(const PassFacts& p) {
@@ -103,7 +94,7 @@ PassFacts facts_of(const InspectedPass& ip) {
   if (ip.occupancy) {
     p.occupancy = ip.occupancy->fraction;
     p.blocks_per_sm = ip.occupancy->blocks_per_sm;
-    p.binds = binds_of(*ip.occupancy);
+    p.binds = binding_words(*ip.occupancy);
   }
   return p;
 }

@@ -8,6 +8,7 @@
 
 #include "common.hpp"
 #include "report/format.hpp"
+#include "report/json_opt.hpp"
 
 namespace xr::app {
 namespace {
@@ -26,12 +27,6 @@ std::string opt(const std::optional<T>& v) {
 std::string per_thread(std::uint64_t n, const CompiledPass& p) {
   const double threads = double(p.grid) * p.block;
   return threads > 0 ? fmt::format("{:.1f}", double(n) / threads) : kNotReported;
-}
-
-std::string binding(const Occupancy& o) {
-  std::string s;
-  for (OccupancyLimit l : o.binding) s += (s.empty() ? "" : ", ") + std::string(to_string(l));
-  return s;
 }
 
 std::string occupancy_text(const std::optional<Occupancy>& o) {
@@ -102,7 +97,7 @@ Table pass_table(const InspectReport& r, std::string_view backend) {
                  {opt(p.stack_bytes)},
                  {opt(p.binary_bytes)},
                  {occupancy_text(o)},
-                 {o ? binding(*o) : ""},
+                 {o ? binding_words(*o) : ""},
                  {opt(p.api_blocks_per_sm)},
                  {p.kernel}});
     }
@@ -145,10 +140,6 @@ constexpr const char* kLegend =
     "blocks/SM x warps: resident blocks per SM x warps per block = resident warps of the SM's "
     "maximum; binds: the limits that bind it; API blocks/SM: the API's own occupancy answer; "
     "- : not reported";
-
-json opt_json(const auto& v) {
-  return v ? json(*v) : json(nullptr);
-}
 
 json limit_json(int v) {
   return v == INT_MAX ? json(nullptr) : json(v);
@@ -259,15 +250,15 @@ std::string inspect_csv(const InspectReport& r) {
       const CompiledPass& p = row.passes[i].pass;
       const auto& o = row.passes[i].occupancy;
       const auto v = [](const auto& x) { return x ? fmt::format("{}", *x) : std::string(); };
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", head,
-                         i + 1, csv_field(p.kernel), p.block, p.grid,
-                         p.grid > 0 && p.block > 0 ? per_thread(row.n, p) : "", v(p.registers),
-                         v(p.static_shared), p.dynamic_shared, v(p.local_bytes), v(p.stack_bytes),
-                         v(p.binary_bytes), v(p.subgroup_size),
-                         o ? std::to_string(o->blocks_per_sm) : "",
-                         o ? std::to_string(o->warps_per_sm) : "",
-                         o ? fmt_csv_number(o->fraction) : "", o ? csv_field(binding(*o)) : "",
-                         v(p.api_blocks_per_sm), csv_field(p.not_reported), csv_field(row.note));
+      out += fmt::format(
+          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", head, i + 1,
+          csv_field(p.kernel), p.block, p.grid,
+          p.grid > 0 && p.block > 0 ? per_thread(row.n, p) : "", v(p.registers), v(p.static_shared),
+          p.dynamic_shared, v(p.local_bytes), v(p.stack_bytes), v(p.binary_bytes),
+          v(p.subgroup_size), o ? std::to_string(o->blocks_per_sm) : "",
+          o ? std::to_string(o->warps_per_sm) : "", o ? fmt_csv_number(o->fraction) : "",
+          o ? csv_field(binding_words(*o)) : "", v(p.api_blocks_per_sm), csv_field(p.not_reported),
+          csv_field(row.note));
     }
   }
   return out;

@@ -5,15 +5,12 @@
 #include "knobs_json.hpp"
 #include "report/baseline.hpp"
 #include "report/compiled.hpp"
+#include "report/json_opt.hpp"
 
 namespace xr::app {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-json opt_json(const std::optional<double>& v) {
-  return v ? json(*v) : json(nullptr);
-}
 
 // A scan's kind; null for reduce.
 json scan_json(const Operation& op) {

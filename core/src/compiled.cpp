@@ -19,6 +19,12 @@ std::string_view to_string(OccupancyLimit l) {
   return "?";
 }
 
+std::string binding_words(const Occupancy& o) {
+  std::string s;
+  for (OccupancyLimit l : o.binding) s += (s.empty() ? "" : ", ") + std::string(to_string(l));
+  return s;
+}
+
 namespace {
 
 std::uint64_t round_up(std::uint64_t x, std::uint64_t unit) {

@@ -87,6 +87,9 @@ struct Occupancy {
   std::uint64_t shared_per_block = 0;   // allocated: declared + dynamic + reserved, rounded
 };
 
+// The limits that bind, as words: "registers, threads" ("" when none is known).
+std::string binding_words(const Occupancy& o);
+
 // The occupancy of blocks of `pass.block` threads with `pass`'s registers and shared memory on a
 // multiprocessor of `sm`; nullopt when the pass's registers or static shared memory are unknown.
 std::optional<Occupancy> occupancy(const SmLimits& sm, const CompiledPass& pass);
