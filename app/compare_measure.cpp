@@ -88,8 +88,8 @@ ResultRow measure_row(Backend& b, const VariantInfo& v, std::unique_ptr<Runner>&
 }
 
 // The call's compiled facts (issue 36), read once per variant and point after its rows were
-// measured: inspect() launches nothing (CUDA captures the call, Vulkan reads its pipelines'
-// statistics), so the times are as without it.
+// measured, outside every timed interval (Vulkan reads its pipelines' statistics; CUDA runs the
+// call and captures it).
 RowCompiled compiled_facts(Runner& runner, DeviceArray& input, const Operation& operation,
                            const LimitsSource& limits) {
   RowCompiled c;

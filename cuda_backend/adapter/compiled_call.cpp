@@ -20,6 +20,22 @@ struct GraphDeleter {
 };
 using Graph = std::unique_ptr<std::remove_pointer_t<cudaGraph_t>, GraphDeleter>;
 
+struct GraphExecDeleter {
+  void operator()(cudaGraphExec_t e) const noexcept {
+    XR_CUDA_CHECK_NOTHROW(cudaGraphExecDestroy(e));
+  }
+};
+using GraphExec = std::unique_ptr<std::remove_pointer_t<cudaGraphExec_t>, GraphExecDeleter>;
+
+// Runs a captured call once and waits for it.
+void launch(cudaGraph_t graph, cudaStream_t s) {
+  cudaGraphExec_t exec = nullptr;
+  XR_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  const GraphExec owner(exec);
+  XR_CUDA_CHECK(cudaGraphLaunch(exec, s));
+  XR_CUDA_CHECK(cudaStreamSynchronize(s));
+}
+
 Graph capture(cudaStream_t s, const std::function<void(cudaStream_t)>& enqueue) {
   // Relaxed: CUB's dispatch queries attributes while it enqueues, which the stricter modes refuse.
   XR_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));
@@ -135,6 +151,11 @@ CompiledCall compiled_call(Context& ctx, const std::function<void(cudaStream_t)>
   enqueue(s);  // the first call loads the kernels' modules, outside the capture
   XR_CUDA_CHECK(cudaStreamSynchronize(s));
   const Graph graph = capture(s, enqueue);
+  // The captured call runs too. A plan counts the calls it enqueues (the look-back's epochs, the
+  // single pass's tickets): the device must see every call the host counted, or the plan's next
+  // call reads status words of a call that never ran (compute-sanitizer's memcheck found a
+  // look-back reading out of bounds after compare inspected its plan).
+  launch(graph.get(), s);
   CompiledCall call;
   for (cudaGraphNode_t node : nodes_in_order(graph.get())) {
     cudaGraphNodeType type{};

@@ -1,5 +1,6 @@
-// What a CUDA call compiled into (`xreduce inspect`): the call is enqueued once (modules load,
-// as a timed run's first call), then captured into a graph, whose kernel nodes give each launch's
+// What a CUDA call compiled into (`xreduce inspect`, compare's compiled facts): the call is
+// enqueued once (modules load, as a timed run's first call), then captured into a graph, which
+// runs too (a plan's call count stays the device's), and whose kernel nodes give each launch's
 // kernel, grid, block and dynamic shared memory; the runtime then says what each kernel was
 // compiled into (cudaFuncGetAttributes) and how many of its blocks one SM holds
 // (cudaOccupancyMaxActiveBlocksPerMultiprocessor). The same launches a timed call makes, CUB's
@@ -13,7 +14,7 @@
 
 namespace xr::cuda {
 
-// `enqueue(stream)` enqueues one call on the context's stream.
+// `enqueue(stream)` enqueues one call on the context's stream; the call runs twice.
 CompiledCall compiled_call(Context& ctx, const std::function<void(cudaStream_t)>& enqueue);
 
 // One launch of `func` (a kernel's host stub or a cudaKernel_t): what the runtime says of it.
