@@ -90,28 +90,31 @@ ResultRow measure_row(Backend& b, const VariantInfo& v, std::unique_ptr<Runner>&
 // The call's compiled facts (issue 36), read once per variant and point after its rows were
 // measured, outside every timed interval (Vulkan reads its pipelines' statistics; CUDA runs the
 // call and captures it).
-RowCompiled compiled_facts(Runner& runner, DeviceArray& input, const Operation& operation,
+RowCompiled compiled_facts(Runner& runner, PointInput& input, const Operation& operation,
                            const LimitsSource& limits) {
   RowCompiled c;
   try {
-    CompiledCall call = runner.inspect(input, operation);
+    CompiledCall call = runner.inspect(*input.array, operation);
     c.note = call.note;
     for (const InspectedPass& p : with_occupancy(std::move(call), limits))
       c.passes.push_back(facts_of(p));
   } catch (const Error& e) {
     c.note = std::string("not read: ") + e.what();
   }
+  // inspect() may run the call (CUDA does, to capture it): a variant that writes its input leaves
+  // the point's data to the next variant restored, as the harness does after its samples.
+  if (runner.info().writes_input) input.array->write(input.data.view());
   return c;
 }
 
 // Gives the rows from `first` on that were measured on the device the call's compiled facts.
 void add_compiled(std::vector<ResultRow>& rows, std::size_t first, Runner* runner,
-                  DeviceArray* input, const Operation& operation, const LimitsSource& limits) {
-  if (!runner || !input) return;  // unsupported everywhere, or end to end (no device array)
+                  PointInput& input, const Operation& operation, const LimitsSource& limits) {
+  if (!runner || !input.array) return;  // unsupported everywhere, or end to end (no device array)
   std::optional<RowCompiled> facts;
   for (std::size_t i = first; i < rows.size(); ++i)
     if (rows[i].measured()) {
-      if (!facts) facts = compiled_facts(*runner, *input, operation, limits);
+      if (!facts) facts = compiled_facts(*runner, input, operation, limits);
       rows[i].compiled = facts;
     }
 }
@@ -148,7 +151,7 @@ bool measure_points(const ComparePlan& plan, const CompareOptions& o, CompareRep
               report.rows.push_back(std::move(row));
               progress.advance(point_weight(n));
             }
-            add_compiled(report.rows, first, runner.get(), input.array.get(), operation, p.limits);
+            add_compiled(report.rows, first, runner.get(), input, operation, p.limits);
           }
         }
       }
