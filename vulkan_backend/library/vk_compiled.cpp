@@ -1,11 +1,14 @@
 #include "vk_compiled.hpp"
 
+#include <filesystem>
+#include <fstream>
 #include <optional>
 #include <sstream>
 #include <string_view>
 #include <vector>
 
 #include "vk_check.hpp"
+#include "xreduce/error.hpp"
 
 namespace xr::vulkan {
 namespace {
@@ -88,7 +91,78 @@ void read_statistics(const vk::raii::Device& device, vk::Pipeline pipeline, Comp
                         " statistics of its own)";
 }
 
+// `bytes` into `path`, whole, or Error(usage) naming the file.
+void write_file(const std::filesystem::path& path, const char* bytes, std::size_t size) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes, static_cast<std::streamsize>(size));
+  if (!out.flush())
+    throw Error(ErrorCategory::usage, "XR_VK_CAPTURE_IR: cannot write " + path.string());
+}
+
+// The internal representations of executable `index`: sized, then filled (the extension's
+// two-call idiom, twice: the list, then each one's bytes).
+std::vector<VkPipelineExecutableInternalRepresentationKHR> representations(
+    const vk::raii::Device& device, vk::Pipeline pipeline, std::uint32_t index,
+    std::vector<std::vector<char>>& storage) {
+  const auto& d = *device.getDispatcher();
+  const VkPipelineExecutableInfoKHR exec{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR, nullptr,
+                                         pipeline, index};
+  std::uint32_t count = 0;
+  XR_VK_CHECK(vk::Result(
+      d.vkGetPipelineExecutableInternalRepresentationsKHR(*device, &exec, &count, nullptr)));
+  std::vector<VkPipelineExecutableInternalRepresentationKHR> irs(
+      count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INTERNAL_REPRESENTATION_KHR,
+              nullptr,
+              {},
+              {},
+              VK_FALSE,
+              0,
+              nullptr});
+  XR_VK_CHECK(vk::Result(
+      d.vkGetPipelineExecutableInternalRepresentationsKHR(*device, &exec, &count, irs.data())));
+  storage.resize(count);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    storage[i].resize(irs[i].dataSize);
+    irs[i].pData = storage[i].data();
+  }
+  if (count > 0)
+    XR_VK_CHECK(vk::Result(
+        d.vkGetPipelineExecutableInternalRepresentationsKHR(*device, &exec, &count, irs.data())));
+  return irs;
+}
+
 }  // namespace
+
+void write_internal_representations(const vk::raii::Device& device, vk::Pipeline pipeline,
+                                    const std::string& dir, const std::string& stem) {
+  const auto& d = *device.getDispatcher();
+  const std::filesystem::path base(dir);
+  std::error_code ec;
+  std::filesystem::create_directories(base, ec);
+  std::string file = stem;
+  for (char& c : file)
+    if (c == '/' || c == '\\' || c == ':') c = '_';
+  const VkPipelineInfoKHR info{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR, nullptr, pipeline};
+  std::uint32_t executables = 0;
+  XR_VK_CHECK(
+      vk::Result(d.vkGetPipelineExecutablePropertiesKHR(*device, &info, &executables, nullptr)));
+  std::string listing;
+  for (std::uint32_t e = 0; e < executables; ++e) {
+    std::vector<std::vector<char>> storage;
+    const auto irs = representations(device, pipeline, e, storage);
+    for (std::size_t i = 0; i < irs.size(); ++i) {
+      const std::string name = file + "-" + std::to_string(e) + "-" + std::to_string(i);
+      const std::size_t size =
+          irs[i].isText && !storage[i].empty() ? storage[i].size() - 1 : storage[i].size();
+      write_file(base / (name + (irs[i].isText ? ".txt" : ".bin")), storage[i].data(), size);
+      listing += name + ": " + irs[i].name + " (" + irs[i].description + "), " +
+                 std::to_string(size) + " bytes\n";
+    }
+    if (irs.empty())
+      listing += file + "-" + std::to_string(e) + ": the driver lists no internal representation\n";
+  }
+  write_file(base / (file + "-list.txt"), listing.data(), listing.size());
+}
 
 CompiledPass compiled_pass(const vk::raii::Device& device, const DeviceFacts& facts,
                            vk::Pipeline pipeline, std::string module, std::uint32_t workgroup,

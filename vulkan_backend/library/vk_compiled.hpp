@@ -19,6 +19,12 @@ CompiledPass compiled_pass(const vk::raii::Device& device, const DeviceFacts& fa
                            vk::Pipeline pipeline, std::string module, std::uint32_t workgroup,
                            Grid grid);
 
+// Every internal representation of `pipeline`'s executables (made with
+// eCaptureInternalRepresentationsKHR) written to `dir`/`stem`-<executable>-<index>.txt (text) or
+// .bin, and `stem`-none.txt where the driver lists none. Error(io) if a file cannot be written.
+void write_internal_representations(const vk::raii::Device& device, vk::Pipeline pipeline,
+                                    const std::string& dir, const std::string& stem);
+
 // A statistic's value the driver reports as "not applicable" in place of bytes: NVIDIA's Local
 // Memory Size of 2^36 on a pipeline that uses none.
 inline constexpr std::uint64_t kStatisticSentinel = std::uint64_t(1) << 36;

@@ -90,7 +90,7 @@ ContextState::ContextState(const ContextInfo& info, VulkanKnobs knobs_in)
   if (!device->getDispatcher()->vkGetBufferDeviceAddress)
     throw Error(ErrorCategory::unsupported,
                 "xreduce::vulkan: the device has no vkGetBufferDeviceAddress (Vulkan 1.2)");
-  pipelines.emplace(*device, facts, info.pipeline_cache);
+  pipelines.emplace(*device, facts, info.pipeline_cache, knobs.capture_ir_dir);
 }
 
 ContextState::~ContextState() {

@@ -36,6 +36,7 @@ void read_device_knobs(VulkanKnobs& k) {
     if (!k.force_address && std::string_view(v) != "auto")
       first_error(k.device_error, "XR_VK_ADDRESSING must be auto or address");
   }
+  if (const char* v = knob(k, "XR_VK_CAPTURE_IR"); v && *v) k.capture_ir_dir = v;
   if (const char* v = knob(k, "XR_VK_BLOCK_BYTES"); v && *v) {
     char* end = nullptr;
     const unsigned long long bytes = std::strtoull(v, &end, 10);

@@ -49,6 +49,11 @@ struct VulkanKnobs {
   // volatile loads instead of relaxed atomic loads (a data race under the Vulkan memory model;
   // measures what the atomic load costs on a driver, never a default).
   bool lookback_plain_loads = false;
+  // XR_VK_CAPTURE_IR=DIR: every pipeline is also made with its internal representations kept
+  // (VK_KHR_pipeline_executable_properties), and each is written to DIR as it is created: what
+  // a driver shows of its compiled code beyond the statistics (issue 36's look for the ladder's
+  // subgroup tail). Empty: none kept.
+  std::string capture_ir_dir;
 
   // Each knob set in the environment, as given (name, value), in the order above.
   std::vector<std::pair<std::string, std::string>> set;

@@ -4,14 +4,18 @@
 #include <span>
 
 #include "vk_check.hpp"
+#include "vk_compiled.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/spirv_modules.hpp"
 
 namespace xr::vulkan {
 
 Pipelines::Pipelines(const vk::raii::Device& device, const DeviceFacts& facts,
-                     VkPipelineCache cache)
-    : device_(device), facts_(facts), borrowed_cache_(cache != VK_NULL_HANDLE) {
+                     VkPipelineCache cache, std::string capture_ir_dir)
+    : device_(device),
+      facts_(facts),
+      borrowed_cache_(cache != VK_NULL_HANDLE),
+      capture_ir_dir_(std::move(capture_ir_dir)) {
   cache_ = borrowed_cache_ ? vk::raii::PipelineCache(device, cache)
                            : XR_VK_CHECK(device.createPipelineCache(vk::PipelineCacheCreateInfo()));
   pushed_ =
@@ -72,12 +76,18 @@ vk::Pipeline Pipelines::get(const PipelineKey& key) {
   vk::PipelineShaderStageCreateInfo stage(stage_flags, vk::ShaderStageFlagBits::eCompute,
                                           *entry.module, entry_point.c_str(), &spec);
   // Statistics kept where the device enabled them: the same code, its resources readable.
-  const vk::PipelineCreateFlags flags = facts_.executable_statistics
-                                            ? vk::PipelineCreateFlagBits::eCaptureStatisticsKHR
-                                            : vk::PipelineCreateFlags();
+  vk::PipelineCreateFlags flags;
+  const bool capture_ir = facts_.executable_statistics && !capture_ir_dir_.empty();
+  if (facts_.executable_statistics) flags |= vk::PipelineCreateFlagBits::eCaptureStatisticsKHR;
+  if (capture_ir) flags |= vk::PipelineCreateFlagBits::eCaptureInternalRepresentationsKHR;
   entry.pipeline = XR_VK_CHECK(device_.createComputePipeline(
       cache_, vk::ComputePipelineCreateInfo(
                   flags, stage, key.descriptor_sets ? sets_layout() : pushed_layout())));
+  if (capture_ir)
+    write_internal_representations(device_, *entry.pipeline, capture_ir_dir_,
+                                   key.module + "-wg" + std::to_string(key.workgroup) + "-op" +
+                                       std::to_string(key.op) + "-u" + std::to_string(key.unroll) +
+                                       "-m" + std::to_string(key.mode));
   return *pipelines_.emplace(key, std::move(entry)).first->second.pipeline;
 }
 

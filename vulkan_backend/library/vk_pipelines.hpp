@@ -61,8 +61,10 @@ static_assert(offsetof(PushBlock, sizes) == 24 && offsetof(PushBlock, sizes.in_o
 
 class Pipelines {
  public:
-  // `cache`: the caller's pipeline cache (not owned), else one of its own.
-  Pipelines(const vk::raii::Device& device, const DeviceFacts& facts, VkPipelineCache cache = {});
+  // `cache`: the caller's pipeline cache (not owned), else one of its own. `capture_ir_dir`:
+  // where each pipeline's internal representations are written as it is made (VulkanKnobs).
+  Pipelines(const vk::raii::Device& device, const DeviceFacts& facts, VkPipelineCache cache = {},
+            std::string capture_ir_dir = {});
   ~Pipelines();  // a borrowed cache is released, not destroyed
   Pipelines(const Pipelines&) = delete;
   Pipelines& operator=(const Pipelines&) = delete;
@@ -98,6 +100,7 @@ class Pipelines {
   const DeviceFacts& facts_;
   vk::raii::PipelineCache cache_{nullptr};
   bool borrowed_cache_ = false;
+  std::string capture_ir_dir_;
   Layout pushed_, sets_;
   std::mutex mutex_;  // guards the maps
   std::map<PipelineKey, Entry> pipelines_;
