@@ -70,3 +70,24 @@ T4 load_src4(IDX at, uint v) { return widen4(src_data4[uint(at >> 2) + v]); }
 void store_dst(IDX at, uint e, T x) { dst_data[uint(at) + e] = to_dst(x); }
 void store_dst4(IDX at, uint v, T4 x) { dst_data4[uint(at >> 2) + v] = to_dst4(x); }
 #endif
+
+#if E_BYTES == 2 && defined(XR_DST_ELEMENTS)
+// 16-bit elements eight to a 16-byte vector (a uvec4 of packed pairs, element 0 in the low half
+// of x): a fast/* scan tile's lane takes one, as CUDA's lanes do (scan_vector_tile.glsl). Bases
+// at multiples of 8 elements.
+#ifdef XR_ADDRESS
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly restrict buffer SrcVec8 {
+  uvec4 v;
+};
+layout(buffer_reference, std430, buffer_reference_align = 16) writeonly restrict buffer DstVec8 {
+  uvec4 v;
+};
+uvec4 load_src8_bits(IDX at, uint v) { return SrcVec8(at + IDX(v) * 16).v; }
+void store_dst8_bits(IDX at, uint v, uvec4 x) { DstVec8(at + IDX(v) * 16).v = x; }
+#else
+layout(set = 0, binding = 0) readonly restrict buffer SrcBuf8 { uvec4 src_data8[]; };
+layout(set = 0, binding = 1) writeonly restrict buffer DstBuf8 { uvec4 dst_data8[]; };
+uvec4 load_src8_bits(IDX at, uint v) { return src_data8[uint(at >> 3) + v]; }
+void store_dst8_bits(IDX at, uint v, uvec4 x) { dst_data8[uint(at >> 3) + v] = x; }
+#endif
+#endif

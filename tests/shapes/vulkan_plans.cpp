@@ -41,7 +41,7 @@ xr::TileShape planned_scan(const ScanSpec& spec, xr::DType t) {
       if (spec.family == ScanFamily::bit) return {p.workgroup, 1};
       const bool vectors =
           spec.family == ScanFamily::reduce_then_scan || spec.family == ScanFamily::look_back;
-      return {p.workgroup, vectors ? p.unroll * 4 : p.unroll};
+      return {p.workgroup, vectors ? p.unroll * lane_elements(t) : p.unroll};
     }
   FAIL("no pass runs " << spec.shader);
   return {};

@@ -124,8 +124,9 @@ ScanPlan plan_bit(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n,
 // chunks, scan the partials in one workgroup, rescan the chunks from their prefixes. One
 // workgroup covering n skips the first two passes.
 ScanPlan plan_reduce_then_scan(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n,
-                               std::size_t acc_bytes) {
-  const std::uint32_t tile = spec.workgroup * spec.items * 4;
+                               DType t) {
+  const std::size_t acc_bytes = size_of(accumulator_of(t));
+  const std::uint32_t tile = spec.workgroup * spec.items * lane_elements(t);
   const std::uint32_t per_group = ceil_div(ceil_div(n, tile), kGridGroups);
   const std::uint32_t chunk = per_group * tile;
   const std::uint32_t groups = ceil_div(n, chunk);
@@ -186,7 +187,7 @@ ScanPlan plan_look_back(const ScanSpec& spec, const DeviceFacts& f, std::uint64_
   // only an explicit XR_VK_LOOKBACK_CLOCK=0 with a back-off asks for those.
   const std::uint32_t backoff =
       clock || policy.clock == LookBackClock::off ? policy.tile_of(t).backoff : 0;
-  const std::uint32_t tile = shape.workgroup * shape.vectors * 4;
+  const std::uint32_t tile = shape.workgroup * shape.vectors * lane_elements(t);
   const std::uint32_t words = acc_bytes == 8 ? 2 : 1;
   ScanPlan plan;
   plan.tiles = ceil_div(n, tile);
@@ -210,6 +211,10 @@ ScanPlan plan_look_back(const ScanSpec& spec, const DeviceFacts& f, std::uint64_
 
 }  // namespace
 
+std::uint32_t lane_elements(DType t) {
+  return size_of(t) == 2 ? 8 : 4;
+}
+
 ScanPlan plan_scan(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n, DType t,
                    const LookBackPolicy& lookback) {
   const std::size_t acc_bytes = size_of(accumulator_of(t));
@@ -219,7 +224,7 @@ ScanPlan plan_scan(const ScanSpec& spec, const DeviceFacts& f, std::uint64_t n, 
     case ScanFamily::bit:
       return plan_bit(spec, f, n, acc_bytes);
     case ScanFamily::reduce_then_scan:
-      return plan_reduce_then_scan(spec, f, n, acc_bytes);
+      return plan_reduce_then_scan(spec, f, n, t);
     case ScanFamily::look_back:
       return plan_look_back(spec, f, n, t, lookback);
   }

@@ -44,6 +44,10 @@ struct ScanPlan {
   std::uint32_t tiles = 0;                    // look-back: tiles of one call
 };
 
+// Elements a lane takes per vector of the fast/* scan tiles (shaders/scan_vector_tile.glsl): 4,
+// or 8 of the 16-bit types (one 16-byte vector, as CUDA's lanes take).
+std::uint32_t lane_elements(DType t);
+
 // n >= 1. Scratch holds accumulators (accumulator_of: float for f16/bf16).
 ScanPlan plan_scan(const ScanSpec& spec, const DeviceFacts& facts, std::uint64_t n, DType t,
                    const LookBackPolicy& lookback);
