@@ -1,10 +1,13 @@
 #version 450
 // smem/unroll-last-warp (Harris #5) as "unroll within a subgroup": first-add loading, workgroup
-// barriers while more than one subgroup holds data, then the last steps inside subgroup 0 with
-// subgroup barriers - the Vulkan counterpart of __syncwarp(), where the seed's `volatile`
-// warp-synchronous code is a data race. Correct for any subgroup size (lavapipe 8, NVIDIA 32),
-// given full subgroups and a workgroup of at least one subgroup (the host checks both).
+// barriers while more than two subgroups' worth of slots hold data, then the last steps inside
+// subgroup 0 with subgroup barriers (the Vulkan counterpart of __syncwarp(), where the seed's
+// `volatile` warp-synchronous code is a data race), from 2 x subgroup-size slots as CUDA's last
+// warp: the shape and its H200 measurement are in smem_unrolled.glsl. Correct for any subgroup
+// size (lavapipe 8, NVIDIA 32), given full subgroups and a workgroup of at least one subgroup
+// (the host checks both).
 #extension GL_KHR_shader_subgroup_basic : require
+#extension GL_EXT_control_flow_attributes : require
 #include "common.glsl"
 
 shared T sdata[WG];
@@ -16,15 +19,16 @@ void main() {
   const IDX i = IDX(group) * (2 * WG) + tid;
   sdata[tid] = OP(load_or_identity(i), load_or_identity(i + WG));
   barrier();
-  for (uint s = WG / 2; s >= gl_SubgroupSize; s >>= 1) {
+  [[unroll]] for (uint s = WG / 2; s > gl_SubgroupSize; s >>= 1) {
     if (tid < s) sdata[tid] = OP(sdata[tid], sdata[tid + s]);
     barrier();
   }
-  // sdata[0 .. gl_SubgroupSize) now holds the partials; subgroup 0 folds them, indexing by its
-  // own lane ids (no assumption on how invocations map to subgroups).
+  // sdata[0 .. 2 x gl_SubgroupSize) now holds the partials (all WG of them in a workgroup of
+  // one or two subgroups); subgroup 0 folds them, indexing by its own lane ids (no assumption on
+  // how invocations map to subgroups).
   if (gl_SubgroupID == 0) {
     const uint lane = gl_SubgroupInvocationID;
-    for (uint s = gl_SubgroupSize / 2; s > 0; s >>= 1) {
+    [[unroll]] for (uint s = min(gl_SubgroupSize, WG / 2); s > 0; s >>= 1) {
       if (lane < s) sdata[lane] = OP(sdata[lane], sdata[lane + s]);
       subgroupMemoryBarrierShared();
       subgroupBarrier();
