@@ -243,3 +243,36 @@ TEST_CASE("compare: each row carries its call's compiled passes, the same as ins
   }
   CHECK(gpu_rows == 2);
 }
+
+// XR_VK_CAPTURE_IR: recorded with the report's knobs; a driver that reports statistics has each
+// pipeline's internal representations written (at least the listing per pipeline), one without
+// the extension (Debian 12's lavapipe) has nothing written and runs as without the knob.
+TEST_CASE("XR_VK_CAPTURE_IR: a knob of the report, the listing where the driver has statistics",
+          "[cli][inspect][vulkan]") {
+  require_vulkan_or_skip();
+  TempDir dir;
+  const auto ir = dir / "ir";
+  setenv("XR_VK_CAPTURE_IR", ir.string().c_str(), 1);
+  const json inspected = inspect_json(
+      {"--backend", "vulkan", "--variant", "smem/first-add", "--n", "4096", "--dtype", "f32"});
+  const Result r =
+      xreduce({"compare", "--backend", "vulkan", "--variant", "smem/first-add", "--n", "4096",
+               "--dtype", "f32", "--reps", "1", "--quiet", "--format", "json"});
+  unsetenv("XR_VK_CAPTURE_IR");
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  REQUIRE(j["devices"].size() == 1);
+  CHECK(j["devices"][0]["knobs"]["XR_VK_CAPTURE_IR"] == ir.string());
+  const json& pass = inspected["rows"].at(0)["passes"].at(0);
+  if (pass["registers"].is_null()) {
+    CHECK_FALSE(std::filesystem::exists(ir));
+  } else {
+    REQUIRE(std::filesystem::exists(ir));
+    int listings = 0;
+    for (const auto& f : std::filesystem::directory_iterator(ir))
+      listings += f.path().string().ends_with("-list.txt") &&
+                  f.path().filename().string().starts_with("smem_first_add.f32");
+    CHECK(listings >= 1);
+  }
+}

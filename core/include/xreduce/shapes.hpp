@@ -106,13 +106,14 @@ inline constexpr ShapeException kShapeExceptions[] = {
     {"vulkan", Primitive::scan, "fast/*", "f16,bf16",
      "lanes take 8 elements (one 16-byte vector, CUDA's), not 4: the 16-bit tiles twice the shared "
      "one (scan_vector_tile.glsl)",
-     "H200, 2^28, cold, f16 / bf16 look-back ms: 4 per lane 0.610 / 0.554 (CUDA 0.357 / 0.366); "
-     "8 per lane: issue 36's note"},
+     "H200, 2^28, cold, Vulkan ms 4 -> 8 per lane: f16 / bf16 fast/reduce-then-scan 0.568 -> "
+     "0.499 / 0.496 -> 0.451, look-back 0.605 -> 0.587 / 0.547 -> 0.544 (CUDA rts 0.442 / 0.426, "
+     "look-back 0.359 / 0.356); docs/results/H200/compiled"},
     {"cuda", Primitive::reduce, "fast/*", "i64,u64,f64,f16,bf16",
      "vectors of 16 bytes whatever the element (2 of 8 bytes, 8 of 2), where Vulkan's hold 4 "
      "elements (32 and 8 bytes): the bytes in flight stay those tuned on 4-byte types",
      "Vulkan: u16vec4 -> uvec2 (one 64-bit access) took the look-back's f16 tile pass from 0.358 "
-     "to 0.350 ms (H200, 2^27); 8 halves per lane is not done"},
+     "to 0.350 ms (H200, 2^27); its fast/* scans take 8 halves per lane (the Vulkan entry)"},
     {"cuda", Primitive::scan, "fast/reduce-then-scan", "i64,u64,f64,f16,bf16",
      "as the reduce fast/* entry", "not measured apart from the look-back"},
     {"cuda", Primitive::scan, "fast/decoupled-lookback", "f16,bf16", "as the reduce fast/* entry",
