@@ -7,6 +7,7 @@
 
 #include "compare_output.hpp"
 #include "inspect_call.hpp"
+#include "report/gpu_apis.hpp"
 #include "xreduce/catalog.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/size.hpp"
@@ -89,8 +90,8 @@ std::vector<Backend*> choose_backends(const Registry& registry, const CompareOpt
   return backends;
 }
 
-// --device SEL (every GPU backend) or backend=SEL,...; a chosen CUDA device moves Vulkan's
-// default with it, so both still measure the same GPU.
+// --device SEL (every GPU backend) or backend=SEL,...; a chosen CUDA device moves the default of
+// each other GPU API (Vulkan, OpenCL) with it, so all still measure the same GPU.
 void select_devices(const Registry& registry, const CompareOptions& o,
                     const std::vector<Backend*>& backends) {
   std::map<std::string, std::string> selectors;
@@ -117,11 +118,12 @@ void select_devices(const Registry& registry, const CompareOptions& o,
   for (Backend* b : backends)
     if (auto it = selectors.find(std::string(b->name())); it != selectors.end())
       b->select_device(DeviceChoice{it->second, ""});
-  Backend* cuda = registry.find("cuda");
-  Backend* vulkan = registry.find("vulkan");
-  if (cuda && vulkan && selectors.count("cuda") && !selectors.count("vulkan") &&
-      vulkan->available())
-    vulkan->select_device(DeviceChoice{"", cuda->device().uuid});
+  Backend* cuda = registry.find(kAnchorApi);
+  if (!cuda || !selectors.count(std::string(kAnchorApi))) return;
+  for (std::string_view api : compared_apis())
+    if (Backend* other = registry.find(api);
+        other && !selectors.count(std::string(api)) && other->available())
+      other->select_device(DeviceChoice{"", cuda->device().uuid});
 }
 
 // The variants of each backend whose primitive is measured and whose id matches a glob; a

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "report/gpu_apis.hpp"
 #include "xreduce/catalog.hpp"
 #include "xreduce/harness.hpp"
 
@@ -78,34 +79,45 @@ void ladder_metrics(const CompareReport& r, Analysis& a) {
   }
 }
 
+// Present with two or more GPU APIs: with three, one that differs is enough for a warning.
 std::optional<SameGpu> same_gpu_of(const CompareReport& r) {
-  const DeviceRecord* cu = nullptr;
-  const DeviceRecord* vk = nullptr;
-  for (const auto& d : r.devices) {
-    if (d.backend == "cuda") cu = &d;
-    if (d.backend == "vulkan") vk = &d;
-  }
-  if (!cu || !vk) return std::nullopt;
-  return SameGpu{!cu->info.uuid.empty() && cu->info.uuid == vk->info.uuid, cu->info.uuid,
-                 vk->info.uuid};
+  SameGpu g;
+  for (std::string_view api : kGpuApis)
+    for (const auto& d : r.devices)
+      if (d.backend == api) g.uuids.emplace_back(d.backend, d.info.uuid);
+  if (g.uuids.size() < 2) return std::nullopt;
+  const std::string& first = g.uuids.front().second;
+  g.same = std::all_of(g.uuids.begin(), g.uuids.end(),
+                       [&](const auto& u) { return !u.second.empty() && u.second == first; });
+  return g;
+}
+
+// The row of `api` beside CUDA's row of `x`, where it measured the same variant there.
+std::optional<Partner> partner_of(const AnalyzedReport& ar, const SideBySide& x,
+                                  std::string_view api) {
+  const auto i = ar.find_row(x.sec, x.n, std::string(api), x.variant);
+  if (!i || !ar.row(*i).measured()) return std::nullopt;
+  const ResultRow& cuda = ar.row(x.cuda);
+  const ResultRow& row = ar.row(*i);
+  Partner p{std::string(api), *i, cuda.ms.median > 0 ? row.ms.median / cuda.ms.median : 0, {}};
+  const auto& cc = cuda.compiled;
+  const auto& oc = row.compiled;
+  if (cc && oc && !cc->passes.empty() && !oc->passes.empty())
+    p.compiled_differences = differing_facts(*cc, *oc);
+  return p;
 }
 
 std::vector<SideBySide> side_by_side_of(const CompareReport& r, const Analysis& a) {
+  const AnalyzedReport ar{r, a};
   std::vector<SideBySide> out;
   for (const Ladder& cuda : a.ladders) {
-    if (cuda.backend != "cuda") continue;
+    if (cuda.backend != kAnchorApi) continue;
     for (RowIndex c : cuda.rows) {
-      const ResultRow& row = r.rows[c];
-      if (!row.measured()) continue;
-      const auto v = AnalyzedReport{r, a}.find_row(cuda.sec, cuda.n, "vulkan", row.variant);
-      if (!v || !r.rows[*v].measured()) continue;
-      const double ratio = row.ms.median > 0 ? r.rows[*v].ms.median / row.ms.median : 0;
-      SideBySide x{cuda.sec, cuda.n, row.variant, c, *v, ratio, std::nullopt};
-      const auto& cc = row.compiled;
-      const auto& vc = r.rows[*v].compiled;
-      if (cc && vc && !cc->passes.empty() && !vc->passes.empty())
-        x.compiled_differences = differing_facts(*cc, *vc);
-      out.push_back(std::move(x));
+      if (!r.rows[c].measured()) continue;
+      SideBySide x{cuda.sec, cuda.n, r.rows[c].variant, c, {}};
+      for (std::string_view api : compared_apis())
+        if (auto p = partner_of(ar, x, api)) x.partners.push_back(std::move(*p));
+      if (!x.partners.empty()) out.push_back(std::move(x));
     }
   }
   return out;
@@ -133,7 +145,7 @@ std::vector<Crossover> crossovers_of(const CompareReport& r, const Analysis& a) 
     if (ns.size() < 2) continue;
     for (const auto& d : r.devices) {
       const std::string& b = d.backend;
-      if (b != "cuda" && b != "vulkan") continue;  // xreduce's GPU backends, not merged peers
+      if (!is_gpu_api(b)) continue;  // xreduce's GPU backends, not merged peers
       std::vector<std::pair<std::uint64_t, bool>> faster;  // n, gpu faster than cpu
       for (std::uint64_t n : ns) {
         const Best* g = a.best(sec, n, b);
@@ -156,11 +168,10 @@ std::vector<Crossover> crossovers_of(const CompareReport& r, const Analysis& a) 
 // The libraries a user would pick instead of xreduce: CUB (the CUDA backend's lib/*) and the
 // peers merged from bench/peers.py (every backend that is not one of xreduce's).
 bool is_library(const ResultRow& row) {
-  return row.variant.rfind("lib/", 0) == 0 ||
-         (row.backend != "cpu" && row.backend != "cuda" && row.backend != "vulkan");
+  return row.variant.rfind("lib/", 0) == 0 || (row.backend != "cpu" && !is_gpu_api(row.backend));
 }
 bool is_ours_on_gpu(const ResultRow& row) {
-  return (row.backend == "cuda" || row.backend == "vulkan") && !is_library(row);
+  return is_gpu_api(row.backend) && !is_library(row);
 }
 std::string library_name(const ResultRow& row) {
   return row.variant.rfind("lib/", 0) == 0 ? row.variant.substr(4) : row.variant;
@@ -256,6 +267,23 @@ std::optional<RowIndex> AnalyzedReport::find_row(const Section& sec, std::uint64
     for (RowIndex i : l->rows)
       if (row(i).variant == variant) return i;
   return std::nullopt;
+}
+
+const Partner* SideBySide::partner(std::string_view backend) const {
+  for (const auto& p : partners)
+    if (p.backend == backend) return &p;
+  return nullptr;
+}
+
+std::vector<std::string> partner_apis(const std::vector<SideBySide>& xs, bool compiled) {
+  std::vector<std::string> out;
+  for (std::string_view api : compared_apis())
+    if (std::any_of(xs.begin(), xs.end(), [&](const SideBySide& x) {
+          const Partner* p = x.partner(api);
+          return p && (!compiled || p->compiled_differences);
+        }))
+      out.emplace_back(api);
+  return out;
 }
 
 const Best* Analysis::best(const Section& sec, std::uint64_t n, const std::string& backend) const {

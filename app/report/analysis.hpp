@@ -1,6 +1,6 @@
 // Every number a compare report derives from its rows, computed once by analyze() as nvbench's
 // summaries are: the per-row metrics (GB/s, % of the measured peak, step and cumulative speedups,
-// ratio to lib/cub), and per section the ladders, the CUDA/Vulkan side by side, the best per
+// ratio to lib/cub), and per section the ladders, each GPU API beside CUDA, the best per
 // backend and size, the CPU/GPU crossovers, xreduce against the libraries and the rows above the
 // peak. The renderers only format what is here; none derives a number of its own.
 #pragma once
@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -43,16 +44,31 @@ struct SectionSizes {
   std::vector<std::uint64_t> sizes;  // ascending
 };
 
-// A variant measured on both CUDA and Vulkan at the same point (the bridge of the ladder).
+// Another GPU API's row of a variant that CUDA measured at the same point.
+struct Partner {
+  std::string backend;  // one of compared_apis()
+  RowIndex row = 0;
+  double ratio = 0;  // its time / cuda's time
+  // Where both rows carry their compiled passes: the facts that differ (report/compiled.hpp).
+  std::optional<std::vector<FactDifference>> compiled_differences;
+};
+
+// A variant measured on CUDA and on at least one other GPU API at the same point (the bridge of
+// the ladder).
 struct SideBySide {
   Section sec;
   std::uint64_t n = 0;
   std::string variant;
-  RowIndex cuda = 0, vulkan = 0;
-  double ratio = 0;  // vulkan time / cuda time
-  // Where both rows carry their compiled passes: the facts that differ (report/compiled.hpp).
-  std::optional<std::vector<FactDifference>> compiled_differences;
+  RowIndex cuda = 0;
+  std::vector<Partner> partners;  // in kGpuApis order; never empty
+
+  // The row of `backend` beside CUDA's; nullptr where it did not measure the variant here.
+  const Partner* partner(std::string_view backend) const;
 };
+
+// The APIs compared with CUDA somewhere in `xs`, in kGpuApis order: the columns of their tables.
+// With `compiled`, only those whose partners carry compiled facts somewhere.
+std::vector<std::string> partner_apis(const std::vector<SideBySide>& xs, bool compiled = false);
 
 // The fastest correct variant of one backend at one point.
 struct Best {
@@ -102,10 +118,10 @@ struct DeviceClock {
   std::optional<RowIndex> lowest_row;  // the row of the lowest sample
 };
 
-// Whether cuda and vulkan measured one GPU, proven by UUID.
+// Whether xreduce's GPU APIs measured one GPU, proven by UUID.
 struct SameGpu {
-  bool same = false;
-  std::string cuda_uuid, vulkan_uuid;
+  bool same = false;                                       // every UUID known and equal
+  std::vector<std::pair<std::string, std::string>> uuids;  // backend, its UUID; kGpuApis order
 };
 
 // One direction of a --transfers row against the backend's host link. Issue 11's bar: uploads
@@ -124,7 +140,7 @@ struct TransferShares {
 // Everything analyze() derives from one report; a RowIndex points into that report's rows.
 struct Analysis {
   std::vector<RowMetrics> metrics;     // parallel to CompareReport::rows
-  std::optional<SameGpu> same_gpu;     // when both cuda and vulkan are in the report
+  std::optional<SameGpu> same_gpu;     // when two or more GPU APIs are in the report
   std::vector<SectionSizes> sections;  // in section order
   std::vector<Ladder> ladders;         // by section, size, then backend in device order; none empty
   std::vector<SideBySide> side_by_side;

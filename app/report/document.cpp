@@ -6,6 +6,7 @@
 
 #include "report/baseline_document.hpp"
 #include "report/format.hpp"
+#include "report/gpu_apis.hpp"
 #include "report/tables.hpp"
 #include "xreduce/size.hpp"
 
@@ -70,13 +71,37 @@ std::string knobs_text(const DeviceRecord& d) {
   return fmt::format("{} ran with the environment knobs {}", d.backend, knobs);
 }
 
+// "cuda and vulkan", "cuda, vulkan and opencl".
+std::string and_list(const std::vector<std::string>& names) {
+  std::string s;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return s;
+}
+
 std::string same_gpu_text(const SameGpu& g) {
+  std::vector<std::string> names;
+  std::string uuids;  // "cuda UUID a, vulkan UUID ?"
+  for (const auto& [backend, uuid] : g.uuids) {
+    names.push_back(backend);
+    uuids +=
+        fmt::format("{}{} UUID {}", uuids.empty() ? "" : ", ", backend, uuid.empty() ? "?" : uuid);
+  }
   if (g.same)
-    return fmt::format("same GPU: the cuda and vulkan devices share UUID {}", g.cuda_uuid);
-  return fmt::format(
-      "WARNING: cuda and vulkan measured DIFFERENT devices (cuda UUID {}, vulkan UUID {}); "
-      "the side-by-side ratios compare two GPUs",
-      g.cuda_uuid.empty() ? "?" : g.cuda_uuid, g.vulkan_uuid.empty() ? "?" : g.vulkan_uuid);
+    return fmt::format("same GPU: the {} devices share UUID {}", and_list(names),
+                       g.uuids.front().second);
+  // Without CUDA nothing is set side by side, but the ladders still stand apart.
+  return fmt::format("WARNING: {} measured DIFFERENT devices ({}); {} compare {}", and_list(names),
+                     uuids,
+                     names.front() == kAnchorApi ? "the side-by-side ratios" : "their ladders",
+                     names.size() == 2 ? "two GPUs" : "different GPUs");
+}
+
+// "cuda vs vulkan vs opencl": the title of the APIs compared with CUDA.
+std::string versus_words(const std::vector<std::string>& apis) {
+  std::string s(kAnchorApi);
+  for (const auto& api : apis) s += " vs " + api;
+  return s;
 }
 
 DocumentHeader header_of(const AnalyzedReport& ar) {
@@ -153,20 +178,23 @@ void add_devices(const AnalyzedReport& ar, std::vector<Block>& body) {
     }
 }
 
-// A section with many sizes: GB/s by n for each backend, and the vulkan/cuda ratio by n.
+// A section with many sizes: GB/s by n for each backend, and each other GPU API's time over
+// CUDA's by n.
 void add_matrices(const AnalyzedReport& ar, const SectionSizes& s, std::vector<Block>& body) {
   const std::string what = section_what(s.sec);
   for (const auto& d : ar.report.devices)
     if (const Ladder* largest = ar.analysis.ladder(s.sec, s.sizes.back(), d.backend))
       add_table(body, fmt::format("{} · GB/s by n · {}", d.backend, what),
                 matrix_table(ar, s, *largest));
-  const auto& sbs = ar.analysis.side_by_side;
-  if (std::any_of(sbs.begin(), sbs.end(), [&](const SideBySide& x) { return x.sec == s.sec; }))
-    add_table(body, fmt::format("cuda vs vulkan · vulkan/cuda time ratio by n · {}", what),
-              ratio_matrix(ar, s));
+  std::vector<SideBySide> here;
+  for (const auto& x : ar.analysis.side_by_side)
+    if (x.sec == s.sec) here.push_back(x);
+  for (const std::string& api : partner_apis(here))
+    add_table(body, fmt::format("cuda vs {0} · {0}/cuda time ratio by n · {1}", api, what),
+              ratio_matrix(ar, s, api));
 }
 
-// Each backend's ladder at one size, then the variants measured on both CUDA and Vulkan.
+// Each backend's ladder at one size, then the variants measured on CUDA and another GPU API.
 void add_ladders(const AnalyzedReport& ar, const Section& sec, std::uint64_t n,
                  std::vector<Block>& body) {
   for (const auto& d : ar.report.devices)
@@ -177,11 +205,11 @@ void add_ladders(const AnalyzedReport& ar, const Section& sec, std::uint64_t n,
   for (const auto& x : ar.analysis.side_by_side)
     if (x.sec == sec && x.n == n) here.push_back(x);
   if (here.empty()) return;
-  add_table(body, fmt::format("cuda vs vulkan · {}", section_title(sec, n)),
+  add_table(body, fmt::format("{} · {}", versus_words(partner_apis(here)), section_title(sec, n)),
             side_by_side_table(ar, here));
-  if (std::any_of(here.begin(), here.end(),
-                  [](const SideBySide& x) { return x.compiled_differences.has_value(); }))
-    add_table(body, fmt::format("compiled · cuda vs vulkan · {}", section_title(sec, n)),
+  if (const auto compiled = partner_apis(here, true); !compiled.empty())
+    add_table(body,
+              fmt::format("compiled · {} · {}", versus_words(compiled), section_title(sec, n)),
               compiled_table(ar, here));
 }
 

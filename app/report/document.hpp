@@ -21,9 +21,9 @@ struct DocumentHeader {
   Table devices;                                                  // the same facts as a table
   struct SameGpu {
     std::string text;
-    bool same = false;  // false: a warning that cuda and vulkan measured two GPUs
+    bool same = false;  // false: a warning that the GPU APIs measured different GPUs
   };
-  std::optional<SameGpu> same_gpu;   // when both cuda and vulkan are in the report
+  std::optional<SameGpu> same_gpu;   // when two or more GPU APIs are in the report
   std::vector<std::string> skipped;  // "backend why" of each backend left out
   std::vector<std::string> notes;    // what merging other reports noticed
   bool has_scan = false;             // a scan's GB/s and % peak need a word of explanation

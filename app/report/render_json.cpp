@@ -144,26 +144,37 @@ json row_json(const ResultRow& row, const RowMetrics& rm) {
   return j;
 }
 
-// The facts of a side-by-side's compiled passes that differ; null where a row has none.
-json differences_json(const SideBySide& x) {
-  if (!x.compiled_differences) return nullptr;
+// The facts of a partner's compiled passes that differ from CUDA's; null where a row has none.
+json differences_json(const Partner& p) {
+  if (!p.compiled_differences) return nullptr;
   json out = json::array();
-  for (const FactDifference& d : *x.compiled_differences)
-    out.push_back({{"fact", d.fact}, {"pass", d.pass}, {"cuda", d.a}, {"vulkan", d.b}});
+  for (const FactDifference& d : *p.compiled_differences)
+    out.push_back({{"fact", d.fact}, {"pass", d.pass}, {"cuda", d.a}, {p.backend, d.b}});
   return out;
+}
+
+// A side by side: CUDA's time, then per API compared in the report its time, its ratio and its
+// compiled differences (null where it did not measure the variant here). Vulkan's differences
+// keep the key they had when it was the only partner.
+json side_by_side_json(const AnalyzedReport& ar, const SideBySide& x,
+                       const std::vector<std::string>& apis) {
+  json j = {{"n", x.n}, {"variant", x.variant}, {"cuda_ms", ar.row(x.cuda).ms.median}};
+  for (const std::string& api : apis) {
+    const Partner* p = x.partner(api);
+    j[api + "_ms"] = p ? json(ar.row(p->row).ms.median) : json(nullptr);
+    j[api + "_over_cuda"] = p ? json(p->ratio) : json(nullptr);
+    j[api == "vulkan" ? "compiled_differences" : api + "_compiled_differences"] =
+        p ? differences_json(*p) : json(nullptr);
+  }
+  return section_entry(x.sec, j);
 }
 
 // side_by_side, best, crossovers and versus_libraries, each entry keyed by its section.
 void add_summaries(const AnalyzedReport& ar, json& j) {
   const Analysis& a = ar.analysis;
+  const std::vector<std::string> apis = partner_apis(a.side_by_side);
   json sbs = json::array();
-  for (const auto& x : a.side_by_side)
-    sbs.push_back(section_entry(x.sec, {{"n", x.n},
-                                        {"variant", x.variant},
-                                        {"cuda_ms", ar.row(x.cuda).ms.median},
-                                        {"vulkan_ms", ar.row(x.vulkan).ms.median},
-                                        {"vulkan_over_cuda", x.ratio},
-                                        {"compiled_differences", differences_json(x)}}));
+  for (const auto& x : a.side_by_side) sbs.push_back(side_by_side_json(ar, x, apis));
   j["side_by_side"] = std::move(sbs);
   json best = json::array();
   for (const auto& b : a.bests)

@@ -1,6 +1,8 @@
 #include "report/tables.hpp"
 
 #include <algorithm>
+#include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -25,6 +27,35 @@ struct TransferLine {
   int samples = 0;
   Cell path;
 };
+
+// The cell of `api`'s row beside CUDA's; "-" where it did not measure the variant there.
+template <class F>
+std::function<Cell(const SideBySide&)> partner_cell(const std::string& api, F cell) {
+  return [api, cell](const SideBySide& x) -> Cell {
+    const Partner* p = x.partner(api);
+    return p ? cell(*p) : Cell{"-", Tone::dim};
+  };
+}
+
+// As partner_cell, and "-" where the two rows do not both carry their compiled facts.
+template <class F>
+std::function<Cell(const SideBySide&)> compiled_cell(const std::string& api, F cell) {
+  return partner_cell(api, [cell](const Partner& p) -> Cell {
+    return p.compiled_differences ? cell(p) : Cell{"-", Tone::dim};
+  });
+}
+
+// The compiled table's facts, each shown for CUDA then for each other API: header, fact.
+constexpr std::pair<std::string_view, const char*> kCompiledFacts[] = {
+    {"regs", "registers"}, {"smem B", "shared"}, {"occupancy", "occupancy"}};
+
+// The facts that differ from CUDA's, each named once; "none".
+Cell differs(const Partner& p) {
+  std::string s;
+  for (const FactDifference& d : *p.compiled_differences)
+    if (s.find(d.fact) == std::string::npos) s += (s.empty() ? "" : ", ") + d.fact;
+  return {s.empty() ? "none" : s};
+}
 
 }  // namespace
 
@@ -132,47 +163,57 @@ Table ladder_table(const AnalyzedReport& ar, const Ladder& ladder) {
 
 Table side_by_side_table(const AnalyzedReport& ar, const std::vector<SideBySide>& here) {
   using X = SideBySide;
-  return tabulate<X>(
-      {{"variant", kLeft, [](const X& x) -> Cell { return {x.variant}; }},
-       {"cuda ms", kRight,
-        [&ar](const X& x) -> Cell { return {format_ms(ar.row(x.cuda).ms.median)}; }},
-       {"vulkan ms", kRight,
-        [&ar](const X& x) -> Cell { return {format_ms(ar.row(x.vulkan).ms.median)}; }},
-       {"vulkan/cuda", kRight, [](const X& x) -> Cell { return {fmt_ratio(x.ratio)}; }},
-       {"cuda GB/s", kRight,
-        [&ar](const X& x) -> Cell { return {fmt_gbps(ar.metrics(x.cuda).gbps)}; }},
-       {"vulkan GB/s", kRight,
-        [&ar](const X& x) -> Cell { return {fmt_gbps(ar.metrics(x.vulkan).gbps)}; }}},
-      here);
+  const std::vector<std::string> apis = partner_apis(here);
+  std::vector<Column<X>> columns{{"variant", kLeft, [](const X& x) -> Cell { return {x.variant}; }},
+                                 {"cuda ms", kRight, [&ar](const X& x) -> Cell {
+                                    return {format_ms(ar.row(x.cuda).ms.median)};
+                                  }}};
+  for (const std::string& api : apis) {
+    columns.push_back({api + " ms", kRight, partner_cell(api, [&ar](const Partner& p) -> Cell {
+                         return {format_ms(ar.row(p.row).ms.median)};
+                       })});
+    columns.push_back({api + "/cuda", kRight, partner_cell(api, [](const Partner& p) -> Cell {
+                         return {fmt_ratio(p.ratio)};
+                       })});
+  }
+  columns.push_back({"cuda GB/s", kRight,
+                     [&ar](const X& x) -> Cell { return {fmt_gbps(ar.metrics(x.cuda).gbps)}; }});
+  for (const std::string& api : apis)
+    columns.push_back({api + " GB/s", kRight, partner_cell(api, [&ar](const Partner& p) -> Cell {
+                         return {fmt_gbps(ar.metrics(p.row).gbps)};
+                       })});
+  return tabulate(columns, here);
 }
 
 Table compiled_table(const AnalyzedReport& ar, const std::vector<SideBySide>& here) {
   using X = SideBySide;
-  auto fact = [&ar](bool cuda, const char* name) {
-    return [&ar, cuda, name](const X& x) -> Cell {
-      return {per_pass(*ar.row(cuda ? x.cuda : x.vulkan).compiled, name)};
-    };
-  };
-  auto differs = [](const X& x) -> Cell {
-    std::string s;
-    for (const FactDifference& d : *x.compiled_differences)
-      if (s.find(d.fact) == std::string::npos) s += (s.empty() ? "" : ", ") + d.fact;
-    return {s.empty() ? "none" : s};
-  };
-  std::vector<X> known;
+  std::vector<X> known;  // the variants with compiled facts on CUDA and another API
   for (const X& x : here)
-    if (x.compiled_differences) known.push_back(x);
-  return tabulate<X>(
-      {{"variant", kLeft, [](const X& x) -> Cell { return {x.variant}; }},
-       {"vulkan/cuda", kRight, [](const X& x) -> Cell { return {fmt_ratio(x.ratio)}; }},
-       {"cuda regs", kRight, fact(true, "registers")},
-       {"vulkan regs", kRight, fact(false, "registers")},
-       {"cuda smem B", kRight, fact(true, "shared")},
-       {"vulkan smem B", kRight, fact(false, "shared")},
-       {"cuda occupancy", kRight, fact(true, "occupancy")},
-       {"vulkan occupancy", kRight, fact(false, "occupancy")},
-       {"differs", kLeft, differs}},
-      known);
+    if (std::any_of(x.partners.begin(), x.partners.end(),
+                    [](const Partner& p) { return p.compiled_differences.has_value(); }))
+      known.push_back(x);
+  const std::vector<std::string> apis = partner_apis(known, true);
+  std::vector<Column<X>> columns{
+      {"variant", kLeft, [](const X& x) -> Cell { return {x.variant}; }}};
+  for (const std::string& api : apis)
+    columns.push_back({api + "/cuda", kRight, partner_cell(api, [](const Partner& p) -> Cell {
+                         return {fmt_ratio(p.ratio)};
+                       })});
+  for (const auto& [label, name] : kCompiledFacts) {
+    const char* fact = name;  // a lambda captures a variable, not a binding (Clang < 16)
+    columns.push_back({fmt::format("cuda {}", label), kRight, [&ar, fact](const X& x) -> Cell {
+                         return {per_pass(*ar.row(x.cuda).compiled, fact)};
+                       }});
+    for (const std::string& api : apis)
+      columns.push_back({fmt::format("{} {}", api, label), kRight,
+                         compiled_cell(api, [&ar, fact](const Partner& p) -> Cell {
+                           return {per_pass(*ar.row(p.row).compiled, fact)};
+                         })});
+  }
+  for (const std::string& api : apis)
+    columns.push_back(
+        {apis.size() == 1 ? "differs" : api + " differs", kLeft, compiled_cell(api, differs)});
+  return tabulate(columns, known);
 }
 
 Table best_table(const AnalyzedReport& ar, const SectionSizes& s) {
@@ -235,11 +276,12 @@ Table matrix_table(const AnalyzedReport& ar, const SectionSizes& s, const Ladder
   return tabulate(columns, largest.rows);
 }
 
-Table ratio_matrix(const AnalyzedReport& ar, const SectionSizes& s) {
+Table ratio_matrix(const AnalyzedReport& ar, const SectionSizes& s, const std::string& api) {
   const std::vector<SideBySide>& sbs = ar.analysis.side_by_side;
   std::vector<std::string> ids;  // the variants on both, in ladder order
   for (const auto& x : sbs)
-    if (x.sec == s.sec && std::find(ids.begin(), ids.end(), x.variant) == ids.end())
+    if (x.sec == s.sec && x.partner(api) &&
+        std::find(ids.begin(), ids.end(), x.variant) == ids.end())
       ids.push_back(x.variant);
   std::stable_sort(ids.begin(), ids.end(), [&](const std::string& a, const std::string& b) {
     return ladder_position(s.sec.primitive(), a) < ladder_position(s.sec.primitive(), b);
@@ -247,10 +289,11 @@ Table ratio_matrix(const AnalyzedReport& ar, const SectionSizes& s) {
   using Id = std::string;
   std::vector<Column<Id>> columns{{"variant", kLeft, [](const Id& id) -> Cell { return {id}; }}};
   for (std::uint64_t n : s.sizes)
-    columns.push_back({format_count(n), kRight, [&sbs, &s, n](const Id& id) -> Cell {
+    columns.push_back({format_count(n), kRight, [&sbs, &s, &api, n](const Id& id) -> Cell {
                          for (const auto& x : sbs)
-                           if (x.sec == s.sec && x.n == n && x.variant == id)
-                             return {fmt_ratio(x.ratio)};
+                           if (const Partner* p = x.partner(api);
+                               p && x.sec == s.sec && x.n == n && x.variant == id)
+                             return {fmt_ratio(p->ratio)};
                          return {"-", Tone::dim};
                        }});
   return tabulate(columns, ids);

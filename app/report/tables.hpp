@@ -44,11 +44,12 @@ Table transfer_table(const TransferTable& t, const std::vector<TransferShares>& 
 
 // The seed 000 table of one backend at one point, plus % of peak and the CUB ratio when known.
 Table ladder_table(const AnalyzedReport& ar, const Ladder& ladder);
-// The variants measured on both CUDA and Vulkan at one point.
+// The variants measured on CUDA and another GPU API at one point: CUDA's time and GB/s, and each
+// other API's (those of partner_apis(here)) with its time over CUDA's.
 Table side_by_side_table(const AnalyzedReport& ar, const std::vector<SideBySide>& here);
-// The compiled facts of the variants measured on both CUDA and Vulkan at one point (those whose
-// rows carry them): registers, shared memory and occupancy side by side beside the time ratio,
-// and which facts differ.
+// The compiled facts of those variants (where CUDA's rows and another API's carry them):
+// registers, shared memory and occupancy side by side beside the time ratios, and which facts
+// differ from CUDA's.
 Table compiled_table(const AnalyzedReport& ar, const std::vector<SideBySide>& here);
 // The fastest correct variant of each backend at each size of a section.
 Table best_table(const AnalyzedReport& ar, const SectionSizes& s);
@@ -59,7 +60,7 @@ Table libraries_table(const AnalyzedReport& ar, const std::vector<VersusLibrarie
 // GB/s of one backend's variants (those of `largest`, its ladder at the section's largest size)
 // by size: the form of a section with many sizes.
 Table matrix_table(const AnalyzedReport& ar, const SectionSizes& s, const Ladder& largest);
-// The vulkan/cuda time ratio of each variant measured on both, by size.
-Table ratio_matrix(const AnalyzedReport& ar, const SectionSizes& s);
+// The `api`/cuda time ratio of each variant measured on both, by size.
+Table ratio_matrix(const AnalyzedReport& ar, const SectionSizes& s, const std::string& api);
 
 }  // namespace xr::app

@@ -141,13 +141,17 @@ DeviceRecord cpu_device(std::optional<double> read_peak, std::optional<double> c
 DeviceRecord gpu_device(const std::string& backend, const std::string& uuid,
                         std::optional<double> read_peak, std::optional<double> copy_peak) {
   DeviceRecord d = device(backend, 0, "NVIDIA H200", uuid, read_peak, copy_peak);
-  d.info.api_version = backend == "cuda" ? "CUDA runtime 12.8" : "Vulkan 1.3.277";
+  d.info.api_version = backend == "cuda"     ? "CUDA runtime 12.8"
+                       : backend == "vulkan" ? "Vulkan 1.3.277"
+                                             : "OpenCL 3.0 CUDA 12.8.90";
   d.info.driver_version = "570.86.15";
   d.info.memory_bytes = 143771 * M;
   d.info.properties = {{"compute capability", "9.0"}, {"subgroup size", "32"}};
   d.reference_clock_mhz = 1980;
-  d.clock = backend == "cuda" ? "clock64 against %globaltimer"
-                              : "VK_KHR_shader_clock: subgroup clock against the device clock";
+  d.clock = backend == "cuda"     ? "clock64 against %globaltimer"
+            : backend == "vulkan" ? "VK_KHR_shader_clock: subgroup clock against the device clock"
+                                  : "not measured: no clock query in this OpenCL backend";
+  if (backend == "opencl") d.reference_clock_mhz.reset();
   return d;
 }
 
@@ -173,6 +177,23 @@ const std::vector<Lane> kScanLanes = {
     {"cuda", "lib/cub", 0.005, 2350},
     {"vulkan", "blelloch/bcao", 0.002, 700},
     {"vulkan", "fast/decoupled-lookback", 0.0015, 2000},
+};
+
+// cuda, vulkan and opencl: smem/first-add on cuda and opencl only, subgroup/arithmetic on vulkan
+// and opencl only (no cuda row beside it); OpenCL's single pass the fastest at 16M.
+const std::vector<Lane> kThreeApiLanes = {
+    {"cpu", "cpu/parallel", 0.002, 20, "host"},
+    {"cuda", "smem/sequential", 0.005, 900},
+    {"cuda", "smem/first-add", 0.0045, 1600},
+    {"cuda", "fast/single-pass", 0.004, 2600},
+    {"cuda", "lib/cub", 0.0045, 2500},
+    {"vulkan", "smem/sequential", 0.001, 800},
+    {"vulkan", "fast/single-pass", 0.0009, 2400},
+    {"vulkan", "subgroup/arithmetic", 0.001, 2000},
+    {"opencl", "smem/sequential", 0.006, 850},
+    {"opencl", "smem/first-add", 0.0055, 1500},
+    {"opencl", "fast/single-pass", 0.005, 3000},
+    {"opencl", "subgroup/arithmetic", 0.0052, 2100},
 };
 
 // `lanes` with `extra_ms` more latency on `backend`: a section where it loses to the CPU.
@@ -295,6 +316,24 @@ void add_compiled_facts(CompareReport& r) {
       RowCompiled{{bare}, ""};
 }
 
+// The three GPU APIs at 16M: the single pass compiled by all three (OpenCL's with more
+// registers), the ladder step by CUDA and Vulkan only (OpenCL's columns show "-").
+void add_three_api_compiled_facts(CompareReport& r) {
+  using xr::app::RowCompiled;
+  const auto at = [&](const char* backend, const char* variant) -> ResultRow& {
+    return row_at(r, backend, variant, kReduceSum, DType::i32, 16 * M);
+  };
+  at("cuda", "fast/single-pass").compiled =
+      RowCompiled{{pass("fast_single_pass<int>", 256, 1024, 32, 132, 1, 8, "threads")}, ""};
+  at("vulkan", "fast/single-pass").compiled =
+      RowCompiled{{pass("fast_single_pass.i32", 256, 1024, 32, 132, 1, 8, "threads")}, ""};
+  at("opencl", "fast/single-pass").compiled =
+      RowCompiled{{pass("fast_single_pass_i32", 256, 1024, 72, 132, 0.375, 3, "registers")}, ""};
+  for (const char* backend : {"cuda", "vulkan"})
+    at(backend, "smem/sequential").compiled =
+        RowCompiled{{pass("smem_sequential", 256, 65536, 16, 1024, 1, 8, "threads")}, ""};
+}
+
 }  // namespace
 
 std::string peers_json() {
@@ -394,6 +433,26 @@ CompareReport ladders_report() {
   add_ladder_sections(r);
   spoil_ladder_rows(r);
   add_compiled_facts(r);
+  return r;
+}
+
+CompareReport three_apis_report() {
+  CompareReport r = header("xreduce compare --op sum,max --dtype i32,f32 --n 1K,16M");
+  r.primitives = {Primitive::reduce};
+  r.modes = {TimingMode::cold};
+  r.devices.push_back(cpu_device(22.5, std::nullopt));
+  for (const char* backend : {"cuda", "vulkan", "opencl"})
+    r.devices.push_back(gpu_device(backend, kSameGpuUuid, 4000, std::nullopt));
+  add_section(r, {kReduceSum, DType::i32, {K, 16 * M}, {TimingMode::cold}, kThreeApiLanes});
+  add_section(r, {kReduceMax,
+                  DType::f32,
+                  {K, 4 * K, 64 * K, M, 16 * M},
+                  {TimingMode::cold},
+                  only(kThreeApiLanes, {"cpu/parallel", "smem/sequential", "fast/single-pass"})});
+  // OpenCL has no clock here; its rows say so instead of a clock.
+  for (auto& row : r.rows)
+    if (row.backend == "opencl") row.clock_min_mhz = row.clock_median_mhz = std::nullopt;
+  add_three_api_compiled_facts(r);
   return r;
 }
 

@@ -40,6 +40,12 @@ xr::app::CompareReport ladders_report();
 // different GPUs, hot cache and fixed repetitions.
 xr::app::CompareReport matrix_report();
 
+// cpu, cuda, vulkan and opencl on one GPU: reduce sum i32 at two sizes (per-size ladders; a
+// variant of cuda and opencl only, one of vulkan and opencl only; compiled facts of all three
+// APIs and of two) and max f32 at five (each API's ratio to cuda by n). OpenCL's rows carry no
+// clock; its single pass is xreduce's fastest at 16M.
+xr::app::CompareReport three_apis_report();
+
 // --include-transfer: end-to-end GPU rows beside host-timed CPU rows, a CUDA device without a
 // UUID; a cold-only run, so peers_json()'s batch rows get a note when the test merges it.
 xr::app::CompareReport end_to_end_report();

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "report/analysis.hpp"
 #include "report/baseline.hpp"
 #include "report/baseline_document.hpp"
@@ -171,4 +173,102 @@ TEST_CASE("compare report golden: a run against its baseline", "[unit][report][g
   const xr::app::AnalyzedReport ar{pair.new_run, a, &here};
   check_golden("baselined.md", xr::app::render_markdown(xr::app::build_document(ar)));
   check_golden("baselined.json", xr::app::render_json(ar));
+}
+
+// Three GPU APIs on one GPU: each other API beside CUDA (a "-" where it lacks the variant), its
+// compiled facts, its ratio by n and its JSON keys; a variant without a CUDA row stays in its
+// ladders only. Its goldens came with the third API (XR_UPDATE_GOLDEN=1, then read line by line);
+// the two-API goldens did not move.
+TEST_CASE("compare report golden: cuda, vulkan and opencl on one GPU", "[unit][report][golden]") {
+  using Catch::Matchers::Contains;
+  const CompareReport r = xrtest::three_apis_report();
+  check_report("three_apis", r);
+  const xr::app::Analysis a = xr::app::analyze(r);
+  const std::string md = xr::app::render_markdown(xr::app::build_document({r, a}));
+  CHECK_THAT(md, Contains("same GPU: the cuda, vulkan and opencl devices share UUID "
+                          "0123456789abcdef0123456789abcdef"));
+  CHECK_THAT(md, Contains("### cuda vs vulkan vs opencl · sum i32 · cold · n = 1K"));
+  CHECK_THAT(md, Contains("| variant | cuda ms | vulkan ms | vulkan/cuda | opencl ms | opencl/cuda "
+                          "| cuda GB/s | vulkan GB/s | opencl GB/s |"));
+  CHECK_THAT(md, Contains("| variant | vulkan/cuda | opencl/cuda | cuda regs | vulkan regs | "
+                          "opencl regs | cuda smem B | vulkan smem B | opencl smem B | "
+                          "cuda occupancy | vulkan occupancy | opencl occupancy | vulkan differs "
+                          "| opencl differs |"));
+  CHECK_THAT(md, Contains("### cuda vs opencl · opencl/cuda time ratio by n · max f32 · cold"));
+  CHECK_THAT(md, Contains("opencl overtakes cpu"));
+  for (const auto& x : a.side_by_side) CHECK(x.variant != "subgroup/arithmetic");
+  // OpenCL is one of xreduce's APIs, not a library: its single pass is xreduce's best at 16M.
+  CHECK_THAT(md, Contains("| 16M | opencl fast/single-pass |"));
+
+  const auto j = nlohmann::ordered_json::parse(render_json(r));
+  CHECK(j["same_gpu"] == true);
+  int first_add = 0;
+  for (const auto& x : j["side_by_side"]) {
+    CHECK(x.contains("vulkan_ms"));
+    CHECK(x.contains("opencl_over_cuda"));
+    if (x["variant"] == "smem/first-add") {
+      ++first_add;
+      CHECK(x["vulkan_ms"].is_null());
+      CHECK(x["opencl_ms"].is_number());
+    }
+  }
+  CHECK(first_add == 2);
+}
+
+// The same-GPU line with three APIs: each UUID named when one differs ("?" for an unknown one);
+// without CUDA, the other two still prove (or not) one GPU, with nothing set side by side.
+TEST_CASE("compare report: the same-GPU line of three APIs", "[unit][report]") {
+  using Catch::Matchers::Contains;
+  CompareReport r = xrtest::three_apis_report();
+  r.devices[2].info.uuid = "fedcba9876543210fedcba9876543210";
+  r.devices[3].info.uuid = "";
+  auto text = [](const CompareReport& report) {
+    const xr::app::Analysis a = xr::app::analyze(report);
+    return xr::app::render_text(xr::app::build_document({report, a}), xr::app::Style{});
+  };
+  CHECK_THAT(text(r), Contains("WARNING: cuda, vulkan and opencl measured DIFFERENT devices (cuda "
+                               "UUID 0123456789abcdef0123456789abcdef, vulkan UUID "
+                               "fedcba9876543210fedcba9876543210, opencl UUID ?); the "
+                               "side-by-side ratios compare different GPUs"));
+
+  CompareReport no_cuda = xrtest::three_apis_report();
+  std::erase_if(no_cuda.devices, [](const auto& d) { return d.backend == "cuda"; });
+  std::erase_if(no_cuda.rows, [](const auto& row) { return row.backend == "cuda"; });
+  const xr::app::Analysis a = xr::app::analyze(no_cuda);
+  CHECK(a.side_by_side.empty());
+  REQUIRE(a.same_gpu);
+  CHECK(a.same_gpu->same);
+  const std::string t = text(no_cuda);
+  CHECK_THAT(t, Contains("same GPU: the vulkan and opencl devices share UUID "));
+  CHECK_THAT(t, Contains("opencl · sum i32 · cold · n = 16M"));
+  CHECK_THAT(t, !Contains(" vs "));
+  no_cuda.devices[2].info.uuid = "fedcba9876543210fedcba9876543210";
+  CHECK_THAT(text(no_cuda), Contains("WARNING: vulkan and opencl measured DIFFERENT devices "
+                                     "(vulkan UUID 0123456789abcdef0123456789abcdef, opencl UUID "
+                                     "fedcba9876543210fedcba9876543210); their ladders compare "
+                                     "two GPUs"));
+}
+
+// CUDA and OpenCL without Vulkan: OpenCL alone beside CUDA, with the two-API forms.
+TEST_CASE("compare report: cuda and opencl without vulkan", "[unit][report]") {
+  using Catch::Matchers::Contains;
+  CompareReport r = xrtest::three_apis_report();
+  std::erase_if(r.devices, [](const auto& d) { return d.backend == "vulkan"; });
+  std::erase_if(r.rows, [](const auto& row) { return row.backend == "vulkan"; });
+  const xr::app::Analysis a = xr::app::analyze(r);
+  const std::string md = xr::app::render_markdown(xr::app::build_document({r, a}));
+  CHECK_THAT(md, Contains("same GPU: the cuda and opencl devices share UUID "));
+  CHECK_THAT(md, Contains("### cuda vs opencl · sum i32 · cold · n = 1K"));
+  CHECK_THAT(md,
+             Contains("| variant | cuda ms | opencl ms | opencl/cuda | cuda GB/s | opencl GB/s |"));
+  CHECK_THAT(md, Contains("| variant | opencl/cuda | cuda regs | opencl regs | cuda smem B | "
+                          "opencl smem B | cuda occupancy | opencl occupancy | differs |"));
+  CHECK_THAT(md, !Contains("vulkan"));
+  const auto j = nlohmann::ordered_json::parse(render_json(r));
+  REQUIRE_FALSE(j["side_by_side"].empty());
+  for (const auto& x : j["side_by_side"]) {
+    CHECK_FALSE(x.contains("vulkan_ms"));
+    CHECK_FALSE(x.contains("compiled_differences"));
+    CHECK(x.contains("opencl_compiled_differences"));
+  }
 }

@@ -114,6 +114,50 @@ TEST_CASE("user kernel: the prelude includes only what the types need", "[unit][
                 "no type for bf16");
 }
 
+TEST_CASE("user kernel: OpenCL C's .cl, its types, pragmas and wrapping sums", "[unit][kernel]") {
+  using L = xr::KernelLanguage;
+  TempDir dir;
+  // The CUDA ABI's names and defaults: xr_reduce / xr_scan, 256 work-items.
+  const xr::UserKernel r = declared(dir, "r.cl", "// xreduce: dtypes=i32,f64\n");
+  CHECK(r.language == L::opencl);
+  CHECK(xr::backend_of(r.language) == "opencl");
+  CHECK(xr::is_source(r.language));
+  CHECK(r.block == 256);
+  CHECK(r.passes.front().entry == "xr_reduce");
+  CHECK(declared(dir, "s.cl", "// xreduce: primitive=scan\n").passes.front().entry == "xr_scan");
+  require_error([&] { declared(dir, "k.txt", ""); }, ErrorCategory::usage, ".cl: OpenCL");
+
+  const auto prelude = [](DType t, xr::Op op, DType data) {
+    return xr::kernel_prelude(
+        L::opencl, xr::kernel_macros(L::opencl, data, t, op, xr::ScanKind::inclusive, 64, 2));
+  };
+  const std::string i32 = prelude(DType::i32, xr::Op::sum, DType::i32);
+  CHECK(i32.find("#pragma") == std::string::npos);
+  CHECK(i32.find("#define XR_T int\n#define XR_ACC int\n") == 0);
+  // Signed overflow is undefined in OpenCL C: signed sums wrap through unsigned arithmetic.
+  CHECK(i32.find("#define XR_OP(a,b) as_int((uint)(a) + (uint)(b))\n") != std::string::npos);
+  CHECK(i32.find("#define XR_TILE 128u\n") != std::string::npos);
+  CHECK(prelude(DType::i64, xr::Op::sum, DType::i64)
+            .find("#define XR_OP(a,b) as_long((ulong)(a) + (ulong)(b))\n") != std::string::npos);
+  CHECK(prelude(DType::u64, xr::Op::min, DType::u64)
+            .find("#define XR_T ulong\n#define XR_ACC ulong\n#define XR_OP(a,b) ((b) < (a) ? "
+                  "(b) : (a))\n#define XR_IDENTITY 18446744073709551615UL\n") == 0);
+  CHECK(prelude(DType::f64, xr::Op::max, DType::f64)
+            .find("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#define XR_T double\n") == 0);
+  CHECK(prelude(DType::f64, xr::Op::max, DType::f64)
+            .find("#define XR_IDENTITY as_double(0xfff0000000000000UL)\n") != std::string::npos);
+  // f16 reads half (its partials float) with cl_khr_fp16's pragma, and accumulates in float.
+  CHECK(prelude(DType::f16, xr::Op::sum, DType::f16)
+            .find("#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n#define XR_T half\n#define "
+                  "XR_ACC float\n") == 0);
+  CHECK(prelude(DType::f16, xr::Op::min, DType::f32).find("#define XR_T float\n") !=
+        std::string::npos);
+  CHECK(prelude(DType::f32, xr::Op::min, DType::f32)
+            .find("#define XR_IDENTITY as_float(0x7f800000u)\n") != std::string::npos);
+  require_error([&] { prelude(DType::bf16, xr::Op::sum, DType::bf16); }, ErrorCategory::unsupported,
+                "OpenCL C kernels have no type for bf16");
+}
+
 TEST_CASE("device timeout: XR_DEVICE_TIMEOUT in seconds, malformed values named",
           "[unit][timeout]") {
   unsetenv("XR_DEVICE_TIMEOUT");
