@@ -90,7 +90,7 @@ void check_reps(const CLI::Option* opt, const StatFlags& s) {
 void add_kernel_flags(CLI::App* cmd, KernelFlags& k) {
   cmd->add_option("--kernel", k.files,
                   "Your kernel as a variant: .cu/.ptx/.cubin (CUDA), .comp/.glsl/.hlsl/.spv "
-                  "(Vulkan); repeatable (docs/kernels.md)")
+                  "(Vulkan), .cl (OpenCL); repeatable (docs/kernels.md)")
       ->type_name("FILE");
   cmd->add_option("--kernel-spec", k.spec,
                   "Declarations for every --kernel, as in its `// xreduce:` lines (needed by "

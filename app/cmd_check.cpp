@@ -46,12 +46,17 @@ struct Checked {
   std::vector<Failure> failures;
 };
 
-// The kernels' variants, or --backend's variants matching --variant.
+// The kernels' variants, or --backend's variants matching --variant (by default the kernels' of
+// that backend where there are kernels, else every one).
 std::vector<Target> targets(const Registry& registry, const std::vector<UserKernel>& kernels,
                             const CheckOptions& o) {
   std::vector<Target> out;
   if (!o.backend.empty()) {
-    const std::string globs = o.variants.empty() ? "*" : o.variants;
+    std::string globs = o.variants;
+    for (const UserKernel& k : kernels)
+      if (o.variants.empty() && backend_of(k.language) == o.backend)
+        globs += (globs.empty() ? "" : ",") + k.id;
+    if (globs.empty()) globs = "*";
     for (const VariantInfo& v : registry.get(o.backend).variants())
       for (const std::string& g : split_list(globs))
         if (glob_match(g, v.id)) {

@@ -29,7 +29,7 @@ constexpr Extension kExtensions[] = {
     {".cu", KernelLanguage::cuda},     {".ptx", KernelLanguage::ptx},
     {".cubin", KernelLanguage::cubin}, {".comp", KernelLanguage::glsl},
     {".glsl", KernelLanguage::glsl},   {".hlsl", KernelLanguage::hlsl},
-    {".spv", KernelLanguage::spirv},
+    {".spv", KernelLanguage::spirv},   {".cl", KernelLanguage::opencl},
 };
 
 KernelLanguage language_of(const std::filesystem::path& path) {
@@ -37,7 +37,7 @@ KernelLanguage language_of(const std::filesystem::path& path) {
   for (const auto& e : kExtensions)
     if (ext == e.suffix) return e.language;
   bad("--kernel " + path.string() + ": unknown extension '" + ext +
-      "' (.cu, .ptx, .cubin: CUDA; .comp, .glsl, .hlsl, .spv: Vulkan)");
+      "' (.cu, .ptx, .cubin: CUDA; .comp, .glsl, .hlsl, .spv: Vulkan; .cl: OpenCL)");
 }
 
 std::string read_contents(const std::filesystem::path& path) {
@@ -175,6 +175,7 @@ std::string default_entry(const UserKernel& k) {
     case KernelLanguage::cuda:
     case KernelLanguage::ptx:
     case KernelLanguage::cubin:
+    case KernelLanguage::opencl:
       return k.primitive == Primitive::reduce ? "xr_reduce" : "xr_scan";
     default:
       return "main";
@@ -193,7 +194,7 @@ void check_declarations(UserKernel& k) {
   if (k.block != 0 && (k.block & (k.block - 1)) != 0)
     bad(where + ": block=" + std::to_string(k.block) + " is not a power of two");
   if (k.language == KernelLanguage::cuda || k.language == KernelLanguage::ptx ||
-      k.language == KernelLanguage::cubin) {
+      k.language == KernelLanguage::cubin || k.language == KernelLanguage::opencl) {
     if (k.block == 0) k.block = 256;
   }
   if (!is_source(k.language) && (k.dtypes.size() != 1 || k.ops.size() != 1 ||
@@ -217,26 +218,26 @@ void check_declarations(UserKernel& k) {
 
 // A character's spelling in a declaration is checked above; here the words of the type names.
 struct TypeNames {
-  std::string_view glsl, hlsl, cuda;
+  std::string_view glsl, hlsl, cuda, opencl;
 };
 TypeNames type_names(DType t) {
   switch (t) {
     case DType::i32:
-      return {"int", "int", "int"};
+      return {"int", "int", "int", "int"};
     case DType::u32:
-      return {"uint", "uint", "unsigned int"};
+      return {"uint", "uint", "unsigned int", "uint"};
     case DType::f32:
-      return {"float", "float", "float"};
+      return {"float", "float", "float", "float"};
     case DType::i64:
-      return {"int64_t", "int64_t", "long long"};
+      return {"int64_t", "int64_t", "long long", "long"};
     case DType::u64:
-      return {"uint64_t", "uint64_t", "unsigned long long"};
+      return {"uint64_t", "uint64_t", "unsigned long long", "ulong"};
     case DType::f64:
-      return {"double", "double", "double"};
+      return {"double", "double", "double", "double"};
     case DType::f16:
-      return {"float16_t", "float16_t", "__half"};
+      return {"float16_t", "float16_t", "__half", "half"};
     case DType::bf16:
-      return {"", "", "__nv_bfloat16"};
+      return {"", "", "__nv_bfloat16", ""};
   }
   return {};
 }
@@ -248,6 +249,8 @@ std::string type_name(KernelLanguage language, DType t) {
       return std::string(names.glsl);
     case KernelLanguage::hlsl:
       return std::string(names.hlsl);
+    case KernelLanguage::opencl:
+      return std::string(names.opencl);
     default:
       return std::string(names.cuda);
   }
@@ -257,7 +260,8 @@ std::string type_name(KernelLanguage language, DType t) {
 // from their bits: no language here has a portable infinity literal.
 std::string identity_expression(KernelLanguage language, DType acc, Op op) {
   const bool glsl = language == KernelLanguage::glsl, hlsl = language == KernelLanguage::hlsl;
-  const bool cuda = !glsl && !hlsl;
+  const bool cl = language == KernelLanguage::opencl;
+  const bool cuda = !glsl && !hlsl && !cl;
   if (op == Op::sum) return glsl ? "XR_ACC(0)" : "((XR_ACC)0)";
   const bool lowest = op == Op::max;
   switch (acc) {
@@ -269,14 +273,17 @@ std::string identity_expression(KernelLanguage language, DType acc, Op op) {
       if (glsl) return lowest ? "(-9223372036854775807l - 1l)" : "9223372036854775807l";
       if (hlsl)
         return lowest ? "((int64_t)0x8000000000000000ull)" : "((int64_t)0x7fffffffffffffffull)";
+      if (cl) return lowest ? "(-9223372036854775807L - 1L)" : "9223372036854775807L";
       return lowest ? "(-9223372036854775807LL - 1LL)" : "9223372036854775807LL";
     case DType::u64:
       if (glsl) return lowest ? "0ul" : "18446744073709551615ul";
+      if (cl) return lowest ? "0UL" : "18446744073709551615UL";
       return lowest ? "0ull" : "18446744073709551615ull";
     case DType::f64: {
       const std::string high = lowest ? "0xfff00000u" : "0x7ff00000u";
       if (glsl) return "packDouble2x32(uvec2(0u, " + high + "))";
       if (hlsl) return "asdouble(0u, " + high + ")";
+      if (cl) return lowest ? "as_double(0xfff0000000000000UL)" : "as_double(0x7ff0000000000000UL)";
       return lowest ? "__longlong_as_double(0xfff0000000000000ULL)"
                     : "__longlong_as_double(0x7ff0000000000000ULL)";
     }
@@ -284,10 +291,22 @@ std::string identity_expression(KernelLanguage language, DType acc, Op op) {
       const std::string bits = lowest ? "0xff800000u" : "0x7f800000u";
       if (glsl) return "uintBitsToFloat(" + bits + ")";
       if (hlsl) return "asfloat(" + bits + ")";
+      if (cl) return "as_float(" + bits + ")";
       (void)cuda;
       return "__uint_as_float(" + bits + ")";
     }
   }
+}
+
+// The operator + on accumulators. OpenCL C leaves signed overflow undefined, as C does: its signed
+// sums wrap through unsigned arithmetic and as_type's reinterpretation (defined for any bits), as
+// every other language's two's-complement sums do.
+std::string sum_expression(KernelLanguage language, DType acc) {
+  if (language == KernelLanguage::opencl && acc == DType::i32)
+    return "as_int((uint)(a) + (uint)(b))";
+  if (language == KernelLanguage::opencl && acc == DType::i64)
+    return "as_long((ulong)(a) + (ulong)(b))";
+  return "((a) + (b))";
 }
 
 std::string upper(std::string_view s) {
@@ -312,6 +331,8 @@ std::string_view to_string(KernelLanguage language) {
       return "HLSL";
     case KernelLanguage::spirv:
       return "SPIR-V";
+    case KernelLanguage::opencl:
+      return "OpenCL C";
   }
   return "?";
 }
@@ -322,6 +343,8 @@ std::string_view backend_of(KernelLanguage language) {
     case KernelLanguage::ptx:
     case KernelLanguage::cubin:
       return "cuda";
+    case KernelLanguage::opencl:
+      return "opencl";
     default:
       return "vulkan";
   }
@@ -329,7 +352,7 @@ std::string_view backend_of(KernelLanguage language) {
 
 bool is_source(KernelLanguage language) {
   return language == KernelLanguage::cuda || language == KernelLanguage::glsl ||
-         language == KernelLanguage::hlsl;
+         language == KernelLanguage::hlsl || language == KernelLanguage::opencl;
 }
 
 VariantInfo UserKernel::info() const {
@@ -385,7 +408,7 @@ KernelMacros kernel_macros(KernelLanguage language, DType data, DType dtype, Op 
   KernelMacros m = {
       {"XR_T", type_name(language, data)},
       {"XR_ACC", type_name(language, acc)},
-      {"XR_OP(a,b)", op == Op::sum   ? "((a) + (b))"
+      {"XR_OP(a,b)", op == Op::sum   ? sum_expression(language, acc)
                      : op == Op::min ? "((b) < (a) ? (b) : (a))"
                                      : "((a) < (b) ? (b) : (a))"},
       {"XR_IDENTITY", identity_expression(language, acc, op)},
@@ -415,6 +438,10 @@ std::string kernel_prelude(KernelLanguage language, const KernelMacros& macros) 
   } else if (backend_of(language) == "cuda") {
     if (defines("XR_DTYPE_F16")) text += "#include <cuda_fp16.h>\n";
     if (defines("XR_DTYPE_BF16")) text += "#include <cuda_bf16.h>\n";
+  } else if (language == KernelLanguage::opencl) {
+    // Only where the type needs it: a device without the extension builds the other types.
+    if (defines("XR_DTYPE_F64")) text += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+    if (defines("XR_DTYPE_F16")) text += "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n";
   }
   for (const auto& [name, value] : macros) text += "#define " + name + " " + value + "\n";
   return text;

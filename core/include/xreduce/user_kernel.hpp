@@ -1,8 +1,9 @@
 // A user's kernel (`--kernel FILE`): the file, the language its extension names, and what it
 // declares of itself, API-neutral. The backend of its language compiles it on the device it runs
-// on (CUDA: NVRTC; Vulkan: libshaderc) and runs it through the same Reducer/Scanner interfaces,
-// harness, checks and report as the built-in ladder. The ABI it is written against is in
-// docs/kernels.md; the constants and macros here are that document's, in code.
+// on (CUDA: NVRTC; Vulkan: libshaderc; OpenCL: the device's driver) and runs it through the same
+// Reducer/Scanner interfaces, harness, checks and report as the built-in ladder. The ABI it is
+// written against is in docs/kernels.md; the constants and macros here are that document's, in
+// code.
 #pragma once
 
 #include <cstddef>
@@ -17,11 +18,12 @@
 
 namespace xr {
 
-enum class KernelLanguage : std::uint8_t { cuda, ptx, cubin, glsl, hlsl, spirv };
+enum class KernelLanguage : std::uint8_t { cuda, ptx, cubin, glsl, hlsl, spirv, opencl };
 std::string_view to_string(KernelLanguage language);
-// "cuda" for .cu/.ptx/.cubin, "vulkan" for .comp/.glsl/.hlsl/.spv: the backend that runs it.
+// "cuda" for .cu/.ptx/.cubin, "vulkan" for .comp/.glsl/.hlsl/.spv, "opencl" for .cl: the backend
+// that runs it.
 std::string_view backend_of(KernelLanguage language);
-// Compiled at run time (cuda, glsl, hlsl) rather than loaded as it is (ptx, cubin, spirv).
+// Compiled at run time (cuda, glsl, hlsl, opencl) rather than loaded as it is (ptx, cubin, spirv).
 bool is_source(KernelLanguage language);
 
 // The grid of one pass: one block per tile of block * items elements, or a single block.
@@ -34,7 +36,7 @@ struct KernelPass {
 };
 
 // Where the kernel's declarations put its ABI's buffers (Vulkan bindings of descriptor set 0;
-// CUDA parameters in this order): docs/kernels.md, "Buffers".
+// CUDA and OpenCL parameters in this order): docs/kernels.md, "Buffers".
 inline constexpr std::uint32_t kKernelInputBinding = 0;
 inline constexpr std::uint32_t kKernelOutputBinding = 1;
 inline constexpr std::uint32_t kKernelScratchBinding = 2;
@@ -52,8 +54,8 @@ struct UserKernel {
   std::string contents;  // the file's bytes (source text, PTX, cubin or SPIR-V)
   std::string id;        // "user/<file stem>", or "user/<id>" as declared or given
   Primitive primitive = Primitive::reduce;
-  // Threads per block (workgroup). 0: a Vulkan module's own local size; CUDA needs a number and
-  // takes 256 where none is declared.
+  // Threads per block (workgroup). 0: a Vulkan module's own local size; CUDA and OpenCL need a
+  // number and take 256 where none is declared.
   std::uint32_t block = 0;
   std::uint32_t items = 1;  // elements per thread per tile: tile = block * items
   // grid=N: at most N blocks in a `tiles` pass, for a kernel that loops over its input with a
@@ -94,14 +96,16 @@ void check_kernel_ids(const std::vector<UserKernel>& kernels);
 // XR_TO_ACC(x), XR_FROM_ACC(x), XR_BLOCK, XR_ITEMS, XR_TILE, XR_EXCLUSIVE, XR_PASS (the pass's
 // index: a GLSL file, whose one entry is main, serves several passes with #if XR_PASS == k),
 // XR_DTYPE_<T>, XR_OP_<OP>. Error(unsupported) for a dtype the language has no type for (bf16 in
-// GLSL and HLSL).
+// GLSL, HLSL and OpenCL C). OpenCL C's signed sums wrap through unsigned arithmetic (its signed
+// overflow is undefined).
 using KernelMacros = std::vector<std::pair<std::string, std::string>>;
 KernelMacros kernel_macros(KernelLanguage language, DType data, DType dtype, Op op, ScanKind kind,
                            std::uint32_t block, std::uint32_t items, std::size_t pass = 0);
 
 // The text the framework puts before a kernel's source (after its #version line in GLSL): the
 // extensions or headers its types need (CUDA: cuda_fp16.h or cuda_bf16.h for the 16-bit types
-// only, so the other types compile without the toolkit's headers), then `#define NAME VALUE` for
+// only, so the other types compile without the toolkit's headers; OpenCL C: the cl_khr_fp64 or
+// cl_khr_fp16 pragma for f64 or f16 only), then `#define NAME VALUE` for
 // each macro. A prebuilt .ptx/.cubin/.spv compiled with the same text (`xreduce kernel-header`)
 // sees the same macros.
 std::string kernel_prelude(KernelLanguage language, const KernelMacros& macros);

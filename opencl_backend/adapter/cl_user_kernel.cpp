@@ -1,0 +1,306 @@
+#include "cl_user_kernel.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <regex>
+
+#include "cl_check.hpp"
+#include "cl_context.hpp"
+#include "xreduce/error.hpp"
+
+namespace xr::opencl {
+namespace {
+
+[[noreturn]] void refuse_user_kernel(const UserKernel& k, const std::string& what) {
+  throw Error(ErrorCategory::usage, k.path.string() + ": " + what);
+}
+
+std::string abi_arguments(Primitive primitive) {
+  return primitive == Primitive::reduce
+             ? "(__global const XR_T* in, __global XR_ACC* partials, uint n)"
+             : "(__global const XR_T* in, __global XR_T* out, __global uchar* scratch, uint n)";
+}
+
+cl_uint abi_argument_count(Primitive primitive) {
+  return primitive == Primitive::reduce ? 3 : 4;
+}
+
+template <class V>
+V user_kernel_value(cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info what) {
+  V v{};
+  XR_CL_CHECK(clGetKernelWorkGroupInfo(kernel, device, what, sizeof v, &v, nullptr));
+  return v;
+}
+
+// pocl's compiler prints its diagnostics' count ("1 error generated.") to the process's stderr
+// beside the build log, which breaks the tool's one line per error: while a user's kernel builds,
+// stderr goes to /dev/null (the log, which the error message carries, holds everything).
+class QuietStderr {
+ public:
+  QuietStderr() {
+    std::fflush(stderr);
+    saved_ = dup(STDERR_FILENO);
+    const int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (saved_ >= 0 && null >= 0) dup2(null, STDERR_FILENO);
+    if (null >= 0) close(null);
+  }
+  ~QuietStderr() {
+    std::fflush(stderr);
+    if (saved_ < 0) return;
+    dup2(saved_, STDERR_FILENO);
+    close(saved_);
+  }
+  QuietStderr(const QuietStderr&) = delete;
+  QuietStderr& operator=(const QuietStderr&) = delete;
+
+ private:
+  int saved_ = -1;
+};
+
+// A build log with the file's own name and line numbers. pocl's compiler honours the prelude's
+// #line; NVIDIA's names the source `<kernel>` and counts its lines from the prelude's first:
+// respelled `FILE:LINE:` here, as CUDA's NVRTC locations are.
+std::string file_locations(const std::string& log, const UserKernel& k, const std::string& source) {
+  const std::string directive = "#line 1 \"" + k.path.string() + "\"\n";
+  const std::size_t at = source.find(directive);
+  if (at == std::string::npos) return log;
+  const auto offset = static_cast<std::uint64_t>(
+      std::count(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(at), '\n') + 1);
+  static const std::regex location(R"(<kernel>:(\d+):)");
+  std::string out;
+  auto from = log.cbegin();
+  for (std::sregex_iterator m(log.begin(), log.end(), location), end; m != end; ++m) {
+    out.append(from, (*m)[0].first);
+    const std::uint64_t line = std::stoull((*m)[1].str());
+    out +=
+        line > offset ? k.path.string() + ":" + std::to_string(line - offset) + ":" : (*m)[0].str();
+    from = (*m)[0].second;
+  }
+  out.append(from, log.cend());
+  return out;
+}
+
+// The build, through the device's program cache; a build that fails is the compiler's messages
+// under the file's name (the prelude's #line keeps the file's own name and line numbers).
+const BuiltProgram& build_user_program(const Device& device, const UserKernel& k,
+                                       const std::string& source) {
+  try {
+    const QuietStderr quiet;
+    return device.library().state().programs->build(source, kUserBuildOptions, k.path.string());
+  } catch (const Error& e) {
+    if (e.category() != ErrorCategory::usage) throw;
+    // "<what> did not build for <device> (<status>, options ...):\n<log>": the log is the news.
+    const std::string what = e.what();
+    const std::size_t log = what.find(":\n");
+    refuse_user_kernel(
+        k, "does not compile for " + device.facts().info.name + ": " +
+               file_locations(log == std::string::npos ? what : what.substr(log + 2), k, source));
+  }
+}
+
+// The kernels' names in `program`, for the message of a missing entry point.
+std::string program_kernel_names(cl_program program) {
+  std::size_t size = 0;
+  if (clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, 0, nullptr, &size) != CL_SUCCESS)
+    return "?";
+  std::string names(size, '\0');
+  if (clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, size, names.data(), nullptr) != CL_SUCCESS)
+    return "?";
+  while (!names.empty() && names.back() == '\0') names.pop_back();
+  std::string out;
+  for (char c : names) out += c == ';' ? std::string(", ") : std::string(1, c);
+  return out.empty() ? "none" : out;
+}
+
+KernelOwner find_entry(const UserKernel& k, cl_program program, const std::string& entry) {
+  cl_int status = CL_SUCCESS;
+  KernelOwner kernel(clCreateKernel(program, entry.c_str(), &status));
+  if (status == CL_SUCCESS) return kernel;
+  if (status != CL_INVALID_KERNEL_NAME) check_call(status, __FILE__, __LINE__, "clCreateKernel");
+  refuse_user_kernel(k, "no kernel '" + entry +
+                            "' (the program has: " + program_kernel_names(program) +
+                            "); declare it with entry= or pass=, and define it __kernel");
+}
+
+// The ABI's arguments: their count (CL_KERNEL_NUM_ARGS), then each set as the launch sets it (a
+// buffer, then uint n), which the driver refuses for an argument of another size or kind
+// (a __local pointer, a ulong n).
+void check_arguments(const UserKernel& k, cl_kernel kernel, const std::string& entry) {
+  const cl_uint expected = abi_argument_count(k.primitive);
+  const std::string abi = "the " + std::string(to_string(k.primitive)) + " ABI's are " +
+                          std::to_string(expected) + ", " + abi_arguments(k.primitive) +
+                          " (docs/kernels.md)";
+  cl_uint count = 0;
+  XR_CL_CHECK(clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof count, &count, nullptr));
+  if (count != expected)
+    refuse_user_kernel(k, "kernel '" + entry + "' takes " + std::to_string(count) +
+                              (count == 1 ? " argument; " : " arguments; ") + abi);
+  for (cl_uint i = 0; i < expected; ++i) {
+    const bool buffer = i + 1 < expected;
+    const cl_mem none = nullptr;
+    const cl_uint zero = 0;
+    const cl_int status = buffer ? clSetKernelArg(kernel, i, sizeof none, &none)
+                                 : clSetKernelArg(kernel, i, sizeof zero, &zero);
+    if (status != CL_SUCCESS)
+      refuse_user_kernel(k, "kernel '" + entry + "' argument " + std::to_string(i + 1) +
+                                " is not " + (buffer ? "a __global pointer" : "a uint") +
+                                " (clSetKernelArg: " + error_name(status) + "); " + abi);
+  }
+}
+
+// The declared block must fit the device, the kernel (its registers and local memory:
+// CL_KERNEL_WORK_GROUP_SIZE) and its reqd_work_group_size, and its local memory the device's:
+// checked before the first launch, which would otherwise fail with CL_INVALID_WORK_GROUP_SIZE or
+// CL_OUT_OF_RESOURCES.
+void check_block(const UserKernel& k, cl_kernel kernel, const std::string& entry,
+                 const DeviceFacts& f) {
+  const std::string name = "kernel '" + entry + "'";
+  if (k.block > f.max_work_group)
+    refuse_user_kernel(k, "block=" + std::to_string(k.block) + " is past " + f.info.name + "'s " +
+                              std::to_string(f.max_work_group) +
+                              " work-items per work-group (CL_DEVICE_MAX_WORK_GROUP_SIZE)");
+  const auto most = user_kernel_value<std::size_t>(kernel, f.device, CL_KERNEL_WORK_GROUP_SIZE);
+  if (k.block > most)
+    refuse_user_kernel(k, name + " runs at most " + std::to_string(most) +
+                              " work-items per work-group on " + f.info.name +
+                              " (CL_KERNEL_WORK_GROUP_SIZE: its registers and local memory), "
+                              "not block=" +
+                              std::to_string(k.block));
+  std::size_t required[3] = {0, 0, 0};
+  XR_CL_CHECK(clGetKernelWorkGroupInfo(kernel, f.device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                       sizeof required, required, nullptr));
+  if (required[0] != 0 && (required[0] != k.block || required[1] > 1 || required[2] > 1))
+    refuse_user_kernel(k, name + " requires work-groups of (" + std::to_string(required[0]) + ", " +
+                              std::to_string(required[1]) + ", " + std::to_string(required[2]) +
+                              ") (reqd_work_group_size); it is launched as (" +
+                              std::to_string(k.block) +
+                              ", 1, 1): declare block=" + std::to_string(required[0]));
+  const auto local = user_kernel_value<cl_ulong>(kernel, f.device, CL_KERNEL_LOCAL_MEM_SIZE);
+  if (local > f.local_memory)
+    refuse_user_kernel(k, name + " uses " + std::to_string(local) + " bytes of local memory; " +
+                              f.info.name + " allows " + std::to_string(f.local_memory) +
+                              " (CL_DEVICE_LOCAL_MEM_SIZE)");
+}
+
+// NVIDIA's -cl-nv-verbose log: ptxas's lines for `entry`, from its "Compiling entry function"
+// line to the next one.
+void read_entry_ptxas(const std::string& log, const std::string& entry, CompiledPass& pass) {
+  const std::string marker = "Compiling entry function '";
+  const std::size_t begin = log.find(marker + entry + "'");
+  if (begin == std::string::npos) return;
+  const std::size_t end = log.find(marker, begin + marker.size());
+  const std::string part = log.substr(begin, end == std::string::npos ? end : end - begin);
+  static const std::regex registers(R"(Used (\d+) registers)"), smem(R"((\d+) bytes smem)"),
+      stack(R"((\d+) bytes stack frame)"), spills(R"((\d+) bytes spill stores)"),
+      cmem(R"((\d+) bytes cmem\[0\])");
+  std::smatch m;
+  if (std::regex_search(part, m, registers)) pass.registers = std::stoi(m[1]);
+  if (std::regex_search(part, m, smem)) pass.static_shared = std::stoull(m[1]);
+  if (std::regex_search(part, m, stack)) pass.stack_bytes = std::stoull(m[1]);
+  if (std::regex_search(part, m, spills)) pass.local_bytes = std::stoull(m[1]);
+  if (std::regex_search(part, m, cmem)) pass.constant_bytes = std::stoull(m[1]);
+  std::size_t at = 0;
+  while (at < part.size()) {
+    std::size_t line_end = part.find('\n', at);
+    if (line_end == std::string::npos) line_end = part.size();
+    pass.statistics.push_back(
+        {"ptxas", part.substr(at, line_end - at), "the build log (-cl-nv-verbose)"});
+    at = line_end + 1;
+  }
+}
+
+}  // namespace
+
+std::string user_source(const UserKernel& k, const UserProgramKey& key) {
+  const KernelMacros macros = kernel_macros(k.language, key.data, key.dtype, key.op, key.kind,
+                                            k.block, k.items, /*pass=*/0);
+  return kernel_prelude(k.language, macros) + "#line 1 \"" + k.path.string() + "\"\n" + k.contents;
+}
+
+UserProgram::UserProgram(const Device& device, const UserKernel& k, const UserProgramKey& key)
+    : device_(device), kernel_(k), built_(&build_user_program(device, k, user_source(k, key))) {
+  for (const KernelPass& pass : k.passes) {
+    KernelOwner kernel = find_entry(k, built_->program.get(), pass.entry);
+    check_arguments(k, kernel.get(), pass.entry);
+    check_block(k, kernel.get(), pass.entry, device.facts());
+    passes_.push_back(std::move(kernel));
+  }
+}
+
+CompiledPass UserProgram::describe(std::size_t i, std::uint64_t groups) const {
+  const DeviceFacts& f = device_.facts();
+  const std::string& entry = kernel_.passes.at(i).entry;
+  CompiledPass c;
+  c.kernel = kernel_.path.filename().string() + ": " + entry;
+  c.block = kernel_.block;
+  c.grid = groups;
+  c.subgroup_size = f.subgroup_size();
+  c.max_threads = static_cast<int>(
+      user_kernel_value<std::size_t>(pass(i), f.device, CL_KERNEL_WORK_GROUP_SIZE));
+  const auto local = user_kernel_value<cl_ulong>(pass(i), f.device, CL_KERNEL_LOCAL_MEM_SIZE);
+  const auto priv = user_kernel_value<cl_ulong>(pass(i), f.device, CL_KERNEL_PRIVATE_MEM_SIZE);
+  c.binary_bytes = built_->binary_bytes;
+  c.binary = "OpenCL C, " + f.platform_name + " " + f.info.driver_version;
+  c.statistics.push_back({"CL_KERNEL_LOCAL_MEM_SIZE", std::to_string(local), "local memory"});
+  c.statistics.push_back(
+      {"CL_KERNEL_PRIVATE_MEM_SIZE", std::to_string(priv), "private memory per work-item"});
+  read_entry_ptxas(built_->log, entry, c);
+  if (!c.static_shared) c.static_shared = local;
+  if (!c.registers)
+    c.not_reported = "registers not reported by this driver (NVIDIA's come from -cl-nv-verbose)";
+  return c;
+}
+
+UserProgram& UserPrograms::get(const UserProgramKey& key) {
+  if (auto it = programs_.find(key); it != programs_.end()) return *it->second;
+  auto program = std::make_unique<UserProgram>(*device_, kernel_, key);
+  return *programs_.emplace(key, std::move(program)).first->second;
+}
+
+std::string user_kernel_missing(const UserKernel& k, const DeviceFacts& f) {
+  for (DType t : k.dtypes) {
+    const bool half = t == DType::f16 && !f.has("cl_khr_fp16");
+    if (half || (t == DType::f64 && !f.fp64()))
+      return "declares " + std::string(to_string(t)) + ", which OpenCL C has only with " +
+             (half ? "cl_khr_fp16" : "cl_khr_fp64") + ", and " + f.info.name +
+             " lacks it (--kernel-spec 'dtypes=...' overrides the file's dtypes=)";
+  }
+  return {};
+}
+
+void compile_first_claim(const std::shared_ptr<Device>& device, const UserKernel& k) {
+  UserPrograms programs(device, k);
+  const DType t = k.dtypes.front();
+  programs.get({.data = t, .dtype = t, .op = k.ops.front(), .kind = k.kinds.front()});
+}
+
+void pad_with_identity(const Device& device, cl_mem buffer, DType t, std::uint64_t n, Op op,
+                       std::uint64_t tile, std::string_view id) {
+  const std::uint64_t padded = kernel_padded(n, tile, t, id);
+  if (padded == n) return;
+  const std::vector<std::byte> pad = identity_bytes(t, op, padded - n);
+  XR_CL_CHECK(clEnqueueWriteBuffer(device.queue(), buffer, CL_TRUE, n * size_of(t), pad.size(),
+                                   pad.data(), 0, nullptr, nullptr));
+}
+
+void enqueue_user_pass(cl_command_queue queue, cl_kernel kernel, std::uint64_t groups,
+                       std::uint32_t block, std::span<const cl_event> wait, cl_event* first,
+                       cl_event* last) {
+  const std::size_t local = block;
+  const std::size_t global = static_cast<std::size_t>(groups) * local;
+  cl_event event = nullptr;
+  XR_CL_CHECK(clEnqueueNDRangeKernel(
+      queue, kernel, 1, nullptr, &global, &local, static_cast<cl_uint>(wait.size()),
+      wait.empty() ? nullptr : wait.data(), first || last ? &event : nullptr));
+  const EventOwner owner(event);
+  for (cl_event* to : {first, last})
+    if (to) {
+      XR_CL_CHECK(clRetainEvent(event));
+      *to = event;
+    }
+}
+
+}  // namespace xr::opencl

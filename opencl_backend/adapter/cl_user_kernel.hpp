@@ -1,0 +1,90 @@
+// A user's OpenCL C kernel (`--kernel FILE.cl`, core's UserKernel) as built programs: the file
+// after the ABI's prelude for one (dtype, op, kind), built by the device's own compiler through
+// the library's program cache (kept as program binaries on disk), and each pass's entry point
+// checked against the ABI (docs/kernels.md: it exists, takes the ABI's arguments, and the
+// declared block fits it and the device) before the first launch.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cl_device.hpp"
+#include "cl_programs.hpp"
+#include "xreduce/compiled.hpp"
+#include "xreduce/user_kernel.hpp"
+
+namespace xr::opencl {
+
+// What one build is for (the macros' arguments). One program holds every pass: an OpenCL C
+// kernel names each pass's entry point, as a CUDA one does, so XR_PASS is 0.
+struct UserProgramKey {
+  DType data = DType::i32;  // what the pass reads (a reduce's partials: the accumulator)
+  DType dtype = DType::i32;
+  Op op = Op::sum;
+  ScanKind kind = ScanKind::inclusive;
+  auto operator<=>(const UserProgramKey&) const = default;
+};
+
+// The options every user's kernel is built with.
+inline constexpr const char* kUserBuildOptions = "-cl-std=CL1.2";
+
+// The text the device's compiler builds for `key`: the ABI's prelude (core's kernel_prelude),
+// then the file under its own name and line numbers.
+std::string user_source(const UserKernel& kernel, const UserProgramKey& key);
+
+// One build of a user's kernel and the kernel object of each of its passes, in pass order.
+class UserProgram {
+ public:
+  // Builds (or loads from the cache) and checks. Error(usage) naming the file: the compiler's
+  // messages, a missing entry point, arguments other than the ABI's, a block past the kernel's
+  // or the device's limits.
+  UserProgram(const Device& device, const UserKernel& kernel, const UserProgramKey& key);
+  cl_kernel pass(std::size_t i) const { return passes_.at(i).get(); }
+  std::size_t passes() const { return passes_.size(); }
+  // What pass `i` compiled into, launched as `groups` work-groups (`inspect`).
+  CompiledPass describe(std::size_t i, std::uint64_t groups) const;
+
+ private:
+  const Device& device_;
+  const UserKernel& kernel_;
+  const BuiltProgram* built_;  // owned by the device's program cache
+  std::vector<KernelOwner> passes_;
+};
+
+// The programs of one variant on one device, built on first use.
+class UserPrograms {
+ public:
+  UserPrograms(std::shared_ptr<Device> device, const UserKernel& kernel)
+      : device_(std::move(device)), kernel_(kernel) {}
+  UserProgram& get(const UserProgramKey& key);
+
+ private:
+  std::shared_ptr<Device> device_;
+  const UserKernel& kernel_;
+  std::map<UserProgramKey, std::unique_ptr<UserProgram>> programs_;
+};
+
+// Why `facts`' device cannot run the element types the kernel claims, in words (f16 needs
+// cl_khr_fp16, f64 cl_khr_fp64); empty when it can.
+std::string user_kernel_missing(const UserKernel& kernel, const DeviceFacts& facts);
+
+// Builds and checks the first combination the kernel claims, so a bad kernel fails when its
+// variant is made, before any measurement.
+void compile_first_claim(const std::shared_ptr<Device>& device, const UserKernel& kernel);
+
+// Writes the identity of `op` into [n, n rounded up to whole tiles) of `buffer`, an array of n
+// elements of `t` with core's kKernelSlackBytes past them: what a kernel reading its whole last
+// tile finds past n. Blocking, outside any timed interval.
+void pad_with_identity(const Device& device, cl_mem buffer, DType t, std::uint64_t n, Op op,
+                       std::uint64_t tile, std::string_view id);
+
+// Enqueues `kernel` over `groups` work-groups of `block`; its event goes to `first` and to `last`
+// where they are given (each its own reference), and it waits for `wait`.
+void enqueue_user_pass(cl_command_queue queue, cl_kernel kernel, std::uint64_t groups,
+                       std::uint32_t block, std::span<const cl_event> wait, cl_event* first,
+                       cl_event* last);
+
+}  // namespace xr::opencl

@@ -1,0 +1,99 @@
+// Users' OpenCL C kernels (`--kernel FILE.cl`, docs/kernels.md) through the xreduce binary on the
+// OpenCL device (pocl in CI): the example is checked and run like every variant; the bad kernels
+// of tests/kernels/bad (a compile error, a missing entry point, arguments other than the ABI's)
+// and the types OpenCL C lacks are refused before anything runs, in one line, with the exit code
+// of usage (2) or of an unsupported device (3).
+#include "cli_support.hpp"
+
+namespace {
+
+using namespace clitest;
+
+// Skips the calling test where OpenCL is not available, unless XR_TEST_REQUIRE_BACKENDS names
+// opencl, where that is a failure.
+void require_opencl() {
+  const Result list = xreduce({"list", "--format", "json"});
+  REQUIRE(list.code == 0);
+  const json listed = json::parse(list.out);
+  for (const auto& b : listed["backends"])
+    if (b["name"] == "opencl" && b["available"].get<bool>()) return;
+  const char* required = std::getenv("XR_TEST_REQUIRE_BACKENDS");
+  if (required && std::string_view(required).find("opencl") != std::string_view::npos)
+    FAIL("XR_TEST_REQUIRE_BACKENDS names opencl, but it is not available");
+  skip("the opencl backend is not available here");
+}
+
+}  // namespace
+
+TEST_CASE("an OpenCL C kernel is checked and run like every variant", "[cli][kernel][opencl]") {
+  require_opencl();
+  const std::string sequential = std::string(XR_EXAMPLE_KERNELS) + "/sequential.cl";
+  const Result check = xreduce({"check", "--kernel", sequential, "--max-size", "5000"});
+  INFO(check.out << check.err);
+  CHECK(check.code == 0);
+  CHECK(check.out.find("reduce user/sequential on opencl") != std::string::npos);
+  CHECK(check.out.find(" 0 failed") != std::string::npos);
+  // --backend with a --kernel and no --variant checks that backend's kernels, not its ladder.
+  const Result backend =
+      xreduce({"check", "--backend", "opencl", "--kernel", sequential, "--max-size", "3000"});
+  INFO(backend.out << backend.err);
+  CHECK(backend.code == 0);
+  CHECK(backend.out.rfind("reduce user/sequential on opencl", 0) == 0);
+  CHECK(std::count(backend.out.begin(), backend.out.end(), '\n') == 1);
+  const Result run = xreduce({"run", "--kernel", sequential, "--n", "100003", "--reps", "2",
+                              "--dtype", "i64", "--op", "min"});
+  INFO(run.out << run.err);
+  CHECK(run.code == 0);
+  CHECK(run.out.find("FAILED") == std::string::npos);
+
+  // The scan example's three passes, in the order declared.
+  const Result scan =
+      xreduce({"check", "--kernel", std::string(XR_EXAMPLE_KERNELS) + "/rts_hillis_steele.cl",
+               "--max-size", "5000"});
+  INFO(scan.out << scan.err);
+  CHECK(scan.code == 0);
+  CHECK(scan.out.find("scan user/rts_hillis_steele on opencl") != std::string::npos);
+}
+
+TEST_CASE("OpenCL C kernels that do not compile or do not fit the ABI are refused in one line",
+          "[cli][usage][kernel][opencl]") {
+  require_opencl();
+  const std::string bad = XR_BAD_KERNELS;
+  for (const char* command : {"run", "check"}) {
+    CAPTURE(command);
+    std::vector<std::string> args{command, "--kernel", bad + "/syntax.cl"};
+    if (std::string_view(command) == "run") args.insert(args.end(), {"--n", "1000"});
+    // The driver's build log, under the file's own name and line (the prelude's #line).
+    expect_error(args, 2, "syntax.cl: does not compile for ");
+    expect_error(args, 2, "syntax.cl:5:");
+  }
+  expect_error({"run", "--kernel", bad + "/entry.cl", "--n", "1000"}, 2,
+               "entry.cl: no kernel 'xr_reduce' (the program has: reduce); declare it with entry= "
+               "or pass=");
+  expect_error({"check", "--kernel", bad + "/params.cl"}, 2,
+               "params.cl: kernel 'xr_reduce' takes 2 arguments; the reduce ABI's are 3, "
+               "(__global const XR_T* in, __global XR_ACC* partials, uint n)");
+  expect_error({"check", "--kernel", bad + "/params_kind.cl"}, 2,
+               "params_kind.cl: kernel 'xr_reduce' argument 3 is not a uint");
+
+  // OpenCL C has no bf16; its f16 is `half` only with cl_khr_fp16.
+  TempDir dir;
+  write_bytes(dir / "b.cl", slurp(std::string(XR_EXAMPLE_KERNELS) + "/sequential.cl"));
+  expect_error({"check", "--kernel", (dir / "b.cl").string(), "--kernel-spec", "dtypes=f32,bf16"},
+               2, "b.cl: declares bf16, which OpenCL C has no type for");
+  const Result half = xreduce({"check", "--kernel", (dir / "b.cl").string(), "--kernel-spec",
+                               "dtypes=f16", "--max-size", "3000"});
+  INFO(half.out << half.err);
+  if (half.code == 0) {
+    CHECK(half.out.find(" 0 failed") != std::string::npos);  // a device with cl_khr_fp16
+  } else {
+    expect_error({"check", "--kernel", (dir / "b.cl").string(), "--kernel-spec", "dtypes=f16"}, 3,
+                 "b.cl: declares f16, which OpenCL C has only with cl_khr_fp16, and ");
+  }
+
+  // The same device runs a built-in variant right after: nothing of the refused kernels ran.
+  const Result after =
+      xreduce({"run", "--backend", "opencl", "--variant", "smem/sequential", "--n", "100003"});
+  INFO(after.out << after.err);
+  CHECK(after.code == 0);
+}
