@@ -1,5 +1,5 @@
 // The one place that knows which backends this build has. Explicit, in a fixed order: cpu,
-// cuda, vulkan. No static-initialiser registration.
+// cuda, vulkan, opencl. No static-initialiser registration.
 #include "xreduce/cpu_backend.hpp"
 #include "xreduce/registry.hpp"
 #if XR_HAVE_CUDA
@@ -7,6 +7,9 @@
 #endif
 #if XR_HAVE_VULKAN
 #include "xreduce/vulkan_backend.hpp"
+#endif
+#if XR_HAVE_OPENCL
+#include "xreduce/opencl_backend.hpp"
 #endif
 
 namespace xr {
@@ -30,6 +33,18 @@ void register_builtin_backends(Registry& registry) {
   });
 #else
   registry.note_not_built("vulkan", XR_VULKAN_NOT_BUILT_REASON);
+#endif
+#if XR_HAVE_OPENCL
+  // As Vulkan: OpenCL's default device is the CUDA device's, by cl_khr_device_uuid.
+  registry.add("opencl", [&registry] {
+    std::unique_ptr<Backend> backend = opencl::make_backend();
+    Backend* cuda = registry.find("cuda");
+    if (cuda && cuda->available() && backend->available())
+      backend->select_device(DeviceChoice{"", cuda->device().uuid});
+    return backend;
+  });
+#else
+  registry.note_not_built("opencl", XR_OPENCL_NOT_BUILT_REASON);
 #endif
 }
 

@@ -3,8 +3,8 @@
 # of the Debian runtime libraries xreduce links; bench/gpu/prepare puts them, as .deb files, in
 # .gl/ and .gpulibs/, carried with the run.
 #  - .gl/*.deb (loader, GL dispatch) unpack into / as the recipe of the GPU machine says;
-#  - .gpulibs/*.deb (TBB, hwloc, fmt, validation layers) unpack beside, into /opt/xr, so they
-#    cannot replace anything of the image's own.
+#  - .gpulibs/*.deb (TBB, hwloc, fmt, validation layers, the OpenCL ICD loader) unpack beside,
+#    into /opt/xr, so they cannot replace anything of the image's own.
 if ! compgen -G ".gl/*.deb" >/dev/null || ! compgen -G ".gpulibs/*.deb" >/dev/null; then
   echo "env.sh: .gl/ or .gpulibs/ is empty: run bench/gpu/prepare on the build machine and carry both" >&2
   return 2 2>/dev/null || exit 2
@@ -42,4 +42,21 @@ if command -v nvcc >/dev/null; then
 fi
 if [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ] && [ -z "${VK_DRIVER_FILES:-}" ]; then
   export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+fi
+# OpenCL: NVIDIA's driver (libnvidia-opencl.so.1) sits beside the driver's other libraries, but
+# the machine's /etc/OpenCL/vendors lists only pocl. An .icd of ours names NVIDIA's library, and
+# OCL_ICD_VENDORS points Debian's loader (ocl-icd, from .gpulibs) at that folder alone: the
+# machine's own files stay as they are. XR_OCL_VENDORS_KEEP=1 leaves OCL_ICD_VENDORS alone.
+if [ -z "${XR_OCL_VENDORS_KEEP:-}" ]; then
+  nv_ocl=$(ldconfig -p 2>/dev/null | awk '/libnvidia-opencl\.so\.1 /{print $NF; exit}')
+  for d in /usr/local/nvidia/lib64 /usr/lib/x86_64-linux-gnu /usr/lib64; do
+    [ -z "$nv_ocl" ] && [ -e "$d/libnvidia-opencl.so.1" ] && nv_ocl=$d/libnvidia-opencl.so.1
+  done
+  if [ -n "$nv_ocl" ]; then
+    mkdir -p /opt/xr/etc/OpenCL/vendors
+    echo "$nv_ocl" >/opt/xr/etc/OpenCL/vendors/nvidia.icd
+    export OCL_ICD_VENDORS=/opt/xr/etc/OpenCL/vendors
+  else
+    echo "env.sh: NVIDIA's libnvidia-opencl.so.1 not found: the opencl backend sees only the machine's own ICDs" >&2
+  fi
 fi

@@ -4,11 +4,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
-#include <regex>
 
 #include "cl_check.hpp"
 #include "cl_context.hpp"
+#include "cl_ptxas.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::opencl {
@@ -69,17 +70,24 @@ std::string file_locations(const std::string& log, const UserKernel& k, const st
   if (at == std::string::npos) return log;
   const auto offset = static_cast<std::uint64_t>(
       std::count(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(at), '\n') + 1);
-  static const std::regex location(R"(<kernel>:(\d+):)");
+  const std::string tag = "<kernel>:";
   std::string out;
-  auto from = log.cbegin();
-  for (std::sregex_iterator m(log.begin(), log.end(), location), end; m != end; ++m) {
-    out.append(from, (*m)[0].first);
-    const std::uint64_t line = std::stoull((*m)[1].str());
-    out +=
-        line > offset ? k.path.string() + ":" + std::to_string(line - offset) + ":" : (*m)[0].str();
-    from = (*m)[0].second;
+  std::size_t from = 0;
+  for (std::size_t m = log.find(tag); m != std::string::npos; m = log.find(tag, from)) {
+    std::size_t digits = m + tag.size();
+    while (digits < log.size() && std::isdigit(static_cast<unsigned char>(log[digits]))) ++digits;
+    out.append(log, from, m - from);
+    from = m + tag.size();
+    if (digits == m + tag.size() || digits >= log.size() || log[digits] != ':') {
+      out += tag;  // not a location: kept as it is
+      continue;
+    }
+    const std::uint64_t line = std::stoull(log.substr(m + tag.size(), digits - m - tag.size()));
+    out += line > offset ? k.path.string() + ":" + std::to_string(line - offset) + ":"
+                         : log.substr(m, digits + 1 - m);
+    from = digits + 1;
   }
-  out.append(from, log.cend());
+  out.append(log, from, std::string::npos);
   return out;
 }
 
@@ -193,23 +201,7 @@ void read_entry_ptxas(const std::string& log, const std::string& entry, Compiled
   if (begin == std::string::npos) return;
   const std::size_t end = log.find(marker, begin + marker.size());
   const std::string part = log.substr(begin, end == std::string::npos ? end : end - begin);
-  static const std::regex registers(R"(Used (\d+) registers)"), smem(R"((\d+) bytes smem)"),
-      stack(R"((\d+) bytes stack frame)"), spills(R"((\d+) bytes spill stores)"),
-      cmem(R"((\d+) bytes cmem\[0\])");
-  std::smatch m;
-  if (std::regex_search(part, m, registers)) pass.registers = std::stoi(m[1]);
-  if (std::regex_search(part, m, smem)) pass.static_shared = std::stoull(m[1]);
-  if (std::regex_search(part, m, stack)) pass.stack_bytes = std::stoull(m[1]);
-  if (std::regex_search(part, m, spills)) pass.local_bytes = std::stoull(m[1]);
-  if (std::regex_search(part, m, cmem)) pass.constant_bytes = std::stoull(m[1]);
-  std::size_t at = 0;
-  while (at < part.size()) {
-    std::size_t line_end = part.find('\n', at);
-    if (line_end == std::string::npos) line_end = part.size();
-    pass.statistics.push_back(
-        {"ptxas", part.substr(at, line_end - at), "the build log (-cl-nv-verbose)"});
-    at = line_end + 1;
-  }
+  read_ptxas(part, pass);
 }
 
 }  // namespace

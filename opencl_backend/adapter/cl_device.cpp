@@ -1,0 +1,61 @@
+#include "cl_device.hpp"
+
+#include "cl_check.hpp"
+
+namespace xr::opencl {
+
+Platforms enumerate_devices() {
+  Platforms out;
+  cl_uint count = 0;
+  const cl_int status = clGetPlatformIDs(0, nullptr, &count);
+  if (status != CL_SUCCESS || count == 0) {
+    if (status != CL_SUCCESS && status != -1001)  // -1001: the loader found no ICD
+      out.problems.push_back("clGetPlatformIDs: " + error_name(status));
+    return out;
+  }
+  std::vector<cl_platform_id> platforms(count);
+  XR_CL_CHECK(clGetPlatformIDs(count, platforms.data(), nullptr));
+  for (cl_platform_id platform : platforms) {
+    cl_uint n = 0;
+    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &n) != CL_SUCCESS) continue;
+    std::vector<cl_device_id> ids(n);
+    XR_CL_CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, ids.data(), nullptr));
+    for (cl_device_id id : ids) {
+      try {
+        out.devices.push_back(query_facts(platform, id, static_cast<int>(out.devices.size())));
+      } catch (const std::exception& e) {
+        out.problems.push_back(e.what());
+      }
+    }
+  }
+  return out;
+}
+
+Device::Device(const DeviceFacts& facts) : facts_(facts) {
+  cl_device_id device = facts.device;
+  const cl_context_properties props[] = {
+      CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(facts.platform), 0};
+  context_ =
+      ContextOwner(XR_CL_CREATE(clCreateContext(props, 1, &device, nullptr, nullptr, status)));
+  // Profiling: every timed interval is read from the kernels' own events.
+  const cl_queue_properties queue_props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+  queue_ = QueueOwner(XR_CL_CREATE(
+      clCreateCommandQueueWithProperties(context_.get(), device, queue_props, status)));
+  library_ = std::make_unique<Context>(context_.get(), device);
+}
+
+void Device::finish() const {
+  XR_CL_CHECK(clFinish(queue_.get()));
+}
+
+MemOwner make_buffer(const Device& device, std::uint64_t bytes, cl_mem_flags flags) {
+  if (bytes > device.facts().max_allocation)
+    throw Error(ErrorCategory::out_of_memory,
+                "opencl: a buffer of " + std::to_string(bytes) + " bytes exceeds the " +
+                    std::to_string(device.facts().max_allocation) + " one allocation of " +
+                    device.facts().info.name + " may hold (CL_DEVICE_MAX_MEM_ALLOC_SIZE)");
+  return MemOwner(XR_CL_CREATE(
+      clCreateBuffer(device.context(), flags, std::max<std::uint64_t>(bytes, 1), nullptr, status)));
+}
+
+}  // namespace xr::opencl

@@ -1,0 +1,116 @@
+#include "cl_reducer.hpp"
+
+#include <cstring>
+#include <optional>
+
+#include "cl_array.hpp"
+#include "cl_check.hpp"
+#include "cl_recent_cache.hpp"
+#include "cl_requirements.hpp"
+#include "cl_timed.hpp"
+#include "xreduce/call_check.hpp"
+#include "xreduce/opencl/reduce.hpp"
+
+namespace xr::opencl {
+namespace {
+
+// What one (array, op) keeps: the library's Reduce, its scratch (zeroed once) and the result.
+class ReduceProgram {
+ public:
+  ReduceProgram(Device& device, const ReduceSpec& spec, const ClArray& input, Op op)
+      : device_(device),
+        input_(input.buffer()),
+        reduce_(device.library(), {.variant = std::string(spec.id),
+                                   .dtype = input.dtype(),
+                                   .op = op,
+                                   .count = input.size()}),
+        scratch_(make_buffer(device, reduce_.scratch_size())),
+        result_(make_buffer(device, 16)) {
+    reduce_.enqueue_scratch_init(device.queue(), scratch_.get());
+    device.finish();
+  }
+
+  std::vector<CompiledPass> compiled() const { return reduce_.compiled(); }
+
+  // `calls` calls; the last one's result, as an accumulator, and the time per call.
+  std::pair<Value, Timing> run(int calls) {
+    const Timing timing =
+        run_timed(device_, calls, [&](auto wait, cl_event* first, cl_event* last) {
+          reduce_.enqueue(device_.queue(), input_, result_.get(), scratch_.get(), wait, first,
+                          last);
+        });
+    unsigned char bytes[16] = {};
+    XR_CL_CHECK(clEnqueueReadBuffer(device_.queue(), result_.get(), CL_TRUE, 0,
+                                    size_of(reduce_.result_dtype()), bytes, 0, nullptr, nullptr));
+    Value result = visit_dtype(reduce_.result_dtype(), [&](auto tag) {
+      typename decltype(tag)::type v;
+      std::memcpy(&v, bytes, sizeof v);
+      return Value::of(v);
+    });
+    return {result, timing};
+  }
+
+ private:
+  Device& device_;
+  cl_mem input_;
+  Reduce reduce_;
+  MemOwner scratch_;
+  MemOwner result_;
+};
+
+class ClReducer final : public Reducer {
+ public:
+  ClReducer(std::shared_ptr<Device> device, const ReduceSpec& spec)
+      : device_(std::move(device)), spec_(spec), info_(reduce_info(spec)) {}
+
+  const VariantInfo& info() const override { return info_; }
+  Reduction reduce(DeviceArray& input, Op op) override { return run(input, op, 1); }
+  Reduction reduce_batch(DeviceArray& input, Op op, int calls) override {
+    return run(input, op, calls);
+  }
+
+  CompiledCall inspect(DeviceArray& input, Op op) override {
+    check_reduce_call(info_, input, op, 1);
+    ClArray& array = device_array(input, *device_);
+    require_dtype(info_.id, input.dtype(), device_->facts());
+    if (array.size() == 0) return {.passes = {}, .note = "n = 0: nothing is launched"};
+    return {.passes = program(array, op).compiled(), .note = {}};
+  }
+
+ private:
+  ReduceProgram& program(const ClArray& array, Op op) {
+    return programs_.get({array.serial(), op}, [&] {
+      return std::make_unique<ReduceProgram>(*device_, spec_, array, op);
+    });
+  }
+
+  Reduction run(DeviceArray& input, Op op, int calls) {
+    check_reduce_call(info_, input, op, calls);
+    ClArray& array = device_array(input, *device_);
+    require_dtype(info_.id, input.dtype(), device_->facts());
+    if (array.size() == 0) return {Value::identity_of(array.dtype(), op), Timing{0, 0, true}};
+    auto [accumulated, timing] = program(array, op).run(calls);
+    // f16/bf16 results come back as float and are rounded once, here.
+    const Value value = visit_dtype(array.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (HalfFloat<T>)
+        return Value::of(narrow<T>(accumulated.template get<float>()));
+      else
+        return accumulated;
+    });
+    return {value, timing};
+  }
+
+  std::shared_ptr<Device> device_;
+  const ReduceSpec& spec_;
+  VariantInfo info_;
+  RecentCache<std::pair<std::uint64_t, Op>, ReduceProgram> programs_{kProgramsKept};
+};
+
+}  // namespace
+
+std::unique_ptr<Reducer> make_reducer(std::shared_ptr<Device> device, const ReduceSpec& spec) {
+  return std::make_unique<ClReducer>(std::move(device), spec);
+}
+
+}  // namespace xr::opencl

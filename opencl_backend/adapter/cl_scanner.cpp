@@ -1,0 +1,107 @@
+#include <optional>
+#include <tuple>
+
+#include "cl_array.hpp"
+#include "cl_recent_cache.hpp"
+#include "cl_reducer.hpp"
+#include "cl_requirements.hpp"
+#include "cl_timed.hpp"
+#include "xreduce/call_check.hpp"
+#include "xreduce/opencl/scan.hpp"
+
+namespace xr::opencl {
+namespace {
+
+// What one (input, output, op, kind) keeps: the library's Scan and its scratch.
+class ScanProgram {
+ public:
+  ScanProgram(Device& device, const ScanSpec& spec, const ClArray& input, const ClArray& output,
+              Op op, ScanKind kind)
+      : device_(device),
+        input_(input.buffer()),
+        output_(output.buffer()),
+        scan_(device.library(), {.variant = std::string(spec.id),
+                                 .dtype = input.dtype(),
+                                 .op = op,
+                                 .kind = kind,
+                                 .count = input.size()}),
+        scratch_(make_buffer(device, scan_.scratch_size())) {}
+
+  std::vector<CompiledPass> compiled() const { return scan_.compiled(); }
+
+  Timing run(int calls) {
+    const Timing t = run_timed(device_, calls, [&](auto wait, cl_event* first, cl_event* last) {
+      scan_.enqueue(device_.queue(), input_, output_, scratch_.get(), wait, first, last);
+    });
+    fallbacks_ = scan_.fallbacks(device_.queue(), scratch_.get());
+    return t;
+  }
+  std::uint64_t fallbacks() const { return fallbacks_; }
+
+ private:
+  Device& device_;
+  cl_mem input_, output_;
+  Scan scan_;
+  MemOwner scratch_;
+  std::uint64_t fallbacks_ = 0;
+};
+
+class ClScanner final : public Scanner {
+ public:
+  ClScanner(std::shared_ptr<Device> device, const ScanSpec& spec)
+      : device_(std::move(device)), spec_(spec), info_(scan_info(spec)) {}
+
+  const VariantInfo& info() const override { return info_; }
+  Timing scan(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
+    return run(input, output, op, kind, 1);
+  }
+  Timing scan_batch(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind,
+                    int calls) override {
+    return run(input, output, op, kind, calls);
+  }
+  CompiledCall inspect(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
+    check_scan_call(info_, input, output, op, kind, 1);
+    require_dtype(info_.id, input.dtype(), device_->facts());
+    if (input.size() == 0) return {.passes = {}, .note = "n = 0: nothing is launched"};
+    return {.passes = program(input, output, op, kind).compiled(), .note = {}};
+  }
+  std::string diagnostics() const override { return last_diagnostics_; }
+
+ private:
+  using Key = std::tuple<std::uint64_t, std::uint64_t, Op, ScanKind>;
+
+  ScanProgram& program(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) {
+    ClArray& in = device_array(input, *device_);
+    ClArray& out = device_array(output, *device_);
+    return programs_.get({in.serial(), out.serial(), op, kind}, [&] {
+      return std::make_unique<ScanProgram>(*device_, spec_, in, out, op, kind);
+    });
+  }
+
+  Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) {
+    check_scan_call(info_, input, output, op, kind, calls);
+    require_dtype(info_.id, input.dtype(), device_->facts());
+    if (input.size() == 0) return Timing{0, 0, true};
+    ScanProgram& p = program(input, output, op, kind);
+    const Timing t = p.run(calls);
+    if (spec_.family == ScanFamily::look_back) {
+      // Scratch is zeroed by every call: the count is the last call's.
+      last_diagnostics_ = std::to_string(p.fallbacks()) + " fallbacks in the last call";
+    }
+    return t;
+  }
+
+  std::shared_ptr<Device> device_;
+  const ScanSpec& spec_;
+  VariantInfo info_;
+  RecentCache<Key, ScanProgram> programs_{kProgramsKept};
+  std::string last_diagnostics_;
+};
+
+}  // namespace
+
+std::unique_ptr<Scanner> make_scanner(std::shared_ptr<Device> device, const ScanSpec& spec) {
+  return std::make_unique<ClScanner>(std::move(device), spec);
+}
+
+}  // namespace xr::opencl

@@ -1,0 +1,289 @@
+// The OpenCL backend as core sees it: device listing and choice, arrays, reducers, scanners,
+// probes.
+#include "xreduce/opencl_backend.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <deque>
+
+#include "cl_array.hpp"
+#include "cl_device.hpp"
+#include "cl_probes.hpp"
+#include "cl_reducer.hpp"
+#include "cl_user_kernel.hpp"
+#include "cl_user_variants.hpp"
+#include "xreduce/error.hpp"
+#include "xreduce/user_kernel.hpp"
+
+namespace xr::opencl {
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+bool is_uuid(const std::string& s) {
+  return s.size() == 32 &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isxdigit(c); });
+}
+
+class OpenClBackend final : public Backend {
+ public:
+  OpenClBackend() {
+    try {
+      Platforms p = enumerate_devices();
+      devices_ = std::move(p.devices);
+      if (devices_.empty()) {
+        reason_ =
+            "the OpenCL ICD loader reports no device (no ICD in /etc/OpenCL/vendors or "
+            "OCL_ICD_VENDORS?)";
+        for (const auto& problem : p.problems) reason_ += "; " + problem;
+      } else {
+        selected_ = default_device("");
+      }
+    } catch (const std::exception& e) {
+      devices_.clear();
+      reason_ = e.what();
+    }
+  }
+
+  ~OpenClBackend() override {
+    probes_.reset();
+    device_.reset();
+  }
+
+  std::string_view name() const override { return "opencl"; }
+  bool available() const override { return reason_.empty(); }
+  std::string unavailable_reason() const override { return reason_; }
+
+  std::vector<DeviceInfo> devices() const override {
+    std::vector<DeviceInfo> out;
+    for (const auto& f : devices_) out.push_back(f.info);
+    return out;
+  }
+
+  std::vector<VariantInfo> variants() const override {
+    std::vector<VariantInfo> out;
+    for (const ReduceSpec& spec : reduce_table()) out.push_back(reduce_info(spec));
+    for (const ScanSpec& spec : scan_table()) out.push_back(scan_info(spec));
+    for (const UserKernel& k : kernels_) out.push_back(k.info());
+    return out;
+  }
+
+  void add_kernel(const UserKernel& kernel) override {
+    if (kernel.language != KernelLanguage::opencl)
+      throw Error(ErrorCategory::unsupported,
+                  "the opencl backend runs OpenCL C kernels (.cl), not " +
+                      std::string(to_string(kernel.language)) + " (" + kernel.path.string() + ")");
+    if (std::find(kernel.dtypes.begin(), kernel.dtypes.end(), DType::bf16) != kernel.dtypes.end())
+      throw Error(ErrorCategory::usage,
+                  kernel.path.string() + ": declares bf16, which OpenCL C has no type for");
+    const bool taken = kernel.primitive == Primitive::scan ? find_scan(kernel.id) != nullptr
+                                                           : find_reduce(kernel.id) != nullptr;
+    if (taken || find_user(kernel.primitive, kernel.id))
+      throw Error(ErrorCategory::usage, "the opencl backend already has a " +
+                                            std::string(to_string(kernel.primitive)) +
+                                            " variant '" + kernel.id + "'");
+    kernels_.push_back(kernel);
+  }
+
+  // The knobs docs/cli.md lists for OpenCL, as set.
+  std::vector<std::pair<std::string, std::string>> knobs() const override {
+    std::vector<std::pair<std::string, std::string>> set;
+    for (const char* name : {"XR_CL_SUBGROUPS", "XR_SCAN_ONE_GROUP_MAX", "XR_KERNEL_CACHE"})
+      if (const char* v = std::getenv(name)) set.emplace_back(name, v);
+    return set;
+  }
+
+  void select_device(const DeviceChoice& choice) override {
+    require_available();
+    const std::size_t index = choice.selector.empty() ? default_device(lower(choice.preferred_uuid))
+                                                      : match(choice.selector);
+    if (index != selected_) {
+      probes_.reset();
+      device_.reset();
+      selected_ = index;
+    }
+  }
+
+  DeviceInfo device() const override {
+    require_available();
+    return facts().info;
+  }
+
+  std::string unsupported_reason(Primitive primitive, std::string_view id) const override {
+    if (const UserKernel* k = find_user(primitive, id))
+      return available() ? user_kernel_missing(*k, facts()) : reason_;
+    if (primitive == Primitive::scan) {
+      const ScanSpec* spec = find_scan(id);
+      if (!spec) return "unknown variant '" + std::string(id) + "'";
+      if (!available()) return reason_;
+      return scan_unsupported_reason(*spec, facts());
+    }
+    const ReduceSpec* spec = find_reduce(id);
+    if (!spec) return "unknown variant '" + std::string(id) + "'";
+    if (!available()) return reason_;
+    return reduce_unsupported_reason(*spec, facts());
+  }
+
+  std::unique_ptr<Reducer> make_reducer(std::string_view id) override {
+    if (const UserKernel* k = find_user(Primitive::reduce, id)) {
+      prepare_user(*k);
+      return make_user_reducer(device(true), *k);
+    }
+    const ReduceSpec* spec = find_reduce(id);
+    if (!spec)
+      throw Error(ErrorCategory::usage,
+                  "the opencl backend has no variant '" + std::string(id) + "'");
+    require_available();
+    if (auto why = reduce_unsupported_reason(*spec, facts()); !why.empty())
+      throw Error(ErrorCategory::unsupported,
+                  std::string(id) + " on " + facts().info.name + ": " + why);
+    return opencl::make_reducer(device(true), *spec);
+  }
+
+  std::unique_ptr<Scanner> make_scanner(std::string_view id) override {
+    if (const UserKernel* k = find_user(Primitive::scan, id)) {
+      prepare_user(*k);
+      return make_user_scanner(device(true), *k);
+    }
+    const ScanSpec* spec = find_scan(id);
+    if (!spec)
+      throw Error(ErrorCategory::usage,
+                  "the opencl backend has no scan variant '" + std::string(id) + "'");
+    require_available();
+    if (auto why = scan_unsupported_reason(*spec, facts()); !why.empty())
+      throw Error(ErrorCategory::unsupported,
+                  std::string(id) + " on " + facts().info.name + ": " + why);
+    return opencl::make_scanner(device(true), *spec);
+  }
+
+  std::unique_ptr<DeviceArray> upload(HostView data) override {
+    check_fits(data.dtype, data.size);
+    return std::make_unique<ClArray>(device(true), data);
+  }
+
+  std::unique_ptr<DeviceArray> allocate(DType t, std::size_t n) override {
+    check_fits(t, n);
+    return std::make_unique<ClArray>(device(true), t, n);
+  }
+
+  std::uint64_t max_elements(DType t) const override {
+    if (!available()) return 0;
+    // Every array holds core's slack past its elements (cl_array.hpp).
+    const std::uint64_t bytes = std::min(facts().max_allocation, facts().global_memory);
+    return bytes > kKernelSlackBytes ? (bytes - kKernelSlackBytes) / size_of(t) : 0;
+  }
+
+  void flush_cache() override { probes().flush_cache(); }
+  std::optional<double> measure_read_bandwidth_gbps() override {
+    return probes().read_bandwidth_gbps();
+  }
+  std::optional<double> measure_copy_bandwidth_gbps() override {
+    return probes().copy_bandwidth_gbps();
+  }
+  std::vector<Overhead> measure_overheads() override { return probes().overheads(); }
+  std::optional<LinkRate> measure_link(std::uint64_t bytes) override {
+    return probes().link(bytes);
+  }
+  ClockProbe* clock_probe() override {
+    if (!available()) return nullptr;
+    return probes().clock();
+  }
+  std::string clock_unmeasured_reason() override {
+    if (!available()) return "not measured: " + reason_;
+    return probes().clock_unmeasured_reason();
+  }
+
+ private:
+  const DeviceFacts& facts() const { return devices_[selected_]; }
+
+  const UserKernel* find_user(Primitive primitive, std::string_view id) const {
+    for (const UserKernel& k : kernels_)
+      if (k.primitive == primitive && k.id == id) return &k;
+    return nullptr;
+  }
+
+  // A user's kernel on the selected device: refused with one line when the device lacks what its
+  // dtypes need, else built and checked for its first claim before any measurement.
+  void prepare_user(const UserKernel& k) {
+    require_available();
+    if (const std::string why = user_kernel_missing(k, facts()); !why.empty())
+      throw Error(ErrorCategory::unsupported, k.path.string() + ": " + why);
+    compile_first_claim(device(true), k);
+  }
+
+  void require_available() const {
+    if (!available()) throw Error(ErrorCategory::unavailable, "opencl backend: " + reason_);
+  }
+
+  void check_fits(DType t, std::size_t n) const {
+    require_available();
+    if (n > max_elements(t))
+      throw Error(ErrorCategory::out_of_memory,
+                  "opencl: " + std::to_string(n) + " " + std::string(to_string(t)) +
+                      " elements exceed the " + std::to_string(max_elements(t)) +
+                      " one buffer can hold on " + facts().info.name +
+                      " (CL_DEVICE_MAX_MEM_ALLOC_SIZE)");
+  }
+
+  // The selected device's context and queue, made on first use.
+  std::shared_ptr<Device> device(bool) {
+    require_available();
+    if (!device_) device_ = std::make_shared<Device>(facts());
+    return device_;
+  }
+
+  Probes& probes() {
+    if (!probes_) probes_ = std::make_unique<Probes>(device(true));
+    return *probes_;
+  }
+
+  // The preferred UUID's device when one matches, else the first GPU, else the first device.
+  std::size_t default_device(const std::string& preferred_uuid) const {
+    if (!preferred_uuid.empty())
+      for (std::size_t i = 0; i < devices_.size(); ++i)
+        if (devices_[i].info.uuid == preferred_uuid) return i;
+    for (std::size_t i = 0; i < devices_.size(); ++i)
+      if (devices_[i].type & CL_DEVICE_TYPE_GPU) return i;
+    return 0;
+  }
+
+  // An index, a UUID (32 hex digits) or a case-insensitive name substring.
+  std::size_t match(const std::string& selector) const {
+    if (!selector.empty() && std::all_of(selector.begin(), selector.end(),
+                                         [](unsigned char c) { return std::isdigit(c); })) {
+      const unsigned long long index = std::stoull(selector);
+      if (index < devices_.size()) return static_cast<std::size_t>(index);
+    } else if (is_uuid(selector)) {
+      for (std::size_t i = 0; i < devices_.size(); ++i)
+        if (devices_[i].info.uuid == lower(selector)) return i;
+    } else {
+      for (std::size_t i = 0; i < devices_.size(); ++i)
+        if (lower(devices_[i].info.name).find(lower(selector)) != std::string::npos) return i;
+    }
+    std::string known;
+    for (const auto& f : devices_)
+      known += (known.empty() ? "" : ", ") + std::to_string(f.info.index) + " " + f.info.name +
+               " (" + (f.info.uuid.empty() ? "no UUID" : f.info.uuid) + ")";
+    throw Error(ErrorCategory::usage,
+                "no OpenCL device matches '" + selector + "'; devices: " + known);
+  }
+
+  std::vector<DeviceFacts> devices_;
+  std::string reason_;
+  std::size_t selected_ = 0;
+  std::shared_ptr<Device> device_;
+  std::unique_ptr<Probes> probes_;
+  std::deque<UserKernel> kernels_;  // stable: the user variants refer to theirs
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_backend() {
+  return std::make_unique<OpenClBackend>();
+}
+
+}  // namespace xr::opencl

@@ -1,0 +1,49 @@
+#include "cl_context.hpp"
+
+#include "cl_check.hpp"
+#include "cl_reduce_table.hpp"
+#include "cl_requirements.hpp"
+#include "cl_scan_table.hpp"
+#include "xreduce/error.hpp"
+
+namespace xr::opencl {
+
+cl_platform_id platform_of(cl_device_id device) {
+  cl_platform_id platform = nullptr;
+  XR_CL_CHECK(clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr));
+  return platform;
+}
+
+Context::Context(cl_context context, cl_device_id device)
+    : state_(std::make_unique<ContextState>()) {
+  if (!context || !device)
+    throw Error(ErrorCategory::usage, "xreduce::opencl: a null cl_context or cl_device_id");
+  state_->context = context;
+  state_->facts = query_facts(platform_of(device), device, 0);
+  state_->programs = std::make_unique<Programs>(context, state_->facts);
+}
+
+Context::~Context() = default;
+Context::Context(Context&&) noexcept = default;
+Context& Context::operator=(Context&&) noexcept = default;
+
+const std::string& Context::device_name() const {
+  return state_->facts.info.name;
+}
+
+std::vector<std::string> Context::variants(Primitive primitive, DType t) const {
+  const DeviceFacts& f = state_->facts;
+  std::vector<std::string> out;
+  if (!dtype_missing(t, f).empty()) return out;
+  if (primitive == Primitive::reduce) {
+    // Fastest first: the single pass, then the ladder from its top.
+    for (std::string_view id : {"fast/single-pass", "fast/vectorized"})
+      if (reduce_unsupported_reason(*find_reduce(id), f).empty()) out.emplace_back(id);
+    return out;
+  }
+  for (std::string_view id : {"fast/decoupled-lookback", "fast/reduce-then-scan"})
+    if (scan_unsupported_reason(*find_scan(id), f).empty()) out.emplace_back(id);
+  return out;
+}
+
+}  // namespace xr::opencl

@@ -1,0 +1,22 @@
+// The state behind a library Context: the caller's handles, the device's facts, the kernels
+// built for it.
+#pragma once
+
+#include <memory>
+
+#include "cl_device_facts.hpp"
+#include "cl_programs.hpp"
+#include "xreduce/opencl/context.hpp"
+
+namespace xr::opencl {
+
+struct ContextState {
+  cl_context context = nullptr;  // the caller's
+  DeviceFacts facts;
+  std::unique_ptr<Programs> programs;
+};
+
+// The platform of `device`.
+cl_platform_id platform_of(cl_device_id device);
+
+}  // namespace xr::opencl

@@ -1,0 +1,88 @@
+// xreduce/opencl/reduce.hpp: a reduce variant's plan (cl_reduce_plan) enqueued over the caller's
+// buffers.
+#include "cl_check.hpp"
+#include "cl_context.hpp"
+#include "cl_reduce_plan.hpp"
+#include "cl_requirements.hpp"
+#include "xreduce/error.hpp"
+#include "xreduce/opencl/reduce.hpp"
+
+namespace xr::opencl {
+namespace {
+
+// The spec of `id`, or the library's choice: the first in its order the device runs over t.
+const ReduceSpec& choose_reduce(const Context& context, const std::string& id, DType t) {
+  const DeviceFacts& f = context.state().facts;
+  if (id.empty()) {
+    const std::vector<std::string> runnable = context.variants(Primitive::reduce, t);
+    if (runnable.empty())
+      throw Error(
+          ErrorCategory::unsupported,
+          "xreduce::opencl: " + f.info.name + " runs no reduce over " + std::string(to_string(t)));
+    return *find_reduce(runnable.front());
+  }
+  const ReduceSpec* spec = find_reduce(id);
+  if (!spec) throw Error(ErrorCategory::usage, "xreduce::opencl: no reduce variant '" + id + "'");
+  if (const std::string why = reduce_unsupported_reason(*spec, f); !why.empty())
+    throw Error(ErrorCategory::unsupported,
+                "xreduce::opencl: " + id + " cannot run on " + f.info.name + ": " + why);
+  require_dtype(spec->id, t, f);
+  return *spec;
+}
+
+}  // namespace
+
+struct Reduce::State {
+  ContextState* context = nullptr;
+  std::string variant;
+  DType accumulator = DType::i32;
+  ReducePlan plan;
+};
+
+Reduce::Reduce(const Context& context, const ReduceDesc& desc) : state_(std::make_unique<State>()) {
+  if (desc.count == 0)
+    throw Error(ErrorCategory::usage,
+                "xreduce::opencl: a reduce of 0 elements launches nothing: its result is the "
+                "operator's identity");
+  const ReduceSpec& spec = choose_reduce(context, desc.variant, desc.dtype);
+  State& s = *state_;
+  s.context = &context.state();
+  s.variant = spec.id;
+  s.accumulator = accumulator_of(desc.dtype);
+  s.plan = plan_reduce(spec, desc.count, desc.dtype, desc.op);
+  for (const Pass& p : s.plan.passes) s.context->programs->kernel(p.key);  // build now
+}
+
+Reduce::~Reduce() = default;
+Reduce::Reduce(Reduce&&) noexcept = default;
+Reduce& Reduce::operator=(Reduce&&) noexcept = default;
+
+const std::string& Reduce::variant() const {
+  return state_->variant;
+}
+
+DType Reduce::result_dtype() const {
+  return state_->accumulator;
+}
+
+std::uint64_t Reduce::scratch_size() const {
+  return state_->plan.scratch_bytes;
+}
+
+void Reduce::enqueue_scratch_init(cl_command_queue queue, cl_mem scratch) const {
+  const cl_uchar zero = 0;
+  XR_CL_CHECK(
+      clEnqueueFillBuffer(queue, scratch, &zero, 1, 0, scratch_size(), 0, nullptr, nullptr));
+}
+
+void Reduce::enqueue(cl_command_queue queue, cl_mem input, cl_mem output, cl_mem scratch,
+                     std::span<const cl_event> wait, cl_event* first, cl_event* last) const {
+  enqueue_passes(*state_->context->programs, queue, state_->plan.passes, {input, output, scratch},
+                 {.wait = wait, .first = first, .last = last});
+}
+
+std::vector<CompiledPass> Reduce::compiled() const {
+  return compiled_passes(*state_->context->programs, state_->context->facts, state_->plan.passes);
+}
+
+}  // namespace xr::opencl

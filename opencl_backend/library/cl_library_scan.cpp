@@ -1,0 +1,100 @@
+// xreduce/opencl/scan.hpp: a scan variant's plan (cl_scan_plan) enqueued over the caller's
+// buffers.
+#include "cl_check.hpp"
+#include "cl_context.hpp"
+#include "cl_requirements.hpp"
+#include "cl_scan_plan.hpp"
+#include "xreduce/error.hpp"
+#include "xreduce/opencl/scan.hpp"
+
+namespace xr::opencl {
+namespace {
+
+const ScanSpec& choose_scan(const Context& context, const std::string& id, DType t) {
+  const DeviceFacts& f = context.state().facts;
+  if (id.empty()) {
+    const std::vector<std::string> runnable = context.variants(Primitive::scan, t);
+    if (runnable.empty())
+      throw Error(
+          ErrorCategory::unsupported,
+          "xreduce::opencl: " + f.info.name + " runs no scan over " + std::string(to_string(t)));
+    return *find_scan(runnable.front());
+  }
+  const ScanSpec* spec = find_scan(id);
+  if (!spec) throw Error(ErrorCategory::usage, "xreduce::opencl: no scan variant '" + id + "'");
+  if (const std::string why = scan_unsupported_reason(*spec, f); !why.empty())
+    throw Error(ErrorCategory::unsupported,
+                "xreduce::opencl: " + id + " cannot run on " + f.info.name + ": " + why);
+  require_dtype(spec->id, t, f);
+  return *spec;
+}
+
+}  // namespace
+
+struct Scan::State {
+  ContextState* context = nullptr;
+  std::string variant;
+  ScanPlan plan;
+};
+
+Scan::Scan(const Context& context, const ScanDesc& desc) : state_(std::make_unique<State>()) {
+  if (desc.count == 0)
+    throw Error(ErrorCategory::usage, "xreduce::opencl: a scan of 0 elements launches nothing");
+  const ScanSpec& spec = choose_scan(context, desc.variant, desc.dtype);
+  State& s = *state_;
+  s.context = &context.state();
+  s.variant = spec.id;
+  s.plan = plan_scan(spec, desc.count, desc.dtype, desc.op, desc.kind, lookback_policy(),
+                     s.context->facts.max_work_group);
+  for (const Pass& p : s.plan.passes) s.context->programs->kernel(p.key);  // build now
+}
+
+Scan::~Scan() = default;
+Scan::Scan(Scan&&) noexcept = default;
+Scan& Scan::operator=(Scan&&) noexcept = default;
+
+const std::string& Scan::variant() const {
+  return state_->variant;
+}
+
+std::uint64_t Scan::scratch_size() const {
+  return state_->plan.scratch_bytes;
+}
+
+void Scan::enqueue(cl_command_queue queue, cl_mem input, cl_mem output, cl_mem scratch,
+                   std::span<const cl_event> wait, cl_event* first, cl_event* last) const {
+  const ScanPlan& plan = state_->plan;
+  if (!plan.zero_scratch) {
+    enqueue_passes(*state_->context->programs, queue, plan.passes, {input, output, scratch},
+                   {.wait = wait, .first = first, .last = last});
+    return;
+  }
+  // The fill is the call's first command: its event starts the call.
+  const cl_uint zero = 0;
+  cl_event fill = nullptr;
+  XR_CL_CHECK(clEnqueueFillBuffer(queue, scratch, &zero, sizeof zero, 0, plan.scratch_bytes,
+                                  static_cast<cl_uint>(wait.size()),
+                                  wait.empty() ? nullptr : wait.data(), &fill));
+  EventOwner owned(fill);
+  if (first) {
+    clRetainEvent(fill);
+    *first = fill;
+  }
+  enqueue_passes(*state_->context->programs, queue, plan.passes, {input, output, scratch},
+                 {.wait = {}, .first = nullptr, .last = last});
+}
+
+std::uint64_t Scan::fallbacks(cl_command_queue queue, cl_mem scratch) const {
+  const auto& at = state_->plan.fallbacks_at;
+  if (!at) return 0;
+  cl_ulong count = 0;
+  XR_CL_CHECK(
+      clEnqueueReadBuffer(queue, scratch, CL_TRUE, *at, sizeof count, &count, 0, nullptr, nullptr));
+  return count;
+}
+
+std::vector<CompiledPass> Scan::compiled() const {
+  return compiled_passes(*state_->context->programs, state_->context->facts, state_->plan.passes);
+}
+
+}  // namespace xr::opencl

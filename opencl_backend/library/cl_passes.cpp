@@ -1,0 +1,89 @@
+#include "cl_passes.hpp"
+
+#include "cl_check.hpp"
+#include "cl_ptxas.hpp"
+
+namespace xr::opencl {
+namespace {
+
+void set_args(cl_kernel kernel, std::array<cl_mem, 3> mem, const Params& p) {
+  cl_uint i = 0;
+  for (cl_mem m : mem) XR_CL_CHECK(clSetKernelArg(kernel, i++, sizeof(cl_mem), &m));
+  const cl_ulong n = p.n;
+  XR_CL_CHECK(clSetKernelArg(kernel, i++, sizeof n, &n));
+  for (const std::uint32_t v :
+       {p.in_offset, p.out_offset, p.groups, p.aux_offset, p.flags, p.param, p.limit}) {
+    const cl_uint u = v;
+    XR_CL_CHECK(clSetKernelArg(kernel, i++, sizeof u, &u));
+  }
+}
+
+template <class V>
+V kernel_value(cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info what) {
+  V v{};
+  XR_CL_CHECK(clGetKernelWorkGroupInfo(kernel, device, what, sizeof v, &v, nullptr));
+  return v;
+}
+
+}  // namespace
+
+void enqueue_passes(Programs& programs, cl_command_queue queue, std::span<const Pass> passes,
+                    std::array<cl_mem, 3> buffers, const EnqueueEvents& events) {
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    const Pass& p = passes[i];
+    cl_kernel kernel = programs.kernel(p.key);
+    set_args(kernel,
+             {buffers[static_cast<int>(p.roles[0])], buffers[static_cast<int>(p.roles[1])],
+              buffers[static_cast<int>(p.roles[2])]},
+             p.params);
+    const std::size_t local = p.key.workgroup;
+    const std::size_t global = static_cast<std::size_t>(p.groups) * local;
+    const bool first = i == 0, last = i + 1 == passes.size();
+    cl_event event = nullptr;
+    const bool want = (first && events.first) || (last && events.last);
+    XR_CL_CHECK(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local,
+                                       first ? static_cast<cl_uint>(events.wait.size()) : 0,
+                                       first && !events.wait.empty() ? events.wait.data() : nullptr,
+                                       want ? &event : nullptr));
+    if (first && events.first) {
+      clRetainEvent(event);
+      *events.first = event;
+    }
+    if (last && events.last) {
+      clRetainEvent(event);
+      *events.last = event;
+    }
+    if (event) clReleaseEvent(event);
+  }
+}
+
+std::vector<CompiledPass> compiled_passes(Programs& programs, const DeviceFacts& facts,
+                                          std::span<const Pass> passes) {
+  std::vector<CompiledPass> out;
+  for (const Pass& p : passes) {
+    cl_kernel kernel = programs.kernel(p.key);
+    const BuiltProgram& built = programs.program(p.key);
+    CompiledPass c;
+    c.kernel = p.key.kernel + ".cl";
+    c.block = p.key.workgroup;
+    c.grid = p.groups;
+    c.subgroup_size = facts.subgroup_size();
+    c.max_threads = static_cast<int>(
+        kernel_value<std::size_t>(kernel, facts.device, CL_KERNEL_WORK_GROUP_SIZE));
+    const auto local = kernel_value<cl_ulong>(kernel, facts.device, CL_KERNEL_LOCAL_MEM_SIZE);
+    const auto priv = kernel_value<cl_ulong>(kernel, facts.device, CL_KERNEL_PRIVATE_MEM_SIZE);
+    c.binary_bytes = built.binary_bytes;
+    c.binary = "OpenCL C, " + facts.platform_name + " " + facts.info.driver_version;
+    c.statistics.push_back({"CL_KERNEL_LOCAL_MEM_SIZE", std::to_string(local), "local memory"});
+    c.statistics.push_back(
+        {"CL_KERNEL_PRIVATE_MEM_SIZE", std::to_string(priv), "private memory per work-item"});
+    read_ptxas(built.log, c);
+    if (!c.static_shared) c.static_shared = local;
+    if (!c.registers)
+      c.not_reported = "registers not reported by this driver (NVIDIA's come from -cl-nv-verbose)";
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+}  // namespace xr::opencl

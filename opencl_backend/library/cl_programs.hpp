@@ -1,0 +1,70 @@
+// Kernels built once per device and kept: in memory for the process, and as program binaries on
+// disk between runs (core's KernelCache, suffix .clbin, keyed by the device, its driver, the
+// source and the options). A build that fails throws with the driver's build log.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cl_device_facts.hpp"
+#include "cl_handles.hpp"
+#include "xreduce/kernel_cache.hpp"
+#include "xreduce/types.hpp"
+
+namespace xr::opencl {
+
+// One built-in kernel build: kernels/<kernel>.cl after common.cl and group.cl, with -D options.
+struct KernelKey {
+  std::string kernel;  // "smem_sequential"
+  DType dtype = DType::i32;
+  Op op = Op::sum;
+  std::uint32_t workgroup = 256;
+  std::uint32_t unroll = 1;
+  bool idx64 = false;         // 64-bit element indices
+  bool dst_elements = false;  // the destination holds elements (a scan's output)
+  std::string defines = {};   // further options ("-DXR_WIDE_DST")
+  auto operator<=>(const KernelKey&) const = default;
+};
+
+// A built program and what its build said.
+struct BuiltProgram {
+  ProgramOwner program;
+  std::string options;
+  std::string log;          // the build log (NVIDIA's -cl-nv-verbose: ptxas's resource lines)
+  bool from_cache = false;  // loaded from a program binary
+  std::uint64_t binary_bytes = 0;
+};
+
+class Programs {
+ public:
+  Programs(cl_context context, const DeviceFacts& facts);
+
+  // The kernel xr_main of `key`, built on first use; owned by the cache (valid as long as it).
+  cl_kernel kernel(const KernelKey& key);
+  // The program `key` was built into (after kernel(key)).
+  const BuiltProgram& program(const KernelKey& key);
+  // Any source with any options (users' kernels): built on first use, by the same cache.
+  const BuiltProgram& build(const std::string& source, const std::string& options,
+                            const std::string& what);
+
+  // The options of a built-in kernel's build.
+  std::string options(const KernelKey& key) const;
+
+ private:
+  struct Entry {
+    const BuiltProgram* program = nullptr;
+    KernelOwner kernel;
+  };
+  BuiltProgram compile(const std::string& source, const std::string& options,
+                       const std::string& what);
+
+  cl_context context_;
+  const DeviceFacts& facts_;
+  KernelCache disk_;
+  std::map<std::string, std::unique_ptr<BuiltProgram>> built_;  // by source + options hash
+  std::map<KernelKey, Entry> kernels_;
+};
+
+}  // namespace xr::opencl

@@ -1,0 +1,21 @@
+// NVIDIA's -cl-nv-verbose build log: ptxas's lines for a kernel ("Used 16 registers, 1024 bytes
+// smem, ...") read into a CompiledPass, for built-in and users' kernels alike. Plain string
+// scanning: GCC 12 warns inside <regex> at -O1 (the sanitizer build).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "xreduce/compiled.hpp"
+
+namespace xr::opencl {
+
+// The decimal number just before `words` in `text` ("16" of "Used 16 registers" for
+// " registers"), if any.
+std::optional<std::uint64_t> number_before(std::string_view text, std::string_view words);
+
+// Registers, shared, stack, spill and constant bytes and every ptxas line of `log`.
+void read_ptxas(std::string_view log, CompiledPass& pass);
+
+}  // namespace xr::opencl

@@ -1,0 +1,26 @@
+#include "cl_sources.hpp"
+
+#include "xreduce/error.hpp"
+
+namespace xr::opencl {
+
+std::string_view kernel_source(std::string_view name) {
+  for (const EmbeddedSource& s : embedded_sources())
+    if (s.name.substr(0, s.name.size() - 3) == name && s.name.ends_with(".cl")) return s.text;
+  throw Error(ErrorCategory::usage, "xreduce::opencl: no embedded kernel '" + std::string(name) +
+                                        ".cl' (opencl_backend/kernels)");
+}
+
+std::string program_source(std::string_view kernel) {
+  std::string text(kernel_source("common"));
+  text += kernel_source("group");
+  if (kernel.starts_with("scan_") || kernel.starts_with("bit_"))
+    text += kernel_source("scan_common");
+  // The fast/* scan tiles (fast/reduce-then-scan's tile pass, the look-back's).
+  if (kernel.starts_with("scan_rts_") || kernel == "scan_lookback")
+    text += kernel_source("scan_tile");
+  text += kernel_source(kernel);
+  return text;
+}
+
+}  // namespace xr::opencl

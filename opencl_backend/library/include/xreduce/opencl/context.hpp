@@ -1,0 +1,41 @@
+// xreduce's OpenCL reduce and scan as a library: a Context over the caller's cl_context and
+// cl_device_id. The library makes no context, queue or buffer of its own: it builds its kernels
+// for the device (kept as program binaries between runs, XR_KERNEL_CACHE) and enqueues them on
+// the caller's queue over the caller's buffers.
+#pragma once
+
+#include <CL/cl.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "xreduce/primitive.hpp"
+#include "xreduce/types.hpp"
+
+namespace xr::opencl {
+
+struct ContextState;  // the library's own (cl_context.hpp)
+
+class Context {
+ public:
+  // Throws xr::Error: usage (a null handle, a device not in the context), unsupported (a device
+  // before OpenCL 1.2).
+  Context(cl_context context, cl_device_id device);
+  ~Context();
+  Context(Context&&) noexcept;
+  Context& operator=(Context&&) noexcept;
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  const std::string& device_name() const;
+  // The variants of `primitive` this device can run over `t`, fastest first.
+  std::vector<std::string> variants(Primitive primitive, DType t) const;
+
+  ContextState& state() const { return *state_; }
+
+ private:
+  std::unique_ptr<ContextState> state_;
+};
+
+}  // namespace xr::opencl

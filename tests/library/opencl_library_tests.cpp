@@ -1,0 +1,143 @@
+// xreduce::opencl as a caller uses it: its public headers only, on a context, queue and buffers
+// the test makes itself. The refusals, then a reduce and both scan kinds checked against the
+// host (the conformance suite covers every variant: the tool enqueues through the same API).
+#include <catch2/catch.hpp>
+
+#include <CL/cl.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <numeric>
+#include <string_view>
+#include <vector>
+
+#include "xreduce/error.hpp"
+#include "xreduce/opencl/reduce.hpp"
+#include "xreduce/opencl/scan.hpp"
+
+namespace {
+
+// The caller's objects: the first device of the first platform that has one.
+struct Caller {
+  cl_device_id device = nullptr;
+  cl_context context = nullptr;
+  cl_command_queue queue = nullptr;
+
+  Caller() {
+    cl_uint platforms = 0;
+    if (clGetPlatformIDs(0, nullptr, &platforms) != CL_SUCCESS || platforms == 0) return;
+    std::vector<cl_platform_id> ids(platforms);
+    clGetPlatformIDs(platforms, ids.data(), nullptr);
+    for (cl_platform_id p : ids)
+      if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &device, nullptr) == CL_SUCCESS) break;
+    if (!device) return;
+    cl_int status = CL_SUCCESS;
+    context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status);
+    REQUIRE(status == CL_SUCCESS);
+    queue = clCreateCommandQueueWithProperties(context, device, nullptr, &status);
+    REQUIRE(status == CL_SUCCESS);
+  }
+  ~Caller() {
+    if (queue) clReleaseCommandQueue(queue);
+    if (context) clReleaseContext(context);
+  }
+  Caller(const Caller&) = delete;
+  Caller& operator=(const Caller&) = delete;
+
+  cl_mem buffer(std::size_t bytes, const void* data = nullptr) const {
+    cl_int status = CL_SUCCESS;
+    cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE | (data ? CL_MEM_COPY_HOST_PTR : 0),
+                              bytes ? bytes : 1, const_cast<void*>(data), &status);
+    REQUIRE(status == CL_SUCCESS);
+    return m;
+  }
+};
+
+// Without a device the test is skipped, unless CI says OpenCL must be there.
+void skip_without(const Caller& c) {
+  if (c.device) return;
+  const char* required = std::getenv("XR_TEST_REQUIRE_BACKENDS");
+  if (required && std::string_view(required).find("opencl") != std::string_view::npos)
+    FAIL("no OpenCL device, and XR_TEST_REQUIRE_BACKENDS requires one");
+  std::puts("skipped: no OpenCL device");
+  std::exit(77);
+}
+
+xr::ErrorCategory category_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const xr::Error& e) {
+    INFO(e.what());
+    return e.category();
+  }
+  FAIL("no xr::Error thrown");
+  return xr::ErrorCategory::usage;
+}
+
+std::vector<std::int32_t> ramp(std::size_t n) {
+  std::vector<std::int32_t> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::int32_t>(i % 7) - 3;
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("the OpenCL library refuses a wrong request", "[library]") {
+  using xr::ErrorCategory;
+  CHECK(category_of([] { xr::opencl::Context(nullptr, nullptr); }) == ErrorCategory::usage);
+  Caller c;
+  skip_without(c);
+  const xr::opencl::Context context(c.context, c.device);
+  CHECK(category_of([&] { xr::opencl::Reduce(context, {.count = 0}); }) == ErrorCategory::usage);
+  CHECK(category_of([&] { xr::opencl::Reduce(context, {.variant = "smem/none", .count = 10}); }) ==
+        ErrorCategory::usage);
+  CHECK(category_of([&] { xr::opencl::Scan(context, {.variant = "fast/none", .count = 10}); }) ==
+        ErrorCategory::usage);
+  CHECK(category_of([&] { xr::opencl::Scan(context, {.count = 0}); }) == ErrorCategory::usage);
+}
+
+TEST_CASE("the OpenCL library reduces and scans the caller's buffers", "[library]") {
+  Caller c;
+  skip_without(c);
+  const xr::opencl::Context context(c.context, c.device);
+  const std::size_t n = 100003;
+  const std::vector<std::int32_t> host = ramp(n);
+  cl_mem in = c.buffer(n * 4, host.data());
+
+  SECTION("a reduce of the library's choice") {
+    const xr::opencl::Reduce reduce(context, {.dtype = xr::DType::i32, .count = n});
+    CHECK(!reduce.variant().empty());
+    cl_mem out = c.buffer(16), scratch = c.buffer(reduce.scratch_size());
+    reduce.enqueue_scratch_init(c.queue, scratch);
+    reduce.enqueue(c.queue, in, out, scratch);
+    std::int32_t sum = 0;
+    REQUIRE(clEnqueueReadBuffer(c.queue, out, CL_TRUE, 0, 4, &sum, 0, nullptr, nullptr) ==
+            CL_SUCCESS);
+    CHECK(sum == std::accumulate(host.begin(), host.end(), 0));
+    clReleaseMemObject(out);
+    clReleaseMemObject(scratch);
+  }
+  SECTION("inclusive and exclusive scans of the library's choice") {
+    for (const xr::ScanKind kind : {xr::ScanKind::inclusive, xr::ScanKind::exclusive}) {
+      const xr::opencl::Scan scan(context, {.dtype = xr::DType::i32, .kind = kind, .count = n});
+      cl_mem out = c.buffer(n * 4), scratch = c.buffer(scan.scratch_size());
+      scan.enqueue(c.queue, in, out, scratch);
+      std::vector<std::int32_t> got(n);
+      REQUIRE(clEnqueueReadBuffer(c.queue, out, CL_TRUE, 0, n * 4, got.data(), 0, nullptr,
+                                  nullptr) == CL_SUCCESS);
+      std::int32_t running = 0;
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (kind == xr::ScanKind::inclusive) running += host[i];
+        wrong += got[i] != running;
+        if (kind == xr::ScanKind::exclusive) running += host[i];
+      }
+      CHECK(wrong == 0);
+      clReleaseMemObject(out);
+      clReleaseMemObject(scratch);
+    }
+  }
+  clReleaseMemObject(in);
+}
