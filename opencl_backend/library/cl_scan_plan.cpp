@@ -180,7 +180,8 @@ ScanPlan plan_one_group(const Call& c, std::uint64_t n) {
 // two for 8-byte accumulators), the ticket counter, the fallback count.
 ScanPlan plan_look_back(const Call& c, const ScanSpec& spec, std::uint64_t n,
                         const LookBackPolicy& policy) {
-  if (n <= policy.one_group_max) return plan_one_group(c, n);
+  // The one-group pass takes its chunk (n) as a 32-bit argument.
+  if (n <= policy.one_group_max && n < (std::uint64_t{1} << 32)) return plan_one_group(c, n);
   const std::size_t acc_bytes = size_of(accumulator_of(c.dtype));
   const std::uint32_t tile = policy.workgroup * policy.vectors * lane_elements(c.dtype);
   const std::uint32_t words = acc_bytes == 8 ? 2 : 1;
