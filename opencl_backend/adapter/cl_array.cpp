@@ -32,16 +32,14 @@ void ClArray::write(HostView src) {
   if (src.dtype != dtype_ || src.size != size_)
     throw Error(ErrorCategory::usage, "opencl array write: dtype or size differs");
   if (size_ == 0) return;
-  XR_CL_CHECK(clEnqueueWriteBuffer(device_->queue(), buffer_.get(), CL_TRUE, 0, bytes(), src.data,
-                                   0, nullptr, nullptr));
+  device_->write(buffer_.get(), 0, bytes(), src.data);
 }
 
 void ClArray::read_into(HostArray& dst) const {
   if (dst.dtype() != dtype_ || dst.size() != size_)
     throw Error(ErrorCategory::usage, "opencl array read: dtype or size differs");
   if (size_ == 0) return;
-  XR_CL_CHECK(clEnqueueReadBuffer(device_->queue(), buffer_.get(), CL_TRUE, 0, bytes(), dst.data(),
-                                  0, nullptr, nullptr));
+  device_->read(buffer_.get(), 0, bytes(), dst.data());
 }
 
 ClArray& device_array(DeviceArray& array, const Device& device) {

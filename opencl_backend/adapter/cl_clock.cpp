@@ -68,7 +68,7 @@ double OpenClClock::read_mhz() {
                                   host_.data(), 0, nullptr, &raw));
   const EventOwner read(raw);
   XR_CL_CHECK(clFlush(device_->queue()));
-  wait_for(read.get(), "the clock probe");
+  device_->wait(read.get(), "the clock probe");
   return host_[1] ? static_cast<double>(host_[0]) / static_cast<double>(host_[1]) * 1e3 : 0;
 }
 
@@ -83,7 +83,7 @@ void OpenClClock::warm(double ms) {
     enqueue_window(static_cast<std::uint32_t>(kSpinNs), i + 1 == windows ? &raw : nullptr);
   const EventOwner last(raw);
   XR_CL_CHECK(clFlush(device_->queue()));
-  wait_for(last.get(), "the clock probe's warm-up");
+  device_->wait(last.get(), "the clock probe's warm-up");
 }
 
 std::string OpenClClock::method() const {

@@ -1,5 +1,8 @@
 #include "cl_device.hpp"
 
+#include <chrono>
+#include <thread>
+
 #include "cl_check.hpp"
 
 namespace xr::opencl {
@@ -31,7 +34,8 @@ Platforms enumerate_devices() {
   return out;
 }
 
-Device::Device(const DeviceFacts& facts) : facts_(facts) {
+Device::Device(const DeviceFacts& facts, DeviceTimeout timeout)
+    : facts_(facts), timeout_(std::move(timeout)) {
   cl_device_id device = facts.device;
   const cl_context_properties props[] = {
       CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(facts.platform), 0};
@@ -44,8 +48,53 @@ Device::Device(const DeviceFacts& facts) : facts_(facts) {
   library_ = std::make_unique<Context>(context_.get(), device);
 }
 
-void Device::finish() const {
-  XR_CL_CHECK(clFinish(queue_.get()));
+void Device::wait(cl_event event, const char* what) const {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  for (;;) {
+    cl_int status = CL_QUEUED;
+    XR_CL_CHECK(
+        clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr));
+    if (status == CL_COMPLETE) return;
+    if (status < 0)
+      throw Error(ErrorCategory::device_lost,
+                  std::string("opencl: ") + what + " failed on the device: " + error_name(status));
+    const auto waited = Clock::now() - start;
+    if (waited > timeout_.limit)
+      device_timed_out(std::string("opencl: ") + what + " did not finish within " +
+                       timeout_.describe() +
+                       ": the device stopped answering (a kernel that never finishes?); "
+                       "XR_DEVICE_TIMEOUT sets the limit");
+    if (waited > std::chrono::milliseconds(10))
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+void Device::finish(const char* what) const {
+  cl_event raw = nullptr;
+  XR_CL_CHECK(clEnqueueMarkerWithWaitList(queue_.get(), 0, nullptr, &raw));
+  const EventOwner marker(raw);
+  XR_CL_CHECK(clFlush(queue_.get()));
+  wait(marker.get(), what);
+}
+
+void Device::read(cl_mem buffer, std::uint64_t offset, std::uint64_t bytes, void* host) const {
+  cl_event raw = nullptr;
+  XR_CL_CHECK(
+      clEnqueueReadBuffer(queue_.get(), buffer, CL_FALSE, offset, bytes, host, 0, nullptr, &raw));
+  const EventOwner event(raw);
+  XR_CL_CHECK(clFlush(queue_.get()));
+  wait(event.get(), "a read-back");
+}
+
+void Device::write(cl_mem buffer, std::uint64_t offset, std::uint64_t bytes,
+                   const void* host) const {
+  cl_event raw = nullptr;
+  XR_CL_CHECK(
+      clEnqueueWriteBuffer(queue_.get(), buffer, CL_FALSE, offset, bytes, host, 0, nullptr, &raw));
+  const EventOwner event(raw);
+  XR_CL_CHECK(clFlush(queue_.get()));
+  wait(event.get(), "an upload");
 }
 
 MemOwner make_buffer(const Device& device, std::uint64_t bytes, cl_mem_flags flags) {

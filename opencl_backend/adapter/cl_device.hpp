@@ -7,6 +7,7 @@
 
 #include "cl_device_facts.hpp"
 #include "cl_handles.hpp"
+#include "xreduce/device_timeout.hpp"
 #include "xreduce/opencl/context.hpp"
 
 namespace xr::opencl {
@@ -19,18 +20,30 @@ struct Platforms {
 };
 Platforms enumerate_devices();
 
+// Every wait for the device goes through wait(): none is endless (XR_DEVICE_TIMEOUT), and none is
+// a blocking OpenCL call, which a kernel that never finishes would hold for ever.
 class Device {
  public:
-  explicit Device(const DeviceFacts& facts);
+  Device(const DeviceFacts& facts, DeviceTimeout timeout);
   const DeviceFacts& facts() const { return facts_; }
   cl_context context() const { return context_.get(); }
   cl_command_queue queue() const { return queue_.get(); }
   const Context& library() const { return *library_; }
-  // Blocks until every command of the queue has completed.
-  void finish() const;
+
+  // Waits for `event` (its queue flushed by the caller) to complete: a spin for the first
+  // milliseconds (a round trip is timed through this wait), then sleeps. Past the timeout the
+  // device is taken for lost: xr::device_timed_out (the tool ends the process at once; a device
+  // still running the kernel cannot be torn down). A command that failed is Error(device_lost).
+  void wait(cl_event event, const char* what) const;
+  // Waits for every command enqueued so far (a marker's event).
+  void finish(const char* what) const;
+  // Copies between a buffer and host memory, waited for.
+  void read(cl_mem buffer, std::uint64_t offset, std::uint64_t bytes, void* host) const;
+  void write(cl_mem buffer, std::uint64_t offset, std::uint64_t bytes, const void* host) const;
 
  private:
   DeviceFacts facts_;
+  DeviceTimeout timeout_;
   ContextOwner context_;
   QueueOwner queue_;
   std::unique_ptr<Context> library_;

@@ -30,7 +30,7 @@ class PinnedHost {
                                         bytes, 0, nullptr, &raw, status));
     const EventOwner mapped(raw);
     XR_CL_CHECK(clFlush(queue_));
-    wait_for(mapped.get(), "the mapping of page-locked host memory");
+    device.wait(mapped.get(), "the mapping of page-locked host memory");
   }
   PinnedHost(const PinnedHost&) = delete;
   PinnedHost& operator=(const PinnedHost&) = delete;
@@ -80,7 +80,7 @@ double median_copy_ms(const Device& device, bool upload, cl_mem buffer, void* ho
           clEnqueueReadBuffer(device.queue(), buffer, CL_FALSE, 0, bytes, host, 0, nullptr, &raw));
     const EventOwner copy(raw);
     XR_CL_CHECK(clFlush(device.queue()));
-    wait_for(copy.get(), "a host-link copy");
+    device.wait(copy.get(), "a host-link copy");
     // Run 0 warms up (first touch of the mappings, clocks).
     if (run > 0) ms.push_back(static_cast<double>(event_end(raw) - event_start(raw)) / 1e6);
   }

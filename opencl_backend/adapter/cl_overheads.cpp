@@ -20,7 +20,7 @@ class EmptyCalls {
   explicit EmptyCalls(const Device& device)
       : device_(device), pass_(probe_pass("probe_empty", kEmptyWorkgroup, 1)) {
     for (int i = 0; i < 3; ++i) enqueue_probe(device_, pass_, nullptr, nullptr);  // warm-up
-    drain(device_, "the empty kernel's warm-up");
+    device_.finish("the empty kernel's warm-up");
     kernel_ = programs_of(device_).kernel(pass_.key);
   }
 
@@ -89,7 +89,7 @@ void submit_rows(EmptyCalls& calls, std::vector<Overhead>& out) {
 }
 
 // Enqueue to completion seen on the host: clFinish, and the fastest path, spinning on the
-// event's status (wait_for), bare and with the 4-byte read-back a reduce's value needs.
+// event's status (Device::wait), bare and with the 4-byte read-back a reduce's value needs.
 void round_trip_rows(EmptyCalls& calls, std::vector<Overhead>& out) {
   const cl_command_queue queue = calls.device().queue();
   const MemOwner word = make_buffer(calls.device(), sizeof(cl_uint));
@@ -106,7 +106,7 @@ void round_trip_rows(EmptyCalls& calls, std::vector<Overhead>& out) {
     calls.enqueue(&raw);
     const EventOwner event(raw);
     XR_CL_CHECK(clFlush(queue));
-    wait_for(event.get(), "an empty kernel");
+    calls.device().wait(event.get(), "an empty kernel");
     polled.push_back(us_since(t0));
 
     t0 = HostClock::now();
@@ -116,7 +116,7 @@ void round_trip_rows(EmptyCalls& calls, std::vector<Overhead>& out) {
                                     nullptr, &read_raw));
     const EventOwner read_event(read_raw);
     XR_CL_CHECK(clFlush(queue));
-    wait_for(read_event.get(), "a 4-byte read-back");
+    calls.device().wait(read_event.get(), "a 4-byte read-back");
     read.push_back(us_since(t0));
   }
   out.push_back(make_overhead(OverheadKind::round_trip, "round trip, host time",
@@ -138,7 +138,7 @@ std::vector<Overhead> measure_opencl_overheads(const Device& device) {
   gpu_rows(calls, out);
   submit_rows(calls, out);
   round_trip_rows(calls, out);
-  drain(device, "the overheads' last call");
+  device.finish("the overheads' last call");
   return out;
 }
 

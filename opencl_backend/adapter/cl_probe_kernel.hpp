@@ -1,5 +1,5 @@
 // What the measurement seams share: a probe kernel of kernels/probe_*.cl (built with T_U32) as
-// one pass, enqueued on the tool's queue, and a drain of that queue that waits with a timeout.
+// one pass, enqueued on the tool's queue.
 #pragma once
 
 #include <string>
@@ -36,15 +36,6 @@ inline Programs& programs_of(const Device& device) {
 inline void enqueue_probe(const Device& device, const Pass& pass, cl_mem src, cl_mem dst,
                           const EnqueueEvents& events = {}) {
   enqueue_passes(programs_of(device), device.queue(), {&pass, 1}, {src, dst, dst}, events);
-}
-
-// Waits for every command enqueued so far (a marker's event, through wait_for's timeout).
-inline void drain(const Device& device, const char* what) {
-  cl_event raw = nullptr;
-  XR_CL_CHECK(clEnqueueMarkerWithWaitList(device.queue(), 0, nullptr, &raw));
-  const EventOwner marker(raw);
-  XR_CL_CHECK(clFlush(device.queue()));
-  wait_for(marker.get(), what);
 }
 
 }  // namespace xr::opencl

@@ -32,7 +32,7 @@ bool cpu_device(const DeviceFacts& f) {
 void fill_probe(const Device& device, cl_mem mem, std::uint64_t bytes, cl_uint value) {
   XR_CL_CHECK(clEnqueueFillBuffer(device.queue(), mem, &value, sizeof value, 0, bytes, 0, nullptr,
                                   nullptr));
-  drain(device, "a probe buffer's fill");
+  device.finish("a probe buffer's fill");
 }
 
 // Device ms of the probe kernel `name` over `vectors` 16-byte vectors of src (into dst): the
@@ -101,7 +101,7 @@ void Probes::flush_cache() {
   XR_CL_CHECK(clGetMemObjectInfo(flush_buffer_.get(), CL_MEM_SIZE, sizeof bytes, &bytes, nullptr));
   XR_CL_CHECK(clEnqueueFillBuffer(device_->queue(), flush_buffer_.get(), &value, sizeof value, 0,
                                   bytes, 0, nullptr, nullptr));
-  drain(*device_, "the cache flush");
+  device_->finish("the cache flush");
 }
 
 std::optional<double> Probes::read_bandwidth_gbps() {

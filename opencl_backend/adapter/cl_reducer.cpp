@@ -27,7 +27,7 @@ class ReduceProgram {
         scratch_(make_buffer(device, reduce_.scratch_size())),
         result_(make_buffer(device, 16)) {
     reduce_.enqueue_scratch_init(device.queue(), scratch_.get());
-    device.finish();
+    device.finish("the scratch's zeroing");
   }
 
   std::vector<CompiledPass> compiled() const { return reduce_.compiled(); }
@@ -40,8 +40,7 @@ class ReduceProgram {
                           last);
         });
     unsigned char bytes[16] = {};
-    XR_CL_CHECK(clEnqueueReadBuffer(device_.queue(), result_.get(), CL_TRUE, 0,
-                                    size_of(reduce_.result_dtype()), bytes, 0, nullptr, nullptr));
+    device_.read(result_.get(), 0, size_of(reduce_.result_dtype()), bytes);
     Value result = visit_dtype(reduce_.result_dtype(), [&](auto tag) {
       typename decltype(tag)::type v;
       std::memcpy(&v, bytes, sizeof v);

@@ -23,11 +23,6 @@ using CallEnqueuer =
 // Per-call timing of `calls` (>= 1) calls.
 Timing run_timed(const Device& device, int calls, const CallEnqueuer& enqueue_call);
 
-// Waits for `event` to complete: a spin, then sleeps, up to kWaitLimitSeconds, after which the
-// device is taken for lost (Error(device_lost)): no wait is silent or endless.
-void wait_for(cl_event event, const char* what);
-inline constexpr double kWaitLimitSeconds = 120;
-
 // The profiling counters of `event` in nanoseconds.
 cl_ulong event_start(cl_event event);
 cl_ulong event_end(cl_event event);

@@ -274,8 +274,7 @@ void pad_with_identity(const Device& device, cl_mem buffer, DType t, std::uint64
   const std::uint64_t padded = kernel_padded(n, tile, t, id);
   if (padded == n) return;
   const std::vector<std::byte> pad = identity_bytes(t, op, padded - n);
-  XR_CL_CHECK(clEnqueueWriteBuffer(device.queue(), buffer, CL_TRUE, n * size_of(t), pad.size(),
-                                   pad.data(), 0, nullptr, nullptr));
+  device.write(buffer, n * size_of(t), pad.size(), pad.data());
 }
 
 void enqueue_user_pass(cl_command_queue queue, cl_kernel kernel, std::uint64_t groups,

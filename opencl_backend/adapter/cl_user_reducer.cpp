@@ -40,9 +40,7 @@ class UserReduceCall {
       levels_.push_back(make_buffer(device, std::max<std::uint64_t>(padded * acc, 16)));
       const std::vector<std::byte> pad = identity_bytes(accumulator_, op, padded - counts_[i]);
       if (!pad.empty())
-        XR_CL_CHECK(clEnqueueWriteBuffer(device.queue(), levels_.back().get(), CL_TRUE,
-                                         counts_[i] * acc, pad.size(), pad.data(), 0, nullptr,
-                                         nullptr));
+        device.write(levels_.back().get(), counts_[i] * acc, pad.size(), pad.data());
     }
   }
 
@@ -62,8 +60,7 @@ class UserReduceCall {
           enqueue(wait, first, last);
         });
     unsigned char bytes[16] = {};
-    XR_CL_CHECK(clEnqueueReadBuffer(device_.queue(), levels_.back().get(), CL_TRUE, 0,
-                                    size_of(accumulator_), bytes, 0, nullptr, nullptr));
+    device_.read(levels_.back().get(), 0, size_of(accumulator_), bytes);
     Value result = visit_dtype(accumulator_, [&](auto tag) {
       typename decltype(tag)::type v;
       std::memcpy(&v, bytes, sizeof v);

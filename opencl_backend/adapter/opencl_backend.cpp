@@ -32,6 +32,11 @@ bool is_uuid(const std::string& s) {
 class OpenClBackend final : public Backend {
  public:
   OpenClBackend() {
+    // A malformed XR_DEVICE_TIMEOUT leaves the backend unavailable, as CUDA's and Vulkan's.
+    if (!timeout_.error.empty()) {
+      reason_ = timeout_.error;
+      return;
+    }
     try {
       Platforms p = enumerate_devices();
       devices_ = std::move(p.devices);
@@ -92,7 +97,8 @@ class OpenClBackend final : public Backend {
   // The knobs docs/cli.md lists for OpenCL, as set.
   std::vector<std::pair<std::string, std::string>> knobs() const override {
     std::vector<std::pair<std::string, std::string>> set;
-    for (const char* name : {"XR_CL_SUBGROUPS", "XR_SCAN_ONE_GROUP_MAX", "XR_KERNEL_CACHE"})
+    for (const char* name :
+         {"XR_CL_SUBGROUPS", "XR_SCAN_ONE_GROUP_MAX", "XR_KERNEL_CACHE", "XR_DEVICE_TIMEOUT"})
       if (const char* v = std::getenv(name)) set.emplace_back(name, v);
     return set;
   }
@@ -232,7 +238,7 @@ class OpenClBackend final : public Backend {
   // The selected device's context and queue, made on first use.
   std::shared_ptr<Device> device(bool) {
     require_available();
-    if (!device_) device_ = std::make_shared<Device>(facts());
+    if (!device_) device_ = std::make_shared<Device>(facts(), timeout_);
     return device_;
   }
 
@@ -272,6 +278,7 @@ class OpenClBackend final : public Backend {
                 "no OpenCL device matches '" + selector + "'; devices: " + known);
   }
 
+  DeviceTimeout timeout_ = read_device_timeout();
   std::vector<DeviceFacts> devices_;
   std::string reason_;
   std::size_t selected_ = 0;

@@ -1,8 +1,11 @@
 // Users' OpenCL C kernels (`--kernel FILE.cl`, docs/kernels.md) through the xreduce binary on the
 // OpenCL device (pocl in CI): the example is checked and run like every variant; the bad kernels
-// of tests/kernels/bad (a compile error, a missing entry point, arguments other than the ABI's)
-// and the types OpenCL C lacks are refused before anything runs, in one line, with the exit code
-// of usage (2) or of an unsupported device (3).
+// of tests/kernels/bad (a compile error, a missing entry point, arguments other than the ABI's,
+// a work-group or local memory past the device's) and the types OpenCL C lacks are refused before
+// anything runs, in one line, with the exit code of usage (2) or of an unsupported device (3); a
+// kernel that never finishes ends the run at XR_DEVICE_TIMEOUT (5).
+#include <chrono>
+
 #include "cli_support.hpp"
 
 namespace {
@@ -96,4 +99,47 @@ TEST_CASE("OpenCL C kernels that do not compile or do not fit the ABI are refuse
       xreduce({"run", "--backend", "opencl", "--variant", "smem/sequential", "--n", "100003"});
   INFO(after.out << after.err);
   CHECK(after.code == 0);
+}
+
+TEST_CASE("OpenCL C kernels past the device's limits are refused before they run",
+          "[cli][usage][kernel][opencl]") {
+  require_opencl();
+  const std::string bad = XR_BAD_KERNELS;
+  expect_error({"run", "--kernel", bad + "/reqd.cl", "--n", "1000"}, 2,
+               "reqd.cl: kernel 'xr_reduce' requires work-groups of (128, 1, 1) "
+               "(reqd_work_group_size); it is launched as (64, 1, 1): declare block=128");
+  // 4 MB of local memory: the device's limit, named, or the driver's own refusal to build it.
+  const Result huge = xreduce({"run", "--kernel", bad + "/local_huge.cl", "--n", "1000"});
+  INFO(huge.out << huge.err);
+  CHECK(huge.code == 2);
+  CHECK(huge.err.rfind("xreduce: error: ", 0) == 0);
+  CHECK(std::count(huge.err.begin(), huge.err.end(), '\n') == 1);
+  const bool named = huge.err.find(
+                         "local_huge.cl: kernel 'xr_reduce' uses 4000000 bytes of local "
+                         "memory;") != std::string::npos;
+  const bool unbuilt = huge.err.find("local_huge.cl: does not compile for ") != std::string::npos;
+  CHECK((named || unbuilt));
+}
+
+TEST_CASE("an OpenCL C kernel that never finishes ends the run: exit 5, one line",
+          "[cli][kernel][opencl]") {
+  require_opencl();
+  TempDir dir;
+  const std::string spin = std::string(XR_BAD_KERNELS) + "/spin.cl";
+  setenv("XR_DEVICE_TIMEOUT", "1", 1);
+  const auto t0 = std::chrono::steady_clock::now();
+  expect_error({"run", "--kernel", spin, "--n", "64K", "--reps", "1", "--warmup", "0"}, 5,
+               "opencl: a timed call did not finish within 1 s");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(seconds < 30);  // the process ended at once: it did not wait for the device
+  // compare writes its report whole after the measurements: a lost device leaves no file.
+  expect_error({"compare", "--kernel", spin, "--backend", "opencl", "--n", "64K", "--reps", "1",
+                "--warmup", "0", "--quiet", "--out", (dir / "never.md").string()},
+               5, "did not finish within 1 s");
+  setenv("XR_DEVICE_TIMEOUT", "forever", 1);
+  expect_error({"run", "--kernel", spin, "--n", "100"}, 3,
+               "XR_DEVICE_TIMEOUT must be a number of seconds");
+  unsetenv("XR_DEVICE_TIMEOUT");
+  CHECK(dir.entries() == 0);  // nothing half-written
 }
