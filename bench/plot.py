@@ -7,19 +7,19 @@ One column of panels per section (primitive, scan kind, op, dtype, mode; reports
 are "cold"), two sections across:
 
 - time panel: median time (µs) of every measured variant against n, both axes log. Each variant
-  id has one colour; its CUDA line is solid with circles, its Vulkan line dashed with squares, so
-  the two backends' runs of one id overlay. The anchors are drawn thick and on top: lib/cub
+  id has one colour; its CUDA line is solid with circles, its Vulkan line dashed with squares,
+  its OpenCL line dash-dotted with triangles, so the APIs' runs of one id overlay. The anchors are drawn thick and on top: lib/cub
   (black), torch.* (dark orange) and cupy.* (dark green). The CPU is one grey line, the fastest
-  of its variants at each n. A dotted line is the time at cuda's measured peak (and at vulkan's,
-  where it differs by more than 5%): bytes / GB/s, with the read peak and n x element size bytes
+  of its variants at each n. A dotted line is the time at cuda's measured peak (and at each other
+  API's, where it differs from cuda's by more than 5%): bytes / GB/s, with the read peak and n x element size bytes
   for reduce, the copy peak and twice those bytes for scan; the bandwidth floor that the latency
   floor meets (left out of end-to-end, --include-transfer, reports). Failed results are red
   crosses off their line, never part of it, the first of each variant named. A legend right of
   each section lists the anchors, the CPU, the floor and the ids.
-- ratio panel, under the time panel where the section has both CUDA and Vulkan rows: Vulkan time /
-  CUDA time of each id measured on both at an n (log2 axis around 1; below 1 Vulkan is faster;
-  clipped to 1/8..8, a triangle marks a clipped point), plus the fastest Vulkan variant over the
-  fastest CUDA one as a thick grey line.
+- ratio panel, under the time panel where the section has CUDA rows and another API's: that API's
+  time / CUDA time of each id measured on both at an n, in the API's line style (log2 axis around
+  1; below 1 the other API is faster; clipped to 1/8..8, a triangle marks a clipped point), plus
+  the API's fastest variant over CUDA's fastest as a thick grey line.
 
 A report with a "baseline" section (`xreduce compare --baseline`, `xreduce diff`) is drawn as the
 comparison instead: one panel per section, the new/old time ratio of every matched row against n
@@ -38,9 +38,12 @@ import math
 import sys
 import types
 
-GPUS = ("cuda", "vulkan")
+GPUS = ("cuda", "vulkan", "opencl")
+OTHER_APIS = GPUS[1:]  # each drawn against cuda in the ratio panel
 PEERS = ("torch", "cupy")
-GPU_STYLE = {"cuda": dict(linestyle="-", marker="o"), "vulkan": dict(linestyle="--", marker="s")}
+GPU_STYLE = {"cuda": dict(linestyle="-", marker="o"), "vulkan": dict(linestyle="--", marker="s"),
+             "opencl": dict(linestyle="-.", marker="^")}
+GPU_KEY = {"cuda": "solid ●", "vulkan": "dashed ■", "opencl": "dash-dot ▲"}
 # The anchors: (colour, marker, legend note). lib/cub by variant, the peers by backend.
 ANCHORS = {"lib/cub": ("black", "o", "vendor anchor"), "torch": ("#d35400", "D", "peer"),
            "cupy": ("#1e7b34", "D", "peer")}
@@ -133,7 +136,7 @@ def peak_of(device, scan):
 
 def colour_table(rows, cmap):
     """Per primitive, one colour (and marker fill) per ordinary GPU variant id: the ids measured on
-    both cuda and vulkan first (they overlay and have a ratio: they get the strong shades), then
+    several APIs first (they overlay and have a ratio: they get the strong shades), then
     the rest, each in report order."""
     table = {}
     for primitive in dict.fromkeys(r["primitive"] for r in rows):
@@ -155,7 +158,9 @@ class Section:
         self.key, self.rows = key, rows
         self.scan = key[0] == "scan"
         self.backends = {r["backend"] for r in rows}
-        self.ratio = "cuda" in self.backends and "vulkan" in self.backends
+        self.others = [b for b in OTHER_APIS if b in self.backends] if "cuda" in self.backends \
+            else []
+        self.ratio = bool(self.others)
         self.devices, self.end_to_end = devices, end_to_end
         self.colours = colours.get(key[0], {})
         self.ids = []  # ordinary GPU variant ids, report (ladder) order
@@ -174,14 +179,13 @@ class Section:
         self.failed = any(r["failed"] for r in rows)
 
     def _peaks(self):
-        """[(backend, GB/s)] of the dotted bandwidth floor: cuda's, and vulkan's if it differs."""
+        """[(backend, GB/s)] of the dotted bandwidth floor: the first API's, and each other's that
+        differs from it by more than 5 %."""
         if self.end_to_end:
             return []
         peaks = [(b, peak_of(self.devices.get(b), self.scan)) for b in GPUS if b in self.backends]
         peaks = [(b, p) for b, p in peaks if p]
-        if len(peaks) == 2 and abs(peaks[1][1] / peaks[0][1] - 1) <= 0.05:
-            peaks = peaks[:1]
-        return peaks
+        return peaks[:1] + [(b, p) for b, p in peaks[1:] if abs(p / peaks[0][1] - 1) > 0.05]
 
     def device_line(self):
         names = {b: self.devices[b].get("name", "") for b in GPUS
@@ -400,7 +404,7 @@ def draw_time(ax, s, Line2D, HandlerTuple):
                      zorder=1)
         handles.append(h)
         labels.append(s.peak_label(backend, peak))
-    # The variants: one colour per id, solid circles on cuda, dashed squares on vulkan.
+    # The variants: one colour per id, each API in its own line style (GPU_STYLE).
     for variant in s.ids:
         colour, face = s.colours[variant]
         parts = []
@@ -432,7 +436,8 @@ def draw_time(ax, s, Line2D, HandlerTuple):
         handles.append(Line2D([], [], linestyle="none", marker="x", color=FAILED_COLOUR,
                               markersize=6, markeredgewidth=2))
         labels.append("failed: not a valid time")
-    header = "solid ●: cuda   dashed ■: vulkan" if s.ids else None
+    present = [b for b in GPUS if any(b in s.on[v] for v in s.ids)]
+    header = "   ".join(f"{GPU_KEY[b]}: {b}" for b in present) if s.ids else None
     return handles, labels, handler_map, header
 
 
@@ -456,29 +461,29 @@ def draw_ratio(ax, s, FixedLocator, FuncFormatter, NullLocator):
     for r in s.rows:
         if r["backend"] in GPUS and not r["failed"]:
             times[(r["backend"], r["variant"], r["n"])] = r["us"]
-    series = []
-    for variant in s.ids:
-        if len(s.on[variant]) < 2:
-            continue
-        pts = sorted((n, times[("vulkan", variant, n)] / us) for (b, v, n), us in times.items()
-                     if b == "cuda" and v == variant and ("vulkan", variant, n) in times)
-        if pts:
-            series.append((s.colours[variant], pts))
     best = {}
     for (b, _, n), us in times.items():
         best.setdefault(n, {})
         best[n][b] = min(best[n].get(b, math.inf), us)
-    best_pts = sorted((n, t["vulkan"] / t["cuda"]) for n, t in best.items() if len(t) == 2)
-    every = [r for _, pts in series for _, r in pts] + [r for _, r in best_pts]
-    worst = max((abs(math.log2(r)) for r in every), default=0.0)
+    series = []  # (colour, api, points), the thick grey best-over-best last per API
+    for api in s.others:
+        for variant in s.ids:
+            pts = sorted((n, times[(api, variant, n)] / us) for (b, v, n), us in times.items()
+                         if b == "cuda" and v == variant and (api, variant, n) in times)
+            if pts:
+                series.append((s.colours[variant][0], api, pts))
+    for api in s.others:
+        pts = sorted((n, t[api] / t["cuda"]) for n, t in best.items() if api in t and "cuda" in t)
+        if pts:
+            series.append(("0.3", api, pts))
+    worst = max((abs(math.log2(r)) for _, _, pts in series for _, r in pts), default=0.0)
     octaves = min(MAX_OCTAVES, max(1, math.ceil(worst - 0.02)))
-    for colour, pts in [(c, p) for (c, _), p in series] + [("0.3", best_pts)]:
-        if not pts:
-            continue
+    for colour, api, pts in series:
         xs = [p[0] for p in pts]
         ys = [min(hi_clip, max(lo_clip, p[1])) for p in pts]
         grey = colour == "0.3"
-        ax.plot(xs, ys, color=colour, linewidth=2.6 if grey else 1.0, marker="o",
+        ax.plot(xs, ys, color=colour, linewidth=2.6 if grey else 1.0,
+                linestyle=GPU_STYLE[api]["linestyle"], marker=GPU_STYLE[api]["marker"],
                 markersize=3.5 if grey else 2.2, zorder=4 if grey else 3)
         for (n, r), y in zip(pts, ys):
             if r != y:  # clipped
@@ -494,14 +499,14 @@ def draw_ratio(ax, s, FixedLocator, FuncFormatter, NullLocator):
     ax.yaxis.set_major_locator(FixedLocator(ticks))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: ratio_label(v)))
     ax.yaxis.set_minor_locator(NullLocator())
-    ax.set_ylabel("vulkan / cuda\ntime", fontsize="small")
+    ax.set_ylabel(", ".join(s.others) + " / cuda\ntime", fontsize="small")
     ax.tick_params(labelsize="small")
     ax.grid(True, which="major", alpha=0.35)
     note = dict(transform=ax.transAxes, fontsize="x-small", zorder=7,
                 bbox=dict(boxstyle="round,pad=0.2", facecolor="white", edgecolor="none",
                           alpha=0.85))
-    ax.text(0.01, 0.05, "below 1: vulkan faster", ha="left", va="bottom", **note)
-    ax.text(0.99, 0.95, "thick grey: fastest vulkan / fastest cuda", ha="right", va="top",
+    ax.text(0.01, 0.05, "below 1: faster than cuda", ha="left", va="bottom", **note)
+    ax.text(0.99, 0.95, "thick grey: the API's fastest / cuda's fastest", ha="right", va="top",
             color="0.25", **note)
 
 

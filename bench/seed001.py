@@ -5,8 +5,8 @@ seed's RTX 3070 numbers beside this GPU's, and its two findings checked.
     python3 bench/seed001.py REPORT.json > seed001.md
 
 REPORT.json: `xreduce compare --primitive scan --dtype i32 --n 100,1000,...,1000000000
---format json` over cpu, cuda and vulkan (bench/gpu-report runs it): each GPU variant gets a row
-per backend that ran it. Prints markdown. Exit 2 on a bad report.
+--format json` over cpu, cuda, vulkan and opencl (bench/gpu-report runs it): each GPU variant gets
+a row per backend that ran it. Prints markdown. Exit 2 on a bad report.
 """
 import json
 import sys
@@ -28,7 +28,10 @@ ROWS = ["cpu/sequential", "cpu/parallel", "bit/one-layer", "bit/between-blocks",
         "bit/unrolled", "bit/cooperative", "blelloch/bcao", "smem/hillis-steele",
         "warp/shuffle-up", "subgroup/shuffle-up", "subgroup/arithmetic", "fast/reduce-then-scan",
         "fast/decoupled-lookback", "lib/cub"]
-GPU_BACKENDS = [("cuda", "CUDA"), ("vulkan", "Vulkan")]
+GPU_BACKENDS = [("cuda", "CUDA"), ("vulkan", "Vulkan"), ("opencl", "OpenCL")]
+# How each API timed its rows (the header names those present).
+TIMERS = {"cuda": "CUDA (events)", "vulkan": "Vulkan (timestamps)",
+          "opencl": "OpenCL (profiling events)"}
 BIT = ["bit/one-layer", "bit/between-blocks", "bit/smem", "bit/unrolled"]
 
 
@@ -62,6 +65,14 @@ def read_rows(path):
     gpu = next((d["name"] for d in report["devices"] if d["backend"] == "cuda"), "the GPU")
     cpu = next((d["name"] for d in report["devices"] if d["backend"] == "cpu"), "the host CPU")
     return ms, failed, gpu, cpu
+
+
+def timers(ms):
+    """'X, Y and Z': how the GPU APIs present in the rows timed them."""
+    present = [TIMERS[b] for b, _ in GPU_BACKENDS if any(k[0] == b for k in ms)]
+    if len(present) <= 1:
+        return "".join(present) or "no GPU API"
+    return ", ".join(present[:-1]) + " and " + present[-1]
 
 
 def table(ms):
@@ -148,9 +159,8 @@ def main(argv):
     except (OSError, ValueError, KeyError) as e:
         print(f"cannot read the report {argv[1]}: {e}", file=sys.stderr)
         return 2
-    print(f"Inclusive sum of n i32, median ms, cold L2: {gpu} in CUDA (events) and in Vulkan "
-          f"(timestamps), {cpu} for the CPU rows; beneath each mirrored variant the seed's "
-          "RTX 3070 / Ryzen 7 5800X number.\n")
+    print(f"Inclusive sum of n i32, median ms, cold L2: {gpu} in {timers(ms)}, {cpu} for the "
+          "CPU rows; beneath each mirrored variant the seed's RTX 3070 / Ryzen 7 5800X number.\n")
     print("\n".join(table(ms)))
     print()
     for backend, name in GPU_BACKENDS:

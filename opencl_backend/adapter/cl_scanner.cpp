@@ -2,6 +2,7 @@
 #include <tuple>
 
 #include "cl_array.hpp"
+#include "cl_context.hpp"
 #include "cl_recent_cache.hpp"
 #include "cl_reducer.hpp"
 #include "cl_requirements.hpp"
@@ -65,7 +66,12 @@ class ClScanner final : public Scanner {
     if (input.size() == 0) return {.passes = {}, .note = "n = 0: nothing is launched"};
     return {.passes = program(input, output, op, kind).compiled(), .note = {}};
   }
-  std::string diagnostics() const override { return last_diagnostics_; }
+  std::string diagnostics() const override {
+    if (spec_.family != ScanFamily::look_back) return {};
+    const LookBackPolicy& policy = device_->library().state().knobs.lookback;
+    return "look-back fallbacks: " + std::to_string(last_fallbacks_) + " in the last call (" +
+           std::to_string(policy.polls) + " polls before falling back)";
+  }
 
  private:
   using Key = std::tuple<std::uint64_t, std::uint64_t, Op, ScanKind>;
@@ -84,10 +90,7 @@ class ClScanner final : public Scanner {
     if (input.size() == 0) return Timing{0, 0, true};
     ScanProgram& p = program(input, output, op, kind);
     const Timing t = p.run(calls);
-    if (spec_.family == ScanFamily::look_back) {
-      // Scratch is zeroed by every call: the count is the last call's.
-      last_diagnostics_ = std::to_string(p.fallbacks()) + " fallbacks in the last call";
-    }
+    last_fallbacks_ = p.fallbacks();  // scratch is zeroed by every call: the last call's count
     return t;
   }
 
@@ -95,7 +98,7 @@ class ClScanner final : public Scanner {
   const ScanSpec& spec_;
   VariantInfo info_;
   RecentCache<Key, ScanProgram> programs_{kProgramsKept};
-  std::string last_diagnostics_;
+  std::uint64_t last_fallbacks_ = 0;
 };
 
 }  // namespace

@@ -99,6 +99,21 @@ T4 xr_op4(T4 a, T4 b) { return select(a, b, b > a); }
 #define OP(a, b) xr_op((a), (b))
 #define OP4(a, b) xr_op4((a), (b))
 
+// Four elements at once, as one vector of type V at its own alignment: VLOAD4(V, p, i4) reads
+// elements 4 i4 .. 4 i4 + 3 of p, VSTORE4(V, p, i4, x) writes them. The host keeps every vector's
+// first element a multiple of four from a buffer's base (aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN),
+// so the vector pointer is aligned, which is what a single wide access needs; vload4/vstore4
+// promise only an element's alignment, so a compiler that cannot prove more splits them into
+// scalar accesses. XR_VLOAD (the host's XR_CL_VECTOR_LOADS=vload) keeps vload4/vstore4: the
+// experiment that measures the difference (bench/gpu/opencl-why).
+#ifdef XR_VLOAD
+#define VLOAD4(V, p, i4) vload4((i4), (p))
+#define VSTORE4(V, p, i4, x) vstore4((x), (i4), (p))
+#else
+#define VLOAD4(V, p, i4) (((__global const V*)(p))[i4])
+#define VSTORE4(V, p, i4, x) (((__global V*)(p))[i4] = (x))
+#endif
+
 // Elements in memory. LOAD(p, i) widens element i of p to T; LOAD4(p, i4) the four elements
 // 4 i4 .. 4 i4 + 3; STORE(p, i, x) narrows x to the element type. Vectors are aligned to their
 // size: the host keeps vector offsets multiples of four elements.
@@ -123,16 +138,16 @@ ushort4 bf16_narrow4(float4 f) {
   return (ushort4)(bf16_narrow(f.x), bf16_narrow(f.y), bf16_narrow(f.z), bf16_narrow(f.w));
 }
 #define LOAD(p, i) bf16_widen((p)[i])
-#define LOAD4(p, i4) bf16_widen4(vload4((i4), (p)))
+#define LOAD4(p, i4) bf16_widen4(VLOAD4(ushort4, p, i4))
 #define STORE(p, i, x) ((p)[i] = bf16_narrow(x))
-#define STORE4(p, i4, x) vstore4(bf16_narrow4(x), (i4), (p))
+#define STORE4(p, i4, x) VSTORE4(ushort4, p, i4, bf16_narrow4(x))
 #else
 #define E T
 #define E_BYTES T_BYTES
 #define LOAD(p, i) ((p)[i])
-#define LOAD4(p, i4) vload4((i4), (p))
+#define LOAD4(p, i4) VLOAD4(T4, p, i4)
 #define STORE(p, i, x) ((p)[i] = (x))
-#define STORE4(p, i4, x) vstore4((x), (i4), (p))
+#define STORE4(p, i4, x) VSTORE4(T4, p, i4, x)
 #endif
 
 // What the pass's destination holds: a scan's output (elements) or a reduce's partials and the
@@ -145,7 +160,7 @@ ushort4 bf16_narrow4(float4 f) {
 #else
 #define D T
 #define DST_STORE(p, i, x) ((p)[i] = (x))
-#define DST_STORE4(p, i4, x) vstore4((x), (i4), (p))
+#define DST_STORE4(p, i4, x) VSTORE4(T4, p, i4, x)
 #define DST_LOAD(p, i) ((p)[i])
 #endif
 

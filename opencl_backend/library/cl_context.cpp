@@ -20,7 +20,13 @@ Context::Context(cl_context context, cl_device_id device)
     throw Error(ErrorCategory::usage, "xreduce::opencl: a null cl_context or cl_device_id");
   state_->context = context;
   state_->facts = query_facts(platform_of(device), device, 0);
-  state_->programs = std::make_unique<Programs>(context, state_->facts);
+  state_->knobs = read_opencl_knobs();
+  state_->programs =
+      std::make_unique<Programs>(context, state_->facts, state_->knobs.vload ? "-DXR_VLOAD" : "");
+}
+
+void require_knobs(const ContextState& state) {
+  if (!state.knobs.error.empty()) throw Error(ErrorCategory::usage, state.knobs.error);
 }
 
 Context::~Context() = default;

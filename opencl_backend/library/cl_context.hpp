@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cl_device_facts.hpp"
+#include "cl_knobs.hpp"
 #include "cl_programs.hpp"
 #include "xreduce/opencl/context.hpp"
 
@@ -13,8 +14,13 @@ namespace xr::opencl {
 struct ContextState {
   cl_context context = nullptr;  // the caller's
   DeviceFacts facts;
+  OpenClKnobs knobs;
   std::unique_ptr<Programs> programs;
 };
+
+// Throws Error(usage) with the knobs' line when one of them is malformed: every reduce and scan
+// is refused, as Vulkan's are.
+void require_knobs(const ContextState& state);
 
 // The platform of `device`.
 cl_platform_id platform_of(cl_device_id device);

@@ -44,6 +44,7 @@ Reduce::Reduce(const Context& context, const ReduceDesc& desc) : state_(std::mak
     throw Error(ErrorCategory::usage,
                 "xreduce::opencl: a reduce of 0 elements launches nothing: its result is the "
                 "operator's identity");
+  require_knobs(context.state());
   const ReduceSpec& spec = choose_reduce(context, desc.variant, desc.dtype);
   State& s = *state_;
   s.context = &context.state();

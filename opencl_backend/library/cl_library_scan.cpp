@@ -40,11 +40,12 @@ struct Scan::State {
 Scan::Scan(const Context& context, const ScanDesc& desc) : state_(std::make_unique<State>()) {
   if (desc.count == 0)
     throw Error(ErrorCategory::usage, "xreduce::opencl: a scan of 0 elements launches nothing");
+  require_knobs(context.state());
   const ScanSpec& spec = choose_scan(context, desc.variant, desc.dtype);
   State& s = *state_;
   s.context = &context.state();
   s.variant = spec.id;
-  s.plan = plan_scan(spec, desc.count, desc.dtype, desc.op, desc.kind, lookback_policy(),
+  s.plan = plan_scan(spec, desc.count, desc.dtype, desc.op, desc.kind, s.context->knobs.lookback,
                      s.context->facts.max_work_group);
   for (const Pass& p : s.plan.passes) s.context->programs->kernel(p.key);  // build now
 }

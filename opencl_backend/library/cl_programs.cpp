@@ -1,5 +1,7 @@
 #include "cl_programs.hpp"
 
+#include <utility>
+
 #include "cl_check.hpp"
 #include "cl_sources.hpp"
 
@@ -47,8 +49,11 @@ std::string first_lines(const std::string& log) {
 
 }  // namespace
 
-Programs::Programs(cl_context context, const DeviceFacts& facts)
-    : context_(context), facts_(facts), disk_(KernelCache::from_environment()) {}
+Programs::Programs(cl_context context, const DeviceFacts& facts, std::string defines)
+    : context_(context),
+      facts_(facts),
+      defines_(std::move(defines)),
+      disk_(KernelCache::from_environment()) {}
 
 std::string Programs::options(const KernelKey& key) const {
   std::string o = "-cl-std=CL1.2 " + dtype_define(key.dtype) +
@@ -59,6 +64,7 @@ std::string Programs::options(const KernelKey& key) const {
   if (key.dst_elements) o += " -DXR_DST_ELEMENTS";
   if (facts_.subgroups == SubgroupPath::nvidia_ptx) o += " -DXR_SG_PTX";
   if (!key.defines.empty()) o += " " + key.defines;
+  if (!defines_.empty()) o += " " + defines_;
   return o;
 }
 

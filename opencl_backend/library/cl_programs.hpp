@@ -39,7 +39,8 @@ struct BuiltProgram {
 
 class Programs {
  public:
-  Programs(cl_context context, const DeviceFacts& facts);
+  // `defines`: options every built-in kernel is built with (the knobs' -D).
+  Programs(cl_context context, const DeviceFacts& facts, std::string defines = {});
 
   // The kernel xr_main of `key`, built on first use; owned by the cache (valid as long as it).
   cl_kernel kernel(const KernelKey& key);
@@ -62,6 +63,7 @@ class Programs {
 
   cl_context context_;
   const DeviceFacts& facts_;
+  std::string defines_;
   KernelCache disk_;
   std::map<std::string, std::unique_ptr<BuiltProgram>> built_;  // by source + options hash
   std::map<KernelKey, Entry> kernels_;

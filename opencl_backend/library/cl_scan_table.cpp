@@ -63,10 +63,6 @@ constexpr ScanSpec kScans[] = {
 
 }  // namespace
 
-LookBackPolicy lookback_policy() {
-  return {.one_group_max = read_scan_one_group_knob().max};
-}
-
 std::span<const ScanSpec> scan_table() {
   return kScans;
 }

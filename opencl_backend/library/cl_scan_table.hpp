@@ -9,6 +9,7 @@
 
 #include "cl_device_facts.hpp"
 #include "xreduce/backend.hpp"
+#include "xreduce/shapes.hpp"
 
 namespace xr::opencl {
 
@@ -35,15 +36,14 @@ struct ScanSpec {
 };
 
 // fast/decoupled-lookback's tile and patience: Vulkan's 32-bit shape (128 x 8 vectors of 4), not
-// swept for OpenCL yet; polls of an incomplete window before the work-group reduces the missing
-// predecessors itself (the decoupled fallback).
+// swept for OpenCL yet (XR_CL_LOOKBACK_SHAPE, bench/gpu/opencl-why); polls of an incomplete window
+// before the work-group reduces the missing predecessors itself (the decoupled fallback).
 struct LookBackPolicy {
   std::uint32_t workgroup = 128;
   std::uint32_t vectors = 8;
   std::uint32_t polls = 512;
-  std::uint64_t one_group_max = 0;  // core's kScanOneGroupMax
+  std::uint64_t one_group_max = kScanOneGroupMax;
 };
-LookBackPolicy lookback_policy();
 
 std::span<const ScanSpec> scan_table();
 const ScanSpec* find_scan(std::string_view id);

@@ -351,39 +351,37 @@ class VariantCase final : public Catch::ITestInvoker {
   const PastLimit* limit_;  // Mode::past_limit
 };
 
-// The decoupled fallback of the Vulkan look-back, forced: with XR_VK_LOOKBACK_POLLS=0 a tile
-// that finds any predecessor unpublished reduces that predecessor's input at once, instead of
-// only when a scheduler starves it. Hundreds of tiles, both kinds, exact integer types and floats
-// of each status layout (a packed word for 4-byte accumulators, f16's float among them; two
-// words for 8-byte ones, whose fallback keeps its total unpublished). How often a predecessor is
-// still unpublished depends on the scheduler (lavapipe runs workgroups serially when its other
-// thread is busy), so the fallbacks are summed over every configuration, which must hold some;
-// each configuration's count is printed. Twice: with the policy's window, and with three words
-// per lane (the windowed fallback's bookkeeping at a width no policy uses).
-TEST_CASE("vulkan/scan/fast/decoupled-lookback/forced-fallback", "[conformance][vulkan][scan]") {
-  const std::string window = GENERATE(std::string(), std::string("3"));
-  CAPTURE(window);
+// The decoupled fallback of a look-back, forced: with its polls knob at 0 a tile that finds any
+// predecessor unpublished reduces that predecessor's input at once, instead of only when a
+// scheduler starves it. Hundreds of tiles, both kinds, exact integer types and floats of each
+// status layout (a packed word for 4-byte accumulators, f16's float among them; two words for
+// 8-byte ones, whose fallback keeps its total unpublished). How often a predecessor is still
+// unpublished depends on the scheduler (lavapipe and pocl run workgroups serially when their
+// other thread is busy), so the fallbacks are summed over every configuration, which must hold
+// some; each configuration's count is printed. `knobs` are set while the backend is made.
+void check_forced_fallback(const char* backend,
+                           const std::vector<std::pair<const char*, std::string>>& knobs) {
   // The backend reads its knobs once, when it is made (on first use): this test's own registry
   // makes it with the knobs set.
-  setenv("XR_VK_LOOKBACK_POLLS", "0", 1);
-  if (!window.empty()) setenv("XR_VK_LOOKBACK_WINDOW", window.c_str(), 1);
+  for (const auto& [name, value] : knobs) setenv(name, value.c_str(), 1);
   xr::Registry registry;
   xr::register_builtin_backends(registry);
-  xr::Backend* b = registry.find("vulkan");
-  unsetenv("XR_VK_LOOKBACK_POLLS");
-  unsetenv("XR_VK_LOOKBACK_WINDOW");
+  xr::Backend* b = registry.find(backend);
+  std::unique_ptr<xr::Runner> runner;
+  if (b && b->available() &&
+      b->unsupported_reason(xr::Primitive::scan, "fast/decoupled-lookback").empty())
+    runner = std::make_unique<xr::Runner>(*b, xr::Primitive::scan, "fast/decoupled-lookback");
+  for (const auto& [name, value] : knobs) unsetenv(name);
   if (!b || !b->available()) {
-    if (required("vulkan")) FAIL("vulkan is required but unavailable");
-    WARN("vulkan unavailable: " << (b ? b->unavailable_reason() : "not built"));
+    if (required(backend)) FAIL(backend << " is required but unavailable");
+    WARN(backend << " unavailable: " << (b ? b->unavailable_reason() : "not built"));
     return;
   }
-  if (const std::string why = b->unsupported_reason(xr::Primitive::scan, "fast/decoupled-lookback");
-      !why.empty()) {
-    WARN(why);
+  if (!runner) {
+    WARN(b->unsupported_reason(xr::Primitive::scan, "fast/decoupled-lookback"));
     return;
   }
-  xr::Runner runner(*b, xr::Primitive::scan, "fast/decoupled-lookback");
-  REQUIRE(runner.diagnostics().find("(0 polls before falling back") != std::string::npos);
+  REQUIRE(runner->diagnostics().find("(0 polls before falling back") != std::string::npos);
   std::uint64_t fallbacks = 0;
   std::string counts;
   for (xr::DType dtype :
@@ -392,28 +390,45 @@ TEST_CASE("vulkan/scan/fast/decoupled-lookback/forced-fallback", "[conformance][
       const xr::HostArray data =
           xr::generate(dtype, n, xr::element_hash(g_seed, n), xr::Distribution::full);
       auto array = b->upload(data.view());
+      std::uint64_t here = 0;
       for (xr::ScanKind kind : xr::kAllScanKinds) {
         const xr::Operation op{xr::Primitive::scan, xr::Op::sum, kind};
         CAPTURE(std::string(xr::to_string(dtype)), n, op.describe());
-        runner.prepare_output(dtype, n)->write(xr::poison(dtype, n).view());
-        runner.run(*array, op);
-        const xr::Verdict verdict = xr::Expectation(data.view(), op).check(runner.outcome());
+        runner->prepare_output(dtype, n)->write(xr::poison(dtype, n).view());
+        runner->run(*array, op);
+        const xr::Verdict verdict = xr::Expectation(data.view(), op).check(runner->outcome());
         INFO(verdict.message);
         CHECK(verdict.ok);
+        // "look-back fallbacks: N ...": Vulkan counts per (n, dtype, op), OpenCL per call.
+        const std::string counted = runner->diagnostics();
+        const std::size_t at = counted.find("fallbacks: ");
+        REQUIRE(at != std::string::npos);
+        const std::uint64_t count = std::strtoull(counted.c_str() + at + 11, nullptr, 10);
+        here = std::string_view(backend) == "vulkan" ? count : here + count;
       }
-      // The scanner counts per (n, dtype, op): "look-back fallbacks: N of T tiles ...".
-      const std::string counted = runner.diagnostics();
-      const std::size_t at = counted.find("fallbacks: ");
-      REQUIRE(at != std::string::npos);
-      const std::uint64_t here = std::strtoull(counted.c_str() + at + 11, nullptr, 10);
       fallbacks += here;
       counts += " " + std::string(xr::to_string(dtype)) + "/" + std::to_string(n) + ": " +
                 std::to_string(here);
     }
   }
-  std::cout << "forced look-back fallbacks:" << counts << std::endl;
+  std::cout << backend << " forced look-back fallbacks:" << counts << std::endl;
   INFO("fallbacks per dtype/n:" << counts);
   CHECK(fallbacks > 0);
+}
+
+// Twice: with the policy's window, and with three words per lane (the windowed fallback's
+// bookkeeping at a width no policy uses).
+TEST_CASE("vulkan/scan/fast/decoupled-lookback/forced-fallback", "[conformance][vulkan][scan]") {
+  const std::string window = GENERATE(std::string(), std::string("3"));
+  CAPTURE(window);
+  std::vector<std::pair<const char*, std::string>> knobs{{"XR_VK_LOOKBACK_POLLS", "0"}};
+  if (!window.empty()) knobs.emplace_back("XR_VK_LOOKBACK_WINDOW", window);
+  check_forced_fallback("vulkan", knobs);
+}
+
+// OpenCL promises no forward progress between work-groups either: its look-back's fallback, forced.
+TEST_CASE("opencl/scan/fast/decoupled-lookback/forced-fallback", "[conformance][opencl][scan]") {
+  check_forced_fallback("opencl", {{"XR_CL_LOOKBACK_POLLS", "0"}});
 }
 
 // --kernel FILE (repeatable), --kernel-spec WORDS, --kernel-id ID: taken out of argv before

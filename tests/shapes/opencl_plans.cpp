@@ -22,7 +22,7 @@ xr::TileShape planned_reduce(const ReduceSpec& spec, xr::TileShape shared, xr::D
 
 // The tile a scan plan's tile pass (the one running the spec's kernel) works on.
 xr::TileShape planned_scan(const ScanSpec& spec, xr::DType t) {
-  LookBackPolicy policy = lookback_policy();
+  LookBackPolicy policy;  // the defaults, not this process's knobs
   policy.one_group_max = 0;
   const ScanPlan plan = plan_scan(spec, std::uint64_t{1} << 24, t, xr::Op::sum,
                                   xr::ScanKind::inclusive, policy, 1024);

@@ -1,0 +1,27 @@
+// The OpenCL library's knobs (docs/cli.md, "OpenCL"), read once per Context into a typed struct:
+// the experiments that chose (or will choose) its policies, and the fallback forced for tests.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cl_scan_table.hpp"
+
+namespace xr::opencl {
+
+struct OpenClKnobs {
+  // XR_CL_VECTOR_LOADS=vload: the kernels' vector accesses through vload4/vstore4 (element
+  // alignment) instead of vector pointers (the vector's own alignment): the experiment beside
+  // the default (common.cl says why both exist).
+  bool vload = false;
+  // XR_CL_LOOKBACK_POLLS (0 forces the fallback at the first incomplete window),
+  // XR_CL_LOOKBACK_SHAPE (<workgroup>x<vectors>) and XR_SCAN_ONE_GROUP_MAX over the defaults.
+  LookBackPolicy lookback;
+  std::vector<std::pair<std::string, std::string>> set;  // the knobs given, as given
+  std::string error;  // the first malformed value's line; every reduce and scan is refused
+};
+
+OpenClKnobs read_opencl_knobs();
+
+}  // namespace xr::opencl
