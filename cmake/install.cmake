@@ -18,6 +18,13 @@ if(XR_HAVE_VULKAN)
 endif()
 install(EXPORT xreduceTargets NAMESPACE xreduce:: DESTINATION ${XR_INSTALL_CMAKEDIR})
 
+if(XR_HAVE_OPENCL)
+  install(DIRECTORY opencl_backend/library/include/xreduce DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(TARGETS xreduce_opencl EXPORT xreduceOpenclTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(EXPORT xreduceOpenclTargets NAMESPACE xreduce:: DESTINATION ${XR_INSTALL_CMAKEDIR})
+endif()
+
 if(XR_HAVE_CUDA)
   install(DIRECTORY cuda_backend/library/include/xreduce DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
   install(TARGETS xreduce_cuda EXPORT xreduceCudaTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})

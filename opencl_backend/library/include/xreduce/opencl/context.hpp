@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "xreduce/error.hpp"
 #include "xreduce/primitive.hpp"
 #include "xreduce/types.hpp"
 
