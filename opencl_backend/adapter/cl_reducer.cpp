@@ -89,15 +89,7 @@ class ClReducer final : public Reducer {
     require_dtype(info_.id, input.dtype(), device_->facts());
     if (array.size() == 0) return {Value::identity_of(array.dtype(), op), Timing{0, 0, true}};
     auto [accumulated, timing] = program(array, op).run(calls);
-    // f16/bf16 results come back as float and are rounded once, here.
-    const Value value = visit_dtype(array.dtype(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      if constexpr (HalfFloat<T>)
-        return Value::of(narrow<T>(accumulated.template get<float>()));
-      else
-        return accumulated;
-    });
-    return {value, timing};
+    return {Value::from_accumulator(array.dtype(), accumulated), timing};
   }
 
   std::shared_ptr<Device> device_;

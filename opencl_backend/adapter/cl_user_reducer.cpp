@@ -133,15 +133,7 @@ class UserReducer final : public Reducer {
     pad_with_identity(*device_, array.buffer(), array.dtype(), array.size(), op, c.tile(),
                       kernel_.id);
     auto [accumulated, timing] = c.run(calls);
-    // f16 results come back as float and are rounded once, here.
-    const Value value = visit_dtype(array.dtype(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      if constexpr (HalfFloat<T>)
-        return Value::of(narrow<T>(accumulated.template get<float>()));
-      else
-        return accumulated;
-    });
-    return {value, timing};
+    return {Value::from_accumulator(array.dtype(), accumulated), timing};
   }
 
   std::shared_ptr<Device> device_;

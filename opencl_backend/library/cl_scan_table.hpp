@@ -36,7 +36,7 @@ struct ScanSpec {
 };
 
 // fast/decoupled-lookback's tile and patience: Vulkan's 32-bit shape (128 x 8 vectors of 4), not
-// swept for OpenCL yet (XR_CL_LOOKBACK_SHAPE, bench/gpu/opencl-why); polls of an incomplete window
+// swept for OpenCL yet (XR_CL_LOOKBACK_SHAPE, bench/gpu/opencl/run); polls of an incomplete window
 // before the work-group reduces the missing predecessors itself (the decoupled fallback).
 struct LookBackPolicy {
   std::uint32_t workgroup = 128;

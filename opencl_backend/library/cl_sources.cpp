@@ -19,6 +19,7 @@ std::string program_source(std::string_view kernel) {
   // The fast/* scan tiles (fast/reduce-then-scan's tile pass, the look-back's).
   if (kernel.starts_with("scan_rts_") || kernel == "scan_lookback")
     text += kernel_source("scan_tile");
+  if (kernel.starts_with("fast_")) text += kernel_source("vector_fold");
   text += kernel_source(kernel);
   return text;
 }

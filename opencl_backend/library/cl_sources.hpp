@@ -19,7 +19,8 @@ std::span<const EmbeddedSource> embedded_sources();
 std::string_view kernel_source(std::string_view name);
 
 // What a built-in kernel's program is made of: common.cl, group.cl, then for scans
-// scan_common.cl (and scan_tile.cl for the fast/* tiles), then the kernel itself.
+// scan_common.cl (and scan_tile.cl for the fast/* tiles), for the fast/* reduces
+// vector_fold.cl, then the kernel itself.
 std::string program_source(std::string_view kernel);
 
 }  // namespace xr::opencl

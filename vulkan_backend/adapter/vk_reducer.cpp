@@ -96,15 +96,7 @@ class VulkanReducer final : public Reducer {
     ReduceProgram& program = this->program(array, op);
     auto [accumulated, timing] = program.run(calls);
     device_->raise_validation();
-    // f16/bf16 results come back as float and are rounded once, here.
-    const Value value = visit_dtype(array.dtype(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      if constexpr (HalfFloat<T>)
-        return Value::of(narrow<T>(accumulated.template get<float>()));
-      else
-        return accumulated;
-    });
-    return {value, timing};
+    return {Value::from_accumulator(array.dtype(), accumulated), timing};
   }
 
   // Declared first, destroyed last: the programs hold command buffers of its pool.

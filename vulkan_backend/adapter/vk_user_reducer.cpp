@@ -109,14 +109,7 @@ class UserReducer final : public Reducer {
     pad_with_identity(*device_, array, op, program.tile(), kernel_.id);
     auto [accumulated, timing] = program.run(calls);
     device_->raise_validation();
-    const Value value = visit_dtype(array.dtype(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      if constexpr (HalfFloat<T>)
-        return Value::of(narrow<T>(accumulated.template get<float>()));
-      else
-        return accumulated;
-    });
-    return {value, timing};
+    return {Value::from_accumulator(array.dtype(), accumulated), timing};
   }
 
   std::shared_ptr<Device> device_;  // first: the programs hold command buffers of its pool

@@ -203,6 +203,17 @@ class Value {
   static Value identity_of(DType t, Op op) {
     return visit_dtype(t, [&](auto tag) { return of(identity<typename decltype(tag)::type>(op)); });
   }
+  // A reduce of `t` from its accumulator (accumulator_of(t)): f16 and bf16 come back as float
+  // and are rounded once, here; every other type is its own accumulator.
+  static Value from_accumulator(DType t, const Value& accumulated) {
+    return visit_dtype(t, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (HalfFloat<T>)
+        return of(narrow<T>(accumulated.get<float>()));
+      else
+        return accumulated;
+    });
+  }
 
   DType dtype() const { return dtype_; }
   template <class T>
