@@ -91,10 +91,28 @@ std::string same_gpu_text(const SameGpu& g) {
     return fmt::format("same GPU: the {} devices share UUID {}", and_list(names),
                        g.uuids.front().second);
   // Without CUDA nothing is set side by side, but the ladders still stand apart.
+  const std::string compared =
+      names.front() == kAnchorApi ? "the side-by-side ratios" : "their ladders";
+  // Two UUIDs that differ prove two devices; a device without one (pocl's) proves nothing.
+  std::vector<std::string> unknown;
+  std::string known;
+  bool differ = false;
+  for (const auto& [backend, uuid] : g.uuids) {
+    if (uuid.empty()) {
+      unknown.push_back(backend);
+      continue;
+    }
+    differ |= !known.empty() && uuid != known;
+    known = uuid;
+  }
+  if (!differ && !unknown.empty())
+    return fmt::format(
+        "WARNING: {} are not proven to share one device ({}: {} no UUID); {} may "
+        "compare different devices",
+        and_list(names), uuids, and_list(unknown) + (unknown.size() > 1 ? " report" : " reports"),
+        compared);
   return fmt::format("WARNING: {} measured DIFFERENT devices ({}); {} compare {}", and_list(names),
-                     uuids,
-                     names.front() == kAnchorApi ? "the side-by-side ratios" : "their ladders",
-                     names.size() == 2 ? "two GPUs" : "different GPUs");
+                     uuids, compared, names.size() == 2 ? "two GPUs" : "different GPUs");
 }
 
 // "cuda vs vulkan vs opencl": the title of the APIs compared with CUDA.

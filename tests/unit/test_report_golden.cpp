@@ -230,6 +230,12 @@ TEST_CASE("compare report: the same-GPU line of three APIs", "[unit][report]") {
                                "UUID 0123456789abcdef0123456789abcdef, vulkan UUID "
                                "fedcba9876543210fedcba9876543210, opencl UUID ?); the "
                                "side-by-side ratios compare different GPUs"));
+  // A device without a UUID (pocl's) proves neither: not "DIFFERENT", not the same.
+  r.devices[2].info.uuid = r.devices[1].info.uuid;
+  CHECK_THAT(text(r), Contains("WARNING: cuda, vulkan and opencl are not proven to share one "
+                               "device (cuda UUID 0123456789abcdef0123456789abcdef, vulkan UUID "
+                               "0123456789abcdef0123456789abcdef, opencl UUID ?: opencl reports no "
+                               "UUID); the side-by-side ratios may compare different devices"));
 
   CompareReport no_cuda = xrtest::three_apis_report();
   std::erase_if(no_cuda.devices, [](const auto& d) { return d.backend == "cuda"; });
