@@ -66,9 +66,7 @@ double OpenClClock::read_mhz() {
   cl_event raw = nullptr;
   XR_CL_CHECK(clEnqueueReadBuffer(device_->queue(), result_.get(), CL_FALSE, 0, sizeof host_,
                                   host_.data(), 0, nullptr, &raw));
-  const EventOwner read(raw);
-  XR_CL_CHECK(clFlush(device_->queue()));
-  device_->wait(read.get(), "the clock probe");
+  device_->flush_and_wait(raw, "the clock probe");
   return host_[1] ? static_cast<double>(host_[0]) / static_cast<double>(host_[1]) * 1e3 : 0;
 }
 
@@ -81,9 +79,7 @@ void OpenClClock::warm(double ms) {
   cl_event raw = nullptr;
   for (int i = 0; i < windows; ++i)
     enqueue_window(static_cast<std::uint32_t>(kSpinNs), i + 1 == windows ? &raw : nullptr);
-  const EventOwner last(raw);
-  XR_CL_CHECK(clFlush(device_->queue()));
-  device_->wait(last.get(), "the clock probe's warm-up");
+  device_->flush_and_wait(raw, "the clock probe's warm-up");
 }
 
 std::string OpenClClock::method() const {

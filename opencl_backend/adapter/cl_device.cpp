@@ -73,21 +73,23 @@ void Device::wait(cl_event event, const char* what) const {
   }
 }
 
+void Device::flush_and_wait(cl_event enqueued, const char* what) const {
+  const EventOwner event(enqueued);
+  XR_CL_CHECK(clFlush(queue_.get()));
+  wait(event.get(), what);
+}
+
 void Device::finish(const char* what) const {
   cl_event raw = nullptr;
   XR_CL_CHECK(clEnqueueMarkerWithWaitList(queue_.get(), 0, nullptr, &raw));
-  const EventOwner marker(raw);
-  XR_CL_CHECK(clFlush(queue_.get()));
-  wait(marker.get(), what);
+  flush_and_wait(raw, what);
 }
 
 void Device::read(cl_mem buffer, std::uint64_t offset, std::uint64_t bytes, void* host) const {
   cl_event raw = nullptr;
   XR_CL_CHECK(
       clEnqueueReadBuffer(queue_.get(), buffer, CL_FALSE, offset, bytes, host, 0, nullptr, &raw));
-  const EventOwner event(raw);
-  XR_CL_CHECK(clFlush(queue_.get()));
-  wait(event.get(), "a read-back");
+  flush_and_wait(raw, "a read-back");
 }
 
 void Device::write(cl_mem buffer, std::uint64_t offset, std::uint64_t bytes,
@@ -95,9 +97,7 @@ void Device::write(cl_mem buffer, std::uint64_t offset, std::uint64_t bytes,
   cl_event raw = nullptr;
   XR_CL_CHECK(
       clEnqueueWriteBuffer(queue_.get(), buffer, CL_FALSE, offset, bytes, host, 0, nullptr, &raw));
-  const EventOwner event(raw);
-  XR_CL_CHECK(clFlush(queue_.get()));
-  wait(event.get(), "an upload");
+  flush_and_wait(raw, "an upload");
 }
 
 MemOwner make_buffer(const Device& device, std::uint64_t bytes, cl_mem_flags flags) {

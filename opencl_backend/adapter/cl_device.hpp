@@ -35,6 +35,8 @@ class Device {
   // device is taken for lost: xr::device_timed_out (the tool ends the process at once; a device
   // still running the kernel cannot be torn down). A command that failed is Error(device_lost).
   void wait(cl_event event, const char* what) const;
+  // Takes `enqueued` (an event just enqueued on the queue), flushes the queue and waits for it.
+  void flush_and_wait(cl_event enqueued, const char* what) const;
   // Waits for every command enqueued so far (a marker's event).
   void finish(const char* what) const;
   // Copies between a buffer and host memory, waited for.

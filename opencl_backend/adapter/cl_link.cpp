@@ -28,9 +28,7 @@ class PinnedHost {
     data_ =
         XR_CL_CREATE(clEnqueueMapBuffer(queue_, mem_.get(), CL_FALSE, CL_MAP_READ | CL_MAP_WRITE, 0,
                                         bytes, 0, nullptr, &raw, status));
-    const EventOwner mapped(raw);
-    XR_CL_CHECK(clFlush(queue_));
-    device.wait(mapped.get(), "the mapping of page-locked host memory");
+    device.flush_and_wait(raw, "the mapping of page-locked host memory");
   }
   PinnedHost(const PinnedHost&) = delete;
   PinnedHost& operator=(const PinnedHost&) = delete;

@@ -104,9 +104,7 @@ void round_trip_rows(EmptyCalls& calls, std::vector<Overhead>& out) {
     t0 = HostClock::now();
     cl_event raw = nullptr;
     calls.enqueue(&raw);
-    const EventOwner event(raw);
-    XR_CL_CHECK(clFlush(queue));
-    calls.device().wait(event.get(), "an empty kernel");
+    calls.device().flush_and_wait(raw, "an empty kernel");
     polled.push_back(us_since(t0));
 
     t0 = HostClock::now();
@@ -114,9 +112,7 @@ void round_trip_rows(EmptyCalls& calls, std::vector<Overhead>& out) {
     cl_event read_raw = nullptr;
     XR_CL_CHECK(clEnqueueReadBuffer(queue, word.get(), CL_FALSE, 0, sizeof value, &value, 0,
                                     nullptr, &read_raw));
-    const EventOwner read_event(read_raw);
-    XR_CL_CHECK(clFlush(queue));
-    calls.device().wait(read_event.get(), "a 4-byte read-back");
+    calls.device().flush_and_wait(read_raw, "a 4-byte read-back");
     read.push_back(us_since(t0));
   }
   out.push_back(make_overhead(OverheadKind::round_trip, "round trip, host time",

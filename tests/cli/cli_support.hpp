@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -96,22 +97,51 @@ inline void expect_error(const std::vector<std::string>& args, int code,
   std::_Exit(kSkip);
 }
 
-// Skips the calling test where Vulkan is not available, unless XR_TEST_REQUIRE_BACKENDS names
-// vulkan (CI), where that is a failure.
-inline void require_vulkan_or_skip() {
+// Skips the calling test where `backend` is not available, unless XR_TEST_REQUIRE_BACKENDS names
+// it (CI), where that is a failure.
+inline void require_backend_or_skip(std::string_view backend) {
   const Result list = xreduce({"list", "--format", "json"});
   REQUIRE(list.code == 0);
-  bool vulkan = false;
+  bool available = false;
   const json listed =
       json::parse(list.out);  // named: a range-for over a temporary's member dangles
   for (const auto& b : listed["backends"])
-    vulkan |= b["name"] == "vulkan" && b["available"].get<bool>();
-  if (!vulkan) {
+    available |= b["name"] == backend && b["available"].get<bool>();
+  if (!available) {
     const char* required = std::getenv("XR_TEST_REQUIRE_BACKENDS");
-    if (required && std::string_view(required).find("vulkan") != std::string_view::npos)
-      FAIL("XR_TEST_REQUIRE_BACKENDS names vulkan, but it is not available");
-    skip("the vulkan backend is not available here");
+    if (required && std::string_view(required).find(backend) != std::string_view::npos)
+      FAIL("XR_TEST_REQUIRE_BACKENDS names " << backend << ", but it is not available");
+    skip("the " + std::string(backend) + " backend is not available here");
   }
+}
+
+inline void require_vulkan_or_skip() {
+  require_backend_or_skip("vulkan");
+}
+
+// A kernel that never finishes ends the run (docs/kernels.md, "Bad kernels"): with
+// XR_DEVICE_TIMEOUT=1, `run` and `compare` exit 5 with one line holding `says`, at once (the
+// process does not wait for the device), and leave no file half-written; a malformed value
+// leaves the backend unavailable (exit 3).
+inline void expect_never_finishes(const std::string& kernel, const std::string& backend,
+                                  const std::string& n, std::string_view says) {
+  TempDir dir;
+  setenv("XR_DEVICE_TIMEOUT", "1", 1);
+  const auto t0 = std::chrono::steady_clock::now();
+  expect_error({"run", "--kernel", kernel, "--n", n, "--reps", "1", "--warmup", "0"}, 5, says);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(seconds < 30);  // the process ended at once: it did not wait for the device
+  // compare writes its report whole after the measurements: a lost device leaves no file.
+  expect_error({"compare", "--kernel", kernel, "--backend", backend, "--n", n, "--reps", "1",
+                "--warmup", "0", "--quiet", "--out", (dir / "never.md").string(), "--save-json",
+                (dir / "never.json").string()},
+               5, "did not finish within 1 s");
+  setenv("XR_DEVICE_TIMEOUT", "forever", 1);
+  expect_error({"run", "--kernel", kernel, "--n", "100"}, 3,
+               "XR_DEVICE_TIMEOUT must be a number of seconds");
+  unsetenv("XR_DEVICE_TIMEOUT");
+  CHECK(dir.entries() == 0);  // nothing half-written
 }
 
 }  // namespace clitest

@@ -4,26 +4,14 @@
 // a work-group or local memory past the device's) and the types OpenCL C lacks are refused before
 // anything runs, in one line, with the exit code of usage (2) or of an unsupported device (3); a
 // kernel that never finishes ends the run at XR_DEVICE_TIMEOUT (5).
-#include <chrono>
-
 #include "cli_support.hpp"
 
 namespace {
 
 using namespace clitest;
 
-// Skips the calling test where OpenCL is not available, unless XR_TEST_REQUIRE_BACKENDS names
-// opencl, where that is a failure.
 void require_opencl() {
-  const Result list = xreduce({"list", "--format", "json"});
-  REQUIRE(list.code == 0);
-  const json listed = json::parse(list.out);
-  for (const auto& b : listed["backends"])
-    if (b["name"] == "opencl" && b["available"].get<bool>()) return;
-  const char* required = std::getenv("XR_TEST_REQUIRE_BACKENDS");
-  if (required && std::string_view(required).find("opencl") != std::string_view::npos)
-    FAIL("XR_TEST_REQUIRE_BACKENDS names opencl, but it is not available");
-  skip("the opencl backend is not available here");
+  require_backend_or_skip("opencl");
 }
 
 }  // namespace
@@ -124,24 +112,8 @@ TEST_CASE("OpenCL C kernels past the device's limits are refused before they run
 TEST_CASE("an OpenCL C kernel that never finishes ends the run: exit 5, one line",
           "[cli][kernel][opencl]") {
   require_opencl();
-  TempDir dir;
-  const std::string spin = std::string(XR_BAD_KERNELS) + "/spin.cl";
-  setenv("XR_DEVICE_TIMEOUT", "1", 1);
-  const auto t0 = std::chrono::steady_clock::now();
-  expect_error({"run", "--kernel", spin, "--n", "64K", "--reps", "1", "--warmup", "0"}, 5,
-               "opencl: a timed call did not finish within 1 s");
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  CHECK(seconds < 30);  // the process ended at once: it did not wait for the device
-  // compare writes its report whole after the measurements: a lost device leaves no file.
-  expect_error({"compare", "--kernel", spin, "--backend", "opencl", "--n", "64K", "--reps", "1",
-                "--warmup", "0", "--quiet", "--out", (dir / "never.md").string()},
-               5, "did not finish within 1 s");
-  setenv("XR_DEVICE_TIMEOUT", "forever", 1);
-  expect_error({"run", "--kernel", spin, "--n", "100"}, 3,
-               "XR_DEVICE_TIMEOUT must be a number of seconds");
-  unsetenv("XR_DEVICE_TIMEOUT");
-  CHECK(dir.entries() == 0);  // nothing half-written
+  expect_never_finishes(std::string(XR_BAD_KERNELS) + "/spin.cl", "opencl", "64K",
+                        "opencl: a timed call did not finish within 1 s");
 }
 
 // The OpenCL knobs (docs/cli.md): a malformed value refuses every reduce and scan with one line.
