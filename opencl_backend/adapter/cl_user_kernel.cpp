@@ -242,7 +242,7 @@ CompiledPass UserProgram::describe(std::size_t i, std::uint64_t groups) const {
   read_entry_ptxas(built_->log, entry, c);
   if (!c.static_shared) c.static_shared = local;
   if (!c.registers)
-    c.not_reported = "registers not reported by this driver (NVIDIA's come from -cl-nv-verbose)";
+    c.not_reported = registers_missing_reason(f.has("cl_nv_compiler_options"), built_->log);
   return c;
 }
 

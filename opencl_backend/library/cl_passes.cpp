@@ -80,7 +80,7 @@ std::vector<CompiledPass> compiled_passes(Programs& programs, const DeviceFacts&
     read_ptxas(built.log, c);
     if (!c.static_shared) c.static_shared = local;
     if (!c.registers)
-      c.not_reported = "registers not reported by this driver (NVIDIA's come from -cl-nv-verbose)";
+      c.not_reported = registers_missing_reason(facts.has("cl_nv_compiler_options"), built.log);
     out.push_back(std::move(c));
   }
   return out;

@@ -32,4 +32,14 @@ void read_ptxas(std::string_view log, CompiledPass& pass) {
   }
 }
 
+std::string registers_missing_reason(bool nvidia_verbose, std::string_view log) {
+  if (!nvidia_verbose)
+    return "registers not reported by this driver (NVIDIA's come from -cl-nv-verbose)";
+  if (log.find("ptxas") == std::string_view::npos)
+    return "registers not reported: NVIDIA's driver took this program from its compute cache "
+           "(~/.nv/ComputeCache) and ran no ptxas; CUDA_CACHE_DISABLE=1 (xreduce's default) "
+           "makes it compile";
+  return "registers not in ptxas's lines of the build log";
+}
+
 }  // namespace xr::opencl

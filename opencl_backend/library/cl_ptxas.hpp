@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "xreduce/compiled.hpp"
@@ -17,5 +18,10 @@ std::optional<std::uint64_t> number_before(std::string_view text, std::string_vi
 
 // Registers, shared, stack, spill and constant bytes and every ptxas line of `log`.
 void read_ptxas(std::string_view log, CompiledPass& pass);
+
+// Why a pass has no register count: NVIDIA's driver (`nvidia_verbose`: it took -cl-nv-verbose)
+// logs ptxas only when ptxas runs, and a build whose machine code its compute cache
+// (~/.nv/ComputeCache) already holds runs none; other drivers report none at all.
+std::string registers_missing_reason(bool nvidia_verbose, std::string_view log);
 
 }  // namespace xr::opencl
