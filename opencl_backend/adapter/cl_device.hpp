@@ -29,6 +29,9 @@ class Device {
   cl_context context() const { return context_.get(); }
   cl_command_queue queue() const { return queue_.get(); }
   const Context& library() const { return *library_; }
+  // Whether timed intervals wait behind run_timed's user-event gate: XR_CL_NO_GATE set to
+  // anything but 0 enqueues them ungated (the experiment on what the gate itself costs).
+  bool gated() const { return gated_; }
 
   // Waits for `event` (its queue flushed by the caller) to complete: a spin for the first
   // milliseconds (a round trip is timed through this wait), then sleeps. Past the timeout the
@@ -49,6 +52,7 @@ class Device {
   ContextOwner context_;
   QueueOwner queue_;
   std::unique_ptr<Context> library_;
+  bool gated_ = true;
 };
 
 // A new buffer of `bytes` (at least 1). Error(out_of_memory) when the device cannot hold it.
