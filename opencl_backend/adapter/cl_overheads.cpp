@@ -1,5 +1,7 @@
 #include "cl_overheads.hpp"
 
+#include <string>
+
 #include "cl_probe_kernel.hpp"
 #include "xreduce/harness.hpp"
 #include "xreduce/units.hpp"
@@ -52,15 +54,16 @@ class EmptyCalls {
 };
 
 void gpu_rows(EmptyCalls& calls, std::vector<Overhead>& out) {
-  out.push_back(make_overhead(OverheadKind::dispatch_gpu, "empty kernel, GPU time per call",
-                              "in-order queue", calls.gpu_us_per_call(kCalls),
-                              "256 kernels back to back behind a user-event gate, the first's "
-                              "profiling START to the last's END"));
-  out.push_back(make_overhead(OverheadKind::cold_interval,
-                              "empty kernel, cold: one call's interval", "in-order queue",
-                              calls.gpu_us_per_call(1),
-                              "one kernel's profiling START to END behind the gate, as a "
-                              "variant's call"));
+  const std::string held =
+      calls.device().gated() ? "behind a user-event gate" : "ungated (XR_CL_NO_GATE)";
+  out.push_back(make_overhead(
+      OverheadKind::dispatch_gpu, "empty kernel, GPU time per call", "in-order queue",
+      calls.gpu_us_per_call(kCalls),
+      "256 kernels back to back " + held + ", the first's profiling START to the last's END"));
+  out.push_back(
+      make_overhead(OverheadKind::cold_interval, "empty kernel, cold: one call's interval",
+                    "in-order queue", calls.gpu_us_per_call(1),
+                    "one kernel's profiling START to END " + held + ", as a variant's call"));
 }
 
 // Host cost of one clEnqueueNDRangeKernel, and per call of a batch ended by clFinish.
