@@ -13,7 +13,8 @@ namespace xr::opencl {
 struct OpenClKnobs {
   // XR_CL_VECTOR_LOADS=vload: the kernels' vector accesses through vload4/vstore4 (element
   // alignment) instead of vector pointers (the vector's own alignment): the experiment beside
-  // the default (common.cl says why both exist).
+  // the default (common.cl says why both exist; vector pointers measured 0.98x the time for the
+  // reduces and 0.57x-1.01x for the scans at 2^28 on an H100, docs/results/H100/opencl).
   bool vload = false;
   // XR_CL_LOOKBACK_POLLS (0 forces the fallback at the first incomplete window),
   // XR_CL_LOOKBACK_SHAPE (<workgroup>x<vectors>) and XR_SCAN_ONE_GROUP_MAX over the defaults.
