@@ -150,3 +150,28 @@ TEST_CASE("malformed OpenCL knobs refuse the call with one line", "[cli][opencl]
   CHECK(r.out.find("\"XR_CL_VECTOR_LOADS\"") != std::string::npos);
   CHECK(r.out.find("\"ok\": true") != std::string::npos);
 }
+
+// XR_CL_NO_GATE (docs/cli.md): the experiment on what the user-event gate costs times the same
+// calls without it, checked as ever, and the report says which way its intervals were held.
+TEST_CASE("OpenCL intervals run without the gate on request and the report says so",
+          "[cli][opencl]") {
+  require_opencl();
+  const std::vector<std::string> args = {"compare",          "--backend", "opencl", "--variant",
+                                         "fast/single-pass", "--n",       "100003", "--overheads",
+                                         "--max-time",       "0.05"};
+  const Result gated = xreduce(args);
+  INFO(gated.out << gated.err);
+  REQUIRE(gated.code == 0);
+  CHECK(gated.out.find("behind a user-event gate") != std::string::npos);
+  CHECK(gated.out.find("ungated") == std::string::npos);
+
+  setenv("XR_CL_NO_GATE", "1", 1);
+  const Result ungated = xreduce(args);
+  unsetenv("XR_CL_NO_GATE");
+  INFO(ungated.out << ungated.err);
+  REQUIRE(ungated.code == 0);
+  CHECK(ungated.out.find("ungated (XR_CL_NO_GATE)") != std::string::npos);
+  CHECK(ungated.out.find("behind a user-event gate") == std::string::npos);
+  CHECK(ungated.out.find("XR_CL_NO_GATE=1") != std::string::npos);
+  CHECK(ungated.out.find("FAIL") == std::string::npos);
+}
