@@ -1,8 +1,6 @@
 #include "cl_device.hpp"
 
 #include <chrono>
-#include <cstdlib>
-#include <string_view>
 #include <thread>
 
 #include "cl_check.hpp"
@@ -36,8 +34,8 @@ Platforms enumerate_devices() {
   return out;
 }
 
-Device::Device(const DeviceFacts& facts, DeviceTimeout timeout)
-    : facts_(facts), timeout_(std::move(timeout)) {
+Device::Device(const DeviceFacts& facts, DeviceTimeout timeout, GateKind gate)
+    : facts_(facts), timeout_(std::move(timeout)), gate_(gate) {
   cl_device_id device = facts.device;
   const cl_context_properties props[] = {
       CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(facts.platform), 0};
@@ -48,9 +46,10 @@ Device::Device(const DeviceFacts& facts, DeviceTimeout timeout)
   queue_ = QueueOwner(XR_CL_CREATE(
       clCreateCommandQueueWithProperties(context_.get(), device, queue_props, status)));
   library_ = std::make_unique<Context>(context_.get(), device);
-  if (const char* off = std::getenv("XR_CL_NO_GATE"); off && *off)
-    gated_ = std::string_view(off) == "0";
+  if (gate_ == GateKind::kernel) kernel_gate_ = std::make_unique<KernelGate>(*this);
 }
+
+Device::~Device() = default;
 
 void Device::wait(cl_event event, const char* what) const {
   using Clock = std::chrono::steady_clock;

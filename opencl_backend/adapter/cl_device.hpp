@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cl_device_facts.hpp"
+#include "cl_gate.hpp"
 #include "cl_handles.hpp"
 #include "xreduce/device_timeout.hpp"
 #include "xreduce/opencl/context.hpp"
@@ -24,14 +25,17 @@ Platforms enumerate_devices();
 // a blocking OpenCL call, which a kernel that never finishes would hold for ever.
 class Device {
  public:
-  Device(const DeviceFacts& facts, DeviceTimeout timeout);
+  Device(const DeviceFacts& facts, DeviceTimeout timeout, GateKind gate = GateKind::user_event);
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
   const DeviceFacts& facts() const { return facts_; }
   cl_context context() const { return context_.get(); }
   cl_command_queue queue() const { return queue_.get(); }
   const Context& library() const { return *library_; }
-  // Whether timed intervals wait behind run_timed's user-event gate: XR_CL_NO_GATE set to
-  // anything but 0 enqueues them ungated (the experiment on what the gate itself costs).
-  bool gated() const { return gated_; }
+  // How run_timed holds an interval (XR_CL_GATE); the blocking kernel when that is the way.
+  GateKind gate() const { return gate_; }
+  KernelGate& kernel_gate() const { return *kernel_gate_; }
 
   // Waits for `event` (its queue flushed by the caller) to complete: a spin for the first
   // milliseconds (a round trip is timed through this wait), then sleeps. Past the timeout the
@@ -52,7 +56,8 @@ class Device {
   ContextOwner context_;
   QueueOwner queue_;
   std::unique_ptr<Context> library_;
-  bool gated_ = true;
+  GateKind gate_;
+  std::unique_ptr<KernelGate> kernel_gate_;  // with GateKind::kernel; released before the queue
 };
 
 // A new buffer of `bytes` (at least 1). Error(out_of_memory) when the device cannot hold it.

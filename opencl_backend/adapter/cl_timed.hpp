@@ -1,8 +1,8 @@
 // A timed call on the OpenCL queue: `calls` back-to-back calls enqueued behind a gate (a user
-// event), the gate opened, the last kernel waited for. The interval holds no host launch gap (as
-// CUDA's blocking kernel and Vulkan's recorded command buffer keep theirs): the device time runs
-// from the first call's first command's START to the last call's last command's END, read from
-// their profiling events.
+// event; XR_CL_GATE picks a blocking kernel or none, cl_gate.hpp), the gate opened, the last
+// kernel waited for. The interval is meant to hold no host launch gap (as CUDA's blocking kernel
+// and Vulkan's recorded command buffer keep theirs): the device time runs from the first call's
+// first command's START to the last call's last command's END, read from their profiling events.
 #pragma once
 
 #include <CL/cl.h>

@@ -32,9 +32,10 @@ bool is_uuid(const std::string& s) {
 class OpenClBackend final : public Backend {
  public:
   OpenClBackend() {
-    // A malformed XR_DEVICE_TIMEOUT leaves the backend unavailable, as CUDA's and Vulkan's.
-    if (!timeout_.error.empty()) {
-      reason_ = timeout_.error;
+    // A malformed XR_DEVICE_TIMEOUT leaves the backend unavailable, as CUDA's and Vulkan's; so
+    // does a malformed XR_CL_GATE.
+    if (!timeout_.error.empty() || !gate_.error.empty()) {
+      reason_ = !timeout_.error.empty() ? timeout_.error : gate_.error;
       return;
     }
     try {
@@ -99,7 +100,7 @@ class OpenClBackend final : public Backend {
     std::vector<std::pair<std::string, std::string>> set;
     for (const char* name :
          {"XR_CL_SUBGROUPS", "XR_CL_VECTOR_LOADS", "XR_CL_LOOKBACK_POLLS", "XR_CL_LOOKBACK_SHAPE",
-          "XR_SCAN_ONE_GROUP_MAX", "XR_KERNEL_CACHE", "XR_DEVICE_TIMEOUT", "XR_CL_NO_GATE"})
+          "XR_SCAN_ONE_GROUP_MAX", "XR_KERNEL_CACHE", "XR_DEVICE_TIMEOUT", "XR_CL_GATE"})
       if (const char* v = std::getenv(name)) set.emplace_back(name, v);
     return set;
   }
@@ -239,7 +240,7 @@ class OpenClBackend final : public Backend {
   // The selected device's context and queue, made on first use.
   std::shared_ptr<Device> device(bool) {
     require_available();
-    if (!device_) device_ = std::make_shared<Device>(facts(), timeout_);
+    if (!device_) device_ = std::make_shared<Device>(facts(), timeout_, gate_.kind);
     return device_;
   }
 
@@ -280,6 +281,7 @@ class OpenClBackend final : public Backend {
   }
 
   DeviceTimeout timeout_ = read_device_timeout();
+  GateKnob gate_ = read_gate_knob();
   std::vector<DeviceFacts> devices_;
   std::string reason_;
   std::size_t selected_ = 0;

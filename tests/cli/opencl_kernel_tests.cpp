@@ -151,27 +151,42 @@ TEST_CASE("malformed OpenCL knobs refuse the call with one line", "[cli][opencl]
   CHECK(r.out.find("\"ok\": true") != std::string::npos);
 }
 
-// XR_CL_NO_GATE (docs/cli.md): the experiment on what the user-event gate costs times the same
-// calls without it, checked as ever, and the report says which way its intervals were held.
-TEST_CASE("OpenCL intervals run without the gate on request and the report says so",
+// XR_CL_GATE (docs/cli.md): the experiments on what the user-event gate costs (a blocking kernel,
+// no gate) time the same calls, checked as ever, and the report says how the intervals were held;
+// a value that is none of the three leaves the backend unavailable, in one line.
+TEST_CASE("OpenCL intervals run behind the gate XR_CL_GATE names and the report says which",
           "[cli][opencl]") {
   require_opencl();
-  const std::vector<std::string> args = {"compare",          "--backend", "opencl", "--variant",
-                                         "fast/single-pass", "--n",       "100003", "--overheads",
-                                         "--max-time",       "0.05"};
-  const Result gated = xreduce(args);
-  INFO(gated.out << gated.err);
-  REQUIRE(gated.code == 0);
-  CHECK(gated.out.find("behind a user-event gate") != std::string::npos);
-  CHECK(gated.out.find("ungated") == std::string::npos);
-
-  setenv("XR_CL_NO_GATE", "1", 1);
-  const Result ungated = xreduce(args);
-  unsetenv("XR_CL_NO_GATE");
-  INFO(ungated.out << ungated.err);
-  REQUIRE(ungated.code == 0);
-  CHECK(ungated.out.find("ungated (XR_CL_NO_GATE)") != std::string::npos);
-  CHECK(ungated.out.find("behind a user-event gate") == std::string::npos);
-  CHECK(ungated.out.find("XR_CL_NO_GATE=1") != std::string::npos);
-  CHECK(ungated.out.find("FAIL") == std::string::npos);
+  const std::vector<std::string> args = {"compare",
+                                         "--backend",
+                                         "opencl",
+                                         "--primitive",
+                                         "all",
+                                         "--variant",
+                                         "smem/sequential,fast/decoupled-lookback",
+                                         "--n",
+                                         "100003",
+                                         "--mode",
+                                         "all",
+                                         "--overheads",
+                                         "--max-time",
+                                         "0.05"};
+  for (const auto& [value, says] :
+       {std::pair{"", "behind a user-event gate"},
+        std::pair{"kernel", "behind a blocking kernel (XR_CL_GATE=kernel)"},
+        std::pair{"none", "ungated (XR_CL_GATE=none)"}}) {
+    CAPTURE(value);
+    if (*value) setenv("XR_CL_GATE", value, 1);
+    const Result r = xreduce(args);
+    unsetenv("XR_CL_GATE");
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    CHECK(r.out.find(says) != std::string::npos);
+    CHECK(r.out.find("FAIL") == std::string::npos);
+    if (*value) CHECK(r.out.find(std::string("XR_CL_GATE=") + value) != std::string::npos);
+  }
+  setenv("XR_CL_GATE", "sometimes", 1);
+  expect_error({"run", "--backend", "opencl", "--variant", "fast/single-pass", "--n", "100"}, 3,
+               "XR_CL_GATE must be event, kernel or none (got 'sometimes')");
+  unsetenv("XR_CL_GATE");
 }
