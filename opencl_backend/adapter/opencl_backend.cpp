@@ -99,8 +99,9 @@ class OpenClBackend final : public Backend {
   std::vector<std::pair<std::string, std::string>> knobs() const override {
     std::vector<std::pair<std::string, std::string>> set;
     for (const char* name :
-         {"XR_CL_SUBGROUPS", "XR_CL_VECTOR_LOADS", "XR_CL_LOOKBACK_POLLS", "XR_CL_LOOKBACK_SHAPE",
-          "XR_SCAN_ONE_GROUP_MAX", "XR_KERNEL_CACHE", "XR_DEVICE_TIMEOUT", "XR_CL_GATE"})
+         {"XR_CL_SUBGROUPS", "XR_CL_VECTOR_LOADS", "XR_CL_BUILD_OPTIONS", "XR_CL_LOOKBACK_POLLS",
+          "XR_CL_LOOKBACK_SHAPE", "XR_SCAN_ONE_GROUP_MAX", "XR_KERNEL_CACHE", "XR_DEVICE_TIMEOUT",
+          "XR_CL_GATE"})
       if (const char* v = std::getenv(name)) set.emplace_back(name, v);
     return set;
   }

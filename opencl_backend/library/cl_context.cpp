@@ -22,7 +22,7 @@ Context::Context(cl_context context, cl_device_id device)
   state_->facts = query_facts(platform_of(device), device, 0);
   state_->knobs = read_opencl_knobs();
   state_->programs =
-      std::make_unique<Programs>(context, state_->facts, state_->knobs.vload ? "-DXR_VLOAD" : "");
+      std::make_unique<Programs>(context, state_->facts, state_->knobs.program_options());
 }
 
 void require_knobs(const ContextState& state) {

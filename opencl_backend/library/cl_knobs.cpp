@@ -64,8 +64,15 @@ OpenClKnobs read_opencl_knobs() {
     if (!k.vload && std::string_view(v) != "pointer")
       first_error(k, "XR_CL_VECTOR_LOADS must be pointer or vload");
   }
+  if (const char* v = knob(k, "XR_CL_BUILD_OPTIONS")) k.build_options = v;
   read_lookback(k);
   return k;
+}
+
+std::string OpenClKnobs::program_options() const {
+  std::string o = vload ? "-DXR_VLOAD" : "";
+  if (!build_options.empty()) o += (o.empty() ? "" : " ") + build_options;
+  return o;
 }
 
 }  // namespace xr::opencl

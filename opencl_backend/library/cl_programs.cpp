@@ -106,7 +106,10 @@ BuiltProgram Programs::compile(const std::string& source, const std::string& opt
       clBuildProgram(built.program.get(), 1, &device, all.c_str(), nullptr, nullptr);
   built.log = build_log(built.program.get(), device);
   if (status != CL_SUCCESS)
-    throw Error(status == CL_BUILD_PROGRAM_FAILURE ? ErrorCategory::usage : category_of(status),
+    // A kernel that does not compile, or an option (XR_CL_BUILD_OPTIONS) the compiler refuses.
+    throw Error(status == CL_BUILD_PROGRAM_FAILURE || status == CL_INVALID_BUILD_OPTIONS
+                    ? ErrorCategory::usage
+                    : category_of(status),
                 what + " did not build for " + facts_.info.name + " (" + error_name(status) +
                     ", options " + options + "):\n" + first_lines(built.log));
   const std::string binary = binary_of(built.program.get());

@@ -149,6 +149,20 @@ TEST_CASE("malformed OpenCL knobs refuse the call with one line", "[cli][opencl]
   CHECK(r.out.find("\"XR_CL_LOOKBACK_SHAPE\"") != std::string::npos);
   CHECK(r.out.find("\"XR_CL_VECTOR_LOADS\"") != std::string::npos);
   CHECK(r.out.find("\"ok\": true") != std::string::npos);
+
+  // XR_CL_BUILD_OPTIONS reaches the compiler: one it refuses fails the build in one line (exit
+  // 2, the option named), one it takes builds and runs, recorded among the knobs.
+  setenv("XR_CL_BUILD_OPTIONS", "-cl-no-such-option", 1);
+  expect_error({"run", "--backend", "opencl", "--variant", "fast/single-pass", "--n", "100"}, 2,
+               "CL_INVALID_BUILD_OPTIONS");
+  setenv("XR_CL_BUILD_OPTIONS", "-cl-mad-enable", 1);
+  const Result built = xreduce({"run", "--backend", "opencl", "--variant", "fast/single-pass",
+                                "--n", "100003", "--format", "json"});
+  unsetenv("XR_CL_BUILD_OPTIONS");
+  INFO(built.out << built.err);
+  REQUIRE(built.code == 0);
+  CHECK(built.out.find("\"XR_CL_BUILD_OPTIONS\"") != std::string::npos);
+  CHECK(built.out.find("\"ok\": true") != std::string::npos);
 }
 
 // XR_CL_GATE (docs/cli.md): the experiments on what the user-event gate costs (a blocking kernel,
