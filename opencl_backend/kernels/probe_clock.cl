@@ -3,19 +3,6 @@
 // window of `param` nanoseconds that starts on an edge of the timer and ends on the first reading
 // past it, and writes dst as two ulongs: [0] the cycles, [1] the nanoseconds. The host runs it
 // only where XR_SG_PTX is set (NVIDIA); elsewhere it still builds, and writes zeros.
-#ifdef XR_SG_PTX
-ulong sm_cycles(void) {
-  ulong c;
-  __asm__ volatile("mov.u64 %0, %%clock64;" : "=l"(c));
-  return c;
-}
-ulong global_ns(void) {
-  ulong t;
-  __asm__ volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-#endif
-
 XR_KERNEL {
   XR_UNUSED_ARGS;
   __global ulong* out = (__global ulong*)dst;

@@ -4,14 +4,6 @@
 // gave up); a wait longer than `param` milliseconds (the clock by %globaltimer on NVIDIA, elsewhere
 // a bound on the polls) gives up and raises dst[1], so a host that never releases costs one
 // error, never a hang.
-#ifdef XR_SG_PTX
-ulong gate_ns(void) {
-  ulong t;
-  __asm__ volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-#endif
-
 XR_KERNEL {
   XR_UNUSED_ARGS;
   __global volatile int* gate = (__global volatile int*)dst;
@@ -19,9 +11,9 @@ XR_KERNEL {
   // ns on NVIDIA; elsewhere polls, each at least a nanosecond
   const ulong wait_limit = (ulong)param * 1000000ul;
 #ifdef XR_SG_PTX
-  const ulong t0 = gate_ns();
+  const ulong t0 = global_ns();
   while (gate[0] == 0) {
-    if (gate_ns() - t0 > wait_limit) {
+    if (global_ns() - t0 > wait_limit) {
       gate[1] = 1;
       return;
     }

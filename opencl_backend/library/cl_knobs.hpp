@@ -16,7 +16,7 @@ struct OpenClKnobs {
   // the default (common.cl says why both exist; vector pointers measured 0.98x the time for the
   // reduces and 0.57x-1.01x for the scans at 2^28 on an H100, docs/results/H100/opencl).
   bool vload = false;
-  // XR_CL_BUILD_OPTIONS: appended to every program's build options, e.g. the register cap
+  // XR_CL_BUILD_OPTIONS: appended to every built-in program's build options, e.g. the register cap
   // -cl-nv-maxrregcount=64 on NVIDIA (the look-back's occupancy experiment, bench/gpu/opencl/run);
   // an option the compiler refuses fails the build with its log.
   std::string build_options;
@@ -24,10 +24,11 @@ struct OpenClKnobs {
   // XR_CL_LOOKBACK_SHAPE (<workgroup>x<vectors>) and XR_SCAN_ONE_GROUP_MAX over the defaults.
   LookBackPolicy lookback;
   std::vector<std::pair<std::string, std::string>> set;  // the knobs given, as given
-
-  // What every program is built with beyond its own options (-DXR_VLOAD, build_options).
-  std::string program_options() const;
   std::string error;  // the first malformed value's line; every reduce and scan is refused
+
+  // What every built-in program is built with beyond its own options (-DXR_VLOAD,
+  // build_options).
+  std::string program_options() const;
 };
 
 OpenClKnobs read_opencl_knobs();

@@ -20,6 +20,7 @@ std::string program_source(std::string_view kernel) {
   if (kernel.starts_with("scan_rts_") || kernel == "scan_lookback")
     text += kernel_source("scan_tile");
   if (kernel.starts_with("fast_")) text += kernel_source("vector_fold");
+  if (kernel == "probe_clock" || kernel == "probe_gate") text += kernel_source("ptx_timers");
   text += kernel_source(kernel);
   return text;
 }
