@@ -1,6 +1,5 @@
 #include "cl_gate.hpp"
 
-#include <atomic>
 #include <cstdlib>
 #include <string_view>
 
@@ -15,6 +14,11 @@ namespace {
 // Long enough for any host to enqueue an interval, short enough that a gate nobody releases costs
 // one second and an error (CUDA's gate waits as long).
 constexpr std::uint32_t kGateLimitMs = 1000;
+
+// The flags as a held kernel starts from (not released, not given up) and the release's word.
+// Static: the release's non-blocking write reads it after the call returns.
+constexpr int kCleared[2] = {0, 0};
+constexpr int kReleased = 1;
 
 Pass gate_pass() {
   Pass pass = probe_pass("probe_gate", 1, 1);
@@ -52,37 +56,41 @@ std::string held_by(GateKind kind) {
 }
 
 KernelGate::KernelGate(const Device& device)
-    : queue_(device.queue()),
-      flags_(make_buffer(device, 2 * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR)) {
+    : flags_(make_buffer(device, sizeof kCleared)),
+      release_queue_(XR_CL_CREATE(clCreateCommandQueueWithProperties(
+          device.context(), device.facts().device, nullptr, status))) {
   programs_of(device).kernel(gate_pass().key);  // built (or its build log thrown) up front
-  cl_event mapped = nullptr;
-  host_ = static_cast<int*>(
-      XR_CL_CREATE(clEnqueueMapBuffer(queue_, flags_.get(), CL_FALSE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                      2 * sizeof(int), 0, nullptr, &mapped, status)));
-  device.flush_and_wait(mapped, "the gate's flags' mapping");
-  host_[0] = host_[1] = 0;
-}
-
-KernelGate::~KernelGate() {
-  // Not waited for: the runtime keeps the buffer until its last command (this unmap) is done.
-  if (host_) clEnqueueUnmapMemObject(queue_, flags_.get(), host_, 0, nullptr, nullptr);
+  device.write(flags_.get(), 0, sizeof kCleared, kCleared);
 }
 
 void KernelGate::hold(const Device& device) {
-  std::atomic_ref<int>(host_[1]).store(0, std::memory_order_relaxed);
-  std::atomic_ref<int>(host_[0]).store(0, std::memory_order_release);
   enqueue_probe(device, gate_pass(), nullptr, flags_.get());
 }
 
-void KernelGate::release() {
-  std::atomic_ref<int>(host_[0]).store(1, std::memory_order_release);
+void KernelGate::release() noexcept {
+  cl_event raw = nullptr;
+  release_status_ = clEnqueueWriteBuffer(release_queue_.get(), flags_.get(), CL_FALSE, 0,
+                                         sizeof kReleased, &kReleased, 0, nullptr, &raw);
+  released_ = EventOwner(raw);
+  if (release_status_ == CL_SUCCESS) release_status_ = clFlush(release_queue_.get());
 }
 
-void KernelGate::check() const {
-  if (std::atomic_ref<int>(host_[1]).load(std::memory_order_acquire))
+void KernelGate::check(const Device& device) {
+  if (release_status_ != CL_SUCCESS)
     throw Error(ErrorCategory::device_lost,
-                "opencl: the blocking-kernel gate (XR_CL_GATE=kernel) gave up after 1 s before the "
-                "host released it, or never saw the release: the interval is not device time");
+                "opencl: the blocking-kernel gate's release (XR_CL_GATE=kernel) could not be "
+                "enqueued: " +
+                    error_name(release_status_));
+  device.wait(released_.get(), "the blocking-kernel gate's release");
+  // Cleared here, with both queues idle: a clear enqueued before the kernel could land after a
+  // release from the other queue.
+  int flags[2] = {};
+  device.read(flags_.get(), 0, sizeof flags, flags);
+  device.write(flags_.get(), 0, sizeof kCleared, kCleared);
+  if (flags[1])
+    throw Error(ErrorCategory::device_lost,
+                "opencl: the blocking-kernel gate (XR_CL_GATE=kernel) gave up after 1 s before "
+                "the host released it, or never saw the release: the interval is not device time");
 }
 
 }  // namespace xr::opencl

@@ -30,27 +30,33 @@ GateKnob read_gate_knob();
 // How the rows of a report say their intervals were held ("behind a user-event gate", ...).
 std::string held_by(GateKind kind);
 
-// The blocking kernel (kernels/probe_gate.cl) and its two flags (release, gave up) in host memory
-// the device reads while the kernel runs (CL_MEM_ALLOC_HOST_PTR, mapped for the gate's lifetime:
-// pinned memory on NVIDIA, the same memory on a CPU device).
+// The blocking kernel (kernels/probe_gate.cl) and its two flags (release, gave up) in device
+// memory. The host releases the kernel by a write on a queue of the gate's own, which runs beside
+// the held one: a mapped host buffer is no channel to a running kernel, since NVIDIA's driver
+// (580.159) gives CL_MEM_ALLOC_HOST_PTR device memory with a pinned copy that only the map and
+// unmap bring in step, and the kernel spun to its limit in every interval (H200, 2f6c1c8).
 class KernelGate {
  public:
   explicit KernelGate(const Device& device);
-  ~KernelGate();
   KernelGate(const KernelGate&) = delete;
   KernelGate& operator=(const KernelGate&) = delete;
 
   // Enqueues the spinning kernel on the device's queue (idle, or the last interval checked).
   void hold(const Device& device);
-  void release();
-  // After the interval's last command completed: Error(device_lost) when the kernel gave up
-  // waiting (the host took longer than its limit to enqueue the interval).
-  void check() const;
+  // Writes the release flag from the gate's queue, flushed: the held queue's commands run once
+  // the kernel sees it. Never throws (it runs on every path out of an interval): check() says
+  // what failed.
+  void release() noexcept;
+  // After the interval's last command completed: clears the flags for the next hold, and
+  // Error(device_lost) when the kernel gave up waiting (the release came later than its limit,
+  // or never reached it).
+  void check(const Device& device);
 
  private:
-  cl_command_queue queue_;  // the device's, which outlives the gate
   MemOwner flags_;
-  int* host_ = nullptr;  // flags_, mapped
+  QueueOwner release_queue_;
+  EventOwner released_;  // the last release's write
+  cl_int release_status_ = CL_SUCCESS;
 };
 
 }  // namespace xr::opencl

@@ -83,7 +83,7 @@ Timing behind_kernel(const Device& device, int calls, const CallEnqueuer& enqueu
     t0 = Clock::now();
   }
   const Timing t = finish_interval(device, calls, e, t0);
-  gate.check();
+  gate.check(device);
   return t;
 }
 

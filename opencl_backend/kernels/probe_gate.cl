@@ -1,9 +1,9 @@
 // The blocking kernel behind XR_CL_GATE=kernel (nvbench's, as CUDA's timing gate): one work-item
 // spins until the host raises dst[0], so the commands enqueued behind it reach the device before
-// the interval starts and then run back to back. dst is the host's mapped flags (int[2]: release,
-// gave up); a wait longer than `param` milliseconds (the clock by %globaltimer on NVIDIA, elsewhere
-// a bound on the polls) gives up and raises dst[1], so a host that never releases costs one
-// error, never a hang.
+// the interval starts and then run back to back. dst is the flags (int[2]: release, gave up) in
+// device memory, raised by a write on another queue (adapter/cl_gate.hpp); a wait longer than
+// `param` milliseconds (the clock by %globaltimer on NVIDIA, elsewhere a bound on the polls) gives
+// up and raises dst[1], so a release that never comes costs one error, never a hang.
 XR_KERNEL {
   XR_UNUSED_ARGS;
   __global volatile int* gate = (__global volatile int*)dst;
