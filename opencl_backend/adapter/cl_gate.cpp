@@ -61,6 +61,16 @@ KernelGate::KernelGate(const Device& device)
           device.context(), device.facts().device, nullptr, status))) {
   programs_of(device).kernel(gate_pass().key);  // built (or its build log thrown) up front
   device.write(flags_.get(), 0, sizeof kCleared, kCleared);
+  // One trial interval, empty: whether this device runs a write of another queue while a kernel
+  // holds the first. NVIDIA's driver (580.159, H200) ran it only after the kernel gave up.
+  hold(device);
+  release();
+  if (release_status_ != CL_SUCCESS || gave_up(device))
+    throw Error(ErrorCategory::unsupported,
+                "opencl: XR_CL_GATE=kernel: " + device.facts().info.name +
+                    " ran the gate's release (a write on a second queue) only after the blocking "
+                    "kernel gave up at 1 s: the gate cannot hold an interval on this device; use "
+                    "XR_CL_GATE=event or none");
 }
 
 void KernelGate::hold(const Device& device) {
@@ -75,19 +85,23 @@ void KernelGate::release() noexcept {
   if (release_status_ == CL_SUCCESS) release_status_ = clFlush(release_queue_.get());
 }
 
-void KernelGate::check(const Device& device) {
-  if (release_status_ != CL_SUCCESS)
-    throw Error(ErrorCategory::device_lost,
-                "opencl: the blocking-kernel gate's release (XR_CL_GATE=kernel) could not be "
-                "enqueued: " +
-                    error_name(release_status_));
+bool KernelGate::gave_up(const Device& device) {
   device.wait(released_.get(), "the blocking-kernel gate's release");
   // Cleared here, with both queues idle: a clear enqueued before the kernel could land after a
   // release from the other queue.
   int flags[2] = {};
   device.read(flags_.get(), 0, sizeof flags, flags);
   device.write(flags_.get(), 0, sizeof kCleared, kCleared);
-  if (flags[1])
+  return flags[1] != 0;
+}
+
+void KernelGate::check(const Device& device) {
+  if (release_status_ != CL_SUCCESS)
+    throw Error(ErrorCategory::device_lost,
+                "opencl: the blocking-kernel gate's release (XR_CL_GATE=kernel) could not be "
+                "enqueued: " +
+                    error_name(release_status_));
+  if (gave_up(device))
     throw Error(ErrorCategory::device_lost,
                 "opencl: the blocking-kernel gate (XR_CL_GATE=kernel) gave up after 1 s before "
                 "the host released it, or never saw the release: the interval is not device time");

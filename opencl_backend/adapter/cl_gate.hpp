@@ -31,12 +31,15 @@ GateKnob read_gate_knob();
 std::string held_by(GateKind kind);
 
 // The blocking kernel (kernels/probe_gate.cl) and its two flags (release, gave up) in device
-// memory. The host releases the kernel by a write on a queue of the gate's own, which runs beside
-// the held one: a mapped host buffer is no channel to a running kernel, since NVIDIA's driver
-// (580.159) gives CL_MEM_ALLOC_HOST_PTR device memory with a pinned copy that only the map and
-// unmap bring in step, and the kernel spun to its limit in every interval (H200, 2f6c1c8).
+// memory, released by a write on a queue of the gate's own where the device runs it beside the
+// held queue (pocl does). NVIDIA's driver (580.159, H200) reached the running kernel by neither
+// channel OpenCL 1.2 has: a mapped CL_MEM_ALLOC_HOST_PTR buffer is device memory with a pinned
+// copy that only map and unmap bring in step (2f6c1c8), and the second queue's write ran only
+// after the kernel gave up (baf0907); the gate is refused there.
 class KernelGate {
  public:
+  // Builds the kernel and tries one empty interval: Error(unsupported) when the device does not
+  // run the release while the kernel holds the queue (NVIDIA's driver does not).
   explicit KernelGate(const Device& device);
   KernelGate(const KernelGate&) = delete;
   KernelGate& operator=(const KernelGate&) = delete;
@@ -53,6 +56,9 @@ class KernelGate {
   void check(const Device& device);
 
  private:
+  // Waits for the last release, then reads and clears the flags: whether the kernel gave up.
+  bool gave_up(const Device& device);
+
   MemOwner flags_;
   QueueOwner release_queue_;
   EventOwner released_;  // the last release's write
