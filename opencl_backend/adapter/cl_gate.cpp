@@ -62,15 +62,15 @@ KernelGate::KernelGate(const Device& device)
   programs_of(device).kernel(gate_pass().key);  // built (or its build log thrown) up front
   device.write(flags_.get(), 0, sizeof kCleared, kCleared);
   // One trial interval, empty: whether this device runs a write of another queue while a kernel
-  // holds the first. NVIDIA's driver (580.159, H200) ran it only after the kernel gave up.
+  // holds the first (OpenCL does not promise it).
   hold(device);
   release();
   if (release_status_ != CL_SUCCESS || gave_up(device))
     throw Error(ErrorCategory::unsupported,
                 "opencl: XR_CL_GATE=kernel: " + device.facts().info.name +
-                    " ran the gate's release (a write on a second queue) only after the blocking "
-                    "kernel gave up at 1 s: the gate cannot hold an interval on this device; use "
-                    "XR_CL_GATE=event or none");
+                    " did not run the gate's release (a write on a second queue) before the "
+                    "blocking kernel gave up at 1 s: the gate cannot hold an interval on this "
+                    "device; use XR_CL_GATE=event or none");
 }
 
 void KernelGate::hold(const Device& device) {

@@ -27,19 +27,24 @@ struct GateKnob {
 // XR_CL_GATE=event|kernel|none, or the default (event). Never throws.
 GateKnob read_gate_knob();
 
+// Calls a batch keeps queued behind the blocking kernel before letting it go, as CUDA's gate
+// (cuda_backend/adapter/timing.hpp): a driver's queue is finite, and an enqueue into a full one
+// waits for the held kernel, which then gives up at its limit. The calls after these are
+// enqueued while the device works through them.
+inline constexpr int kGatedCalls = 256;
+
 // How the rows of a report say their intervals were held ("behind a user-event gate", ...).
 std::string held_by(GateKind kind);
 
 // The blocking kernel (kernels/probe_gate.cl) and its two flags (release, gave up) in device
-// memory, released by a write on a queue of the gate's own where the device runs it beside the
-// held queue (pocl does). NVIDIA's driver (580.159, H200) reached the running kernel by neither
-// channel OpenCL 1.2 has: a mapped CL_MEM_ALLOC_HOST_PTR buffer is device memory with a pinned
-// copy that only map and unmap bring in step (2f6c1c8), and the second queue's write ran only
-// after the kernel gave up (baf0907); the gate is refused there.
+// memory, released by a write on a queue of the gate's own, which the device runs beside the held
+// queue (NVIDIA's 580.159 and pocl do). Not a mapped host buffer, as CUDA's gate: only
+// fine-grained SVM promises that a running kernel sees the host's writes, and NVIDIA's driver has
+// coarse-grained SVM alone (H200).
 class KernelGate {
  public:
   // Builds the kernel and tries one empty interval: Error(unsupported) when the device does not
-  // run the release while the kernel holds the queue (NVIDIA's driver does not).
+  // run the release while the kernel holds the queue.
   explicit KernelGate(const Device& device);
   KernelGate(const KernelGate&) = delete;
   KernelGate& operator=(const KernelGate&) = delete;
