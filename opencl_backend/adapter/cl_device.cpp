@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "cl_check.hpp"
+#include "xreduce/error.hpp"
 
 namespace xr::opencl {
 
@@ -47,6 +48,19 @@ Device::Device(const DeviceFacts& facts, DeviceTimeout timeout, GateKind gate)
       clCreateCommandQueueWithProperties(context_.get(), device, queue_props, status)));
   library_ = std::make_unique<Context>(context_.get(), device);
   if (gate_ == GateKind::kernel) kernel_gate_ = std::make_unique<KernelGate>(*this);
+  if (gate_ == GateKind::automatic) choose_gate();
+}
+
+void Device::choose_gate() {
+  gate_ = GateKind::user_event;
+  if (!(facts_.type & CL_DEVICE_TYPE_GPU)) return;  // a CPU device has no launch queue to fill
+  try {
+    kernel_gate_ = std::make_unique<KernelGate>(*this);
+    gate_ = GateKind::kernel;
+  } catch (const Error& e) {
+    // The gate's kernel did not build, or its release did not reach it: the user event holds.
+    if (e.category() != ErrorCategory::unsupported && e.category() != ErrorCategory::usage) throw;
+  }
 }
 
 Device::~Device() = default;

@@ -25,7 +25,9 @@ Platforms enumerate_devices();
 // a blocking OpenCL call, which a kernel that never finishes would hold for ever.
 class Device {
  public:
-  Device(const DeviceFacts& facts, DeviceTimeout timeout, GateKind gate = GateKind::user_event);
+  // `gate` automatic: the blocking kernel on a GPU whose trial interval passes, else the user
+  // event (cl_gate.hpp).
+  Device(const DeviceFacts& facts, DeviceTimeout timeout, GateKind gate = GateKind::automatic);
   ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
@@ -33,7 +35,8 @@ class Device {
   cl_context context() const { return context_.get(); }
   cl_command_queue queue() const { return queue_.get(); }
   const Context& library() const { return *library_; }
-  // How run_timed holds an interval (XR_CL_GATE); the blocking kernel when that is the way.
+  // How run_timed holds an interval (XR_CL_GATE, or the device's default; never automatic); the
+  // blocking kernel when that is the way.
   GateKind gate() const { return gate_; }
   KernelGate& kernel_gate() const { return *kernel_gate_; }
 
@@ -51,6 +54,10 @@ class Device {
   void write(cl_mem buffer, std::uint64_t offset, std::uint64_t bytes, const void* host) const;
 
  private:
+  // XR_CL_GATE unset: the blocking kernel on a GPU where KernelGate's trial passes, else the user
+  // event.
+  void choose_gate();
+
   DeviceFacts facts_;
   DeviceTimeout timeout_;
   ContextOwner context_;

@@ -46,10 +46,11 @@ GateKnob read_gate_knob() {
 std::string held_by(GateKind kind) {
   switch (kind) {
     case GateKind::kernel:
-      return "behind a blocking kernel (XR_CL_GATE=kernel)";
+      return "behind a blocking kernel";
     case GateKind::none:
       return "ungated (XR_CL_GATE=none)";
     case GateKind::user_event:
+    case GateKind::automatic:
       break;
   }
   return "behind a user-event gate";

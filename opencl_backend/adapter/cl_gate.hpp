@@ -1,9 +1,10 @@
 // How a timed OpenCL interval is held until all of it is enqueued (XR_CL_GATE, docs/cli.md):
-// behind a user event its first command waits for (the default), behind a blocking kernel
-// (nvbench's, as CUDA's gate: the commands then reach the device before the interval starts), or
-// not at all (the interval may then hold the host's enqueue gaps). The last two are experiments on
-// what the first costs: on NVIDIA's driver each dependent command of a call started ~15 us late
-// with the user event and without any gate alike (docs/results/H100/opencl).
+// behind a blocking kernel (nvbench's, as CUDA's gate: the commands reach the device before the
+// interval starts and run back to back), behind a user event its first command waits for, or not
+// at all. The default is the blocking kernel on a GPU, one method with CUDA: on the H200 the user
+// event left each dependent command of a call ~15 us late (the ungated interval alike), and small
+// calls took 2x their time behind the kernel (docs/results/H200/opencl). A CPU device, and a GPU
+// that cannot release the kernel, take the user event.
 #pragma once
 
 #include <CL/cl.h>
@@ -16,15 +17,16 @@ namespace xr::opencl {
 
 class Device;
 
-enum class GateKind { user_event, kernel, none };
+// `automatic`: XR_CL_GATE unset; the device picks (Device's constructor).
+enum class GateKind { automatic, user_event, kernel, none };
 
 struct GateKnob {
-  GateKind kind = GateKind::user_event;
+  GateKind kind = GateKind::automatic;
   std::string given;  // the knob's value as set, empty when unset
   std::string error;  // one line when the value is none of event, kernel, none
 };
 
-// XR_CL_GATE=event|kernel|none, or the default (event). Never throws.
+// XR_CL_GATE=event|kernel|none, or automatic when unset. Never throws.
 GateKnob read_gate_knob();
 
 // Calls a batch keeps queued behind the blocking kernel before letting it go, as CUDA's gate

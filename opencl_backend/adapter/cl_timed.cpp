@@ -127,6 +127,7 @@ Timing run_timed(const Device& device, int calls, const CallEnqueuer& enqueue_ca
     case GateKind::none:
       return ungated(device, calls, enqueue_call);
     case GateKind::user_event:
+    case GateKind::automatic:  // resolved by Device's constructor
       break;
   }
   return behind_user_event(device, calls, enqueue_call);
