@@ -47,19 +47,28 @@ Device::Device(const DeviceFacts& facts, DeviceTimeout timeout, GateKind gate)
   queue_ = QueueOwner(XR_CL_CREATE(
       clCreateCommandQueueWithProperties(context_.get(), device, queue_props, status)));
   library_ = std::make_unique<Context>(context_.get(), device);
-  if (gate_ == GateKind::kernel) kernel_gate_ = std::make_unique<KernelGate>(*this);
-  if (gate_ == GateKind::automatic) choose_gate();
+  if (gate_ == GateKind::automatic)
+    choose_gate();
+  else
+    gate_why_ = "XR_CL_GATE=" + knob_value(gate_);
+  if (gate_ == GateKind::kernel && !kernel_gate_)
+    kernel_gate_ = std::make_unique<KernelGate>(*this);
 }
 
 void Device::choose_gate() {
   gate_ = GateKind::user_event;
-  if (!(facts_.type & CL_DEVICE_TYPE_GPU)) return;  // a CPU device has no launch queue to fill
+  if (!(facts_.type & CL_DEVICE_TYPE_GPU)) {
+    gate_why_ = "the default on a device that is not a GPU";  // no launch queue to fill
+    return;
+  }
   try {
     kernel_gate_ = std::make_unique<KernelGate>(*this);
     gate_ = GateKind::kernel;
+    gate_why_ = "a GPU's default";
   } catch (const Error& e) {
     // The gate's kernel did not build, or its release did not reach it: the user event holds.
     if (e.category() != ErrorCategory::unsupported && e.category() != ErrorCategory::usage) throw;
+    gate_why_ = "the default where the blocking kernel's trial failed";
   }
 }
 

@@ -38,6 +38,8 @@ class Device {
   // How run_timed holds an interval (XR_CL_GATE, or the device's default; never automatic); the
   // blocking kernel when that is the way.
   GateKind gate() const { return gate_; }
+  // The report's words for it: how, and why (the knob, or the default's reason).
+  std::string held_by() const { return opencl::held_by(gate_, gate_why_); }
   KernelGate& kernel_gate() const { return *kernel_gate_; }
 
   // Waits for `event` (its queue flushed by the caller) to complete: a spin for the first
@@ -64,6 +66,7 @@ class Device {
   QueueOwner queue_;
   std::unique_ptr<Context> library_;
   GateKind gate_;
+  std::string gate_why_;
   std::unique_ptr<KernelGate> kernel_gate_;  // with GateKind::kernel; released before the queue
 };
 

@@ -38,22 +38,32 @@ GateKnob read_gate_knob() {
     knob.kind = GateKind::kernel;
   else if (v == "none")
     knob.kind = GateKind::none;
-  else if (v != "event")
+  else if (v == "event")
+    knob.kind = GateKind::user_event;
+  else
     knob.error = "XR_CL_GATE must be event, kernel or none (got '" + knob.given + "')";
   return knob;
 }
 
-std::string held_by(GateKind kind) {
+std::string knob_value(GateKind kind) {
   switch (kind) {
     case GateKind::kernel:
-      return "behind a blocking kernel";
+      return "kernel";
     case GateKind::none:
-      return "ungated (XR_CL_GATE=none)";
+      return "none";
     case GateKind::user_event:
+      return "event";
     case GateKind::automatic:
       break;
   }
-  return "behind a user-event gate";
+  return "";
+}
+
+std::string held_by(GateKind kind, const std::string& why) {
+  std::string how = "behind a user-event gate";
+  if (kind == GateKind::kernel) how = "behind a blocking kernel";
+  if (kind == GateKind::none) how = "ungated";
+  return how + " (" + why + ")";
 }
 
 KernelGate::KernelGate(const Device& device)

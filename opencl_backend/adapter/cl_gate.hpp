@@ -35,8 +35,12 @@ GateKnob read_gate_knob();
 // enqueued while the device works through them.
 inline constexpr int kGatedCalls = 256;
 
-// How the rows of a report say their intervals were held ("behind a user-event gate", ...).
-std::string held_by(GateKind kind);
+// The XR_CL_GATE value that picks `kind` (empty for automatic).
+std::string knob_value(GateKind kind);
+
+// How the rows of a report say their intervals were held, and why that way: "behind a blocking
+// kernel (XR_CL_GATE=kernel)", "behind a user-event gate (a CPU device's default)", ...
+std::string held_by(GateKind kind, const std::string& why);
 
 // The blocking kernel (kernels/probe_gate.cl) and its two flags (release, gave up) in device
 // memory, released by a write on a queue of the gate's own, which the device runs beside the held

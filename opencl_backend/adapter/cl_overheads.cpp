@@ -54,7 +54,7 @@ class EmptyCalls {
 };
 
 void gpu_rows(EmptyCalls& calls, std::vector<Overhead>& out) {
-  const std::string held = held_by(calls.device().gate());
+  const std::string held = calls.device().held_by();
   out.push_back(make_overhead(
       OverheadKind::dispatch_gpu, "empty kernel, GPU time per call", "in-order queue",
       calls.gpu_us_per_call(kCalls),

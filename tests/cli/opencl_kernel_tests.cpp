@@ -186,7 +186,9 @@ TEST_CASE("OpenCL intervals run behind the gate XR_CL_GATE names and the report 
                                          "--max-time",
                                          "0.05"};
   for (const auto& [value, says] :
-       {std::pair{"", "behind a user-event gate"}, std::pair{"kernel", "behind a blocking kernel"},
+       {std::pair{"", "behind a user-event gate (the default on a device that is not a GPU)"},
+        std::pair{"event", "behind a user-event gate (XR_CL_GATE=event)"},
+        std::pair{"kernel", "behind a blocking kernel (XR_CL_GATE=kernel)"},
         std::pair{"none", "ungated (XR_CL_GATE=none)"}}) {
     CAPTURE(value);
     if (*value) setenv("XR_CL_GATE", value, 1);
