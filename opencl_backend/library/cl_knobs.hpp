@@ -17,7 +17,7 @@ struct OpenClKnobs {
   // reduces and 0.57x-1.01x for the scans at 2^28 on an H100, docs/results/H100/opencl).
   bool vload = false;
   // XR_CL_BUILD_OPTIONS: appended to every built-in program's build options, e.g. the register cap
-  // -cl-nv-maxrregcount=64 on NVIDIA (the look-back's occupancy experiment, bench/gpu/opencl/run);
+  // -cl-nv-maxrregcount 64 on NVIDIA (the look-back's occupancy experiment, bench/gpu/opencl/run);
   // an option the compiler refuses fails the build with its log.
   std::string build_options;
   // XR_CL_LOOKBACK_POLLS (0 forces the fallback at the first incomplete window),
