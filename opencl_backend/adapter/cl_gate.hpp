@@ -2,9 +2,9 @@
 // behind a blocking kernel (nvbench's, as CUDA's gate: the commands reach the device before the
 // interval starts and run back to back), behind a user event its first command waits for, or not
 // at all. The default is the blocking kernel on a GPU, one method with CUDA: on the H200 the user
-// event left each dependent command of a call ~15 us late (the ungated interval alike), and small
-// calls took 2x their time behind the kernel (docs/results/H200/opencl). A CPU device, and a GPU
-// that cannot release the kernel, take the user event.
+// event left each dependent command of a call ~15 us late (the ungated interval alike): small
+// calls took twice their time behind the kernel (docs/results/H200/opencl). A CPU device, and a
+// GPU that cannot release the kernel, take the user event.
 #pragma once
 
 #include <CL/cl.h>

@@ -42,8 +42,8 @@ double probe_ms(const Device& device, const char* name, cl_mem src, cl_mem dst,
   const std::uint32_t groups =
       std::min(ceil_div(vectors, std::uint64_t{kProbeWorkgroup} * kProbeUnroll), kProbeGroups);
   const Pass pass = probe_pass(name, kProbeWorkgroup, groups, vectors, kProbeUnroll);
-  // Built before the first interval: a build inside it would hold XR_CL_GATE=kernel's blocking
-  // kernel past its limit (NVIDIA's driver JIT-compiles even a cached binary).
+  // Built before the first interval: a build inside it held the blocking-kernel gate past its 1 s
+  // on the H200 (NVIDIA's program binaries are PTX, compiled again on load).
   programs_of(device).kernel(pass.key);
   const int runs = cpu_device(device.facts()) ? kCpuProbeRuns : kProbeRuns;
   std::vector<double> ms;
