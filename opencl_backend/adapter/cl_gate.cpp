@@ -108,14 +108,16 @@ bool KernelGate::gave_up(const Device& device) {
 
 void KernelGate::check(const Device& device) {
   if (release_status_ != CL_SUCCESS)
-    throw Error(ErrorCategory::device_lost,
-                "opencl: the blocking-kernel gate's release (XR_CL_GATE=kernel) could not be "
-                "enqueued: " +
-                    error_name(release_status_));
+    throw Error(
+        ErrorCategory::device_lost,
+        "opencl: the blocking-kernel gate's release could not be enqueued (XR_CL_GATE=event "
+        "times without the kernel): " +
+            error_name(release_status_));
   if (gave_up(device))
     throw Error(ErrorCategory::device_lost,
-                "opencl: the blocking-kernel gate (XR_CL_GATE=kernel) gave up after 1 s before "
-                "the host released it, or never saw the release: the interval is not device time");
+                "opencl: the blocking-kernel gate gave up after 1 s before the host released it, "
+                "or never saw the release: the interval is not device time (XR_CL_GATE=event "
+                "times without the kernel)");
 }
 
 }  // namespace xr::opencl

@@ -39,7 +39,7 @@ inline constexpr int kGatedCalls = 256;
 std::string knob_value(GateKind kind);
 
 // How the rows of a report say their intervals were held, and why that way: "behind a blocking
-// kernel (XR_CL_GATE=kernel)", "behind a user-event gate (a CPU device's default)", ...
+// kernel (XR_CL_GATE=kernel)", "behind a blocking kernel (a GPU's default)", ...
 std::string held_by(GateKind kind, const std::string& why);
 
 // The blocking kernel (kernels/probe_gate.cl) and its two flags (release, gave up) in device
