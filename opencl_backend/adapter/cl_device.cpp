@@ -47,12 +47,12 @@ Device::Device(const DeviceFacts& facts, DeviceTimeout timeout, GateKind gate)
   queue_ = QueueOwner(XR_CL_CREATE(
       clCreateCommandQueueWithProperties(context_.get(), device, queue_props, status)));
   library_ = std::make_unique<Context>(context_.get(), device);
-  if (gate_ == GateKind::automatic)
+  if (gate_ == GateKind::automatic) {
     choose_gate();
-  else
-    gate_why_ = "XR_CL_GATE=" + knob_value(gate_);
-  if (gate_ == GateKind::kernel && !kernel_gate_)
-    kernel_gate_ = std::make_unique<KernelGate>(*this);
+    return;
+  }
+  gate_why_ = "XR_CL_GATE=" + knob_value(gate_);
+  if (gate_ == GateKind::kernel) kernel_gate_ = std::make_unique<KernelGate>(*this);
 }
 
 void Device::choose_gate() {

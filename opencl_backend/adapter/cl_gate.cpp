@@ -20,6 +20,23 @@ constexpr std::uint32_t kGateLimitMs = 1000;
 constexpr int kCleared[2] = {0, 0};
 constexpr int kReleased = 1;
 
+// Each gate's XR_CL_GATE value and the report's words for it.
+struct GateName {
+  GateKind kind;
+  const char* knob;
+  const char* how;
+};
+constexpr GateName kGateNames[] = {{GateKind::user_event, "event", "behind a user-event gate"},
+                                   {GateKind::kernel, "kernel", "behind a blocking kernel"},
+                                   {GateKind::none, "none", "ungated"}};
+
+// `kind`'s names; automatic (resolved by Device before any report) reads as the user event.
+const GateName& name_of(GateKind kind) {
+  for (const GateName& gate : kGateNames)
+    if (gate.kind == kind) return gate;
+  return kGateNames[0];
+}
+
 Pass gate_pass() {
   Pass pass = probe_pass("probe_gate", 1, 1);
   pass.params.param = kGateLimitMs;
@@ -32,38 +49,21 @@ GateKnob read_gate_knob() {
   GateKnob knob;
   const char* value = std::getenv("XR_CL_GATE");
   if (!value || !*value) return knob;
-  knob.given = value;
-  const std::string_view v(value);
-  if (v == "kernel")
-    knob.kind = GateKind::kernel;
-  else if (v == "none")
-    knob.kind = GateKind::none;
-  else if (v == "event")
-    knob.kind = GateKind::user_event;
-  else
-    knob.error = "XR_CL_GATE must be event, kernel or none (got '" + knob.given + "')";
+  for (const GateName& gate : kGateNames)
+    if (std::string_view(value) == gate.knob) {
+      knob.kind = gate.kind;
+      return knob;
+    }
+  knob.error = std::string("XR_CL_GATE must be event, kernel or none (got '") + value + "')";
   return knob;
 }
 
 std::string knob_value(GateKind kind) {
-  switch (kind) {
-    case GateKind::kernel:
-      return "kernel";
-    case GateKind::none:
-      return "none";
-    case GateKind::user_event:
-      return "event";
-    case GateKind::automatic:
-      break;
-  }
-  return "";
+  return name_of(kind).knob;
 }
 
 std::string held_by(GateKind kind, const std::string& why) {
-  std::string how = "behind a user-event gate";
-  if (kind == GateKind::kernel) how = "behind a blocking kernel";
-  if (kind == GateKind::none) how = "ungated";
-  return how + " (" + why + ")";
+  return std::string(name_of(kind).how) + " (" + why + ")";
 }
 
 KernelGate::KernelGate(const Device& device)

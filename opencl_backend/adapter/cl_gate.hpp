@@ -22,7 +22,6 @@ enum class GateKind { automatic, user_event, kernel, none };
 
 struct GateKnob {
   GateKind kind = GateKind::automatic;
-  std::string given;  // the knob's value as set, empty when unset
   std::string error;  // one line when the value is none of event, kernel, none
 };
 
@@ -35,7 +34,7 @@ GateKnob read_gate_knob();
 // enqueued while the device works through them.
 inline constexpr int kGatedCalls = 256;
 
-// The XR_CL_GATE value that picks `kind` (empty for automatic).
+// The XR_CL_GATE value that picks `kind` (a resolved kind: never automatic).
 std::string knob_value(GateKind kind);
 
 // How the rows of a report say their intervals were held, and why that way: "behind a blocking
