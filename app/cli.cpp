@@ -35,6 +35,15 @@ Exit codes:
 
 See docs/cli.md for the JSON schemas.)";
 
+// A FILE argument: an empty name is refused, not taken as "no file" (which would write a report
+// to stdout, or read nothing).
+const CLI::Validator kFileName(
+    [](std::string& name) {
+      return name.empty() ? std::string("an empty file name") : std::string();
+    },
+    "", "file name");
+
+// The command as reports and headers show it: printable, since an argument may hold any byte.
 std::string joined_command_line(int argc, char** argv) {
   std::string s = "xreduce";
   for (int i = 1; i < argc; ++i) {
@@ -43,7 +52,7 @@ std::string joined_command_line(int argc, char** argv) {
     s += ' ';
     s += quote ? "'" + a + "'" : a;
   }
-  return s;
+  return printable(s);
 }
 
 CLI::Option* add_stat_flags(CLI::App* cmd, StatFlags& s) {
@@ -91,7 +100,8 @@ void add_kernel_flags(CLI::App* cmd, KernelFlags& k) {
   cmd->add_option("--kernel", k.files,
                   "Your kernel as a variant: .cu/.ptx/.cubin (CUDA), .comp/.glsl/.hlsl/.spv "
                   "(Vulkan), .cl (OpenCL); repeatable (docs/kernels.md)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(kFileName);
   cmd->add_option("--kernel-spec", k.spec,
                   "Declarations for every --kernel, as in its `// xreduce:` lines (needed by "
                   ".cubin and .spv), e.g. 'dtypes=f32 ops=sum block=256'")
@@ -105,7 +115,9 @@ class OptionalText {
  public:
   OptionalText(CLI::App* cmd, const std::string& name, const std::string& help,
                const std::string& type)
-      : option_(cmd->add_option(name, text_, help)->type_name(type)) {}
+      : option_(cmd->add_option(name, text_, help)->type_name(type)) {
+    if (type == "FILE") option_->check(kFileName);
+  }
   CLI::Option* option() const { return option_; }
   void copy_to(std::optional<std::string>& field) const {
     if (option_->count()) field = text_;
@@ -213,7 +225,8 @@ struct InspectCommand {
         ->capture_default_str()
         ->type_name("FMT");
     cmd->add_option("--out", o.out, "Write the report to FILE (atomically) instead of stdout")
-        ->type_name("FILE");
+        ->type_name("FILE")
+        ->check(kFileName);
   }
 
   const InspectOptions& finish() {
@@ -236,7 +249,8 @@ struct KernelHeaderCommand {
     KernelHeaderOptions& o = options;
     cmd->add_option("--kernel", o.kernel, "The kernel whose declarations apply")
         ->required()
-        ->type_name("FILE");
+        ->type_name("FILE")
+        ->check(kFileName);
     cmd->add_option("--kernel-spec", o.spec, "Declarations, as for run and compare")
         ->type_name("WORDS");
     dtype =
@@ -381,23 +395,28 @@ struct CompareCommand {
         ->capture_default_str()
         ->type_name("FMT");
     cmd->add_option("--out", o.out, "Write the report to FILE (atomically) instead of stdout")
-        ->type_name("FILE");
+        ->type_name("FILE")
+        ->check(kFileName);
     cmd->add_option("--plot", o.plot,
                     "Also draw time against n (log-log, Vulkan/CUDA ratio) into FILE.svg, .png or "
                     ".pdf (python3 + matplotlib)")
-        ->type_name("FILE");
+        ->type_name("FILE")
+        ->check(kFileName);
     cmd->add_option("--save-json", o.save_json,
                     "Also write the JSON report to FILE (for plots and later analysis)")
-        ->type_name("FILE");
+        ->type_name("FILE")
+        ->check(kFileName);
     cmd->add_flag("--quiet,-q", o.quiet, "No progress and notes on stderr");
     cmd->add_option("--merge", o.merge,
                     "Fold the rows and devices of another JSON report into this one (e.g. "
                     "bench/peers.py's torch and cupy rows); repeatable")
-        ->type_name("FILE");
+        ->type_name("FILE")
+        ->check(kFileName);
     cmd->add_option("--baseline", o.baseline,
                     "Compare every row with the same row of this saved JSON report (faster, "
                     "slower or same beyond both runs' noise)")
-        ->type_name("FILE");
+        ->type_name("FILE")
+        ->check(kFileName);
     fail_above = std::make_unique<OptionalText>(cmd, "--fail-above", kFailAboveHelp, "PCT");
   }
 
@@ -443,11 +462,13 @@ struct DiffCommand {
         ->capture_default_str()
         ->type_name("FMT");
     cmd->add_option("--out", o.out, "Write the diff to FILE (atomically) instead of stdout")
-        ->type_name("FILE");
+        ->type_name("FILE")
+        ->check(kFileName);
     cmd->add_option("--plot", o.plot,
                     "Also draw the new/old time ratio per variant against n into FILE.svg, .png "
                     "or .pdf (python3 + matplotlib)")
-        ->type_name("FILE");
+        ->type_name("FILE")
+        ->check(kFileName);
     cmd->add_flag("--quiet,-q", o.quiet, "No notes on stderr");
   }
 

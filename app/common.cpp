@@ -245,42 +245,6 @@ std::string format_n(std::uint64_t n) {
   return s;
 }
 
-std::string printable(std::string_view text) {
-  std::string out;
-  auto escape = [&](unsigned char c) { out += fmt::format("\\x{:02x}", c); };
-  for (std::size_t i = 0; i < text.size();) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c < 0x7f) {
-      out += static_cast<char>(c);
-      ++i;
-      continue;
-    }
-    // The length of a well-formed UTF-8 sequence starting here (RFC 3629), or 0.
-    std::size_t len = c >= 0xc2 && c <= 0xdf   ? 2
-                      : c >= 0xe0 && c <= 0xef ? 3
-                      : c >= 0xf0 && c <= 0xf4 ? 4
-                                               : 0;
-    if (len && i + len <= text.size()) {
-      std::uint32_t cp = c & (0x7f >> len);
-      for (std::size_t k = 1; k < len && len; ++k) {
-        const auto b = static_cast<unsigned char>(text[i + k]);
-        if ((b & 0xc0) != 0x80) len = 0;
-        cp = (cp << 6) | (b & 0x3f);
-      }
-      const std::uint32_t min_cp = len == 2 ? 0x80 : len == 3 ? 0x800 : 0x10000;
-      if (len && cp >= min_cp && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) &&
-          cp >= 0xa0) {  // C1 controls (0x80..0x9f) are escaped like C0's
-        out.append(text.substr(i, len));
-        i += len;
-        continue;
-      }
-    }
-    escape(c);
-    ++i;
-  }
-  return out;
-}
-
 std::string one_line(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
   std::string out;

@@ -13,6 +13,7 @@
 #include "xreduce/backend.hpp"
 #include "xreduce/generate.hpp"
 #include "xreduce/harness.hpp"
+#include "xreduce/printable.hpp"
 #include "xreduce/registry.hpp"
 #include "xreduce/types.hpp"
 
@@ -84,9 +85,6 @@ std::string one_line(std::string text);  // newlines -> "; " so every message is
 // The clock a measurement ran at, in words: "1980 MHz (every sample >= 97 % of the 1980 MHz
 // reference)", with the retaken and throttled samples where there were any.
 std::string clock_text(const ClockStats& clock);
-// `text` safe for a terminal: control characters (C0, DEL, C1: escape sequences included) and
-// bytes that are not valid UTF-8 become \xNN; printable UTF-8 passes unchanged.
-std::string printable(std::string_view text);
 
 bool is_terminal(std::FILE* stream);
 

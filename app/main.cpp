@@ -16,8 +16,7 @@ namespace {
 void print_error(const std::string& message) {
   std::fflush(stdout);
   // Messages carry bytes of input files and arguments: printable() keeps the terminal safe.
-  std::fprintf(stderr, "xreduce: error: %s\n",
-               xr::app::printable(xr::app::one_line(message)).c_str());
+  std::fprintf(stderr, "xreduce: error: %s\n", xr::printable(xr::app::one_line(message)).c_str());
 }
 
 // A device that stopped answering still runs the work that never ends: unwinding would wait for
@@ -33,11 +32,6 @@ void print_error(const std::string& message) {
 
 int main(int argc, char** argv) {
   xr::set_device_timeout_handler(&exit_on_device_timeout);
-  // NVIDIA's OpenCL driver runs ptxas, whose log is what `inspect` reads (registers, spills),
-  // only for machine code its compute cache lacks: with the cache on, a program compiled once
-  // before by any process showed no registers (the H100 run of issue 37). xreduce keeps its own
-  // program cache (XR_KERNEL_CACHE), so the driver's is only a second copy; a user's setting wins.
-  setenv("CUDA_CACHE_DISABLE", "1", /*overwrite=*/0);
   try {
     return xr::app::run_cli(argc, argv);
   } catch (const xr::Error& e) {

@@ -1,6 +1,7 @@
 #include "report/compiled.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -10,16 +11,6 @@ namespace xr::app {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-template <class T>
-std::optional<T> opt_from(const json& j, const char* key) {
-  if (!j.contains(key) || !j.at(key).is_number()) return std::nullopt;
-  return j.at(key).get<T>();
-}
-
-std::string text_of(const json& j, const char* key) {
-  return j.contains(key) && j.at(key).is_string() ? j.at(key).get<std::string>() : "";
-}
 
 json pass_json(const PassFacts& p) {
   return {{"kernel", p.kernel},
@@ -36,20 +27,29 @@ json pass_json(const PassFacts& p) {
           {"not_reported", p.not_reported}};
 }
 
-PassFacts pass_from(const json& j) {
+// A count that fits `T`, where the pass has one.
+template <class T>
+std::optional<T> count_from(const json& j, const char* key, const std::string& where,
+                            const JsonReader& m) {
+  const auto v =
+      m.opt_count(j, key, where, static_cast<std::uint64_t>(std::numeric_limits<T>::max()));
+  return v ? std::optional<T>(static_cast<T>(*v)) : std::nullopt;
+}
+
+PassFacts pass_from(const json& j, const std::string& where, const JsonReader& m) {
   PassFacts p;
-  p.kernel = text_of(j, "kernel");
-  p.block = opt_from<std::uint32_t>(j, "block").value_or(0);
-  p.grid = opt_from<std::uint64_t>(j, "grid").value_or(0);
-  p.registers = opt_from<int>(j, "registers");
-  p.shared_bytes = opt_from<std::uint64_t>(j, "shared_bytes");
-  p.local_bytes = opt_from<std::uint64_t>(j, "local_bytes");
-  p.binary_bytes = opt_from<std::uint64_t>(j, "binary_bytes");
-  p.instructions = opt_from<int>(j, "instructions");
-  p.occupancy = opt_from<double>(j, "occupancy");
-  p.blocks_per_sm = opt_from<int>(j, "blocks_per_sm");
-  p.binds = text_of(j, "binds");
-  p.not_reported = text_of(j, "not_reported");
+  p.kernel = m.opt_str(j, "kernel", where);
+  p.block = count_from<std::uint32_t>(j, "block", where, m).value_or(0);
+  p.grid = count_from<std::uint64_t>(j, "grid", where, m).value_or(0);
+  p.registers = count_from<int>(j, "registers", where, m);
+  p.shared_bytes = count_from<std::uint64_t>(j, "shared_bytes", where, m);
+  p.local_bytes = count_from<std::uint64_t>(j, "local_bytes", where, m);
+  p.binary_bytes = count_from<std::uint64_t>(j, "binary_bytes", where, m);
+  p.instructions = count_from<int>(j, "instructions", where, m);
+  p.occupancy = m.opt_num(j, "occupancy", where, NumberRange::fraction());
+  p.blocks_per_sm = count_from<int>(j, "blocks_per_sm", where, m);
+  p.binds = m.opt_str(j, "binds", where);
+  p.not_reported = m.opt_str(j, "not_reported", where);
   return p;
 }
 
@@ -106,12 +106,17 @@ json compiled_json(const std::optional<RowCompiled>& c) {
   return {{"passes", std::move(passes)}, {"note", c->note}};
 }
 
-std::optional<RowCompiled> compiled_from_json(const json& j) {
-  if (!j.is_object() || !j.contains("passes") || !j.at("passes").is_array()) return std::nullopt;
+std::optional<RowCompiled> compiled_from_json(const json& row, const JsonReader& m,
+                                              const std::string& where) {
+  const json* j = m.opt_object(row, "compiled", where);
+  if (!j) return std::nullopt;
+  const std::string at = where + "'s \"compiled\"";
+  const json* passes = m.opt_array(*j, "passes", at);
+  if (!passes) m.fail(at + " has no \"passes\"");
   RowCompiled c;
-  for (const json& p : j.at("passes"))
-    if (p.is_object()) c.passes.push_back(pass_from(p));
-  c.note = text_of(j, "note");
+  for (std::size_t i = 0; i < passes->size(); ++i)
+    c.passes.push_back(pass_from((*passes)[i], fmt::format("{} pass {}", at, i + 1), m));
+  c.note = m.opt_str(*j, "note", at);
   return c;
 }
 

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/inspect.hpp"
+#include "report/json_reader.hpp"
 #include "report/model.hpp"
 
 namespace xr::app {
@@ -18,10 +19,12 @@ namespace xr::app {
 // The row's facts of one inspected pass.
 PassFacts facts_of(const InspectedPass& p);
 
-// The "compiled" object of a JSON row, and back: nullopt for null or a value that is not one
-// (a report written before schema 4 has none).
+// The "compiled" object of a JSON row, and back from `row` (the row `where` names): nullopt where
+// it has none (null, or a report written before schema 4); a field of the wrong type or range is
+// the reader's error.
 nlohmann::ordered_json compiled_json(const std::optional<RowCompiled>& c);
-std::optional<RowCompiled> compiled_from_json(const nlohmann::ordered_json& j);
+std::optional<RowCompiled> compiled_from_json(const nlohmann::ordered_json& row,
+                                              const JsonReader& reader, const std::string& where);
 
 // One fact that differs between two calls: its name ("registers", "grid", ...), the pass it is
 // in (1-based; 0: the number of passes itself) and each side's value as shown.

@@ -1,5 +1,6 @@
 #include "xreduce/io.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -44,10 +45,27 @@ struct FileCloser {
 };
 using File = std::unique_ptr<std::FILE, FileCloser>;
 
+// What a path that is not a regular file is, in words.
+std::string file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+// An input array's file: a regular file, whose size says how many elements it holds. Checked
+// before it is opened, so a FIFO is refused rather than waited on.
 File open_for_read(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) bad_file(path, "no such file");
-  if (std::filesystem::is_directory(path, ec)) bad_file(path, "is a directory, not a file");
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) bad_file(path, "no such file");
+    bad_file(path, std::string("cannot be read: ") + std::strerror(errno));
+  }
+  if (S_ISDIR(st.st_mode)) bad_file(path, "is a directory, not a file");
+  if (!S_ISREG(st.st_mode))
+    bad_file(path,
+             "is " + file_kind(st.st_mode) + ", not a regular file (an input is read by its size)");
   File f(std::fopen(path.c_str(), "rb"));
   if (!f) bad_file(path, "cannot be opened for reading");
   return f;
@@ -174,6 +192,39 @@ std::pair<std::uint64_t, int> npy_count(const std::string& shape,
 }
 
 }  // namespace
+
+std::string read_bounded(const std::filesystem::path& path, std::uint64_t limit,
+                         std::string_view what) {
+  auto fail = [&](const std::string& why) -> std::string {
+    throw Error(ErrorCategory::usage, std::string(what) + " '" + path.string() + "': " + why);
+  };
+  // O_NONBLOCK: opening a FIFO does not wait for a writer; reads are made blocking again below.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return fail(std::string("cannot read it: ") + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return fail(std::string("cannot read it: ") + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) return fail("is a directory, not a file");
+  if (S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > limit)
+    return fail("is " + std::to_string(st.st_size) + " bytes, more than the " +
+                std::to_string(limit) + " it may hold");
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  std::string bytes;
+  char chunk[1 << 16];
+  for (;;) {
+    const ssize_t got = ::read(fd, chunk, sizeof chunk);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return fail(std::string("cannot read it: ") + std::strerror(errno));
+    if (got == 0) break;
+    if (bytes.size() + static_cast<std::size_t>(got) > limit)
+      return fail("holds more than the " + std::to_string(limit) + " bytes it may hold");
+    bytes.append(chunk, static_cast<std::size_t>(got));
+  }
+  return bytes;
+}
 
 HostArray read_npy(const std::filesystem::path& path, std::optional<DType> expected) {
   File f = open_for_read(path);

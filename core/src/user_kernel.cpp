@@ -83,14 +83,14 @@ std::vector<T> parse_list(const std::string& where, std::string_view key, std::s
 }
 
 std::uint64_t parse_count(const std::string& where, std::string_view key, std::string_view value,
-                          std::uint64_t largest) {
+                          std::uint64_t largest, std::uint64_t smallest = 0) {
   std::uint64_t v = 0;
   bool digits = !value.empty() && value.size() <= 12;
   for (char c : value) digits = digits && c >= '0' && c <= '9';
   if (digits) v = std::stoull(std::string(value));
-  if (!digits || v > largest)
-    bad(where + ": " + std::string(key) + "=" + std::string(value) + " is not a count from 0 to " +
-        std::to_string(largest));
+  if (!digits || v > largest || v < smallest)
+    bad(where + ": " + std::string(key) + "=" + std::string(value) + " is not a count from " +
+        std::to_string(smallest) + " to " + std::to_string(largest));
   return v;
 }
 
@@ -104,8 +104,15 @@ KernelPass parse_pass(const std::string& where, std::string_view value) {
   bad(where + ": pass=" + std::string(value) + ": the grid is 'tiles' or 'one'");
 }
 
+// Where a declaration that only a scan takes was made, so a reduce that makes it is refused once
+// every declaration (primitive= among them) is read.
+struct ScanOnly {
+  std::string where;
+  std::string word;
+};
+
 // One declaration word: key=value or a flag.
-void apply(UserKernel& k, const std::string& where, const std::string& word) {
+void apply(UserKernel& k, ScanOnly& scan_only, const std::string& where, const std::string& word) {
   const auto eq = word.find('=');
   const std::string key = word.substr(0, eq);
   const std::string value = eq == std::string::npos ? "" : word.substr(eq + 1);
@@ -117,20 +124,17 @@ void apply(UserKernel& k, const std::string& where, const std::string& word) {
     if (!p) bad(where + ": primitive=" + value + ": reduce or scan");
     return void(k.primitive = *p);
   } else if (key == "block") {
-    return void(k.block = static_cast<std::uint32_t>(parse_count(where, key, value, 1024)));
+    return void(k.block = static_cast<std::uint32_t>(parse_count(where, key, value, 1024, 1)));
   } else if (key == "items") {
-    k.items = static_cast<std::uint32_t>(parse_count(where, key, value, 1 << 16));
-    if (k.items == 0) bad(where + ": items= must be at least 1");
-    return;
+    return void(k.items = static_cast<std::uint32_t>(parse_count(where, key, value, 1 << 16, 1)));
   } else if (key == "grid") {
-    k.max_groups = parse_count(where, key, value, 0x7fffffff);
-    if (k.max_groups == 0) bad(where + ": grid= must be at least 1");
-    return;
+    return void(k.max_groups = parse_count(where, key, value, 0x7fffffff, 1));
   } else if (key == "dtypes") {
     return void(k.dtypes = parse_list<DType>(where, key, value, parse_dtype));
   } else if (key == "ops") {
     return void(k.ops = parse_list<Op>(where, key, value, parse_op));
   } else if (key == "kinds") {
+    scan_only = {where, word};
     return void(k.kinds = parse_list<ScanKind>(where, key, value, parse_scan_kind));
   } else if (key == "entry") {
     return void(k.passes = {{value, KernelGrid::tiles}});
@@ -149,13 +153,14 @@ void apply(UserKernel& k, const std::string& where, const std::string& word) {
       "scratch-per-tile=, scratch-bytes=, id=, writes-input, nondeterministic)");
 }
 
-void apply_words(UserKernel& k, const std::string& where, std::string_view words) {
+void apply_words(UserKernel& k, ScanOnly& scan_only, const std::string& where,
+                 std::string_view words) {
   std::istringstream in{std::string(words)};
-  for (std::string word; in >> word;) apply(k, where, word);
+  for (std::string word; in >> word;) apply(k, scan_only, where, word);
 }
 
 // The `xreduce:` lines of a text file, after `//`.
-void apply_file_declarations(UserKernel& k) {
+void apply_file_declarations(UserKernel& k, ScanOnly& scan_only) {
   std::istringstream in(k.contents);
   int line_number = 0;
   for (std::string line; std::getline(in, line);) {
@@ -165,7 +170,7 @@ void apply_file_declarations(UserKernel& k) {
     const auto marker = line.find(kMarker, slashes);
     if (marker == std::string::npos || line.find_first_not_of(" \t", slashes + 2) != marker)
       continue;
-    apply_words(k, k.path.string() + ":" + std::to_string(line_number),
+    apply_words(k, scan_only, k.path.string() + ":" + std::to_string(line_number),
                 std::string_view(line).substr(marker + kMarker.size()));
   }
 }
@@ -377,9 +382,13 @@ UserKernel load_user_kernel(const std::filesystem::path& path, std::string_view 
   k.path = path;
   k.language = language_of(path);
   k.contents = read_contents(path);
+  ScanOnly scan_only;
   if (k.language != KernelLanguage::cubin && k.language != KernelLanguage::spirv)
-    apply_file_declarations(k);
-  if (!spec.empty()) apply_words(k, "--kernel-spec", spec);
+    apply_file_declarations(k, scan_only);
+  if (!spec.empty()) apply_words(k, scan_only, "--kernel-spec", spec);
+  if (!scan_only.where.empty() && k.primitive == Primitive::reduce)
+    bad(scan_only.where + ": " + scan_only.word +
+        " declares a scan's kinds; this kernel is a reduce (declare primitive=scan)");
   if (!id.empty()) k.id = std::string(id);
   check_declarations(k);
   return k;

@@ -139,9 +139,9 @@ std::string user_image(const UserKernel& k, const UserModuleKey& key, int cc_maj
   for (const std::string& option : setup.options) hash.add(option);
   const std::string cache_key = hash.add(k.path.string()).add(source).hex();
   const KernelCache cache = KernelCache::from_environment();
-  if (auto cached = cache.load(cache_key, ".cubin"); cached && !cached->empty()) return *cached;
+  if (auto cached = cache.load(cache_key, ".cubin", {"cubin"})) return cached->at("cubin");
   std::string cubin = nvrtc_compile(k.path, source, setup);
-  cache.store(cache_key, ".cubin", cubin);
+  cache.store(cache_key, ".cubin", {{"cubin", cubin}});
   return cubin;
 }
 

@@ -29,8 +29,29 @@ ErrorCategory classify(cudaError_t e) {
   }
 }
 
+namespace {
+
+// The errors of a kernel that faulted: the context is lost with them.
+bool is_kernel_fault(cudaError_t e) {
+  switch (e) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorInvalidPc:
+    case cudaErrorHardwareStackError:
+    case cudaErrorLaunchFailure:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 std::string describe(cudaError_t e) {
   std::string s = std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
+  if (is_kernel_fault(e)) s += ": " + std::string(kKernelFaulted);
   if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidDeviceFunction)
     s += " (rebuild with -DCMAKE_CUDA_ARCHITECTURES=<this GPU's sm>, e.g. native)";
   return s;

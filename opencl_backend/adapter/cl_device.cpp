@@ -74,18 +74,30 @@ void Device::choose_gate() {
 
 Device::~Device() = default;
 
+namespace {
+
+[[noreturn]] void throw_device_failure(const char* what, cl_int status) {
+  throw Error(ErrorCategory::device_lost,
+              std::string("opencl: ") + what + " failed on the device: " + failure_name(status));
+}
+
+}  // namespace
+
 void Device::wait(cl_event event, const char* what) const {
   using Clock = std::chrono::steady_clock;
   const bool cpu_device = (facts_.type & CL_DEVICE_TYPE_CPU) != 0;
   const auto start = Clock::now();
   for (;;) {
     cl_int status = CL_QUEUED;
-    XR_CL_CHECK(
-        clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr));
+    const cl_int asked =
+        clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
+    // A faulted kernel shows as its command's status, or (NVIDIA) as the query's own error.
+    if (asked != CL_SUCCESS && is_kernel_fault(asked))
+      status = asked;
+    else
+      XR_CL_CHECK(asked);
     if (status == CL_COMPLETE) return;
-    if (status < 0)
-      throw Error(ErrorCategory::device_lost,
-                  std::string("opencl: ") + what + " failed on the device: " + error_name(status));
+    if (status < 0) throw_device_failure(what, status);
     const auto waited = Clock::now() - start;
     if (waited > timeout_.limit)
       device_timed_out(std::string("opencl: ") + what + " did not finish within " +

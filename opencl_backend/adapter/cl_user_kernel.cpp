@@ -1,8 +1,5 @@
 #include "cl_user_kernel.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -35,31 +32,6 @@ V user_kernel_value(cl_kernel kernel, cl_device_id device, cl_kernel_work_group_
   XR_CL_CHECK(clGetKernelWorkGroupInfo(kernel, device, what, sizeof v, &v, nullptr));
   return v;
 }
-
-// pocl's compiler prints its diagnostics' count ("1 error generated.") to the process's stderr
-// beside the build log, which breaks the tool's one line per error: while a user's kernel builds,
-// stderr goes to /dev/null (the log, which the error message carries, holds everything).
-class QuietStderr {
- public:
-  QuietStderr() {
-    std::fflush(stderr);
-    saved_ = dup(STDERR_FILENO);
-    const int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    if (saved_ >= 0 && null >= 0) dup2(null, STDERR_FILENO);
-    if (null >= 0) close(null);
-  }
-  ~QuietStderr() {
-    std::fflush(stderr);
-    if (saved_ < 0) return;
-    dup2(saved_, STDERR_FILENO);
-    close(saved_);
-  }
-  QuietStderr(const QuietStderr&) = delete;
-  QuietStderr& operator=(const QuietStderr&) = delete;
-
- private:
-  int saved_ = -1;
-};
 
 // A build log with the file's own name and line numbers. pocl's compiler honours the prelude's
 // #line; NVIDIA's names the source `<kernel>` and counts its lines from the prelude's first:
@@ -96,8 +68,8 @@ std::string file_locations(const std::string& log, const UserKernel& k, const st
 const BuiltProgram& build_user_program(const Device& device, const UserKernel& k,
                                        const std::string& source) {
   try {
-    const QuietStderr quiet;
-    return device.library().state().programs->build(source, kUserBuildOptions, k.path.string());
+    return device.library().state().programs->build(source, kUserBuildOptions, k.path.string(),
+                                                    CompilerOutput::quiet);
   } catch (const Error& e) {
     if (e.category() != ErrorCategory::usage) throw;
     // "<what> did not build for <device> (<status>, options ...):\n<log>": the log is the news.
@@ -133,6 +105,20 @@ KernelOwner find_entry(const UserKernel& k, cl_program program, const std::strin
                             "); declare it with entry= or pass=, and define it __kernel");
 }
 
+// The type name of argument `index` as the source spells it ("uint", "float"); empty where the
+// driver keeps no names.
+std::string argument_type_name(cl_kernel kernel, cl_uint index) {
+  std::size_t size = 0;
+  if (clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_TYPE_NAME, 0, nullptr, &size) != CL_SUCCESS)
+    return {};
+  std::string name(size, '\0');
+  if (clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_TYPE_NAME, size, name.data(), nullptr) !=
+      CL_SUCCESS)
+    return {};
+  while (!name.empty() && name.back() == '\0') name.pop_back();
+  return name;
+}
+
 // The ABI's arguments: their count (CL_KERNEL_NUM_ARGS), then each set as the launch sets it (a
 // buffer, then uint n), which the driver refuses for an argument of another size or kind
 // (a __local pointer, a ulong n).
@@ -157,6 +143,12 @@ void check_arguments(const UserKernel& k, cl_kernel kernel, const std::string& e
                                 " is not " + (buffer ? "a __global pointer" : "a uint") +
                                 " (clSetKernelArg: " + error_name(status) + "); " + abi);
   }
+  // A floating-point n has a uint's size, so clSetKernelArg takes it: its type name tells, where
+  // the driver kept the names (CL_KERNEL_ARG_INFO_NOT_AVAILABLE otherwise: the size check stands).
+  const std::string n_type = argument_type_name(kernel, expected - 1);
+  if (n_type == "float" || n_type == "half" || n_type == "double")
+    refuse_user_kernel(k, "kernel '" + entry + "' argument " + std::to_string(expected) + " is a " +
+                              n_type + ", not a uint; " + abi);
 }
 
 // The declared block must fit the device, the kernel (its registers and local memory:
@@ -191,17 +183,6 @@ void check_block(const UserKernel& k, cl_kernel kernel, const std::string& entry
     refuse_user_kernel(k, name + " uses " + std::to_string(local) + " bytes of local memory; " +
                               f.info.name + " allows " + std::to_string(f.local_memory) +
                               " (CL_DEVICE_LOCAL_MEM_SIZE)");
-}
-
-// NVIDIA's -cl-nv-verbose log: ptxas's lines for `entry`, from its "Compiling entry function"
-// line to the next one.
-void read_entry_ptxas(const std::string& log, const std::string& entry, CompiledPass& pass) {
-  const std::string marker = "Compiling entry function '";
-  const std::size_t begin = log.find(marker + entry + "'");
-  if (begin == std::string::npos) return;
-  const std::size_t end = log.find(marker, begin + marker.size());
-  const std::string part = log.substr(begin, end == std::string::npos ? end : end - begin);
-  read_ptxas(part, pass);
 }
 
 }  // namespace
@@ -239,10 +220,10 @@ CompiledPass UserProgram::describe(std::size_t i, std::uint64_t groups) const {
   c.statistics.push_back({"CL_KERNEL_LOCAL_MEM_SIZE", std::to_string(local), "local memory"});
   c.statistics.push_back(
       {"CL_KERNEL_PRIVATE_MEM_SIZE", std::to_string(priv), "private memory per work-item"});
-  read_entry_ptxas(built_->log, entry, c);
+  const std::string& log = device_.library().state().programs->log_with_ptxas(*built_);
+  read_entry_ptxas(log, entry, c);
   if (!c.static_shared) c.static_shared = local;
-  if (!c.registers)
-    c.not_reported = registers_missing_reason(f.has("cl_nv_compiler_options"), built_->log);
+  if (!c.registers) c.not_reported = registers_missing_reason(f.has("cl_nv_compiler_options"), log);
   return c;
 }
 
@@ -275,6 +256,15 @@ void pad_with_identity(const Device& device, cl_mem buffer, DType t, std::uint64
   if (padded == n) return;
   const std::vector<std::byte> pad = identity_bytes(t, op, padded - n);
   device.write(buffer, n * size_of(t), pad.size(), pad.data());
+}
+
+MemOwner make_user_buffer(const Device& device, std::uint64_t bytes) {
+  return make_buffer(device, bytes + kKernelSlackBytes);
+}
+
+CpuFaultGuard user_call_guard(const Device& device, const UserKernel& kernel) {
+  return CpuFaultGuard((device.facts().type & CL_DEVICE_TYPE_CPU) != 0,
+                       "opencl: kernel " + kernel.id + " on " + device.facts().info.name);
 }
 
 void enqueue_user_pass(cl_command_queue queue, cl_kernel kernel, std::uint64_t groups,

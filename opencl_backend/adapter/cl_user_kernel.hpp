@@ -14,6 +14,7 @@
 #include "cl_device.hpp"
 #include "cl_programs.hpp"
 #include "xreduce/compiled.hpp"
+#include "xreduce/cpu_fault_guard.hpp"
 #include "xreduce/user_kernel.hpp"
 
 namespace xr::opencl {
@@ -28,8 +29,9 @@ struct UserProgramKey {
   auto operator<=>(const UserProgramKey&) const = default;
 };
 
-// The options every user's kernel is built with.
-inline constexpr const char* kUserBuildOptions = "-cl-std=CL1.2";
+// The options every user's kernel is built with; -cl-kernel-arg-info keeps each argument's type
+// name, which the ABI check reads (a `float n` has a uint's size).
+inline constexpr const char* kUserBuildOptions = "-cl-std=CL1.2 -cl-kernel-arg-info";
 
 // The text the device's compiler builds for `key`: the ABI's prelude (core's kernel_prelude),
 // then the file under its own name and line numbers.
@@ -80,6 +82,15 @@ void compile_first_claim(const std::shared_ptr<Device>& device, const UserKernel
 // tile finds past n. Blocking, outside any timed interval.
 void pad_with_identity(const Device& device, cl_mem buffer, DType t, std::uint64_t n, Op op,
                        std::uint64_t tile, std::string_view id);
+
+// A buffer a user's kernel writes (a reduce's partials, a scan's scratch): `bytes`, then core's
+// kKernelSlackBytes as every array has, so that a write just past its end lands in memory of its
+// own rather than in the driver's (pocl's are the process's heap).
+MemOwner make_user_buffer(const Device& device, std::uint64_t bytes);
+
+// What a call of a user's kernel runs under: on a CPU device (pocl), which runs kernels in this
+// process, a fault ends the process in one line naming the kernel (core's CpuFaultGuard).
+CpuFaultGuard user_call_guard(const Device& device, const UserKernel& kernel);
 
 // Enqueues `kernel` over `groups` work-groups of `block`; its event goes to `first` and to `last`
 // where they are given (each its own reference), and it waits for `wait`.

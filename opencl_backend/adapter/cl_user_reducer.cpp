@@ -17,7 +17,8 @@ namespace xr::opencl {
 namespace {
 
 // What one (array, op) keeps: the partials' levels, each padded with the identity to whole tiles
-// (written once: a kernel writes partials only), and the programs of the first and later passes.
+// (written once: a kernel writes partials only) and followed by the slack every array has, and the
+// programs of the first and later passes.
 class UserReduceCall {
  public:
   UserReduceCall(const Device& device, UserPrograms& programs, const UserKernel& k,
@@ -37,7 +38,7 @@ class UserReduceCall {
     const std::size_t acc = size_of(accumulator_);
     for (std::size_t i = 1; i < counts_.size(); ++i) {
       const std::uint64_t padded = kernel_padded(counts_[i], tile_, accumulator_, k.id);
-      levels_.push_back(make_buffer(device, std::max<std::uint64_t>(padded * acc, 16)));
+      levels_.push_back(make_user_buffer(device, padded * acc));
       const std::vector<std::byte> pad = identity_bytes(accumulator_, op, padded - counts_[i]);
       if (!pad.empty())
         device.write(levels_.back().get(), counts_[i] * acc, pad.size(), pad.data());
@@ -132,6 +133,7 @@ class UserReducer final : public Reducer {
     UserReduceCall& c = call(array, op);
     pad_with_identity(*device_, array.buffer(), array.dtype(), array.size(), op, c.tile(),
                       kernel_.id);
+    const CpuFaultGuard guard = user_call_guard(*device_, kernel_);
     auto [accumulated, timing] = c.run(calls);
     return {Value::from_accumulator(array.dtype(), accumulated), timing};
   }

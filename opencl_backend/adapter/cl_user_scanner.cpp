@@ -27,7 +27,7 @@ class UserScanCall {
         program_(programs.get({.data = in.dtype(), .dtype = in.dtype(), .op = op, .kind = kind})),
         tile_(k.tile(k.block)),
         scratch_bytes_(kernel_scratch_bytes(k, n_, tile_)),
-        scratch_(make_buffer(device, scratch_bytes_)) {}
+        scratch_(make_user_buffer(device, scratch_bytes_)) {}
 
   std::uint64_t tile() const { return tile_; }
 
@@ -119,6 +119,7 @@ class UserScanner final : public Scanner {
     UserScanCall& c = call(input, output, op, kind);
     ClArray& in = device_array(input, *device_);
     pad_with_identity(*device_, in.buffer(), in.dtype(), in.size(), op, c.tile(), kernel_.id);
+    const CpuFaultGuard guard = user_call_guard(*device_, kernel_);
     return c.run(calls);
   }
 

@@ -44,12 +44,28 @@ constexpr std::pair<cl_int, const char*> kNames[] = {
     {-1001, "CL_PLATFORM_NOT_FOUND_KHR"},
 };
 
+// NVIDIA's driver answers every call on a context whose kernel faulted (an illegal address) with
+// this code, which no OpenCL header names.
+constexpr cl_int kNvidiaKernelFault = -9999;
+
 }  // namespace
 
 std::string error_name(cl_int code) {
   for (const auto& [value, name] : kNames)
     if (value == code) return std::string(name) + " (" + std::to_string(code) + ")";
+  if (code == kNvidiaKernelFault)
+    return std::string(kKernelFaulted) + " (NVIDIA's OpenCL error " + std::to_string(code) + ")";
   return "OpenCL error " + std::to_string(code);
+}
+
+bool is_kernel_fault(cl_int code) {
+  return code == kNvidiaKernelFault || code == CL_OUT_OF_RESOURCES ||
+         code == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+}
+
+std::string failure_name(cl_int code) {
+  if (code == kNvidiaKernelFault || !is_kernel_fault(code)) return error_name(code);
+  return std::string(kKernelFaulted) + " (" + error_name(code) + ")";
 }
 
 ErrorCategory category_of(cl_int code) {
@@ -65,6 +81,7 @@ ErrorCategory category_of(cl_int code) {
       return ErrorCategory::unavailable;
     case CL_OUT_OF_RESOURCES:  // NVIDIA's answer to a kernel that faulted
     case CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST:
+    case kNvidiaKernelFault:
       return ErrorCategory::device_lost;
     default:
       return ErrorCategory::unsupported;

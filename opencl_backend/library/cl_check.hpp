@@ -13,6 +13,11 @@ namespace xr::opencl {
 // "CL_OUT_OF_RESOURCES (-5)"
 std::string error_name(cl_int code);
 ErrorCategory category_of(cl_int code);
+// Whether `code`, as a command's status or a later call's error, says a kernel faulted (NVIDIA's
+// -9999 and CL_OUT_OF_RESOURCES, or a command waiting on one that did).
+bool is_kernel_fault(cl_int code);
+// A failed command's status in words: a fault's with kKernelFaulted, as CUDA's are.
+std::string failure_name(cl_int code);
 
 inline void check_call(cl_int code, const char* file, int line, const char* expr) {
   if (code != CL_SUCCESS) throw_call_error(category_of(code), file, line, expr, error_name(code));

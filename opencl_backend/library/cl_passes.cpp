@@ -77,10 +77,11 @@ std::vector<CompiledPass> compiled_passes(Programs& programs, const DeviceFacts&
     c.statistics.push_back({"CL_KERNEL_LOCAL_MEM_SIZE", std::to_string(local), "local memory"});
     c.statistics.push_back(
         {"CL_KERNEL_PRIVATE_MEM_SIZE", std::to_string(priv), "private memory per work-item"});
-    read_ptxas(built.log, c);
+    const std::string& log = programs.log_with_ptxas(built);
+    read_entry_ptxas(log, "xr_main", c);
     if (!c.static_shared) c.static_shared = local;
     if (!c.registers)
-      c.not_reported = registers_missing_reason(facts.has("cl_nv_compiler_options"), built.log);
+      c.not_reported = registers_missing_reason(facts.has("cl_nv_compiler_options"), log);
     out.push_back(std::move(c));
   }
   return out;

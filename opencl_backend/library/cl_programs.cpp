@@ -1,8 +1,12 @@
 #include "cl_programs.hpp"
 
+#include <optional>
+#include <random>
 #include <utility>
 
 #include "cl_check.hpp"
+#include "cl_ptxas.hpp"
+#include "cl_quiet_stderr.hpp"
 #include "cl_sources.hpp"
 
 namespace xr::opencl {
@@ -68,43 +72,62 @@ std::string Programs::options(const KernelKey& key) const {
   return o;
 }
 
+std::pair<ProgramOwner, cl_int> Programs::build_source(const std::string& source,
+                                                       const std::string& all,
+                                                       CompilerOutput output,
+                                                       std::string& log) const {
+  const char* text = source.c_str();
+  cl_device_id device = facts_.device;
+  ProgramOwner program(
+      XR_CL_CREATE(clCreateProgramWithSource(context_, 1, &text, nullptr, status)));
+  cl_int status = CL_SUCCESS;
+  {
+    std::optional<QuietStderr> quiet;
+    if (output == CompilerOutput::quiet) quiet.emplace();
+    status = clBuildProgram(program.get(), 1, &device, all.c_str(), nullptr, nullptr);
+  }
+  log = build_log(program.get(), device);
+  return {std::move(program), status};
+}
+
 BuiltProgram Programs::compile(const std::string& source, const std::string& options,
-                               const std::string& what) {
+                               const std::string& what, CompilerOutput output) {
   // NVIDIA's compiler reports each kernel's registers and memory in the build log with
   // -cl-nv-verbose (cl_nv_compiler_options): what `inspect` shows.
   const std::string all =
       facts_.has("cl_nv_compiler_options") ? options + " -cl-nv-verbose" : options;
-  const std::string key = StableHash()
-                              .add(facts_.platform_name)
-                              .add(facts_.info.name)
-                              .add(facts_.info.driver_version)
-                              .add(source)
-                              .add(all)
-                              .hex();
   BuiltProgram built;
   built.options = all;
+  built.source = source;
+  built.output = output;
+  built.disk_key = StableHash()
+                       .add(facts_.platform_name)
+                       .add(facts_.info.name)
+                       .add(facts_.info.driver_version)
+                       .add(source)
+                       .add(all)
+                       .hex();
   cl_device_id device = facts_.device;
-  if (auto binary = disk_.load(key, ".clbin")) {
-    const unsigned char* data = reinterpret_cast<const unsigned char*>(binary->data());
-    const std::size_t size = binary->size();
+  if (auto entry = disk_.load(built.disk_key, ".clbin", {"binary", "log"})) {
+    const std::string& binary = entry->at("binary");
+    const unsigned char* data = reinterpret_cast<const unsigned char*>(binary.data());
+    const std::size_t size = binary.size();
     cl_int status = CL_SUCCESS, binary_status = CL_SUCCESS;
     ProgramOwner p(
         clCreateProgramWithBinary(context_, 1, &device, &size, &data, &binary_status, &status));
     if (status == CL_SUCCESS && binary_status == CL_SUCCESS &&
         clBuildProgram(p.get(), 1, &device, all.c_str(), nullptr, nullptr) == CL_SUCCESS) {
       built.program = std::move(p);
-      built.log = disk_.load(key, ".log").value_or("");
+      built.log = entry->at("log");
       built.from_cache = true;
       built.binary_bytes = size;
+      built.binary = binary;
       return built;
     }
+    disk_.discard(built.disk_key, ".clbin", "the driver refused its program binary");
   }
-  const char* text = source.c_str();
-  built.program =
-      ProgramOwner(XR_CL_CREATE(clCreateProgramWithSource(context_, 1, &text, nullptr, status)));
-  const cl_int status =
-      clBuildProgram(built.program.get(), 1, &device, all.c_str(), nullptr, nullptr);
-  built.log = build_log(built.program.get(), device);
+  auto [program, status] = build_source(source, all, output, built.log);
+  built.program = std::move(program);
   if (status != CL_SUCCESS)
     // A kernel that does not compile, or an option (XR_CL_BUILD_OPTIONS) the compiler refuses.
     throw Error(status == CL_BUILD_PROGRAM_FAILURE || status == CL_INVALID_BUILD_OPTIONS
@@ -112,18 +135,37 @@ BuiltProgram Programs::compile(const std::string& source, const std::string& opt
                     : category_of(status),
                 what + " did not build for " + facts_.info.name + " (" + error_name(status) +
                     ", options " + options + "):\n" + first_lines(built.log));
-  const std::string binary = binary_of(built.program.get());
-  built.binary_bytes = binary.size();
-  disk_.store(key, ".clbin", binary);
-  disk_.store(key, ".log", built.log);
+  built.binary = binary_of(built.program.get());
+  built.binary_bytes = built.binary.size();
+  disk_.store(built.disk_key, ".clbin", {{"binary", built.binary}, {"log", built.log}});
   return built;
 }
 
+const std::string& Programs::log_with_ptxas(const BuiltProgram& built) {
+  if (!facts_.has("cl_nv_compiler_options") || has_ptxas_lines(built.log)) return built.log;
+  // The name is new to every cache: ptxas runs, and logs every kernel of the program.
+  std::random_device entropy;
+  const std::string nonce =
+      StableHash().add(std::to_string(entropy())).add(std::to_string(entropy())).hex();
+  std::string log;
+  const auto [program, status] =
+      build_source(built.source + "\n__kernel void xr_ptxas_" + nonce + "(void) {}\n",
+                   built.options, built.output, log);
+  if (status != CL_SUCCESS || !has_ptxas_lines(log)) return built.log;
+  BuiltProgram& kept = *built_.at(built.memo_key);
+  kept.log = std::move(log);
+  disk_.store(kept.disk_key, ".clbin", {{"binary", kept.binary}, {"log", kept.log}});
+  return kept.log;
+}
+
 const BuiltProgram& Programs::build(const std::string& source, const std::string& options,
-                                    const std::string& what) {
+                                    const std::string& what, CompilerOutput output) {
   const std::string key = StableHash().add(source).add(options).hex();
   auto& slot = built_[key];
-  if (!slot) slot = std::make_unique<BuiltProgram>(compile(source, options, what));
+  if (!slot) {
+    slot = std::make_unique<BuiltProgram>(compile(source, options, what, output));
+    slot->memo_key = key;
+  }
   return *slot;
 }
 

@@ -28,6 +28,10 @@ struct KernelKey {
   auto operator<=>(const KernelKey&) const = default;
 };
 
+// Whether the compiler's own output on stderr is shown while a program compiles: quiet for a
+// user's kernel, whose build log (which the error carries) holds all of it.
+enum class CompilerOutput { shown, quiet };
+
 // A built program and what its build said.
 struct BuiltProgram {
   ProgramOwner program;
@@ -35,6 +39,11 @@ struct BuiltProgram {
   std::string log;          // the build log (NVIDIA's -cl-nv-verbose: ptxas's resource lines)
   bool from_cache = false;  // loaded from a program binary
   std::uint64_t binary_bytes = 0;
+  std::string source;    // what was built: for a build again
+  std::string disk_key;  // its entry in the disk cache
+  std::string memo_key;  // and in this process's
+  CompilerOutput output = CompilerOutput::shown;
+  std::string binary;  // the program binary kept there
 };
 
 class Programs {
@@ -48,10 +57,17 @@ class Programs {
   const BuiltProgram& program(const KernelKey& key);
   // Any source with any options (users' kernels): built on first use, by the same cache.
   const BuiltProgram& build(const std::string& source, const std::string& options,
-                            const std::string& what);
+                            const std::string& what, CompilerOutput output = CompilerOutput::shown);
 
   // The options of a built-in kernel's build.
   std::string options(const KernelKey& key) const;
+
+  // The build log of `built` with ptxas's lines (registers, spills) where the driver can give
+  // them. NVIDIA's driver runs ptxas, and logs, only for machine code its compute cache
+  // (~/.nv/ComputeCache) lacks, so a program any process built before logs nothing; its source is
+  // then built once more beside an empty kernel of a name no cache holds, whose log has every
+  // kernel's lines, and that log is kept with the binary in the disk cache for later processes.
+  const std::string& log_with_ptxas(const BuiltProgram& built);
 
  private:
   struct Entry {
@@ -59,7 +75,10 @@ class Programs {
     KernelOwner kernel;
   };
   BuiltProgram compile(const std::string& source, const std::string& options,
-                       const std::string& what);
+                       const std::string& what, CompilerOutput output);
+  // clBuildProgram of `source`; the program and its status, the log in `log`.
+  std::pair<ProgramOwner, cl_int> build_source(const std::string& source, const std::string& all,
+                                               CompilerOutput output, std::string& log) const;
 
   cl_context context_;
   const DeviceFacts& facts_;

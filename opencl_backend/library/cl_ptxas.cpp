@@ -32,13 +32,25 @@ void read_ptxas(std::string_view log, CompiledPass& pass) {
   }
 }
 
+void read_entry_ptxas(std::string_view log, std::string_view entry, CompiledPass& pass) {
+  constexpr std::string_view marker = "Compiling entry function '";
+  if (log.find(marker) == std::string_view::npos) return read_ptxas(log, pass);
+  const std::size_t begin = log.find(std::string(marker) + std::string(entry) + "'");
+  if (begin == std::string_view::npos) return;
+  const std::size_t end = log.find(marker, begin + marker.size());
+  read_ptxas(log.substr(begin, end == std::string_view::npos ? end : end - begin), pass);
+}
+
+bool has_ptxas_lines(std::string_view log) {
+  return log.find("ptxas") != std::string_view::npos;
+}
+
 std::string registers_missing_reason(bool nvidia_verbose, std::string_view log) {
   if (!nvidia_verbose)
     return "registers not reported by this driver (NVIDIA's come from -cl-nv-verbose)";
-  if (log.find("ptxas") == std::string_view::npos)
-    return "registers not reported: NVIDIA's driver took this program from its compute cache "
-           "(~/.nv/ComputeCache) and ran no ptxas; CUDA_CACHE_DISABLE=1 (xreduce's default) "
-           "makes it compile";
+  if (!has_ptxas_lines(log))
+    return "registers not reported: NVIDIA's driver ran no ptxas for this program, even for a "
+           "build no compute cache holds";
   return "registers not in ptxas's lines of the build log";
 }
 

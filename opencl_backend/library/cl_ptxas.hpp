@@ -18,6 +18,12 @@ std::optional<std::uint64_t> number_before(std::string_view text, std::string_vi
 
 // Registers, shared, stack, spill and constant bytes and every ptxas line of `log`.
 void read_ptxas(std::string_view log, CompiledPass& pass);
+// The same for the kernel `entry` of a program's log: ptxas's lines from its "Compiling entry
+// function" line to the next one (a log naming no entry is read whole).
+void read_entry_ptxas(std::string_view log, std::string_view entry, CompiledPass& pass);
+
+// Whether `log` holds ptxas's lines: NVIDIA's driver writes them only when ptxas runs.
+bool has_ptxas_lines(std::string_view log);
 
 // Why a pass has no register count: NVIDIA's driver (`nvidia_verbose`: it took -cl-nv-verbose)
 // logs ptxas only when ptxas runs, and a build whose machine code its compute cache

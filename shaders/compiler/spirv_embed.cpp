@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "shader_compiler.hpp"
+#include "xreduce/kernel_cache.hpp"
 
 namespace fs = std::filesystem;
 
@@ -119,18 +120,7 @@ Arguments parse(int argc, char** argv) {
 }
 
 // FNV-1a, 64 bits: the cache key of a module's inputs.
-struct Fnv {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  void add(const std::string& bytes) {
-    for (unsigned char c : bytes) h = (h ^ c) * 0x100000001b3ull;
-    h = (h ^ 0xff) * 0x100000001b3ull;  // a separator: "ab"+"c" differs from "a"+"bc"
-  }
-  std::string hex() const {
-    char text[17];
-    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
-    return text;
-  }
-};
+using Fnv = xr::StableHash;
 
 std::vector<std::uint32_t> words_of(const std::string& bytes) {
   std::vector<std::uint32_t> words(bytes.size() / 4);
@@ -138,25 +128,25 @@ std::vector<std::uint32_t> words_of(const std::string& bytes) {
   return words;
 }
 
-// The module from the cache, or compiled (and stored there).
+// The module from the cache, or compiled (and stored there). core's KernelCache verifies an
+// entry (its key, length and hash) before the module is embedded in the build.
 std::vector<std::uint32_t> build_module(xr::shaders::ShaderCompiler& compiler, const Arguments& a,
                                         const std::string& source_text, const Fnv& inputs,
                                         const ModuleRequest& m) {
   Fnv key = inputs;
   for (const auto& d : m.defines) key.add(d);
-  const fs::path cached = a.cache ? *a.cache / (key.hex() + ".spv") : fs::path();
-  if (a.cache && fs::is_regular_file(cached)) {
-    std::vector<std::uint32_t> words = words_of(read_bytes(cached));
+  const xr::KernelCache cache(a.cache ? a.cache->string() : std::string(), "xr_spirv_embed");
+  if (auto cached = cache.load(key.hex(), ".spv", {"module"})) {
+    std::vector<std::uint32_t> words = words_of(cached->at("module"));
     if (!words.empty() && words[0] == 0x07230203u && compiler.validate(words).empty()) return words;
+    cache.discard(key.hex(), ".spv", "not a valid SPIR-V module");
   }
   const xr::shaders::Compiled c =
       compiler.compile_glsl(a.source, source_text, {m.defines, a.include_dirs, true});
   if (!c.ok()) fail(m.name + " (" + a.source.string() + "):\n" + c.errors);
-  if (a.cache) {
-    std::error_code ec;
-    fs::create_directories(*a.cache, ec);
-    if (!ec) write_bytes(cached, c.words.data(), c.words.size() * 4);
-  }
+  cache.store(
+      key.hex(), ".spv",
+      {{"module", std::string(reinterpret_cast<const char*>(c.words.data()), c.words.size() * 4)}});
   return c.words;
 }
 

@@ -26,7 +26,7 @@ json row(const std::string& variant, std::uint64_t n, double ms, double spread) 
           {"status", "ok"},
           {"median_ms", ms},
           {"min_ms", ms},
-          {"max_ms", ms},
+          {"max_ms", ms * (1 + 2 * spread)},  // as wide as a spread of `spread` needs
           {"rel_spread", spread},
           {"reps", 9},
           {"timing", "device"}};
@@ -254,7 +254,8 @@ TEST_CASE("compare --baseline: a real run against a baseline made faster on purp
   bool edited = false;
   for (auto& r : j["results"])
     if (r["variant"] == "cpu/sequential" && r["n"] == 65536) {
-      r["median_ms"] = r["median_ms"].get<double>() / 1000;
+      for (const char* time : {"median_ms", "min_ms", "max_ms"})
+        r[time] = r[time].get<double>() / 1000;
       r["rel_spread"] = 0.0;
       edited = true;
     }

@@ -73,7 +73,11 @@ TEST_CASE("compiled facts: the JSON object written and read back", "[unit][repor
   p.binds = "registers, threads";
   p.not_reported = "";
   const RowCompiled c{{p}, "a note"};
-  const auto back = xr::app::compiled_from_json(xr::app::compiled_json(c));
+  const xr::app::JsonReader reader("--merge", "r.json");
+  const auto read = [&](const nlohmann::ordered_json& compiled) {
+    return xr::app::compiled_from_json({{"compiled", compiled}}, reader, "result 0");
+  };
+  const auto back = read(xr::app::compiled_json(c));
   REQUIRE(back);
   REQUIRE(back->passes.size() == 1);
   const PassFacts& q = back->passes[0];
@@ -90,8 +94,19 @@ TEST_CASE("compiled facts: the JSON object written and read back", "[unit][repor
   CHECK(q.binds == "registers, threads");
   CHECK(back->note == "a note");
   CHECK(xr::app::differing_facts(c, *back).empty());
-  CHECK_FALSE(xr::app::compiled_from_json(nullptr));
-  CHECK_FALSE(xr::app::compiled_from_json(nlohmann::ordered_json::array()));
+  CHECK_FALSE(read(nullptr));
+  CHECK_FALSE(xr::app::compiled_from_json(nlohmann::ordered_json::object(), reader, "result 0"));
+  // A field of the wrong type or range is refused, naming the file and the field.
+  xrtest::require_error([&] { read(nlohmann::ordered_json::array()); }, xr::ErrorCategory::usage,
+                        "--merge 'r.json': result 0's \"compiled\" is not an object");
+  auto bad = xr::app::compiled_json(c);
+  bad["passes"][0]["registers"] = -3;
+  xrtest::require_error([&] { read(bad); }, xr::ErrorCategory::usage,
+                        "result 0's \"compiled\" pass 1's \"registers\" is -3, not a whole number");
+  bad = xr::app::compiled_json(c);
+  bad["passes"][0]["occupancy"] = 7.5;
+  xrtest::require_error([&] { read(bad); }, xr::ErrorCategory::usage,
+                        "pass 1's \"occupancy\" is 7.5, not a number from 0 to 1");
 }
 
 TEST_CASE("compiled facts: a report's rows keep them through its JSON",

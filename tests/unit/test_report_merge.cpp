@@ -49,7 +49,7 @@ TEST_CASE("merge refuses text that is not a compare report", "[unit][report][mer
   CHECK(merge_error("[1, 2]") == "--merge 'p.json': not a compare report (expected a JSON object)");
   CHECK(merge_error("{\"results\": []}") == "--merge 'p.json': the report has no \"devices\"");
   CHECK(merge_error("{\"devices\": {}, \"results\": []}") ==
-        "--merge 'p.json': \"devices\" and \"results\" must be arrays");
+        "--merge 'p.json': the report's \"devices\" is not an array");
   CHECK(merge_error("{}", {}, "a\x1b[2J.json") ==
         "--merge 'a\\x1b[2J.json': the report has no \"devices\"");
 }
@@ -82,13 +82,15 @@ TEST_CASE("merge refuses a result with a field missing, mistyped or unknown",
   CHECK(merge_error(with_result_field("op", 3)) ==
         "--merge 'p.json': result 0's \"op\" is not a string");
   CHECK(merge_error(with_result_field("primitive", "scan")) ==
-        "--merge 'p.json': result 0's \"scan\" is not a string");
+        "--merge 'p.json': result 0 has no \"scan\"");
   CHECK(merge_error(with_result_field("mode", "warm")) ==
         "--merge 'p.json': result 0's \"mode\" is 'warm', which xreduce does not know");
   CHECK(merge_error(with_result_field("n", 1.5)) ==
-        "--merge 'p.json': result 0's \"n\" is not a count");
+        "--merge 'p.json': result 0's \"n\" is 1.5, not a whole number from 0 to "
+        "18446744073709551615");
   CHECK(merge_error(with_result_field("n", -1)) ==
-        "--merge 'p.json': result 0's \"n\" is not a count");
+        "--merge 'p.json': result 0's \"n\" is -1, not a whole number from 0 to "
+        "18446744073709551615");
   CHECK(merge_error(with_result_field("n", "1K")) ==
         "--merge 'p.json': result 0's \"n\" is not a number");
   CHECK(merge_error(with_result_field("status", "maybe")) ==

@@ -54,7 +54,15 @@ TEST_CASE("user kernel: bad declarations are one usage error naming file and lin
           "[unit][kernel]") {
   TempDir dir;
   require_error([&] { declared(dir, "a.comp", "\n// xreduce: grid=0\n"); }, ErrorCategory::usage,
-                "a.comp:2: grid= must be at least 1");
+                "a.comp:2: grid=0 is not a count from 1 to 2147483647");
+  // block=0 is not "no block declared": it is refused, as is a scan's kinds= on a reduce.
+  require_error([&] { declared(dir, "z.cl", "// xreduce: block=0\n"); }, ErrorCategory::usage,
+                "z.cl:1: block=0 is not a count from 1 to 1024");
+  require_error([&] { declared(dir, "k.cl", "// xreduce: kinds=exclusive\n"); },
+                ErrorCategory::usage,
+                "k.cl:1: kinds=exclusive declares a scan's kinds; this kernel is a reduce");
+  CHECK(declared(dir, "s.cl", "// xreduce: kinds=exclusive primitive=scan\n").kinds ==
+        std::vector<xr::ScanKind>{xr::ScanKind::exclusive});
   require_error([&] { declared(dir, "b.comp", "// xreduce: block=96\n"); }, ErrorCategory::usage,
                 "block=96 is not a power of two");
   require_error([&] { declared(dir, "c.spv", "", "dtypes=i32,f32"); }, ErrorCategory::usage,

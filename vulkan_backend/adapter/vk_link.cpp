@@ -72,20 +72,47 @@ Timing median_copy(Device& device, const Buffer& src, const Buffer& dst, std::ui
   return Timing{summarize(ms).median, 0, device_timer};
 }
 
+// The smallest link copy tried when a larger one cannot be allocated.
+constexpr std::uint64_t kSmallestLinkBytes = std::uint64_t{64} << 20;
+
+// The three buffers of one link measurement.
+struct LinkBuffers {
+  Buffer upload, readback, local;
+  LinkBuffers(Device& device, std::uint64_t bytes)
+      : upload(device, bytes, kCopyUsage, MemoryKind::upload),
+        readback(device, bytes, kCopyUsage, MemoryKind::readback),
+        local(device, bytes, kCopyUsage, MemoryKind::device_local) {}
+};
+
+// The link's buffers at `clamp`'s size, or, where the device cannot allocate them (the limits are
+// upper bounds: two host-visible copies of a large size may exceed the host memory the driver
+// can pin), at half of it, down to kSmallestLinkBytes; `clamp` says what was allocated and why.
+LinkBuffers allocate_link(Device& device, Clamp& clamp) {
+  for (;;) {
+    try {
+      return LinkBuffers(device, clamp.bytes);
+    } catch (const Error& e) {
+      if (e.category() != ErrorCategory::out_of_memory || clamp.bytes / 2 < kSmallestLinkBytes)
+        throw;
+      const std::uint64_t refused = clamp.bytes;
+      clamp.bytes = (clamp.bytes / 2) & ~std::uint64_t{15};
+      clamp.bound = "the device could not allocate " + format_mib(refused);
+    }
+  }
+}
+
 }  // namespace
 
 LinkRate measure_vulkan_link(Device& device, std::uint64_t bytes) {
   device.raise_validation();
-  const Clamp clamp = clamp_link_bytes(device.facts(), device.knobs(), bytes);
+  Clamp clamp = clamp_link_bytes(device.facts(), device.knobs(), bytes);
   if (clamp.bytes == 0)
     throw Error(ErrorCategory::usage,
                 "measure_link: " + std::to_string(bytes) + " bytes is less than one 16-byte copy");
-  Buffer upload(device, clamp.bytes, kCopyUsage, MemoryKind::upload);
-  Buffer readback(device, clamp.bytes, kCopyUsage, MemoryKind::readback);
-  Buffer local(device, clamp.bytes, kCopyUsage, MemoryKind::device_local);
-  std::memset(upload.mapped(), 1, clamp.bytes);  // its pages resident before the warm-up
-  const Timing up = median_copy(device, upload, local, clamp.bytes, false);
-  const Timing down = median_copy(device, local, readback, clamp.bytes, true);
+  LinkBuffers b = allocate_link(device, clamp);
+  std::memset(b.upload.mapped(), 1, clamp.bytes);  // its pages resident before the warm-up
+  const Timing up = median_copy(device, b.upload, b.local, clamp.bytes, false);
+  const Timing down = median_copy(device, b.local, b.readback, clamp.bytes, true);
 
   LinkRate link;
   link.bytes = clamp.bytes;

@@ -9,7 +9,7 @@
 namespace xr::vulkan {
 
 Program::Program(Device& device, CallRecorder record_call, std::optional<ReadBack> read_back,
-                 std::vector<const Buffer*> zeroed, Deferred)
+                 std::vector<ZeroedBytes> zeroed, Deferred)
     : device_(&device),
       record_call_(std::move(record_call)),
       read_back_(read_back),
@@ -21,14 +21,14 @@ Program::Program(Device& device, CallRecorder record_call, std::optional<ReadBac
 }
 
 Program::Program(Device& device, CallRecorder record_call, std::optional<ReadBack> read_back,
-                 std::vector<const Buffer*> zeroed)
+                 std::vector<ZeroedBytes> zeroed)
     : Program(device, std::move(record_call), read_back, std::move(zeroed), Deferred{}) {
   record(single_, 1);
 }
 
 Program::Program(Device& device, std::vector<ProgramPass> passes,
                  std::span<const OperandBuffers> sets, Op op, std::optional<ReadBack> read_back,
-                 std::vector<const Buffer*> zeroed)
+                 std::vector<ZeroedBytes> zeroed)
     : Program(
           device, [this](const vk::raii::CommandBuffer& cmd) { record_user_passes(cmd); },
           read_back, std::move(zeroed), Deferred{}) {
@@ -107,7 +107,9 @@ void Program::record_zeroing(const vk::raii::CommandBuffer& cmd, bool after_pass
     const vk::MemoryBarrier done(A::eShaderRead | A::eShaderWrite, A::eTransferWrite);
     cmd.pipelineBarrier(S::eComputeShader, S::eTransfer, {}, done, {}, {});
   }
-  for (const Buffer* b : zeroed_) cmd.fillBuffer(b->handle(), 0, VK_WHOLE_SIZE, 0);
+  // vkCmdFillBuffer takes whole words: the range rounded up, into the buffer's slack.
+  for (const ZeroedBytes& z : zeroed_)
+    cmd.fillBuffer(z.buffer->handle(), 0, (z.bytes + 3) & ~vk::DeviceSize{3}, 0);
   // The zeros, and the last call's writes of the other buffers, before the first pass.
   const vk::MemoryBarrier zeros(A::eTransferWrite | A::eShaderWrite,
                                 A::eShaderRead | A::eShaderWrite);

@@ -49,19 +49,25 @@ struct ReadBack {
   vk::DeviceSize bytes = 0;
 };
 
+// The first `bytes` of `buffer`, zeroed at the start of every call (a user's scan's scratch, not
+// its slack).
+struct ZeroedBytes {
+  const Buffer* buffer = nullptr;
+  vk::DeviceSize bytes = 0;
+};
+
 class Program {
  public:
   // Whatever `record_call` records must outlive the program. Successive calls of a batch are
   // ordered by a compute barrier (or by the zeroing's).
-  // `zeroed`: buffers filled with zeros at the start of every call, inside its interval (a
-  // user's scan's scratch).
+  // `zeroed`: buffer ranges filled with zeros at the start of every call, inside its interval.
   Program(Device& device, CallRecorder record_call, std::optional<ReadBack> read_back,
-          std::vector<const Buffer*> zeroed = {});
+          std::vector<ZeroedBytes> zeroed = {});
   // A user kernel's passes over `sets`, bound by descriptor set (the buffers must outlive the
   // program).
   Program(Device& device, std::vector<ProgramPass> passes, std::span<const OperandBuffers> sets,
           Op op, std::optional<ReadBack> read_back = std::nullopt,
-          std::vector<const Buffer*> zeroed = {});
+          std::vector<ZeroedBytes> zeroed = {});
   ~Program();  // drains the queue first: a timed-out call may still run its command buffers
   Program(const Program&) = delete;
   Program& operator=(const Program&) = delete;
@@ -77,7 +83,7 @@ class Program {
  private:
   struct Deferred {};  // made without recording: the user passes' constructor records later
   Program(Device& device, CallRecorder record_call, std::optional<ReadBack> read_back,
-          std::vector<const Buffer*> zeroed, Deferred);
+          std::vector<ZeroedBytes> zeroed, Deferred);
   void record(TimedCommands& commands, int calls);
   void record_zeroing(const vk::raii::CommandBuffer& cmd, bool after_passes) const;
   void record_user_passes(const vk::raii::CommandBuffer& cmd) const;
@@ -88,7 +94,7 @@ class Program {
   std::vector<vk::Pipeline> pipelines_;  // per pass, owned by the device's pipeline table
   std::optional<BindingSets> sets_;      // where the passes bind their operands
   std::optional<ReadBack> read_back_;
-  std::vector<const Buffer*> zeroed_;
+  std::vector<ZeroedBytes> zeroed_;
   std::optional<Buffer> host_;  // the read-back's host-visible copy
   TimedCommands single_;
   std::optional<TimedCommands> batch_;  // batch_calls_ calls in one command buffer

@@ -305,9 +305,9 @@ std::vector<std::uint32_t> UserModules::compile(const UserKernel& k, const UserM
                                     .add(source)
                                     .hex();
   // A diagnostic build (names for a message) is neither looked up nor kept.
-  if (auto cached = optimize ? cache.load(cache_key, ".spv") : std::nullopt;
-      cached && cached->size() % 4 == 0)
-    return words_of(*cached);
+  if (auto cached = optimize ? cache.load(cache_key, ".spv", {"module"}) : std::nullopt;
+      cached && cached->at("module").size() % 4 == 0)
+    return words_of(cached->at("module"));
   shaders::CompileOptions options;
   options.entry_point = entry;
   options.auto_bind = true;
@@ -318,7 +318,7 @@ std::vector<std::uint32_t> UserModules::compile(const UserKernel& k, const UserM
                                                             : shaders::SourceLanguage::glsl,
                          options);
   if (!c.ok()) bad(k, "does not compile: " + c.errors);
-  if (optimize) cache.store(cache_key, ".spv", bytes_of(c.words));
+  if (optimize) cache.store(cache_key, ".spv", {{"module", bytes_of(c.words)}});
   return c.words;
 }
 

@@ -55,12 +55,13 @@ class UserReduceProgram {
   }
 
  private:
-  // Level i + 1's buffer, its tail past the partials holding the identity once and for all.
+  // Level i + 1's buffer, its tail past the partials holding the identity once and for all, then
+  // the slack every array has.
   void make_levels(Device& device, const UserKernel& k, Op op) {
     const std::size_t acc = size_of(accumulator_);
     for (std::size_t i = 1; i < counts_.size(); ++i) {
       const std::uint64_t padded = kernel_padded(counts_[i], tile_, accumulator_, k.id);
-      levels_.emplace_back(device, std::max<std::uint64_t>(padded * acc, 16), kStorageUsage,
+      levels_.emplace_back(device, padded * acc + kKernelSlackBytes, kStorageUsage,
                            MemoryKind::device_local);
       const std::vector<std::byte> pad = identity_bytes(accumulator_, op, padded - counts_[i]);
       device.write_buffer(levels_.back(), pad.data(), pad.size(), counts_[i] * acc);
@@ -107,6 +108,7 @@ class UserReducer final : public Reducer {
       return {Value::identity_of(array.dtype(), op), Timing{0, 0, device_->facts().timestamps()}};
     UserReduceProgram& program = this->program(array, op);
     pad_with_identity(*device_, array, op, program.tile(), kernel_.id);
+    const CpuFaultGuard guard = user_call_guard(*device_, kernel_);
     auto [accumulated, timing] = program.run(calls);
     device_->raise_validation();
     return {Value::from_accumulator(array.dtype(), accumulated), timing};
@@ -124,6 +126,11 @@ class UserReducer final : public Reducer {
 std::unique_ptr<Reducer> make_user_reducer(std::shared_ptr<Device> device, const UserKernel& kernel,
                                            UserModules& modules) {
   return std::make_unique<UserReducer>(std::move(device), kernel, modules);
+}
+
+CpuFaultGuard user_call_guard(const Device& device, const UserKernel& kernel) {
+  return CpuFaultGuard(device.facts().cpu(),
+                       "vulkan: kernel " + kernel.id + " on " + device.facts().info.name);
 }
 
 void pad_with_identity(Device& device, const VulkanArray& array, Op op, std::uint64_t tile,

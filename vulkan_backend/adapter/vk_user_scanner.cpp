@@ -18,7 +18,9 @@ class UserScanProgram {
           user_kernel_limits(device)));
     tile_ = k.tile(k.block ? k.block : ms.front()->workgroup);
     const std::uint64_t n = in.size();
-    scratch_.emplace(device, kernel_scratch_bytes(k, n, tile_), kStorageUsage,
+    const std::uint64_t scratch_bytes = kernel_scratch_bytes(k, n, tile_);
+    // The slack every array has past the scratch: a stray write lands in memory of its own.
+    scratch_.emplace(device, scratch_bytes + kKernelSlackBytes, kStorageUsage,
                      MemoryKind::device_local);
     const OperandBuffers sets[] = {{&in.buffer(), &out.buffer(), &*scratch_}};
     std::vector<ProgramPass> passes;
@@ -33,7 +35,7 @@ class UserScanProgram {
                         .module = ms[i]->name});
     }
     program_.emplace(device, std::move(passes), sets, op, std::nullopt,
-                     std::vector<const Buffer*>{&*scratch_});
+                     std::vector<ZeroedBytes>{{&*scratch_, scratch_bytes}});
   }
 
   std::uint64_t tile() const { return tile_; }
@@ -90,6 +92,7 @@ class UserScanner final : public Scanner {
     if (in.size() == 0) return Timing{0, 0, device_->facts().timestamps()};
     UserScanProgram& program = this->program(in, out, op, kind);
     pad_with_identity(*device_, in, op, program.tile(), kernel_.id);
+    const CpuFaultGuard guard = user_call_guard(*device_, kernel_);
     const Timing timing = program.run(calls);
     device_->raise_validation();
     return timing;

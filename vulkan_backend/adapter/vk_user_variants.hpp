@@ -10,6 +10,7 @@
 #include "vk_device.hpp"
 #include "vk_user_module.hpp"
 #include "xreduce/backend.hpp"
+#include "xreduce/cpu_fault_guard.hpp"
 #include "xreduce/user_kernel.hpp"
 
 namespace xr::vulkan {
@@ -32,6 +33,10 @@ void compile_first_claim(const UserKernel& kernel, UserModules& modules, const D
 // any timed interval.
 void pad_with_identity(Device& device, const VulkanArray& array, Op op, std::uint64_t tile,
                        std::string_view id);
+
+// What a call of a user's kernel runs under: on a CPU device (lavapipe), which runs shaders in
+// this process, a fault ends the process in one line naming the kernel (core's CpuFaultGuard).
+CpuFaultGuard user_call_guard(const Device& device, const UserKernel& kernel);
 
 // Error(unsupported) when `groups` workgroups do not fit one dimension of a dispatch (a user's
 // kernel reads gl_WorkGroupID.x / SV_GroupID.x alone) or `bytes` one storage-buffer binding.

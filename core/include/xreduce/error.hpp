@@ -19,6 +19,9 @@ enum class ErrorCategory {
 
 std::string_view to_string(ErrorCategory c);
 
+// A kernel's fault on a GPU, in the same words in every API's error line (exit 5).
+inline constexpr std::string_view kKernelFaulted = "the kernel faulted: an out-of-bounds access?";
+
 // Exit codes of the tool, documented in README.md. device_lost has its own code (5) because it
 // is neither the user's fault nor a missing device.
 int exit_code(ErrorCategory c);

@@ -4,12 +4,22 @@
 // with one line that names the file and what is wrong.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <string>
+#include <string_view>
 
 #include "xreduce/types.hpp"
 
 namespace xr {
+
+// The bytes of the file at `path`, at most `limit` of them: a regular file, or a pipe or device
+// read until its writer closes it (a FIFO with no writer reads as empty, never waits for one).
+// Error(usage) "<what> 'PATH': ..." for a directory, a missing or unreadable file, or more than
+// `limit` bytes (so /dev/zero is refused, not read until memory runs out).
+std::string read_bounded(const std::filesystem::path& path, std::uint64_t limit,
+                         std::string_view what);
 
 // `expected`: the --dtype the user gave, if any; a .npy of another dtype is refused.
 HostArray read_npy(const std::filesystem::path& path, std::optional<DType> expected);

@@ -1,0 +1,26 @@
+// A CPU device (pocl, lavapipe) runs a kernel in this process's own threads: a user's kernel that
+// reads or writes far outside every array faults the process itself. While a guard lives, such a
+// fault (SIGSEGV, SIGBUS) ends the process with one line naming the kernel and the exit code of a
+// lost device (5), where it would otherwise die with no message. It cannot undo what a stray
+// write did to memory that was mapped (docs/kernels.md, "Bad kernels").
+#pragma once
+
+#include <string>
+
+namespace xr {
+
+class CpuFaultGuard {
+ public:
+  // `what`: the line's subject ("opencl: kernel user/oob on pocl-cpu"); `active`: whether the
+  // device runs kernels in this process (a GPU's guard does nothing). Guards nest: the outermost
+  // one's line is printed.
+  CpuFaultGuard(bool active, const std::string& what);
+  ~CpuFaultGuard();
+  CpuFaultGuard(const CpuFaultGuard&) = delete;
+  CpuFaultGuard& operator=(const CpuFaultGuard&) = delete;
+
+ private:
+  bool installed_ = false;
+};
+
+}  // namespace xr
