@@ -1,6 +1,7 @@
 #include "compare_devices.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <optional>
 
 #include <fmt/format.h>
@@ -24,8 +25,8 @@ bool measures(const ComparePlan& plan, Primitive p) {
 }
 
 // The sizes of one backend's transfer table: each of `wanted` clamped to the largest u32 array
-// the device holds (sizes that become equal merged), and without those the host cannot hold
-// twice (the source and the read-back); every change noted in words.
+// the device holds and to the largest power of two the host holds twice (the source and the
+// read-back), sizes that become equal merged; every change noted in words.
 std::vector<std::uint64_t> fit_transfer_sizes(const Backend& b,
                                               const std::vector<std::uint64_t>& wanted,
                                               std::vector<std::string>& notes) {
@@ -41,14 +42,18 @@ std::vector<std::uint64_t> fit_transfer_sizes(const Backend& b,
       notes.push_back(fmt::format("{} clamped to {}: the largest u32 array the device holds",
                                   format_bytes(static_cast<double>(bytes)),
                                   format_bytes(static_cast<double>(fit))));
-    if (fit == 0) continue;
     if (fit > host_have / 2) {
+      // The largest power of two the host holds twice (the source and the read-back), leaving
+      // the rest of its memory to everything else.
+      const std::uint64_t host_fit = std::bit_floor(host_have / 2) & ~(element - 1);
       notes.push_back(fmt::format(
-          "{} left out: the source and the read-back need {} of host memory, {} is available",
-          format_bytes(static_cast<double>(fit)), format_bytes(2.0 * static_cast<double>(fit)),
+          "{} clamped to {}: the source and the read-back need twice it of host memory, {} is "
+          "available",
+          format_bytes(static_cast<double>(fit)), format_bytes(static_cast<double>(host_fit)),
           format_bytes(static_cast<double>(host_have))));
-      continue;
+      fit = host_fit;
     }
+    if (fit == 0) continue;
     if (sizes.empty() || sizes.back() != fit) sizes.push_back(fit);
   }
   if (sizes.empty())

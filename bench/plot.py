@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Draw median time against n from an `xreduce compare --format json` report.
+"""Draw median time against n from an `xreduce compare --format json` report, or the ladders of
+one or more reports at one n.
 
     python3 bench/plot.py REPORT.json OUT.svg|OUT.png|OUT.pdf
+    python3 bench/plot.py --ladders [--n N] [--dtype T] [--mode M] REPORT.json [REPORT.json...] OUT
 
 One column of panels per section (primitive, scan kind, op, dtype, mode; reports without a mode
 are "cold"), two sections across:
@@ -27,15 +29,32 @@ comparison instead: one panel per section, the new/old time ratio of every match
 dashed, one colour per id), filled markers where the verdict is faster or slower beyond noise,
 hollow where it is the same, and the rule's noise floor shaded.
 
+--ladders draws each primitive's ladder at one n as grouped horizontal bars, one panel per
+primitive (reduce, then scan), stacked: one group per variant id measured on at least two GPU APIs,
+in ladder order, its CUDA, Vulkan and OpenCL bars side by side in fixed slots (an API without the
+id leaves its slot empty), then lib/cub as the anchor. A bar is the row's GB/s (bytes the primitive
+must move over the median device time: read for reduce, read + written for scan); its label is the
+median time and, beside another API's, its time over CUDA's. A dotted line per API is its measured
+peak (read for reduce, copy for scan). Failed rows are a red "failed" in their slot, never a bar;
+throttled rows are hatched. The titles state the GPU, the point (op, dtype, mode, n), each API's
+reference SM clock, the lowest clock of any drawn sample, how many rows were throttled and the
+device UUID where the APIs share one; a footnote names the report, its commit and the ids left out
+(measured on one API). Defaults: n the largest measured on the most GPU APIs, dtype i32 (else the
+first), mode cold (else the first), op sum and scan kind inclusive where present. Reports may be
+gzipped (`.gz`); a primitive found in several reports is taken from the first that has it.
+
 `xreduce compare --plot FILE` and `xreduce diff --plot FILE` run this script on their own
 report. Needs matplotlib (Debian: python3-matplotlib).
 
-Exit codes: 0 drawn; 2 bad arguments, a report that cannot be read, no measured result, or an
-output that cannot be written; 3 matplotlib missing (xreduce then tries another python3).
+Exit codes: 0 drawn; 2 bad arguments, a report that cannot be read, no measured result (--ladders:
+no GPU row at the point asked for, or no id measured on two GPU APIs), or an output that cannot be
+written; 3 matplotlib missing (xreduce then tries another python3).
 """
+import gzip
 import json
 import math
 import sys
+import textwrap
 import types
 
 GPUS = ("cuda", "vulkan", "opencl")
@@ -336,6 +355,8 @@ def lay_out(fig, sections, panels, ncols, fig_h):
 
 
 def main(argv):
+    if len(argv) > 1 and argv[1] == "--ladders":
+        return ladders_main(argv[2:])
     if len(argv) != 3:
         print("usage: plot.py REPORT.json OUT.svg|OUT.png|OUT.pdf", file=sys.stderr)
         return 2
@@ -597,6 +618,351 @@ def draw_baseline(baseline, out, mpl):
         return 2
     return 0
 
+
+
+# ---- the ladders at one n (--ladders) ---------------------------------------------------------
+
+LADDERS_USAGE = ("usage: plot.py --ladders [--n N] [--dtype T] [--mode M] REPORT.json "
+                 "[REPORT.json...] OUT.svg|OUT.png|OUT.pdf")
+# One colour per API, the same in every panel (Okabe-Ito: apart for colour-blind readers too).
+API_COLOUR = {"cuda": "#009E73", "vulkan": "#D55E00", "opencl": "#0072B2"}
+API_NAME = {"cuda": "CUDA", "vulkan": "Vulkan", "opencl": "OpenCL"}
+LADDER_ANCHOR = "lib/cub"
+# Layout, inches: one bar slot, the gap between groups, a panel's room above and below its bars.
+SLOT_H, GROUP_GAP, PANEL_TOP, PANEL_BOTTOM, LADDER_W = 0.13, 0.13, 0.85, 0.9, 7.6
+INSIDE_FROM = 0.35  # a bar longer than this share of the axis carries its label inside
+
+
+def parse_count(text):
+    """A size as xreduce spells it: 268435456, 256M, 2^28 (K/M/G are powers of 1024)."""
+    t = text.strip()
+    if "^" in t:
+        base, exponent = t.split("^", 1)
+        return int(base) ** int(exponent)
+    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    if t[-1:].upper() in scale:
+        return int(t[:-1]) * scale[t[-1].upper()]
+    return int(t)
+
+
+def parse_ladder_args(args):
+    """(options, report paths, output), or an error line."""
+    options = {"n": None, "dtype": None, "mode": None}
+    paths = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("--n", "--dtype", "--mode"):
+            if i + 1 >= len(args):
+                return None, None, None, f"{a} needs a value"
+            options[a[2:]] = args[i + 1]
+            i += 2
+        elif a.startswith("--"):
+            return None, None, None, f"unknown option {a}"
+        else:
+            paths.append(a)
+            i += 1
+    if len(paths) < 2:
+        return None, None, None, "--ladders needs at least one report and the output"
+    if options["n"] is not None:
+        try:
+            options["n"] = parse_count(options["n"])
+        except ValueError:
+            return None, None, None, f"--n {options['n']}: not a size (268435456, 256M, 2^28)"
+        if options["n"] <= 0:
+            return None, None, None, "--n must be positive"
+    return options, paths[:-1], paths[-1], None
+
+
+def read_report(path):
+    """A compare JSON report, gzipped where its name ends in .gz."""
+    if path.endswith(".gz"):
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            return json.load(f)
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def ladder_rows(report, path):
+    """The rows of one report, normalised for the ladders; raises KeyError/TypeError/ValueError."""
+    devices = {}
+    for d in report["devices"]:
+        devices.setdefault(str(d["backend"]), d)  # the first device of each backend
+    rows = []
+    for r in report["results"]:
+        status = str(r.get("status", "ok"))
+        ms = r.get("median_ms")
+        if status != "unsupported" and (ms is None or not float(ms) > 0):
+            continue
+        primitive = r.get("primitive") or "reduce"
+        row = {"backend": str(r["backend"]), "variant": str(r["variant"]),
+               "primitive": primitive, "kind": r.get("scan") or "", "op": str(r["op"]),
+               "dtype": str(r["dtype"]), "mode": r.get("mode") or "cold", "n": int(r["n"]),
+               "status": status, "ms": float(ms) if ms is not None else None,
+               "throttled": bool(r.get("throttled")), "path": path,
+               "commit": str(report.get("commit") or "")[:7], "devices": devices}
+        clock = r.get("clock_mhz")
+        row["clock_min"] = float(clock["min"]) if isinstance(clock, dict) and \
+            isinstance(clock.get("min"), (int, float)) else None
+        if row["ms"] is not None:
+            gbps = r.get("gbps")
+            if not isinstance(gbps, (int, float)) or not gbps > 0:  # bytes moved / time
+                bytes_moved = row["n"] * ELEMENT_BYTES.get(row["dtype"], 4) * \
+                    (2 if primitive == "scan" else 1)
+                gbps = bytes_moved / (row["ms"] * 1e6)
+            row["gbps"] = float(gbps)
+        rows.append(row)
+    return rows
+
+
+def pick(values, wanted, preferred):
+    """`wanted` when given (None when absent), else `preferred` when present, else the first."""
+    values = list(dict.fromkeys(values))
+    if wanted is not None:
+        return wanted if wanted in values else None
+    return preferred if preferred in values else (values[0] if values else None)
+
+
+def merge_orders(ladders):
+    """One order of the ids of several ladders: the first ladder's, each other id inserted after
+    its predecessor in its own ladder (subgroup/* after smem/multi-element, as each API lists)."""
+    out = []
+    for ladder in ladders:
+        previous = None
+        for v in ladder:
+            if v not in out:
+                out.insert(out.index(previous) + 1 if previous is not None else 0, v)
+            previous = v
+    return out
+
+
+def compact_ids(ids):
+    """["global/a", "global/b", "warp/x"] -> "global/* (2), warp/x"."""
+    families = {}
+    for v in ids:
+        families.setdefault(v.split("/", 1)[0], []).append(v)
+    return ", ".join(f"{f}/* ({len(vs)})" if len(vs) > 1 else vs[0] for f, vs in families.items())
+
+
+def ladder_panel(rows, primitive, options):
+    """One primitive's point (op, kind, dtype, mode, n) and what its panel draws, or an error."""
+    mine = [r for r in rows if r["primitive"] == primitive]
+    op = pick((r["op"] for r in mine), None, "sum")
+    kind = pick((r["kind"] for r in mine), None, "inclusive")
+    mine = [r for r in mine if r["op"] == op and r["kind"] == kind]
+    dtype = pick((r["dtype"] for r in mine), options["dtype"], "i32")
+    mode = pick((r["mode"] for r in mine), options["mode"], "cold")
+    if dtype is None or mode is None:
+        return None, f"no {primitive} row of dtype {options['dtype'] or dtype} and mode " \
+                     f"{options['mode'] or mode} in {mine[0]['path'] if mine else 'the reports'}"
+    mine = [r for r in mine if r["dtype"] == dtype and r["mode"] == mode and r["backend"] in GPUS]
+    apis_at = {}
+    for r in mine:
+        apis_at.setdefault(r["n"], set()).add(r["backend"])
+    if not apis_at and options["n"] is None:
+        return None, None  # no GPU row of this primitive: nothing to draw
+    if options["n"] is not None:
+        n = options["n"] if options["n"] in apis_at else None
+    else:  # the largest n measured on the most GPU APIs
+        n = max(apis_at, key=lambda m: (len(apis_at[m]), m), default=None)
+    if n is None:
+        return None, f"no GPU {primitive} row at n = {options['n']} ({dtype}, {mode})"
+    point = [r for r in mine if r["n"] == n]
+    apis = [b for b in GPUS if b in apis_at[n]]
+    ladders = {b: [r["variant"] for r in point
+                   if r["backend"] == b and r["variant"] != LADDER_ANCHOR] for b in apis}
+    on = {}
+    for b in apis:
+        for v in ladders[b]:
+            on.setdefault(v, []).append(b)
+    shared = [v for v in on if len(on[v]) > 1]
+    ids = merge_orders([[v for v in ladders[b] if v in shared] for b in apis])
+    alone = {b: [v for v in ladders[b] if on[v] == [b]] for b in apis}
+    row_of = {(r["backend"], r["variant"]): r for r in reversed(point)}  # the first row wins
+    anchor = row_of.get(("cuda", LADDER_ANCHOR))
+    return {"primitive": primitive, "op": op, "kind": kind, "dtype": dtype, "mode": mode, "n": n,
+            "apis": apis, "ids": ids, "alone": {b: v for b, v in alone.items() if v},
+            "row": row_of, "anchor": anchor, "rows": point}, None
+
+
+def clock_line(panel):
+    """The SM clock as the reports state it: each API's reference, the lowest drawn sample."""
+    rows = [r for r in panel["rows"] if r["variant"] in panel["ids"] or r is panel["anchor"]]
+    by_ref = {}
+    for b in panel["apis"]:
+        ref = panel["rows"][0]["devices"].get(b, {}).get("reference_clock_mhz")
+        if isinstance(ref, (int, float)):
+            by_ref.setdefault(round(ref), []).append(API_NAME[b])
+    lows = [r["clock_min"] for r in rows if r["clock_min"] is not None]
+    throttled = sum(r["throttled"] for r in rows)
+    parts = []
+    if by_ref:
+        parts.append("SM clock: reference " + ", ".join(
+            f"{mhz} MHz ({', '.join(names)})" for mhz, names in by_ref.items()))
+    if lows:
+        parts.append(f"lowest sample drawn {min(lows):.0f} MHz")
+    parts.append("no row throttled" if not throttled else
+                 f"{throttled} row{'s' if throttled > 1 else ''} THROTTLED (hatched)")
+    line = "; ".join(parts)
+    uuids = {panel["rows"][0]["devices"].get(b, {}).get("uuid") for b in panel["apis"]}
+    if len(uuids) == 1 and next(iter(uuids)):
+        line += f"\nOne device for the {len(panel['apis'])} APIs: UUID {next(iter(uuids))}"
+    return line
+
+
+def bar_label(ax, width, y, text, xmax):
+    """A bar's label: inside its end in white where the bar is long (the peak lines run there),
+    else right of it."""
+    if width > INSIDE_FROM * xmax:
+        ax.text(width, y, text + "  ", va="center", ha="right", fontsize=6.6, color="white",
+                fontweight="bold", zorder=4)
+    else:
+        ax.text(width, y, "  " + text, va="center", ha="left", fontsize=6.6, zorder=4)
+
+
+def draw_ladder_panel(ax, panel, mpl):
+    apis, ids = panel["apis"], panel["ids"]
+    slots = len(apis)
+    group_h = slots * SLOT_H + GROUP_GAP
+    scan = panel["primitive"] == "scan"
+    devices = panel["rows"][0]["devices"]
+    peaks = {b: peak_of(devices.get(b), scan) for b in apis}
+    drawn = [r for r in panel["rows"] if r["status"] == "ok" and
+             (r["variant"] in ids or r is panel["anchor"])]
+    xmax = max([r["gbps"] for r in drawn] + [p for p in peaks.values() if p]) * 1.5
+    ys, labels = [], []
+    ratio_base = {}
+    for gi, v in enumerate(ids):
+        y0 = gi * group_h
+        ys.append(y0 + (slots - 1) * SLOT_H / 2)
+        labels.append(v)
+        cuda = panel["row"].get(("cuda", v))
+        if cuda and cuda["status"] == "ok":
+            ratio_base[v] = cuda["ms"]
+        for j, b in enumerate(apis):
+            r = panel["row"].get((b, v))
+            if r is None:
+                continue
+            y = y0 + j * SLOT_H
+            if r["status"] != "ok":
+                failed = r["status"] == "failed"
+                ax.text(0, y, " failed: not a valid time" if failed else " unsupported",
+                        va="center", ha="left", fontsize=6.5,
+                        color=FAILED_COLOUR if failed else "0.4")
+                continue
+            ax.barh(y, r["gbps"], height=SLOT_H * 0.88, color=API_COLOUR[b], zorder=3,
+                    hatch="////" if r["throttled"] else None, edgecolor="white", linewidth=0.3)
+            text = f"{r['ms']:.4g} ms"
+            if b != "cuda" and v in ratio_base:
+                text += f" · {r['ms'] / ratio_base[v]:.2f}x"
+            bar_label(ax, r["gbps"], y, text, xmax)
+    a = panel["anchor"]
+    if a is not None and a["status"] == "ok":
+        y = len(ids) * group_h
+        ys.append(y)
+        labels.append(f"{LADDER_ANCHOR} (CUDA)")
+        ax.barh(y, a["gbps"], height=SLOT_H * 0.88, color="black", zorder=3,
+                hatch="////" if a["throttled"] else None, edgecolor="white", linewidth=0.3)
+        bar_label(ax, a["gbps"], y, f"{a['ms']:.4g} ms", xmax)
+    # Each API's measured peak: read for reduce, copy for scan.
+    handles = [mpl.Patch(color=API_COLOUR[b], label=API_NAME[b]) for b in apis]
+    if a is not None:
+        handles.append(mpl.Patch(color="black", label=f"{LADDER_ANCHOR}, the vendor anchor"))
+    for b in apis:
+        peak = peaks[b]
+        if peak:
+            handles.append(ax.axvline(peak, color=API_COLOUR[b], linestyle=":", linewidth=1.2,
+                                      zorder=2, label=f"{API_NAME[b]}'s measured "
+                                      f"{'copy' if scan else 'read'} peak, {peak:.0f} GB/s"))
+    ax.set_yticks(ys)
+    ax.set_yticklabels(labels, fontsize=7.5)
+    ax.set_ylim(max(ys) + group_h * 0.6, -group_h * 0.45)  # the ladder top-down
+    ax.set_xlim(0, xmax)
+    ax.tick_params(axis="x", labelsize=7.5)
+    ax.tick_params(axis="y", length=0)
+    ax.grid(True, axis="x", alpha=0.3, zorder=0)
+    ax.set_axisbelow(True)
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    what = "bytes read + written" if scan else "bytes read"
+    ax.set_xlabel(f"GB/s = {what} / median device time, each API's own timer (longer is faster)"
+                  f"\nlabels: median time · time over CUDA's", fontsize=7.5)
+    ax.legend(handles=handles, loc="upper right", fontsize=6.6, frameon=True, framealpha=0.95,
+              edgecolor="0.85")
+    kind = f"{panel['kind']} scan" if scan and panel["kind"] else panel["primitive"]
+    n = panel["n"]
+    power = f" = 2^{n.bit_length() - 1}" if n & (n - 1) == 0 else ""
+    ax.set_title(f"{kind} · {panel['op']} {panel['dtype']} · {panel['mode']} · "
+                 f"n = {count_label(n)}{power}", loc="left", fontsize=10, fontweight="bold",
+                 pad=24)
+    ax.annotate(clock_line(panel), (0, 1), xycoords="axes fraction", xytext=(0, 4),
+                textcoords="offset points", fontsize=6.8, color="0.25", va="bottom")
+    first = panel["rows"][0]
+    note = f"Data: {first['path']}" + (f" (commit {first['commit']})." if first["commit"] else ".")
+    if panel["alone"]:
+        left_out = "; ".join(f"{API_NAME[b]} {compact_ids(v)}" for b, v in panel["alone"].items())
+        note += f" Not drawn, measured on one API only: {left_out}."
+    note = "\n".join(textwrap.wrap(note, 125))
+    ax.annotate(note, (0, 0), xycoords="axes fraction", xytext=(0, -36),
+                textcoords="offset points", fontsize=6.5, color="0.35", va="top")
+
+
+def ladders_main(args):
+    options, paths, out, error = parse_ladder_args(args)
+    if error:
+        print(f"{error}\n{LADDERS_USAGE}", file=sys.stderr)
+        return 2
+    mpl = import_matplotlib()
+    if mpl is None:
+        return 3
+    from matplotlib.patches import Patch
+    mpl.Patch = Patch
+    mpl.plt.rcParams["svg.hashsalt"] = "xreduce --ladders"
+    panels = []
+    for path in paths:
+        try:
+            rows = ladder_rows(read_report(path), path)
+        except (OSError, EOFError, ValueError, KeyError, TypeError, AttributeError) as e:
+            detail = f"no field {e}" if isinstance(e, KeyError) else str(e).replace("\n", " ")
+            print(f"cannot read the report {path}: {detail}", file=sys.stderr)
+            return 2
+        for primitive in dict.fromkeys(r["primitive"] for r in rows):
+            if any(p["primitive"] == primitive for p in panels):
+                continue  # the first report that has it
+            panel, error = ladder_panel(rows, primitive, options)
+            if error:
+                print(error, file=sys.stderr)
+                return 2
+            if panel and (panel["ids"] or panel["anchor"]):
+                panels.append(panel)
+    if not panels:
+        print("nothing to draw: no variant id measured on two GPU APIs, nor lib/cub",
+              file=sys.stderr)
+        return 2
+    heights = []
+    for p in panels:
+        groups = len(p["ids"]) + (p["anchor"] is not None)
+        heights.append(groups * (len(p["apis"]) * SLOT_H + GROUP_GAP))
+    fig_h = sum(heights) + len(panels) * (PANEL_TOP + PANEL_BOTTOM) + 0.5
+    fig, axes = mpl.plt.subplots(len(panels), 1, squeeze=False, figsize=(LADDER_W, fig_h),
+                                 gridspec_kw={"height_ratios": heights})
+    for ax, panel in zip(axes.flat, panels):
+        draw_ladder_panel(ax, panel, mpl)
+    names = {p["rows"][0]["devices"].get(b, {}).get("name", "") for p in panels for b in p["apis"]}
+    gpu = next(iter(names)) if len(names) == 1 else " / ".join(sorted(n for n in names if n))
+    apis = [API_NAME[b] for b in GPUS if any(b in p["apis"] for p in panels)]
+    fig.suptitle(f"xreduce on {gpu}: the {' and '.join(p['primitive'] for p in panels)} "
+                 f"ladder{'s' if len(panels) > 1 else ''}, {', '.join(apis)}", fontsize=11.5,
+                 fontweight="bold")
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.35 / fig_h), h_pad=3.2)
+    # The same reports give the same bytes: no date, fixed SVG ids (the figure is committed).
+    metadata = {"Date": None} if out.lower().endswith(".svg") else None
+    try:
+        fig.savefig(out, bbox_inches="tight", dpi=150, metadata=metadata)
+    except (OSError, ValueError) as e:
+        print(f"cannot write {out}: {e}", file=sys.stderr)
+        return 2
+    return 0
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

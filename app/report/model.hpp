@@ -20,7 +20,7 @@ namespace xr::app {
 struct TransferTable {
   LinkRate link;                   // Backend::measure_link at the largest size
   std::vector<TransferRow> rows;   // DeviceArray::write / read_into, by size ascending
-  std::vector<std::string> notes;  // sizes clamped to the device or left out for the host
+  std::vector<std::string> notes;  // sizes clamped to the device or to the host
 };
 
 // What the rows of a transfer table time (measure_transfers), in words.
