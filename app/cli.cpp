@@ -281,7 +281,7 @@ struct RunCommand {
   explicit RunCommand(CLI::App& app)
       : cmd(app.add_subcommand("run", "Run and check one variant on one backend")) {
     RunOptions& o = options;
-    cmd->add_option("--backend", o.backend, "cpu, cuda or vulkan (default: the --kernel's)")
+    cmd->add_option("--backend", o.backend, "cpu, cuda, vulkan or opencl (default: the --kernel's)")
         ->type_name("B");
     cmd->add_option("--variant", o.variant,
                     "Variant id, e.g. smem/sequential (default: the --kernel's)")
@@ -510,8 +510,8 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
 
 int run_cli(int argc, char** argv) {
   CLI::App app{
-      "xreduce: parallel reduction and prefix-sum ladders in CUDA, Vulkan compute and on the "
-      "CPU, measured side by side on the same GPU.",
+      "xreduce: parallel reduction and prefix-sum ladders in CUDA, Vulkan compute, OpenCL and "
+      "on the CPU, measured side by side on the same GPU.",
       "xreduce"};
   app.footer(kFooter);
   app.set_version_flag("--version", std::string("xreduce ") + XR_VERSION);

@@ -1,6 +1,7 @@
-// The three commands of xreduce. Each takes its parsed options and the registry, writes its
-// report to stdout (or --out), and returns the process exit code; errors are thrown as xr::Error
-// and mapped to exit codes by main().
+// The commands of xreduce: list, run, compare, diff, check, inspect and kernel-header. Each takes
+// its parsed options (and the registry where it needs one), writes its report to stdout (or
+// --out), and returns the process exit code; errors are thrown as xr::Error and mapped to exit
+// codes by main().
 #pragma once
 
 #include <cstdint>

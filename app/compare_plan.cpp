@@ -19,7 +19,7 @@ namespace {
 constexpr std::uint64_t kDefaultN = std::uint64_t{1} << 24;
 
 // --transfers' default sizes in bytes: from 1 MiB, where a transfer's fixed costs show, past
-// issue 11's bar (64 MiB and more at 0.8x the host link) to 1 GiB, where they are amortised.
+// the host link's bar (0.8x the link for 64 MiB and more) to 1 GiB, where they are amortised.
 constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
 constexpr std::uint64_t kDefaultTransferBytes[] = {kMiB, 16 * kMiB, 64 * kMiB, 256 * kMiB,
                                                    1024 * kMiB};
@@ -154,8 +154,9 @@ std::vector<PlannedBackend> match_variants(
     any |= !p.variants.empty();
     plan.push_back(std::move(p));
   }
-  // A backend with nothing to measure (Vulkan has no scan variant yet) leaves the report, with a
-  // note saying so, instead of a device line and a capacity check for arrays it never allocates.
+  // A backend with nothing to measure (no variant of the asked primitives matches --variant)
+  // leaves the report, with a note saying so, instead of a device line and a capacity check for
+  // arrays it never allocates.
   for (const auto& p : plan)
     if (p.variants.empty())
       skipped.emplace_back(

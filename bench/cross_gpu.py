@@ -106,11 +106,12 @@ def table(header, rows):
 
 
 def look_back_section(reports):
-    print("## The look-back at the limit (issue 22's targets)\n")
+    print("## The look-back at the limit\n")
     print("Inclusive sum, cold, median ms of `fast/decoupled-lookback` in each API; Vulkan/CUDA as "
           "a speed (CUDA time / Vulkan time: 1.00 is parity); CUDA against `lib/cub` the same way; "
           "% copy: bytes read + written against the API's own copy probe in the same run.\n")
-    # The sizes the targets are stated at; the rows come from the scan and dtypes reports alike.
+    # The sizes the look-back's targets are stated at; the rows come from the scan and dtypes
+    # reports alike.
     points = [("i32", 1 << 28), ("f32", 1 << 28), ("i64", 1 << 28), ("f64", 1 << 28),
               ("f16", 1 << 27), ("bf16", 1 << 27)]
     header = ["type, n"]
@@ -223,8 +224,8 @@ def libraries_section(reports):
 
 def small_scan_section(reports):
     print("## Small scans: Vulkan's best against CUDA's, cold and batch (i32 inclusive sum)\n")
-    print("Vulkan time / CUDA time of each API's fastest scan (issue 22's target: at most 1.2 "
-          "cold from 1K to 1M).\n")
+    print("Vulkan time / CUDA time of each API's fastest scan (the target: at most 1.2 cold "
+          "from 1K to 1M).\n")
     header = ["n"] + [f"{r.name} {m}" for r in reports for m in ("cold", "batch")]
     rows = []
     for n in SIZES[:6]:

@@ -124,9 +124,9 @@ struct SameGpu {
   std::vector<std::pair<std::string, std::string>> uuids;  // backend, its UUID; kGpuApis order
 };
 
-// One direction of a --transfers row against the backend's host link. Issue 11's bar: uploads
-// and read-backs of kLinkShareFrom bytes and more reach kLinkShareTarget of the link; smaller
-// transfers carry fixed costs it does not ask to hide.
+// One direction of a --transfers row against the backend's host link. The bar: uploads and
+// read-backs of kLinkShareFrom bytes and more reach kLinkShareTarget of the link; smaller transfers
+// carry fixed costs it does not ask to hide.
 inline constexpr double kLinkShareTarget = 0.8;
 inline constexpr std::uint64_t kLinkShareFrom = std::uint64_t{64} << 20;
 struct LinkShare {

@@ -1,7 +1,7 @@
-// A compare row's compiled facts (issue 36) in the report: made from xreduce inspect's passes,
-// written to and read from the JSON report, and compared — CUDA against Vulkan at one point
-// (compare's "compiled" tables) and a report against its baseline (xreduce diff: a register
-// count that moved explains a slower row).
+// A compare row's compiled facts in the report: made from xreduce inspect's passes, written to and
+// read from the JSON report, and compared — CUDA against Vulkan at one point (compare's "compiled"
+// tables) and a report against its baseline (xreduce diff: a register count that moved explains a
+// slower row).
 #pragma once
 
 #include <optional>

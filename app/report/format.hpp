@@ -39,7 +39,8 @@ Table::Cell pct_cell(const ResultRow& row, const RowMetrics& metrics);
 Table::Cell check_cell(const ResultRow& row);
 // xreduce's best over the best library's: good at 1x and above, warn below.
 Table::Cell speedup_cell(double speedup);
-// A share of the host link, good or warn against issue 11's bar where it applies.
+// A share of the host link, good or warn against the link's bar (kLinkShareTarget) where it
+// applies.
 Table::Cell share_cell(const LinkShare& share);
 
 }  // namespace xr::app

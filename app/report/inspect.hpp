@@ -1,7 +1,7 @@
-// `xreduce inspect` (issue 36): the rows it measures nothing for but reads from the drivers, and
-// their renderings. One row per backend x variant x operation x dtype x n: the call's passes
-// (xreduce/compiled.hpp), each with its occupancy on the device's multiprocessors where the
-// limits are known (CUDA's own; Vulkan borrows CUDA's when both name one GPU by its UUID).
+// `xreduce inspect`: the rows it measures nothing for but reads from the drivers, and their
+// renderings. One row per backend x variant x operation x dtype x n: the call's passes
+// (xreduce/compiled.hpp), each with its occupancy on the device's multiprocessors where the limits
+// are known (CUDA's own; Vulkan borrows CUDA's when both name one GPU by its UUID).
 #pragma once
 
 #include <cstdint>

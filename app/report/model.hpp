@@ -46,9 +46,9 @@ struct DeviceRecord {
   }
 };
 
-// One pass of a row's call as compiled (issue 36): the facts that explain a time, from the
-// variant's inspect() with occupancy() against its device's limits (xreduce inspect has the full
-// record: stack, constants, the driver's statistics). Empty where the API does not report one.
+// One pass of a row's call as compiled: the facts that explain a time, from the variant's inspect()
+// with occupancy() against its device's limits (xreduce inspect has the full record: stack,
+// constants, the driver's statistics). Empty where the API does not report one.
 struct PassFacts {
   std::string kernel;
   std::uint32_t block = 0;                    // threads per block / invocations per workgroup
@@ -122,10 +122,10 @@ struct ResultRow {
 };
 
 // The "schema_version" of the JSON report this build writes; it reads every version up to it.
-// 4 (issue 36): each row's "compiled" (its passes' launch, registers, shared memory and
-// occupancy). 3 (issue 35): each row's "clock_mhz", "clock_retaken" and "throttled", each device's
-// "reference_clock_mhz" and "clock". 2 (issue 23): "schema_version", "commit" and, with
-// --baseline, "baseline". 1: none of these.
+// 4 adds each row's "compiled" (its passes' launch, registers, shared memory and occupancy).
+// 3 adds the SM clock: each row's "clock_mhz", "clock_retaken" and "throttled", each device's
+// "reference_clock_mhz" and "clock". 2 adds "schema_version", "commit" and, with --baseline,
+// "baseline". 1 has none of these.
 inline constexpr int kReportSchema = 4;
 
 struct CompareReport {

@@ -115,4 +115,12 @@ bool VariantInfo::deterministic_for(DType t) const {
   return deterministic || is_integer(t);
 }
 
+VariantInfo table_variant(Primitive primitive, std::string_view id, std::vector<DType> dtypes,
+                          std::vector<std::string> requirements, bool deterministic) {
+  VariantInfo info = catalog_variant(primitive, id, std::move(dtypes), {Op::sum, Op::min, Op::max});
+  info.deterministic = deterministic;
+  info.requirements = std::move(requirements);
+  return info;
+}
+
 }  // namespace xr

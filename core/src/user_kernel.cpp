@@ -394,6 +394,25 @@ UserKernel load_user_kernel(const std::filesystem::path& path, std::string_view 
   return k;
 }
 
+void UserKernels::add(const UserKernel& kernel, std::string_view backend, bool built_in) {
+  if (built_in || find(kernel.primitive, kernel.id))
+    bad("the " + std::string(backend) + " backend already has a " +
+        std::string(to_string(kernel.primitive)) + " variant '" + kernel.id + "'");
+  kernels_.push_back(kernel);
+}
+
+const UserKernel* UserKernels::find(Primitive primitive, std::string_view id) const {
+  for (const UserKernel& k : kernels_)
+    if (k.primitive == primitive && k.id == id) return &k;
+  return nullptr;
+}
+
+std::vector<VariantInfo> UserKernels::variants() const {
+  std::vector<VariantInfo> out;
+  for (const UserKernel& k : kernels_) out.push_back(k.info());
+  return out;
+}
+
 void check_kernel_ids(const std::vector<UserKernel>& kernels) {
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     const UserKernel& k = kernels[i];

@@ -16,6 +16,7 @@
 #include "user_variants.hpp"
 #include "variants.hpp"
 #include "xreduce/call_check.hpp"
+#include "xreduce/device_select.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/user_kernel.hpp"
 
@@ -62,23 +63,6 @@ namespace {
 // the L2-flush buffer and the driver's own needs. A starting point, not measured.
 constexpr std::uint64_t kReserveBytes = std::uint64_t(512) << 20;
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
-// "GPU-8f1c...-..." (nvidia-smi's spelling) or 32 hex digits -> 32 lowercase hex digits, or "".
-std::string normalize_uuid(std::string s) {
-  s = lower(std::move(s));
-  if (s.rfind("gpu-", 0) == 0) s.erase(0, 4);
-  s.erase(std::remove(s.begin(), s.end(), '-'), s.end());
-  const bool hex = s.size() == 32 && std::all_of(s.begin(), s.end(), [](unsigned char c) {
-                     return std::isxdigit(c) != 0;
-                   });
-  return hex ? s : std::string();
-}
-
 class CudaBackend final : public Backend {
  public:
   CudaBackend() noexcept : knobs_(read_cuda_knobs()) { probe(); }
@@ -89,7 +73,7 @@ class CudaBackend final : public Backend {
   std::vector<DeviceInfo> devices() const override { return devices_; }
   std::vector<VariantInfo> variants() const override {
     std::vector<VariantInfo> out = cuda_variants();
-    for (const UserKernel& k : kernels_) out.push_back(k.info());
+    for (VariantInfo& v : kernels_.variants()) out.push_back(std::move(v));
     return out;
   }
 
@@ -98,17 +82,15 @@ class CudaBackend final : public Backend {
       throw Error(ErrorCategory::unsupported,
                   "the cuda backend runs CUDA C++, PTX and cubin kernels, not " +
                       std::string(to_string(kernel.language)) + " (" + kernel.path.string() + ")");
-    if (has_variant(kernel.primitive, kernel.id) || find_user(kernel.primitive, kernel.id))
-      throw Error(ErrorCategory::usage, "the cuda backend already has a " +
-                                            std::string(to_string(kernel.primitive)) +
-                                            " variant '" + kernel.id + "'");
-    kernels_.push_back(kernel);
+    kernels_.add(kernel, name(), has_variant(kernel.primitive, kernel.id));
   }
   std::vector<std::pair<std::string, std::string>> knobs() const override { return knobs_.set; }
 
   void select_device(const DeviceChoice& choice) override {
     require_available();
-    const int index = find_device(choice);
+    std::vector<DeviceCandidate> candidates;
+    for (const DeviceInfo& d : devices_) candidates.push_back({d, true, false});
+    const int index = static_cast<int>(choose_device(candidates, choice, "CUDA"));
     if (index != selected_) {
       selected_ = index;
       clock_.reset();
@@ -123,7 +105,7 @@ class CudaBackend final : public Backend {
 
   std::string unsupported_reason(Primitive primitive, std::string_view id) const override {
     if (!available_) return reason_;
-    if (find_user(primitive, id)) return {};
+    if (kernels_.find(primitive, id)) return {};
     try {
       return variant_unsupported_reason(primitive, id, limits_[selected_]);
     } catch (const Error& e) {
@@ -132,7 +114,7 @@ class CudaBackend final : public Backend {
   }
 
   std::unique_ptr<Reducer> make_reducer(std::string_view id) override {
-    if (const UserKernel* k = find_user(Primitive::reduce, id)) {
+    if (const UserKernel* k = kernels_.find(Primitive::reduce, id)) {
       require_available();
       compile_first_claim(*k, user_modules_, context()->limits());
       return make_user_reducer(context(), *k, user_modules_);
@@ -142,7 +124,7 @@ class CudaBackend final : public Backend {
   }
 
   std::unique_ptr<Scanner> make_scanner(std::string_view id) override {
-    if (const UserKernel* k = find_user(Primitive::scan, id)) {
+    if (const UserKernel* k = kernels_.find(Primitive::scan, id)) {
       require_available();
       compile_first_claim(*k, user_modules_, context()->limits());
       return make_user_scanner(context(), *k, user_modules_);
@@ -210,12 +192,6 @@ class CudaBackend final : public Backend {
   }
 
  private:
-  const UserKernel* find_user(Primitive primitive, std::string_view id) const {
-    for (const UserKernel& k : kernels_)
-      if (k.primitive == primitive && k.id == id) return &k;
-    return nullptr;
-  }
-
   // Unknown ids are usage errors even without a device; then the device must run the variant.
   void check_can_run(Primitive primitive, std::string_view id) const {
     if (!has_variant(primitive, id))
@@ -275,33 +251,6 @@ class CudaBackend final : public Backend {
       throw Error(ErrorCategory::unavailable, "cuda backend unavailable: " + reason_);
   }
 
-  int find_device(const DeviceChoice& choice) const {
-    const int count = static_cast<int>(devices_.size());
-    const std::string& sel = choice.selector;
-    if (sel.empty()) {
-      const std::string want = normalize_uuid(choice.preferred_uuid);
-      for (int i = 0; i < count; ++i)
-        if (!want.empty() && devices_[i].uuid == want) return i;
-      return 0;
-    }
-    if (std::all_of(sel.begin(), sel.end(), [](unsigned char c) { return std::isdigit(c) != 0; }) &&
-        sel.size() < 9) {
-      const int i = std::stoi(sel);
-      if (i < count) return i;
-    } else if (const std::string uuid = normalize_uuid(sel); !uuid.empty()) {
-      for (int i = 0; i < count; ++i)
-        if (devices_[i].uuid == uuid) return i;
-    } else {
-      for (int i = 0; i < count; ++i)
-        if (lower(devices_[i].name).find(lower(sel)) != std::string::npos) return i;
-    }
-    std::string known;
-    for (const DeviceInfo& d : devices_)
-      known += (known.empty() ? "" : ", ") + std::to_string(d.index) + " " + d.name + " (" +
-               d.uuid + ")";
-    throw Error(ErrorCategory::usage, "cuda: no device matches '" + sel + "'; devices: " + known);
-  }
-
   std::shared_ptr<Context>& context() {
     if (!ctx_) ctx_ = std::make_shared<Context>(limits_[selected_].device, knobs_);
     return ctx_;
@@ -315,8 +264,8 @@ class CudaBackend final : public Backend {
   int selected_ = 0;
   std::shared_ptr<Context> ctx_;
   std::unique_ptr<CudaClock> clock_;  // made on first use, with the context
-  std::deque<UserKernel> kernels_;    // stable: the user variants refer to theirs
-  UserModules user_modules_;          // loaded per device architecture; outlive the variants
+  UserKernels kernels_;
+  UserModules user_modules_;  // loaded per device architecture; outlive the variants
 };
 
 }  // namespace

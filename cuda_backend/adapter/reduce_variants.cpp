@@ -14,8 +14,8 @@
 #include "planned_scratch.hpp"
 #include "reduce_table.hpp"
 #include "timing.hpp"
-#include "xreduce/call_check.hpp"
 #include "xreduce/catalog.hpp"
+#include "xreduce/device_variant.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/units.hpp"
 
@@ -37,55 +37,24 @@ VariantInfo info_of(const ReduceEntry& e) {
   return info;
 }
 
-class CudaReducer final : public Reducer {
+class CudaReducer final : public DeviceReducer {
  public:
   CudaReducer(const ReduceEntry& entry, std::shared_ptr<Context> ctx)
-      : info_(info_of(entry)),
+      : DeviceReducer(info_of(entry), "n = 0: nothing is launched"),
         ctx_((ctx->activate(), std::move(ctx))),
         result_(16),
         host_result_(16) {}
 
-  const VariantInfo& info() const override { return info_; }
-
-  Reduction reduce(DeviceArray& input, Op op) override { return run(input, op, 1); }
-  Reduction reduce_batch(DeviceArray& input, Op op, int calls) override {
-    return run(input, op, calls);
-  }
-  CompiledCall inspect(DeviceArray& input, Op op) override {
-    check_reduce_call(info_, input, op, 1);
-    CudaArray* array = &device_array(input, *ctx_);
-    if (array->size() == 0) return {.passes = {}, .note = "n = 0: nothing is launched"};
-    const Reduce& reduce = plan(input.dtype(), op, array->size());
-    return compiled_call(*ctx_, [&](cudaStream_t s) {
-      reduce.enqueue(s, array->data(), result_.get(), planned_.scratch());
-    });
-  }
-
  private:
-  const Reduce& plan(DType t, Op op, std::size_t n) {
-    ctx_->activate();
-    planned_.ensure(*ctx_, t, op, n, [&] {
-      return Reduce({.dtype = t,
-                     .op = op,
-                     .count = n,
-                     .variant = info_.id,
-                     .overwrite_input = info_.writes_input},
-                    ctx_->limits());
-    });
-    return planned_.call();
-  }
+  void prepare(DeviceArray& input) override { device_array(input, *ctx_); }
 
   // `calls` back-to-back calls in one interval behind the gate (timing.hpp); the value is read
   // back after the stop event, outside the interval.
-  Reduction run(DeviceArray& input, Op op, int calls) {
+  Reduction run(DeviceArray& input, Op op, int calls) override {
     const auto t0 = HostClock::now();
-    check_reduce_call(info_, input, op, calls);
     CudaArray* array = &device_array(input, *ctx_);
     const DType t = input.dtype();
-    const std::size_t n = array->size();
-    if (n == 0) return {Value::identity_of(t, op), Timing{0, ms_since(t0), true}};
-
-    const Reduce& reduce = plan(t, op, n);
+    const Reduce& reduce = plan(t, op, array->size());
     const cudaStream_t s = ctx_->stream();
     timer_.record(s, planned_.launches() > 0 && ctx_->knobs().gate, calls, [&] {
       reduce.enqueue(s, array->data(), result_.get(), planned_.scratch());
@@ -103,7 +72,29 @@ class CudaReducer final : public Reducer {
     return {v, Timing{device_ms, ms_since(t0) / calls, true}};
   }
 
-  VariantInfo info_;
+  std::vector<CompiledPass> compiled(DeviceArray& input, Op op) override {
+    CudaArray* array = &device_array(input, *ctx_);
+    const Reduce& reduce = plan(input.dtype(), op, array->size());
+    return compiled_call(*ctx_,
+                         [&](cudaStream_t s) {
+                           reduce.enqueue(s, array->data(), result_.get(), planned_.scratch());
+                         })
+        .passes;
+  }
+
+  const Reduce& plan(DType t, Op op, std::size_t n) {
+    ctx_->activate();
+    planned_.ensure(*ctx_, t, op, n, [&] {
+      return Reduce({.dtype = t,
+                     .op = op,
+                     .count = n,
+                     .variant = info().id,
+                     .overwrite_input = info().writes_input},
+                    ctx_->limits());
+    });
+    return planned_.call();
+  }
+
   std::shared_ptr<Context> ctx_;
   PlannedScratch<Reduce> planned_;  // scratch starts zeroed: the single-pass ticket needs it
   DeviceBuffer result_;

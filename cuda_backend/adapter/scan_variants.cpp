@@ -11,9 +11,9 @@
 #include "scan_table.hpp"
 #include "timing.hpp"
 #include "variants.hpp"
-#include "xreduce/call_check.hpp"
 #include "xreduce/catalog.hpp"
 #include "xreduce/cuda/scan.hpp"
+#include "xreduce/device_variant.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/units.hpp"
 
@@ -29,54 +29,24 @@ VariantInfo scan_info_of(const ScanEntry& e) {
   return info;
 }
 
-class CudaScanner final : public Scanner {
+class CudaScanner final : public DeviceScanner {
  public:
   CudaScanner(const ScanEntry& entry, std::shared_ptr<Context> ctx)
-      : info_(scan_info_of(entry)), ctx_((ctx->activate(), std::move(ctx))) {}
-
-  const VariantInfo& info() const override { return info_; }
-
-  Timing scan(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
-    return run(input, output, op, kind, 1);
-  }
-  Timing scan_batch(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind,
-                    int calls) override {
-    return run(input, output, op, kind, calls);
-  }
-  CompiledCall inspect(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
-    check_scan_call(info_, input, output, op, kind, 1);
-    CudaArray* in = &device_array(input, *ctx_);
-    CudaArray* out = &device_array(output, *ctx_);
-    if (in->size() == 0) return {.passes = {}, .note = "n = 0: nothing is launched"};
-    Scan& scan = plan(input.dtype(), op, in->size());
-    return compiled_call(*ctx_, [&](cudaStream_t s) {
-      scan.enqueue(s, kind, in->data(), out->data(), planned_.scratch());
-    });
-  }
+      : DeviceScanner(scan_info_of(entry), "n = 0: nothing is launched"),
+        ctx_((ctx->activate(), std::move(ctx))) {}
 
  private:
-  Scan& plan(DType t, Op op, std::size_t n) {
-    ctx_->activate();
-    const ScanOneGroupKnob& one_group = ctx_->knobs().one_group;
-    if (!one_group.error.empty()) throw Error(ErrorCategory::usage, one_group.error);
-    planned_.ensure(*ctx_, t, op, n, [&] {
-      return Scan({.dtype = t, .op = op, .count = n, .variant = info_.id}, ctx_->limits(),
-                  ScanTuning{.one_group_max = one_group.max});
-    });
-    return planned_.call();
+  void prepare(DeviceArray& input, DeviceArray& output) override {
+    device_array(input, *ctx_);
+    device_array(output, *ctx_);
   }
 
   // `calls` back-to-back scans in one interval behind the gate (timing.hpp).
-  Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) {
+  Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) override {
     const auto t0 = HostClock::now();
-    check_scan_call(info_, input, output, op, kind, calls);
     CudaArray* in = &device_array(input, *ctx_);
     CudaArray* out = &device_array(output, *ctx_);
-    const DType t = input.dtype();
-    const std::size_t n = in->size();
-    if (n == 0) return Timing{0, ms_since(t0), true};
-
-    Scan& scan = plan(t, op, n);
+    Scan& scan = plan(input.dtype(), op, in->size());
     const cudaStream_t s = ctx_->stream();
     timer_.record(s, planned_.launches() > 0 && ctx_->knobs().gate, calls, [&] {
       scan.enqueue(s, kind, in->data(), out->data(), planned_.scratch());
@@ -86,7 +56,29 @@ class CudaScanner final : public Scanner {
     return Timing{device_ms, ms_since(t0) / calls, true};
   }
 
-  VariantInfo info_;
+  std::vector<CompiledPass> compiled(DeviceArray& input, DeviceArray& output, Op op,
+                                     ScanKind kind) override {
+    CudaArray* in = &device_array(input, *ctx_);
+    CudaArray* out = &device_array(output, *ctx_);
+    Scan& scan = plan(input.dtype(), op, in->size());
+    return compiled_call(*ctx_,
+                         [&](cudaStream_t s) {
+                           scan.enqueue(s, kind, in->data(), out->data(), planned_.scratch());
+                         })
+        .passes;
+  }
+
+  Scan& plan(DType t, Op op, std::size_t n) {
+    ctx_->activate();
+    const ScanOneGroupKnob& one_group = ctx_->knobs().one_group;
+    if (!one_group.error.empty()) throw Error(ErrorCategory::usage, one_group.error);
+    planned_.ensure(*ctx_, t, op, n, [&] {
+      return Scan({.dtype = t, .op = op, .count = n, .variant = info().id}, ctx_->limits(),
+                  ScanTuning{.one_group_max = one_group.max});
+    });
+    return planned_.call();
+  }
+
   std::shared_ptr<Context> ctx_;
   PlannedScratch<Scan> planned_;
   CallTimer timer_;

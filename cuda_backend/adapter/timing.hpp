@@ -1,4 +1,4 @@
-// How the CUDA backend times its calls (DESIGN.md, "Measurement modes"), and the per-API
+// How the CUDA backend times its calls (docs/cli.md, "Measurement modes"), and the per-API
 // overheads it reports.
 //
 // Cold and batch intervals are held behind a gate, nvbench's blocking kernel: a one-thread kernel

@@ -13,7 +13,7 @@
 #include "launch.hpp"
 #include "planned_scratch.hpp"
 #include "timing.hpp"
-#include "xreduce/call_check.hpp"
+#include "xreduce/device_variant.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/units.hpp"
 
@@ -103,46 +103,27 @@ struct UserReducePlan {
   }
 };
 
-class UserReducer final : public Reducer {
+class UserReducer final : public DeviceReducer {
  public:
   UserReducer(std::shared_ptr<Context> ctx, const UserKernel& kernel, UserModules& modules)
-      : ctx_((ctx->activate(), std::move(ctx))),
+      : DeviceReducer(kernel.info(), "n = 0: nothing is launched"),
+        ctx_((ctx->activate(), std::move(ctx))),
         kernel_(kernel),
         modules_(modules),
-        info_(kernel.info()),
         host_result_(16) {}
 
-  const VariantInfo& info() const override { return info_; }
-  Reduction reduce(DeviceArray& input, Op op) override { return run(input, op, 1); }
-  Reduction reduce_batch(DeviceArray& input, Op op, int calls) override {
-    return run(input, op, calls);
-  }
-  CompiledCall inspect(DeviceArray& input, Op op) override {
-    check_reduce_call(info_, input, op, 1);
-    CudaArray& array = device_array(input, *ctx_);
-    if (array.size() == 0) return {.passes = {}, .note = "n = 0: nothing is launched"};
-    const DType t = array.dtype();
-    ctx_->activate();
-    UserModule& first = modules_.get(kernel_, {t, t, op}, ctx_->limits());
-    UserModule& rest = modules_.get(kernel_, {accumulator_of(t), t, op}, ctx_->limits());
-    prepare(array, op);
-    return describe([&](const Launcher& l) { enqueue(array, first, rest, l); });
-  }
-
  private:
+  void prepare(DeviceArray& input) override { device_array(input, *ctx_); }
+
   // The host time counts from the first launch, as Vulkan's counts from the submit: the modules'
   // look-up and the padding's upload are the framework's, outside it like the harness's restore.
-  Reduction run(DeviceArray& input, Op op, int calls) {
-    check_reduce_call(info_, input, op, calls);
+  Reduction run(DeviceArray& input, Op op, int calls) override {
     CudaArray& array = device_array(input, *ctx_);
     const DType t = array.dtype(), acc = accumulator_of(t);
-    const std::size_t n = array.size();
-    if (n == 0) return {Value::identity_of(t, op), Timing{0, 0, true}};
-
     ctx_->activate();
     UserModule& first = modules_.get(kernel_, {t, t, op}, ctx_->limits());
     UserModule& rest = modules_.get(kernel_, {acc, t, op}, ctx_->limits());
-    prepare(array, op);
+    plan_call(array, op);
     const cudaStream_t s = ctx_->stream();
     const bool warm = planned_.launches() > 0 && first.launched() && rest.launched();
     const Launcher launch = launch_on(s);  // made once, outside the host's interval
@@ -160,9 +141,19 @@ class UserReducer final : public Reducer {
     return {value_of(t), Timing{device_ms, ms_since(t0) / calls, true}};
   }
 
+  std::vector<CompiledPass> compiled(DeviceArray& input, Op op) override {
+    CudaArray& array = device_array(input, *ctx_);
+    const DType t = array.dtype();
+    ctx_->activate();
+    UserModule& first = modules_.get(kernel_, {t, t, op}, ctx_->limits());
+    UserModule& rest = modules_.get(kernel_, {accumulator_of(t), t, op}, ctx_->limits());
+    plan_call(array, op);
+    return describe([&](const Launcher& l) { enqueue(array, first, rest, l); }).passes;
+  }
+
   // The plan and its scratch for this (n, dtype, op), each level's tail past its partials
   // holding the identity (written once: a kernel writes partials only), then the input's tail.
-  void prepare(const CudaArray& array, Op op) {
+  void plan_call(const CudaArray& array, Op op) {
     const DType t = array.dtype(), acc = accumulator_of(t);
     planned_.ensure(*ctx_, t, op, array.size(),
                     [&] { return UserReducePlan::make(kernel_, t, op, array.size()); });
@@ -207,7 +198,6 @@ class UserReducer final : public Reducer {
   std::shared_ptr<Context> ctx_;
   const UserKernel& kernel_;
   UserModules& modules_;
-  VariantInfo info_;
   PlannedScratch<UserReducePlan> planned_;
   PinnedBuffer host_result_;
   CallTimer timer_;
@@ -224,34 +214,17 @@ struct UserScanPlan {
   std::size_t scratch_size() const { return scratch_bytes; }
 };
 
-class UserScanner final : public Scanner {
+class UserScanner final : public DeviceScanner {
  public:
   UserScanner(std::shared_ptr<Context> ctx, const UserKernel& kernel, UserModules& modules)
-      : ctx_((ctx->activate(), std::move(ctx))),
+      : DeviceScanner(kernel.info(), "n = 0: nothing is launched"),
+        ctx_((ctx->activate(), std::move(ctx))),
         kernel_(kernel),
-        modules_(modules),
-        info_(kernel.info()) {}
-
-  const VariantInfo& info() const override { return info_; }
-  Timing scan(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
-    return run(input, output, op, kind, 1);
-  }
-  Timing scan_batch(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind,
-                    int calls) override {
-    return run(input, output, op, kind, calls);
-  }
-  CompiledCall inspect(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
-    check_scan_call(info_, input, output, op, kind, 1);
-    CudaArray& in = device_array(input, *ctx_);
-    CudaArray& out = device_array(output, *ctx_);
-    if (in.size() == 0) return {.passes = {}, .note = "n = 0: nothing is launched"};
-    UserModule& module = prepare(in, op, kind);
-    return describe([&](const Launcher& l) { launch_passes(in, out, module, l); });
-  }
+        modules_(modules) {}
 
  private:
   // The module, the plan and its scratch for this (n, dtype, op, kind), and the input's tail.
-  UserModule& prepare(const CudaArray& in, Op op, ScanKind kind) {
+  UserModule& plan_call(const CudaArray& in, Op op, ScanKind kind) {
     const DType t = in.dtype();
     const std::size_t n = in.size();
     ctx_->activate();
@@ -264,14 +237,16 @@ class UserScanner final : public Scanner {
     return module;
   }
 
+  void prepare(DeviceArray& input, DeviceArray& output) override {
+    device_array(input, *ctx_);
+    device_array(output, *ctx_);
+  }
+
   // The host time counts from the first launch, as the reducer's.
-  Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) {
-    check_scan_call(info_, input, output, op, kind, calls);
+  Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) override {
     CudaArray& in = device_array(input, *ctx_);
     CudaArray& out = device_array(output, *ctx_);
-    if (in.size() == 0) return Timing{0, 0, true};
-
-    UserModule& module = prepare(in, op, kind);
+    UserModule& module = plan_call(in, op, kind);
     const cudaStream_t s = ctx_->stream();
     const Launcher launch = launch_on(s);  // made once, outside the host's interval
     const auto t0 = HostClock::now();
@@ -283,6 +258,14 @@ class UserScanner final : public Scanner {
     module.mark_launched();
     const float device_ms = timer_.finish(s, ctx_->knobs().timeout) / static_cast<float>(calls);
     return Timing{device_ms, ms_since(t0) / calls, true};
+  }
+
+  std::vector<CompiledPass> compiled(DeviceArray& input, DeviceArray& output, Op op,
+                                     ScanKind kind) override {
+    CudaArray& in = device_array(input, *ctx_);
+    CudaArray& out = device_array(output, *ctx_);
+    UserModule& module = plan_call(in, op, kind);
+    return describe([&](const Launcher& l) { launch_passes(in, out, module, l); }).passes;
   }
 
   void enqueue(const CudaArray& in, const CudaArray& out, const UserModule& module, cudaStream_t s,
@@ -307,7 +290,6 @@ class UserScanner final : public Scanner {
   std::shared_ptr<Context> ctx_;
   const UserKernel& kernel_;
   UserModules& modules_;
-  VariantInfo info_;
   PlannedScratch<UserScanPlan> planned_;
   CallTimer timer_;
 };

@@ -1,4 +1,4 @@
-// The explicit tables of CUDA variants (STYLE.md point 4): id -> kernel, requirements, for
+// The explicit tables of CUDA variants, data rather than code: id -> kernel, requirements, for
 // reduce (reduce_variants.cpp) and scan (scan_variants.cpp).
 #pragma once
 

@@ -10,8 +10,8 @@
 
 namespace xr::cuda {
 
-// Tuning as data (STYLE.md point 5): printable, and each constant's comment (or core's shape
-// table, xreduce/shapes.hpp) names the measurement that chose it.
+// Tuning as data: printable, and each constant's comment (or core's shape table,
+// xreduce/shapes.hpp) names the measurement that chose it.
 struct Policy {
   int block_threads = 256;
   int items_per_thread = 1;   // elements each thread folds before the block-level tree

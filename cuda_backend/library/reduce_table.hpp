@@ -1,5 +1,5 @@
-// The CUDA reduce variants as data (STYLE.md point 4): id -> kernel, what it needs, in ladder
-// order (core/src/catalog.cpp). The library's Reduce and the tool's catalog both read it.
+// The CUDA reduce variants as data: id -> kernel, what it needs, in ladder order
+// (core/src/catalog.cpp). The library's Reduce and the tool's catalog both read it.
 #pragma once
 
 #include <span>

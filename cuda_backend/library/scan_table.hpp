@@ -1,5 +1,5 @@
-// The CUDA scan variants as data (STYLE.md point 4): id -> kernel, what it needs, in ladder
-// order (core/src/catalog.cpp). The library's Scan and the tool's catalog both read it.
+// The CUDA scan variants as data: id -> kernel, what it needs, in ladder order
+// (core/src/catalog.cpp). The library's Scan and the tool's catalog both read it.
 #pragma once
 
 #include <span>

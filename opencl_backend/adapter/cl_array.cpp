@@ -2,7 +2,7 @@
 
 #include <atomic>
 
-#include "cl_check.hpp"
+#include "cl_internal.hpp"
 #include "xreduce/call_check.hpp"
 #include "xreduce/user_kernel.hpp"
 

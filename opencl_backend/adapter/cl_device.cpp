@@ -3,7 +3,7 @@
 #include <chrono>
 #include <thread>
 
-#include "cl_check.hpp"
+#include "cl_internal.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::opencl {

@@ -5,9 +5,8 @@
 #include <memory>
 #include <vector>
 
-#include "cl_device_facts.hpp"
 #include "cl_gate.hpp"
-#include "cl_handles.hpp"
+#include "cl_internal.hpp"
 #include "xreduce/device_timeout.hpp"
 #include "xreduce/opencl/context.hpp"
 

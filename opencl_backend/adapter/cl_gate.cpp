@@ -3,8 +3,8 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "cl_check.hpp"
 #include "cl_device.hpp"
+#include "cl_internal.hpp"
 #include "cl_probe_kernel.hpp"
 #include "xreduce/error.hpp"
 

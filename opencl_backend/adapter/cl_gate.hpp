@@ -11,7 +11,7 @@
 
 #include <string>
 
-#include "cl_handles.hpp"
+#include "cl_internal.hpp"
 
 namespace xr::opencl {
 

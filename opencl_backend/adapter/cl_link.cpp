@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "cl_check.hpp"
+#include "cl_internal.hpp"
 #include "cl_timed.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/harness.hpp"

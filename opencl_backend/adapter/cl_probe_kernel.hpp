@@ -4,10 +4,8 @@
 
 #include <string>
 
-#include "cl_check.hpp"
-#include "cl_context.hpp"
 #include "cl_device.hpp"
-#include "cl_passes.hpp"
+#include "cl_internal.hpp"
 #include "cl_timed.hpp"
 
 namespace xr::opencl {
@@ -29,7 +27,7 @@ inline Pass probe_pass(std::string kernel, std::uint32_t workgroup, std::uint64_
 }
 
 inline Programs& programs_of(const Device& device) {
-  return *device.library().state().programs;
+  return *state_of(device.library()).programs;
 }
 
 // Enqueues `pass` over src and dst (dst doubles as aux, which no probe uses).

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "cl_check.hpp"
 #include "cl_clock.hpp"
+#include "cl_internal.hpp"
 #include "cl_link.hpp"
 #include "cl_overheads.hpp"
 #include "cl_probe_kernel.hpp"
@@ -40,7 +40,7 @@ void fill_probe(const Device& device, cl_mem mem, std::uint64_t bytes, cl_uint v
 double probe_ms(const Device& device, const char* name, cl_mem src, cl_mem dst,
                 std::uint64_t vectors) {
   const std::uint32_t groups =
-      std::min(ceil_div(vectors, std::uint64_t{kProbeWorkgroup} * kProbeUnroll), kProbeGroups);
+      std::min(ceil_div32(vectors, std::uint64_t{kProbeWorkgroup} * kProbeUnroll), kProbeGroups);
   const Pass pass = probe_pass(name, kProbeWorkgroup, groups, vectors, kProbeUnroll);
   // Built before the first interval: a build inside it held the blocking-kernel gate past its 1 s
   // on the H200 (NVIDIA's program binaries are PTX, compiled again on load).

@@ -4,12 +4,11 @@
 #include <optional>
 
 #include "cl_array.hpp"
-#include "cl_check.hpp"
-#include "cl_recent_cache.hpp"
-#include "cl_requirements.hpp"
+#include "cl_internal.hpp"
 #include "cl_timed.hpp"
-#include "xreduce/call_check.hpp"
+#include "xreduce/device_variant.hpp"
 #include "xreduce/opencl/reduce.hpp"
+#include "xreduce/recent_cache.hpp"
 
 namespace xr::opencl {
 namespace {
@@ -20,7 +19,7 @@ class ReduceProgram {
   ReduceProgram(Device& device, const ReduceSpec& spec, const ClArray& input, Op op)
       : device_(device),
         input_(input.buffer()),
-        reduce_(device.library(), {.variant = std::string(spec.id),
+        reduce_(device.library(), {.variant = std::string(spec.id()),
                                    .dtype = input.dtype(),
                                    .op = op,
                                    .count = input.size()}),
@@ -57,44 +56,34 @@ class ReduceProgram {
   MemOwner result_;
 };
 
-class ClReducer final : public Reducer {
+class ClReducer final : public DeviceReducer {
  public:
   ClReducer(std::shared_ptr<Device> device, const ReduceSpec& spec)
-      : device_(std::move(device)), spec_(spec), info_(reduce_info(spec)) {}
-
-  const VariantInfo& info() const override { return info_; }
-  Reduction reduce(DeviceArray& input, Op op) override { return run(input, op, 1); }
-  Reduction reduce_batch(DeviceArray& input, Op op, int calls) override {
-    return run(input, op, calls);
-  }
-
-  CompiledCall inspect(DeviceArray& input, Op op) override {
-    check_reduce_call(info_, input, op, 1);
-    ClArray& array = device_array(input, *device_);
-    require_dtype(info_.id, input.dtype(), device_->facts());
-    if (array.size() == 0) return {.passes = {}, .note = "n = 0: nothing is launched"};
-    return {.passes = program(array, op).compiled(), .note = {}};
-  }
+      : DeviceReducer(reduce_info(spec), "n = 0: nothing is launched"),
+        device_(std::move(device)),
+        spec_(spec) {}
 
  private:
+  void prepare(DeviceArray& input) override {
+    device_array(input, *device_);
+    require_dtype(info().id, input.dtype(), device_->facts());
+  }
+  Reduction run(DeviceArray& input, Op op, int calls) override {
+    auto [accumulated, timing] = program(device_array(input, *device_), op).run(calls);
+    return {Value::from_accumulator(input.dtype(), accumulated), timing};
+  }
+  std::vector<CompiledPass> compiled(DeviceArray& input, Op op) override {
+    return program(device_array(input, *device_), op).compiled();
+  }
+
   ReduceProgram& program(const ClArray& array, Op op) {
     return programs_.get({array.serial(), op}, [&] {
       return std::make_unique<ReduceProgram>(*device_, spec_, array, op);
     });
   }
 
-  Reduction run(DeviceArray& input, Op op, int calls) {
-    check_reduce_call(info_, input, op, calls);
-    ClArray& array = device_array(input, *device_);
-    require_dtype(info_.id, input.dtype(), device_->facts());
-    if (array.size() == 0) return {Value::identity_of(array.dtype(), op), Timing{0, 0, true}};
-    auto [accumulated, timing] = program(array, op).run(calls);
-    return {Value::from_accumulator(array.dtype(), accumulated), timing};
-  }
-
   std::shared_ptr<Device> device_;
   const ReduceSpec& spec_;
-  VariantInfo info_;
   RecentCache<std::pair<std::uint64_t, Op>, ReduceProgram> programs_{kProgramsKept};
 };
 

@@ -5,8 +5,7 @@
 #include <memory>
 
 #include "cl_device.hpp"
-#include "cl_reduce_table.hpp"
-#include "cl_scan_table.hpp"
+#include "cl_internal.hpp"
 #include "xreduce/backend.hpp"
 
 namespace xr::opencl {

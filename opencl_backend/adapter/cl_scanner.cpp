@@ -2,13 +2,12 @@
 #include <tuple>
 
 #include "cl_array.hpp"
-#include "cl_context.hpp"
-#include "cl_recent_cache.hpp"
+#include "cl_internal.hpp"
 #include "cl_reducer.hpp"
-#include "cl_requirements.hpp"
 #include "cl_timed.hpp"
-#include "xreduce/call_check.hpp"
+#include "xreduce/device_variant.hpp"
 #include "xreduce/opencl/scan.hpp"
+#include "xreduce/recent_cache.hpp"
 
 namespace xr::opencl {
 namespace {
@@ -21,7 +20,7 @@ class ScanProgram {
       : device_(device),
         input_(input.buffer()),
         output_(output.buffer()),
-        scan_(device.library(), {.variant = std::string(spec.id),
+        scan_(device.library(), {.variant = std::string(spec.id()),
                                  .dtype = input.dtype(),
                                  .op = op,
                                  .kind = kind,
@@ -47,34 +46,38 @@ class ScanProgram {
   std::uint64_t fallbacks_ = 0;
 };
 
-class ClScanner final : public Scanner {
+class ClScanner final : public DeviceScanner {
  public:
   ClScanner(std::shared_ptr<Device> device, const ScanSpec& spec)
-      : device_(std::move(device)), spec_(spec), info_(scan_info(spec)) {}
+      : DeviceScanner(scan_info(spec), "n = 0: nothing is launched"),
+        device_(std::move(device)),
+        spec_(spec) {}
 
-  const VariantInfo& info() const override { return info_; }
-  Timing scan(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
-    return run(input, output, op, kind, 1);
-  }
-  Timing scan_batch(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind,
-                    int calls) override {
-    return run(input, output, op, kind, calls);
-  }
-  CompiledCall inspect(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
-    check_scan_call(info_, input, output, op, kind, 1);
-    require_dtype(info_.id, input.dtype(), device_->facts());
-    if (input.size() == 0) return {.passes = {}, .note = "n = 0: nothing is launched"};
-    return {.passes = program(input, output, op, kind).compiled(), .note = {}};
-  }
   std::string diagnostics() const override {
-    if (spec_.family != ScanFamily::look_back) return {};
-    const LookBackPolicy& policy = device_->library().state().knobs.lookback;
+    if (spec_.schedule.family != ScanFamily::look_back) return {};
+    const LookBackPolicy& policy = state_of(device_->library()).knobs.lookback;
     return "look-back fallbacks: " + std::to_string(last_fallbacks_) + " in the last call (" +
            std::to_string(policy.polls) + " polls before falling back)";
   }
 
  private:
   using Key = std::tuple<std::uint64_t, std::uint64_t, Op, ScanKind>;
+
+  void prepare(DeviceArray& input, DeviceArray& output) override {
+    device_array(input, *device_);
+    device_array(output, *device_);
+    require_dtype(info().id, input.dtype(), device_->facts());
+  }
+  Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) override {
+    ScanProgram& p = program(input, output, op, kind);
+    const Timing t = p.run(calls);
+    last_fallbacks_ = p.fallbacks();  // scratch is zeroed by every call: the last call's count
+    return t;
+  }
+  std::vector<CompiledPass> compiled(DeviceArray& input, DeviceArray& output, Op op,
+                                     ScanKind kind) override {
+    return program(input, output, op, kind).compiled();
+  }
 
   ScanProgram& program(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) {
     ClArray& in = device_array(input, *device_);
@@ -84,19 +87,8 @@ class ClScanner final : public Scanner {
     });
   }
 
-  Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) {
-    check_scan_call(info_, input, output, op, kind, calls);
-    require_dtype(info_.id, input.dtype(), device_->facts());
-    if (input.size() == 0) return Timing{0, 0, true};
-    ScanProgram& p = program(input, output, op, kind);
-    const Timing t = p.run(calls);
-    last_fallbacks_ = p.fallbacks();  // scratch is zeroed by every call: the last call's count
-    return t;
-  }
-
   std::shared_ptr<Device> device_;
   const ScanSpec& spec_;
-  VariantInfo info_;
   RecentCache<Key, ScanProgram> programs_{kProgramsKept};
   std::uint64_t last_fallbacks_ = 0;
 };

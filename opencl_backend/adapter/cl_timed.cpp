@@ -3,8 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "cl_check.hpp"
-#include "cl_handles.hpp"
+#include "cl_internal.hpp"
 
 namespace xr::opencl {
 namespace {

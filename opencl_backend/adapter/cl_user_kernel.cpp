@@ -4,9 +4,7 @@
 #include <cctype>
 #include <cstdio>
 
-#include "cl_check.hpp"
-#include "cl_context.hpp"
-#include "cl_ptxas.hpp"
+#include "cl_internal.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::opencl {
@@ -68,8 +66,8 @@ std::string file_locations(const std::string& log, const UserKernel& k, const st
 const BuiltProgram& build_user_program(const Device& device, const UserKernel& k,
                                        const std::string& source) {
   try {
-    return device.library().state().programs->build(source, kUserBuildOptions, k.path.string(),
-                                                    CompilerOutput::quiet);
+    return state_of(device.library())
+        .programs->build(source, kUserBuildOptions, k.path.string(), CompilerOutput::quiet);
   } catch (const Error& e) {
     if (e.category() != ErrorCategory::usage) throw;
     // "<what> did not build for <device> (<status>, options ...):\n<log>": the log is the news.
@@ -220,7 +218,7 @@ CompiledPass UserProgram::describe(std::size_t i, std::uint64_t groups) const {
   c.statistics.push_back({"CL_KERNEL_LOCAL_MEM_SIZE", std::to_string(local), "local memory"});
   c.statistics.push_back(
       {"CL_KERNEL_PRIVATE_MEM_SIZE", std::to_string(priv), "private memory per work-item"});
-  const std::string& log = device_.library().state().programs->log_with_ptxas(*built_);
+  const std::string& log = state_of(device_.library()).programs->log_with_ptxas(*built_);
   read_entry_ptxas(log, entry, c);
   if (!c.static_shared) c.static_shared = local;
   if (!c.registers) c.not_reported = registers_missing_reason(f.has("cl_nv_compiler_options"), log);

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "cl_device.hpp"
-#include "cl_programs.hpp"
+#include "cl_internal.hpp"
 #include "xreduce/compiled.hpp"
 #include "xreduce/cpu_fault_guard.hpp"
 #include "xreduce/user_kernel.hpp"

@@ -5,13 +5,13 @@
 #include <deque>
 
 #include "cl_array.hpp"
-#include "cl_check.hpp"
-#include "cl_recent_cache.hpp"
+#include "cl_internal.hpp"
 #include "cl_reducer.hpp"
 #include "cl_timed.hpp"
 #include "cl_user_kernel.hpp"
 #include "cl_user_variants.hpp"
-#include "xreduce/call_check.hpp"
+#include "xreduce/device_variant.hpp"
+#include "xreduce/recent_cache.hpp"
 
 namespace xr::opencl {
 namespace {
@@ -98,38 +98,18 @@ class UserReduceCall {
   std::deque<MemOwner> levels_;
 };
 
-class UserReducer final : public Reducer {
+class UserReducer final : public DeviceReducer {
  public:
   UserReducer(std::shared_ptr<Device> device, const UserKernel& kernel)
-      : device_(std::move(device)),
+      : DeviceReducer(kernel.info(), "n = 0: nothing is launched"),
+        device_(std::move(device)),
         kernel_(kernel),
-        info_(kernel.info()),
         programs_(device_, kernel) {}
 
-  const VariantInfo& info() const override { return info_; }
-  Reduction reduce(DeviceArray& input, Op op) override { return run(input, op, 1); }
-  Reduction reduce_batch(DeviceArray& input, Op op, int calls) override {
-    return run(input, op, calls);
-  }
-
-  CompiledCall inspect(DeviceArray& input, Op op) override {
-    check_reduce_call(info_, input, op, 1);
-    ClArray& array = device_array(input, *device_);
-    if (array.size() == 0) return {.passes = {}, .note = "n = 0: nothing is launched"};
-    return {.passes = call(array, op).compiled(), .note = {}};
-  }
-
  private:
-  UserReduceCall& call(const ClArray& array, Op op) {
-    return calls_.get({array.serial(), op}, [&] {
-      return std::make_unique<UserReduceCall>(*device_, programs_, kernel_, array, op);
-    });
-  }
-
-  Reduction run(DeviceArray& input, Op op, int calls) {
-    check_reduce_call(info_, input, op, calls);
+  void prepare(DeviceArray& input) override { device_array(input, *device_); }
+  Reduction run(DeviceArray& input, Op op, int calls) override {
     ClArray& array = device_array(input, *device_);
-    if (array.size() == 0) return {Value::identity_of(array.dtype(), op), Timing{0, 0, true}};
     UserReduceCall& c = call(array, op);
     pad_with_identity(*device_, array.buffer(), array.dtype(), array.size(), op, c.tile(),
                       kernel_.id);
@@ -137,10 +117,18 @@ class UserReducer final : public Reducer {
     auto [accumulated, timing] = c.run(calls);
     return {Value::from_accumulator(array.dtype(), accumulated), timing};
   }
+  std::vector<CompiledPass> compiled(DeviceArray& input, Op op) override {
+    return call(device_array(input, *device_), op).compiled();
+  }
+
+  UserReduceCall& call(const ClArray& array, Op op) {
+    return calls_.get({array.serial(), op}, [&] {
+      return std::make_unique<UserReduceCall>(*device_, programs_, kernel_, array, op);
+    });
+  }
 
   std::shared_ptr<Device> device_;
   const UserKernel& kernel_;
-  VariantInfo info_;
   UserPrograms programs_;  // before the calls, which refer to its programs
   RecentCache<std::pair<std::uint64_t, Op>, UserReduceCall> calls_{kProgramsKept};
 };

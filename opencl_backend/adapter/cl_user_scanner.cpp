@@ -3,13 +3,13 @@
 #include <tuple>
 
 #include "cl_array.hpp"
-#include "cl_check.hpp"
-#include "cl_recent_cache.hpp"
+#include "cl_internal.hpp"
 #include "cl_reducer.hpp"
 #include "cl_timed.hpp"
 #include "cl_user_kernel.hpp"
 #include "cl_user_variants.hpp"
-#include "xreduce/call_check.hpp"
+#include "xreduce/device_variant.hpp"
+#include "xreduce/recent_cache.hpp"
 
 namespace xr::opencl {
 namespace {
@@ -80,30 +80,32 @@ class UserScanCall {
   MemOwner scratch_;
 };
 
-class UserScanner final : public Scanner {
+class UserScanner final : public DeviceScanner {
  public:
   UserScanner(std::shared_ptr<Device> device, const UserKernel& kernel)
-      : device_(std::move(device)),
+      : DeviceScanner(kernel.info(), "n = 0: nothing is launched"),
+        device_(std::move(device)),
         kernel_(kernel),
-        info_(kernel.info()),
         programs_(device_, kernel) {}
-
-  const VariantInfo& info() const override { return info_; }
-  Timing scan(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
-    return run(input, output, op, kind, 1);
-  }
-  Timing scan_batch(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind,
-                    int calls) override {
-    return run(input, output, op, kind, calls);
-  }
-  CompiledCall inspect(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
-    check_scan_call(info_, input, output, op, kind, 1);
-    if (input.size() == 0) return {.passes = {}, .note = "n = 0: nothing is launched"};
-    return {.passes = call(input, output, op, kind).compiled(), .note = {}};
-  }
 
  private:
   using Key = std::tuple<std::uint64_t, std::uint64_t, Op, ScanKind>;
+
+  void prepare(DeviceArray& input, DeviceArray& output) override {
+    device_array(input, *device_);
+    device_array(output, *device_);
+  }
+  Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) override {
+    UserScanCall& c = call(input, output, op, kind);
+    ClArray& in = device_array(input, *device_);
+    pad_with_identity(*device_, in.buffer(), in.dtype(), in.size(), op, c.tile(), kernel_.id);
+    const CpuFaultGuard guard = user_call_guard(*device_, kernel_);
+    return c.run(calls);
+  }
+  std::vector<CompiledPass> compiled(DeviceArray& input, DeviceArray& output, Op op,
+                                     ScanKind kind) override {
+    return call(input, output, op, kind).compiled();
+  }
 
   UserScanCall& call(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) {
     ClArray& in = device_array(input, *device_);
@@ -113,19 +115,8 @@ class UserScanner final : public Scanner {
     });
   }
 
-  Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) {
-    check_scan_call(info_, input, output, op, kind, calls);
-    if (input.size() == 0) return Timing{0, 0, true};
-    UserScanCall& c = call(input, output, op, kind);
-    ClArray& in = device_array(input, *device_);
-    pad_with_identity(*device_, in.buffer(), in.dtype(), in.size(), op, c.tile(), kernel_.id);
-    const CpuFaultGuard guard = user_call_guard(*device_, kernel_);
-    return c.run(calls);
-  }
-
   std::shared_ptr<Device> device_;
   const UserKernel& kernel_;
-  VariantInfo info_;
   UserPrograms programs_;  // before the calls, which refer to its programs
   RecentCache<Key, UserScanCall> calls_{kProgramsKept};
 };

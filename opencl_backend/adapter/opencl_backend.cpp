@@ -3,9 +3,7 @@
 #include "xreduce/opencl_backend.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
-#include <deque>
 
 #include "cl_array.hpp"
 #include "cl_device.hpp"
@@ -13,21 +11,12 @@
 #include "cl_reducer.hpp"
 #include "cl_user_kernel.hpp"
 #include "cl_user_variants.hpp"
+#include "xreduce/device_select.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/user_kernel.hpp"
 
 namespace xr::opencl {
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
-bool is_uuid(const std::string& s) {
-  return s.size() == 32 &&
-         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isxdigit(c); });
-}
 
 class OpenClBackend final : public Backend {
  public:
@@ -47,7 +36,7 @@ class OpenClBackend final : public Backend {
             "OCL_ICD_VENDORS?)";
         for (const auto& problem : p.problems) reason_ += "; " + problem;
       } else {
-        selected_ = default_device("");
+        selected_ = choose_device(candidates(), {}, "OpenCL");
       }
     } catch (const std::exception& e) {
       devices_.clear();
@@ -74,7 +63,7 @@ class OpenClBackend final : public Backend {
     std::vector<VariantInfo> out;
     for (const ReduceSpec& spec : reduce_table()) out.push_back(reduce_info(spec));
     for (const ScanSpec& spec : scan_table()) out.push_back(scan_info(spec));
-    for (const UserKernel& k : kernels_) out.push_back(k.info());
+    for (VariantInfo& v : kernels_.variants()) out.push_back(std::move(v));
     return out;
   }
 
@@ -86,13 +75,7 @@ class OpenClBackend final : public Backend {
     if (std::find(kernel.dtypes.begin(), kernel.dtypes.end(), DType::bf16) != kernel.dtypes.end())
       throw Error(ErrorCategory::usage,
                   kernel.path.string() + ": declares bf16, which OpenCL C has no type for");
-    const bool taken = kernel.primitive == Primitive::scan ? find_scan(kernel.id) != nullptr
-                                                           : find_reduce(kernel.id) != nullptr;
-    if (taken || find_user(kernel.primitive, kernel.id))
-      throw Error(ErrorCategory::usage, "the opencl backend already has a " +
-                                            std::string(to_string(kernel.primitive)) +
-                                            " variant '" + kernel.id + "'");
-    kernels_.push_back(kernel);
+    kernels_.add(kernel, name(), find_variant(kernel.primitive, kernel.id));
   }
 
   // The knobs docs/cli.md lists for OpenCL, as set.
@@ -108,8 +91,7 @@ class OpenClBackend final : public Backend {
 
   void select_device(const DeviceChoice& choice) override {
     require_available();
-    const std::size_t index = choice.selector.empty() ? default_device(lower(choice.preferred_uuid))
-                                                      : match(choice.selector);
+    const std::size_t index = choose_device(candidates(), choice, "OpenCL");
     if (index != selected_) {
       probes_.reset();
       device_.reset();
@@ -123,50 +105,28 @@ class OpenClBackend final : public Backend {
   }
 
   std::string unsupported_reason(Primitive primitive, std::string_view id) const override {
-    if (const UserKernel* k = find_user(primitive, id))
+    if (const UserKernel* k = kernels_.find(primitive, id))
       return available() ? user_kernel_missing(*k, facts()) : reason_;
-    if (primitive == Primitive::scan) {
-      const ScanSpec* spec = find_scan(id);
-      if (!spec) return "unknown variant '" + std::string(id) + "'";
-      if (!available()) return reason_;
-      return scan_unsupported_reason(*spec, facts());
-    }
-    const ReduceSpec* spec = find_reduce(id);
-    if (!spec) return "unknown variant '" + std::string(id) + "'";
-    if (!available()) return reason_;
-    return reduce_unsupported_reason(*spec, facts());
+    if (!available()) return find_variant(primitive, id) ? reason_ : unknown(id);
+    return variant_unsupported_reason(primitive, id, facts());
   }
 
   std::unique_ptr<Reducer> make_reducer(std::string_view id) override {
-    if (const UserKernel* k = find_user(Primitive::reduce, id)) {
+    if (const UserKernel* k = kernels_.find(Primitive::reduce, id)) {
       prepare_user(*k);
       return make_user_reducer(device(true), *k);
     }
-    const ReduceSpec* spec = find_reduce(id);
-    if (!spec)
-      throw Error(ErrorCategory::usage,
-                  "the opencl backend has no variant '" + std::string(id) + "'");
-    require_available();
-    if (auto why = reduce_unsupported_reason(*spec, facts()); !why.empty())
-      throw Error(ErrorCategory::unsupported,
-                  std::string(id) + " on " + facts().info.name + ": " + why);
-    return opencl::make_reducer(device(true), *spec);
+    require_runnable(Primitive::reduce, id);
+    return opencl::make_reducer(device(true), *find_reduce(id));
   }
 
   std::unique_ptr<Scanner> make_scanner(std::string_view id) override {
-    if (const UserKernel* k = find_user(Primitive::scan, id)) {
+    if (const UserKernel* k = kernels_.find(Primitive::scan, id)) {
       prepare_user(*k);
       return make_user_scanner(device(true), *k);
     }
-    const ScanSpec* spec = find_scan(id);
-    if (!spec)
-      throw Error(ErrorCategory::usage,
-                  "the opencl backend has no scan variant '" + std::string(id) + "'");
-    require_available();
-    if (auto why = scan_unsupported_reason(*spec, facts()); !why.empty())
-      throw Error(ErrorCategory::unsupported,
-                  std::string(id) + " on " + facts().info.name + ": " + why);
-    return opencl::make_scanner(device(true), *spec);
+    require_runnable(Primitive::scan, id);
+    return opencl::make_scanner(device(true), *find_scan(id));
   }
 
   std::unique_ptr<DeviceArray> upload(HostView data) override {
@@ -209,12 +169,6 @@ class OpenClBackend final : public Backend {
  private:
   const DeviceFacts& facts() const { return devices_[selected_]; }
 
-  const UserKernel* find_user(Primitive primitive, std::string_view id) const {
-    for (const UserKernel& k : kernels_)
-      if (k.primitive == primitive && k.id == id) return &k;
-    return nullptr;
-  }
-
   // A user's kernel on the selected device: refused with one line when the device lacks what its
   // dtypes need, else built and checked for its first claim before any measurement.
   void prepare_user(const UserKernel& k) {
@@ -226,6 +180,26 @@ class OpenClBackend final : public Backend {
 
   void require_available() const {
     if (!available()) throw Error(ErrorCategory::unavailable, "opencl backend: " + reason_);
+  }
+
+  static bool find_variant(Primitive primitive, std::string_view id) {
+    return primitive == Primitive::scan ? find_scan(id) != nullptr : find_reduce(id) != nullptr;
+  }
+  static std::string unknown(std::string_view id) {
+    return "unknown variant '" + std::string(id) + "'";
+  }
+
+  // Error(usage) for an id the library lacks, Error(unavailable) without a device,
+  // Error(unsupported) with the library's reason where the device cannot run it.
+  void require_runnable(Primitive primitive, std::string_view id) const {
+    if (!find_variant(primitive, id))
+      throw Error(ErrorCategory::usage, "the opencl backend has no " +
+                                            std::string(to_string(primitive)) + " variant '" +
+                                            std::string(id) + "'");
+    require_available();
+    if (auto why = variant_unsupported_reason(primitive, id, facts()); !why.empty())
+      throw Error(ErrorCategory::unsupported,
+                  std::string(id) + " on " + facts().info.name + ": " + why);
   }
 
   void check_fits(DType t, std::size_t n) const {
@@ -250,35 +224,12 @@ class OpenClBackend final : public Backend {
     return *probes_;
   }
 
-  // The preferred UUID's device when one matches, else the first GPU, else the first device.
-  std::size_t default_device(const std::string& preferred_uuid) const {
-    if (!preferred_uuid.empty())
-      for (std::size_t i = 0; i < devices_.size(); ++i)
-        if (devices_[i].info.uuid == preferred_uuid) return i;
-    for (std::size_t i = 0; i < devices_.size(); ++i)
-      if (devices_[i].type & CL_DEVICE_TYPE_GPU) return i;
-    return 0;
-  }
-
-  // An index, a UUID (32 hex digits) or a case-insensitive name substring.
-  std::size_t match(const std::string& selector) const {
-    if (!selector.empty() && std::all_of(selector.begin(), selector.end(),
-                                         [](unsigned char c) { return std::isdigit(c); })) {
-      const unsigned long long index = std::stoull(selector);
-      if (index < devices_.size()) return static_cast<std::size_t>(index);
-    } else if (is_uuid(selector)) {
-      for (std::size_t i = 0; i < devices_.size(); ++i)
-        if (devices_[i].info.uuid == lower(selector)) return i;
-    } else {
-      for (std::size_t i = 0; i < devices_.size(); ++i)
-        if (lower(devices_[i].info.name).find(lower(selector)) != std::string::npos) return i;
-    }
-    std::string known;
-    for (const auto& f : devices_)
-      known += (known.empty() ? "" : ", ") + std::to_string(f.info.index) + " " + f.info.name +
-               " (" + (f.info.uuid.empty() ? "no UUID" : f.info.uuid) + ")";
-    throw Error(ErrorCategory::usage,
-                "no OpenCL device matches '" + selector + "'; devices: " + known);
+  // The devices as core's choice sees them: a GPU preferred.
+  std::vector<DeviceCandidate> candidates() const {
+    std::vector<DeviceCandidate> out;
+    for (const DeviceFacts& f : devices_)
+      out.push_back({f.info, true, (f.type & CL_DEVICE_TYPE_GPU) != 0});
+    return out;
   }
 
   DeviceTimeout timeout_ = read_device_timeout();
@@ -288,7 +239,7 @@ class OpenClBackend final : public Backend {
   std::size_t selected_ = 0;
   std::shared_ptr<Device> device_;
   std::unique_ptr<Probes> probes_;
-  std::deque<UserKernel> kernels_;  // stable: the user variants refer to theirs
+  UserKernels kernels_;
 };
 
 }  // namespace

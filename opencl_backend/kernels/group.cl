@@ -4,7 +4,7 @@
 //  - XR_SG_PTX: NVIDIA's warps of 32 through inline PTX (shfl.sync, bar.warp.sync), which
 //    NVIDIA's OpenCL compiler takes; chosen by the host when a probe program with it builds.
 //  - otherwise: sub-groups of one work-item. Every algorithm here is written for any power-of-two
-//    sub-group size (nothing assumes 32, as DESIGN.md asks), and one is the size without
+//    sub-group size (nothing assumes 32: docs/design.md's contract), and one is the size without
 //    hardware help: the unrolled tails then end at the last work-group barrier, and the
 //    work-group combines go through local memory. The subgroup/* ids, which are the shuffles
 //    themselves, are refused on such a device (the host names the feature).

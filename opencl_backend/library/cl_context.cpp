@@ -44,12 +44,27 @@ std::vector<std::string> Context::variants(Primitive primitive, DType t) const {
   if (primitive == Primitive::reduce) {
     // Fastest first: the single pass, then the ladder from its top.
     for (std::string_view id : {"fast/single-pass", "fast/vectorized"})
-      if (reduce_unsupported_reason(*find_reduce(id), f).empty()) out.emplace_back(id);
+      if (variant_unsupported_reason(primitive, id, f).empty()) out.emplace_back(id);
     return out;
   }
   for (std::string_view id : {"fast/decoupled-lookback", "fast/reduce-then-scan"})
-    if (scan_unsupported_reason(*find_scan(id), f).empty()) out.emplace_back(id);
+    if (variant_unsupported_reason(primitive, id, f).empty()) out.emplace_back(id);
   return out;
+}
+
+std::string variant_unsupported_reason(Primitive primitive, std::string_view id,
+                                       const DeviceFacts& facts) {
+  if (primitive == Primitive::reduce) {
+    const ReduceSpec* spec = find_reduce(id);
+    return spec ? reduce_unsupported_reason(*spec, facts)
+                : "unknown variant '" + std::string(id) + "'";
+  }
+  const ScanSpec* spec = find_scan(id);
+  return spec ? scan_unsupported_reason(*spec, facts) : "unknown variant '" + std::string(id) + "'";
+}
+
+ContextState& state_of(const Context& context) {
+  return *context.state_;
 }
 
 }  // namespace xr::opencl

@@ -18,6 +18,16 @@ struct ContextState {
   std::unique_ptr<Programs> programs;
 };
 
+// Why `facts`' device cannot run variant `id` of `primitive`: "unknown variant" for an id the
+// library lacks, a feature the device lacks; empty when it can. The one answer the library's
+// Reduce, Scan and variants() and the tool's adapter pass on; a dtype's own needs are
+// require_dtype's (cl_requirements.hpp).
+std::string variant_unsupported_reason(Primitive primitive, std::string_view id,
+                                       const DeviceFacts& facts);
+
+// The state of `context` (a friend of Context: no public accessor).
+ContextState& state_of(const Context& context);
+
 // Throws Error(usage) with the knobs' line when one of them is malformed: every reduce and scan
 // is refused, as Vulkan's are.
 void require_knobs(const ContextState& state);

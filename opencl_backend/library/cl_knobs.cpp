@@ -45,8 +45,7 @@ void read_lookback(OpenClKnobs& k) {
                   "XR_CL_LOOKBACK_SHAPE must be <workgroup>x<vectors>, a power of two from 32 to "
                   "1024 and 1 to 32 (e.g. 128x8)");
     } else {
-      k.lookback.workgroup = wg;
-      k.lookback.vectors = vectors;
+      k.lookback.shape = {wg, vectors};
     }
   }
   const ScanOneGroupKnob one_group = read_scan_one_group_knob();

@@ -12,7 +12,7 @@ namespace {
 
 // The spec of `id`, or the library's choice: the first in its order the device runs over t.
 const ReduceSpec& choose_reduce(const Context& context, const std::string& id, DType t) {
-  const DeviceFacts& f = context.state().facts;
+  const DeviceFacts& f = state_of(context).facts;
   if (id.empty()) {
     const std::vector<std::string> runnable = context.variants(Primitive::reduce, t);
     if (runnable.empty())
@@ -23,10 +23,10 @@ const ReduceSpec& choose_reduce(const Context& context, const std::string& id, D
   }
   const ReduceSpec* spec = find_reduce(id);
   if (!spec) throw Error(ErrorCategory::usage, "xreduce::opencl: no reduce variant '" + id + "'");
-  if (const std::string why = reduce_unsupported_reason(*spec, f); !why.empty())
+  if (const std::string why = variant_unsupported_reason(Primitive::reduce, id, f); !why.empty())
     throw Error(ErrorCategory::unsupported,
                 "xreduce::opencl: " + id + " cannot run on " + f.info.name + ": " + why);
-  require_dtype(spec->id, t, f);
+  require_dtype(spec->id(), t, f);
   return *spec;
 }
 
@@ -36,7 +36,7 @@ struct Reduce::State {
   ContextState* context = nullptr;
   std::string variant;
   DType accumulator = DType::i32;
-  ReducePlan plan;
+  Launches plan;
 };
 
 Reduce::Reduce(const Context& context, const ReduceDesc& desc) : state_(std::make_unique<State>()) {
@@ -44,13 +44,13 @@ Reduce::Reduce(const Context& context, const ReduceDesc& desc) : state_(std::mak
     throw Error(ErrorCategory::usage,
                 "xreduce::opencl: a reduce of 0 elements launches nothing: its result is the "
                 "operator's identity");
-  require_knobs(context.state());
+  require_knobs(state_of(context));
   const ReduceSpec& spec = choose_reduce(context, desc.variant, desc.dtype);
   State& s = *state_;
-  s.context = &context.state();
-  s.variant = spec.id;
+  s.context = &state_of(context);
+  s.variant = spec.id();
   s.accumulator = accumulator_of(desc.dtype);
-  s.plan = plan_reduce(spec, desc.count, desc.dtype, desc.op);
+  s.plan = reduce_launches(spec, desc.count, desc.dtype, desc.op);
   for (const Pass& p : s.plan.passes) s.context->programs->kernel(p.key);  // build now
 }
 

@@ -11,7 +11,7 @@ namespace xr::opencl {
 namespace {
 
 const ScanSpec& choose_scan(const Context& context, const std::string& id, DType t) {
-  const DeviceFacts& f = context.state().facts;
+  const DeviceFacts& f = state_of(context).facts;
   if (id.empty()) {
     const std::vector<std::string> runnable = context.variants(Primitive::scan, t);
     if (runnable.empty())
@@ -22,10 +22,10 @@ const ScanSpec& choose_scan(const Context& context, const std::string& id, DType
   }
   const ScanSpec* spec = find_scan(id);
   if (!spec) throw Error(ErrorCategory::usage, "xreduce::opencl: no scan variant '" + id + "'");
-  if (const std::string why = scan_unsupported_reason(*spec, f); !why.empty())
+  if (const std::string why = variant_unsupported_reason(Primitive::scan, id, f); !why.empty())
     throw Error(ErrorCategory::unsupported,
                 "xreduce::opencl: " + id + " cannot run on " + f.info.name + ": " + why);
-  require_dtype(spec->id, t, f);
+  require_dtype(spec->id(), t, f);
   return *spec;
 }
 
@@ -34,19 +34,19 @@ const ScanSpec& choose_scan(const Context& context, const std::string& id, DType
 struct Scan::State {
   ContextState* context = nullptr;
   std::string variant;
-  ScanPlan plan;
+  Launches plan;
 };
 
 Scan::Scan(const Context& context, const ScanDesc& desc) : state_(std::make_unique<State>()) {
   if (desc.count == 0)
     throw Error(ErrorCategory::usage, "xreduce::opencl: a scan of 0 elements launches nothing");
-  require_knobs(context.state());
+  require_knobs(state_of(context));
   const ScanSpec& spec = choose_scan(context, desc.variant, desc.dtype);
   State& s = *state_;
-  s.context = &context.state();
-  s.variant = spec.id;
-  s.plan = plan_scan(spec, desc.count, desc.dtype, desc.op, desc.kind, s.context->knobs.lookback,
-                     s.context->facts.max_work_group);
+  s.context = &state_of(context);
+  s.variant = spec.id();
+  s.plan = scan_launches(spec, desc.count, desc.dtype, desc.op, desc.kind,
+                         s.context->knobs.lookback, s.context->facts.max_work_group);
   for (const Pass& p : s.plan.passes) s.context->programs->kernel(p.key);  // build now
 }
 
@@ -64,7 +64,7 @@ std::uint64_t Scan::scratch_size() const {
 
 void Scan::enqueue(cl_command_queue queue, cl_mem input, cl_mem output, cl_mem scratch,
                    std::span<const cl_event> wait, cl_event* first, cl_event* last) const {
-  const ScanPlan& plan = state_->plan;
+  const Launches& plan = state_->plan;
   if (!plan.zero_scratch) {
     enqueue_passes(*state_->context->programs, queue, plan.passes, {input, output, scratch},
                    {.wait = wait, .first = first, .last = last});

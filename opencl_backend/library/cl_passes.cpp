@@ -6,7 +6,7 @@
 namespace xr::opencl {
 namespace {
 
-void set_args(cl_kernel kernel, std::array<cl_mem, 3> mem, const Params& p) {
+void set_args(cl_kernel kernel, std::array<cl_mem, 3> mem, const PassArgs& p) {
   cl_uint i = 0;
   for (cl_mem m : mem) XR_CL_CHECK(clSetKernelArg(kernel, i++, sizeof(cl_mem), &m));
   const cl_ulong n = p.n;

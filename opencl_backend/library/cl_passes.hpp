@@ -1,27 +1,37 @@
-// The passes of one call over the caller's three buffers (input, output, scratch), enqueued in
-// order on the caller's queue: the counterpart of Vulkan's recording and CUDA's launches.
+// The passes of one call over the caller's three buffers (input, output, scratch), translated from
+// core's plans (cl_reduce_plan, cl_scan_plan) and enqueued in order on the caller's queue: the
+// counterpart of Vulkan's recording and CUDA's launches.
 #pragma once
 
 #include <CL/cl.h>
 
 #include <array>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
-#include "cl_params.hpp"
 #include "cl_programs.hpp"
 #include "xreduce/compiled.hpp"
+#include "xreduce/pass_args.hpp"
 
 namespace xr::opencl {
 
-enum class Role : std::uint8_t { input, output, scratch };
-
+// One launch of a core plan's pass: the built-in kernel (its build's key), the caller's buffers
+// at its three arguments, its arguments after them (kernels/common.cl, XR_KERNEL) and its grid.
 struct Pass {
   KernelKey key;
-  std::array<Role, 3> roles{Role::input, Role::output, Role::scratch};  // src, dst, aux
-  Params params;
+  PassBuffers roles = kIoBuffers;  // src, dst, aux
+  PassArgs params;
   std::uint64_t groups = 1;  // work-groups launched (global size = groups x key.workgroup)
+};
+
+// What one call launches, and the scratch its passes share.
+struct Launches {
+  std::vector<Pass> passes;
+  std::uint64_t scratch_bytes = 16;
+  bool zero_scratch = false;                  // the look-back: status words start at zero
+  std::optional<std::uint64_t> fallbacks_at;  // the look-back: bytes into scratch of the count
 };
 
 // Where the first and last pass's events go, and what the first one waits for.

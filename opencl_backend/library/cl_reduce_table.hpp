@@ -1,6 +1,5 @@
-// The OpenCL reduce variants as data: the kernel, work-group size, shape and requirements of each
-// id, the same ids and algorithms as CUDA's and Vulkan's, with shapes from core
-// (xreduce/shapes.hpp).
+// The OpenCL reduce variants as data: the kernel and requirements of each id, the same ids and
+// algorithms as CUDA's and Vulkan's; each id's schedule is core's (xreduce/reduce_plan.hpp).
 #pragma once
 
 #include <cstdint>
@@ -10,30 +9,18 @@
 
 #include "cl_device_facts.hpp"
 #include "xreduce/backend.hpp"
+#include "xreduce/reduce_plan.hpp"
 
 namespace xr::opencl {
 
-// How a variant maps n elements to work-groups.
-enum class ReduceShape {
-  per_block,    // one work-group per `items * workgroup` elements, re-run over the partials
-  grid_stride,  // at most `max_groups` work-groups walk the input; re-run likewise
-  single_pass,  // grid-stride, and the last work-group folds the partials in the same launch
-};
-
+// A reduce id in OpenCL: core's schedule (xreduce/reduce_plan.hpp), the kernel that runs it and
+// what it needs of the device.
 struct ReduceSpec {
-  std::string_view id;      // catalog id
+  ReduceSchedule schedule;
   std::string_view kernel;  // kernels/<kernel>.cl
-  ReduceShape shape = ReduceShape::per_block;
-  std::uint32_t workgroup = 256;  // work-items (-DWG), a power of two
-  std::uint32_t items = 1;        // elements per work-item per block (per_block) or iteration
-  std::uint32_t unroll = 1;       // -DUNROLL (fast/*: vector loads in flight)
-  std::uint32_t max_groups = 0;   // grid_stride/single_pass: work-groups of the first pass
-  std::uint32_t needs = 0;        // Need bits (cl_requirements.hpp)
+  std::uint32_t needs = 0;  // Need bits (cl_requirements.hpp)
+  std::string_view id() const { return schedule.id; }
 };
-
-// Work-groups of the grid-stride variants' first pass: Vulkan's kGridGroups (1024: every SM of
-// an H100/H200 busy in one wave of 8 groups of 256, and one group folds the partials after).
-inline constexpr std::uint32_t kGridGroups = 1024;
 
 std::span<const ReduceSpec> reduce_table();
 const ReduceSpec* find_reduce(std::string_view id);

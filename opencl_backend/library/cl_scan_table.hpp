@@ -1,5 +1,6 @@
-// The OpenCL scan variants as data: kernels, work-group size, items and requirements of each id,
-// and the look-back's tuning. Vulkan's table (vk_scan_table.hpp) in OpenCL C, shapes from core.
+// The OpenCL scan variants as data: the local memory and requirements of each id, and the
+// look-back's tuning; each id's schedule (family, tile, kernels, passes) is core's
+// (xreduce/scan_plan.hpp).
 #pragma once
 
 #include <cstdint>
@@ -9,30 +10,19 @@
 
 #include "cl_device_facts.hpp"
 #include "xreduce/backend.hpp"
+#include "xreduce/scan_plan.hpp"
 #include "xreduce/shapes.hpp"
 
 namespace xr::opencl {
 
-enum class ScanFamily {
-  tiled,             // a work-group scans a tile and writes its total; the totals are scanned by
-                     // the same kernel level by level, then added back down (scan_uniform_add)
-  bit,               // seed 001's Fenwick tree: build in-block, build above, query
-  reduce_then_scan,  // fast/reduce-then-scan: reduce chunks, scan the partials, rescan chunks
-  look_back,         // fast/decoupled-lookback: one pass with the decoupled fallback
-};
-
+// A scan id in OpenCL: core's schedule (xreduce/scan_plan.hpp: family, tile, kernels, each kernel
+// kernels/<name>.cl), its local memory and what it needs of the device.
 struct ScanSpec {
-  std::string_view id;
-  ScanFamily family = ScanFamily::tiled;
-  std::string_view kernel;    // tiled: the tile scan; bit: the in-block build; fast/*: the tile
-  std::string_view levels{};  // bit: the build above the block
-  std::string_view query{};   // bit: the query
-  std::uint32_t workgroup = 256;
-  std::uint32_t items = 1;  // tiled: elements per work-item; fast/*: 4-element vectors per item
+  ScanSchedule schedule;
   std::uint32_t local_bytes = 0;  // the most local memory one of its kernels declares (4-byte
                                   // accumulators; 8-byte ones take twice)
   std::uint32_t needs = 0;
-  bool deterministic = true;
+  std::string_view id() const { return schedule.id; }
 };
 
 // fast/decoupled-lookback's tile and patience: Vulkan's 32-bit shape (128 x 8 vectors of 4), kept
@@ -42,8 +32,7 @@ struct ScanSpec {
 // incomplete window before the work-group reduces the missing predecessors itself (the
 // decoupled fallback).
 struct LookBackPolicy {
-  std::uint32_t workgroup = 128;
-  std::uint32_t vectors = 8;
+  LookBackShape shape{128, 8};
   std::uint32_t polls = 512;
   std::uint64_t one_group_max = kScanOneGroupMax;
 };

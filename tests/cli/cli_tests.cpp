@@ -1,7 +1,7 @@
-// End-to-end tests of the built `xreduce` binary: every bad input of issue 2 is refused with the
-// documented exit code and exactly one line on stderr; the happy paths print what they promise in
-// every format. Fixtures (.npy/.bin, good and broken) are written at run time into a temporary
-// directory; nothing binary is committed.
+// End-to-end tests of the built `xreduce` binary: every bad input (flags, sizes, files) is refused
+// with the documented exit code and exactly one line on stderr; the happy paths print what they
+// promise in every format. Fixtures (.npy/.bin, good and broken) are written at run time into a
+// temporary directory; nothing binary is committed.
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
@@ -594,9 +594,9 @@ TEST_CASE("compare --plot draws an SVG with matplotlib", "[cli][plot]") {
                ".svg");
 }
 
-// Issue 5's bar: compare across the CPU and Vulkan (lavapipe in CI) in all four formats and with
-// --plot. Skipped where Vulkan is not available, unless XR_TEST_REQUIRE_BACKENDS names vulkan
-// (CI), where that is a failure.
+// Compare across the CPU and Vulkan (lavapipe in CI) in all four formats and with --plot. Skipped
+// where Vulkan is not available, unless XR_TEST_REQUIRE_BACKENDS names vulkan (CI), where that is a
+// failure.
 TEST_CASE("compare across cpu and vulkan in every format and with --plot",
           "[cli][compare][vulkan]") {
   require_vulkan_or_skip();
@@ -666,8 +666,8 @@ TEST_CASE("compare across cpu and vulkan in every format and with --plot",
   CHECK(slurp(png).rfind("\x89PNG", 0) == 0);
 }
 
-// Issue 10: every row says its mode; batch rows say how many calls a sample holds; bad modes are
-// usage errors.
+// Measurement modes: every row says its mode; batch rows say how many calls a sample holds; bad
+// modes are usage errors.
 TEST_CASE("compare --mode measures cold and batch rows, each labelled", "[cli][compare][mode]") {
   const Result r = xreduce({"compare", "--backend", "cpu", "--n", "1K,64K", "--mode", "all",
                             "--reps", "3", "--format", "json", "--quiet"});
@@ -711,7 +711,7 @@ TEST_CASE("compare --mode measures cold and batch rows, each labelled", "[cli][c
   CHECK(rj["batch_calls"].get<int>() >= 1);
 }
 
-// Issue 10: peers (bench/peers.py's rows) fold into the tables; a bad file is one clean line.
+// Peers (bench/peers.py's rows) fold into the tables; a bad file is one clean line.
 TEST_CASE("compare --merge folds another report's rows in and compares with the libraries",
           "[cli][compare][merge]") {
   TempDir dir;
@@ -803,11 +803,11 @@ TEST_CASE("error lines escape control characters and invalid UTF-8", "[cli][erro
   CHECK(n.err.find("\\xbd") != std::string::npos);
 }
 
-// Issue 10's bar on lavapipe: both modes and the overhead table, and a % peak above 100 is never
-// silent. How fast a CPU device runs depends on what else the host does (lavapipe rows reached
-// 119-126 % of the probe with ctest's jobs sharing two cores), so the promise tested is the
-// flag: every row above its peak carries above_peak and the text says why, and no row below
-// carries it. Skipped without Vulkan unless XR_TEST_REQUIRE_BACKENDS names it.
+// On lavapipe: both modes and the overhead table, and a % peak above 100 is never silent. How fast
+// a CPU device runs depends on what else the host does (lavapipe rows reached 119-126 % of the
+// probe with ctest's jobs sharing two cores), so the promise tested is the flag: every row above
+// its peak carries above_peak and the text says why, and no row below carries it. Skipped without
+// Vulkan unless XR_TEST_REQUIRE_BACKENDS names it.
 TEST_CASE("compare --mode all across cpu and vulkan: % peak above 100 is never silent",
           "[cli][compare][vulkan][mode]") {
   require_vulkan_or_skip();
@@ -850,9 +850,9 @@ TEST_CASE("compare --mode all across cpu and vulkan: % peak above 100 is never s
   }
 }
 
-// Issue 11's measuring half on lavapipe: each GPU backend's host link (the anchor) and its own
-// uploads and read-backs at each size, in JSON and in markdown; the cpu has no link and no table.
-// Skipped without Vulkan unless XR_TEST_REQUIRE_BACKENDS names it.
+// The transfers on lavapipe: each GPU backend's host link (the anchor) and its own uploads and
+// read-backs at each size, in JSON and in markdown; the cpu has no link and no table. Skipped
+// without Vulkan unless XR_TEST_REQUIRE_BACKENDS names it.
 TEST_CASE("compare --transfers: the host link and the user path of each GPU backend",
           "[cli][compare][vulkan][transfers]") {
   require_vulkan_or_skip();
@@ -902,10 +902,10 @@ TEST_CASE("compare --transfers: the host link and the user path of each GPU back
   }
 }
 
-// Issue 11: the modules by device address (64-bit indices), which Vulkan runs for arrays past one
-// binding, forced at small n on lavapipe for every variant of both primitives (the binding/
-// conformance cases run them at 2^26 + 5 for reduce only, being slow there); and a bad value of
-// the knob leaves Vulkan unavailable with one line saying why.
+// The modules by device address (64-bit indices), which Vulkan runs for arrays past one binding,
+// forced at small n on lavapipe for every variant of both primitives (the binding/ conformance
+// cases run them at 2^26 + 5 for reduce only, being slow there); and a bad value of the knob leaves
+// Vulkan unavailable with one line saying why.
 TEST_CASE("XR_VK_ADDRESSING=address: every Vulkan variant by device address",
           "[cli][compare][vulkan][address]") {
   require_vulkan_or_skip();
@@ -1265,7 +1265,7 @@ TEST_CASE("a kernel that never finishes ends the run: exit 5, one line", "[cli][
                         "vulkan: a submission did not finish within 1 s");
 }
 
-// The scan knobs of issue 22: a malformed value refuses the scan with one line, exit 2.
+// The look-back and one-group scan knobs: a malformed value refuses the scan with one line, exit 2.
 TEST_CASE("malformed look-back and one-group knobs refuse the scan with one line",
           "[cli][vulkan]") {
   for (const auto& [name, value, says] :

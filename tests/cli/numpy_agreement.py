@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`xreduce run` agrees with NumPy on files it never saw (issues 8 and 12).
+"""`xreduce run` agrees with NumPy on files it never saw, in every dtype.
 
     numpy_agreement.py XREDUCE [--cases-per-dtype K] [BACKEND:SCAN_VARIANT:REDUCE_VARIANT ...]
 

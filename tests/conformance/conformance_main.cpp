@@ -5,9 +5,9 @@
 // `conformance/<backend>/backend` checks the backend's arrays and refusals apart from variants.
 // Every case drives its variant through xr::Runner and checks it against xr::Expectation, the
 // same seam and check the tool uses, so reduce and scan share every case below.
-// Past the old limits, one case per (backend, variant) at each size of kPastLimits:
-//  - `binding/vulkan/<id>` (`[binding][vulkan]`, reduce, run by ctest): n = 2^26 + 5, past the
-//    storage-buffer binding every Vulkan variant was once bound to (2^25 u32 on lavapipe);
+// Past the limits, one case per (backend, variant) at each size of kPastLimits:
+//  - `binding/vulkan/<id>` (`[binding][vulkan]`, reduce, run by ctest): n = 2^26 + 5, past what
+//    one storage-buffer binding holds (2^25 u32 on lavapipe), so Vulkan runs it by device address;
 //  - hidden `large/<backend>/...` (`[.large]`, GPU backends): n = 2^31 + 5, past every signed
 //    32-bit index; hidden `huge/<backend>/...` (`[.huge]`): n = 2^32 + 5, past every 32-bit
 //    index. Run them by name or tag: `conformance_tests 'huge/vulkan/*'`.
@@ -80,7 +80,7 @@ struct SkipCase {
 
 enum class Mode { conformance, past_limit, contract };
 
-// A size past an old limit (GPU backends only): the case's name prefix, its tags, whether only
+// A size past a limit (GPU backends only): the case's name prefix, its tags, whether only
 // Vulkan runs it, whether only reduce's sum runs, n, and where the distinct minimum and maximum
 // go (just past the limits an index could wrap at).
 struct PastLimit {
@@ -187,7 +187,7 @@ class VariantCase final : public Catch::ITestInvoker {
     if (summary.stopped) FAIL("too many failures, stopping this case");
   }
 
-  // n past an old limit (PastLimit). Constant data with a distinct minimum and maximum placed
+  // n past a limit (PastLimit). Constant data with a distinct minimum and maximum placed
   // just past the limits, so an index that wraps or a dropped element changes the result. Reduce
   // checks every op of i32 and u32 in closed form; scan checks every element of an inclusive sum
   // and an exclusive max of u32 against the host reference (reading back and checking 2^31
@@ -516,7 +516,7 @@ int main(int argc, char* argv[]) {
     for (const xr::VariantInfo& v : backend->variants())
       add(backend.get(), v.primitive, v.id, Mode::conformance);
   }
-  // Past the old limits: the GPU backends only (the CPU reference is not where index overflow
+  // Past the limits: the GPU backends only (the CPU reference is not where index overflow
   // hides, and 8 GiB per array is too much for a CI runner); the binding cases Vulkan only.
   for (const PastLimit& limit : kPastLimits)
     for (const auto& backend : registry.backends()) {

@@ -1,6 +1,8 @@
-// The OpenCL backend's plans follow core's shapes (xreduce/shapes.hpp): every shared id's tile
-// over every dtype (or a listed exception), the single pass's one-work-group limit. Plans need
-// no device.
+// OpenCL's translation of core's plans (cl_reduce_plan, cl_scan_plan): one launch per pass, each
+// kernel built for what its pass reads (the accumulator over scratch) and writes (the caller's
+// elements), a wide tile by -DXR_WIDE_DST, the call's kind on the passes that take it; and the
+// tiles OpenCL runs with its look-back policy: core's shared shape, or a listed exception. Plans
+// need no device.
 #include <catch2/catch.hpp>
 
 #include "cl_reduce_plan.hpp"
@@ -11,64 +13,97 @@ namespace {
 
 using namespace xr::opencl;
 
-// The tile a reduce plan launches: work-items of its work-group, and elements per work-item
-// from the work-groups its first pass gives an array of 64 tiles of the shared shape.
-xr::TileShape planned_reduce(const ReduceSpec& spec, xr::TileShape shared, xr::DType t) {
-  const std::uint64_t n = 64 * shared.tile();
-  const ReducePlan plan = plan_reduce(spec, n, t, xr::Op::sum);
-  const std::uint64_t groups = plan.passes.front().params.groups;
-  return {spec.workgroup, static_cast<std::uint32_t>(n / groups / spec.workgroup)};
-}
+// The defaults, not this process's knobs.
+const LookBackPolicy kPolicy{};
 
-// The tile a scan plan's tile pass (the one running the spec's kernel) works on.
+// The tile a scan's tile pass (the one running the schedule's kernel) works on.
 xr::TileShape planned_scan(const ScanSpec& spec, xr::DType t) {
-  LookBackPolicy policy;  // the defaults, not this process's knobs
+  LookBackPolicy policy = kPolicy;
   policy.one_group_max = 0;
-  const ScanPlan plan = plan_scan(spec, std::uint64_t{1} << 24, t, xr::Op::sum,
-                                  xr::ScanKind::inclusive, policy, 1024);
+  const Launches plan = scan_launches(spec, std::uint64_t{1} << 24, t, xr::Op::sum,
+                                      xr::ScanKind::inclusive, policy, 1024);
+  const xr::ScanFamily family = spec.schedule.family;
   for (const Pass& p : plan.passes)
-    if (p.key.kernel == spec.kernel) {
-      if (spec.family == ScanFamily::bit) return {p.key.workgroup, 1};
+    if (p.key.kernel == spec.schedule.kernel) {
+      if (family == xr::ScanFamily::bit) return {p.key.workgroup, 1};
       const bool vectors =
-          spec.family == ScanFamily::reduce_then_scan || spec.family == ScanFamily::look_back;
-      return {p.key.workgroup, vectors ? p.key.unroll * lane_elements(t) : p.key.unroll};
+          family == xr::ScanFamily::reduce_then_scan || family == xr::ScanFamily::look_back;
+      return {p.key.workgroup, vectors ? p.key.unroll * xr::lane_elements(t) : p.key.unroll};
     }
-  FAIL("no pass runs " << spec.kernel);
+  FAIL("no pass runs " << spec.schedule.kernel);
   return {};
 }
 
 xr::TileShape expected_scan(const ScanSpec& spec) {
-  if (spec.id.starts_with("subgroup/")) return xr::kRegisterScanShape;
-  return xr::shared_shape(xr::Primitive::scan, spec.id);
+  if (spec.id().starts_with("subgroup/")) return xr::kRegisterScanShape;
+  return xr::shared_shape(xr::Primitive::scan, spec.id());
 }
 
 }  // namespace
 
-TEST_CASE("every OpenCL reduce tile is core's shared shape", "[shapes][opencl]") {
-  for (const ReduceSpec& spec : reduce_table()) {
-    const xr::TileShape shared = xr::shared_shape(xr::Primitive::reduce, spec.id);
-    if (shared.threads == 0) continue;  // subgroup/*: shapes of their own
-    for (xr::DType t : xr::kAllDTypes)
-      xrtest::check_shape("opencl", xr::Primitive::reduce, spec.id, t,
-                          planned_reduce(spec, shared, t), shared);
-  }
+TEST_CASE("every OpenCL reduce is core's schedule and plan, in launches", "[shapes][opencl]") {
+  for (const ReduceSpec& spec : reduce_table())
+    for (xr::DType t : {xr::DType::i32, xr::DType::f16, xr::DType::f64}) {
+      const xr::ReduceSchedule core = xr::reduce_schedule(spec.id());
+      REQUIRE(core.id == spec.id());
+      const std::uint64_t n = (1ull << 24) + 5;
+      const xr::ReducePlan plan = xr::plan_reduce(core, n, xr::size_of(xr::accumulator_of(t)));
+      const Launches l = reduce_launches(spec, n, t, xr::Op::max);
+      CAPTURE(std::string(spec.id()), std::string(xr::to_string(t)));
+      REQUIRE(l.passes.size() == plan.passes.size());
+      CHECK(l.scratch_bytes == plan.scratch_bytes);
+      for (std::size_t i = 0; i < l.passes.size(); ++i) {
+        const Pass& p = l.passes[i];
+        CHECK(p.key.kernel == spec.kernel);
+        CHECK(p.key.workgroup == core.threads);
+        CHECK(p.key.unroll == core.unroll);
+        CHECK(p.key.op == xr::Op::max);
+        // The later passes read partials: the accumulator's kernel.
+        CHECK(p.key.dtype == (i == 0 ? t : xr::accumulator_of(t)));
+        CHECK(p.roles == plan.passes[i].buffers());
+        CHECK(p.params.n == plan.passes[i].args.n);
+        CHECK(p.groups == plan.passes[i].args.groups);
+      }
+    }
+}
+
+TEST_CASE("OpenCL scans are core's plans, pass for pass, in launches", "[shapes][opencl]") {
+  for (const ScanSpec& spec : scan_table())
+    for (xr::DType t : {xr::DType::i32, xr::DType::f16, xr::DType::f64})
+      for (std::uint64_t n : {1ull, 100000ull, (1ull << 24) + 7}) {
+        const xr::ScanPlan plan = xr::plan_scan(spec.schedule, n, t,
+                                                {.look_back = kPolicy.shape,
+                                                 .polls = kPolicy.polls,
+                                                 .one_group_max = kPolicy.one_group_max,
+                                                 .max_threads = 1024});
+        const Launches l =
+            scan_launches(spec, n, t, xr::Op::sum, xr::ScanKind::exclusive, kPolicy, 1024);
+        CAPTURE(std::string(spec.id()), std::string(xr::to_string(t)), n);
+        REQUIRE(l.passes.size() == plan.passes.size());
+        CHECK(l.scratch_bytes == plan.scratch_bytes);
+        CHECK(l.zero_scratch == plan.zero_scratch);
+        CHECK(l.fallbacks_at == plan.fallbacks_at);
+        for (std::size_t i = 0; i < l.passes.size(); ++i) {
+          const xr::ScanPassPlan& p = plan.passes[i];
+          const Pass& c = l.passes[i];
+          CHECK(c.key.kernel == p.kernel);
+          CHECK(c.key.workgroup == p.threads);
+          CHECK(c.key.unroll == p.items);
+          CHECK(c.key.dtype == (p.reads_accumulators() ? xr::accumulator_of(t) : t));
+          CHECK(c.key.dst_elements == p.writes_elements());
+          CHECK((c.key.defines == "-DXR_WIDE_DST") == (p.stage == xr::ScanStage::wide_tile));
+          CHECK(c.roles == p.buffers);
+          // An exclusive call: the passes that write its output take the flag.
+          CHECK(c.params.flags == (p.args.flags | (p.takes_kind ? xr::kScanExclusive : 0u)));
+          CHECK(c.groups == std::max<std::uint32_t>(p.args.groups, 1));
+        }
+      }
 }
 
 TEST_CASE("every OpenCL scan tile is core's shared shape or a listed exception",
           "[shapes][opencl]") {
   for (const ScanSpec& spec : scan_table())
     for (xr::DType t : xr::kAllDTypes)
-      xrtest::check_shape("opencl", xr::Primitive::scan, spec.id, t, planned_scan(spec, t),
+      xrtest::check_shape("opencl", xr::Primitive::scan, spec.id(), t, planned_scan(spec, t),
                           expected_scan(spec));
-}
-
-TEST_CASE("OpenCL fast/single-pass runs one work-group up to core's one-block limit",
-          "[shapes][opencl]") {
-  const ReduceSpec& spec = *find_reduce("fast/single-pass");
-  CHECK(plan_reduce(spec, xr::kSinglePassOneBlockMax, xr::DType::f32, xr::Op::sum)
-            .passes.front()
-            .params.groups == 1);
-  CHECK(plan_reduce(spec, xr::kSinglePassOneBlockMax + 1, xr::DType::f32, xr::Op::sum)
-            .passes.front()
-            .params.groups > 1);
 }

@@ -1,6 +1,6 @@
-// compare's compiled facts (issue 36): what differs between two calls pass by pass (a fact one
-// side does not report is no difference), how a difference reads, the JSON object written and read
-// back whole, and a report's rows carrying them through render_json and parse_saved_report.
+// compare's compiled facts: what differs between two calls pass by pass (a fact one side does not
+// report is no difference), how a difference reads, the JSON object written and read back whole,
+// and a report's rows carrying them through render_json and parse_saved_report.
 #include <catch2/catch.hpp>
 
 #include <string>

@@ -1,8 +1,7 @@
 // The four renderings of compare's report (text, markdown, CSV, JSON), and the text with its
-// colours, against golden files in tests/unit/golden/, byte for byte. The goldens were written by
-// the renderers of report.cpp at 410135f, before the report was split into app/report/ (issue
-// 20): the split must not move a byte. XR_UPDATE_GOLDEN=1 rewrites them; only do that for an
-// intended change of the report.
+// colours, against golden files in tests/unit/golden/, byte for byte: a change to the renderers'
+// code must not move a byte of their output. XR_UPDATE_GOLDEN=1 rewrites them; only do that for
+// an intended change of the report.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "vk_check.hpp"
 #include "vk_device.hpp"
+#include "vk_internal.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/units.hpp"
 

@@ -5,10 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <vector>
-#include "vk_hpp.hpp"
-
-#include "vk_device_facts.hpp"
-#include "vk_knobs.hpp"
+#include "vk_internal.hpp"
 
 namespace xr::vulkan {
 

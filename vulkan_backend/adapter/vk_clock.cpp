@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "vk_check.hpp"
+#include "vk_internal.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/units.hpp"
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "vk_check.hpp"
+#include "vk_internal.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::vulkan {

@@ -7,10 +7,9 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
-#include "vk_hpp.hpp"
+#include "vk_internal.hpp"
 
 #include "vk_device.hpp"
-#include "vk_grid.hpp"
 #include "xreduce/backend.hpp"
 
 namespace xr::vulkan {

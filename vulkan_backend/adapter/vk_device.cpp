@@ -1,7 +1,6 @@
 #include "vk_device.hpp"
 
-#include "vk_check.hpp"
-#include "vk_context.hpp"
+#include "vk_internal.hpp"
 #include "vk_transfer.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/units.hpp"

@@ -9,11 +9,9 @@
 #include <memory>
 #include <optional>
 #include <span>
-#include "vk_hpp.hpp"
+#include "vk_internal.hpp"
 
-#include "vk_context.hpp"
 #include "vk_instance.hpp"
-#include "vk_pipelines.hpp"
 
 namespace xr::vulkan {
 
@@ -33,8 +31,8 @@ class Device {
   const vk::raii::Queue& queue() const { return queue_; }
   // The library's Context over this device (xreduce/vulkan), and its pipelines.
   const Context& context() const { return *context_; }
-  Pipelines& pipelines() { return *context_->state().pipelines; }
-  const Pipelines& pipelines() const { return *context_->state().pipelines; }
+  Pipelines& pipelines() { return *state_of(*context_).pipelines; }
+  const Pipelines& pipelines() const { return *state_of(*context_).pipelines; }
 
   // Waits for the queue to drain (no-throw): objects holding command buffers call it before
   // freeing them, which after a timed-out fence may still be pending.

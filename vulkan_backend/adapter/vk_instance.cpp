@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "vk_buffer.hpp"
-#include "vk_check.hpp"
+#include "vk_internal.hpp"
 #include "vk_keep_loaded.hpp"
 #include "xreduce/error.hpp"
 

@@ -6,10 +6,7 @@
 #include <mutex>
 #include <string>
 #include <vector>
-#include "vk_hpp.hpp"
-
-#include "vk_device_facts.hpp"
-#include "vk_knobs.hpp"
+#include "vk_internal.hpp"
 
 namespace xr::vulkan {
 

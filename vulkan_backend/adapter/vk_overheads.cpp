@@ -4,8 +4,8 @@
 #include <string>
 #include <utility>
 
-#include "vk_check.hpp"
 #include "vk_commands.hpp"
+#include "vk_internal.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/harness.hpp"
 #include "xreduce/units.hpp"

@@ -4,9 +4,8 @@
 #include <vector>
 
 #include "vk_array.hpp"
-#include "vk_check.hpp"
 #include "vk_commands.hpp"
-#include "vk_reduce_table.hpp"
+#include "vk_internal.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::vulkan {
@@ -90,8 +89,8 @@ double probe_shader_ms(Device& device, const char* name, const Buffer& first, co
                               .workgroup = kWorkgroup,
                               .unroll = kUnroll,
                               .descriptor_sets = true});
-  const std::uint32_t groups = std::min(
-      {ceil_div(vectors, kWorkgroup * kUnroll), kGridGroups, f.limits.maxComputeWorkGroupCount[0]});
+  const std::uint32_t groups = std::min({ceil_div32(vectors, kWorkgroup * kUnroll), kGridGroups,
+                                         f.limits.maxComputeWorkGroupCount[0]});
   return probe_median_ms(device, [&](const vk::raii::CommandBuffer& cmd) {
     record_dispatch(cmd, device, pipeline, operands, PushConstants{vectors, 0, 0, groups},
                     Grid{groups, 1});

@@ -1,9 +1,7 @@
 #include "vk_program.hpp"
 
-#include "vk_compiled.hpp"
-#include "vk_context.hpp"
+#include "vk_internal.hpp"
 
-#include "vk_recording.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::vulkan {
@@ -47,7 +45,7 @@ Program::Program(Device& device, std::vector<ProgramPass> passes,
 
 std::vector<CompiledPass> Program::compiled() const {
   std::vector<CompiledPass> out;
-  const ContextState& c = device_->context().state();
+  const ContextState& c = state_of(device_->context());
   for (std::size_t i = 0; i < passes_.size(); ++i)
     out.push_back(compiled_pass(*c.device, c.facts, pipelines_[i], passes_[i].module,
                                 passes_[i].workgroup, passes_[i].grid));

@@ -17,6 +17,7 @@
 #include "vk_buffer.hpp"
 #include "vk_commands.hpp"
 #include "xreduce/compiled.hpp"
+#include "xreduce/recent_cache.hpp"
 #include "xreduce/types.hpp"
 
 namespace xr::vulkan {
@@ -99,28 +100,6 @@ class Program {
   TimedCommands single_;
   std::optional<TimedCommands> batch_;  // batch_calls_ calls in one command buffer
   int batch_calls_ = 0;
-};
-
-// The few most recent values by key, the oldest dropped past `capacity`: the programs a reducer
-// or scanner keeps, since a compare sweep alternates few sizes and arrays per variant.
-template <class Key, class Value>
-class RecentCache {
- public:
-  explicit RecentCache(std::size_t capacity) : capacity_(capacity) {}
-  // The value of `key`, made by make() (a unique_ptr<Value>) when absent.
-  template <class Make>
-  Value& get(const Key& key, Make&& make) {
-    for (auto& [k, v] : entries_)
-      if (k == key) return *v;
-    if (entries_.size() == capacity_) entries_.pop_front();
-    entries_.emplace_back(key, make());
-    return *entries_.back().second;
-  }
-  void clear() { entries_.clear(); }
-
- private:
-  std::size_t capacity_;
-  std::deque<std::pair<Key, std::unique_ptr<Value>>> entries_;
 };
 
 // Programs kept per reducer and per scanner's (n, dtype, op): a sweep alternates few.

@@ -4,9 +4,9 @@
 #include <tuple>
 
 #include "vk_array.hpp"
+#include "vk_internal.hpp"
 #include "vk_program.hpp"
-#include "vk_requirements.hpp"
-#include "xreduce/call_check.hpp"
+#include "xreduce/device_variant.hpp"
 #include "xreduce/vulkan/reduce.hpp"
 
 namespace xr::vulkan {
@@ -21,7 +21,7 @@ class ReduceProgram {
       : reduce_(device.context(), {.dtype = input.dtype(),
                                    .op = op,
                                    .count = input.size(),
-                                   .variant = std::string(spec.id),
+                                   .variant = std::string(spec.id()),
                                    .operands = OperandKind::buffers}),
         scratch_(device, reduce_.scratch_size(), kStorageUsage, MemoryKind::device_local),
         result_(device, 16, kStorageUsage, MemoryKind::device_local) {
@@ -58,51 +58,40 @@ class ReduceProgram {
   std::optional<Program> program_;  // made last: it records over the buffers above
 };
 
-class VulkanReducer final : public Reducer {
+class VulkanReducer final : public DeviceReducer {
  public:
   VulkanReducer(std::shared_ptr<Device> device, const ReduceSpec& spec)
-      : device_(std::move(device)), spec_(spec), info_(reduce_info(spec)) {}
-
-  const VariantInfo& info() const override { return info_; }
-  Reduction reduce(DeviceArray& input, Op op) override { return run(input, op, 1); }
-  Reduction reduce_batch(DeviceArray& input, Op op, int calls) override {
-    return run(input, op, calls);
-  }
-
-  CompiledCall inspect(DeviceArray& input, Op op) override {
-    check_reduce_call(info_, input, op, 1);
-    auto& array = device_array(input, *device_);
-    require_dtype(info_.id, input.dtype(), spec_.needs, reduce_shared_bytes(spec_),
-                  device_->facts());
-    if (array.size() == 0) return {.passes = {}, .note = "n = 0: nothing is dispatched"};
-    return {.passes = program(array, op).compiled(), .note = {}};
-  }
+      : DeviceReducer(reduce_info(spec), "n = 0: nothing is dispatched"),
+        device_(std::move(device)),
+        spec_(spec) {}
 
  private:
+  void prepare(DeviceArray& input) override {
+    device_array(input, *device_);
+    device_->raise_validation();
+    require_dtype(info().id, input.dtype(), spec_.needs, reduce_shared_bytes(spec_),
+                  device_->facts());
+  }
+  Timing empty_timing() const override { return Timing{0, 0, device_->facts().timestamps()}; }
+
+  Reduction run(DeviceArray& input, Op op, int calls) override {
+    auto [accumulated, timing] = program(device_array(input, *device_), op).run(calls);
+    device_->raise_validation();
+    return {Value::from_accumulator(input.dtype(), accumulated), timing};
+  }
+  std::vector<CompiledPass> compiled(DeviceArray& input, Op op) override {
+    return program(device_array(input, *device_), op).compiled();
+  }
+
   ReduceProgram& program(const VulkanArray& array, Op op) {
     return programs_.get({array.serial(), op}, [&] {
       return std::make_unique<ReduceProgram>(*device_, spec_, array, op);
     });
   }
 
-  Reduction run(DeviceArray& input, Op op, int calls) {
-    check_reduce_call(info_, input, op, calls);
-    auto& array = device_array(input, *device_);
-    device_->raise_validation();
-    require_dtype(info_.id, input.dtype(), spec_.needs, reduce_shared_bytes(spec_),
-                  device_->facts());
-    if (array.size() == 0)
-      return {Value::identity_of(array.dtype(), op), Timing{0, 0, device_->facts().timestamps()}};
-    ReduceProgram& program = this->program(array, op);
-    auto [accumulated, timing] = program.run(calls);
-    device_->raise_validation();
-    return {Value::from_accumulator(array.dtype(), accumulated), timing};
-  }
-
   // Declared first, destroyed last: the programs hold command buffers of its pool.
   std::shared_ptr<Device> device_;
   const ReduceSpec& spec_;
-  VariantInfo info_;
   RecentCache<std::pair<std::uint64_t, Op>, ReduceProgram> programs_{kProgramsKept};
 };
 

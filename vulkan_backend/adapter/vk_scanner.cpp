@@ -5,9 +5,9 @@
 #include <tuple>
 
 #include "vk_array.hpp"
+#include "vk_internal.hpp"
 #include "vk_program.hpp"
-#include "vk_requirements.hpp"
-#include "xreduce/call_check.hpp"
+#include "xreduce/device_variant.hpp"
 #include "xreduce/vulkan/scan.hpp"
 
 namespace xr::vulkan {
@@ -24,7 +24,7 @@ struct ScanWorkspace {
         scan(device.context(), {.dtype = t,
                                 .op = op,
                                 .count = n,
-                                .variant = std::string(spec.id),
+                                .variant = std::string(spec.id()),
                                 .operands = OperandKind::buffers}),
         scratch(device, scan.scratch_size(), kStorageUsage, MemoryKind::device_local) {
     device.run_once([&](const vk::raii::CommandBuffer& cmd) {
@@ -56,34 +56,16 @@ std::unique_ptr<Program> record_scan(Device& device, const ScanWorkspace& w, con
       fallbacks);
 }
 
-class VulkanScanner final : public Scanner {
+class VulkanScanner final : public DeviceScanner {
  public:
   VulkanScanner(std::shared_ptr<Device> device, const ScanSpec& spec)
-      : device_(std::move(device)),
-        lookback_(device_->context().state().lookback),  // the library's, from the same knobs
-        spec_(effective_spec(spec, lookback_)),
-        info_(scan_info(spec)) {}
-
-  const VariantInfo& info() const override { return info_; }
-  Timing scan(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
-    return run(input, output, op, kind, 1);
-  }
-  Timing scan_batch(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind,
-                    int calls) override {
-    return run(input, output, op, kind, calls);
-  }
-
-  CompiledCall inspect(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
-    check_scan_call(info_, input, output, op, kind, 1);
-    auto& in = device_array(input, *device_);
-    device_array(output, *device_);
-    require_dtype(info_.id, in.dtype(), spec_.needs, spec_.shared_bytes, device_->facts());
-    if (in.size() == 0) return {.passes = {}, .note = "n = 0: nothing is dispatched"};
-    return {.passes = workspace(in.dtype(), op, in.size()).scan.compiled(), .note = {}};
-  }
+      : DeviceScanner(scan_info(spec), "n = 0: nothing is dispatched"),
+        device_(std::move(device)),
+        lookback_(state_of(device_->context()).lookback),  // the library's, from the same knobs
+        spec_(effective_spec(spec, lookback_)) {}
 
   std::string diagnostics() const override {
-    if (spec_.family != ScanFamily::look_back) return {};
+    if (spec_.schedule.family != ScanFamily::look_back) return {};
     return "look-back fallbacks: " + std::to_string(fallbacks_) + " of " + std::to_string(tiles_) +
            " tiles over " + std::to_string(calls_) + " calls reduced a predecessor's input (" +
            std::to_string(lookback_.polls) + " polls before falling back, window " +
@@ -91,13 +73,17 @@ class VulkanScanner final : public Scanner {
   }
 
  private:
-  Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) {
-    check_scan_call(info_, input, output, op, kind, calls);
+  void prepare(DeviceArray& input, DeviceArray& output) override {
+    device_array(input, *device_);
+    device_array(output, *device_);
+    device_->raise_validation();
+    require_dtype(info().id, input.dtype(), spec_.needs, spec_.shared_bytes, device_->facts());
+  }
+  Timing empty_timing() const override { return Timing{0, 0, device_->facts().timestamps()}; }
+
+  Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) override {
     auto& in = device_array(input, *device_);
     auto& out = device_array(output, *device_);
-    device_->raise_validation();
-    require_dtype(info_.id, in.dtype(), spec_.needs, spec_.shared_bytes, device_->facts());
-    if (in.size() == 0) return Timing{0, 0, device_->facts().timestamps()};
     ScanWorkspace& w = workspace(in.dtype(), op, in.size());
     Program& program = programs_.get({in.serial(), out.serial(), kind},
                                      [&] { return record_scan(*device_, w, in, out, kind); });
@@ -105,6 +91,9 @@ class VulkanScanner final : public Scanner {
     count_fallbacks(program, calls);
     device_->raise_validation();
     return timing;
+  }
+  std::vector<CompiledPass> compiled(DeviceArray& input, DeviceArray&, Op op, ScanKind) override {
+    return workspace(input.dtype(), op, input.size()).scan.compiled();
   }
 
   // The Scan and zeroed scratch of (n, dtype, op), made again (with new programs) when it
@@ -134,7 +123,6 @@ class VulkanScanner final : public Scanner {
   std::shared_ptr<Device> device_;
   LookBackPolicy lookback_;
   ScanSpec spec_;
-  VariantInfo info_;
   std::optional<ScanWorkspace> workspace_;
   // After the workspace: destroyed first, they record over its scratch.
   RecentCache<std::tuple<std::uint64_t, std::uint64_t, ScanKind>, Program> programs_{kProgramsKept};

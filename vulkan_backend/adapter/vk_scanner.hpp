@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "vk_device.hpp"
-#include "vk_scan_table.hpp"
+#include "vk_internal.hpp"
 #include "xreduce/backend.hpp"
 
 namespace xr::vulkan {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "vk_check.hpp"
+#include "vk_internal.hpp"
 #include "xreduce/host_copy.hpp"
 
 namespace xr::vulkan {

@@ -2,7 +2,7 @@
 
 #include "vk_program.hpp"
 #include "vk_user_variants.hpp"
-#include "xreduce/call_check.hpp"
+#include "xreduce/device_variant.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::vulkan {
@@ -75,37 +75,23 @@ class UserReduceProgram {
   std::optional<Program> program_;  // made last: it records over the buffers above
 };
 
-class UserReducer final : public Reducer {
+class UserReducer final : public DeviceReducer {
  public:
   UserReducer(std::shared_ptr<Device> device, const UserKernel& kernel, UserModules& modules)
-      : device_(std::move(device)), kernel_(kernel), modules_(modules), info_(kernel.info()) {}
-
-  const VariantInfo& info() const override { return info_; }
-  Reduction reduce(DeviceArray& input, Op op) override { return run(input, op, 1); }
-  Reduction reduce_batch(DeviceArray& input, Op op, int calls) override {
-    return run(input, op, calls);
-  }
-
-  CompiledCall inspect(DeviceArray& input, Op op) override {
-    check_reduce_call(info_, input, op, 1);
-    auto& array = device_array(input, *device_);
-    if (array.size() == 0) return {.passes = {}, .note = "n = 0: nothing is dispatched"};
-    return {.passes = program(array, op).compiled(), .note = {}};
-  }
+      : DeviceReducer(kernel.info(), "n = 0: nothing is dispatched"),
+        device_(std::move(device)),
+        kernel_(kernel),
+        modules_(modules) {}
 
  private:
-  UserReduceProgram& program(const VulkanArray& array, Op op) {
-    return programs_.get({array.serial(), op}, [&] {
-      return std::make_unique<UserReduceProgram>(*device_, modules_, kernel_, array, op);
-    });
-  }
-
-  Reduction run(DeviceArray& input, Op op, int calls) {
-    check_reduce_call(info_, input, op, calls);
-    auto& array = device_array(input, *device_);
+  void prepare(DeviceArray& input) override {
+    device_array(input, *device_);
     device_->raise_validation();
-    if (array.size() == 0)
-      return {Value::identity_of(array.dtype(), op), Timing{0, 0, device_->facts().timestamps()}};
+  }
+  Timing empty_timing() const override { return Timing{0, 0, device_->facts().timestamps()}; }
+
+  Reduction run(DeviceArray& input, Op op, int calls) override {
+    auto& array = device_array(input, *device_);
     UserReduceProgram& program = this->program(array, op);
     pad_with_identity(*device_, array, op, program.tile(), kernel_.id);
     const CpuFaultGuard guard = user_call_guard(*device_, kernel_);
@@ -113,11 +99,19 @@ class UserReducer final : public Reducer {
     device_->raise_validation();
     return {Value::from_accumulator(array.dtype(), accumulated), timing};
   }
+  std::vector<CompiledPass> compiled(DeviceArray& input, Op op) override {
+    return program(device_array(input, *device_), op).compiled();
+  }
+
+  UserReduceProgram& program(const VulkanArray& array, Op op) {
+    return programs_.get({array.serial(), op}, [&] {
+      return std::make_unique<UserReduceProgram>(*device_, modules_, kernel_, array, op);
+    });
+  }
 
   std::shared_ptr<Device> device_;  // first: the programs hold command buffers of its pool
   const UserKernel& kernel_;
   UserModules& modules_;
-  VariantInfo info_;
   RecentCache<std::pair<std::uint64_t, Op>, UserReduceProgram> programs_{kProgramsKept};
 };
 

@@ -1,6 +1,6 @@
 #include "vk_program.hpp"
 #include "vk_user_variants.hpp"
-#include "xreduce/call_check.hpp"
+#include "xreduce/device_variant.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::vulkan {
@@ -55,53 +55,46 @@ struct ScanKey {
   bool operator==(const ScanKey&) const = default;
 };
 
-class UserScanner final : public Scanner {
+class UserScanner final : public DeviceScanner {
  public:
   UserScanner(std::shared_ptr<Device> device, const UserKernel& kernel, UserModules& modules)
-      : device_(std::move(device)), kernel_(kernel), modules_(modules), info_(kernel.info()) {}
-
-  const VariantInfo& info() const override { return info_; }
-  Timing scan(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
-    return run(input, output, op, kind, 1);
-  }
-  Timing scan_batch(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind,
-                    int calls) override {
-    return run(input, output, op, kind, calls);
-  }
-
-  CompiledCall inspect(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind) override {
-    check_scan_call(info_, input, output, op, kind, 1);
-    auto& in = device_array(input, *device_);
-    auto& out = device_array(output, *device_);
-    if (in.size() == 0) return {.passes = {}, .note = "n = 0: nothing is dispatched"};
-    return {.passes = program(in, out, op, kind).compiled(), .note = {}};
-  }
+      : DeviceScanner(kernel.info(), "n = 0: nothing is dispatched"),
+        device_(std::move(device)),
+        kernel_(kernel),
+        modules_(modules) {}
 
  private:
-  UserScanProgram& program(const VulkanArray& in, const VulkanArray& out, Op op, ScanKind kind) {
-    return programs_.get({in.serial(), out.serial(), op, kind}, [&] {
-      return std::make_unique<UserScanProgram>(*device_, modules_, kernel_, in, out, op, kind);
-    });
-  }
-
-  Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) {
-    check_scan_call(info_, input, output, op, kind, calls);
-    auto& in = device_array(input, *device_);
-    auto& out = device_array(output, *device_);
+  void prepare(DeviceArray& input, DeviceArray& output) override {
+    device_array(input, *device_);
+    device_array(output, *device_);
     device_->raise_validation();
-    if (in.size() == 0) return Timing{0, 0, device_->facts().timestamps()};
-    UserScanProgram& program = this->program(in, out, op, kind);
+  }
+  Timing empty_timing() const override { return Timing{0, 0, device_->facts().timestamps()}; }
+
+  Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) override {
+    auto& in = device_array(input, *device_);
+    UserScanProgram& program = this->program(in, device_array(output, *device_), op, kind);
     pad_with_identity(*device_, in, op, program.tile(), kernel_.id);
     const CpuFaultGuard guard = user_call_guard(*device_, kernel_);
     const Timing timing = program.run(calls);
     device_->raise_validation();
     return timing;
   }
+  std::vector<CompiledPass> compiled(DeviceArray& input, DeviceArray& output, Op op,
+                                     ScanKind kind) override {
+    return program(device_array(input, *device_), device_array(output, *device_), op, kind)
+        .compiled();
+  }
+
+  UserScanProgram& program(const VulkanArray& in, const VulkanArray& out, Op op, ScanKind kind) {
+    return programs_.get({in.serial(), out.serial(), op, kind}, [&] {
+      return std::make_unique<UserScanProgram>(*device_, modules_, kernel_, in, out, op, kind);
+    });
+  }
 
   std::shared_ptr<Device> device_;  // first: the programs hold command buffers of its pool
   const UserKernel& kernel_;
   UserModules& modules_;
-  VariantInfo info_;
   RecentCache<ScanKey, UserScanProgram> programs_{kProgramsKept};
 };
 

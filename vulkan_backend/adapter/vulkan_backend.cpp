@@ -3,37 +3,25 @@
 #include "xreduce/vulkan_backend.hpp"
 
 #include <algorithm>
-#include <cctype>
-#include <deque>
 
 #include "vk_array.hpp"
 #include "vk_clock.hpp"
 #include "vk_device.hpp"
 #include "vk_instance.hpp"
+#include "vk_internal.hpp"
 #include "vk_link.hpp"
 #include "vk_overheads.hpp"
 #include "vk_probes.hpp"
-#include "vk_reduce_table.hpp"
 #include "vk_reducer.hpp"
-#include "vk_scan_table.hpp"
 #include "vk_scanner.hpp"
 #include "vk_user_module.hpp"
 #include "vk_user_variants.hpp"
+#include "xreduce/device_select.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/user_kernel.hpp"
 
 namespace xr::vulkan {
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
-bool is_uuid(const std::string& s) {
-  return s.size() == 32 &&
-         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isxdigit(c); });
-}
 
 class VulkanBackend final : public Backend {
  public:
@@ -55,7 +43,7 @@ class VulkanBackend final : public Backend {
         reason_ = "no Vulkan device is usable:";
         for (const auto& f : devices) reason_ += " " + f.info.name + " (" + f.unusable_reason + ")";
       } else {
-        selected_ = default_device("");
+        selected_ = choose_device(candidates(), {}, "Vulkan");
       }
     } catch (const std::exception& e) {
       instance_.reset();
@@ -85,7 +73,7 @@ class VulkanBackend final : public Backend {
     std::vector<VariantInfo> out;
     for (const ReduceSpec& spec : reduce_table()) out.push_back(reduce_info(spec));
     for (const ScanSpec& spec : scan_table()) out.push_back(scan_info(spec));
-    for (const UserKernel& k : kernels_) out.push_back(k.info());
+    for (VariantInfo& v : kernels_.variants()) out.push_back(std::move(v));
     return out;
   }
 
@@ -100,25 +88,14 @@ class VulkanBackend final : public Backend {
       throw Error(ErrorCategory::usage, kernel.path.string() + ": declares bf16, which " +
                                             std::string(to_string(l)) +
                                             " has no type for (glslang 12)");
-    const bool taken = kernel.primitive == Primitive::scan ? find_scan(kernel.id) != nullptr
-                                                           : find_reduce(kernel.id) != nullptr;
-    if (taken || find_user(kernel.primitive, kernel.id))
-      throw Error(ErrorCategory::usage, "the vulkan backend already has a " +
-                                            std::string(to_string(kernel.primitive)) +
-                                            " variant '" + kernel.id + "'");
-    kernels_.push_back(kernel);
+    kernels_.add(kernel, name(), find_variant(kernel.primitive, kernel.id));
   }
 
   std::vector<std::pair<std::string, std::string>> knobs() const override { return knobs_set_; }
 
   void select_device(const DeviceChoice& choice) override {
     require_available();
-    std::size_t index;
-    if (choice.selector.empty()) {
-      index = default_device(lower(choice.preferred_uuid));
-    } else {
-      index = match(choice.selector);
-    }
+    const std::size_t index = choose_device(candidates(), choice, "Vulkan");
     if (index != selected_) {
       clock_.reset();
       probes_.reset();
@@ -133,52 +110,30 @@ class VulkanBackend final : public Backend {
   }
 
   std::string unsupported_reason(Primitive primitive, std::string_view id) const override {
-    if (find_user(primitive, id)) return available() ? std::string() : reason_;
-    if (primitive == Primitive::scan) {
-      const ScanSpec* spec = find_scan(id);
-      if (!spec) return "unknown variant '" + std::string(id) + "'";
-      if (!available()) return reason_;
-      return scan_unsupported_reason(*spec, facts());
-    }
-    const ReduceSpec* spec = find_reduce(id);
-    if (!spec) return "unknown variant '" + std::string(id) + "'";
-    if (!available()) return reason_;
-    return reduce_unsupported_reason(*spec, facts());
+    if (kernels_.find(primitive, id)) return available() ? std::string() : reason_;
+    if (!available()) return find_variant(primitive, id) ? reason_ : unknown(id);
+    return variant_unsupported_reason(primitive, id, facts(), lookback_policy(instance_->knobs()));
   }
 
   std::unique_ptr<Reducer> make_reducer(std::string_view id) override {
-    if (const UserKernel* k = find_user(Primitive::reduce, id)) {
+    if (const UserKernel* k = kernels_.find(Primitive::reduce, id)) {
       require_available();
       compile_first_claim(*k, user_modules_, *logical_device());
       return make_user_reducer(logical_device(), *k, user_modules_);
     }
-    const ReduceSpec* spec = find_reduce(id);
-    if (!spec)
-      throw Error(ErrorCategory::usage,
-                  "the vulkan backend has no variant '" + std::string(id) + "'");
-    require_available();
-    if (auto why = reduce_unsupported_reason(*spec, facts()); !why.empty())
-      throw Error(ErrorCategory::unsupported,
-                  std::string(id) + " on " + facts().info.name + ": " + why);
-    return vulkan::make_reducer(logical_device(), *spec);
+    require_runnable(Primitive::reduce, id);
+    return vulkan::make_reducer(logical_device(), *find_reduce(id));
   }
 
   std::unique_ptr<Scanner> make_scanner(std::string_view id) override {
-    if (const UserKernel* k = find_user(Primitive::scan, id)) {
+    if (const UserKernel* k = kernels_.find(Primitive::scan, id)) {
       require_available();
       compile_first_claim(*k, user_modules_, *logical_device());
       return make_user_scanner(logical_device(), *k, user_modules_);
     }
-    const ScanSpec* spec = find_scan(id);
-    if (!spec)
-      throw Error(ErrorCategory::usage,
-                  "the vulkan backend has no scan variant '" + std::string(id) + "'");
-    require_available();
+    require_runnable(Primitive::scan, id);
     if (!scan_error_.empty()) throw Error(ErrorCategory::usage, scan_error_);
-    if (auto why = scan_unsupported_reason(*spec, facts()); !why.empty())
-      throw Error(ErrorCategory::unsupported,
-                  std::string(id) + " on " + facts().info.name + ": " + why);
-    return vulkan::make_scanner(logical_device(), *spec);
+    return vulkan::make_scanner(logical_device(), *find_scan(id));
   }
 
   std::unique_ptr<DeviceArray> upload(HostView data) override {
@@ -258,14 +213,30 @@ class VulkanBackend final : public Backend {
  private:
   const DeviceFacts& facts() const { return instance_->devices()[selected_]; }
 
-  const UserKernel* find_user(Primitive primitive, std::string_view id) const {
-    for (const UserKernel& k : kernels_)
-      if (k.primitive == primitive && k.id == id) return &k;
-    return nullptr;
-  }
-
   void require_available() const {
     if (!available()) throw Error(ErrorCategory::unavailable, "vulkan backend: " + reason_);
+  }
+
+  static bool find_variant(Primitive primitive, std::string_view id) {
+    return primitive == Primitive::scan ? find_scan(id) != nullptr : find_reduce(id) != nullptr;
+  }
+  static std::string unknown(std::string_view id) {
+    return "unknown variant '" + std::string(id) + "'";
+  }
+
+  // Error(usage) for an id the library lacks, Error(unavailable) without a device,
+  // Error(unsupported) with the library's reason where the device cannot run it.
+  void require_runnable(Primitive primitive, std::string_view id) const {
+    if (!find_variant(primitive, id))
+      throw Error(ErrorCategory::usage, "the vulkan backend has no " +
+                                            std::string(to_string(primitive)) + " variant '" +
+                                            std::string(id) + "'");
+    require_available();
+    if (auto why =
+            variant_unsupported_reason(primitive, id, facts(), lookback_policy(instance_->knobs()));
+        !why.empty())
+      throw Error(ErrorCategory::unsupported,
+                  std::string(id) + " on " + facts().info.name + ": " + why);
   }
 
   // The logical device of the selected physical device, created on first use.
@@ -280,41 +251,13 @@ class VulkanBackend final : public Backend {
     return device_;
   }
 
-  // The preferred UUID's device when one matches, else the first discrete GPU, else the first
-  // usable device.
-  std::size_t default_device(const std::string& preferred_uuid) const {
-    const auto& devices = instance_->devices();
-    auto usable = [&](std::size_t i) { return devices[i].unusable_reason.empty(); };
-    if (!preferred_uuid.empty())
-      for (std::size_t i = 0; i < devices.size(); ++i)
-        if (usable(i) && devices[i].info.uuid == preferred_uuid) return i;
-    for (std::size_t i = 0; i < devices.size(); ++i)
-      if (usable(i) && devices[i].type == vk::PhysicalDeviceType::eDiscreteGpu) return i;
-    for (std::size_t i = 0; i < devices.size(); ++i)
-      if (usable(i)) return i;
-    return 0;
-  }
-
-  // An index, a UUID (32 hex digits) or a case-insensitive name substring.
-  std::size_t match(const std::string& selector) const {
-    const auto& devices = instance_->devices();
-    if (!selector.empty() && std::all_of(selector.begin(), selector.end(),
-                                         [](unsigned char c) { return std::isdigit(c); })) {
-      const unsigned long long index = std::stoull(selector);
-      if (index < devices.size()) return static_cast<std::size_t>(index);
-    } else if (is_uuid(selector)) {
-      for (std::size_t i = 0; i < devices.size(); ++i)
-        if (devices[i].info.uuid == lower(selector)) return i;
-    } else {
-      for (std::size_t i = 0; i < devices.size(); ++i)
-        if (lower(devices[i].info.name).find(lower(selector)) != std::string::npos) return i;
-    }
-    std::string known;
-    for (const auto& f : devices)
-      known += (known.empty() ? "" : ", ") + std::to_string(f.info.index) + " " + f.info.name +
-               " (" + f.info.uuid + ")";
-    throw Error(ErrorCategory::usage,
-                "no Vulkan device matches '" + selector + "'; devices: " + known);
+  // The devices as core's choice sees them: a discrete GPU preferred.
+  std::vector<DeviceCandidate> candidates() const {
+    std::vector<DeviceCandidate> out;
+    for (const DeviceFacts& f : instance_->devices())
+      out.push_back(
+          {f.info, f.unusable_reason.empty(), f.type == vk::PhysicalDeviceType::eDiscreteGpu});
+    return out;
   }
 
   std::shared_ptr<Instance> instance_;
@@ -325,7 +268,7 @@ class VulkanBackend final : public Backend {
   std::shared_ptr<Device> device_;
   std::unique_ptr<Probes> probes_;
   std::unique_ptr<VulkanClock> clock_;  // made on first use
-  std::deque<UserKernel> kernels_;      // stable: the user variants refer to theirs
+  UserKernels kernels_;
   UserModules user_modules_;
 };
 

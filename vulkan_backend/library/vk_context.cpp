@@ -109,11 +109,11 @@ std::vector<std::string_view> variant_order(Primitive primitive) {
   if (primitive == Primitive::reduce) {
     for (std::string_view id : kReducePolicy) add(id);
     const auto table = reduce_table();
-    for (auto it = table.rbegin(); it != table.rend(); ++it) add(it->id);
+    for (auto it = table.rbegin(); it != table.rend(); ++it) add(it->id());
   } else {
     for (std::string_view id : kScanPolicy) add(id);
     const auto table = scan_table();
-    for (auto it = table.rbegin(); it != table.rend(); ++it) add(it->id);
+    for (auto it = table.rbegin(); it != table.rend(); ++it) add(it->id());
   }
   return order;
 }
@@ -147,19 +147,34 @@ std::vector<std::string> Context::variants(Primitive primitive, DType t) const {
   std::vector<std::string> runnable;
   const DeviceFacts& f = state_->facts;
   for (std::string_view id : variant_order(primitive)) {
+    if (!variant_unsupported_reason(primitive, id, f, state_->lookback).empty()) continue;
     bool runs;
     if (primitive == Primitive::reduce) {
       const ReduceSpec& spec = *find_reduce(id);
-      runs = reduce_unsupported_reason(spec, f).empty() &&
-             dtype_missing(t, spec.needs, reduce_shared_bytes(spec), f).empty();
+      runs = dtype_missing(t, spec.needs, reduce_shared_bytes(spec), f).empty();
     } else {
       const ScanSpec spec = effective_spec(*find_scan(id), state_->lookback);
-      runs = scan_unsupported_reason(spec, f).empty() &&
-             dtype_missing(t, spec.needs, spec.shared_bytes, f).empty();
+      runs = dtype_missing(t, spec.needs, spec.shared_bytes, f).empty();
     }
     if (runs) runnable.emplace_back(id);
   }
   return runnable;
+}
+
+std::string variant_unsupported_reason(Primitive primitive, std::string_view id,
+                                       const DeviceFacts& facts, const LookBackPolicy& lookback) {
+  if (primitive == Primitive::reduce) {
+    const ReduceSpec* spec = find_reduce(id);
+    return spec ? reduce_unsupported_reason(*spec, facts)
+                : "unknown variant '" + std::string(id) + "'";
+  }
+  const ScanSpec* spec = find_scan(id);
+  return spec ? scan_unsupported_reason(effective_spec(*spec, lookback), facts)
+              : "unknown variant '" + std::string(id) + "'";
+}
+
+ContextState& state_of(const Context& context) {
+  return *context.state_;
 }
 
 }  // namespace xr::vulkan

@@ -59,6 +59,16 @@ struct ContextState {
   std::optional<Pipelines> pipelines;  // reset before the device is released
 };
 
+// Why `facts`' device cannot run variant `id` of `primitive` as the library plans it (a scan with
+// `lookback`'s tile): "unknown variant" for an id the library lacks, a feature the device lacks;
+// empty when it can. The one answer the library's Reduce, Scan and variants() and the tool's
+// adapter pass on; a dtype's own needs are require_dtype's (vk_requirements.hpp).
+std::string variant_unsupported_reason(Primitive primitive, std::string_view id,
+                                       const DeviceFacts& facts, const LookBackPolicy& lookback);
+
+// The state of `context` (a friend of Context: no public accessor).
+ContextState& state_of(const Context& context);
+
 // A Context over `state` (the tool's, with its knobs).
 Context make_context(std::unique_ptr<ContextState> state);
 

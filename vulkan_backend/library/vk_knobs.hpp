@@ -10,15 +10,10 @@
 #include <vector>
 
 #include "xreduce/device_timeout.hpp"
+#include "xreduce/scan_plan.hpp"
 #include "xreduce/shapes.hpp"
 
 namespace xr::vulkan {
-
-// XR_VK_LOOKBACK_SHAPE=<workgroup>x<vectors>.
-struct LookBackShape {
-  std::uint32_t workgroup = 0;
-  std::uint32_t vectors = 0;
-};
 
 struct VulkanKnobs {
   // XR_VK_VALIDATION=1: the validation layer with synchronization validation; every message
@@ -33,7 +28,7 @@ struct VulkanKnobs {
   // The look-back's tuning knobs (fast/decoupled-lookback), unset: the tuned defaults.
   std::optional<std::uint32_t> lookback_polls;    // XR_VK_LOOKBACK_POLLS
   std::optional<std::uint32_t> lookback_backoff;  // XR_VK_LOOKBACK_BACKOFF
-  std::optional<LookBackShape> lookback_shape;    // XR_VK_LOOKBACK_SHAPE
+  std::optional<LookBackShape> lookback_shape;    // XR_VK_LOOKBACK_SHAPE=<workgroup>x<vectors>
   std::optional<std::uint32_t> lookback_window;   // XR_VK_LOOKBACK_WINDOW: words per lane, 1..4
   // XR_VK_LOOKBACK_CLOCK=1 / 0: the back-off counts subgroup-clock cycles (VK_KHR_shader_clock,
   // the closest GLSL gets to __nanosleep), required / never; unset, wherever the device has it.
@@ -51,8 +46,8 @@ struct VulkanKnobs {
   bool lookback_plain_loads = false;
   // XR_VK_CAPTURE_IR=DIR: every pipeline is also made with its internal representations kept
   // (VK_KHR_pipeline_executable_properties), and each is written to DIR as it is created: what
-  // a driver shows of its compiled code beyond the statistics (issue 36's look for the ladder's
-  // subgroup tail). Empty: none kept.
+  // a driver shows of its compiled code beyond the statistics (the tail experiment,
+  // bench/gpu/tail/run, reads it for the ladder's subgroup tail). Empty: none kept.
   std::string capture_ir_dir;
 
   // Each knob set in the environment, as given (name, value), in the order above.

@@ -15,7 +15,7 @@ struct SmClock::State {
 };
 
 SmClock::SmClock(const Context& context) : state_(std::make_unique<State>()) {
-  ContextState& c = context.state();
+  ContextState& c = state_of(context);
   if (!c.facts.device_clock)
     throw Error(ErrorCategory::unsupported,
                 "xreduce::vulkan: the SM clock probe needs VK_KHR_shader_clock's "

@@ -1,5 +1,5 @@
-// xreduce/vulkan/reduce.hpp: a reduce variant's plan (vk_reduce_plan) as a Recording over the
-// caller's operands.
+// xreduce/vulkan/reduce.hpp: a reduce variant's plan (core's, with Vulkan's grids:
+// vk_reduce_plan) as a Recording over the caller's operands.
 #include <optional>
 
 #include "vk_context.hpp"
@@ -14,7 +14,7 @@ namespace {
 
 // The spec of `id`, or the library's choice: the first in its order the device can run over t.
 const ReduceSpec& choose_reduce(const Context& context, const std::string& id, DType t) {
-  ContextState& c = context.state();
+  ContextState& c = state_of(context);
   if (id.empty()) {
     const std::vector<std::string> runnable = context.variants(Primitive::reduce, t);
     if (runnable.empty())
@@ -25,10 +25,12 @@ const ReduceSpec& choose_reduce(const Context& context, const std::string& id, D
   }
   const ReduceSpec* spec = find_reduce(id);
   if (!spec) throw Error(ErrorCategory::usage, "xreduce::vulkan: no reduce variant '" + id + "'");
-  if (const std::string why = reduce_unsupported_reason(*spec, c.facts); !why.empty())
+  if (const std::string why =
+          variant_unsupported_reason(Primitive::reduce, id, c.facts, c.lookback);
+      !why.empty())
     throw Error(ErrorCategory::unsupported,
                 "xreduce::vulkan: " + id + " cannot run on " + c.facts.info.name + ": " + why);
-  require_dtype(spec->id, t, spec->needs, reduce_shared_bytes(*spec), c.facts);
+  require_dtype(spec->id(), t, spec->needs, reduce_shared_bytes(*spec), c.facts);
   return *spec;
 }
 
@@ -37,7 +39,7 @@ const ReduceSpec& choose_reduce(const Context& context, const std::string& id, D
 struct Reduce::State {
   std::string variant;
   DType accumulator = DType::i32;
-  ReducePlan plan;
+  ReduceDispatches plan;
   std::optional<Recording> recording;
 };
 
@@ -46,31 +48,30 @@ Reduce::Reduce(const Context& context, const ReduceDesc& desc) : state_(std::mak
     throw Error(ErrorCategory::usage,
                 "xreduce::vulkan: a reduce of 0 elements has no dispatch: its result is the "
                 "operator's identity");
-  ContextState& c = context.state();
+  ContextState& c = state_of(context);
   const ReduceSpec& spec = choose_reduce(context, desc.variant, desc.dtype);
   State& s = *state_;
-  s.variant = spec.id;
+  s.variant = spec.id();
   s.accumulator = accumulator_of(desc.dtype);
   const std::size_t acc_bytes = size_of(s.accumulator);
-  s.plan = plan_reduce(spec, c.facts, desc.count, acc_bytes);
+  s.plan = reduce_dispatches(spec, c.facts, desc.count, acc_bytes);
   s.recording.emplace(c, desc.operands, desc.count,
                       std::array<vk::DeviceSize, kRoles>{desc.count * size_of(desc.dtype),
                                                          acc_bytes, s.plan.scratch_bytes});
   const Addressing addressing = s.recording->addressing();
-  for (const ReducePlanPass& p : s.plan.passes) {
+  for (const ReduceDispatch& d : s.plan.passes) {
     // Partials and the result are accumulators: the later passes run the accumulator's module.
-    const DType t = p.from_input ? desc.dtype : s.accumulator;
+    const DType t = d.pass.from_input ? desc.dtype : s.accumulator;
     const std::string module = module_name(spec.shader, t, addressing);
     s.recording->add({.pipeline = c.pipelines->get({.module = module,
-                                                    .workgroup = spec.workgroup,
-                                                    .unroll = spec.unroll,
+                                                    .workgroup = spec.schedule.threads,
+                                                    .unroll = spec.schedule.unroll,
                                                     .op = op_constant(desc.op)}),
                       .module = module,
-                      .workgroup = spec.workgroup,
-                      .roles = {p.from_input ? Role::input : Role::scratch,
-                                p.to_output ? Role::output : Role::scratch, Role::scratch},
-                      .push = p.push,
-                      .grid = p.grid});
+                      .workgroup = spec.schedule.threads,
+                      .roles = d.pass.buffers(),
+                      .push = d.pass.args,
+                      .grid = d.grid});
   }
 }
 

@@ -1,5 +1,5 @@
-// xreduce/vulkan/scan.hpp: a scan variant's plan (vk_scan_plan) as a Recording over the
-// caller's operands.
+// xreduce/vulkan/scan.hpp: a scan variant's plan (core's, translated: vk_scan_plan) as a
+// Recording over the caller's operands.
 #include <optional>
 
 #include "vk_context.hpp"
@@ -15,7 +15,7 @@ namespace {
 // The spec of `id` as the device runs it, or the library's choice: the first in its order the
 // device can run over `t`.
 ScanSpec choose_scan(const Context& context, const std::string& id, DType t) {
-  ContextState& c = context.state();
+  ContextState& c = state_of(context);
   if (id.empty()) {
     const std::vector<std::string> runnable = context.variants(Primitive::scan, t);
     if (runnable.empty())
@@ -27,47 +27,35 @@ ScanSpec choose_scan(const Context& context, const std::string& id, DType t) {
   const ScanSpec* spec = find_scan(id);
   if (!spec) throw Error(ErrorCategory::usage, "xreduce::vulkan: no scan variant '" + id + "'");
   const ScanSpec effective = effective_spec(*spec, c.lookback);
-  if (const std::string why = scan_unsupported_reason(effective, c.facts); !why.empty())
+  if (const std::string why = variant_unsupported_reason(Primitive::scan, id, c.facts, c.lookback);
+      !why.empty())
     throw Error(ErrorCategory::unsupported,
                 "xreduce::vulkan: " + id + " cannot run on " + c.facts.info.name + ": " + why);
-  require_dtype(effective.id, t, effective.needs, effective.shared_bytes, c.facts);
+  require_dtype(effective.id(), t, effective.needs, effective.shared_bytes, c.facts);
   return effective;
-}
-
-constexpr Roles roles_of(ScanOperands operands) {
-  switch (operands) {
-    case scratch_operands:
-      return {Role::scratch, Role::scratch, Role::scratch};
-    case wide_operands:
-      return {Role::input, Role::scratch, Role::scratch};
-    case io_operands:
-      break;
-  }
-  return {Role::input, Role::output, Role::scratch};
 }
 
 }  // namespace
 
 struct Scan::State {
   std::string variant;
-  ScanPlan plan;
+  ScanDispatches plan;
   std::optional<Recording> recording;
 };
 
 Scan::Scan(const Context& context, const ScanDesc& desc) : state_(std::make_unique<State>()) {
-  ContextState& c = context.state();
+  ContextState& c = state_of(context);
   const ScanSpec spec = choose_scan(context, desc.variant, desc.dtype);
-  state_->variant = spec.id;
+  state_->variant = spec.id();
   const std::uint64_t n = desc.count;
-  if (n > 0) state_->plan = plan_scan(spec, c.facts, n, desc.dtype, c.lookback);
+  if (n > 0) state_->plan = scan_dispatches(spec, c.facts, n, desc.dtype, c.lookback);
   const vk::DeviceSize elements = n * size_of(desc.dtype);
   state_->recording.emplace(
       c, desc.operands, n,
       std::array<vk::DeviceSize, kRoles>{elements, elements, state_->plan.scratch_bytes});
   const Addressing addressing = state_->recording->addressing();
-  for (const ScanPass& p : state_->plan.passes) {
-    // Passes over scratch alone (the tiled scans' upper levels) scan accumulators.
-    const DType t = p.operands == scratch_operands ? accumulator_of(desc.dtype) : desc.dtype;
+  for (const ScanDispatch& p : state_->plan.passes) {
+    const DType t = p.reads_accumulators ? accumulator_of(desc.dtype) : desc.dtype;
     const std::string module = module_name(p.shader, t, addressing);
     state_->recording->add({.pipeline = c.pipelines->get({.module = module,
                                                           .workgroup = p.workgroup,
@@ -77,7 +65,7 @@ Scan::Scan(const Context& context, const ScanDesc& desc) : state_(std::make_uniq
                                                           .mode = p.mode}),
                             .module = module,
                             .workgroup = p.workgroup,
-                            .roles = roles_of(p.operands),
+                            .roles = p.roles,
                             .push = p.push,
                             .grid = p.grid,
                             .takes_kind = p.takes_kind});
@@ -103,7 +91,7 @@ void Scan::record_scratch_init(VkCommandBuffer cmd, VkBuffer scratch, VkDeviceSi
 void Scan::record(VkCommandBuffer cmd, ScanKind kind, const Operand& in, const Operand& out,
                   const Operand& scratch) const {
   state_->recording->record(cmd, {in, out, scratch},
-                            kind == ScanKind::exclusive ? kExclusiveFlag : 0u);
+                            kind == ScanKind::exclusive ? kScanExclusive : 0u);
 }
 
 std::vector<CompiledPass> Scan::compiled() const {

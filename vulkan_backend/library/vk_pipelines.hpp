@@ -14,6 +14,7 @@
 #include "vk_hpp.hpp"
 
 #include "vk_device_facts.hpp"
+#include "xreduce/pass_args.hpp"
 
 namespace xr::vulkan {
 
@@ -39,16 +40,8 @@ struct Operands {
 
 // The sizes of one pass, the part of every shader's push constants (shaders/params.glsl) that
 // plans compute. Reduce shaders read n to groups; the scan shaders all of them.
-struct PushConstants {
-  std::uint64_t n = 0;
-  std::uint32_t in_offset = 0;
-  std::uint32_t out_offset = 0;
-  std::uint32_t groups = 0;
-  std::uint32_t aux_offset = 0;
-  std::uint32_t flags = 0;
-  std::uint32_t param = 0;
-  std::uint32_t limit = 0;
-};
+// The push constants after the operands: core's pass arguments (shaders/params.glsl).
+using PushConstants = PassArgs;
 
 // The push constants as the shaders see them, byte for byte.
 struct PushBlock {

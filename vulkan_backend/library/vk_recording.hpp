@@ -13,6 +13,7 @@
 #include "vk_grid.hpp"
 #include "vk_pipelines.hpp"
 #include "xreduce/compiled.hpp"
+#include "xreduce/pass_args.hpp"
 #include "xreduce/types.hpp"
 #include "xreduce/vulkan/operand.hpp"
 
@@ -27,9 +28,10 @@ struct ContextState;
 // tool's knob) forces the second.
 enum class Addressing { binding, address };
 
-// Which of the caller's operands a pass reaches at each binding (src, dst, aux).
-enum class Role : std::uint8_t { input, output, scratch };
-using Roles = std::array<Role, 3>;
+// Which of the caller's operands a pass reaches at each binding (src, dst, aux): core's buffer
+// roles (xreduce/pass_args.hpp), in which its plans are written.
+using Role = BufferRole;
+using Roles = PassBuffers;
 inline constexpr std::size_t kRoles = 3;
 
 // The module of an algorithm for one dtype and addressing: "<shader>.<dtype>[.addr]".

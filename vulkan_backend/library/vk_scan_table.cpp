@@ -15,85 +15,29 @@ constexpr std::uint32_t kVectorTile = need_subgroup_basic | need_subgroup_arithm
 constexpr std::uint32_t kLookBack =
     kVectorTile | need_subgroup_ballot | need_subgroup_vote | need_int64_atomics;
 
-constexpr TileShape shape(std::string_view id) {
-  return shared_shape(Primitive::scan, id);
+// Core's schedule of `id` with Vulkan's wide module, shared memory and needs.
+constexpr ScanSpec scan_spec(std::string_view id, std::string_view wide_shader,
+                             std::uint32_t shared_bytes, std::uint32_t needs = 0) {
+  return {.schedule = scan_schedule(id),
+          .wide_shader = wide_shader,
+          .shared_bytes = shared_bytes,
+          .needs = needs};
 }
 
-// The shapes are core's shared ones (the CUDA ladder's: hillis-steele 512 x 1, bcao 512 x 2, the
-// register rung 256 x 8 with subgroups for warps, the BIT the seed's 256, reduce-then-scan
-// 256 x 4 vectors), but for the look-back's (core's kShapeExceptions, with the sweep).
+// The look-back's shared memory is its policy's (effective_spec): this is the 32-bit tile's.
 constexpr ScanSpec kScans[] = {
-    {.id = "smem/hillis-steele",
-     .shader = "scan_hillis_steele",
-     .wide_shader = "scan_hillis_steele_wide",
-     .workgroup = shape("smem/hillis-steele").threads,
-     .items = shape("smem/hillis-steele").items,
-     .shared_bytes = 2 * 512 * 4},
-    {.id = "bit/one-layer",
-     .family = ScanFamily::bit,
-     .shader = "bit_build_block",
-     .levels = "bit_build_level",
-     .query = "bit_query",
-     .workgroup = shape("bit/one-layer").threads},
-    {.id = "bit/between-blocks",
-     .family = ScanFamily::bit,
-     .shader = "bit_build_block",
-     .levels = "bit_build_between",
-     .query = "bit_query",
-     .workgroup = shape("bit/between-blocks").threads},
-    {.id = "bit/smem",
-     .family = ScanFamily::bit,
-     .shader = "bit_build_block",
-     .levels = "bit_build_between",
-     .query = "bit_query_smem",
-     .workgroup = shape("bit/smem").threads,
-     .shared_bytes = 256 * 4},
-    {.id = "bit/unrolled",
-     .family = ScanFamily::bit,
-     .shader = "bit_build_block_unrolled",
-     .levels = "bit_build_between",
-     .query = "bit_query_smem",
-     .workgroup = shape("bit/unrolled").threads,
-     .shared_bytes = 256 * 4},
-    {.id = "blelloch/bcao",
-     .shader = "scan_blelloch_bcao",
-     .wide_shader = "scan_blelloch_bcao_wide",
-     .workgroup = shape("blelloch/bcao").threads,
-     .items = shape("blelloch/bcao").items,
-     .shared_bytes = (1024 + 32) * 4},
-    {.id = "subgroup/shuffle-up",
-     .shader = "scan_subgroup_shuffle_up",
-     .wide_shader = "scan_subgroup_shuffle_up_wide",
-     .workgroup = kRegisterScanShape.threads,
-     .items = kRegisterScanShape.items,
-     .shared_bytes = (2048 + 64 + 256) * 4,
-     .needs = need_subgroup_basic | need_subgroup_shuffle_relative},
-    {.id = "subgroup/arithmetic",
-     .shader = "scan_subgroup_arithmetic",
-     .wide_shader = "scan_subgroup_arithmetic_wide",
-     .workgroup = kRegisterScanShape.threads,
-     .items = kRegisterScanShape.items,
-     .shared_bytes = (2048 + 64 + 256) * 4,
-     .needs = need_subgroup_basic | need_subgroup_arithmetic},
-    {.id = "fast/reduce-then-scan",
-     .family = ScanFamily::reduce_then_scan,
-     .shader = "scan_rts_tiles",
-     .workgroup = shape("fast/reduce-then-scan").threads,
-     .items = shape("fast/reduce-then-scan").items / 4,
-     .shared_bytes = 1024 * 4,
-     .needs = kVectorTile},
-    // The look-back sums a tile's predecessors in an order that depends on which of them have
-    // published their inclusive prefix yet: floats differ in the last bits run to run. Its
-    // workgroup and items here are the 32-bit shape of lookback_policy (the scanner takes the
-    // policy's, which a knob may change).
-    {.id = "fast/decoupled-lookback",
-     .family = ScanFamily::look_back,
-     .shader = "scan_lookback",
-     .workgroup = 128,
-     .items = 8,
-     .shared_bytes = 128 * 4 + 16,
-     .needs = kLookBack,
-     .deterministic = false},
+    scan_spec("smem/hillis-steele", "scan_hillis_steele_wide", 2 * 512 * 4),
+    scan_spec("bit/one-layer", "", 0),
+    scan_spec("bit/between-blocks", "", 0),
+    scan_spec("bit/smem", "", 256 * 4),
+    scan_spec("bit/unrolled", "", 256 * 4),
+    scan_spec("blelloch/bcao", "scan_blelloch_bcao_wide", (1024 + 32) * 4),
+    scan_spec("subgroup/shuffle-up", "scan_subgroup_shuffle_up_wide", (2048 + 64 + 256) * 4,
+              need_subgroup_basic | need_subgroup_shuffle_relative),
+    scan_spec("subgroup/arithmetic", "scan_subgroup_arithmetic_wide", (2048 + 64 + 256) * 4,
+              need_subgroup_basic | need_subgroup_arithmetic),
+    scan_spec("fast/reduce-then-scan", "", 1024 * 4, kVectorTile),
+    scan_spec("fast/decoupled-lookback", "", 128 * 4 + 16, kLookBack),
 };
 
 }  // namespace
@@ -102,12 +46,12 @@ LookBackPolicy lookback_policy(const VulkanKnobs& knobs) {
   // H200, 2^28 (f16/bf16 2^27), inclusive sum, cold, each point beside CUDA's look-back in the
   // same process (bench/gpu/scan-study, docs/results/H200/scan/vulkan-vs-cuda.md), Vulkan ms:
   // - 32-bit: 128 x 8 with 2400 clock cycles 0.668 / 0.670 (i32 / f32; CUDA 0.646 / 0.651);
-  //   256 x 8 0.673 / 0.670; 128 x 16 (the tile before) 0.677 / 0.723, without pauses
-  //   0.743-0.751 / 0.793-0.797; its 3600 cycles 0.672 / 0.747, 4800 0.711 / 0.810. Integer
-  //   steps instead of the clock gained nothing (the study before this one).
+  //   256 x 8 0.673 / 0.670; 128 x 16 0.677 / 0.723, without pauses 0.743-0.751 /
+  //   0.793-0.797; its 3600 cycles 0.672 / 0.747, 4800 0.711 / 0.810. Integer steps instead of
+  //   the clock gained nothing (an earlier sweep of the same study).
   // - 8-byte: 64 x 16 with 1200 cycles 1.349 / 1.563 (i64 / f64; CUDA 1.196); with window 2
   //   1.359 / 1.593; 128 x 8 with window 2, 1200 cycles 1.461 / 1.517; 256 x 8 without pauses
-  //   (the tile before) 1.719 / 1.800.
+  //   1.719 / 1.800.
   // - f16/bf16: 128 x 8 with 1200 cycles 0.321 / 0.282 (CUDA 0.181 / 0.183); 128 x 16 without
   //   pauses 0.422 / 0.324; 64 x 8 0.371 / 0.314; 128 x 4 0.381 / 0.352.
   // Windows of 2-4 words per lane helped no 32-bit or 16-bit type. polls: a starting point (how
@@ -138,11 +82,11 @@ const LookBackTile& LookBackPolicy::tile_of(DType t) const {
 }
 
 ScanSpec effective_spec(ScanSpec spec, const LookBackPolicy& policy) {
-  if (spec.family == ScanFamily::look_back) {
-    spec.workgroup = std::max(
+  if (spec.schedule.family == ScanFamily::look_back) {
+    spec.schedule.threads = std::max(
         {policy.four.shape.workgroup, policy.two.shape.workgroup, policy.eight.shape.workgroup});
-    spec.items = policy.four.shape.vectors;
-    spec.shared_bytes = spec.workgroup * 4 + 16;
+    spec.schedule.items = policy.four.shape.vectors;
+    spec.shared_bytes = spec.schedule.threads * 4 + 16;
   }
   return spec;
 }
@@ -152,21 +96,16 @@ std::span<const ScanSpec> scan_table() {
 }
 
 const ScanSpec* find_scan(std::string_view id) {
-  for (const auto& s : kScans)
-    if (s.id == id) return &s;
-  return nullptr;
+  return find_row<ScanSpec>(kScans, id);
 }
 
 VariantInfo scan_info(const ScanSpec& spec) {
-  VariantInfo info =
-      catalog_variant(Primitive::scan, spec.id, vulkan_dtypes(), {Op::sum, Op::min, Op::max});
-  info.deterministic = spec.deterministic;
-  info.requirements = requirement_words(spec.needs);
-  return info;
+  return table_variant(Primitive::scan, spec.id(), vulkan_dtypes(), requirement_words(spec.needs),
+                       spec.schedule.deterministic);
 }
 
 std::string scan_unsupported_reason(const ScanSpec& spec, const DeviceFacts& f) {
-  return missing_reason(spec.needs, spec.workgroup, spec.shared_bytes, f);
+  return missing_reason(spec.needs, spec.schedule.threads, spec.shared_bytes, f);
 }
 
 }  // namespace xr::vulkan

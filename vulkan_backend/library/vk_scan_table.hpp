@@ -1,7 +1,6 @@
-// The Vulkan scan variants as data: the shaders, workgroup size, items and requirements of each
-// id, and the look-back's tuning. The same ids and algorithms as the CUDA ladder
-// (cuda_backend/library/scan_dispatch.hpp), with subgroups where CUDA has warps; shapes shared with
-// CUDA come from core (xreduce/shapes.hpp).
+// The Vulkan scan variants as data: the wide shaders, shared memory and requirements of each id,
+// and the look-back's tuning; each id's schedule (family, tile, kernels, passes) is core's
+// (xreduce/scan_plan.hpp), as CUDA's ladder follows it with warps where Vulkan has subgroups.
 #pragma once
 
 #include <cstdint>
@@ -12,37 +11,22 @@
 #include "vk_device_facts.hpp"
 #include "vk_knobs.hpp"
 #include "xreduce/backend.hpp"
+#include "xreduce/scan_plan.hpp"
 
 namespace xr::vulkan {
 
-enum class ScanFamily {
-  tiled,             // a workgroup scans a tile and writes its total; the totals are scanned by
-                     // the same shader level by level, then added back down (scan_uniform_add)
-  bit,               // seed 001's Fenwick tree: build in-block, build above, query
-  reduce_then_scan,  // fast/reduce-then-scan: reduce chunks, scan the partials, rescan chunks
-  look_back,         // fast/decoupled-lookback: one pass with the decoupled fallback
-};
-
-// One row of the scan table. Shader names are algorithm names in shaders/ (modules
-// "<shader>.<dtype>[.addr]").
+// A scan id in Vulkan: core's schedule (xreduce/scan_plan.hpp: family, tile, kernels, each
+// kernel a shader of the same name in shaders/, modules "<shader>.<dtype>[.addr]"), the module of
+// its tile scan that writes float results, and what it needs of the device.
 struct ScanSpec {
-  std::string_view id;
-  ScanFamily family = ScanFamily::tiled;
-  std::string_view shader;  // tiled: the tile scan; bit: the in-block build; fast/*: the tile pass
+  ScanSchedule schedule;
   // tiled: the tile scan writing float results to scratch, for f16/bf16 scans of more than one
   // tile (shaders/scan_common.glsl, XR_WIDE_DST)
   std::string_view wide_shader{};
-  std::string_view levels{};      // bit: the build above the block (one layer per pass, or one
-                                  // workgroup for all)
-  std::string_view query{};       // bit: the query
-  std::uint32_t workgroup = 256;  // invocations (specialization constant 0), a power of two
-  std::uint32_t items = 1;        // tiled: elements per invocation; fast/*: 4-element vectors per
-                            // invocation (specialization constant 1; 16 bytes for 32-bit types,
-                            // 8 for f16/bf16, 32 for 64-bit ones)
   std::uint32_t shared_bytes = 0;  // the most shared memory one of its shaders declares, with
                                    // 4-byte accumulators (8-byte ones: twice, vk_requirements)
   std::uint32_t needs = 0;         // Need bits (vk_requirements.hpp)
-  bool deterministic = true;       // float results bitwise the same run to run
+  std::string_view id() const { return schedule.id; }
 };
 
 // One element size's look-back tile: its shape (workgroup x 4-element vectors) and the pause

@@ -1,4 +1,4 @@
-// Issue 37's divergent-step experiment (bench/gpu/opencl/run): Harris step 1 (the built-in
+// The divergent-step experiment (bench/gpu/opencl/run): Harris step 1 (the built-in
 // smem/interleaved-divergent) with the block size read at run time, as the built-in CUDA kernel
 // reads blockDim.x: `tid % (2 s)` is then an integer remainder by a value the compiler does not
 // know, in a loop it cannot unroll. Twin of divergent_const.cu, which knows the block.

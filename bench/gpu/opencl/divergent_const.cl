@@ -1,4 +1,4 @@
-// Issue 37's divergent-step experiment (bench/gpu/opencl/run): Harris step 1 in OpenCL C with the
+// The divergent-step experiment (bench/gpu/opencl/run): Harris step 1 in OpenCL C with the
 // work-group size a compile-time constant (XR_BLOCK), as OpenCL's built-in smem/interleaved-
 // divergent has it (WG): the loop unrolls and each `tid % (2 s)` is a mask.
 // xreduce: primitive=reduce dtypes=i32,f32 ops=sum block=256

@@ -1,4 +1,4 @@
-// Issue 37's divergent-step experiment (bench/gpu/opencl/run): Harris step 1 with the block size
+// The divergent-step experiment (bench/gpu/opencl/run): Harris step 1 with the block size
 // a compile-time constant (XR_BLOCK), as OpenCL's built-in kernel has it (WG, with
 // reqd_work_group_size): the loop unrolls and each `tid % (2 s)` is a mask. The same algorithm
 // as divergent_blockdim.cu; only where the block size comes from differs.

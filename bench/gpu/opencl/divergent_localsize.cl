@@ -1,4 +1,4 @@
-// Issue 37's divergent-step experiment (bench/gpu/opencl/run): Harris step 1 in OpenCL C with the
+// The divergent-step experiment (bench/gpu/opencl/run): Harris step 1 in OpenCL C with the
 // work-group size read at run time (get_local_size(0)), as CUDA's built-in reads blockDim.x.
 // Twin of divergent_const.cl, which knows it at compile time, as OpenCL's built-in does.
 // xreduce: primitive=reduce dtypes=i32,f32 ops=sum block=256

@@ -1,9 +1,10 @@
 #version 450
 #extension GL_EXT_control_flow_attributes : require
-// Issue 37's divergent-step experiment (bench/gpu/opencl/run): Harris step 1 in GLSL at 256
+// The divergent-step experiment (bench/gpu/opencl/run): Harris step 1 in GLSL at 256
 // invocations with its loop kept rolled ([[dont_unroll]]): `tid % (2 s)` is then a remainder by a
-// value that changes each step, as in CUDA's built-in (blockDim.x) and, by issue 36's finding, in
-// what NVIDIA's Vulkan compiler makes of the built-in shader. Twin of divergent_unrolled.comp.
+// value that changes each step, as in CUDA's built-in (blockDim.x) and, as the compiled facts show
+// (docs/results/H200/compiled), in what NVIDIA's Vulkan compiler makes of the built-in shader.
+// Twin of divergent_unrolled.comp.
 // xreduce: primitive=reduce dtypes=i32,f32 ops=sum
 layout(local_size_x = 256) in;
 layout(std430, binding = 0) readonly buffer Input { XR_T xs[]; };

@@ -1,6 +1,6 @@
 #version 450
 #extension GL_EXT_control_flow_attributes : require
-// Issue 37's divergent-step experiment (bench/gpu/opencl/run): Harris step 1 in GLSL at 256
+// The divergent-step experiment (bench/gpu/opencl/run): Harris step 1 in GLSL at 256
 // invocations with its loop unrolled ([[unroll]]): each `tid % (2 s)` is then a constant mask, as
 // OpenCL's built-in compiles it. Twin of divergent_rolled.comp.
 // xreduce: primitive=reduce dtypes=i32,f32 ops=sum

@@ -1,7 +1,7 @@
 #version 450
-// Issue 36's tail experiment (bench/gpu/why): the built-in smem/unroll-last-warp's own shape as a
-// user's kernel - workgroup barriers down to 32 live slots, then subgroup 0 from 16 with
-// subgroupMemoryBarrierShared() and subgroupBarrier(), its loops rolled as the built-in's are.
+// The tail experiment (bench/gpu/tail/run): a rolled subgroup tail as a user's kernel - workgroup
+// barriers down to 32 live slots, then subgroup 0 from 16 with subgroupMemoryBarrierShared() and
+// subgroupBarrier(), its loops rolled - beside the built-in's CUDA shape (tail_warp.comp).
 // H200 only: assumes 32-invocation subgroups.
 // xreduce: primitive=reduce dtypes=i32,f32 ops=sum block=256 items=2
 #extension GL_KHR_shader_subgroup_basic : require

@@ -1,4 +1,4 @@
-// Issue 36's tail experiment (bench/gpu/why): smem/unroll-last-warp's CUDA shape as a user's
+// The tail experiment (bench/gpu/tail/run): smem/unroll-last-warp's CUDA shape as a user's
 // kernel - block barriers down to 64 live slots, then warp 0 alone with __syncwarp().
 // xreduce: primitive=reduce dtypes=i32,f32 ops=sum block=256 items=2
 extern "C" __global__ void xr_reduce(const XR_T* in, XR_ACC* partials, unsigned int n) {

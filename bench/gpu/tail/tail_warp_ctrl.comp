@@ -1,5 +1,5 @@
 #version 450
-// Issue 36's tail experiment (bench/gpu/why): smem/unroll-last-warp's CUDA shape - workgroup
+// The tail experiment (bench/gpu/tail/run): smem/unroll-last-warp's CUDA shape - workgroup
 // barriers down to 64 live slots, then subgroup 0 alone - with one control barrier of subgroup
 // scope ordering workgroup memory after each step: __syncwarp()'s exact counterpart.
 // H200 only: assumes 32-invocation subgroups.

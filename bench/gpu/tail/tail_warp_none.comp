@@ -1,5 +1,5 @@
 #version 450
-// Issue 36's tail experiment (bench/gpu/why): smem/unroll-last-warp's CUDA shape - workgroup
+// The tail experiment (bench/gpu/tail/run): smem/unroll-last-warp's CUDA shape - workgroup
 // barriers down to 64 live slots, then subgroup 0 alone - with no synchronisation in the tail - a
 // data race, timed only as the floor of what the tail's synchronisation costs (the check says
 // whether it even held).

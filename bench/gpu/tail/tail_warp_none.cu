@@ -1,4 +1,4 @@
-// Issue 36's tail experiment (bench/gpu/why): Harris's original last warp, `volatile` and no
+// The tail experiment (bench/gpu/tail/run): Harris's original last warp, `volatile` and no
 // __syncwarp() - a data race since Volta's independent scheduling, timed only as the floor of
 // what the tail's synchronisation costs.
 // xreduce: primitive=reduce dtypes=i32,f32 ops=sum block=256 items=2

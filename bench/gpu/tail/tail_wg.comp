@@ -1,5 +1,5 @@
 #version 450
-// Issue 36's tail experiment (bench/gpu/why): first-add and every step with a workgroup barrier,
+// The tail experiment (bench/gpu/tail/run): first-add and every step with a workgroup barrier,
 // the baseline of the subgroup tails beside it. H200 only: assumes 32-invocation subgroups.
 // xreduce: primitive=reduce dtypes=i32,f32 ops=sum block=256 items=2
 #extension GL_EXT_control_flow_attributes : require

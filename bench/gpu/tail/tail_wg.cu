@@ -1,4 +1,4 @@
-// Issue 36's tail experiment (bench/gpu/why): first-add and every step with a block barrier, the
+// The tail experiment (bench/gpu/tail/run): first-add and every step with a block barrier, the
 // baseline of the subgroup tails beside it. H200 only: assumes 32-lane warps.
 // xreduce: primitive=reduce dtypes=i32,f32 ops=sum block=256 items=2
 extern "C" __global__ void xr_reduce(const XR_T* in, XR_ACC* partials, unsigned int n) {

@@ -1,4 +1,4 @@
-// The interfaces every backend implements (DESIGN.md, "The flow of one measurement"):
+// The interfaces every backend implements (docs/design.md, "The flow of one measurement"):
 //   Backend::upload -> DeviceArray -> Reducer::reduce(array, op) -> Reduction{Value, Timing}
 //                                   -> Scanner::scan(array, output, op, kind) -> Timing
 // A backend depends on core alone; the app and the tests see backends only through these types
@@ -35,8 +35,8 @@ struct DeviceInfo {
   std::vector<std::pair<std::string, std::string>> properties;
 };
 
-// A variant as registered: data, not code (STYLE.md point 4). `id` and `mirrors` come from the
-// catalog (catalog.hpp) so the same id means the same algorithm on every backend.
+// A variant as registered: data, not code. `id` and `mirrors` come from the catalog (catalog.hpp)
+// so the same id means the same algorithm on every backend.
 struct VariantInfo {
   Primitive primitive = Primitive::reduce;
   std::string id;       // "family/name", unique within its primitive
@@ -103,7 +103,7 @@ enum class OverheadKind : std::uint8_t {
 };
 std::string_view to_string(OverheadKind k);
 
-// One cost a user pays around the kernels, measured by a backend (DESIGN.md, "Measurement
+// One cost a user pays around the kernels, measured by a backend (docs/cli.md, "Measurement
 // modes": the per-API launch and submit overheads are results too).
 struct Overhead {
   OverheadKind kind = OverheadKind::dispatch_gpu;
@@ -115,9 +115,9 @@ struct Overhead {
   std::string note;  // what the number includes, in words
 };
 
-// The host link as an API's own fastest copy sees it (issue 11): page-locked (or host-visible)
-// memory to device memory and back, timed by the device's timer. The anchor that the transfers
-// of DeviceArray::write and read_into are reported against.
+// The host link as an API's own fastest copy sees it: page-locked (or host-visible) memory to
+// device memory and back, timed by the device's timer. The anchor that the transfers of
+// DeviceArray::write and read_into are reported against.
 struct LinkRate {
   std::uint64_t bytes = 0;   // per copy: what was asked for, or less where the device holds less
   double upload_gbps = 0;    // host to device, median
@@ -146,7 +146,7 @@ class Reducer {
   // gives the identity). If info().writes_input, the contents of `input` are unspecified after.
   // Deterministic: the same input on the same device gives bitwise the same value.
   virtual Reduction reduce(DeviceArray& input, Op op) = 0;
-  // Batch mode (DESIGN.md, "Measurement modes"): `calls` >= 1 identical calls back to back with
+  // Batch mode (docs/cli.md, "Measurement modes"): `calls` >= 1 identical calls back to back with
   // no host synchronisation between them, in one timed interval; the Timing is per call and the
   // value the last call's. The default calls reduce() `calls` times (the CPU's way); GPU backends
   // enqueue every call before waiting once. A variant that writes its input reduces its own

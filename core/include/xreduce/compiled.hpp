@@ -1,5 +1,5 @@
-// What a variant compiled into and how one call launches it (`xreduce inspect`, issue 36): per
-// pass its block and grid, the resources the driver gave its kernel (registers, shared memory,
+// What a variant compiled into and how one call launches it (`xreduce inspect`): per pass its
+// block and grid, the resources the driver gave its kernel (registers, shared memory,
 // local memory, stack, binary size), in the driver's own words beside, and its occupancy on the
 // device's multiprocessors by the rules of NVIDIA's occupancy calculator (cuda_occupancy.h,
 // compute capability 7.0 and later). CUDA's facts come from the runtime (cudaFuncGetAttributes of

@@ -16,7 +16,7 @@
 
 namespace xr {
 
-// What one sample is (DESIGN.md, "Measurement modes", as nvbench's):
+// What one sample is (docs/cli.md, "Measurement modes", as nvbench's):
 //   cold   one call, L2 flushed before it (unless flush_cache is off), GPU time with no host
 //          launch gap in the interval: each backend's Reducer/Scanner guarantees that;
 //   batch  the same call back to back, hot, calibrated to about batch_target_ms per sample;

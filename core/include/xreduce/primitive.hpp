@@ -1,6 +1,7 @@
-// The primitives xreduce measures, as an axis like dtype and op (DESIGN.md, "The second
-// primitive"): reduce (n elements -> one value) and scan (n elements -> n prefixes, inclusive or
-// exclusive). A variant id is unique within its primitive; `cpu/sequential` exists for both.
+// The primitives xreduce measures, as an axis like dtype and op (docs/design.md,
+// "Where a new primitive goes"): reduce (n elements -> one value) and scan (n elements -> n
+// prefixes, inclusive or exclusive). A variant id is unique within its primitive; `cpu/sequential`
+// exists for both.
 #pragma once
 
 #include <cstddef>
@@ -38,8 +39,8 @@ struct Operation {
   std::string describe() const;
 };
 
-// Bytes the primitive must move through device memory, the same formula on every backend
-// (DESIGN.md, "Timing"): reduce reads n elements; scan reads n and writes n.
+// Bytes the primitive must move through device memory, the same formula on every backend (GB/s
+// is bytes_moved over the median time): reduce reads n elements; scan reads n and writes n.
 double bytes_moved(Primitive p, std::size_t n, DType t);
 
 }  // namespace xr

@@ -48,7 +48,7 @@ class Registry {
   Backend* make(std::size_t i) const;
 
   std::vector<std::string> names_;
-  std::vector<Factory> factories_;  // empty where the backend was added made
+  std::vector<Factory> factories_;  // empty where add() got the backend made
   // Made on first use: finding a backend does not change what the registry holds.
   mutable std::vector<std::unique_ptr<Backend>> backends_;
   std::vector<std::pair<std::string, std::string>> not_built_;  // name, reason

@@ -1,5 +1,5 @@
 // One variant of either primitive bound to its backend: the single seam through which the
-// harness, the tool and the tests run reduce and scan alike (STYLE.md point 9).
+// harness, the tool and the tests run reduce and scan alike.
 #pragma once
 
 #include <memory>

@@ -1,8 +1,8 @@
-// What a shared variant id promises beyond its name (DESIGN.md, "Names": one id, one algorithm,
-// on every backend that implements it): the tile each block (workgroup) works on, the n up to
-// which one block does the whole job, and how a multi-pass reduce and a tiled scan lay out their
-// passes and scratch. Both GPU backends plan from these; tests/shapes checks that each backend's
-// plans follow them, and lists the shapes a backend keeps apart, each with its measurement.
+// What a shared variant id promises beyond its name (one id, one algorithm, on every backend that
+// implements it): the tile each block (workgroup) works on, the n up to which one block does the
+// whole job, and how a multi-pass reduce and a tiled scan lay out their passes and scratch. The GPU
+// backends plan from these; tests/shapes checks that each backend's plans follow them, and lists
+// the shapes a backend keeps apart, each with its measurement.
 #pragma once
 
 #include <cstddef>
@@ -134,7 +134,7 @@ bool shape_exception(std::string_view backend, Primitive primitive, std::string_
 // extra iterations below it. H200, f32 sum, cold / batch us, one block against 4096-element
 // tiles: CUDA 8K 4.7 / 2.6 against 5.6 / 3.7, 16K 5.8 / 3.1 against 6.0 / 4.0, but 32K 7.7 / 3.9
 // against 5.7 / 3.8; Vulkan 8K 6.7 / 2.9 against 8.8 / 4.2, 16K 7.5 / 3.4 against 8.7 / 4.3,
-// 32K 9.9 / 4.1 against 8.5 / 4.0 (a sweep of 8K..64K, issue 10).
+// 32K 9.9 / 4.1 against 8.5 / 4.0 (a sweep of 8K..64K).
 inline constexpr std::uint64_t kSinglePassOneBlockMax = 16384;
 
 // fast/decoupled-lookback (both APIs) up to this n: one block (workgroup) scans the array tile by

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -90,6 +91,21 @@ UserKernel load_user_kernel(const std::filesystem::path& path, std::string_view 
 // The kernels of one command line: Error(usage) when two of one backend and primitive share an
 // id (their ids start with "user/", so none takes a built-in variant's).
 void check_kernel_ids(const std::vector<UserKernel>& kernels);
+
+// The users' kernels one backend holds (--kernel), in a deque: each variant made from one keeps
+// a reference to it.
+class UserKernels {
+ public:
+  // Error(usage) "the <backend> backend already has a <primitive> variant '<id>'" when a built-in
+  // variant (`built_in`) or another of its kernels has the id.
+  void add(const UserKernel& kernel, std::string_view backend, bool built_in);
+  const UserKernel* find(Primitive primitive, std::string_view id) const;
+  // Each kernel's variant, in the order added.
+  std::vector<VariantInfo> variants() const;
+
+ private:
+  std::deque<UserKernel> kernels_;
+};
 
 // The ABI's macros for one compile (docs/kernels.md, "Macros"), as NAME, VALUE pairs in the
 // language's spelling: XR_T (the type this pass reads: `data`), XR_ACC, XR_OP(a,b), XR_IDENTITY,

@@ -16,8 +16,8 @@
 // inclusive prefix. A 4-byte accumulator shares one 64-bit word with its status, read and
 // written atomically (CUB's ScanTileState for 4-byte values), so a reader can never pair a flag
 // with a stale value; an 8-byte one is split over two such words, a half each, matched by their
-// status (HalvesTileStates; SplitTileStates, slots ordered by release/acquire, is the layout it
-// replaced, kept for the tuning sweep).
+// status (HalvesTileStates; SplitTileStates, slots ordered by release/acquire, is the layout the
+// tuning sweep measures it against).
 #pragma once
 
 #include <cuda/atomic>
@@ -296,12 +296,12 @@ struct PackedTileStates {
   __device__ __forceinline__ A value(std::size_t, const Observed& seen) const { return seen.value; }
 };
 
-// Tile states of an 8-byte accumulator (i64, u64, f64): flag and value no longer fit one 64-bit
-// word, and the PTX memory model makes a 16-byte vector access (ld/st .v2.u64, .v4.u32) several
-// scalar accesses in no set order, so a 16-byte word {value, status} could be read torn (the
-// newer .b128 accesses are not relied on). So each tile has a 32-bit status word and two value
-// slots, its aggregate and its inclusive prefix, each written once per launch, and the flag
-// orders them (as CUB does for values too large to pack):
+// Tile states of an 8-byte accumulator (i64, u64, f64): flag and value do not fit one 64-bit word
+// together, and the PTX memory model makes a 16-byte vector access (ld/st .v2.u64, .v4.u32) several
+// scalar accesses in no set order, so a 16-byte word {value, status} could be read torn (the newer
+// .b128 accesses are not relied on). So each tile has a 32-bit status word and two value slots, its
+// aggregate and its inclusive prefix, each written once per launch, and the flag orders them (as
+// CUB does for values too large to pack):
 // - writer: relaxed store of the value into its slot, then a release store of the status that
 //   names that slot;
 // - reader: relaxed polls of the status until every lane's tile has published, then an acquire

@@ -1,9 +1,9 @@
 #version 450
 // A reduce that declares 4 MB of shared memory (`shared int s[1000000]`), past every device's
 // maxComputeSharedMemorySize (48 KiB on an H200, 32 KiB on lavapipe). Vulkan leaves such a
-// dispatch undefined: before xreduce checked it, an H200 hung for the whole device timeout and
-// lavapipe summed wrong. Now it is refused before any pipeline is made (exit 2), naming the
-// file, the limit and the value.
+// dispatch undefined: unchecked, an H200 hangs for the whole device timeout and lavapipe sums
+// wrong. So it is refused before any pipeline is made (exit 2), naming the file, the limit and
+// the value.
 // xreduce: dtypes=i32
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) readonly buffer In { XR_T xs[]; };

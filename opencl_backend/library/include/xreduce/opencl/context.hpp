@@ -33,7 +33,10 @@ class Context {
   // The variants of `primitive` this device can run over `t`, fastest first.
   std::vector<std::string> variants(Primitive primitive, DType t) const;
 
-  ContextState& state() const { return *state_; }
+  // The library's own state, for its implementation and the tool's adapter (the library's
+  // internal interface, cl_internal.hpp): ContextState is declared only, so nothing of it is
+  // part of the public API.
+  friend ContextState& state_of(const Context& context);
 
  private:
   std::unique_ptr<ContextState> state_;

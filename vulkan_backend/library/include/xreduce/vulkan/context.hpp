@@ -64,7 +64,10 @@ class Context {
   // VK_KHR_shader_clock's shaderSubgroupClock and shaderDeviceClock.
   bool clock_supported() const;
 
-  ContextState& state() const { return *state_; }
+  // The library's own state, for its implementation and the tool's adapter (the library's
+  // internal interface, vk_internal.hpp): ContextState is declared only, so nothing of it is
+  // part of the public API.
+  friend ContextState& state_of(const Context& context);
 
  private:
   explicit Context(std::unique_ptr<ContextState> state);

@@ -1,0 +1,214 @@
+// Core's plans (xreduce/reduce_plan.hpp, xreduce/scan_plan.hpp), one per family, against what
+// each id promises (xreduce/shapes.hpp): the reduce chain over partials and the single pass's
+// one-block limit; the tiled scan's levels, flags and scratch; the BIT's levels; reduce-then-scan's
+// chunks; the look-back's tiles, status words and one-group limit. The backends' translators are
+// checked beside their own tests (vulkan_plans.cpp, opencl_plans.cpp).
+#include <catch2/catch.hpp>
+
+#include <bit>
+
+#include "shape_check.hpp"
+#include "xreduce/reduce_plan.hpp"
+#include "xreduce/scan_plan.hpp"
+
+namespace {
+
+using xr::DType;
+using xr::ScanStage;
+
+const xr::ScanPlanOptions kOptions{.look_back = {128, 8}, .polls = 512, .one_group_max = 4096};
+
+// The tile a scan schedule's plan works on for `t`: its tile pass's threads and elements per
+// thread (vectors of lane_elements for the fast/* families).
+xr::TileShape planned_scan_tile(const xr::ScanSchedule& s, DType t) {
+  xr::ScanPlanOptions options = kOptions;
+  options.one_group_max = 0;
+  const xr::ScanPlan plan = xr::plan_scan(s, std::uint64_t{1} << 24, t, options);
+  for (const xr::ScanPassPlan& p : plan.passes)
+    if (p.kernel == s.kernel && p.stage != ScanStage::bit_levels) {
+      if (s.family == xr::ScanFamily::bit) return {p.threads, 1};
+      const bool vectors =
+          s.family == xr::ScanFamily::reduce_then_scan || s.family == xr::ScanFamily::look_back;
+      return {p.threads, vectors ? p.items * xr::lane_elements(t) : p.items};
+    }
+  FAIL("no pass runs " << s.kernel);
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("every reduce schedule's plan works on its id's shared tile", "[shapes][core]") {
+  for (const xr::ReduceSchedule& s : xr::kReduceSchedules) {
+    const xr::TileShape shared = xr::shared_shape(xr::Primitive::reduce, s.id);
+    const xr::TileShape expected = shared.threads ? shared : xr::TileShape{256, 2};  // subgroup/*
+    const std::uint64_t n = 64 * expected.tile();
+    const xr::ReducePlan plan = xr::plan_reduce(s, n, 4);
+    CAPTURE(std::string(s.id));
+    CHECK(xr::TileShape{s.threads, static_cast<std::uint32_t>(n / plan.passes.front().args.groups /
+                                                              s.threads)} == expected);
+  }
+}
+
+TEST_CASE("reduce plans are core's chain over the partials", "[shapes][core]") {
+  const xr::ReduceSchedule s = xr::reduce_schedule("smem/sequential");
+  for (std::uint64_t n : {1ull, 256ull, 257ull, 65537ull, (1ull << 26) + 5}) {
+    CAPTURE(n);
+    const xr::ReducePlan plan = xr::plan_reduce(s, n, 4);
+    const auto chain = xr::reduce_passes(n, 4, [&](std::uint64_t m) { return (m + 255) / 256; });
+    REQUIRE(plan.passes.size() == chain.size());
+    for (std::size_t i = 0; i < chain.size(); ++i) {
+      const bool last = i + 1 == chain.size();
+      CHECK(plan.passes[i].from_input == (i == 0));
+      CHECK(plan.passes[i].to_output == last);  // the result: element 0 of the caller's output
+      CHECK(plan.passes[i].args.n == chain[i].count);
+      CHECK(plan.passes[i].args.in_offset == chain[i].in_offset);
+      CHECK(plan.passes[i].args.out_offset == (last ? 0 : chain[i].out_offset));
+      CHECK(plan.passes[i].args.groups == chain[i].blocks);
+      CHECK(plan.passes[i].buffers()[0] ==
+            (i == 0 ? xr::BufferRole::input : xr::BufferRole::scratch));
+    }
+    CHECK(plan.scratch_bytes == std::max<std::uint64_t>(16, xr::scratch_elements(chain, 4) * 4));
+  }
+}
+
+TEST_CASE("grid-stride reduces cap their first pass; the single pass is one block up to its limit",
+          "[shapes][core]") {
+  const xr::ReduceSchedule vectorized = xr::reduce_schedule("fast/vectorized");
+  CHECK(xr::plan_reduce(vectorized, 1ull << 28, 4).passes.front().args.groups == xr::kGridGroups);
+  CHECK(xr::plan_reduce(vectorized, 1ull << 28, 4, 100).passes.front().args.groups == 100);
+  const xr::ReduceSchedule single = xr::reduce_schedule("fast/single-pass");
+  const xr::ReducePlan one = xr::plan_reduce(single, xr::kSinglePassOneBlockMax, 8);
+  REQUIRE(one.passes.size() == 1);
+  CHECK(one.passes[0].args.groups == 1);
+  CHECK(one.scratch_bytes == 16 + 4 * 8);  // the ticket, then the partials rounded to four
+  const xr::ReducePlan many = xr::plan_reduce(single, xr::kSinglePassOneBlockMax + 1, 4);
+  REQUIRE(many.passes.size() == 1);
+  CHECK(many.passes[0].args.groups > 1);
+  CHECK(many.passes[0].to_output);
+}
+
+TEST_CASE("every scan schedule's plan works on its id's shared tile", "[shapes][core]") {
+  for (const xr::ScanSchedule& s : xr::kScanSchedules)
+    for (DType t : {DType::i32, DType::u32, DType::f32, DType::i64, DType::f64}) {
+      const xr::TileShape expected = s.id.starts_with("subgroup/")
+                                         ? xr::kRegisterScanShape
+                                         : xr::shared_shape(xr::Primitive::scan, s.id);
+      CAPTURE(std::string(s.id), std::string(xr::to_string(t)));
+      CHECK(planned_scan_tile(s, t) == expected);
+    }
+  // 16-bit elements: a lane's vector holds 8 of them, as CUDA's (kShapeExceptions says why).
+  const xr::ScanSchedule rts = xr::scan_schedule("fast/reduce-then-scan");
+  CHECK(planned_scan_tile(rts, DType::f16).tile() == 2 * rts.threads * rts.items * 4);
+}
+
+TEST_CASE("tiled scans run core's levels, flags and scratch", "[shapes][core]") {
+  for (const char* id : {"smem/hillis-steele", "blelloch/bcao", "subgroup/shuffle-up"})
+    for (DType t : {DType::f32, DType::f16, DType::i64})
+      for (std::uint64_t n : {1ull, 4096ull, 1000003ull, (1ull << 25) + 7}) {
+        const xr::ScanSchedule s = xr::scan_schedule(id);
+        const std::size_t acc = xr::size_of(xr::accumulator_of(t));
+        const xr::TiledScanLayout layout =
+            xr::tiled_scan_layout(n, s.threads * s.items, acc, xr::accumulator_of(t) != t, 4 * acc);
+        const xr::ScanPlan plan = xr::plan_scan(s, n, t, kOptions);
+        const std::size_t levels = layout.levels();
+        CAPTURE(id, n, std::string(xr::to_string(t)), levels);
+        REQUIRE(plan.passes.size() == 2 * levels - 1);
+        CHECK(plan.scratch_bytes == std::max<std::uint64_t>(16, layout.scratch_bytes));
+        for (std::size_t level = 0; level < levels; ++level) {
+          const xr::ScanPassPlan& p = plan.passes[level];
+          CHECK(p.args.n == layout.counts[level]);
+          CHECK(p.takes_kind == (level == 0));  // only the first level writes the output
+          CHECK(((p.args.flags & xr::kScanExclusive) != 0) == (level > 0));
+          CHECK(((p.args.flags & xr::kScanWriteTotals) != 0) == (level + 1 < levels));
+          if (level > 0) {
+            CHECK(p.args.in_offset == layout.totals[level - 1] / acc);
+            CHECK(p.buffers == xr::kScratchBuffers);
+            CHECK(p.reads_accumulators());
+          }
+        }
+        const xr::ScanPassPlan& first = plan.passes.front();
+        CHECK(first.stage == (layout.wide ? ScanStage::wide_tile : ScanStage::tile));
+        if (layout.wide) {
+          CHECK(first.buffers == xr::kWideBuffers);
+          CHECK(first.args.out_offset == *layout.wide / acc);
+          CHECK(plan.passes.back().args.flags == xr::kScanFromWide);
+        }
+        for (std::size_t i = levels; i < plan.passes.size(); ++i)
+          CHECK(plan.passes[i].stage == ScanStage::uniform_add);
+        CHECK(plan.passes.back().writes_elements());
+      }
+}
+
+TEST_CASE("a BIT builds one level per launch or every level in one block", "[shapes][core]") {
+  const std::uint64_t n = 1'000'003;
+  const xr::ScanPlan one_layer =
+      xr::plan_scan(xr::scan_schedule("bit/one-layer"), n, DType::i32, kOptions);
+  // Levels from 2 x 256 up to n: 2^9 .. 2^19.
+  REQUIRE(one_layer.passes.size() == 2 + 11);
+  CHECK(one_layer.passes[1].args.param == 9);  // a level as its exponent
+  CHECK(one_layer.passes.back().stage == ScanStage::bit_query);
+  CHECK(one_layer.passes.back().takes_kind);
+  const xr::ScanPlan between =
+      xr::plan_scan(xr::scan_schedule("bit/between-blocks"), n, DType::i32, kOptions);
+  REQUIRE(between.passes.size() == 3);
+  CHECK(between.passes[1].args.groups == 1);
+  CHECK(between.passes[1].args.param == 512);
+  CHECK(between.scratch_bytes == n * 4);
+  // One block's worth: no level above it.
+  CHECK(xr::plan_scan(xr::scan_schedule("bit/smem"), 300, DType::i32, kOptions).passes.size() == 2);
+}
+
+TEST_CASE("reduce-then-scan reduces at most kGridGroups chunks, then scans from their prefixes",
+          "[shapes][core]") {
+  const xr::ScanSchedule s = xr::scan_schedule("fast/reduce-then-scan");
+  xr::ScanPlanOptions small_device = kOptions;
+  small_device.max_threads = 256;
+  const xr::ScanPlan plan = xr::plan_scan(s, 1ull << 28, DType::i32, small_device);
+  REQUIRE(plan.passes.size() == 3);
+  CHECK(plan.passes[0].stage == ScanStage::rts_reduce);
+  CHECK(plan.passes[0].args.groups <= xr::kGridGroups);
+  CHECK(plan.passes[1].stage == ScanStage::rts_partials);
+  CHECK(plan.passes[1].threads == 256);  // the device's largest block
+  CHECK(plan.passes[2].args.flags == xr::kScanHasPrefix);
+  CHECK(plan.passes[2].takes_kind);
+  CHECK(plan.scratch_bytes == xr::round_up4(plan.passes[0].args.groups) * 4);
+  // One chunk: the tile pass alone, from no prefix.
+  const xr::ScanPlan one = xr::plan_scan(s, 4096, DType::i32, kOptions);
+  REQUIRE(one.passes.size() == 1);
+  CHECK(one.passes[0].args.flags == 0);
+}
+
+TEST_CASE("the look-back runs one block up to the one-group limit, else one per tile",
+          "[shapes][core]") {
+  const xr::ScanSchedule s = xr::scan_schedule("fast/decoupled-lookback");
+  for (DType t : {DType::i32, DType::f16, DType::f64}) {
+    CAPTURE(std::string(xr::to_string(t)));
+    const xr::ScanPlan one = xr::plan_scan(s, 4096, t, kOptions);
+    REQUIRE(one.passes.size() == 1);
+    CHECK(one.passes[0].stage == ScanStage::rts_tiles);
+    CHECK(one.passes[0].args.groups == 1);
+    CHECK(one.passes[0].args.param == 4096);  // one chunk: all of it
+    CHECK_FALSE(one.fallbacks_at.has_value());
+    const xr::ScanPlan many = xr::plan_scan(s, 4097, t, kOptions);
+    REQUIRE(many.passes.size() == 1);
+    const xr::ScanPassPlan& p = many.passes[0];
+    CHECK(p.stage == ScanStage::look_back);
+    CHECK(p.threads == 128);
+    CHECK(p.items == 8);
+    const std::uint32_t words = xr::size_of(xr::accumulator_of(t)) == 8 ? 2 : 1;
+    CHECK(many.tiles == xr::ceil_div32(4097, 128 * 8 * xr::lane_elements(t)));
+    CHECK(p.args.param == many.tiles * words);  // the ticket's word
+    CHECK(p.args.limit == 512);
+    CHECK(many.scratch_bytes == (std::uint64_t{p.args.param} + 2) * 8);
+    CHECK(many.fallbacks_at == (std::uint64_t{p.args.param} + 1) * 8);
+    CHECK(many.zero_scratch);
+  }
+  xr::ScanPlanOptions never = kOptions;
+  never.one_group_max = 0;  // XR_SCAN_ONE_GROUP_MAX=0
+  CHECK(xr::plan_scan(s, 1, DType::i32, never).passes[0].stage == ScanStage::look_back);
+  // The one-group pass takes n as a 32-bit chunk: 2^32 takes the look-back whatever the limit.
+  xr::ScanPlanOptions always = kOptions;
+  always.one_group_max = std::uint64_t{1} << 32;
+  CHECK(xr::plan_scan(s, std::uint64_t{1} << 32, DType::i32, always).passes[0].stage ==
+        ScanStage::look_back);
+}
