@@ -87,9 +87,10 @@ ResultRow measure_row(Backend& b, const VariantInfo& v, std::unique_ptr<Runner>&
   return row;
 }
 
-// The call's compiled facts (issue 36), read once per variant and point after its rows were
-// measured, outside every timed interval (Vulkan reads its pipelines' statistics; CUDA runs the
-// call and captures it).
+// The compiled facts of the call just measured, read once per variant and point after its rows,
+// outside every timed interval and with no call of their own: Vulkan reads the pipelines of the
+// program it timed, OpenCL the kernels it enqueued, CUDA captures a copy of the plan it ran,
+// which runs nothing (compiled_call.hpp).
 RowCompiled compiled_facts(Runner& runner, PointInput& input, const Operation& operation,
                            const LimitsSource& limits) {
   RowCompiled c;
@@ -101,8 +102,8 @@ RowCompiled compiled_facts(Runner& runner, PointInput& input, const Operation& o
   } catch (const Error& e) {
     c.note = std::string("not read: ") + e.what();
   }
-  // inspect() may run the call (CUDA does, to capture it): a variant that writes its input leaves
-  // the point's data to the next variant restored, as the harness does after its samples.
+  // A variant that writes its input leaves the point's data to the next variant restored, as the
+  // harness does after its samples.
   if (runner.info().writes_input) input.array->write(input.data.view());
   return c;
 }

@@ -145,6 +145,26 @@ CompiledPass compiled_launch(const void* func, std::uint64_t grid, std::uint32_t
   return pass;
 }
 
+namespace {
+
+// The kernels of a captured call, in the order they run (memsets and copies compile nothing).
+CompiledCall passes_of(cudaGraph_t graph) {
+  CompiledCall call;
+  for (cudaGraphNode_t node : nodes_in_order(graph)) {
+    cudaGraphNodeType type{};
+    XR_CUDA_CHECK(cudaGraphNodeGetType(node, &type));
+    if (type != cudaGraphNodeTypeKernel) continue;
+    cudaKernelNodeParams p{};
+    XR_CUDA_CHECK(cudaGraphKernelNodeGetParams(node, &p));
+    call.passes.push_back(
+        compiled_launch(p.func, std::uint64_t(p.gridDim.x) * p.gridDim.y * p.gridDim.z,
+                        p.blockDim.x * p.blockDim.y * p.blockDim.z, p.sharedMemBytes));
+  }
+  return call;
+}
+
+}  // namespace
+
 CompiledCall compiled_call(Context& ctx, const std::function<void(cudaStream_t)>& enqueue) {
   ctx.activate();
   const cudaStream_t s = ctx.stream();
@@ -156,18 +176,12 @@ CompiledCall compiled_call(Context& ctx, const std::function<void(cudaStream_t)>
   // call reads status words of a call that never ran (compute-sanitizer's memcheck found a
   // look-back reading out of bounds after compare inspected its plan).
   launch(graph.get(), s);
-  CompiledCall call;
-  for (cudaGraphNode_t node : nodes_in_order(graph.get())) {
-    cudaGraphNodeType type{};
-    XR_CUDA_CHECK(cudaGraphNodeGetType(node, &type));
-    if (type != cudaGraphNodeTypeKernel) continue;  // memsets and copies compile nothing
-    cudaKernelNodeParams p{};
-    XR_CUDA_CHECK(cudaGraphKernelNodeGetParams(node, &p));
-    call.passes.push_back(
-        compiled_launch(p.func, std::uint64_t(p.gridDim.x) * p.gridDim.y * p.gridDim.z,
-                        p.blockDim.x * p.blockDim.y * p.blockDim.z, p.sharedMemBytes));
-  }
-  return call;
+  return passes_of(graph.get());
+}
+
+CompiledCall captured_call(Context& ctx, const std::function<void(cudaStream_t)>& enqueue) {
+  ctx.activate();
+  return passes_of(capture(ctx.stream(), enqueue).get());
 }
 
 SmLimits sm_limits_of(const DeviceLimits& limits, const std::string& name) {

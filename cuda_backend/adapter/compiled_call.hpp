@@ -1,8 +1,7 @@
-// What a CUDA call compiled into (`xreduce inspect`, compare's compiled facts): the call is
-// enqueued once (modules load, as a timed run's first call), then captured into a graph, which
-// runs too (a plan's call count stays the device's), and whose kernel nodes give each launch's
-// kernel, grid, block and dynamic shared memory; the runtime then says what each kernel was
-// compiled into (cudaFuncGetAttributes) and how many of its blocks one SM holds
+// What a CUDA call compiled into (`xreduce inspect`, compare's compiled facts): the call's
+// launches captured into a graph, whose kernel nodes give each launch's kernel, grid, block and
+// dynamic shared memory; the runtime then says what each kernel was compiled into
+// (cudaFuncGetAttributes) and how many of its blocks one SM holds
 // (cudaOccupancyMaxActiveBlocksPerMultiprocessor). The same launches a timed call makes, CUB's
 // included.
 #pragma once
@@ -14,8 +13,15 @@
 
 namespace xr::cuda {
 
-// `enqueue(stream)` enqueues one call on the context's stream; the call runs twice.
+// `enqueue(stream)` enqueues one call on the context's stream; the call runs twice. For a plan
+// nothing has run yet (`xreduce inspect`): the first call loads its kernels' modules.
 CompiledCall compiled_call(Context& ctx, const std::function<void(cudaStream_t)>& enqueue);
+
+// What `enqueue` launches, captured and never run: the facts of a plan a timed call has just run
+// (its kernels loaded), with no call of its own in the measuring loop. `enqueue` must enqueue a
+// copy of that plan: a plan counts the calls it enqueues (the look-back's epochs, the single
+// pass's tickets), and the device must see each call its host counted.
+CompiledCall captured_call(Context& ctx, const std::function<void(cudaStream_t)>& enqueue);
 
 // One launch of `func` (a kernel's host stub or a cudaKernel_t): what the runtime says of it.
 // Users' kernels, loaded with cudaLibraryLoadData, are described this way: the runtime cannot

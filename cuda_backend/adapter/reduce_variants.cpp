@@ -6,6 +6,7 @@
 #include "xreduce/cuda/reduce.hpp"
 
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -72,26 +73,33 @@ class CudaReducer final : public DeviceReducer {
     return {v, Timing{device_ms, ms_since(t0) / calls, true}};
   }
 
+  // The plan a timed call just ran: a copy of it captured, which runs nothing; with nothing timed
+  // yet (`xreduce inspect`), the call itself, run and captured.
   std::vector<CompiledPass> compiled(DeviceArray& input, Op op) override {
     CudaArray* array = &device_array(input, *ctx_);
     const Reduce& reduce = plan(input.dtype(), op, array->size());
-    return compiled_call(*ctx_,
-                         [&](cudaStream_t s) {
-                           reduce.enqueue(s, array->data(), result_.get(), planned_.scratch());
-                         })
-        .passes;
+    const Reduce* enqueued = &reduce;
+    std::optional<Reduce> copy;
+    if (planned_.launches() > 0)
+      enqueued = &copy.emplace(make_plan(input.dtype(), op, array->size()));
+    const auto enqueue = [&](cudaStream_t s) {
+      enqueued->enqueue(s, array->data(), result_.get(), planned_.scratch());
+    };
+    return (copy ? captured_call(*ctx_, enqueue) : compiled_call(*ctx_, enqueue)).passes;
+  }
+
+  Reduce make_plan(DType t, Op op, std::size_t n) const {
+    return Reduce({.dtype = t,
+                   .op = op,
+                   .count = n,
+                   .variant = info().id,
+                   .overwrite_input = info().writes_input},
+                  ctx_->limits());
   }
 
   const Reduce& plan(DType t, Op op, std::size_t n) {
     ctx_->activate();
-    planned_.ensure(*ctx_, t, op, n, [&] {
-      return Reduce({.dtype = t,
-                     .op = op,
-                     .count = n,
-                     .variant = info().id,
-                     .overwrite_input = info().writes_input},
-                    ctx_->limits());
-    });
+    planned_.ensure(*ctx_, t, op, n, [&] { return make_plan(t, op, n); });
     return planned_.call();
   }
 

@@ -2,6 +2,7 @@
 // with its scratch once per (n, dtype, op) through the library's Scan, every launch of a scan()
 // timed between two CUDA events.
 #include <iterator>
+#include <optional>
 #include <string>
 
 #include "array.hpp"
@@ -56,26 +57,32 @@ class CudaScanner final : public DeviceScanner {
     return Timing{device_ms, ms_since(t0) / calls, true};
   }
 
+  // The plan a timed call just ran: a copy of it captured, which runs nothing; with nothing timed
+  // yet (`xreduce inspect`), the call itself, run and captured.
   std::vector<CompiledPass> compiled(DeviceArray& input, DeviceArray& output, Op op,
                                      ScanKind kind) override {
     CudaArray* in = &device_array(input, *ctx_);
     CudaArray* out = &device_array(output, *ctx_);
     Scan& scan = plan(input.dtype(), op, in->size());
-    return compiled_call(*ctx_,
-                         [&](cudaStream_t s) {
-                           scan.enqueue(s, kind, in->data(), out->data(), planned_.scratch());
-                         })
-        .passes;
+    Scan* enqueued = &scan;
+    std::optional<Scan> copy;
+    if (planned_.launches() > 0) enqueued = &copy.emplace(make_plan(input.dtype(), op, in->size()));
+    const auto enqueue = [&](cudaStream_t s) {
+      enqueued->enqueue(s, kind, in->data(), out->data(), planned_.scratch());
+    };
+    return (copy ? captured_call(*ctx_, enqueue) : compiled_call(*ctx_, enqueue)).passes;
+  }
+
+  Scan make_plan(DType t, Op op, std::size_t n) const {
+    return Scan({.dtype = t, .op = op, .count = n, .variant = info().id}, ctx_->limits(),
+                ScanTuning{.one_group_max = ctx_->knobs().one_group.max});
   }
 
   Scan& plan(DType t, Op op, std::size_t n) {
     ctx_->activate();
     const ScanOneGroupKnob& one_group = ctx_->knobs().one_group;
     if (!one_group.error.empty()) throw Error(ErrorCategory::usage, one_group.error);
-    planned_.ensure(*ctx_, t, op, n, [&] {
-      return Scan({.dtype = t, .op = op, .count = n, .variant = info().id}, ctx_->limits(),
-                  ScanTuning{.one_group_max = one_group.max});
-    });
+    planned_.ensure(*ctx_, t, op, n, [&] { return make_plan(t, op, n); });
     return planned_.call();
   }
 
