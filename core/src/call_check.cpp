@@ -29,4 +29,22 @@ void check_scan_call(const VariantInfo& info, const DeviceArray& input, const De
                 "scan output must be a distinct array of the input's dtype and size");
 }
 
+std::string unknown_variant(std::string_view id) {
+  return "unknown variant '" + std::string(id) + "'";
+}
+
+void require_known_variant(std::string_view backend, Primitive primitive, std::string_view id,
+                           bool known) {
+  if (!known)
+    throw Error(ErrorCategory::usage, "the " + std::string(backend) + " backend has no " +
+                                          std::string(to_string(primitive)) + " variant '" +
+                                          std::string(id) + "'");
+}
+
+void require_supported(std::string_view id, std::string_view device, const std::string& why) {
+  if (!why.empty())
+    throw Error(ErrorCategory::unsupported,
+                std::string(id) + " on " + std::string(device) + ": " + why);
+}
+
 }  // namespace xr

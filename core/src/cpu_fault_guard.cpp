@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstring>
 #include <mutex>
+#include <string>
 
 #include "xreduce/error.hpp"
 #include "xreduce/printable.hpp"
@@ -45,14 +46,17 @@ void on_fault(int) {
 
 }  // namespace
 
-CpuFaultGuard::CpuFaultGuard(bool active, const std::string& what) {
+CpuFaultGuard::CpuFaultGuard(bool active, std::string_view api, std::string_view kernel_id,
+                             std::string_view device) {
   if (!active) return;
   GuardState& s = state();
   const std::lock_guard lock(s.mutex);
   installed_ = true;
   if (s.depth++ > 0) return;
   const std::string line =
-      "xreduce: error: " + printable(what) +
+      "xreduce: error: " +
+      printable(std::string(api) + ": kernel " + std::string(kernel_id) + " on " +
+                std::string(device)) +
       " faulted the process (an access outside every array, or a barrier only part of a work-group "
       "reaches?): a CPU device runs kernels in "
       "xreduce's own threads, so the run cannot go on\n";

@@ -261,8 +261,8 @@ MemOwner make_user_buffer(const Device& device, std::uint64_t bytes) {
 }
 
 CpuFaultGuard user_call_guard(const Device& device, const UserKernel& kernel) {
-  return CpuFaultGuard((device.facts().type & CL_DEVICE_TYPE_CPU) != 0,
-                       "opencl: kernel " + kernel.id + " on " + device.facts().info.name);
+  return CpuFaultGuard((device.facts().type & CL_DEVICE_TYPE_CPU) != 0, "opencl", kernel.id,
+                       device.facts().info.name);
 }
 
 void enqueue_user_pass(cl_command_queue queue, cl_kernel kernel, std::uint64_t groups,

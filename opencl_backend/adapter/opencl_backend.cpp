@@ -11,6 +11,7 @@
 #include "cl_reducer.hpp"
 #include "cl_user_kernel.hpp"
 #include "cl_user_variants.hpp"
+#include "xreduce/call_check.hpp"
 #include "xreduce/device_select.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/user_kernel.hpp"
@@ -75,7 +76,7 @@ class OpenClBackend final : public Backend {
     if (std::find(kernel.dtypes.begin(), kernel.dtypes.end(), DType::bf16) != kernel.dtypes.end())
       throw Error(ErrorCategory::usage,
                   kernel.path.string() + ": declares bf16, which OpenCL C has no type for");
-    kernels_.add(kernel, name(), find_variant(kernel.primitive, kernel.id));
+    kernels_.add(kernel, name(), has_variant(kernel.primitive, kernel.id));
   }
 
   // The knobs docs/cli.md lists for OpenCL, as set.
@@ -107,7 +108,7 @@ class OpenClBackend final : public Backend {
   std::string unsupported_reason(Primitive primitive, std::string_view id) const override {
     if (const UserKernel* k = kernels_.find(primitive, id))
       return available() ? user_kernel_missing(*k, facts()) : reason_;
-    if (!available()) return find_variant(primitive, id) ? reason_ : unknown(id);
+    if (!available()) return has_variant(primitive, id) ? reason_ : unknown_variant(id);
     return variant_unsupported_reason(primitive, id, facts());
   }
 
@@ -182,24 +183,12 @@ class OpenClBackend final : public Backend {
     if (!available()) throw Error(ErrorCategory::unavailable, "opencl backend: " + reason_);
   }
 
-  static bool find_variant(Primitive primitive, std::string_view id) {
-    return primitive == Primitive::scan ? find_scan(id) != nullptr : find_reduce(id) != nullptr;
-  }
-  static std::string unknown(std::string_view id) {
-    return "unknown variant '" + std::string(id) + "'";
-  }
-
   // Error(usage) for an id the library lacks, Error(unavailable) without a device,
   // Error(unsupported) with the library's reason where the device cannot run it.
   void require_runnable(Primitive primitive, std::string_view id) const {
-    if (!find_variant(primitive, id))
-      throw Error(ErrorCategory::usage, "the opencl backend has no " +
-                                            std::string(to_string(primitive)) + " variant '" +
-                                            std::string(id) + "'");
+    require_known_variant(name(), primitive, id, has_variant(primitive, id));
     require_available();
-    if (auto why = variant_unsupported_reason(primitive, id, facts()); !why.empty())
-      throw Error(ErrorCategory::unsupported,
-                  std::string(id) + " on " + facts().info.name + ": " + why);
+    require_supported(id, facts().info.name, variant_unsupported_reason(primitive, id, facts()));
   }
 
   void check_fits(DType t, std::size_t n) const {

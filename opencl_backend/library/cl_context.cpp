@@ -4,6 +4,7 @@
 #include "cl_reduce_table.hpp"
 #include "cl_requirements.hpp"
 #include "cl_scan_table.hpp"
+#include "xreduce/call_check.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::opencl {
@@ -52,15 +53,18 @@ std::vector<std::string> Context::variants(Primitive primitive, DType t) const {
   return out;
 }
 
+bool has_variant(Primitive primitive, std::string_view id) {
+  return primitive == Primitive::scan ? find_scan(id) != nullptr : find_reduce(id) != nullptr;
+}
+
 std::string variant_unsupported_reason(Primitive primitive, std::string_view id,
                                        const DeviceFacts& facts) {
   if (primitive == Primitive::reduce) {
     const ReduceSpec* spec = find_reduce(id);
-    return spec ? reduce_unsupported_reason(*spec, facts)
-                : "unknown variant '" + std::string(id) + "'";
+    return spec ? reduce_unsupported_reason(*spec, facts) : unknown_variant(id);
   }
   const ScanSpec* spec = find_scan(id);
-  return spec ? scan_unsupported_reason(*spec, facts) : "unknown variant '" + std::string(id) + "'";
+  return spec ? scan_unsupported_reason(*spec, facts) : unknown_variant(id);
 }
 
 ContextState& state_of(const Context& context) {

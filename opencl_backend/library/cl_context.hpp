@@ -18,6 +18,9 @@ struct ContextState {
   std::unique_ptr<Programs> programs;
 };
 
+// Whether the library has variant `id` of `primitive`.
+bool has_variant(Primitive primitive, std::string_view id);
+
 // Why `facts`' device cannot run variant `id` of `primitive`: "unknown variant" for an id the
 // library lacks, a feature the device lacks; empty when it can. The one answer the library's
 // Reduce, Scan and variants() and the tool's adapter pass on; a dtype's own needs are

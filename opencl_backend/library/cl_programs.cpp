@@ -142,7 +142,10 @@ BuiltProgram Programs::compile(const std::string& source, const std::string& opt
 }
 
 const std::string& Programs::log_with_ptxas(const BuiltProgram& built) {
-  if (!facts_.has("cl_nv_compiler_options") || has_ptxas_lines(built.log)) return built.log;
+  if (!facts_.has("cl_nv_compiler_options") || has_ptxas_lines(built.log) || built.ptxas_rebuilt)
+    return built.log;
+  BuiltProgram& kept = *built_.at(built.memo_key);
+  kept.ptxas_rebuilt = true;
   // The name is new to every cache: ptxas runs, and logs every kernel of the program.
   std::random_device entropy;
   const std::string nonce =
@@ -151,8 +154,7 @@ const std::string& Programs::log_with_ptxas(const BuiltProgram& built) {
   const auto [program, status] =
       build_source(built.source + "\n__kernel void xr_ptxas_" + nonce + "(void) {}\n",
                    built.options, built.output, log);
-  if (status != CL_SUCCESS || !has_ptxas_lines(log)) return built.log;
-  BuiltProgram& kept = *built_.at(built.memo_key);
+  if (status != CL_SUCCESS || !has_ptxas_lines(log)) return kept.log;
   kept.log = std::move(log);
   disk_.store(kept.disk_key, ".clbin", {{"binary", kept.binary}, {"log", kept.log}});
   return kept.log;

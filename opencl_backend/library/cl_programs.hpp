@@ -43,7 +43,8 @@ struct BuiltProgram {
   std::string disk_key;  // its entry in the disk cache
   std::string memo_key;  // and in this process's
   CompilerOutput output = CompilerOutput::shown;
-  std::string binary;  // the program binary kept there
+  std::string binary;          // the program binary kept there
+  bool ptxas_rebuilt = false;  // log_with_ptxas built it once more: it does not again
 };
 
 class Programs {

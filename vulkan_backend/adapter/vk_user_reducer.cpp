@@ -123,8 +123,7 @@ std::unique_ptr<Reducer> make_user_reducer(std::shared_ptr<Device> device, const
 }
 
 CpuFaultGuard user_call_guard(const Device& device, const UserKernel& kernel) {
-  return CpuFaultGuard(device.facts().cpu(),
-                       "vulkan: kernel " + kernel.id + " on " + device.facts().info.name);
+  return CpuFaultGuard(device.facts().cpu(), "vulkan", kernel.id, device.facts().info.name);
 }
 
 void pad_with_identity(Device& device, const VulkanArray& array, Op op, std::uint64_t tile,

@@ -16,6 +16,7 @@
 #include "vk_scanner.hpp"
 #include "vk_user_module.hpp"
 #include "vk_user_variants.hpp"
+#include "xreduce/call_check.hpp"
 #include "xreduce/device_select.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/user_kernel.hpp"
@@ -88,7 +89,7 @@ class VulkanBackend final : public Backend {
       throw Error(ErrorCategory::usage, kernel.path.string() + ": declares bf16, which " +
                                             std::string(to_string(l)) +
                                             " has no type for (glslang 12)");
-    kernels_.add(kernel, name(), find_variant(kernel.primitive, kernel.id));
+    kernels_.add(kernel, name(), has_variant(kernel.primitive, kernel.id));
   }
 
   std::vector<std::pair<std::string, std::string>> knobs() const override { return knobs_set_; }
@@ -111,7 +112,7 @@ class VulkanBackend final : public Backend {
 
   std::string unsupported_reason(Primitive primitive, std::string_view id) const override {
     if (kernels_.find(primitive, id)) return available() ? std::string() : reason_;
-    if (!available()) return find_variant(primitive, id) ? reason_ : unknown(id);
+    if (!available()) return has_variant(primitive, id) ? reason_ : unknown_variant(id);
     return variant_unsupported_reason(primitive, id, facts(), lookback_policy(instance_->knobs()));
   }
 
@@ -217,26 +218,14 @@ class VulkanBackend final : public Backend {
     if (!available()) throw Error(ErrorCategory::unavailable, "vulkan backend: " + reason_);
   }
 
-  static bool find_variant(Primitive primitive, std::string_view id) {
-    return primitive == Primitive::scan ? find_scan(id) != nullptr : find_reduce(id) != nullptr;
-  }
-  static std::string unknown(std::string_view id) {
-    return "unknown variant '" + std::string(id) + "'";
-  }
-
   // Error(usage) for an id the library lacks, Error(unavailable) without a device,
   // Error(unsupported) with the library's reason where the device cannot run it.
   void require_runnable(Primitive primitive, std::string_view id) const {
-    if (!find_variant(primitive, id))
-      throw Error(ErrorCategory::usage, "the vulkan backend has no " +
-                                            std::string(to_string(primitive)) + " variant '" +
-                                            std::string(id) + "'");
+    require_known_variant(name(), primitive, id, has_variant(primitive, id));
     require_available();
-    if (auto why =
-            variant_unsupported_reason(primitive, id, facts(), lookback_policy(instance_->knobs()));
-        !why.empty())
-      throw Error(ErrorCategory::unsupported,
-                  std::string(id) + " on " + facts().info.name + ": " + why);
+    require_supported(
+        id, facts().info.name,
+        variant_unsupported_reason(primitive, id, facts(), lookback_policy(instance_->knobs())));
   }
 
   // The logical device of the selected physical device, created on first use.

@@ -8,6 +8,7 @@
 #include "vk_enabled_features.hpp"
 #include "vk_reduce_table.hpp"
 #include "vk_requirements.hpp"
+#include "xreduce/call_check.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::vulkan {
@@ -161,16 +162,19 @@ std::vector<std::string> Context::variants(Primitive primitive, DType t) const {
   return runnable;
 }
 
+bool has_variant(Primitive primitive, std::string_view id) {
+  return primitive == Primitive::scan ? find_scan(id) != nullptr : find_reduce(id) != nullptr;
+}
+
 std::string variant_unsupported_reason(Primitive primitive, std::string_view id,
                                        const DeviceFacts& facts, const LookBackPolicy& lookback) {
   if (primitive == Primitive::reduce) {
     const ReduceSpec* spec = find_reduce(id);
-    return spec ? reduce_unsupported_reason(*spec, facts)
-                : "unknown variant '" + std::string(id) + "'";
+    return spec ? reduce_unsupported_reason(*spec, facts) : unknown_variant(id);
   }
   const ScanSpec* spec = find_scan(id);
   return spec ? scan_unsupported_reason(effective_spec(*spec, lookback), facts)
-              : "unknown variant '" + std::string(id) + "'";
+              : unknown_variant(id);
 }
 
 ContextState& state_of(const Context& context) {

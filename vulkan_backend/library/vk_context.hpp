@@ -59,6 +59,9 @@ struct ContextState {
   std::optional<Pipelines> pipelines;  // reset before the device is released
 };
 
+// Whether the library has variant `id` of `primitive`.
+bool has_variant(Primitive primitive, std::string_view id);
+
 // Why `facts`' device cannot run variant `id` of `primitive` as the library plans it (a scan with
 // `lookback`'s tile): "unknown variant" for an id the library lacks, a feature the device lacks;
 // empty when it can. The one answer the library's Reduce, Scan and variants() and the tool's

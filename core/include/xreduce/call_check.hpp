@@ -23,6 +23,16 @@ void check_reduce_call(const VariantInfo& info, const DeviceArray& input, Op op,
 void check_scan_call(const VariantInfo& info, const DeviceArray& input, const DeviceArray& output,
                      Op op, ScanKind kind, int calls);
 
+// What a library answers for a variant id it lacks: "unknown variant '<id>'".
+std::string unknown_variant(std::string_view id);
+// A backend's refusal to make a built-in variant of its library: Error(usage) "the <backend>
+// backend has no <primitive> variant '<id>'" unless `known`.
+void require_known_variant(std::string_view backend, Primitive primitive, std::string_view id,
+                           bool known);
+// Error(unsupported) "<id> on <device>: <why>" where `why`, the library's answer to whether the
+// device runs the variant, is not empty.
+void require_supported(std::string_view id, std::string_view device, const std::string& why);
+
 // `array` as backend `Array`'s own type, or Error(usage) "<backend> variant given an array of
 // another backend".
 template <class Array>

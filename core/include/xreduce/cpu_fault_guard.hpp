@@ -5,16 +5,17 @@
 // write did to memory that was mapped (docs/kernels.md, "Bad kernels").
 #pragma once
 
-#include <string>
+#include <string_view>
 
 namespace xr {
 
 class CpuFaultGuard {
  public:
-  // `what`: the line's subject ("opencl: kernel user/oob on pocl-cpu"); `active`: whether the
-  // device runs kernels in this process (a GPU's guard does nothing). Guards nest: the outermost
-  // one's line is printed.
-  CpuFaultGuard(bool active, const std::string& what);
+  // The line names `api`, the kernel `kernel_id` and `device`; `active`: whether the device runs
+  // kernels in this process (a GPU's guard does nothing, and formats nothing). Guards nest: the
+  // outermost one's line is printed.
+  CpuFaultGuard(bool active, std::string_view api, std::string_view kernel_id,
+                std::string_view device);
   ~CpuFaultGuard();
   CpuFaultGuard(const CpuFaultGuard&) = delete;
   CpuFaultGuard& operator=(const CpuFaultGuard&) = delete;
