@@ -1,6 +1,5 @@
 #include "cl_reducer.hpp"
 
-#include <cstring>
 #include <optional>
 
 #include "cl_array.hpp"
@@ -8,7 +7,6 @@
 #include "cl_timed.hpp"
 #include "xreduce/device_variant.hpp"
 #include "xreduce/opencl/reduce.hpp"
-#include "xreduce/recent_cache.hpp"
 
 namespace xr::opencl {
 namespace {
@@ -40,12 +38,7 @@ class ReduceProgram {
         });
     unsigned char bytes[16] = {};
     device_.read(result_.get(), 0, size_of(reduce_.result_dtype()), bytes);
-    Value result = visit_dtype(reduce_.result_dtype(), [&](auto tag) {
-      typename decltype(tag)::type v;
-      std::memcpy(&v, bytes, sizeof v);
-      return Value::of(v);
-    });
-    return {result, timing};
+    return {Value::from_bytes(reduce_.result_dtype(), bytes), timing};
   }
 
  private:
@@ -56,35 +49,17 @@ class ReduceProgram {
   MemOwner result_;
 };
 
-class ClReducer final : public DeviceReducer {
+class ClReducer final : public ProgramReducer<Device, ReduceSpec, ReduceProgram> {
  public:
   ClReducer(std::shared_ptr<Device> device, const ReduceSpec& spec)
-      : DeviceReducer(reduce_info(spec), "n = 0: nothing is launched"),
-        device_(std::move(device)),
-        spec_(spec) {}
+      : ProgramReducer(variant_info(Primitive::reduce, spec.id()), "n = 0: nothing is launched",
+                       std::move(device), spec, kProgramsKept) {}
 
  private:
   void prepare(DeviceArray& input) override {
     device_array(input, *device_);
     require_dtype(info().id, input.dtype(), device_->facts());
   }
-  Reduction run(DeviceArray& input, Op op, int calls) override {
-    auto [accumulated, timing] = program(device_array(input, *device_), op).run(calls);
-    return {Value::from_accumulator(input.dtype(), accumulated), timing};
-  }
-  std::vector<CompiledPass> compiled(DeviceArray& input, Op op) override {
-    return program(device_array(input, *device_), op).compiled();
-  }
-
-  ReduceProgram& program(const ClArray& array, Op op) {
-    return programs_.get({array.serial(), op}, [&] {
-      return std::make_unique<ReduceProgram>(*device_, spec_, array, op);
-    });
-  }
-
-  std::shared_ptr<Device> device_;
-  const ReduceSpec& spec_;
-  RecentCache<std::pair<std::uint64_t, Op>, ReduceProgram> programs_{kProgramsKept};
 };
 
 }  // namespace

@@ -12,61 +12,38 @@
 #include "cl_user_kernel.hpp"
 #include "cl_user_variants.hpp"
 #include "xreduce/call_check.hpp"
-#include "xreduce/device_select.hpp"
+#include "xreduce/device_backend.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/user_kernel.hpp"
 
 namespace xr::opencl {
 namespace {
 
-class OpenClBackend final : public Backend {
+class OpenClBackend final : public DeviceBackend {
  public:
-  OpenClBackend() {
+  OpenClBackend() : DeviceBackend("OpenCL") {
     // A malformed XR_DEVICE_TIMEOUT leaves the backend unavailable, as CUDA's and Vulkan's; so
     // does a malformed XR_CL_GATE.
     if (!timeout_.error.empty() || !gate_.error.empty()) {
       reason_ = !timeout_.error.empty() ? timeout_.error : gate_.error;
       return;
     }
-    try {
+    open([this] {
       Platforms p = enumerate_devices();
       devices_ = std::move(p.devices);
-      if (devices_.empty()) {
-        reason_ =
-            "the OpenCL ICD loader reports no device (no ICD in /etc/OpenCL/vendors or "
-            "OCL_ICD_VENDORS?)";
-        for (const auto& problem : p.problems) reason_ += "; " + problem;
-      } else {
-        selected_ = choose_device(candidates(), {}, "OpenCL");
-      }
-    } catch (const std::exception& e) {
-      devices_.clear();
-      reason_ = e.what();
-    }
+      if (!devices_.empty()) return std::string();
+      std::string why =
+          "the OpenCL ICD loader reports no device (no ICD in /etc/OpenCL/vendors or "
+          "OCL_ICD_VENDORS?)";
+      for (const auto& problem : p.problems) why += "; " + problem;
+      return why;
+    });
   }
 
-  ~OpenClBackend() override {
-    probes_.reset();
-    device_.reset();
-  }
+  ~OpenClBackend() override { release_device(); }
 
   std::string_view name() const override { return "opencl"; }
-  bool available() const override { return reason_.empty(); }
-  std::string unavailable_reason() const override { return reason_; }
-
-  std::vector<DeviceInfo> devices() const override {
-    std::vector<DeviceInfo> out;
-    for (const auto& f : devices_) out.push_back(f.info);
-    return out;
-  }
-
-  std::vector<VariantInfo> variants() const override {
-    std::vector<VariantInfo> out;
-    for (const ReduceSpec& spec : reduce_table()) out.push_back(reduce_info(spec));
-    for (const ScanSpec& spec : scan_table()) out.push_back(scan_info(spec));
-    for (VariantInfo& v : kernels_.variants()) out.push_back(std::move(v));
-    return out;
-  }
+  using DeviceBackend::device;
 
   void add_kernel(const UserKernel& kernel) override {
     if (kernel.language != KernelLanguage::opencl)
@@ -88,46 +65,6 @@ class OpenClBackend final : public Backend {
           "XR_CL_GATE"})
       if (const char* v = std::getenv(name)) set.emplace_back(name, v);
     return set;
-  }
-
-  void select_device(const DeviceChoice& choice) override {
-    require_available();
-    const std::size_t index = choose_device(candidates(), choice, "OpenCL");
-    if (index != selected_) {
-      probes_.reset();
-      device_.reset();
-      selected_ = index;
-    }
-  }
-
-  DeviceInfo device() const override {
-    require_available();
-    return facts().info;
-  }
-
-  std::string unsupported_reason(Primitive primitive, std::string_view id) const override {
-    if (const UserKernel* k = kernels_.find(primitive, id))
-      return available() ? user_kernel_missing(*k, facts()) : reason_;
-    if (!available()) return has_variant(primitive, id) ? reason_ : unknown_variant(id);
-    return variant_unsupported_reason(primitive, id, facts());
-  }
-
-  std::unique_ptr<Reducer> make_reducer(std::string_view id) override {
-    if (const UserKernel* k = kernels_.find(Primitive::reduce, id)) {
-      prepare_user(*k);
-      return make_user_reducer(device(true), *k);
-    }
-    require_runnable(Primitive::reduce, id);
-    return opencl::make_reducer(device(true), *find_reduce(id));
-  }
-
-  std::unique_ptr<Scanner> make_scanner(std::string_view id) override {
-    if (const UserKernel* k = kernels_.find(Primitive::scan, id)) {
-      prepare_user(*k);
-      return make_user_scanner(device(true), *k);
-    }
-    require_runnable(Primitive::scan, id);
-    return opencl::make_scanner(device(true), *find_scan(id));
   }
 
   std::unique_ptr<DeviceArray> upload(HostView data) override {
@@ -168,27 +105,38 @@ class OpenClBackend final : public Backend {
   }
 
  private:
-  const DeviceFacts& facts() const { return devices_[selected_]; }
+  const DeviceFacts& facts() const { return devices_[selected()]; }
 
-  // A user's kernel on the selected device: refused with one line when the device lacks what its
-  // dtypes need, else built and checked for its first claim before any measurement.
-  void prepare_user(const UserKernel& k) {
-    require_available();
-    if (const std::string why = user_kernel_missing(k, facts()); !why.empty())
-      throw Error(ErrorCategory::unsupported, k.path.string() + ": " + why);
-    compile_first_claim(device(true), k);
+  std::vector<VariantInfo> builtin_variants() const override { return variant_infos(); }
+  bool has_builtin(Primitive primitive, std::string_view id) const override {
+    return has_variant(primitive, id);
+  }
+  std::string builtin_unsupported_reason(Primitive primitive, std::string_view id) const override {
+    return variant_unsupported_reason(primitive, id, facts());
+  }
+  std::string user_kernel_missing(const UserKernel& kernel) const override {
+    return opencl::user_kernel_missing(kernel, facts());
   }
 
-  void require_available() const {
-    if (!available()) throw Error(ErrorCategory::unavailable, "opencl backend: " + reason_);
+  // A user's kernel is built and checked for its first claim before any measurement.
+  std::unique_ptr<Reducer> make_user_reducer(const UserKernel& kernel) override {
+    compile_first_claim(device(true), kernel);
+    return opencl::make_user_reducer(device(true), kernel);
+  }
+  std::unique_ptr<Scanner> make_user_scanner(const UserKernel& kernel) override {
+    compile_first_claim(device(true), kernel);
+    return opencl::make_user_scanner(device(true), kernel);
+  }
+  std::unique_ptr<Reducer> make_builtin_reducer(std::string_view id) override {
+    return opencl::make_reducer(device(true), *find_reduce(id));
+  }
+  std::unique_ptr<Scanner> make_builtin_scanner(std::string_view id) override {
+    return opencl::make_scanner(device(true), *find_scan(id));
   }
 
-  // Error(usage) for an id the library lacks, Error(unavailable) without a device,
-  // Error(unsupported) with the library's reason where the device cannot run it.
-  void require_runnable(Primitive primitive, std::string_view id) const {
-    require_known_variant(name(), primitive, id, has_variant(primitive, id));
-    require_available();
-    require_supported(id, facts().info.name, variant_unsupported_reason(primitive, id, facts()));
+  void release_device() override {
+    probes_.reset();
+    device_.reset();
   }
 
   void check_fits(DType t, std::size_t n) const {
@@ -214,7 +162,7 @@ class OpenClBackend final : public Backend {
   }
 
   // The devices as core's choice sees them: a GPU preferred.
-  std::vector<DeviceCandidate> candidates() const {
+  std::vector<DeviceCandidate> candidates() const override {
     std::vector<DeviceCandidate> out;
     for (const DeviceFacts& f : devices_)
       out.push_back({f.info, true, (f.type & CL_DEVICE_TYPE_GPU) != 0});
@@ -224,11 +172,8 @@ class OpenClBackend final : public Backend {
   DeviceTimeout timeout_ = read_device_timeout();
   GateKnob gate_ = read_gate_knob();
   std::vector<DeviceFacts> devices_;
-  std::string reason_;
-  std::size_t selected_ = 0;
   std::shared_ptr<Device> device_;
   std::unique_ptr<Probes> probes_;
-  UserKernels kernels_;
 };
 
 }  // namespace

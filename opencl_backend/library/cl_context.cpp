@@ -6,8 +6,25 @@
 #include "cl_scan_table.hpp"
 #include "xreduce/call_check.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/library_variants.hpp"
 
 namespace xr::opencl {
+namespace {
+
+// The library's tables as core's LibraryVariants reads them.
+struct OpenClTables {
+  static std::span<const ReduceSpec> reduces() { return reduce_table(); }
+  static std::span<const ScanSpec> scans() { return scan_table(); }
+  static std::vector<DType> dtypes() { return opencl_dtypes(); }
+  static std::vector<std::string> words(std::uint32_t needs) { return requirement_words(needs); }
+  static std::string missing(std::uint32_t needs, std::uint32_t threads, std::uint32_t bytes,
+                             const DeviceFacts& facts) {
+    return missing_reason(needs, threads, bytes, facts);
+  }
+};
+using Variants = LibraryVariants<OpenClTables>;
+
+}  // namespace
 
 cl_platform_id platform_of(cl_device_id device) {
   cl_platform_id platform = nullptr;
@@ -54,17 +71,20 @@ std::vector<std::string> Context::variants(Primitive primitive, DType t) const {
 }
 
 bool has_variant(Primitive primitive, std::string_view id) {
-  return primitive == Primitive::scan ? find_scan(id) != nullptr : find_reduce(id) != nullptr;
+  return Variants::has(primitive, id);
+}
+
+VariantInfo variant_info(Primitive primitive, std::string_view id) {
+  return Variants::info(primitive, id);
+}
+
+std::vector<VariantInfo> variant_infos() {
+  return Variants::all();
 }
 
 std::string variant_unsupported_reason(Primitive primitive, std::string_view id,
                                        const DeviceFacts& facts) {
-  if (primitive == Primitive::reduce) {
-    const ReduceSpec* spec = find_reduce(id);
-    return spec ? reduce_unsupported_reason(*spec, facts) : unknown_variant(id);
-  }
-  const ScanSpec* spec = find_scan(id);
-  return spec ? scan_unsupported_reason(*spec, facts) : unknown_variant(id);
+  return Variants::unsupported_reason(primitive, id, facts, [](const ScanSpec& s) { return s; });
 }
 
 ContextState& state_of(const Context& context) {

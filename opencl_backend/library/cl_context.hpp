@@ -20,6 +20,10 @@ struct ContextState {
 
 // Whether the library has variant `id` of `primitive`.
 bool has_variant(Primitive primitive, std::string_view id);
+// The library's variant `id` of `primitive` (one it has), as the catalog registers it.
+VariantInfo variant_info(Primitive primitive, std::string_view id);
+// Every variant of the library, reduces then scans.
+std::vector<VariantInfo> variant_infos();
 
 // Why `facts`' device cannot run variant `id` of `primitive`: "unknown variant" for an id the
 // library lacks, a feature the device lacks; empty when it can. The one answer the library's

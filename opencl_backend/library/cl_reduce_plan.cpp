@@ -9,7 +9,7 @@ Launches reduce_launches(const ReduceSpec& spec, std::uint64_t n, DType dtype, O
   out.scratch_bytes = plan.scratch_bytes;
   for (const ReducePassPlan& p : plan.passes)
     // Later passes read partials: the accumulator's kernel.
-    out.passes.push_back({.key = {.kernel = std::string(spec.kernel),
+    out.passes.push_back({.key = {.kernel = std::string(spec.program),
                                   .dtype = p.from_input ? dtype : acc,
                                   .op = op,
                                   .workgroup = spec.schedule.threads,

@@ -8,7 +8,7 @@ namespace {
 
 constexpr ReduceSpec reduce_spec(std::string_view id, std::string_view kernel,
                                  std::uint32_t needs = 0) {
-  return {.schedule = reduce_schedule(id), .kernel = kernel, .needs = needs};
+  return {.schedule = reduce_schedule(id), .program = kernel, .needs = needs};
 }
 
 // The Harris ladder, the shuffles, the fast pair, in core's schedules.
@@ -30,24 +30,6 @@ constexpr ReduceSpec kReduces[] = {
 
 std::span<const ReduceSpec> reduce_table() {
   return kReduces;
-}
-
-const ReduceSpec* find_reduce(std::string_view id) {
-  return find_row<ReduceSpec>(kReduces, id);
-}
-
-VariantInfo reduce_info(const ReduceSpec& spec) {
-  return table_variant(Primitive::reduce, spec.id(), opencl_dtypes(),
-                       requirement_words(spec.needs));
-}
-
-// Local arrays of WG accumulators plus a few words.
-std::uint32_t reduce_local_bytes(const ReduceSpec& spec) {
-  return spec.schedule.threads * 4 + 64;
-}
-
-std::string reduce_unsupported_reason(const ReduceSpec& spec, const DeviceFacts& f) {
-  return missing_reason(spec.needs, spec.schedule.threads, reduce_local_bytes(spec), f);
 }
 
 }  // namespace xr::opencl

@@ -6,9 +6,9 @@
 namespace xr::opencl {
 namespace {
 
-constexpr ScanSpec scan_spec(std::string_view id, std::uint32_t local_bytes,
+constexpr ScanSpec scan_spec(std::string_view id, std::uint32_t group_bytes,
                              std::uint32_t needs = 0) {
-  return {.schedule = scan_schedule(id), .local_bytes = local_bytes, .needs = needs};
+  return {.schedule = scan_schedule(id), .group_bytes = group_bytes, .needs = needs};
 }
 
 constexpr ScanSpec kScans[] = {
@@ -27,19 +27,6 @@ constexpr ScanSpec kScans[] = {
 
 std::span<const ScanSpec> scan_table() {
   return kScans;
-}
-
-const ScanSpec* find_scan(std::string_view id) {
-  return find_row<ScanSpec>(kScans, id);
-}
-
-VariantInfo scan_info(const ScanSpec& spec) {
-  return table_variant(Primitive::scan, spec.id(), opencl_dtypes(), requirement_words(spec.needs),
-                       spec.schedule.deterministic);
-}
-
-std::string scan_unsupported_reason(const ScanSpec& spec, const DeviceFacts& f) {
-  return missing_reason(spec.needs, spec.schedule.threads, spec.local_bytes, f);
 }
 
 }  // namespace xr::opencl

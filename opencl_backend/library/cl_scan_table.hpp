@@ -10,6 +10,7 @@
 
 #include "cl_device_facts.hpp"
 #include "xreduce/backend.hpp"
+#include "xreduce/catalog.hpp"
 #include "xreduce/scan_plan.hpp"
 #include "xreduce/shapes.hpp"
 
@@ -19,7 +20,7 @@ namespace xr::opencl {
 // kernels/<name>.cl), its local memory and what it needs of the device.
 struct ScanSpec {
   ScanSchedule schedule;
-  std::uint32_t local_bytes = 0;  // the most local memory one of its kernels declares (4-byte
+  std::uint32_t group_bytes = 0;  // the most local memory one of its kernels declares (4-byte
                                   // accumulators; 8-byte ones take twice)
   std::uint32_t needs = 0;
   std::string_view id() const { return schedule.id; }
@@ -38,8 +39,8 @@ struct LookBackPolicy {
 };
 
 std::span<const ScanSpec> scan_table();
-const ScanSpec* find_scan(std::string_view id);
-VariantInfo scan_info(const ScanSpec& spec);
-std::string scan_unsupported_reason(const ScanSpec& spec, const DeviceFacts& facts);
+inline const ScanSpec* find_scan(std::string_view id) {
+  return find_row(scan_table(), id);
+}
 
 }  // namespace xr::opencl

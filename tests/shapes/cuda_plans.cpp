@@ -75,11 +75,6 @@ xr::TileShape planned_scan(ScanKernel k, xr::DType t) {
   return {static_cast<std::uint32_t>(p.block_threads), items_over(p, t)};
 }
 
-xr::TileShape expected_scan(const char* id) {
-  if (std::string(id) == "warp/shuffle-up") return xr::kRegisterScanShape;
-  return xr::shared_shape(xr::Primitive::scan, id);
-}
-
 }  // namespace
 
 TEST_CASE("every CUDA reduce tile is core's shared shape or a listed exception", "[shapes][cuda]") {
@@ -96,7 +91,7 @@ TEST_CASE("every CUDA scan tile is core's shared shape or a listed exception", "
   for (const auto& [id, kernel] : kScans)
     for (xr::DType t : xr::kAllDTypes)
       xrtest::check_shape("cuda", xr::Primitive::scan, id, t, planned_scan(kernel, t),
-                          expected_scan(id));
+                          xrtest::expected_scan_tile(id));
 }
 
 TEST_CASE("CUDA reduce launches are core's chain over the partials", "[shapes][cuda]") {
@@ -129,7 +124,7 @@ TEST_CASE("CUDA tiled scans dispatch core's levels and scratch", "[shapes][cuda]
         const xr::TiledScanLayout layout =
             xr::tiled_scan_layout(n, plan.tile, acc, xr::accumulator_of(t) != t, 256);
         CAPTURE(plan.describe(), n, std::string(xr::to_string(t)));
-        CHECK(plan.tile == expected_scan(id).tile());
+        CHECK(plan.tile == xrtest::expected_scan_tile(id).tile());
         REQUIRE(plan.counts.size() == layout.levels());
         for (std::size_t level = 0; level < layout.levels(); ++level)
           CHECK(plan.counts[level] == layout.counts[level]);

@@ -22,21 +22,11 @@ xr::TileShape planned_scan(const ScanSpec& spec, xr::DType t) {
   policy.one_group_max = 0;
   const Launches plan = scan_launches(spec, std::uint64_t{1} << 24, t, xr::Op::sum,
                                       xr::ScanKind::inclusive, policy, 1024);
-  const xr::ScanFamily family = spec.schedule.family;
   for (const Pass& p : plan.passes)
-    if (p.key.kernel == spec.schedule.kernel) {
-      if (family == xr::ScanFamily::bit) return {p.key.workgroup, 1};
-      const bool vectors =
-          family == xr::ScanFamily::reduce_then_scan || family == xr::ScanFamily::look_back;
-      return {p.key.workgroup, vectors ? p.key.unroll * xr::lane_elements(t) : p.key.unroll};
-    }
+    if (p.key.kernel == spec.schedule.kernel)
+      return xrtest::scan_tile(spec.schedule.family, p.key.workgroup, p.key.unroll, t);
   FAIL("no pass runs " << spec.schedule.kernel);
   return {};
-}
-
-xr::TileShape expected_scan(const ScanSpec& spec) {
-  if (spec.id().starts_with("subgroup/")) return xr::kRegisterScanShape;
-  return xr::shared_shape(xr::Primitive::scan, spec.id());
 }
 
 }  // namespace
@@ -54,7 +44,7 @@ TEST_CASE("every OpenCL reduce is core's schedule and plan, in launches", "[shap
       CHECK(l.scratch_bytes == plan.scratch_bytes);
       for (std::size_t i = 0; i < l.passes.size(); ++i) {
         const Pass& p = l.passes[i];
-        CHECK(p.key.kernel == spec.kernel);
+        CHECK(p.key.kernel == spec.program);
         CHECK(p.key.workgroup == core.threads);
         CHECK(p.key.unroll == core.unroll);
         CHECK(p.key.op == xr::Op::max);
@@ -105,5 +95,5 @@ TEST_CASE("every OpenCL scan tile is core's shared shape or a listed exception",
   for (const ScanSpec& spec : scan_table())
     for (xr::DType t : xr::kAllDTypes)
       xrtest::check_shape("opencl", xr::Primitive::scan, spec.id(), t, planned_scan(spec, t),
-                          expected_scan(spec));
+                          xrtest::expected_scan_tile(spec.id()));
 }

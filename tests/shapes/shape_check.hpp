@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "xreduce/scan_plan.hpp"
 #include "xreduce/shapes.hpp"
 #include "xreduce/types.hpp"
 
@@ -24,6 +25,23 @@ inline void check_shape(std::string_view backend, xr::Primitive primitive, std::
     CHECK_FALSE(planned == expected);
   else
     CHECK(planned == expected);
+}
+
+// The tile of a scan pass of `family` with `threads` and `items` per thread over `dtype`: a BIT
+// pass holds one element per thread, the fast/* families count vectors of lane_elements.
+inline xr::TileShape scan_tile(xr::ScanFamily family, std::uint32_t threads, std::uint32_t items,
+                               xr::DType dtype) {
+  if (family == xr::ScanFamily::bit) return {threads, 1};
+  const bool vectors =
+      family == xr::ScanFamily::reduce_then_scan || family == xr::ScanFamily::look_back;
+  return {threads, vectors ? items * xr::lane_elements(dtype) : items};
+}
+
+// The tile core gives scan `id`: the register shape for the subgroup (warp) scans, else the
+// shared shape.
+inline xr::TileShape expected_scan_tile(std::string_view id) {
+  if (id.starts_with("subgroup/") || id == "warp/shuffle-up") return xr::kRegisterScanShape;
+  return xr::shared_shape(xr::Primitive::scan, id);
 }
 
 }  // namespace xrtest

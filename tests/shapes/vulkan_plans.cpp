@@ -30,21 +30,11 @@ xr::TileShape planned_scan(const ScanSpec& spec, xr::DType t) {
   LookBackPolicy policy = kTuned;
   policy.one_group_max = 0;
   const ScanDispatches plan = scan_dispatches(spec, kDevice, std::uint64_t{1} << 24, t, policy);
-  const xr::ScanFamily family = spec.schedule.family;
   for (const ScanDispatch& p : plan.passes)
-    if (p.shader == spec.schedule.kernel || p.shader == "scan_lookback_clock") {
-      if (family == xr::ScanFamily::bit) return {p.workgroup, 1};
-      const bool vectors =
-          family == xr::ScanFamily::reduce_then_scan || family == xr::ScanFamily::look_back;
-      return {p.workgroup, vectors ? p.unroll * xr::lane_elements(t) : p.unroll};
-    }
+    if (p.shader == spec.schedule.kernel || p.shader == "scan_lookback_clock")
+      return xrtest::scan_tile(spec.schedule.family, p.workgroup, p.unroll, t);
   FAIL("no pass runs " << spec.schedule.kernel);
   return {};
-}
-
-xr::TileShape expected_scan(const ScanSpec& spec) {
-  if (spec.id().starts_with("subgroup/")) return xr::kRegisterScanShape;
-  return xr::shared_shape(xr::Primitive::scan, spec.id());
 }
 
 }  // namespace
@@ -136,5 +126,5 @@ TEST_CASE("every Vulkan scan tile is core's shared shape or a listed exception",
   for (const ScanSpec& spec : scan_table())
     for (xr::DType t : xr::kAllDTypes)
       xrtest::check_shape("vulkan", xr::Primitive::scan, spec.id(), t, planned_scan(spec, t),
-                          expected_scan(spec));
+                          xrtest::expected_scan_tile(spec.id()));
 }

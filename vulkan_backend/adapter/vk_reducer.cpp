@@ -1,6 +1,5 @@
 #include "vk_reducer.hpp"
 
-#include <cstring>
 #include <tuple>
 
 #include "vk_array.hpp"
@@ -43,12 +42,7 @@ class ReduceProgram {
   // `calls` calls; the last one's result, as an accumulator, and the time per call.
   std::pair<Value, Timing> run(int calls) {
     const Timing timing = program_->run(calls);
-    Value result = visit_dtype(reduce_.result_dtype(), [&](auto tag) {
-      typename decltype(tag)::type v;
-      std::memcpy(&v, program_->read_back(), sizeof v);
-      return Value::of(v);
-    });
-    return {result, timing};
+    return {Value::from_bytes(reduce_.result_dtype(), program_->read_back()), timing};
   }
 
  private:
@@ -58,41 +52,21 @@ class ReduceProgram {
   std::optional<Program> program_;  // made last: it records over the buffers above
 };
 
-class VulkanReducer final : public DeviceReducer {
+class VulkanReducer final : public ProgramReducer<Device, ReduceSpec, ReduceProgram> {
  public:
   VulkanReducer(std::shared_ptr<Device> device, const ReduceSpec& spec)
-      : DeviceReducer(reduce_info(spec), "n = 0: nothing is dispatched"),
-        device_(std::move(device)),
-        spec_(spec) {}
+      : ProgramReducer(variant_info(Primitive::reduce, spec.id()), "n = 0: nothing is dispatched",
+                       std::move(device), spec, kProgramsKept) {}
 
  private:
   void prepare(DeviceArray& input) override {
     device_array(input, *device_);
     device_->raise_validation();
-    require_dtype(info().id, input.dtype(), spec_.needs, reduce_shared_bytes(spec_),
+    require_dtype(info().id, input.dtype(), spec_.needs, reduce_group_memory_bytes(spec_.schedule),
                   device_->facts());
   }
   Timing empty_timing() const override { return Timing{0, 0, device_->facts().timestamps()}; }
-
-  Reduction run(DeviceArray& input, Op op, int calls) override {
-    auto [accumulated, timing] = program(device_array(input, *device_), op).run(calls);
-    device_->raise_validation();
-    return {Value::from_accumulator(input.dtype(), accumulated), timing};
-  }
-  std::vector<CompiledPass> compiled(DeviceArray& input, Op op) override {
-    return program(device_array(input, *device_), op).compiled();
-  }
-
-  ReduceProgram& program(const VulkanArray& array, Op op) {
-    return programs_.get({array.serial(), op}, [&] {
-      return std::make_unique<ReduceProgram>(*device_, spec_, array, op);
-    });
-  }
-
-  // Declared first, destroyed last: the programs hold command buffers of its pool.
-  std::shared_ptr<Device> device_;
-  const ReduceSpec& spec_;
-  RecentCache<std::pair<std::uint64_t, Op>, ReduceProgram> programs_{kProgramsKept};
+  void after_calls() override { device_->raise_validation(); }
 };
 
 }  // namespace

@@ -59,7 +59,7 @@ std::unique_ptr<Program> record_scan(Device& device, const ScanWorkspace& w, con
 class VulkanScanner final : public DeviceScanner {
  public:
   VulkanScanner(std::shared_ptr<Device> device, const ScanSpec& spec)
-      : DeviceScanner(scan_info(spec), "n = 0: nothing is dispatched"),
+      : DeviceScanner(variant_info(Primitive::scan, spec.id()), "n = 0: nothing is dispatched"),
         device_(std::move(device)),
         lookback_(state_of(device_->context()).lookback),  // the library's, from the same knobs
         spec_(effective_spec(spec, lookback_)) {}
@@ -77,7 +77,7 @@ class VulkanScanner final : public DeviceScanner {
     device_array(input, *device_);
     device_array(output, *device_);
     device_->raise_validation();
-    require_dtype(info().id, input.dtype(), spec_.needs, spec_.shared_bytes, device_->facts());
+    require_dtype(info().id, input.dtype(), spec_.needs, spec_.group_bytes, device_->facts());
   }
   Timing empty_timing() const override { return Timing{0, 0, device_->facts().timestamps()}; }
 

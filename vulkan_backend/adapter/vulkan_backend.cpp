@@ -17,16 +17,16 @@
 #include "vk_user_module.hpp"
 #include "vk_user_variants.hpp"
 #include "xreduce/call_check.hpp"
-#include "xreduce/device_select.hpp"
+#include "xreduce/device_backend.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/user_kernel.hpp"
 
 namespace xr::vulkan {
 namespace {
 
-class VulkanBackend final : public Backend {
+class VulkanBackend final : public DeviceBackend {
  public:
-  VulkanBackend() {
+  VulkanBackend() : DeviceBackend("Vulkan") {
     VulkanKnobs knobs = read_vulkan_knobs();
     knobs_set_ = knobs.set;
     scan_error_ = knobs.scan_error;
@@ -34,49 +34,24 @@ class VulkanBackend final : public Backend {
       reason_ = knobs.device_error;
       return;
     }
-    try {
+    open([&] {
       instance_ = Instance::create(std::move(knobs));
       const auto& devices = instance_->devices();
-      if (devices.empty()) {
-        reason_ = "the Vulkan loader reports no physical device (no ICD installed?)";
-      } else if (std::none_of(devices.begin(), devices.end(),
-                              [](const DeviceFacts& f) { return f.unusable_reason.empty(); })) {
-        reason_ = "no Vulkan device is usable:";
-        for (const auto& f : devices) reason_ += " " + f.info.name + " (" + f.unusable_reason + ")";
-      } else {
-        selected_ = choose_device(candidates(), {}, "Vulkan");
+      if (devices.empty())
+        return std::string("the Vulkan loader reports no physical device (no ICD installed?)");
+      std::string why = "no Vulkan device is usable:";
+      for (const auto& f : devices) {
+        if (f.unusable_reason.empty()) return std::string();
+        why += " " + f.info.name + " (" + f.unusable_reason + ")";
       }
-    } catch (const std::exception& e) {
-      instance_.reset();
-      reason_ = e.what();
-    }
+      return why;
+    });
   }
 
-  ~VulkanBackend() override {
-    // Probes hold device memory; both go before the instance.
-    clock_.reset();
-    probes_.reset();
-    device_.reset();
-  }
+  // Probes hold device memory; both go before the instance.
+  ~VulkanBackend() override { release_device(); }
 
   std::string_view name() const override { return "vulkan"; }
-  bool available() const override { return reason_.empty(); }
-  std::string unavailable_reason() const override { return reason_; }
-
-  std::vector<DeviceInfo> devices() const override {
-    std::vector<DeviceInfo> out;
-    if (!instance_) return out;
-    for (const auto& f : instance_->devices()) out.push_back(f.info);
-    return out;
-  }
-
-  std::vector<VariantInfo> variants() const override {
-    std::vector<VariantInfo> out;
-    for (const ReduceSpec& spec : reduce_table()) out.push_back(reduce_info(spec));
-    for (const ScanSpec& spec : scan_table()) out.push_back(scan_info(spec));
-    for (VariantInfo& v : kernels_.variants()) out.push_back(std::move(v));
-    return out;
-  }
 
   void add_kernel(const UserKernel& kernel) override {
     const KernelLanguage l = kernel.language;
@@ -93,49 +68,6 @@ class VulkanBackend final : public Backend {
   }
 
   std::vector<std::pair<std::string, std::string>> knobs() const override { return knobs_set_; }
-
-  void select_device(const DeviceChoice& choice) override {
-    require_available();
-    const std::size_t index = choose_device(candidates(), choice, "Vulkan");
-    if (index != selected_) {
-      clock_.reset();
-      probes_.reset();
-      device_.reset();
-      selected_ = index;
-    }
-  }
-
-  DeviceInfo device() const override {
-    require_available();
-    return facts().info;
-  }
-
-  std::string unsupported_reason(Primitive primitive, std::string_view id) const override {
-    if (kernels_.find(primitive, id)) return available() ? std::string() : reason_;
-    if (!available()) return has_variant(primitive, id) ? reason_ : unknown_variant(id);
-    return variant_unsupported_reason(primitive, id, facts(), lookback_policy(instance_->knobs()));
-  }
-
-  std::unique_ptr<Reducer> make_reducer(std::string_view id) override {
-    if (const UserKernel* k = kernels_.find(Primitive::reduce, id)) {
-      require_available();
-      compile_first_claim(*k, user_modules_, *logical_device());
-      return make_user_reducer(logical_device(), *k, user_modules_);
-    }
-    require_runnable(Primitive::reduce, id);
-    return vulkan::make_reducer(logical_device(), *find_reduce(id));
-  }
-
-  std::unique_ptr<Scanner> make_scanner(std::string_view id) override {
-    if (const UserKernel* k = kernels_.find(Primitive::scan, id)) {
-      require_available();
-      compile_first_claim(*k, user_modules_, *logical_device());
-      return make_user_scanner(logical_device(), *k, user_modules_);
-    }
-    require_runnable(Primitive::scan, id);
-    if (!scan_error_.empty()) throw Error(ErrorCategory::usage, scan_error_);
-    return vulkan::make_scanner(logical_device(), *find_scan(id));
-  }
 
   std::unique_ptr<DeviceArray> upload(HostView data) override {
     check_fits(data.dtype, data.size);
@@ -212,20 +144,37 @@ class VulkanBackend final : public Backend {
   }
 
  private:
-  const DeviceFacts& facts() const { return instance_->devices()[selected_]; }
+  const DeviceFacts& facts() const { return instance_->devices()[selected()]; }
 
-  void require_available() const {
-    if (!available()) throw Error(ErrorCategory::unavailable, "vulkan backend: " + reason_);
+  std::vector<VariantInfo> builtin_variants() const override { return variant_infos(); }
+  bool has_builtin(Primitive primitive, std::string_view id) const override {
+    return has_variant(primitive, id);
+  }
+  std::string builtin_unsupported_reason(Primitive primitive, std::string_view id) const override {
+    return variant_unsupported_reason(primitive, id, facts(), lookback_policy(instance_->knobs()));
   }
 
-  // Error(usage) for an id the library lacks, Error(unavailable) without a device,
-  // Error(unsupported) with the library's reason where the device cannot run it.
-  void require_runnable(Primitive primitive, std::string_view id) const {
-    require_known_variant(name(), primitive, id, has_variant(primitive, id));
-    require_available();
-    require_supported(
-        id, facts().info.name,
-        variant_unsupported_reason(primitive, id, facts(), lookback_policy(instance_->knobs())));
+  // A user's kernel is compiled and checked for its first claim before any measurement.
+  std::unique_ptr<Reducer> make_user_reducer(const UserKernel& kernel) override {
+    compile_first_claim(kernel, user_modules_, *logical_device());
+    return vulkan::make_user_reducer(logical_device(), kernel, user_modules_);
+  }
+  std::unique_ptr<Scanner> make_user_scanner(const UserKernel& kernel) override {
+    compile_first_claim(kernel, user_modules_, *logical_device());
+    return vulkan::make_user_scanner(logical_device(), kernel, user_modules_);
+  }
+  std::unique_ptr<Reducer> make_builtin_reducer(std::string_view id) override {
+    return vulkan::make_reducer(logical_device(), *find_reduce(id));
+  }
+  std::unique_ptr<Scanner> make_builtin_scanner(std::string_view id) override {
+    if (!scan_error_.empty()) throw Error(ErrorCategory::usage, scan_error_);
+    return vulkan::make_scanner(logical_device(), *find_scan(id));
+  }
+
+  void release_device() override {
+    clock_.reset();
+    probes_.reset();
+    device_.reset();
   }
 
   // The logical device of the selected physical device, created on first use.
@@ -234,15 +183,16 @@ class VulkanBackend final : public Backend {
       if (!facts().unusable_reason.empty())
         throw Error(ErrorCategory::unsupported, "vulkan device " + facts().info.name +
                                                     " is unusable: " + facts().unusable_reason);
-      device_ = std::make_shared<Device>(instance_, selected_);
+      device_ = std::make_shared<Device>(instance_, selected());
       probes_ = std::make_unique<Probes>(device_);
     }
     return device_;
   }
 
   // The devices as core's choice sees them: a discrete GPU preferred.
-  std::vector<DeviceCandidate> candidates() const {
+  std::vector<DeviceCandidate> candidates() const override {
     std::vector<DeviceCandidate> out;
+    if (!instance_) return out;
     for (const DeviceFacts& f : instance_->devices())
       out.push_back(
           {f.info, f.unusable_reason.empty(), f.type == vk::PhysicalDeviceType::eDiscreteGpu});
@@ -250,14 +200,11 @@ class VulkanBackend final : public Backend {
   }
 
   std::shared_ptr<Instance> instance_;
-  std::string reason_;
   std::vector<std::pair<std::string, std::string>> knobs_set_;  // VulkanKnobs::set
   std::string scan_error_;  // a malformed look-back knob: every scanner is refused
-  std::size_t selected_ = 0;
   std::shared_ptr<Device> device_;
   std::unique_ptr<Probes> probes_;
   std::unique_ptr<VulkanClock> clock_;  // made on first use
-  UserKernels kernels_;
   UserModules user_modules_;
 };
 

@@ -10,8 +10,26 @@
 #include "vk_requirements.hpp"
 #include "xreduce/call_check.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/library_variants.hpp"
 
 namespace xr::vulkan {
+namespace {
+
+// The library's tables as core's LibraryVariants reads them.
+struct VulkanTables {
+  static std::span<const ReduceSpec> reduces() { return reduce_table(); }
+  static std::span<const ScanSpec> scans() { return scan_table(); }
+  static std::vector<DType> dtypes() { return vulkan_dtypes(); }
+  static std::vector<std::string> words(std::uint32_t needs) { return requirement_words(needs); }
+  static std::string missing(std::uint32_t needs, std::uint32_t threads, std::uint32_t bytes,
+                             const DeviceFacts& facts) {
+    return missing_reason(needs, threads, bytes, facts);
+  }
+};
+using Variants = LibraryVariants<VulkanTables>;
+
+}  // namespace
+
 namespace {
 
 // The library's choice, fastest first, from the H200 report (docs/results/H200/results.json,
@@ -152,10 +170,10 @@ std::vector<std::string> Context::variants(Primitive primitive, DType t) const {
     bool runs;
     if (primitive == Primitive::reduce) {
       const ReduceSpec& spec = *find_reduce(id);
-      runs = dtype_missing(t, spec.needs, reduce_shared_bytes(spec), f).empty();
+      runs = dtype_missing(t, spec.needs, reduce_group_memory_bytes(spec.schedule), f).empty();
     } else {
       const ScanSpec spec = effective_spec(*find_scan(id), state_->lookback);
-      runs = dtype_missing(t, spec.needs, spec.shared_bytes, f).empty();
+      runs = dtype_missing(t, spec.needs, spec.group_bytes, f).empty();
     }
     if (runs) runnable.emplace_back(id);
   }
@@ -163,18 +181,21 @@ std::vector<std::string> Context::variants(Primitive primitive, DType t) const {
 }
 
 bool has_variant(Primitive primitive, std::string_view id) {
-  return primitive == Primitive::scan ? find_scan(id) != nullptr : find_reduce(id) != nullptr;
+  return Variants::has(primitive, id);
+}
+
+VariantInfo variant_info(Primitive primitive, std::string_view id) {
+  return Variants::info(primitive, id);
+}
+
+std::vector<VariantInfo> variant_infos() {
+  return Variants::all();
 }
 
 std::string variant_unsupported_reason(Primitive primitive, std::string_view id,
                                        const DeviceFacts& facts, const LookBackPolicy& lookback) {
-  if (primitive == Primitive::reduce) {
-    const ReduceSpec* spec = find_reduce(id);
-    return spec ? reduce_unsupported_reason(*spec, facts) : unknown_variant(id);
-  }
-  const ScanSpec* spec = find_scan(id);
-  return spec ? scan_unsupported_reason(effective_spec(*spec, lookback), facts)
-              : unknown_variant(id);
+  return Variants::unsupported_reason(
+      primitive, id, facts, [&](const ScanSpec& s) { return effective_spec(s, lookback); });
 }
 
 ContextState& state_of(const Context& context) {

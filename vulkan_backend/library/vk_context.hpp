@@ -61,6 +61,10 @@ struct ContextState {
 
 // Whether the library has variant `id` of `primitive`.
 bool has_variant(Primitive primitive, std::string_view id);
+// The library's variant `id` of `primitive` (one it has), as the catalog registers it.
+VariantInfo variant_info(Primitive primitive, std::string_view id);
+// Every variant of the library, reduces then scans.
+std::vector<VariantInfo> variant_infos();
 
 // Why `facts`' device cannot run variant `id` of `primitive` as the library plans it (a scan with
 // `lookback`'s tile): "unknown variant" for an id the library lacks, a feature the device lacks;

@@ -30,7 +30,7 @@ const ReduceSpec& choose_reduce(const Context& context, const std::string& id, D
       !why.empty())
     throw Error(ErrorCategory::unsupported,
                 "xreduce::vulkan: " + id + " cannot run on " + c.facts.info.name + ": " + why);
-  require_dtype(spec->id(), t, spec->needs, reduce_shared_bytes(*spec), c.facts);
+  require_dtype(spec->id(), t, spec->needs, reduce_group_memory_bytes(spec->schedule), c.facts);
   return *spec;
 }
 
@@ -62,7 +62,7 @@ Reduce::Reduce(const Context& context, const ReduceDesc& desc) : state_(std::mak
   for (const ReduceDispatch& d : s.plan.passes) {
     // Partials and the result are accumulators: the later passes run the accumulator's module.
     const DType t = d.pass.from_input ? desc.dtype : s.accumulator;
-    const std::string module = module_name(spec.shader, t, addressing);
+    const std::string module = module_name(spec.program, t, addressing);
     s.recording->add({.pipeline = c.pipelines->get({.module = module,
                                                     .workgroup = spec.schedule.threads,
                                                     .unroll = spec.schedule.unroll,

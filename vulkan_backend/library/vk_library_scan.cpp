@@ -31,7 +31,7 @@ ScanSpec choose_scan(const Context& context, const std::string& id, DType t) {
       !why.empty())
     throw Error(ErrorCategory::unsupported,
                 "xreduce::vulkan: " + id + " cannot run on " + c.facts.info.name + ": " + why);
-  require_dtype(effective.id(), t, effective.needs, effective.shared_bytes, c.facts);
+  require_dtype(effective.id(), t, effective.needs, effective.group_bytes, c.facts);
   return effective;
 }
 

@@ -10,7 +10,7 @@ constexpr std::uint32_t kBasic = need_subgroup_basic;
 
 constexpr ReduceSpec reduce_spec(std::string_view id, std::string_view shader,
                                  std::uint32_t needs) {
-  return {.schedule = reduce_schedule(id), .shader = shader, .needs = needs};
+  return {.schedule = reduce_schedule(id), .program = shader, .needs = needs};
 }
 
 // The Harris ladder, the subgroup family, the fast pair, in core's schedules.
@@ -34,24 +34,6 @@ constexpr ReduceSpec kReduces[] = {
 
 std::span<const ReduceSpec> reduce_table() {
   return kReduces;
-}
-
-const ReduceSpec* find_reduce(std::string_view id) {
-  return find_row<ReduceSpec>(kReduces, id);
-}
-
-VariantInfo reduce_info(const ReduceSpec& spec) {
-  return table_variant(Primitive::reduce, spec.id(), vulkan_dtypes(),
-                       requirement_words(spec.needs));
-}
-
-// sdata/sgroup arrays of WG 4-byte accumulators plus a few words.
-std::uint32_t reduce_shared_bytes(const ReduceSpec& spec) {
-  return spec.schedule.threads * 4 + 64;
-}
-
-std::string reduce_unsupported_reason(const ReduceSpec& spec, const DeviceFacts& f) {
-  return missing_reason(spec.needs, spec.schedule.threads, reduce_shared_bytes(spec), f);
 }
 
 }  // namespace xr::vulkan

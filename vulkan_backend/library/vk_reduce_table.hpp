@@ -10,25 +10,18 @@
 
 #include "vk_device_facts.hpp"
 #include "xreduce/backend.hpp"
+#include "xreduce/catalog.hpp"
 #include "xreduce/reduce_plan.hpp"
 
 namespace xr::vulkan {
 
-// A reduce id in Vulkan: core's schedule (xreduce/reduce_plan.hpp), the shader that runs it and
-// what it needs of the device.
-struct ReduceSpec {
-  ReduceSchedule schedule;
-  std::string_view shader;  // algorithm name in shaders/ ("<shader>.<dtype>[.addr]" modules)
-  std::uint32_t needs = 0;  // Need bits (vk_requirements.hpp)
-  std::string_view id() const { return schedule.id; }
-};
+// A reduce id in Vulkan: its program is the shaders/ algorithm of the "<program>.<dtype>[.addr]"
+// modules, its needs vk_requirements' bits.
+using ReduceSpec = ReduceRow;
 
 std::span<const ReduceSpec> reduce_table();
-const ReduceSpec* find_reduce(std::string_view id);
-VariantInfo reduce_info(const ReduceSpec& spec);
-// Shared memory of the variant with 4-byte accumulators (vk_requirements.hpp scales it).
-std::uint32_t reduce_shared_bytes(const ReduceSpec& spec);
-// Why the device cannot run `spec`, in words; empty when it can.
-std::string reduce_unsupported_reason(const ReduceSpec& spec, const DeviceFacts& facts);
+inline const ReduceSpec* find_reduce(std::string_view id) {
+  return find_row(reduce_table(), id);
+}
 
 }  // namespace xr::vulkan

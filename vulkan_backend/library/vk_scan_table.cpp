@@ -17,10 +17,10 @@ constexpr std::uint32_t kLookBack =
 
 // Core's schedule of `id` with Vulkan's wide module, shared memory and needs.
 constexpr ScanSpec scan_spec(std::string_view id, std::string_view wide_shader,
-                             std::uint32_t shared_bytes, std::uint32_t needs = 0) {
+                             std::uint32_t group_bytes, std::uint32_t needs = 0) {
   return {.schedule = scan_schedule(id),
           .wide_shader = wide_shader,
-          .shared_bytes = shared_bytes,
+          .group_bytes = group_bytes,
           .needs = needs};
 }
 
@@ -86,26 +86,13 @@ ScanSpec effective_spec(ScanSpec spec, const LookBackPolicy& policy) {
     spec.schedule.threads = std::max(
         {policy.four.shape.workgroup, policy.two.shape.workgroup, policy.eight.shape.workgroup});
     spec.schedule.items = policy.four.shape.vectors;
-    spec.shared_bytes = spec.schedule.threads * 4 + 16;
+    spec.group_bytes = spec.schedule.threads * 4 + 16;
   }
   return spec;
 }
 
 std::span<const ScanSpec> scan_table() {
   return kScans;
-}
-
-const ScanSpec* find_scan(std::string_view id) {
-  return find_row<ScanSpec>(kScans, id);
-}
-
-VariantInfo scan_info(const ScanSpec& spec) {
-  return table_variant(Primitive::scan, spec.id(), vulkan_dtypes(), requirement_words(spec.needs),
-                       spec.schedule.deterministic);
-}
-
-std::string scan_unsupported_reason(const ScanSpec& spec, const DeviceFacts& f) {
-  return missing_reason(spec.needs, spec.schedule.threads, spec.shared_bytes, f);
 }
 
 }  // namespace xr::vulkan

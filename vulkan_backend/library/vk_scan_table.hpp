@@ -11,6 +11,7 @@
 #include "vk_device_facts.hpp"
 #include "vk_knobs.hpp"
 #include "xreduce/backend.hpp"
+#include "xreduce/catalog.hpp"
 #include "xreduce/scan_plan.hpp"
 
 namespace xr::vulkan {
@@ -23,9 +24,9 @@ struct ScanSpec {
   // tiled: the tile scan writing float results to scratch, for f16/bf16 scans of more than one
   // tile (shaders/scan_common.glsl, XR_WIDE_DST)
   std::string_view wide_shader{};
-  std::uint32_t shared_bytes = 0;  // the most shared memory one of its shaders declares, with
-                                   // 4-byte accumulators (8-byte ones: twice, vk_requirements)
-  std::uint32_t needs = 0;         // Need bits (vk_requirements.hpp)
+  std::uint32_t group_bytes = 0;  // the most shared memory one of its shaders declares, with
+                                  // 4-byte accumulators (8-byte ones: twice, vk_requirements)
+  std::uint32_t needs = 0;        // Need bits (vk_requirements.hpp)
   std::string_view id() const { return schedule.id; }
 };
 
@@ -67,9 +68,8 @@ LookBackPolicy lookback_policy(const VulkanKnobs& knobs);
 ScanSpec effective_spec(ScanSpec spec, const LookBackPolicy& policy);
 
 std::span<const ScanSpec> scan_table();
-const ScanSpec* find_scan(std::string_view id);
-VariantInfo scan_info(const ScanSpec& spec);
-// Why the device cannot run `spec`, in words; empty when it can.
-std::string scan_unsupported_reason(const ScanSpec& spec, const DeviceFacts& facts);
+inline const ScanSpec* find_scan(std::string_view id) {
+  return find_row(scan_table(), id);
+}
 
 }  // namespace xr::vulkan

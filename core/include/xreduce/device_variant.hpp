@@ -5,10 +5,15 @@
 // what differs: how it runs `calls` calls of n > 0 elements and what they compiled into.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "xreduce/backend.hpp"
+#include "xreduce/recent_cache.hpp"
 
 namespace xr {
 
@@ -36,6 +41,43 @@ class DeviceReducer : public Reducer {
  private:
   VariantInfo info_;
   std::string nothing_runs_;
+};
+
+// A built-in reducer whose calls run a program made once per (array, op) and kept among the few
+// most recent. `Program` is made from (Device&, const Spec&, const Array&, Op) and answers
+// run(calls) -> {accumulator, Timing} and compiled(); the backend's
+// device_array(DeviceArray&, Device&), found by argument-dependent lookup, is its own array.
+template <class Device, class Spec, class Program>
+class ProgramReducer : public DeviceReducer {
+ protected:
+  ProgramReducer(VariantInfo info, std::string nothing_runs, std::shared_ptr<Device> device,
+                 const Spec& spec, std::size_t programs_kept)
+      : DeviceReducer(std::move(info), std::move(nothing_runs)),
+        device_(std::move(device)),
+        spec_(spec),
+        programs_(programs_kept) {}
+
+  Reduction run(DeviceArray& input, Op op, int calls) override {
+    auto [accumulated, timing] = program(input, op).run(calls);
+    after_calls();
+    return {Value::from_accumulator(input.dtype(), accumulated), timing};
+  }
+  std::vector<CompiledPass> compiled(DeviceArray& input, Op op) override {
+    return program(input, op).compiled();
+  }
+  // What the backend checks after a batch ran (Vulkan: the validation layers' reports).
+  virtual void after_calls() {}
+
+  Program& program(DeviceArray& input, Op op) {
+    const auto& array = device_array(input, *device_);
+    return programs_.get({array.serial(), op},
+                         [&] { return std::make_unique<Program>(*device_, spec_, array, op); });
+  }
+
+  // Declared first, destroyed last: programs hold the device's command buffers and memory.
+  std::shared_ptr<Device> device_;
+  const Spec& spec_;
+  RecentCache<std::pair<std::uint64_t, Op>, Program> programs_;
 };
 
 class DeviceScanner : public Scanner {

@@ -31,6 +31,22 @@ struct ReduceSchedule {
   std::uint32_t max_groups = 0;  // grid_stride, single_pass: blocks of the first pass
 };
 
+// A reduce id in a GPU API's table: core's schedule, the API's program that runs it (an OpenCL C
+// kernel, a GLSL shader: its name in the API's sources) and what it needs of the device (the
+// API's requirement bits).
+struct ReduceRow {
+  ReduceSchedule schedule;
+  std::string_view program;
+  std::uint32_t needs = 0;
+  std::string_view id() const { return schedule.id; }
+};
+
+// Shared (local) memory of a group of `schedule`'s shaders and kernels: one 4-byte accumulator
+// per thread (sdata, or a subgroup's partial) plus a few words of flags.
+constexpr std::uint32_t reduce_group_memory_bytes(const ReduceSchedule& schedule) {
+  return schedule.threads * 4 + 64;
+}
+
 // Blocks of the grid-stride reduces' first pass: enough to keep every SM of an H100/H200 (132 SMs
 // x 8 blocks of 256) busy in one wave, and few enough that one block folds the partials in the
 // second pass. Chosen by that reasoning, then checked, not swept: on an H200 (driver 580.159.04)

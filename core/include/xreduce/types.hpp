@@ -200,6 +200,14 @@ class Value {
     std::memcpy(&out.bits_, &v, sizeof(T));
     return out;
   }
+  // The value of `t` whose bytes (size_of(t) of them) `bytes` points at: a result read back.
+  static Value from_bytes(DType t, const void* bytes) {
+    return visit_dtype(t, [&](auto tag) {
+      typename decltype(tag)::type v;
+      std::memcpy(&v, bytes, sizeof v);
+      return of(v);
+    });
+  }
   static Value identity_of(DType t, Op op) {
     return visit_dtype(t, [&](auto tag) { return of(identity<typename decltype(tag)::type>(op)); });
   }
