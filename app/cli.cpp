@@ -208,7 +208,7 @@ struct InspectCommand {
         ->capture_default_str()
         ->type_name("GLOB");
     cmd->add_option("--primitive", o.primitives,
-                    "reduce | scan | all (default all, or the --kernel files')")
+                    "reduce | scan | sort | all (default all, or the --kernel files')")
         ->type_name("P");
     scan = std::make_unique<OptionalText>(
         cmd, "--scan", "inclusive | exclusive, or a list (scan; default inclusive)", "KIND");
@@ -276,7 +276,8 @@ struct RunCommand {
   CLI::App* cmd;
   RunOptions options;
   CLI::Option* reps;
-  std::unique_ptr<OptionalText> scan, output, op, dtype, n, input;
+  std::unique_ptr<OptionalText> scan, output, op, dtype, n, input, order, values, bits,
+      values_output;
 
   explicit RunCommand(CLI::App& app)
       : cmd(app.add_subcommand("run", "Run and check one variant on one backend")) {
@@ -287,14 +288,23 @@ struct RunCommand {
                     "Variant id, e.g. smem/sequential (default: the --kernel's)")
         ->type_name("ID");
     add_kernel_flags(cmd, o.kernels);
-    cmd->add_option("--primitive", o.primitive, "reduce | scan")
+    cmd->add_option("--primitive", o.primitive, "reduce | scan | sort")
         ->capture_default_str()
         ->type_name("P");
     scan = std::make_unique<OptionalText>(
         cmd, "--scan", "inclusive | exclusive (scan; default inclusive)", "KIND");
     output = std::make_unique<OptionalText>(
-        cmd, "--output", "Write the scanned array to FILE.npy (scan; written whole or not at all)",
+        cmd, "--output",
+        "Write the scanned or sorted array to FILE.npy (scan, sort; written whole or not at all)",
         "FILE");
+    order = std::make_unique<OptionalText>(cmd, "--order", "asc | desc (sort; default asc)", "O");
+    values = std::make_unique<OptionalText>(
+        cmd, "--values", "none | u32: sort pairs, the values the keys' input positions (sort)",
+        "V");
+    bits = std::make_unique<OptionalText>(
+        cmd, "--bits", "B:E, the ordered bits sorted by (sort; default every bit)", "B:E");
+    values_output = std::make_unique<OptionalText>(
+        cmd, "--values-output", "Write a sort of pairs' values to FILE.npy", "FILE");
     op = std::make_unique<OptionalText>(
         cmd, "--op", "sum | min | max (default sum, or the --kernel's first claim)", "OP");
     dtype = std::make_unique<OptionalText>(cmd, "--dtype",
@@ -320,6 +330,10 @@ struct RunCommand {
     dtype->copy_to(options.dtype);
     n->copy_to(options.n);
     input->copy_to(options.input);
+    order->copy_to(options.order);
+    values->copy_to(options.values);
+    bits->copy_to(options.bits);
+    values_output->copy_to(options.values_output);
     return options;
   }
 };
@@ -328,7 +342,8 @@ struct CompareCommand {
   CLI::App* cmd;
   CompareOptions options;
   CLI::Option* reps;
-  std::unique_ptr<OptionalText> scan, op, dtype, n, sweep, transfer_sizes, fail_above;
+  std::unique_ptr<OptionalText> scan, order, values, bits, op, dtype, n, sweep, transfer_sizes,
+      fail_above;
 
   explicit CompareCommand(CLI::App& app)
       : cmd(app.add_subcommand(
@@ -351,10 +366,16 @@ struct CompareCommand {
         ->capture_default_str()
         ->type_name("GLOB");
     cmd->add_option("--primitive", o.primitives,
-                    "reduce | scan | all (default reduce, or the --kernel files')")
+                    "reduce | scan | sort | all (default reduce, or the --kernel files')")
         ->type_name("P");
     scan = std::make_unique<OptionalText>(
         cmd, "--scan", "inclusive | exclusive, or a list (scan; default inclusive)", "KIND");
+    order = std::make_unique<OptionalText>(cmd, "--order",
+                                           "asc | desc, or a list (sort; default asc)", "O");
+    values = std::make_unique<OptionalText>(
+        cmd, "--values", "none | u32, or a list: keys, or pairs (sort; default none)", "V");
+    bits = std::make_unique<OptionalText>(
+        cmd, "--bits", "B:E, the ordered bits sorted by (sort; default every bit)", "B:E");
     op = std::make_unique<OptionalText>(
         cmd, "--op", "sum | min | max, or a list (default sum, or the --kernel files' claim)",
         "OP");
@@ -425,6 +446,9 @@ struct CompareCommand {
     n->copy_to(options.n);
     sweep->copy_to(options.sweep);
     scan->copy_to(options.scans);
+    order->copy_to(options.orders);
+    values->copy_to(options.values);
+    bits->copy_to(options.bits);
     op->copy_to(options.ops);
     dtype->copy_to(options.dtypes);
     transfer_sizes->copy_to(options.transfer_sizes);

@@ -45,10 +45,44 @@ std::string value_text(const std::optional<Value>& v) {
   return v ? v->to_string() : "(empty)";
 }
 
-// The operation the flags ask for; --scan and --output only make sense for scan.
+// A sort's flags: --order, --values, --bits, --values-output; --op and --scan have no meaning.
+void parse_sort_flags(const RunOptions& o, Operation& op) {
+  if (o.op) throw Error(ErrorCategory::usage, "--op applies to reduce and scan, not sort");
+  if (o.scan) throw Error(ErrorCategory::usage, "--scan applies to --primitive scan, not sort");
+  if (o.order) {
+    const auto order = parse_sort_order(*o.order);
+    if (!order)
+      throw Error(ErrorCategory::usage,
+                  fmt::format("unknown --order '{}' (expected asc or desc)", *o.order));
+    op.order = *order;
+  }
+  if (o.values && *o.values != "none" && *o.values != "u32")
+    throw Error(ErrorCategory::usage,
+                fmt::format("unknown --values '{}' (expected none or u32)", *o.values));
+  op.pairs = o.values == "u32";
+  if (o.bits) {
+    const auto bits = parse_bit_range(*o.bits);
+    if (!bits)
+      throw Error(ErrorCategory::usage,
+                  fmt::format("--bits '{}': expected B:E with 0 <= B < E", *o.bits));
+    op.bits = *bits;
+  }
+  if (o.values_output && !op.pairs)
+    throw Error(ErrorCategory::usage, "--values-output needs --values u32 (a sort of pairs)");
+}
+
+// The operation the flags ask for; --scan and --output only make sense for scan, --order,
+// --values, --bits and --values-output for sort.
 Operation parse_operation(const RunOptions& o) {
   Operation op;
   op.primitive = parse_primitive_arg(o.primitive);
+  if (op.primitive == Primitive::sort) {
+    parse_sort_flags(o, op);
+    return op;
+  }
+  if (o.order || o.values || o.bits || o.values_output)
+    throw Error(ErrorCategory::usage,
+                "--order, --values, --bits and --values-output apply to --primitive sort");
   op.op = parse_op_arg(o.op.value_or("sum"));
   if (op.primitive == Primitive::reduce) {
     if (o.scan) throw Error(ErrorCategory::usage, "--scan applies to --primitive scan, not reduce");
@@ -71,13 +105,13 @@ struct RunRequest {
   std::optional<std::uint64_t> n;
 };
 
-void check_output_flag(const RunOptions& o) {
-  if (!o.output) return;
-  const auto ext = std::filesystem::path(*o.output).extension();
+void check_output_file(const std::optional<std::string>& file, std::string_view flag) {
+  if (!file) return;
+  const auto ext = std::filesystem::path(*file).extension();
   if (ext != ".npy" && ext != ".bin")
     throw Error(ErrorCategory::usage,
-                fmt::format("--output '{}': expected a .npy or .bin file name", *o.output));
-  check_output_path(*o.output);
+                fmt::format("{} '{}': expected a .npy or .bin file name", flag, *file));
+  check_output_path(*file);
 }
 
 RunRequest parse_request(const RunOptions& o) {
@@ -88,13 +122,18 @@ RunRequest parse_request(const RunOptions& o) {
   r.operation = parse_operation(o);
   if (o.dtype) r.dtype = parse_dtype_arg(*o.dtype);
   r.dist = parse_distribution_arg(o.dist);
+  if (sort_only(r.dist) && r.operation.primitive != Primitive::sort)
+    throw Error(ErrorCategory::usage,
+                fmt::format("--dist {} generates keys for a sort, not for a {}", o.dist,
+                            to_string(r.operation.primitive)));
   if (parse_modes(o.stats.mode).size() != 1)
     throw Error(ErrorCategory::usage,
                 fmt::format("run measures one --mode, cold or batch, not '{}'", o.stats.mode));
   r.measure = measure_options(o.stats);
   if (!o.n && !o.input) throw Error(ErrorCategory::usage, "run needs --n N or --input FILE");
   if (o.n) r.n = parse_count(*o.n);
-  check_output_flag(o);
+  check_output_file(o.output, "--output");
+  check_output_file(o.values_output, "--values-output");
   return r;
 }
 
@@ -123,8 +162,11 @@ HostArray prepare_input(Backend& backend, const VariantInfo& variant, const RunO
     throw Error(ErrorCategory::unsupported,
                 fmt::format("{} variant '{}' accepts at most {} elements, not {}", backend.name(),
                             variant.id, format_count(variant.max_elements), format_count(n)));
-  // Host: the input unless read already, plus a scan's first and last outputs read back.
-  const int host_copies = (o.input ? 0 : 1) + (primitive == Primitive::scan ? 2 : 0);
+  if (primitive == Primitive::sort) check_sort_bits(r.operation.bits, dtype);
+  // Host: the input unless read already, plus a scan's or sort's first and last outputs read
+  // back (a sort's check holds its order too).
+  const int host_copies = (o.input ? 0 : 1) + (primitive == Primitive::reduce ? 0 : 2) +
+                          (primitive == Primitive::sort ? 2 : 0);
   check_capacity(backend, dtype, n, host_copies, device_arrays(primitive));
   if (!o.input) data = generate(dtype, static_cast<std::size_t>(n), o.seed, r.dist);
   return data;
@@ -139,6 +181,7 @@ struct RunResult {
   std::string problem;
   DeviceInfo device;
   double gbps = 0;
+  double gkeys_per_s = 0;  // a sort's keys per second, in 10^9
   std::optional<Value> got, want;
   std::string diagnostics;
   std::vector<std::pair<std::string, std::string>> knobs;  // Backend::knobs
@@ -161,8 +204,9 @@ RunResult measure_run(Backend& backend, const VariantInfo& variant, const HostAr
     res.problem += std::string(res.problem.empty() ? "" : "; ") +
                    "repetitions returned different results (not deterministic)";
   res.device = backend.device();
-  res.gbps =
-      gbps(bytes_moved(operation.primitive, data.size(), data.dtype()), res.m.device_ms.median);
+  res.gbps = gbps(bytes_moved(operation, data.size(), data.dtype()), res.m.device_ms.median);
+  if (res.m.device_ms.median > 0)
+    res.gkeys_per_s = static_cast<double>(data.size()) / (res.m.device_ms.median * 1e6);
   res.got = res.m.result.headline(operation.primitive);
   res.want = expected.headline();
   res.diagnostics = runner.diagnostics();
@@ -175,14 +219,19 @@ std::string run_json(const Backend& backend, const VariantInfo& variant, const R
                      const RunRequest& r, const HostArray& data, const RunResult& res) {
   const Operation& op = r.operation;
   const Measurement& m = res.m;
+  const bool sort = op.primitive == Primitive::sort;
   json j = {{"backend", backend.name()},
             {"variant", variant.id},
             {"primitive", to_string(op.primitive)},
             {"scan", op.primitive == Primitive::scan ? json(to_string(op.scan)) : json()},
+            {"order", sort ? json(to_string(op.order)) : json()},
+            {"values", sort ? json(op.pairs ? "u32" : "none") : json()},
+            {"bits", sort ? json(to_string(op.bits, data.dtype())) : json()},
+            {"gkeys_per_s", sort ? json(res.gkeys_per_s) : json()},
             {"device", res.device.name},
             {"device_index", res.device.index},
             {"device_uuid", res.device.uuid},
-            {"op", to_string(op.op)},
+            {"op", sort ? json() : json(to_string(op.op))},
             {"dtype", to_string(data.dtype())},
             {"n", data.size()},
             {"input", o.input ? json(*o.input) : json(nullptr)},
@@ -231,6 +280,7 @@ std::string run_text(const Backend& backend, const VariantInfo& variant, const R
   const std::string verdict_text =
       res.ok ? st.good("ok") : st.bad("FAILED: " + one_line(res.problem));
   const bool scan = r.operation.primitive == Primitive::scan;
+  const bool sort = r.operation.primitive == Primitive::sort;
   std::string out;
   out += fmt::format("backend    {} (device {}: {})\n", backend.name(), res.device.index,
                      res.device.name);
@@ -239,13 +289,21 @@ std::string run_text(const Backend& backend, const VariantInfo& variant, const R
   out += fmt::format("variant    {} · {}\n", variant.id, variant.mirrors);
   out += fmt::format("input      {}\n", input);
   out += fmt::format("operation  {}\n", r.operation.describe());
-  out += fmt::format("{}{}\n", scan ? "last       " : "result     ", value_text(res.got));
+  out += fmt::format("{}{}\n",
+                     scan   ? "last       "
+                     : sort ? "first      "
+                            : "result     ",
+                     value_text(res.got));
   out += fmt::format("reference  {}  {}\n", value_text(res.want), verdict_text);
+  if (sort)
+    out += fmt::format("checked    every element, bitwise, against a stable sort{}\n",
+                       r.operation.pairs ? " (values: each key's input position)" : "");
   if (scan)
     out += fmt::format(
         "checked    every element{}\n",
         m.deterministic || res.must_repeat ? "" : "; float results vary run to run (declared)");
   if (o.output) out += fmt::format("output     {}\n", *o.output);
+  if (o.values_output) out += fmt::format("values     {}\n", *o.values_output);
   const std::string how =
       m.mode == TimingMode::batch
           ? fmt::format("batch of {} calls, per call", m.batch_calls)
@@ -257,7 +315,11 @@ std::string run_text(const Backend& backend, const VariantInfo& variant, const R
   out += fmt::format("host ms    {} median\n", format_ms(m.host_ms.median));
   out +=
       fmt::format("clock      {}\n", m.clock.measured ? clock_text(m.clock) : res.clock_unmeasured);
-  out += fmt::format("bandwidth  {:.2f} GB/s{}\n", res.gbps, scan ? " (read + write)" : "");
+  if (sort)
+    out += fmt::format("keys/s     {:.3f} G  ({:.2f} GB/s of the radix bound: {} digit passes)\n",
+                       res.gkeys_per_s, res.gbps, radix_passes(r.operation.bits, data.dtype()));
+  else
+    out += fmt::format("bandwidth  {:.2f} GB/s{}\n", res.gbps, scan ? " (read + write)" : "");
   if (!res.diagnostics.empty()) out += fmt::format("counted    {}\n", res.diagnostics);
   return out;
 }
@@ -298,6 +360,7 @@ int run_run(const Registry& registry, const RunOptions& options) {
   const HostArray data = prepare_input(backend, variant, o, request);
   const RunResult result = measure_run(backend, variant, data, request);
   if (o.output) write_output(*o.output, result.m.result.array.view());
+  if (o.values_output) write_output(*o.values_output, result.m.result.values.view());
   const std::string text = o.format == "json"
                                ? run_json(backend, variant, o, request, data, result)
                                : run_text(backend, variant, o, request, data, result);

@@ -34,9 +34,13 @@ struct RunOptions {
   KernelFlags kernels;
   std::string primitive = "reduce";
   std::optional<std::string> scan;    // inclusive (default) | exclusive; scan only
-  std::optional<std::string> output;  // scan: write the result to this .npy
-  std::optional<std::string> op;      // default sum, or the --kernel's first claim
-  std::optional<std::string> dtype;   // default i32, the .npy's dtype, or the --kernel's first
+  std::optional<std::string> output;  // scan, sort: write the result to this .npy
+  std::optional<std::string> order;   // sort: asc (default) | desc
+  std::optional<std::string> values;  // sort: none (default) | u32 (the keys' input positions)
+  std::optional<std::string> bits;    // sort: B:E of the ordered bits (default every bit)
+  std::optional<std::string> values_output;  // sort of pairs: write the values to this .npy
+  std::optional<std::string> op;             // default sum, or the --kernel's first claim
+  std::optional<std::string> dtype;  // default i32, the .npy's dtype, or the --kernel's first
   std::optional<std::string> n;
   std::optional<std::string> input;
   std::uint64_t seed = kDefaultSeed;
@@ -52,6 +56,9 @@ struct CompareOptions {
   std::string variants = "*";         // comma-separated globs
   std::string primitives;             // reduce | scan | all; empty: reduce, or the --kernel files'
   std::optional<std::string> scans;   // comma-separated kinds; scan only (default inclusive)
+  std::optional<std::string> orders;  // sort: asc | desc, comma-separated (default asc)
+  std::optional<std::string> values;  // sort: none | u32, comma-separated (default none)
+  std::optional<std::string> bits;    // sort: B:E (default every bit)
   std::optional<std::string> ops;     // comma-separated (default sum, or the --kernels' claim)
   std::optional<std::string> dtypes;  // comma-separated (default i32, or the --kernels' claim)
   std::optional<std::string> n;

@@ -36,7 +36,7 @@ DType parse_dtype_arg(std::string_view text) {
 Primitive parse_primitive_arg(std::string_view text) {
   if (auto p = parse_primitive(text)) return *p;
   throw Error(ErrorCategory::usage,
-              fmt::format("unknown primitive '{}' (expected reduce or scan)", text));
+              fmt::format("unknown primitive '{}' (expected reduce, scan or sort)", text));
 }
 
 ScanKind parse_scan_kind_arg(std::string_view text) {
@@ -48,7 +48,9 @@ ScanKind parse_scan_kind_arg(std::string_view text) {
 Distribution parse_distribution_arg(std::string_view text) {
   if (auto d = parse_distribution(text)) return *d;
   throw Error(ErrorCategory::usage,
-              fmt::format("unknown --dist '{}' (expected small, full or extremes)", text));
+              fmt::format("unknown --dist '{}' (expected small, full, extremes, or for sort few, "
+                          "sorted, reversed, top-digit or bottom-digit)",
+                          text));
 }
 
 std::vector<std::string> split_list(std::string_view text, char sep) {
@@ -136,7 +138,9 @@ VariantInfo find_variant(Backend& backend, Primitive primitive, std::string_view
     if (v.id == id) return v;
     ids += (ids.empty() ? "" : ", ") + v.id;
   }
-  const std::string what = primitive == Primitive::reduce ? "variant" : "scan variant";
+  const std::string what = primitive == Primitive::reduce
+                               ? std::string("variant")
+                               : std::string(to_string(primitive)) + " variant";
   if (ids.empty()) ids = "none";
   if (in_catalog(primitive, id))
     throw Error(ErrorCategory::unsupported,
@@ -158,7 +162,7 @@ std::string join_names(const std::vector<E>& xs) {
 std::string unclaimed(const VariantInfo& v, DType dtype, const Operation& operation) {
   if (!v.claims(dtype))
     return fmt::format("dtype {} (it supports: {})", to_string(dtype), join_names(v.dtypes));
-  if (!v.claims(operation.op))
+  if (operation.primitive != Primitive::sort && !v.claims(operation.op))
     return fmt::format("op {} (it supports: {})", to_string(operation.op), join_names(v.ops));
   if (operation.primitive == Primitive::scan && !v.claims(operation.scan))
     return fmt::format("{} scans (it supports: {})", to_string(operation.scan),
@@ -174,7 +178,8 @@ void check_claims(const Backend& backend, const VariantInfo& v, DType dtype,
 }
 
 int device_arrays(Primitive primitive) {
-  return primitive == Primitive::scan ? 2 : 1;
+  // A sort: keys and sorted keys, and for pairs two u32 arrays (counted as two more).
+  return primitive == Primitive::reduce ? 1 : primitive == Primitive::scan ? 2 : 4;
 }
 
 std::uint64_t host_available_bytes() {

@@ -110,7 +110,7 @@ CompareReport start_report(const ComparePlan& plan, const CompareOptions& o, Pro
       progress.note(fmt::format("{}: measuring the read bandwidth", d.backend));
       d.read_peak_gbps = p.backend->measure_read_bandwidth_gbps();
     }
-    if (measures(plan, Primitive::scan)) {
+    if (measures(plan, Primitive::scan) || measures(plan, Primitive::sort)) {
       progress.note(fmt::format("{}: measuring the copy bandwidth", d.backend));
       d.copy_peak_gbps = p.backend->measure_copy_bandwidth_gbps();
     }

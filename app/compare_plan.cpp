@@ -10,7 +10,9 @@
 #include "report/gpu_apis.hpp"
 #include "xreduce/catalog.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/generate.hpp"
 #include "xreduce/size.hpp"
+#include "xreduce/sort_reference.hpp"
 
 namespace xr::app {
 namespace {
@@ -36,6 +38,41 @@ std::vector<Primitive> parse_primitives(const std::string& text) {
   return out;
 }
 
+// The sorts --order, --values and --bits ask for: every order with every values choice.
+std::vector<Operation> parse_sorts(const CompareOptions& o, bool sort) {
+  if (!sort) {
+    if (o.orders || o.values || o.bits)
+      throw Error(ErrorCategory::usage, "--order, --values and --bits apply to --primitive sort");
+    return {};
+  }
+  Operation base{.primitive = Primitive::sort};
+  if (o.bits) {
+    const auto bits = parse_bit_range(*o.bits);
+    if (!bits)
+      throw Error(ErrorCategory::usage,
+                  fmt::format("--bits '{}': expected B:E with 0 <= B < E", *o.bits));
+    base.bits = *bits;
+  }
+  std::vector<Operation> out;
+  for (const auto& order_text : split_list(o.orders.value_or("asc"))) {
+    const auto order = parse_sort_order(order_text);
+    if (!order)
+      throw Error(ErrorCategory::usage,
+                  fmt::format("unknown --order '{}' (expected asc or desc)", order_text));
+    for (const auto& values : split_list(o.values.value_or("none"))) {
+      if (values != "none" && values != "u32")
+        throw Error(ErrorCategory::usage,
+                    fmt::format("unknown --values '{}' (expected none or u32)", values));
+      Operation op = base;
+      op.order = *order;
+      op.pairs = values == "u32";
+      out.push_back(op);
+    }
+  }
+  if (out.empty()) throw Error(ErrorCategory::usage, "--order or --values is empty");
+  return out;
+}
+
 std::vector<Operation> parse_operations(const CompareOptions& o,
                                         const std::vector<Primitive>& primitives) {
   std::vector<Op> ops;
@@ -50,10 +87,15 @@ std::vector<Operation> parse_operations(const CompareOptions& o,
     for (const auto& s : split_list(*o.scans)) kinds.push_back(parse_scan_kind_arg(s));
     if (kinds.empty()) throw Error(ErrorCategory::usage, "--scan is empty");
   }
+  const bool sort =
+      std::find(primitives.begin(), primitives.end(), Primitive::sort) != primitives.end();
   std::vector<Operation> out;
-  for (Primitive p : primitives)
+  for (Primitive p : primitives) {
+    if (p == Primitive::sort) continue;
     for (ScanKind k : p == Primitive::scan ? kinds : std::vector<ScanKind>{ScanKind::inclusive})
       for (Op op : ops) out.push_back(Operation{p, op, k});
+  }
+  for (const Operation& op : parse_sorts(o, sort)) out.push_back(op);
   return out;
 }
 
@@ -218,6 +260,11 @@ ComparePlan plan_compare(const Registry& registry, const CompareOptions& o) {
   std::sort(plan.ns.begin(), plan.ns.end());
   plan.ns.erase(std::unique(plan.ns.begin(), plan.ns.end()), plan.ns.end());
   plan.dist = parse_distribution_arg(o.dist);
+  if (sort_only(plan.dist) && std::any_of(plan.primitives.begin(), plan.primitives.end(),
+                                          [](Primitive p) { return p != Primitive::sort; }))
+    throw Error(
+        ErrorCategory::usage,
+        fmt::format("--dist {} generates keys for a sort: compare --primitive sort alone", o.dist));
   plan.measure = measure_options(o.stats);
   plan.modes = parse_modes(o.stats.mode);
   // Read and parsed now: a bad file fails before a long measurement.
@@ -236,13 +283,18 @@ ComparePlan plan_compare(const Registry& registry, const CompareOptions& o) {
     if (p.backend->name() == "cuda") cuda = p.backend;
   for (auto& p : plan.backends) p.limits = limits_for(*p.backend, cuda);
 
-  // Capacity, before anything is allocated: the input, a scan's output (and end to end a second
-  // input), and on the host the data plus a scan's two read-back outputs.
-  const bool scan = plan.primitives.back() == Primitive::scan;
-  const int device_copies = device_arrays(plan.primitives.back()) + (o.include_transfer ? 1 : 0);
+  // Capacity, before anything is allocated: the input, a scan's or sort's outputs (and end to end
+  // a second input), and on the host the data plus two read-back outputs (a sort's check holds
+  // its order too). Primitives are sorted: the last needs the most.
+  const Primitive most = plan.primitives.back();
+  const int host_copies = most == Primitive::reduce ? 1 : most == Primitive::scan ? 3 : 5;
+  const int device_copies = device_arrays(most) + (o.include_transfer ? 1 : 0);
   for (const auto& p : plan.backends)
     for (DType t : plan.dtypes)
-      for (std::uint64_t n : plan.ns) check_capacity(*p.backend, t, n, scan ? 3 : 1, device_copies);
+      for (std::uint64_t n : plan.ns) check_capacity(*p.backend, t, n, host_copies, device_copies);
+  for (const Operation& op : plan.operations)
+    if (op.primitive == Primitive::sort)
+      for (DType t : plan.dtypes) check_sort_bits(op.bits, t);
   return plan;
 }
 

@@ -53,6 +53,7 @@ class CpuBackend final : public Backend {
   std::vector<VariantInfo> variants() const override {
     std::vector<VariantInfo> all = cpu_variants();
     for (auto& v : cpu_scan_variants()) all.push_back(std::move(v));
+    for (auto& v : cpu_sort_variants()) all.push_back(std::move(v));
     return all;
   }
 
@@ -70,6 +71,7 @@ class CpuBackend final : public Backend {
   std::unique_ptr<Scanner> make_scanner(std::string_view id) override {
     return make_cpu_scanner(id);
   }
+  std::unique_ptr<Sorter> make_sorter(std::string_view id) override { return make_cpu_sorter(id); }
 
   std::unique_ptr<DeviceArray> upload(HostView data) override {
     if (data.size > max_elements(data.dtype))

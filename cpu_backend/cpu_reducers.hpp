@@ -1,4 +1,4 @@
-// Internal to the CPU backend: its array type and the variant tables of both primitives.
+// Internal to the CPU backend: its array type and the variant tables of every primitive.
 #pragma once
 
 #include <memory>
@@ -34,5 +34,8 @@ std::unique_ptr<Reducer> make_cpu_reducer(std::string_view id);
 std::vector<VariantInfo> cpu_scan_variants();
 // Error(usage) for an id that is not a CPU scan variant.
 std::unique_ptr<Scanner> make_cpu_scanner(std::string_view id);
+std::vector<VariantInfo> cpu_sort_variants();
+// Error(usage) for an id that is not a CPU sort variant.
+std::unique_ptr<Sorter> make_cpu_sorter(std::string_view id);
 
 }  // namespace xr::cpu

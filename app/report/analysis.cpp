@@ -323,8 +323,7 @@ Analysis analyze(const CompareReport& r) {
   for (RowIndex i = 0; i < r.rows.size(); ++i) {
     const ResultRow& row = r.rows[i];
     if (row.measured())
-      a.metrics[i].gbps =
-          gbps(bytes_moved(row.operation.primitive, row.n, row.dtype), row.ms.median);
+      a.metrics[i].gbps = gbps(bytes_moved(row.operation, row.n, row.dtype), row.ms.median);
   }
   a.same_gpu = same_gpu_of(r);
   const Points points = points_of(r);

@@ -17,13 +17,25 @@ json scan_json(const Operation& op) {
   return op.primitive == Primitive::scan ? json(to_string(op.scan)) : json(nullptr);
 }
 
+// A sort's order, values and bit range ("all" or "B:E"); null for reduce and scan.
+json sort_json(const Operation& op) {
+  if (op.primitive != Primitive::sort) return json(nullptr);
+  const std::string bits = op.bits.all()
+                               ? std::string("all")
+                               : std::to_string(op.bits.begin) + ":" + std::to_string(op.bits.end);
+  return {{"order", to_string(op.order)}, {"values", op.pairs ? "u32" : "none"}, {"bits", bits}};
+}
+
+// A reduce's or scan's operator; null for sort.
+json op_json(const Operation& op) {
+  return op.primitive == Primitive::sort ? json(nullptr) : json(to_string(op.op));
+}
+
 // An entry of a summary: the keys of its section, then `fields` in their order.
 json section_entry(const Section& sec, const json& fields) {
-  json j = {{"primitive", to_string(sec.primitive())},
-            {"scan", scan_json(sec.operation)},
-            {"op", to_string(sec.operation.op)},
-            {"dtype", to_string(sec.dtype)},
-            {"mode", to_string(sec.mode)}};
+  json j = {{"primitive", to_string(sec.primitive())}, {"scan", scan_json(sec.operation)},
+            {"sort", sort_json(sec.operation)},        {"op", op_json(sec.operation)},
+            {"dtype", to_string(sec.dtype)},           {"mode", to_string(sec.mode)}};
   for (const auto& [key, value] : fields.items()) j[key] = value;
   return j;
 }
@@ -104,7 +116,8 @@ json key_json(const ResultRow& row) {
           {"variant", row.variant},
           {"primitive", to_string(row.operation.primitive)},
           {"scan", scan_json(row.operation)},
-          {"op", to_string(row.operation.op)},
+          {"sort", sort_json(row.operation)},
+          {"op", op_json(row.operation)},
           {"dtype", to_string(row.dtype)},
           {"n", row.n},
           {"mode", to_string(row.mode)}};

@@ -128,6 +128,25 @@ RowStatus parse_status(const json& x, const std::string& where, const JsonReader
   return *parsed_status;
 }
 
+// A sort row's order, values and bit range (render_json's "sort" object).
+void parse_sort(const json& x, const std::string& where, const JsonReader& m, Operation& op) {
+  const json& sort = m.at(x, "sort", where);
+  if (!sort.is_object()) m.fail(fmt::format("{}'s \"sort\" is not an object", where));
+  const std::string in = where + "'s sort";
+  const std::string order = m.str(sort, "order", in);
+  const std::string values = m.str(sort, "values", in);
+  const std::string bits = m.str(sort, "bits", in);
+  const auto parsed_order = parse_sort_order(order);
+  const auto parsed_bits =
+      bits == "all" ? std::optional<BitRange>(BitRange{}) : parse_bit_range(bits);
+  if (!parsed_order || (values != "none" && values != "u32") || !parsed_bits)
+    m.fail(
+        fmt::format("{} is not an order (asc, desc), values (none, u32) and bits (all, B:E)", in));
+  op.order = *parsed_order;
+  op.pairs = values == "u32";
+  op.bits = *parsed_bits;
+}
+
 // Result `i` of the file, whose backend must be one of the file's `devices`.
 ResultRow parse_row(const json& x, std::size_t i, const JsonReader& m,
                     const std::vector<DeviceRecord>& devices) {
@@ -139,7 +158,10 @@ ResultRow parse_row(const json& x, std::size_t i, const JsonReader& m,
     m.fail(fmt::format("{}'s backend '{}' is not among the file's devices", where, row.backend));
   row.variant = m.str(x, "variant", where);
   row.operation.primitive = parsed(m, x, "primitive", where, parse_primitive_arg);
-  row.operation.op = parsed(m, x, "op", where, parse_op_arg);
+  if (row.operation.primitive == Primitive::sort)
+    parse_sort(x, where, m, row.operation);
+  else
+    row.operation.op = parsed(m, x, "op", where, parse_op_arg);
   if (row.operation.primitive == Primitive::scan)
     row.operation.scan = parsed(m, x, "scan", where, parse_scan_kind_arg);
   row.dtype = parsed(m, x, "dtype", where, parse_dtype_arg);

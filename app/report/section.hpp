@@ -1,6 +1,6 @@
-// The unit a compare report groups its rows by: an operation (primitive, scan kind, op), a dtype
-// and a timing mode. Every derivation and every table is per section, so reduce and scan go
-// through the same code.
+// The unit a compare report groups its rows by: an operation (primitive, scan kind, op; a sort's
+// order, values and bit range), a dtype and a timing mode. Every derivation and every table is per
+// section, so reduce and scan go through the same code.
 #pragma once
 
 #include <tuple>
@@ -15,9 +15,14 @@ struct Section {
   TimingMode mode = TimingMode::cold;
 
   Primitive primitive() const { return operation.primitive; }
-  // Reduce sections first, then scan's, each by scan kind, dtype, op and mode.
-  std::tuple<Primitive, ScanKind, DType, Op, TimingMode> key() const {
-    return {operation.primitive, operation.scan, dtype, operation.op, mode};
+  // Reduce sections first, then scan's, then sort's, each by scan kind, dtype, op (a sort's
+  // order, values and bit range) and mode.
+  std::tuple<Primitive, ScanKind, DType, Op, SortOrder, bool, std::uint32_t, std::uint32_t,
+             TimingMode>
+  key() const {
+    return {operation.primitive,  operation.scan,     dtype,
+            operation.op,         operation.order,    operation.pairs,
+            operation.bits.begin, operation.bits.end, mode};
   }
   bool operator<(const Section& o) const { return key() < o.key(); }
   bool operator==(const Section& o) const { return key() == o.key(); }

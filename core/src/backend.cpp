@@ -63,6 +63,18 @@ Timing Scanner::scan_batch(DeviceArray& input, DeviceArray& output, Op op, ScanK
   return per_call(total, calls);
 }
 
+Timing Sorter::sort_batch(const SortArrays& arrays, const SortCall& call, int calls) {
+  check_calls(calls);
+  Timing total{0, 0, true};
+  for (int i = 0; i < calls; ++i) {
+    const Timing t = sort(arrays, call);
+    total.device_ms += t.device_ms;
+    total.host_ms += t.host_ms;
+    total.device_timer = t.device_timer;
+  }
+  return per_call(total, calls);
+}
+
 namespace {
 constexpr const char* kHostCode = "runs on the host: no device kernel was compiled";
 }  // namespace
@@ -74,6 +86,15 @@ CompiledCall Reducer::inspect(DeviceArray& /*input*/, Op /*op*/) {
 CompiledCall Scanner::inspect(DeviceArray& /*input*/, DeviceArray& /*output*/, Op /*op*/,
                               ScanKind /*kind*/) {
   return {.passes = {}, .note = kHostCode};
+}
+
+CompiledCall Sorter::inspect(const SortArrays& /*arrays*/, const SortCall& /*call*/) {
+  return {.passes = {}, .note = kHostCode};
+}
+
+std::unique_ptr<Sorter> Backend::make_sorter(std::string_view variant_id) {
+  require_known_variant(name(), Primitive::sort, variant_id, false);
+  return nullptr;  // unreachable: an unknown id throws
 }
 
 void Backend::add_kernel(const UserKernel& kernel) {

@@ -10,11 +10,14 @@ namespace {
 
 constexpr Primitive R = Primitive::reduce;
 constexpr Primitive S = Primitive::scan;
+constexpr Primitive T = Primitive::sort;
 
 // Reduce's ladder: CPU reference, seed 000's global-memory table, the Harris shared-memory ladder
 // (the CUDA/Vulkan bridge), warp/subgroup intrinsics, the fast variants, the vendor anchor.
 // Scan's ladder: CPU, the naive in-block scan, seed 001's BIT steps in its order and its open
 // question, the work-efficient scan it measured against, registers, the fast variants, CUB.
+// Sort's ladder: the CPU's comparison and radix sorts, the sorting network, the radix sort of
+// CUB before 2022, Onesweep, CUB.
 constexpr CatalogEntry kCatalog[] = {
     {R, "cpu/recursive", "seed 000 recursiveReduce (interleaved pairs, non-destructive)"},
     {R, "cpu/sequential", "seed 000 CPU loop `sum += array[i]`"},
@@ -62,6 +65,18 @@ constexpr CatalogEntry kCatalog[] = {
      "128-bit loads: reduce tiles, scan the partials, rescan the tiles"},
     {S, "fast/decoupled-lookback", "single pass, Merrill & Garland 2016 decoupled look-back"},
     {S, "lib/cub", "cub::DeviceScan (the vendor anchor)"},
+
+    {T, "cpu/std-sort", "std::stable_sort under the keys' total order"},
+    {T, "cpu/radix", "LSD radix sort, 8-bit digits: histogram, scan, stable scatter per digit"},
+    {T, "cpu/parallel", "parallel STL on TBB: std::stable_sort with std::execution::par"},
+    {T, "bitonic/smem",
+     "Batcher's bitonic network: shared-memory merges in a block, global merges between blocks"},
+    {T, "radix/reduce-then-scan",
+     "per 8-bit digit an upsweep, a scan of the digit counts, a downsweep (Merrill & Grimshaw)"},
+    {T, "radix/onesweep",
+     "one histogram pass, then per digit rank, decoupled look-back, scatter (Adinets & Merrill "
+     "2022)"},
+    {T, "lib/cub", "cub::DeviceRadixSort (the vendor anchor)"},
 };
 
 const CatalogEntry* find(Primitive p, std::string_view id) {
@@ -99,6 +114,7 @@ VariantInfo catalog_variant(Primitive primitive, std::string_view id, std::vecto
   info.ops = std::move(ops);
   if (primitive == Primitive::scan)
     info.scan_kinds.assign(std::begin(kAllScanKinds), std::end(kAllScanKinds));
+  if (primitive == Primitive::sort) info.ops.clear();  // a sort has no operator
   return info;
 }
 

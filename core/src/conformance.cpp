@@ -23,8 +23,23 @@ constexpr std::size_t kMaxRandomSize = 1u << 20;
 // Above this size one data kind per dtype is run (random over the full range, which exercises
 // wrapping sums and the float bound): keeps the Vulkan suite on lavapipe under validation fast.
 constexpr std::size_t kAllKindsUpTo = 70000;
+// A sort's checks cost a host sort each: every kind and operation runs up to this size (past a
+// Onesweep tile of 3840 keys), two kinds and three operations above it.
+constexpr std::size_t kAllSortKindsUpTo = 4097;
 
-enum class Kind { random_small, random_full, constant, extremes };
+// The data kinds: random, constant and extreme values for every primitive, and for sort the keys
+// that stress a radix sort (generate.hpp): few distinct, sorted, reversed, one digit varying.
+enum class Kind {
+  random_small,
+  random_full,
+  constant,
+  extremes,
+  few,
+  sorted,
+  reversed,
+  top_digit,
+  bottom_digit
+};
 
 const char* kind_name(Kind k) {
   switch (k) {
@@ -36,8 +51,30 @@ const char* kind_name(Kind k) {
       return "constant";
     case Kind::extremes:
       return "extremes";
+    case Kind::few:
+      return "few";
+    case Kind::sorted:
+      return "sorted";
+    case Kind::reversed:
+      return "reversed";
+    case Kind::top_digit:
+      return "top-digit";
+    case Kind::bottom_digit:
+      return "bottom-digit";
   }
   return "?";
+}
+
+// The kinds run at `n`: every kind of the primitive up to kAllKindsUpTo, random over the full
+// range above it (and, for sort, keys differing in the top digit only: the scatter's worst case).
+std::vector<Kind> kinds_for(Primitive primitive, std::size_t n) {
+  if (primitive != Primitive::sort) {
+    if (n > kAllKindsUpTo) return {Kind::random_full};
+    return {Kind::random_small, Kind::random_full, Kind::constant, Kind::extremes};
+  }
+  if (n > kAllSortKindsUpTo) return {Kind::random_full, Kind::top_digit};
+  return {Kind::random_full, Kind::constant, Kind::extremes,  Kind::few,
+          Kind::sorted,      Kind::reversed, Kind::top_digit, Kind::bottom_digit};
 }
 
 // Exactly representable constants: every float summation order gives the same exact sum (at most
@@ -98,6 +135,16 @@ HostArray data_for(Kind kind, DType t, std::size_t n, std::size_t size_index, st
       return generate(t, n, data_seed, Distribution::full);
     case Kind::extremes:
       return generate(t, n, data_seed, Distribution::extremes);
+    case Kind::few:
+      return generate(t, n, data_seed, Distribution::few);
+    case Kind::sorted:
+      return generate(t, n, data_seed, Distribution::sorted);
+    case Kind::reversed:
+      return generate(t, n, data_seed, Distribution::reversed);
+    case Kind::top_digit:
+      return generate(t, n, data_seed, Distribution::top_digit);
+    case Kind::bottom_digit:
+      return generate(t, n, data_seed, Distribution::bottom_digit);
     case Kind::constant:
       break;
   }
@@ -107,30 +154,35 @@ HostArray data_for(Kind kind, DType t, std::size_t n, std::size_t size_index, st
 struct Stop {};  // max_failures reached
 
 // One call of `runner` on `array`: restores the input of a variant that writes it (after the
-// first call) and poisons a scan's output first.
+// first call) and poisons a scan's or sort's output (and a sort's values) first.
 struct Caller {
   Runner& runner;
   DeviceArray& array;
   HostView pristine;
   bool dirty = false;
   std::optional<HostArray> poisoned;
+  std::optional<HostArray> poisoned_values;
 
-  void poison_output() {
+  void poison_output(const Operation& op) {
     if (DeviceArray* out = runner.prepare_output(array.dtype(), array.size())) {
       if (!poisoned) poisoned = poison(array.dtype(), array.size());
       out->write(poisoned->view());
+    }
+    if (op.primitive == Primitive::sort && op.pairs) {
+      if (!poisoned_values) poisoned_values = poison(DType::u32, array.size());
+      runner.prepare_sorted_values(array.size())->write(poisoned_values->view());
     }
   }
   Outcome operator()(const Operation& op) {
     if (dirty && runner.info().writes_input) array.write(pristine);
     dirty = true;
-    poison_output();
+    poison_output(op);
     runner.run(array, op);
     return runner.outcome();
   }
   // `calls` calls back to back (batch mode): the last one's outcome.
   Outcome batch(const Operation& op, int calls) {
-    poison_output();
+    poison_output(op);
     runner.run_batch(array, op, calls);
     return runner.outcome();
   }
@@ -169,8 +221,10 @@ class Case {
   void check_info() {
     const VariantInfo& info = runner_.info();
     check(info.id == ctx_.id, "the variant's id is the one asked for", info.id);
-    check(!info.dtypes.empty() && !info.ops.empty(), "claims a dtype and an op");
-    check(info.scan_kinds.empty() == (runner_.primitive() == Primitive::reduce),
+    const Primitive p = runner_.primitive();
+    check(!info.dtypes.empty(), "claims a dtype");
+    check(info.ops.empty() == (p == Primitive::sort), "claims an op exactly when it has one");
+    check(info.scan_kinds.empty() == (p != Primitive::scan),
           "claims scan kinds exactly when it is a scan");
   }
 
@@ -193,15 +247,16 @@ class Case {
   }
 
   void check_dtype(DType t) {
-    const std::uint64_t arrays = runner_.primitive() == Primitive::scan ? 2 : 1;
+    // A scan holds two arrays; a sort of pairs two of keys and two of u32 values.
+    const std::uint64_t arrays = runner_.primitive() == Primitive::reduce
+                                     ? 1
+                                     : (runner_.primitive() == Primitive::scan ? 2 : 4);
     const auto sizes = test_sizes(t, options_);
     for (std::size_t si = 0; si < sizes.size(); ++si) {
       const std::size_t n = sizes[si];
       if (n > runner_.info().max_elements || n > backend_.max_elements(t) / arrays) continue;
-      std::vector<Kind> kinds{Kind::random_full};
-      if (n <= kAllKindsUpTo)
-        kinds = {Kind::random_small, Kind::random_full, Kind::constant, Kind::extremes};
-      for (Kind kind : kinds) check_data(data_for(kind, t, n, si, options_.seed), kind);
+      for (Kind kind : kinds_for(runner_.primitive(), n))
+        check_data(data_for(kind, t, n, si, options_.seed), kind);
     }
   }
 
@@ -212,8 +267,13 @@ class Case {
     set_context(data.dtype(), data.size(), kind_name(kind), {});
     check(array->size() == data.size() && array->dtype() == data.dtype(),
           "upload keeps n and dtype");
-    Caller call{runner_, *array, view, false, std::nullopt};
-    const std::vector<Operation> operations = claimed_operations(runner_.info());
+    Caller call{runner_, *array, view, false, std::nullopt, std::nullopt};
+    std::vector<Operation> operations = claimed_operations(runner_.info(), data.dtype());
+    // Past kAllSortKindsUpTo a sort runs three of its operations (ascending keys, descending pairs,
+    // pairs over a bit range inside digits): every combination has run at the sizes below, whose
+    // tiles the large ones only repeat, and a sort's check costs a host sort per operation.
+    if (runner_.primitive() == Primitive::sort && data.size() > kAllSortKindsUpTo)
+      operations = {operations[0], operations[3], operations[5]};
     for (const Operation& op : operations) {
       set_context(data.dtype(), data.size(), kind_name(kind), op);
       check_operation(call, view, kind, op, &op == &operations.front());
@@ -237,7 +297,8 @@ class Case {
     }
     const Verdict verdict = expected.check(got);
     check(verdict.ok, "result", verdict.message);
-    if (kind == Kind::constant && constant_is_exact(view.dtype, op.primitive))
+    if (kind == Kind::constant && op.primitive != Primitive::sort &&
+        constant_is_exact(view.dtype, op.primitive))
       check_exact(view, op, got, expected);
     const VariantInfo& info = runner_.info();
     // Run-to-run determinism on random data: same input, same device, same bits.
@@ -299,7 +360,27 @@ ConformanceSummary run_conformance(Backend& backend, Primitive primitive, std::s
   return Case(backend, primitive, id, options, listener).run();
 }
 
-std::vector<Operation> claimed_operations(const VariantInfo& info) {
+std::vector<Operation> sort_operations(DType t) {
+  const std::uint32_t width = static_cast<std::uint32_t>(8 * size_of(t));
+  auto sort = [](SortOrder order, bool pairs, BitRange bits) {
+    Operation op{.primitive = Primitive::sort};
+    op.order = order;
+    op.pairs = pairs;
+    op.bits = bits;
+    return op;
+  };
+  std::vector<Operation> out;
+  for (SortOrder order : kAllSortOrders)
+    for (bool pairs : {false, true}) out.push_back(sort(order, pairs, {}));
+  // The bottom digit alone; a range that starts and ends inside digits; the upper half.
+  out.push_back(sort(SortOrder::ascending, false, {0, 8}));
+  out.push_back(sort(SortOrder::ascending, true, {3, width - 5}));
+  out.push_back(sort(SortOrder::descending, true, {width / 2, width}));
+  return out;
+}
+
+std::vector<Operation> claimed_operations(const VariantInfo& info, DType t) {
+  if (info.primitive == Primitive::sort) return sort_operations(t);
   std::vector<Operation> out;
   for (Op op : info.ops) {
     if (info.primitive == Primitive::reduce)
@@ -311,6 +392,7 @@ std::vector<Operation> claimed_operations(const VariantInfo& info) {
 }
 
 std::vector<Operation> all_operations(Primitive p) {
+  if (p == Primitive::sort) return {Operation{.primitive = Primitive::sort}};
   std::vector<Operation> out;
   for (Op op : kAllOps) {
     if (p == Primitive::reduce)
@@ -322,6 +404,7 @@ std::vector<Operation> all_operations(Primitive p) {
 }
 
 bool claims(const VariantInfo& info, DType t, const Operation& op) {
+  if (op.primitive == Primitive::sort) return info.claims(t);
   return info.claims(t) && info.claims(op.op) &&
          (op.primitive == Primitive::reduce || info.claims(op.scan));
 }

@@ -39,4 +39,21 @@ CompiledCall DeviceScanner::inspect(DeviceArray& input, DeviceArray& output, Op 
   return {.passes = compiled(input, output, op, kind), .note = {}};
 }
 
+DeviceSorter::DeviceSorter(VariantInfo info, std::string nothing_runs)
+    : info_(std::move(info)), nothing_runs_(std::move(nothing_runs)) {}
+
+Timing DeviceSorter::sort_batch(const SortArrays& arrays, const SortCall& call, int calls) {
+  check_sort_call(info_, arrays, call, calls);
+  prepare(arrays);
+  if (arrays.keys.size() == 0) return empty_timing();
+  return run(arrays, call, calls);
+}
+
+CompiledCall DeviceSorter::inspect(const SortArrays& arrays, const SortCall& call) {
+  check_sort_call(info_, arrays, call, 1);
+  prepare(arrays);
+  if (arrays.keys.size() == 0) return {.passes = {}, .note = nothing_runs_};
+  return {.passes = compiled(arrays, call), .note = {}};
+}
+
 }  // namespace xr

@@ -1,7 +1,10 @@
 #include "xreduce/generate.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
+
+#include "xreduce/sort_reference.hpp"
 
 namespace xr {
 
@@ -13,14 +16,28 @@ std::string_view to_string(Distribution d) {
       return "full";
     case Distribution::extremes:
       return "extremes";
+    case Distribution::few:
+      return "few";
+    case Distribution::sorted:
+      return "sorted";
+    case Distribution::reversed:
+      return "reversed";
+    case Distribution::top_digit:
+      return "top-digit";
+    case Distribution::bottom_digit:
+      return "bottom-digit";
   }
   return "?";
 }
 
 std::optional<Distribution> parse_distribution(std::string_view s) {
-  for (auto d : {Distribution::small, Distribution::full, Distribution::extremes})
+  for (auto d : kAllDistributions)
     if (to_string(d) == s) return d;
   return std::nullopt;
+}
+
+bool sort_only(Distribution d) {
+  return d != Distribution::small && d != Distribution::full && d != Distribution::extremes;
 }
 
 std::uint64_t element_hash(std::uint64_t seed, std::uint64_t index) {
@@ -49,6 +66,8 @@ T draw(std::uint64_t h, Distribution dist) {
                            static_cast<T>(-1)};
         return picks[(h >> 32) % 5];
       }
+      default:  // the sort distributions are generated apart
+        break;
     }
   } else {
     // `digits` random bits -> an exact value of T in [0, 1); 2u - 1 is exact too.
@@ -75,6 +94,8 @@ T draw(std::uint64_t h, Distribution dist) {
           return T(picks[(h >> 8) % 7]);
         }
       }
+      default:
+        break;
     }
   }
   return T(0);
@@ -82,11 +103,64 @@ T draw(std::uint64_t h, Distribution dist) {
 
 }  // namespace
 
+namespace {
+
+// The key bits whose ordered bits (sort_keys.hpp) are `ordered`, for a key `width` bytes wide.
+std::uint64_t key_of_ordered(DType t, std::uint64_t ordered, std::size_t width) {
+  const std::uint64_t sign = std::uint64_t{1} << (8 * width - 1);
+  const std::uint64_t all = width == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << 8 * width) - 1;
+  if (t == DType::u32 || t == DType::u64) return ordered;
+  if (is_integer(t)) return ordered ^ sign;
+  return (ordered & sign) ? ordered ^ sign : ~ordered & all;
+}
+
+// Keys whose ordered bits are a random base's but for one 8-bit digit, random per element: the
+// top digit (`top`) or the bottom one.
+HostArray one_digit_keys(DType t, std::size_t n, std::uint64_t seed, bool top) {
+  HostArray out(t, n);
+  const std::size_t width = size_of(t);
+  const unsigned shift = top ? static_cast<unsigned>(8 * width - 8) : 0;
+  const std::uint64_t base =
+      element_hash(seed, ~std::uint64_t{0}) & ~(std::uint64_t{0xFF} << shift);
+  auto* bytes = static_cast<unsigned char*>(out.data());
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t digit = (element_hash(seed, i) >> 32) & 0xFF;
+    const std::uint64_t key = key_of_ordered(t, base | digit << shift, width);
+    std::memcpy(bytes + i * width, &key, width);
+  }
+  return out;
+}
+
+// The full distribution in the sort order, ascending or descending.
+HostArray ordered_keys(DType t, std::size_t n, std::uint64_t seed, bool descending) {
+  HostArray keys = generate(t, n, seed, Distribution::full);
+  const HostArray sorted =
+      reference_sort(keys.view(), descending ? SortOrder::descending : SortOrder::ascending, {});
+  return sorted;
+}
+
+}  // namespace
+
 HostArray generate(DType dtype, std::size_t n, std::uint64_t seed, Distribution dist) {
+  switch (dist) {
+    case Distribution::top_digit:
+    case Distribution::bottom_digit:
+      return one_digit_keys(dtype, n, seed, dist == Distribution::top_digit);
+    case Distribution::sorted:
+    case Distribution::reversed:
+      return ordered_keys(dtype, n, seed, dist == Distribution::reversed);
+    default:
+      break;
+  }
   HostArray out(dtype, n);
   visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     auto xs = out.as<T>();
+    if (dist == Distribution::few) {
+      for (std::size_t i = 0; i < n; ++i)
+        xs[i] = draw<T>(element_hash(seed ^ 0xF3u, element_hash(seed, i) % 16), Distribution::full);
+      return;
+    }
     for (std::size_t i = 0; i < n; ++i) xs[i] = draw<T>(element_hash(seed, i), dist);
   });
   return out;

@@ -1,5 +1,7 @@
 #include "xreduce/primitive.hpp"
 
+#include <string>
+
 namespace xr {
 
 std::string_view to_string(Primitive p) {
@@ -8,6 +10,8 @@ std::string_view to_string(Primitive p) {
       return "reduce";
     case Primitive::scan:
       return "scan";
+    case Primitive::sort:
+      return "sort";
   }
   return "?";
 }
@@ -22,6 +26,10 @@ std::string_view to_string(ScanKind k) {
   return "?";
 }
 
+std::string_view to_string(SortOrder o) {
+  return o == SortOrder::ascending ? "asc" : "desc";
+}
+
 std::optional<Primitive> parse_primitive(std::string_view s) {
   for (Primitive p : kAllPrimitives)
     if (to_string(p) == s) return p;
@@ -34,14 +42,72 @@ std::optional<ScanKind> parse_scan_kind(std::string_view s) {
   return std::nullopt;
 }
 
-std::string Operation::describe() const {
-  if (primitive == Primitive::reduce) return std::string(to_string(op));
-  return std::string(to_string(scan)) + " scan " + std::string(to_string(op));
+std::optional<SortOrder> parse_sort_order(std::string_view s) {
+  for (SortOrder o : kAllSortOrders)
+    if (to_string(o) == s) return o;
+  return std::nullopt;
 }
 
-double bytes_moved(Primitive p, std::size_t n, DType t) {
-  const double one_pass = static_cast<double>(n) * static_cast<double>(size_of(t));
-  return p == Primitive::scan ? 2 * one_pass : one_pass;
+std::optional<BitRange> parse_bit_range(std::string_view s) {
+  const std::size_t colon = s.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  auto number = [](std::string_view t) -> std::optional<std::uint32_t> {
+    if (t.empty() || t.size() > 3) return std::nullopt;
+    std::uint32_t v = 0;
+    for (char c : t) {
+      if (c < '0' || c > '9') return std::nullopt;
+      v = v * 10 + static_cast<std::uint32_t>(c - '0');
+    }
+    return v;
+  };
+  const auto begin = number(s.substr(0, colon)), end = number(s.substr(colon + 1));
+  if (!begin || !end || *begin >= *end) return std::nullopt;
+  return BitRange{*begin, *end};
+}
+
+BitRange effective_bits(BitRange bits, DType t) {
+  if (bits.all()) return {0, static_cast<std::uint32_t>(8 * size_of(t))};
+  return bits;
+}
+
+std::string to_string(BitRange bits, DType t) {
+  const BitRange b = effective_bits(bits, t);
+  return std::to_string(b.begin) + ":" + std::to_string(b.end);
+}
+
+std::uint32_t radix_passes(BitRange bits, DType t) {
+  const BitRange b = effective_bits(bits, t);
+  return (b.end - b.begin + 7) / 8;
+}
+
+std::string Operation::describe() const {
+  switch (primitive) {
+    case Primitive::reduce:
+      return std::string(to_string(op));
+    case Primitive::scan:
+      return std::string(to_string(scan)) + " scan " + std::string(to_string(op));
+    case Primitive::sort:
+      break;
+  }
+  std::string text = std::string(to_string(order)) + " sort";
+  if (pairs) text += " of pairs";
+  if (!bits.all()) text += ", bits " + std::to_string(bits.begin) + ":" + std::to_string(bits.end);
+  return text;
+}
+
+double bytes_moved(const Operation& operation, std::size_t n, DType t) {
+  const double keys = static_cast<double>(n) * static_cast<double>(size_of(t));
+  switch (operation.primitive) {
+    case Primitive::reduce:
+      return keys;
+    case Primitive::scan:
+      return 2 * keys;
+    case Primitive::sort:
+      break;
+  }
+  const double passes = radix_passes(operation.bits, t);
+  const double values = operation.pairs ? 2 * passes * 4.0 * static_cast<double>(n) : 0;
+  return keys * (1 + 2 * passes) + values;
 }
 
 }  // namespace xr

@@ -1,15 +1,24 @@
 #include "xreduce/runner.hpp"
 
+#include <numeric>
+
 #include "xreduce/error.hpp"
 
 namespace xr {
 
 Runner::Runner(Backend& backend, Primitive primitive, std::string_view id)
     : backend_(backend), primitive_(primitive) {
-  if (primitive == Primitive::reduce)
-    reducer_ = backend.make_reducer(id);
-  else
-    scanner_ = backend.make_scanner(id);
+  switch (primitive) {
+    case Primitive::reduce:
+      reducer_ = backend.make_reducer(id);
+      break;
+    case Primitive::scan:
+      scanner_ = backend.make_scanner(id);
+      break;
+    case Primitive::sort:
+      sorter_ = backend.make_sorter(id);
+      break;
+  }
 }
 
 Runner::Runner(Backend& backend, std::unique_ptr<Reducer> reducer)
@@ -18,12 +27,16 @@ Runner::Runner(Backend& backend, std::unique_ptr<Reducer> reducer)
 Runner::Runner(Backend& backend, std::unique_ptr<Scanner> scanner)
     : backend_(backend), primitive_(Primitive::scan), scanner_(std::move(scanner)) {}
 
+Runner::Runner(Backend& backend, std::unique_ptr<Sorter> sorter)
+    : backend_(backend), primitive_(Primitive::sort), sorter_(std::move(sorter)) {}
+
 const VariantInfo& Runner::info() const {
-  return reducer_ ? reducer_->info() : scanner_->info();
+  if (reducer_) return reducer_->info();
+  return scanner_ ? scanner_->info() : sorter_->info();
 }
 
 DeviceArray* Runner::prepare_output(DType t, std::size_t n) {
-  if (!scanner_) return nullptr;
+  if (reducer_) return nullptr;
   if (!output_ || output_->dtype() != t || output_->size() != n) {
     output_.reset();  // the old one goes first: two large outputs may not fit together
     output_ = backend_.allocate(t, n);
@@ -31,20 +44,50 @@ DeviceArray* Runner::prepare_output(DType t, std::size_t n) {
   return output_.get();
 }
 
+DeviceArray* Runner::prepare_sorted_values(std::size_t n) {
+  if (!positions_ || positions_->size() != n) {
+    positions_.reset();
+    sorted_values_.reset();
+    HostArray positions(DType::u32, n);
+    auto p = positions.as<std::uint32_t>();
+    std::iota(p.begin(), p.end(), std::uint32_t{0});
+    positions_ = backend_.upload(positions.view());
+    sorted_values_ = backend_.allocate(DType::u32, n);
+  }
+  return sorted_values_.get();
+}
+
+void Runner::check_primitive(const Operation& operation, std::string_view what) const {
+  if (operation.primitive != primitive_)
+    throw Error(ErrorCategory::usage, "a " + std::string(to_string(primitive_)) +
+                                          " variant was asked to " + std::string(what) +
+                                          std::string(to_string(operation.primitive)));
+}
+
+SortArrays Runner::sort_arrays(DeviceArray& keys, const Operation& operation) {
+  DeviceArray* out = prepare_output(keys.dtype(), keys.size());
+  if (!operation.pairs) return {keys, *out};
+  DeviceArray* sorted_values = prepare_sorted_values(keys.size());
+  return {keys, *out, positions_.get(), sorted_values};
+}
+
 Timing Runner::run(DeviceArray& input, const Operation& operation) {
   return run_batch(input, operation, 1);
 }
 
 Timing Runner::run_batch(DeviceArray& input, const Operation& operation, int calls) {
-  if (operation.primitive != primitive_)
-    throw Error(ErrorCategory::usage, "a " + std::string(to_string(primitive_)) +
-                                          " variant was asked to " +
-                                          std::string(to_string(operation.primitive)));
+  check_primitive(operation, "");
   if (reducer_) {
     Reduction r = calls == 1 ? reducer_->reduce(input, operation.op)
                              : reducer_->reduce_batch(input, operation.op, calls);
     last_.value = r.value;
     return r.timing;
+  }
+  if (sorter_) {
+    const SortArrays arrays = sort_arrays(input, operation);
+    last_pairs_ = operation.pairs;
+    const SortCall call{operation.order, operation.bits};
+    return calls == 1 ? sorter_->sort(arrays, call) : sorter_->sort_batch(arrays, call, calls);
   }
   DeviceArray* out = prepare_output(input.dtype(), input.size());
   return calls == 1 ? scanner_->scan(input, *out, operation.op, operation.scan)
@@ -52,11 +95,10 @@ Timing Runner::run_batch(DeviceArray& input, const Operation& operation, int cal
 }
 
 CompiledCall Runner::inspect(DeviceArray& input, const Operation& operation) {
-  if (operation.primitive != primitive_)
-    throw Error(ErrorCategory::usage, "a " + std::string(to_string(primitive_)) +
-                                          " variant was asked to inspect a " +
-                                          std::string(to_string(operation.primitive)));
+  check_primitive(operation, "inspect a ");
   if (reducer_) return reducer_->inspect(input, operation.op);
+  if (sorter_)
+    return sorter_->inspect(sort_arrays(input, operation), {operation.order, operation.bits});
   DeviceArray* out = prepare_output(input.dtype(), input.size());
   return scanner_->inspect(input, *out, operation.op, operation.scan);
 }
@@ -65,12 +107,23 @@ std::string Runner::diagnostics() const {
   return scanner_ ? scanner_->diagnostics() : std::string();
 }
 
+namespace {
+
+// `array` read back into `into`, reshaped to its dtype and size first.
+void read_back(const DeviceArray& array, HostArray& into) {
+  if (into.dtype() != array.dtype() || into.size() != array.size())
+    into = HostArray(array.dtype(), array.size());
+  array.read_into(into);
+}
+
+}  // namespace
+
 const Outcome& Runner::outcome() {
-  if (scanner_ && output_) {
-    if (last_.array.dtype() != output_->dtype() || last_.array.size() != output_->size())
-      last_.array = HostArray(output_->dtype(), output_->size());
-    output_->read_into(last_.array);
-  }
+  if (!reducer_ && output_) read_back(*output_, last_.array);
+  if (sorter_ && last_pairs_ && sorted_values_)
+    read_back(*sorted_values_, last_.values);
+  else
+    last_.values = HostArray();
   return last_;
 }
 

@@ -27,6 +27,7 @@
 #include "xreduce/generate.hpp"
 #include "xreduce/io.hpp"
 #include "xreduce/reference.hpp"
+#include "xreduce/sort_reference.hpp"
 
 #include "cli_support.hpp"
 
@@ -91,7 +92,7 @@ TEST_CASE("unknown backend, variant, op, dtype, format, dist", "[cli][usage]") {
 
 TEST_CASE("bad primitive, scan kind and --output", "[cli][usage][scan]") {
   TempDir dir;
-  expect_error(cpu_run({"--n", "10", "--primitive", "sort"}), 2, "unknown primitive 'sort'");
+  expect_error(cpu_run({"--n", "10", "--primitive", "map"}), 2, "unknown primitive 'map'");
   expect_error(cpu_run({"--n", "10", "--primitive", "scan", "--scan", "sideways"}), 2,
                "unknown --scan 'sideways'");
   expect_error(cpu_run({"--n", "10", "--scan", "exclusive"}), 2, "--scan applies to");
@@ -273,6 +274,53 @@ TEST_CASE("help prints the exit codes and exits 0", "[cli][help]") {
 
 // ---- happy paths -----------------------------------------------------------------------------
 
+TEST_CASE("sort: its flags, its files, its refusals", "[cli][sort]") {
+  TempDir dir;
+  const std::string keys = (dir / "keys.npy").string(), values = (dir / "values.npy").string();
+  Result r = xreduce(
+      {"run",  "--backend", "cpu",  "--variant", "cpu/radix", "--primitive",     "sort", "--n",
+       "3000", "--dtype",   "f32",  "--dist",    "top-digit", "--order",         "desc", "--values",
+       "u32",  "--bits",    "3:29", "--output",  keys,        "--values-output", values, "--reps",
+       "2",    "--format",  "json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  CHECK(j["ok"] == true);
+  CHECK(j["order"] == "desc");
+  CHECK(j["values"] == "u32");
+  CHECK(j["bits"] == "3:29");
+  CHECK(j["op"].is_null());
+  CHECK(j["gkeys_per_s"].get<double>() > 0);
+  const xr::HostArray sorted = xr::read_input(keys, std::nullopt);
+  const xr::HostArray positions = xr::read_input(values, std::nullopt);
+  CHECK(sorted.dtype() == xr::DType::f32);
+  CHECK(sorted.size() == 3000);
+  CHECK(positions.dtype() == xr::DType::u32);
+  // The keys are the generated ones in the sort's order: the values are their input positions.
+  const xr::HostArray input = xr::generate(xr::DType::f32, 3000, j["seed"].get<std::uint64_t>(),
+                                           xr::Distribution::top_digit);
+  const xr::SortReference ref(input.view(), xr::SortOrder::descending, {3, 29});
+  CHECK(ref.validate(sorted.view(), &positions).ok);
+
+  expect_error(cpu_run({"--n", "10", "--primitive", "sort", "--op", "max"}), 2,
+               "--op applies to reduce and scan");
+  expect_error(cpu_run({"--n", "10", "--order", "desc"}), 2, "apply to --primitive sort");
+  expect_error({"run", "--backend", "cpu", "--variant", "cpu/radix", "--primitive", "sort", "--n",
+                "10", "--bits", "0:33"},
+               2, "bits 0:33 are not within the 32 bits");
+  expect_error({"run", "--backend", "cpu", "--variant", "cpu/radix", "--primitive", "sort", "--n",
+                "10", "--bits", "9:3"},
+               2, "expected B:E");
+  expect_error({"run", "--backend", "cpu", "--variant", "cpu/radix", "--primitive", "sort", "--n",
+                "10", "--values", "u64"},
+               2, "unknown --values 'u64'");
+  expect_error({"run", "--backend", "cpu", "--variant", "cpu/radix", "--primitive", "sort", "--n",
+                "10", "--values-output", values},
+               2, "--values-output needs --values u32");
+  expect_error(cpu_run({"--n", "10", "--dist", "reversed"}), 2, "generates keys for a sort");
+  expect_error({"compare", "--backend", "cpu", "--order", "desc"}, 2, "apply to --primitive sort");
+}
+
 TEST_CASE("list shows the cpu backend in text and JSON", "[cli][list]") {
   Result r = xreduce({"list"});
   REQUIRE(r.code == 0);
@@ -287,18 +335,20 @@ TEST_CASE("list shows the cpu backend in text and JSON", "[cli][list]") {
   REQUIRE(cpu["devices"].size() == 1);
   for (const char* key : {"index", "name", "uuid", "api_version", "driver_version", "memory_bytes"})
     CHECK(cpu["devices"][0].contains(key));
-  REQUIRE(cpu["variants"].size() == 5);  // 3 reduce + 2 scan
+  REQUIRE(cpu["variants"].size() == 8);  // 3 reduce + 2 scan + 3 sort
   std::size_t scans = 0;
   for (const auto& v : cpu["variants"]) {
     for (const char* key : {"id", "primitive", "mirrors", "dtypes", "ops", "scan_kinds",
                             "writes_input", "deterministic", "requirements"})
       CHECK(v.contains(key));
     scans += v["primitive"] == "scan";
-    CHECK(v["scan_kinds"].empty() == (v["primitive"] == "reduce"));
+    CHECK(v["scan_kinds"].empty() == (v["primitive"] != "scan"));
+    CHECK(v["ops"].empty() == (v["primitive"] == "sort"));
   }
   CHECK(scans == 2);
   CHECK(cpu["variants"][0]["primitive"] == "reduce");  // reduce's ladder first
   CHECK(cpu["variants"][4]["primitive"] == "scan");
+  CHECK(cpu["variants"][7]["primitive"] == "sort");
   for (const auto& b : j["backends"])
     if (!b["available"].get<bool>()) CHECK_FALSE(b["reason"].get<std::string>().empty());
 }
@@ -464,8 +514,8 @@ TEST_CASE("compare and run take every dtype: rows, values and files", "[cli][com
   INFO(r.err);
   REQUIRE(r.code == 0);
   const json j = json::parse(r.out);
-  // reduce: 3 variants, scan: 2; x 5 dtypes x 2 ops.
-  REQUIRE(j["results"].size() == (3 + 2) * 5 * 2);
+  // reduce: 3 variants, scan: 2; x 5 dtypes x 2 ops; sort (no op): 3 variants x 5 dtypes.
+  REQUIRE(j["results"].size() == (3 + 2) * 5 * 2 + 3 * 5);
   std::set<std::string> dtypes;
   for (const auto& row : j["results"]) {
     CHECK(row["ok"] == true);

@@ -60,7 +60,7 @@ ResultRow measured(const Lane& lane, const SectionSpec& s, std::uint64_t n, Timi
   row.dtype = s.dtype;
   row.n = n;
   row.mode = mode;
-  const double bytes = xr::bytes_moved(s.operation.primitive, n, s.dtype);
+  const double bytes = xr::bytes_moved(s.operation, n, s.dtype);
   const double latency = mode == TimingMode::batch ? lane.latency_ms / 4 : lane.latency_ms;
   const double ms = latency + bytes / (lane.gbps * 1e6);
   row.status = RowStatus::ok;

@@ -127,13 +127,37 @@ TEST_CASE("catalog: ids unique within a primitive, family/name, unknown ids refu
 TEST_CASE("primitives and scan kinds: names, operations, bytes", "[unit][catalog]") {
   for (xr::Primitive p : xr::kAllPrimitives) CHECK(xr::parse_primitive(xr::to_string(p)) == p);
   for (xr::ScanKind k : xr::kAllScanKinds) CHECK(xr::parse_scan_kind(xr::to_string(k)) == k);
-  CHECK_FALSE(xr::parse_primitive("sort").has_value());
+  CHECK_FALSE(xr::parse_primitive("Sort").has_value());
+  for (xr::SortOrder o : xr::kAllSortOrders) CHECK(xr::parse_sort_order(xr::to_string(o)) == o);
+  CHECK_FALSE(xr::parse_sort_order("ascending").has_value());
+  CHECK(xr::parse_bit_range("3:17") == xr::BitRange{3, 17});
+  for (const char* bad : {"", "3", "17:3", "4:4", ":8", "8:", "a:9", "1:2:3", "0:1000"})
+    CHECK_FALSE(xr::parse_bit_range(bad).has_value());
+  CHECK(xr::to_string(xr::BitRange{}, xr::DType::f16) == "0:16");
+  xr::Operation pairs{.primitive = xr::Primitive::sort};
+  pairs.order = xr::SortOrder::descending;
+  pairs.pairs = true;
+  pairs.bits = {0, 8};
+  CHECK(pairs.describe() == "desc sort of pairs, bits 0:8");
   CHECK_FALSE(xr::parse_scan_kind("Inclusive").has_value());
   CHECK(xr::Operation{xr::Primitive::reduce, xr::Op::min}.describe() == "min");
   CHECK(xr::Operation{xr::Primitive::scan, xr::Op::sum, xr::ScanKind::exclusive}.describe() ==
         "exclusive scan sum");
-  CHECK(xr::bytes_moved(xr::Primitive::reduce, 10, xr::DType::u32) == 40.0);
-  CHECK(xr::bytes_moved(xr::Primitive::scan, 10, xr::DType::u32) == 80.0);
+  CHECK(xr::bytes_moved({.primitive = xr::Primitive::reduce}, 10, xr::DType::u32) == 40.0);
+  CHECK(xr::bytes_moved({.primitive = xr::Primitive::scan}, 10, xr::DType::u32) == 80.0);
+  // A radix sort's bound: keys read once, then read and written per 8-bit digit (36 bytes per
+  // u32 key), u32 values read and written per digit (68 per pair); a bit range has fewer digits.
+  xr::Operation sort{.primitive = xr::Primitive::sort};
+  CHECK(xr::bytes_moved(sort, 10, xr::DType::u32) == 360.0);
+  CHECK(xr::bytes_moved(sort, 10, xr::DType::u64) == 10 * 8 * 17.0);
+  CHECK(xr::bytes_moved(sort, 10, xr::DType::f16) == 10 * 2 * 5.0);
+  sort.pairs = true;
+  CHECK(xr::bytes_moved(sort, 10, xr::DType::u32) == 680.0);
+  sort.pairs = false;
+  sort.bits = {0, 16};
+  CHECK(xr::bytes_moved(sort, 10, xr::DType::u32) == 10 * 4 * 5.0);
+  sort.bits = {3, 12};  // 9 bits: two digits
+  CHECK(xr::radix_passes(sort.bits, xr::DType::u32) == 2);
   const auto d = xr::catalog_variant(xr::Primitive::scan, "lib/cub",
                                      {xr::DType::i32, xr::DType::f32}, {xr::Op::sum});
   auto nd = d;
@@ -174,8 +198,8 @@ TEST_CASE("builtin registry: every backend's variants are catalog ids, unique, c
       CHECK(ids.insert({v.primitive, v.id}).second);
       CHECK(xr::in_catalog(v.primitive, v.id));
       CHECK_FALSE(v.dtypes.empty());
-      CHECK_FALSE(v.ops.empty());
-      CHECK(v.scan_kinds.empty() == (v.primitive == xr::Primitive::reduce));
+      CHECK(v.ops.empty() == (v.primitive == xr::Primitive::sort));  // a sort has no operator
+      CHECK(v.scan_kinds.empty() == (v.primitive != xr::Primitive::scan));
     }
     CHECK_FALSE(ids.empty());
     // An unknown id is the user's mistake (usage) or, without a device, unavailable.

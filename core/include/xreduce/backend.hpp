@@ -1,6 +1,7 @@
 // The interfaces every backend implements (docs/design.md, "The flow of one measurement"):
 //   Backend::upload -> DeviceArray -> Reducer::reduce(array, op) -> Reduction{Value, Timing}
 //                                   -> Scanner::scan(array, output, op, kind) -> Timing
+//                                   -> Sorter::sort({keys, sorted, ...}, {order, bits}) -> Timing
 // A backend depends on core alone; the app and the tests see backends only through these types
 // (and runner.hpp, which drives either primitive through one seam).
 #pragma once
@@ -43,7 +44,7 @@ struct VariantInfo {
   std::string mirrors;  // the seed or paper step it mirrors
   std::vector<DType> dtypes;
   std::vector<Op> ops;
-  std::vector<ScanKind> scan_kinds;  // scan: the kinds it implements; empty for reduce
+  std::vector<ScanKind> scan_kinds;  // scan: the kinds it implements; empty otherwise
   // The variant writes into its input (seed 000's in-place kernels): the harness restores the
   // input between repetitions, outside the timed region.
   bool writes_input = false;
@@ -184,6 +185,42 @@ class Scanner {
   virtual std::string diagnostics() const { return {}; }
 };
 
+// The arrays of one sort: the keys and where they go, and for a sort of pairs the u32 values
+// and where they go (both null for keys only).
+struct SortArrays {
+  DeviceArray& keys;
+  DeviceArray& sorted_keys;
+  DeviceArray* values = nullptr;
+  DeviceArray* sorted_values = nullptr;
+};
+
+// What one sort orders by (sort_keys.hpp).
+struct SortCall {
+  SortOrder order = SortOrder::ascending;
+  BitRange bits{};
+};
+
+// One sort variant bound to one backend and device; owns its temporary storage like a Reducer.
+class Sorter {
+ public:
+  Sorter() = default;
+  Sorter(const Sorter&) = delete;
+  Sorter& operator=(const Sorter&) = delete;
+  virtual ~Sorter() = default;
+
+  virtual const VariantInfo& info() const = 0;
+  // Writes the keys in `call`'s stable order into sorted_keys (and each value beside its key)
+  // and returns when that is complete on the device. Preconditions: info() claims the keys'
+  // dtype, else Error(unsupported); sorted_keys a distinct array of the same backend, dtype and
+  // size; values and sorted_values both null or both distinct u32 arrays of n; the bit range
+  // within the key (Error(usage) otherwise). The inputs are not written. Any n >= 0.
+  virtual Timing sort(const SortArrays& arrays, const SortCall& call) = 0;
+  // Batch mode, as Reducer::reduce_batch.
+  virtual Timing sort_batch(const SortArrays& arrays, const SortCall& call, int calls);
+  // As Reducer::inspect, for one sort().
+  virtual CompiledCall inspect(const SortArrays& arrays, const SortCall& call);
+};
+
 // How a device is chosen. An empty selector means the backend's default, which prefers the
 // device whose UUID is `preferred_uuid` (the CUDA device's, so Vulkan measures the same GPU).
 struct DeviceChoice {
@@ -231,6 +268,9 @@ class Backend {
   // cannot run it.
   virtual std::unique_ptr<Reducer> make_reducer(std::string_view variant_id) = 0;
   virtual std::unique_ptr<Scanner> make_scanner(std::string_view variant_id) = 0;
+  // The backend's sort variants: Error(usage) "the <backend> backend has no sort variant '<id>'"
+  // from a backend that has none (the default).
+  virtual std::unique_ptr<Sorter> make_sorter(std::string_view variant_id);
   // Copies `data` into new device memory. Error(out_of_memory) when it does not fit.
   virtual std::unique_ptr<DeviceArray> upload(HostView data) = 0;
   // New device memory for n elements of `t`, contents unspecified (a scan's output).

@@ -1,5 +1,5 @@
 // What a call of either primitive produced (Outcome) and what it should have produced
-// (Expectation): the one check the tool and the tests apply to reduce and scan alike.
+// (Expectation): the one check the tool and the tests apply to every primitive.
 #pragma once
 
 #include <memory>
@@ -8,18 +8,22 @@
 
 #include "xreduce/primitive.hpp"
 #include "xreduce/reference.hpp"
+#include "xreduce/sort_reference.hpp"
 #include "xreduce/types.hpp"
 
 namespace xr {
 
-// The result of one call: a reduce's value, or a scan's output read back to the host.
+// The result of one call: a reduce's value, or a scan's output or a sort's keys read back to the
+// host (and a sort of pairs' values).
 struct Outcome {
   Value value;
   HostArray array;
+  HostArray values;
 
   // Bitwise equality with another outcome of the same primitive (the determinism check).
   bool bitwise_equal(const Outcome& other) const;
-  // What a report shows of it: the value, or the scan's last element (none for an empty scan).
+  // What a report shows of it: the value, the scan's last element, the sort's first key (none
+  // for an empty array).
   std::optional<Value> headline(Primitive primitive) const;
 };
 
@@ -30,13 +34,15 @@ class Expectation {
   Expectation(HostView input, const Operation& operation);
   const Operation& operation() const { return operation_; }
   Verdict check(const Outcome& got) const;
-  // The reference value, or the last element of the reference scan (none for an empty scan).
+  // The reference value, the last element of the reference scan, the first key of the sorted
+  // order (none for an empty array).
   std::optional<Value> headline() const;
 
  private:
   Operation operation_;
   std::optional<Reference> reduce_;
   std::optional<ScanReference> scan_;
+  std::optional<SortReference> sort_;
 };
 
 }  // namespace xr

@@ -52,8 +52,12 @@ ConformanceSummary run_conformance(Backend& backend, Primitive primitive, std::s
                                    const ConformanceOptions& options,
                                    ConformanceListener& listener);
 
-// Every operation of `info`'s primitive it claims (ops x scan kinds), and every one there is.
-std::vector<Operation> claimed_operations(const VariantInfo& info);
+// Every operation of `info`'s primitive it claims on `t` (ops x scan kinds; a sort's orders,
+// keys and pairs, and bit ranges within a key of `t`), and every one there is.
+std::vector<Operation> claimed_operations(const VariantInfo& info, DType t);
+// The sorts conformance runs on keys of `t`: both orders, keys and pairs, every bit, and three
+// bit ranges (one digit, one inside digits, the upper half).
+std::vector<Operation> sort_operations(DType t);
 std::vector<Operation> all_operations(Primitive p);
 bool claims(const VariantInfo& info, DType t, const Operation& op);
 // Bits no correct output is likely to hold: a scan's output is filled with them before a run.

@@ -1,4 +1,5 @@
-// The glue every GPU variant shares, written once: reduce() and scan() are a batch of one call;
+// The glue every GPU variant shares, written once: reduce(), scan() and sort() are a batch of one
+// call;
 // a batch checks the call (call_check.hpp), lets the backend check what only it can (the arrays
 // are its device's, the device runs the dtype), answers n = 0 without touching the device, and
 // runs; inspect() checks the same and asks for the compiled passes. A backend's variant says only
@@ -101,6 +102,29 @@ class DeviceScanner : public Scanner {
   virtual Timing run(DeviceArray& input, DeviceArray& output, Op op, ScanKind kind, int calls) = 0;
   virtual std::vector<CompiledPass> compiled(DeviceArray& input, DeviceArray& output, Op op,
                                              ScanKind kind) = 0;
+
+ private:
+  VariantInfo info_;
+  std::string nothing_runs_;
+};
+
+class DeviceSorter : public Sorter {
+ public:
+  const VariantInfo& info() const final { return info_; }
+  Timing sort(const SortArrays& arrays, const SortCall& call) final {
+    return sort_batch(arrays, call, 1);
+  }
+  Timing sort_batch(const SortArrays& arrays, const SortCall& call, int calls) final;
+  CompiledCall inspect(const SortArrays& arrays, const SortCall& call) final;
+
+ protected:
+  DeviceSorter(VariantInfo info, std::string nothing_runs);
+
+  // As DeviceReducer's, for every array of the call.
+  virtual void prepare(const SortArrays& arrays) { (void)arrays; }
+  virtual Timing empty_timing() const { return Timing{0, 0, true}; }
+  virtual Timing run(const SortArrays& arrays, const SortCall& call, int calls) = 0;
+  virtual std::vector<CompiledPass> compiled(const SortArrays& arrays, const SortCall& call) = 0;
 
  private:
   VariantInfo info_;

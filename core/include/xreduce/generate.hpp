@@ -23,7 +23,24 @@ enum class Distribution {
   // consecutive integers: 2^24 for f32), +-1, negative tiny and large magnitudes (3e30, f64
   // 3e300; f16: -2^-20, a subnormal, and +-16384), all finite.
   extremes,
+  // The keys that stress a sort (sort_keys.hpp's order): 16 distinct keys of the full
+  // distribution; the full distribution already sorted, or reversed (these two depend on n, not
+  // on the index alone); keys whose ordered bits are one random pattern's but for the top 8 bits,
+  // or the bottom 8 (any bit pattern: NaNs and infinities among floats). For sort only: reduce
+  // and scan refuse them.
+  few,
+  sorted,
+  reversed,
+  top_digit,
+  bottom_digit,
 };
+inline constexpr Distribution kAllDistributions[] = {
+    Distribution::small,     Distribution::full,        Distribution::extremes,
+    Distribution::few,       Distribution::sorted,      Distribution::reversed,
+    Distribution::top_digit, Distribution::bottom_digit};
+
+// Whether `d` is one of the keys that stress a sort, which reduce and scan refuse.
+bool sort_only(Distribution d);
 
 std::string_view to_string(Distribution d);
 std::optional<Distribution> parse_distribution(std::string_view s);

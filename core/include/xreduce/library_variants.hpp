@@ -23,6 +23,7 @@ namespace xr {
 template <class Api>
 struct LibraryVariants {
   static bool has(Primitive primitive, std::string_view id) {
+    if (primitive == Primitive::sort) return false;  // no table of sorts yet
     return primitive == Primitive::scan ? find_row(Api::scans(), id) != nullptr
                                         : find_row(Api::reduces(), id) != nullptr;
   }
@@ -56,7 +57,7 @@ struct LibraryVariants {
       return Api::missing(row->needs, row->schedule.threads,
                           reduce_group_memory_bytes(row->schedule), facts);
     }
-    const auto* found = find_row(Api::scans(), id);
+    const auto* found = primitive == Primitive::scan ? find_row(Api::scans(), id) : nullptr;
     if (!found) return unknown_variant(id);
     const auto row = scan_row(*found);
     return Api::missing(row.needs, row.schedule.threads, row.group_bytes, facts);

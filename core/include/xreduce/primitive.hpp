@@ -1,7 +1,8 @@
 // The primitives xreduce measures, as an axis like dtype and op (docs/design.md,
-// "Where a new primitive goes"): reduce (n elements -> one value) and scan (n elements -> n
-// prefixes, inclusive or exclusive). A variant id is unique within its primitive; `cpu/sequential`
-// exists for both.
+// "Where a new primitive goes"): reduce (n elements -> one value), scan (n elements -> n
+// prefixes, inclusive or exclusive) and sort (n keys -> n keys in order, optionally with a u32
+// value carried by each key). A variant id is unique within its primitive; `cpu/sequential`
+// exists for reduce and scan.
 #pragma once
 
 #include <cstddef>
@@ -14,25 +15,51 @@
 
 namespace xr {
 
-enum class Primitive : std::uint8_t { reduce, scan };
-inline constexpr Primitive kAllPrimitives[] = {Primitive::reduce, Primitive::scan};
+enum class Primitive : std::uint8_t { reduce, scan, sort };
+inline constexpr Primitive kAllPrimitives[] = {Primitive::reduce, Primitive::scan, Primitive::sort};
 
 // inclusive: out[i] = x[0] op ... op x[i]; exclusive: out[0] = identity, out[i] = x[0] op ... op
 // x[i-1] (CUB's ExclusiveScan with the op's identity as the initial value).
 enum class ScanKind : std::uint8_t { inclusive, exclusive };
 inline constexpr ScanKind kAllScanKinds[] = {ScanKind::inclusive, ScanKind::exclusive};
 
+// A sort's order under the keys' total order (sort_keys.hpp); both are stable: equal keys keep
+// their input order (CUB's DeviceRadixSort SortKeys and SortKeysDescending).
+enum class SortOrder : std::uint8_t { ascending, descending };
+inline constexpr SortOrder kAllSortOrders[] = {SortOrder::ascending, SortOrder::descending};
+
+// The key bits a sort orders by, [begin, end) of the key's ordered bits (sort_keys.hpp), as
+// CUB's begin_bit and end_bit; end == 0 means every bit of the key.
+struct BitRange {
+  std::uint32_t begin = 0;
+  std::uint32_t end = 0;
+  bool operator==(const BitRange&) const = default;
+  bool all() const { return begin == 0 && end == 0; }
+};
+
 std::string_view to_string(Primitive p);
 std::string_view to_string(ScanKind k);
+std::string_view to_string(SortOrder o);  // "asc", "desc"
 std::optional<Primitive> parse_primitive(std::string_view s);
 std::optional<ScanKind> parse_scan_kind(std::string_view s);
+std::optional<SortOrder> parse_sort_order(std::string_view s);
+// "B:E" with 0 <= B < E; nullopt otherwise (the key's width is checked against the dtype later).
+std::optional<BitRange> parse_bit_range(std::string_view s);
+// "0:32" style text of `bits` over `t` (every bit: "0:<width>").
+std::string to_string(BitRange bits, DType t);
+// The effective range of `bits` over keys of `t`: every bit of the key when bits.all().
+BitRange effective_bits(BitRange bits, DType t);
 
-// What one call computes, apart from the data: the primitive, its operator and (scan only) the
-// kind. The point of a measurement is an Operation, a variant, a dtype and n.
+// What one call computes, apart from the data: the primitive, its operator (reduce, scan), the
+// kind (scan), and the order, bit range and values (sort). The point of a measurement is an
+// Operation, a variant, a dtype and n.
 struct Operation {
   Primitive primitive = Primitive::reduce;
   Op op = Op::sum;
-  ScanKind scan = ScanKind::inclusive;  // ignored by reduce
+  ScanKind scan = ScanKind::inclusive;     // scan only
+  SortOrder order = SortOrder::ascending;  // sort only
+  BitRange bits{};                         // sort only
+  bool pairs = false;  // sort only: a u32 value (the key's input position) travels with each key
 
   bool operator==(const Operation&) const = default;
   // "sum", "inclusive scan sum": how tables title a section.
@@ -40,7 +67,12 @@ struct Operation {
 };
 
 // Bytes the primitive must move through device memory, the same formula on every backend (GB/s
-// is bytes_moved over the median time): reduce reads n elements; scan reads n and writes n.
-double bytes_moved(Primitive p, std::size_t n, DType t);
+// is bytes_moved over the median time): reduce reads n elements; scan reads n and writes n; sort
+// is an LSD radix sort's bound with 8-bit digits: the keys read once for the histograms, then
+// read and written once per digit of the bit range, and the u32 values read and written once
+// per digit (36 bytes per u32 key, 68 per u32 pair).
+double bytes_moved(const Operation& operation, std::size_t n, DType t);
+// The 8-bit digit passes of a radix sort over `bits` of keys of `t`.
+std::uint32_t radix_passes(BitRange bits, DType t);
 
 }  // namespace xr

@@ -1,5 +1,5 @@
-// One variant of either primitive bound to its backend: the single seam through which the
-// harness, the tool and the tests run reduce and scan alike.
+// One variant of any primitive bound to its backend: the single seam through which the harness,
+// the tool and the tests run reduce, scan and sort alike.
 #pragma once
 
 #include <memory>
@@ -12,24 +12,30 @@ namespace xr {
 
 class Runner {
  public:
-  // Backend::make_reducer or make_scanner by `primitive`; their errors pass through (usage for
-  // an unknown id, unsupported when the device cannot run it).
+  // Backend::make_reducer, make_scanner or make_sorter by `primitive`; their errors pass through
+  // (usage for an unknown id, unsupported when the device cannot run it).
   Runner(Backend& backend, Primitive primitive, std::string_view id);
   // A variant made elsewhere (a test's own Reducer or Scanner); `backend` allocates outputs.
   Runner(Backend& backend, std::unique_ptr<Reducer> reducer);
   Runner(Backend& backend, std::unique_ptr<Scanner> scanner);
+  Runner(Backend& backend, std::unique_ptr<Sorter> sorter);
   Runner(const Runner&) = delete;
   Runner& operator=(const Runner&) = delete;
 
   const VariantInfo& info() const;
   Primitive primitive() const { return primitive_; }
 
-  // A scan's output array for n elements of `t`, allocated once and again only when the dtype
-  // or size change; null for reduce. Tests poison it before a run to see every element written.
+  // A scan's output or a sort's sorted keys for n elements of `t`, allocated once and again only
+  // when the dtype or size change; null for reduce. Tests poison it before a run to see every
+  // element written.
   DeviceArray* prepare_output(DType t, std::size_t n);
+  // A sort of pairs' output values for n keys (u32), allocated as prepare_output; the values
+  // sorted are the keys' input positions, 0 to n - 1, uploaded once per n.
+  DeviceArray* prepare_sorted_values(std::size_t n);
 
   // One call on `input` (operation.primitive must be this runner's, else Error(usage)). Scans
-  // write into prepare_output(input's dtype and size).
+  // and sorts write into prepare_output(input's dtype and size), sorts of pairs their values
+  // into prepare_sorted_values(n).
   Timing run(DeviceArray& input, const Operation& operation);
   // `calls` identical calls back to back, the Timing per call (Reducer::reduce_batch,
   // Scanner::scan_batch); outcome() is then the last call's.
@@ -50,8 +56,15 @@ class Runner {
   Primitive primitive_;
   std::unique_ptr<Reducer> reducer_;
   std::unique_ptr<Scanner> scanner_;
+  std::unique_ptr<Sorter> sorter_;
   std::unique_ptr<DeviceArray> output_;
+  std::unique_ptr<DeviceArray> positions_;      // a sort of pairs' values: 0 to n - 1
+  std::unique_ptr<DeviceArray> sorted_values_;  // and where they go
+  bool last_pairs_ = false;
   Outcome last_;
+
+  SortArrays sort_arrays(DeviceArray& keys, const Operation& operation);
+  void check_primitive(const Operation& operation, std::string_view what) const;
 };
 
 }  // namespace xr

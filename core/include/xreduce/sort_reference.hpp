@@ -1,0 +1,42 @@
+// The check of a sort (sort_keys.hpp's order): the stable order of the input's keys, computed once
+// per (input, order, bit range) on the host, against which every variant's output is checked
+// element by element, bitwise: each output key must be the input key that order puts there, and
+// for pairs each output value the input position of that key (the values a sort of pairs carries
+// are the keys' input positions, so the check sees stability).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "xreduce/primitive.hpp"
+#include "xreduce/reference.hpp"
+#include "xreduce/types.hpp"
+
+namespace xr {
+
+class SortReference {
+ public:
+  // Error(usage) when `bits` is not within the key (sort_call_bits).
+  SortReference(HostView keys, SortOrder order, BitRange bits);
+  // Checks `sorted` (the keys) and, when given, `positions` (u32, the values) against the
+  // stable order. The message counts the wrong elements and names the first (index, got, want).
+  Verdict validate(HostView sorted, const HostArray* positions) const;
+  // The first key of the sorted order (none for n == 0): what a report shows.
+  std::optional<Value> first() const;
+  // The input position of the key that lands at each output index.
+  const std::vector<std::uint32_t>& permutation() const { return permutation_; }
+
+ private:
+  HostView keys_;
+  std::vector<std::uint32_t> permutation_;
+};
+
+// The keys of `keys` in the stable order (a sort's expected output), for tests and `run`.
+HostArray reference_sort(HostView keys, SortOrder order, BitRange bits);
+
+// Error(usage) "bits B:E are not within the W bits of a <dtype> key" unless `bits` is all() or
+// 0 <= begin < end <= the key's width.
+void check_sort_bits(BitRange bits, DType t);
+
+}  // namespace xr

@@ -1,0 +1,135 @@
+// The CPU sort variants: the comparison sort the reference order is defined by, an LSD radix sort
+// (the GPU radix sorts' algorithm, one digit at a time) and the parallel STL's. Every one sorts
+// (ordered bits, input position) records (sort_keys.hpp) and gathers keys and values by position,
+// so each is stable and bitwise exact by construction of its own algorithm.
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <execution>
+#include <string>
+#include <vector>
+
+#include "cpu_reducers.hpp"
+#include "xreduce/call_check.hpp"
+#include "xreduce/catalog.hpp"
+#include "xreduce/error.hpp"
+#include "xreduce/sort_keys.hpp"
+#include "xreduce/units.hpp"
+
+namespace xr::cpu {
+namespace {
+
+enum class SortAlgorithm { std_sort, radix, parallel };
+
+struct Record {
+  std::uint64_t bits;  // the compared bits (descending: flipped)
+  std::uint64_t position;
+};
+
+std::vector<Record> records_of(HostView keys, const SortCall& call) {
+  const BitRange range = effective_bits(call.bits, keys.dtype);
+  const std::uint64_t flip = call.order == SortOrder::descending ? ~std::uint64_t{0} : 0;
+  const std::uint32_t width = range.end - range.begin;
+  const std::uint64_t mask = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
+  std::vector<Record> out(keys.size);
+  for (std::size_t i = 0; i < keys.size; ++i)
+    out[i] = {(digit_bits(ordered_bits(keys.dtype, keys.data, i), range) ^ flip) & mask, i};
+  return out;
+}
+
+// LSD radix sort of the records by their bits, 8 bits a pass from the bottom: a histogram, its
+// exclusive scan, a stable scatter.
+void radix_sort(std::vector<Record>& records, std::uint32_t bits) {
+  std::vector<Record> other(records.size());
+  for (std::uint32_t shift = 0; shift < bits; shift += 8) {
+    std::array<std::size_t, 257> start{};
+    for (const Record& r : records) ++start[((r.bits >> shift) & 0xFF) + 1];
+    for (std::size_t d = 1; d < start.size(); ++d) start[d] += start[d - 1];
+    for (const Record& r : records) other[start[(r.bits >> shift) & 0xFF]++] = r;
+    records.swap(other);
+  }
+}
+
+bool by_bits(const Record& a, const Record& b) {
+  return a.bits < b.bits;
+}
+
+void order_records(std::vector<Record>& records, SortAlgorithm algorithm, std::uint32_t bits) {
+  switch (algorithm) {
+    case SortAlgorithm::std_sort:
+      std::stable_sort(records.begin(), records.end(), by_bits);
+      return;
+    case SortAlgorithm::radix:
+      radix_sort(records, bits);
+      return;
+    case SortAlgorithm::parallel:
+      std::stable_sort(std::execution::par, records.begin(), records.end(), by_bits);
+      return;
+  }
+}
+
+class CpuSorter final : public Sorter {
+ public:
+  CpuSorter(VariantInfo info, SortAlgorithm algorithm)
+      : info_(std::move(info)), algorithm_(algorithm) {}
+  const VariantInfo& info() const override { return info_; }
+
+  Timing sort(const SortArrays& arrays, const SortCall& call) override {
+    check_sort_call(info_, arrays, call, 1);
+    const HostView keys = own_array<CpuArray>(arrays.keys, "cpu").view();
+    auto& out = own_array<CpuArray>(arrays.sorted_keys, "cpu");
+    const auto start = HostClock::now();
+    std::vector<Record> records = records_of(keys, call);
+    const BitRange range = effective_bits(call.bits, keys.dtype);
+    order_records(records, algorithm_, range.end - range.begin);
+    gather_keys(keys, records, out);
+    if (arrays.values) gather_values(arrays, records);
+    const double ms = ms_since(start);
+    return Timing{ms, ms, true};
+  }
+
+ private:
+  static void gather_keys(HostView keys, const std::vector<Record>& records, CpuArray& out) {
+    const std::size_t width = size_of(keys.dtype);
+    const auto* in = static_cast<const unsigned char*>(keys.data);
+    auto* to = reinterpret_cast<unsigned char*>(out.span<std::uint8_t>().data());
+    for (std::size_t j = 0; j < records.size(); ++j)
+      std::memcpy(to + j * width, in + records[j].position * width, width);
+  }
+
+  static void gather_values(const SortArrays& arrays, const std::vector<Record>& records) {
+    auto& values = own_array<CpuArray>(*arrays.values, "cpu");
+    auto& sorted = own_array<CpuArray>(*arrays.sorted_values, "cpu");
+    const auto from = values.view().as<std::uint32_t>();
+    auto to = sorted.span<std::uint32_t>();
+    for (std::size_t j = 0; j < records.size(); ++j) to[j] = from[records[j].position];
+  }
+
+  VariantInfo info_;
+  SortAlgorithm algorithm_;
+};
+
+constexpr std::pair<std::string_view, SortAlgorithm> kSortVariants[] = {
+    {"cpu/std-sort", SortAlgorithm::std_sort},
+    {"cpu/radix", SortAlgorithm::radix},
+    {"cpu/parallel", SortAlgorithm::parallel}};
+
+VariantInfo sort_info(std::string_view id) {
+  return catalog_variant(Primitive::sort, id, {std::begin(kAllDTypes), std::end(kAllDTypes)}, {});
+}
+
+}  // namespace
+
+std::vector<VariantInfo> cpu_sort_variants() {
+  std::vector<VariantInfo> out;
+  for (const auto& [id, algorithm] : kSortVariants) out.push_back(sort_info(id));
+  return out;
+}
+
+std::unique_ptr<Sorter> make_cpu_sorter(std::string_view id) {
+  for (const auto& [name, algorithm] : kSortVariants)
+    if (name == id) return std::make_unique<CpuSorter>(sort_info(id), algorithm);
+  throw Error(ErrorCategory::usage, "unknown cpu sort variant '" + std::string(id) + "'");
+}
+
+}  // namespace xr::cpu
