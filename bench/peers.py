@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Time what a user would pick instead of xreduce (torch.sum, cupy.sum, torch.cumsum, cupy.cumsum)
-the way xreduce times its CUDA variants; write the rows in xreduce's compare JSON schema for
+"""Time what a user would pick instead of xreduce (torch.sum, cupy.sum, torch.cumsum, cupy.cumsum,
+torch.sort, cupy.sort: keys ascending) the way xreduce times its CUDA variants; write the rows in xreduce's compare JSON schema for
 `xreduce compare --merge FILE.json`.
 
     python3 bench/peers.py --out FILE.json [--sweep 1K:256M | --n 1K,1M] [--dtype i32,f32]
-        [--primitive reduce,scan] [--mode cold,batch] [--peers torch,cupy] [--max-time 1.0]
+        [--primitive reduce,scan,sort] [--mode cold,batch] [--peers torch,cupy] [--max-time 1.0]
     python3 bench/peers.py --self-test        (the pure-Python parts; no GPU needed)
 
 One CUDA stream; events on it time each sample behind nvbench's blocking kernel (Timer), so the
@@ -28,9 +28,9 @@ from peer_timing import (GRAPH_TIMING, MAX_REPS, MIN_REPS, TARGET_SPREAD, Timer,
                          measure, stop_now, summarize)
 
 PEERS, DTYPES = ("torch", "cupy"), ("i32", "f32")
-PRIMITIVES, MODES = ("reduce", "scan"), ("cold", "batch")
+PRIMITIVES, MODES = ("reduce", "scan", "sort"), ("cold", "batch")
 SEED = 42
-ROW_KEYS = ("backend variant primitive scan op dtype n mode batch_calls status median_ms min_ms "
+ROW_KEYS = ("backend variant primitive scan sort op dtype n mode batch_calls status median_ms min_ms "
             "max_ms host_median_ms reps rel_spread gbps pct_peak step_speedup cumulative_speedup "
             "vs_cub ok timing result reference reason diagnostics").split()
 
@@ -101,8 +101,12 @@ def make_row(peer, variant, primitive, dtype, n, mode, calls=None, dev=None, hos
     was measured; check: (ok, result text, reference text, reason)."""
     m = dev is not None
     ok, result, reference, reason = check if m else (False, None, None, reason)
-    nbytes = n * 4 * (2 if primitive == "scan" else 1)  # a scan reads and writes
-    values = [peer, variant, primitive, "inclusive" if primitive == "scan" else None, "sum",
+    # A scan reads and writes; a sort of 32-bit keys moves the radix bound's 9 x 4 bytes per key
+    # (one read for the histograms, a read and a write per 8-bit digit), as xreduce counts.
+    nbytes = n * 4 * {"reduce": 1, "scan": 2, "sort": 9}[primitive]
+    sort = {"order": "asc", "values": "none", "bits": "all"} if primitive == "sort" else None
+    values = [peer, variant, primitive, "inclusive" if primitive == "scan" else None, sort,
+              None if primitive == "sort" else "sum",
               dtype, n, mode, calls if mode == "batch" else None, "ok" if ok else "failed"]
     values += [s[k] if m else None for s, k in ((dev, "median"), (dev, "min"), (dev, "max"),
                                                 (host, "median"), (dev, "count"),
@@ -155,6 +159,11 @@ class Reference:
             return self.verdict(abs(float(got[0]) - want) <= bound, got[0], want)  # NaN fails
         if got.shape[0] != self.n:
             return False, None, None, f"got {got.shape[0]} elements, expected {self.n}"
+        if primitive == "sort":  # every key, bitwise, against numpy's (equal keys: equal bits)
+            want = np.sort(x, kind="stable")
+            bad = np.flatnonzero(got.view(np.uint32) != want.view(np.uint32))
+            at = int(bad[0]) if bad.size else 0
+            return self.verdict(not bad.size, got[at], want[at], at)
         if self.dtype == "i32":
             if self.scan is None:
                 self.scan = np.cumsum(x, dtype=np.int64).astype(np.int32)  # wraps like xreduce
@@ -225,6 +234,10 @@ def variant_of(peer, mod, primitive, dtype):
     t = mod.int32 if dtype == "i32" else mod.float32
     if primitive == "reduce":
         return f"{peer}.sum", lambda x: mod.sum(x, dtype=t)
+    if primitive == "sort":  # keys ascending; torch.sort returns (values, indices)
+        if peer == "torch":
+            return "torch.sort", lambda x: mod.sort(x)[0]
+        return "cupy.sort", mod.sort
     if peer == "torch":
         return "torch.cumsum", lambda x: mod.cumsum(x, 0, dtype=t)
     return "cupy.cumsum", lambda x: mod.cumsum(x, dtype=t)
@@ -391,7 +404,12 @@ def self_test():
             "median_ms": 0.004, "min_ms": 0.004, "max_ms": 0.005, "host_median_ms": 0.02,
             "reps": 12, "rel_spread": 0.003, "timing": "device", "result": "1.5", "reason": "",
             "pct_peak": None, "vs_cub": None, "diagnostics": "", "mode": "cold"}
-    assert list(r) == ROW_KEYS and len(r) == 27 and all(r[k] == v for k, v in want.items()), r
+    assert list(r) == ROW_KEYS and len(r) == 28 and all(r[k] == v for k, v in want.items()), r
+    sorted_row = make_row("cupy", "cupy.sort", "sort", "i32", 1000, "cold", 1, dev, dev,
+                          "device", (True, "0", "0", ""))
+    assert sorted_row["sort"] == {"order": "asc", "values": "none", "bits": "all"}
+    assert sorted_row["op"] is None
+    assert abs(sorted_row["gbps"] - 1000 * 36 / (0.004 * 1e6)) < 1e-9  # the radix bound's bytes
     assert abs(r["gbps"] - 2 * 1024 * 4 / 4000.0) < 1e-12  # a scan reads and writes
     r = make_row("cupy", "cupy.sum", "reduce", "i32", 1 << 20, "batch", 250, dev, dev,
                  GRAPH_TIMING, (False, "1", "2", "got 1, expected 2"))

@@ -133,6 +133,11 @@ class CudaBackend final : public Backend {
     return make_cuda_scanner(id, context());
   }
 
+  std::unique_ptr<Sorter> make_sorter(std::string_view id) override {
+    check_can_run(Primitive::sort, id);
+    return make_cuda_sorter(id, context());
+  }
+
   std::unique_ptr<DeviceArray> upload(HostView data) override {
     check_fits(data.dtype, data.size);
     return std::make_unique<CudaArray>(context(), data);

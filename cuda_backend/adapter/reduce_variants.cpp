@@ -116,16 +116,26 @@ std::vector<VariantInfo> cuda_variants() {
   std::vector<VariantInfo> out;
   for (const ReduceEntry& e : reduce_table()) out.push_back(info_of(e));
   for (auto& v : cuda_scan_variants()) out.push_back(std::move(v));
+  for (auto& v : cuda_sort_variants()) out.push_back(std::move(v));
   return out;
 }
 
 bool has_variant(Primitive primitive, std::string_view id) {
-  return primitive == Primitive::reduce ? find_reduce(id) != nullptr : has_scan_variant(id);
+  switch (primitive) {
+    case Primitive::reduce:
+      return find_reduce(id) != nullptr;
+    case Primitive::scan:
+      return has_scan_variant(id);
+    case Primitive::sort:
+      break;
+  }
+  return has_sort_variant(id);
 }
 
 std::string variant_unsupported_reason(Primitive primitive, std::string_view id,
                                        const DeviceLimits& limits) {
   if (primitive == Primitive::scan) return scan_unsupported_reason(id, limits);
+  if (primitive == Primitive::sort) return sort_unsupported_reason(id, limits);
   const ReduceEntry* e = find_reduce(id);
   if (!e) throw Error(ErrorCategory::usage, "unknown cuda variant '" + std::string(id) + "'");
   return reduce_unsupported_reason(*e, limits);

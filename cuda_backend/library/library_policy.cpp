@@ -4,6 +4,7 @@
 
 #include "reduce_table.hpp"
 #include "scan_table.hpp"
+#include "sort_table.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::cuda {
@@ -16,6 +17,13 @@ namespace {
 // one-block path up to 4K).
 constexpr std::string_view kReducePolicy[] = {"fast/single-pass", "fast/vectorized"};
 constexpr std::string_view kScanPolicy[] = {"fast/decoupled-lookback", "fast/reduce-then-scan"};
+// Sort: not yet measured; the order the algorithms' memory traffic predicts. Onesweep reads and
+// writes the keys once per 8-bit digit after one read for every digit's histogram
+// (Adinets & Merrill 2022), reduce-then-scan reads them twice per digit (Merrill & Grimshaw
+// 2011); lib/cub, CUB's own, after the library's; the bitonic network's O(n log^2 n) steps come
+// last.
+constexpr std::string_view kSortPolicy[] = {"radix/onesweep", "radix/reduce-then-scan", "lib/cub",
+                                            "bitonic/smem"};
 
 template <class Table, std::size_t N>
 std::vector<std::string_view> order(const std::string_view (&policy)[N], const Table& table) {
@@ -28,8 +36,15 @@ std::vector<std::string_view> order(const std::string_view (&policy)[N], const T
 }  // namespace
 
 std::vector<std::string_view> library_order(Primitive primitive) {
-  return primitive == Primitive::reduce ? order(kReducePolicy, reduce_table())
-                                        : order(kScanPolicy, scan_table());
+  switch (primitive) {
+    case Primitive::reduce:
+      return order(kReducePolicy, reduce_table());
+    case Primitive::scan:
+      return order(kScanPolicy, scan_table());
+    case Primitive::sort:
+      return order(kSortPolicy, sort_table());
+  }
+  return {};
 }
 
 void check_operand(const void* p, std::uintptr_t alignment, std::string_view what,

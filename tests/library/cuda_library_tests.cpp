@@ -1,9 +1,11 @@
 // xreduce::cuda as a caller uses it (docs/library.md): its public headers only, on memory and a
 // stream the test makes itself. What it refuses is checked without a GPU (the request comes
-// before the device); a reduce and both scan kinds run where a device is (the GPU machine's
-// conformance covers every variant, since the tool enqueues through the same API).
+// before the device); a reduce, both scan kinds and a sort of pairs run where a device is (the GPU
+// machine's conformance covers every variant, since the tool enqueues through the same API).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -68,6 +70,12 @@ TEST_CASE("the CUDA library refuses a wrong request before it needs a device", "
   CHECK(category_of([] {
           xr::cuda::Scan s({.dtype = DType::f32, .op = Op::max, .count = 10, .variant = "x/y"});
         }) == ErrorCategory::usage);
+  CHECK(category_of([] {
+          xr::cuda::Sort s({.dtype = DType::u32, .count = 10, .variant = "x/y"});
+        }) == ErrorCategory::usage);
+  CHECK(category_of([] {
+          xr::cuda::Sort s({.dtype = DType::u32, .count = 10, .bits = {4, 33}});
+        }) == ErrorCategory::usage);
   // Seed 000's in-place ladder overwrites the input: only when asked to, only over 32-bit types.
   CHECK(category_of([] {
           xr::cuda::Reduce r(
@@ -127,6 +135,49 @@ TEST_CASE("reduce and both scans through the public API, on the caller's stream"
     else
       std::exclusive_scan(data.begin(), data.end(), expected.begin(), 0);
     CHECK(got == expected);
+  }
+  REQUIRE(cudaStreamDestroy(stream) == cudaSuccess);
+}
+
+TEST_CASE("a sort of float keys with u32 values, as a splat renderer sorts depths", "[library]") {
+  skip_without_device();
+  constexpr std::size_t n = 300'007;  // many tiles, not a multiple of one
+  std::vector<float> depth(n);
+  std::vector<std::uint32_t> index(n);
+  std::mt19937 random(7);
+  for (std::size_t i = 0; i < n; ++i) {
+    depth[i] = static_cast<float>(random() % 1000) * 0.25f - 100.0f;  // many equal keys
+    index[i] = static_cast<std::uint32_t>(i);
+  }
+  const DevicePtr keys = device_bytes(n * 4), sorted = device_bytes(n * 4);
+  const DevicePtr values = device_bytes(n * 4), sorted_values = device_bytes(n * 4);
+  REQUIRE(cudaMemcpy(keys.get(), depth.data(), n * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+  REQUIRE(cudaMemcpy(values.get(), index.data(), n * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+  cudaStream_t stream = nullptr;
+  REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
+
+  CHECK(xr::cuda::sort_variants(xr::DType::f32).front() == "radix/onesweep");
+  xr::cuda::Sort sort({.dtype = xr::DType::f32, .count = n, .pairs = true});
+  CHECK(sort.variant() == "radix/onesweep");
+  const DevicePtr temp = device_bytes(sort.temp_storage_bytes());
+  // The expected order: stable, so equal depths keep their indices ascending.
+  std::vector<std::uint32_t> order(index);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return depth[a] < depth[b]; });
+  std::vector<float> got_keys(n);
+  std::vector<std::uint32_t> got_values(n);
+  for (int call = 0; call < 2; ++call) {  // the temporary storage needs no zeroing between calls
+    sort.enqueue(stream, keys.get(), sorted.get(), static_cast<const std::uint32_t*>(values.get()),
+                 static_cast<std::uint32_t*>(sorted_values.get()), temp.get());
+    REQUIRE(cudaMemcpyAsync(got_keys.data(), sorted.get(), n * 4, cudaMemcpyDeviceToHost, stream) ==
+            cudaSuccess);
+    REQUIRE(cudaMemcpyAsync(got_values.data(), sorted_values.get(), n * 4, cudaMemcpyDeviceToHost,
+                            stream) == cudaSuccess);
+    REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
+    CHECK(got_values == order);
+    std::size_t keys_wrong = 0;
+    for (std::size_t j = 0; j < n; ++j) keys_wrong += got_keys[j] != depth[order[j]];
+    CHECK(keys_wrong == 0);
   }
   REQUIRE(cudaStreamDestroy(stream) == cudaSuccess);
 }

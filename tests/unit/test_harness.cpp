@@ -88,7 +88,8 @@ TEST_CASE("summarize: median, min, max, mean, spread", "[unit][harness]") {
 
 TEST_CASE("bytes and GB/s", "[unit][harness]") {
   CHECK(xr::bytes_moved({.primitive = xr::Primitive::reduce}, 1000, xr::DType::f32) == 4000.0);
-  CHECK(xr::bytes_moved({.primitive = xr::Primitive::scan}, 1000, xr::DType::f32) == 8000.0);  // read + write
+  CHECK(xr::bytes_moved({.primitive = xr::Primitive::scan}, 1000, xr::DType::f32) ==
+        8000.0);                        // read + write
   CHECK(xr::gbps(4e9, 1000.0) == 4.0);  // 4 GB in one second
   CHECK(xr::gbps(1.0, 0.0) == 0.0);
 }

@@ -1,0 +1,578 @@
+// The GPU self-test of xreduce::cuda's Sort (cuda_backend/library/include/xreduce/cuda/sort.hpp),
+// standalone: build.sh beside it compiles it with the library's sources. For every variant x
+// dtype x order x keys/pairs x bit range x size it sorts keys drawn to stress a sort (random
+// bits, NaNs, infinities, both zeros, runs of equal keys, keys that differ in a few low bits) and
+// compares the output bitwise with the host's std::stable_sort under the same total order, its
+// own implementation of the ordered bits (not the library's). Values are the keys' input
+// positions, so a pair's value checks stability. Outputs and temporary storage are poisoned
+// before each call (temporary storage needs no zeroing), and the inputs are checked unchanged
+// after it. lib/cub is checked against CUB's order, which sorts -0.0 and +0.0 as one key: as
+// +0.0, or, on its descending onesweep path (larger n), as -0.0, which differ under a bit range.
+// Then, for u32 keys and u32 pairs at 2^28, every variant's median time of 21 runs (cudaEvent),
+// its output verified in O(n). One line per case, a summary; exit 1 on any mismatch.
+//   ./sort_selftest [--quick | --timing | --huge [N]] [--variant ID]
+//     --quick: no 2^28 timing; --timing: the 2^28 timing alone; --huge: u32 pairs past 2^31 keys
+//     alone (N, default 2^31 + 3: onesweep in 3 portions; about 48 GB of device memory)
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "xreduce/cuda/sort.hpp"
+
+namespace {
+
+using xr::BitRange;
+using xr::DType;
+using xr::SortOrder;
+
+#define CHECK_CUDA(expr)                                                            \
+  do {                                                                              \
+    const cudaError_t e_ = (expr);                                                  \
+    if (e_ != cudaSuccess)                                                          \
+      throw std::runtime_error(std::string(#expr) + ": " + cudaGetErrorString(e_)); \
+  } while (0)
+
+constexpr const char* kVariants[] = {"bitonic/smem", "radix/reduce-then-scan", "radix/onesweep",
+                                     "lib/cub"};
+constexpr DType kDTypes[] = {DType::u32, DType::i32, DType::f32, DType::u64,
+                             DType::i64, DType::f64, DType::f16, DType::bf16};
+constexpr std::size_t kSizes[] = {0, 1, 2, 31, 1000, 65537, (std::size_t{1} << 20) + 3};
+constexpr std::size_t kLargeN = std::size_t{1} << 28;
+constexpr int kTimedRuns = 21;
+
+// --- device memory -------------------------------------------------------------------------------
+
+class DeviceBuffer {
+ public:
+  explicit DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
+    if (bytes) CHECK_CUDA(cudaMalloc(&p_, bytes));
+  }
+  ~DeviceBuffer() { cudaFree(p_); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  void* get() const { return p_; }
+  std::size_t bytes() const { return bytes_; }
+  void upload(const void* host) {
+    CHECK_CUDA(cudaMemcpy(p_, host, bytes_, cudaMemcpyHostToDevice));
+  }
+  std::vector<unsigned char> download() const {
+    std::vector<unsigned char> out(bytes_);
+    if (bytes_) CHECK_CUDA(cudaMemcpy(out.data(), p_, bytes_, cudaMemcpyDeviceToHost));
+    return out;
+  }
+  void fill(int byte) {
+    if (bytes_) CHECK_CUDA(cudaMemset(p_, byte, bytes_));
+  }
+
+ private:
+  void* p_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+template <class T>
+std::vector<T> download_as(const DeviceBuffer& b) {
+  std::vector<T> out(b.bytes() / sizeof(T));
+  if (b.bytes()) CHECK_CUDA(cudaMemcpy(out.data(), b.get(), b.bytes(), cudaMemcpyDeviceToHost));
+  return out;
+}
+
+// --- the host's order, written apart from the library's ------------------------------------------
+
+unsigned width_of(DType t) {
+  return static_cast<unsigned>(8 * xr::size_of(t));
+}
+std::uint64_t all_ones(unsigned width) {
+  return width == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
+}
+bool is_float_key(DType t) {
+  return t == DType::f32 || t == DType::f64 || t == DType::f16 || t == DType::bf16;
+}
+
+std::uint64_t ordered_bits(DType t, std::uint64_t key) {
+  const unsigned w = width_of(t);
+  const std::uint64_t sign = std::uint64_t{1} << (w - 1);
+  if (t == DType::u32 || t == DType::u64) return key;
+  if (!is_float_key(t)) return key ^ sign;
+  return (key & sign) ? ~key & all_ones(w) : key ^ sign;
+}
+
+// How a sort treats the float zeros: the library's variants as two keys, -0.0 first; CUB's as
+// one key, +0.0 (its descending onesweep path, which runs for larger n, takes -0.0 instead: the
+// bits differ under a bit range).
+enum class Zeros { distinct, as_positive, as_negative };
+
+// What a sort over `bits` (effective) in `order` compares.
+std::uint64_t rank_of(DType t, std::uint64_t key, SortOrder order, BitRange bits, Zeros zeros) {
+  const unsigned w = width_of(t);
+  const std::uint64_t negative_zero = std::uint64_t{1} << (w - 1);
+  if (is_float_key(t) && (key == 0 || key == negative_zero) && zeros != Zeros::distinct)
+    key = zeros == Zeros::as_positive ? 0 : negative_zero;
+  std::uint64_t o = ordered_bits(t, key);
+  if (order == SortOrder::descending) o = ~o & all_ones(w);
+  return (o >> bits.begin) & all_ones(bits.end - bits.begin);
+}
+
+// The input positions in the stable order.
+std::vector<std::uint32_t> stable_order(DType t, const std::vector<std::uint64_t>& keys,
+                                        SortOrder order, BitRange bits, Zeros zeros) {
+  std::vector<std::uint64_t> ranks(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) ranks[i] = rank_of(t, keys[i], order, bits, zeros);
+  std::vector<std::uint32_t> perm(keys.size());
+  std::iota(perm.begin(), perm.end(), 0u);
+  std::stable_sort(perm.begin(), perm.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return ranks[a] < ranks[b]; });
+  return perm;
+}
+
+// --- keys that stress a sort ---------------------------------------------------------------------
+
+std::vector<std::uint64_t> special_keys(DType t) {
+  switch (t) {
+    case DType::f16:  // +-0, +-inf, +-NaN, +-1, +-smallest subnormal
+      return {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x3c00, 0xbc00, 0x0001, 0x8001};
+    case DType::bf16:
+      return {0x0000, 0x8000, 0x7f80, 0xff80, 0x7fc0, 0xffc0, 0x3f80, 0xbf80, 0x0001, 0x8001};
+    case DType::f32:
+      return {0,          0x80000000, 0x7f800000, 0xff800000, 0x7fc00000,
+              0xffc00000, 0x3f800000, 0xbf800000, 1,          0x80000001};
+    case DType::f64:
+      return {0,
+              0x8000000000000000,
+              0x7ff0000000000000,
+              0xfff0000000000000,
+              0x7ff8000000000000,
+              0xfff8000000000000,
+              0x3ff0000000000000,
+              0xbff0000000000000,
+              1,
+              0x8000000000000001};
+    default: {  // integers: 0, 1, all ones, the sign bit, the largest signed
+      const unsigned w = width_of(t);
+      const std::uint64_t sign = std::uint64_t{1} << (w - 1);
+      return {0, 1, all_ones(w), sign, sign - 1, sign + 1};
+    }
+  }
+}
+
+std::vector<std::uint64_t> make_keys(DType t, std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const unsigned w = width_of(t);
+  const std::vector<std::uint64_t> specials = special_keys(t);
+  std::vector<std::uint64_t> pool(16);
+  for (auto& p : pool) p = rng() & all_ones(w);
+  const std::uint64_t base = rng() & all_ones(w) & ~std::uint64_t{0xfff};
+  std::vector<std::uint64_t> keys(n);
+  for (auto& k : keys) {
+    const unsigned pick = rng() % 10;
+    if (pick < 5)
+      k = rng() & all_ones(w);  // any bits
+    else if (pick < 7)
+      k = pool[rng() % pool.size()];  // runs of equal keys
+    else if (pick < 8)
+      k = specials[rng() % specials.size()];
+    else
+      k = base | (rng() & 0xfff);  // a few low digits differ
+  }
+  return keys;
+}
+
+// Keys as the device holds them, `width` bytes each.
+std::vector<unsigned char> to_bytes(DType t, const std::vector<std::uint64_t>& keys) {
+  const std::size_t w = xr::size_of(t);
+  std::vector<unsigned char> out(keys.size() * w);
+  for (std::size_t i = 0; i < keys.size(); ++i) std::memcpy(&out[i * w], &keys[i], w);
+  return out;
+}
+
+std::uint64_t key_at(const std::vector<unsigned char>& bytes, std::size_t w, std::size_t i) {
+  std::uint64_t k = 0;
+  std::memcpy(&k, &bytes[i * w], w);
+  return k;
+}
+
+// --- one case ------------------------------------------------------------------------------------
+
+struct Input {
+  DType dtype;
+  std::vector<std::uint64_t> keys;
+  DeviceBuffer keys_in, keys_out, values_in, values_out;
+  Input(DType t, std::vector<std::uint64_t> k)
+      : dtype(t),
+        keys(std::move(k)),
+        keys_in(keys.size() * xr::size_of(t)),
+        keys_out(keys.size() * xr::size_of(t)),
+        values_in(keys.size() * 4),
+        values_out(keys.size() * 4) {
+    keys_in.upload(to_bytes(t, keys).data());
+    std::vector<std::uint32_t> positions(keys.size());
+    std::iota(positions.begin(), positions.end(), 0u);
+    values_in.upload(positions.data());
+  }
+};
+
+struct Case {
+  const char* variant;
+  SortOrder order;
+  BitRange bits;  // as asked (all() or a range)
+  bool pairs;
+};
+
+std::string describe_case(const Case& c, const Input& in) {
+  char line[160];
+  std::snprintf(
+      line, sizeof line, "%-22s %-4s %-4s bits %-5s %-5s n=%zu", c.variant,
+      std::string(xr::to_string(in.dtype)).c_str(), std::string(xr::to_string(c.order)).c_str(),
+      xr::to_string(c.bits, in.dtype).c_str(), c.pairs ? "pairs" : "keys", in.keys.size());
+  return line;
+}
+
+struct Output {
+  std::vector<unsigned char> keys, values;
+  std::string broken;  // what the call did to its inputs, if anything
+};
+
+// Sorts with poisoned outputs and temporary storage (it needs no zeroing); checks the inputs.
+Output sort_on_device(const Case& c, Input& in) {
+  xr::cuda::Sort sort({in.dtype, in.keys.size(), c.order, c.bits, c.pairs, c.variant});
+  DeviceBuffer temp(sort.temp_storage_bytes());
+  temp.fill(0xff);
+  in.keys_out.fill(0xab);
+  in.values_out.fill(0xab);
+  sort.enqueue(nullptr, in.keys_in.get(), in.keys_out.get(),
+               static_cast<const std::uint32_t*>(in.values_in.get()),
+               static_cast<std::uint32_t*>(in.values_out.get()), temp.get());
+  CHECK_CUDA(cudaDeviceSynchronize());
+  Output out{in.keys_out.download(), in.values_out.download(), {}};
+  if (to_bytes(in.dtype, in.keys) != in.keys_in.download()) out.broken = "keys_in was written";
+  const auto positions = download_as<std::uint32_t>(in.values_in);
+  for (std::size_t i = 0; i < positions.size(); ++i)
+    if (positions[i] != i) out.broken = "values_in was written";
+  return out;
+}
+
+// "" when `out` is the order `want` (input positions), else what is wrong.
+std::string mismatch(const Case& c, const Input& in, const Output& out,
+                     const std::vector<std::uint32_t>& want) {
+  const std::size_t w = xr::size_of(in.dtype), n = in.keys.size();
+  std::size_t wrong = 0, first = n;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint32_t v = 0;
+    std::memcpy(&v, &out.values[4 * i], 4);
+    const bool bad = key_at(out.keys, w, i) != in.keys[want[i]] || (c.pairs && v != want[i]);
+    if (bad && wrong++ == 0) first = i;
+  }
+  if (!wrong) return out.broken;
+  char what[200];
+  std::snprintf(what, sizeof what, "%zu wrong, first at %zu: key 0x%llx want 0x%llx", wrong, first,
+                static_cast<unsigned long long>(key_at(out.keys, w, first)),
+                static_cast<unsigned long long>(in.keys[want[first]]));
+  return what;
+}
+
+// Runs the case; "" when the output is one of the orders in `wants`, else what is wrong with it
+// against the first.
+std::string run_case(const Case& c, Input& in,
+                     const std::vector<const std::vector<std::uint32_t>*>& wants) {
+  const Output out = sort_on_device(c, in);
+  for (const auto* want : wants)
+    if (mismatch(c, in, out, *want).empty()) return "";
+  return mismatch(c, in, out, *wants.front());
+}
+
+struct Tally {
+  int passed = 0, failed = 0;
+  void record(bool ok) { ok ? ++passed : ++failed; }
+};
+
+std::vector<BitRange> bit_ranges(DType t) {
+  const unsigned w = width_of(t);
+  // every bit; an odd start with a partial last digit; the sign bit alone; the low half
+  return {BitRange{}, BitRange{3, w - 5}, BitRange{w - 1, w}, BitRange{0, w / 2}};
+}
+
+// Every variant, order, range and keys/pairs over one input.
+void check_input(Input& in, const std::vector<const char*>& variants, Tally& tally) {
+  const bool floats = is_float_key(in.dtype);
+  for (SortOrder order : xr::kAllSortOrders)
+    for (BitRange bits : bit_ranges(in.dtype)) {
+      const BitRange eff = xr::effective_bits(bits, in.dtype);
+      const auto want = stable_order(in.dtype, in.keys, order, eff, Zeros::distinct);
+      std::vector<std::uint32_t> cub_positive, cub_negative;
+      if (floats) cub_positive = stable_order(in.dtype, in.keys, order, eff, Zeros::as_positive);
+      if (floats) cub_negative = stable_order(in.dtype, in.keys, order, eff, Zeros::as_negative);
+      for (const char* variant : variants)
+        for (bool pairs : {false, true}) {
+          const Case c{variant, order, bits, pairs};
+          const bool cub = floats && std::string(variant) == "lib/cub";
+          std::string why;
+          try {
+            why = cub ? run_case(c, in, {&cub_positive, &cub_negative}) : run_case(c, in, {&want});
+          } catch (const std::exception& e) {
+            why = std::string("threw: ") + e.what();
+          }
+          tally.record(why.empty());
+          std::printf("%s %s%s%s\n", why.empty() ? "ok  " : "FAIL", describe_case(c, in).c_str(),
+                      why.empty() ? "" : ": ", why.c_str());
+        }
+    }
+  std::fflush(stdout);
+}
+
+// --- the API's refusals --------------------------------------------------------------------------
+
+void expect_error(const char* what, xr::ErrorCategory category, const std::function<void()>& f,
+                  Tally& tally) {
+  std::string got = "no error";
+  try {
+    f();
+  } catch (const xr::Error& e) {
+    got = std::string(xr::to_string(e.category())) + ": " + e.what();
+    if (e.category() == category) got.clear();
+  }
+  tally.record(got.empty());
+  std::printf("%s refusal: %s%s%s\n", got.empty() ? "ok  " : "FAIL", what, got.empty() ? "" : ": ",
+              got.c_str());
+}
+
+void check_refusals(Tally& tally) {
+  using C = xr::ErrorCategory;
+  using xr::cuda::Sort;
+  using xr::cuda::SortDesc;
+  auto desc = [](std::uint64_t n, BitRange bits, const char* variant) {
+    return SortDesc{DType::u32, n, SortOrder::ascending, bits, false, variant};
+  };
+  expect_error(
+      "unknown variant", C::usage, [&] { Sort s(desc(10, {}, "radix/none")); }, tally);
+  expect_error(
+      "bits past the key", C::usage,
+      [&] {
+        Sort s(desc(10, {0, 33}, ""));
+      },
+      tally);
+  expect_error(
+      "empty bit range", C::usage,
+      [&] {
+        Sort s(desc(10, {7, 7}, ""));
+      },
+      tally);
+  expect_error(
+      "bitonic past 2^31", C::unsupported,
+      [&] { Sort s(desc((std::uint64_t{1} << 31) + 1, {}, "bitonic/smem")); }, tally);
+  expect_error(
+      "onesweep past 2^40", C::unsupported,
+      [&] { Sort s(desc((std::uint64_t{1} << 40) + 1, {}, "radix/onesweep")); }, tally);
+  DeviceBuffer keys(4096), temp(1 << 20);
+  expect_error(
+      "keys_in == keys_out", C::usage,
+      [&] {
+        Sort s(desc(1000, {}, "radix/onesweep"));
+        s.enqueue(nullptr, keys.get(), keys.get(), nullptr, nullptr, temp.get());
+      },
+      tally);
+  expect_error(
+      "misaligned keys_out", C::usage,
+      [&] {
+        Sort s(desc(10, {}, "radix/onesweep"));
+        s.enqueue(nullptr, keys.get(), static_cast<char*>(keys.get()) + 2052, nullptr, nullptr,
+                  temp.get());
+      },
+      tally);
+}
+
+void check_all(const std::vector<const char*>& variants, Tally& tally) {
+  std::uint64_t seed = 1;
+  for (DType t : kDTypes)
+    for (std::size_t n : kSizes) {
+      Input in(t, make_keys(t, n, seed++));
+      check_input(in, variants, tally);
+    }
+}
+
+// --- 2^28 u32: time and O(n) verification --------------------------------------------------------
+
+// Pairs over keys 0..: the output keys ascend, each the input key at its value's position,
+// equal keys in ascending positions, and the values a permutation.
+bool verified_pairs(const std::vector<std::uint32_t>& in, const std::vector<std::uint32_t>& keys,
+                    const std::vector<std::uint32_t>& values) {
+  std::vector<bool> seen(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const std::uint32_t v = values[i];
+    if (v >= in.size() || seen[v] || keys[i] != in[v]) return false;
+    seen[v] = true;
+    if (i && (keys[i - 1] > keys[i] || (keys[i - 1] == keys[i] && values[i - 1] > v))) return false;
+  }
+  return true;
+}
+
+// Median milliseconds of kTimedRuns calls, after one untimed call.
+double median_ms(xr::cuda::Sort& sort, Input& in, void* temp) {
+  auto call = [&] {
+    sort.enqueue(nullptr, in.keys_in.get(), in.keys_out.get(),
+                 static_cast<const std::uint32_t*>(in.values_in.get()),
+                 static_cast<std::uint32_t*>(in.values_out.get()), temp);
+  };
+  call();
+  cudaEvent_t start, stop;
+  CHECK_CUDA(cudaEventCreate(&start));
+  CHECK_CUDA(cudaEventCreate(&stop));
+  std::vector<float> ms(kTimedRuns);
+  for (float& m : ms) {
+    CHECK_CUDA(cudaEventRecord(start));
+    call();
+    CHECK_CUDA(cudaEventRecord(stop));
+    CHECK_CUDA(cudaEventSynchronize(stop));
+    CHECK_CUDA(cudaEventElapsedTime(&m, start, stop));
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::nth_element(ms.begin(), ms.begin() + kTimedRuns / 2, ms.end());
+  return ms[kTimedRuns / 2];
+}
+
+// Times one variant over keys or pairs and checks its last output: pairs in O(n), keys against
+// the keys of the first verified pairs (`reference`, filled by the first pairs run).
+void time_variant(const char* variant, bool pairs, Input& in, const std::vector<std::uint32_t>& h,
+                  std::vector<std::uint32_t>& reference, Tally& tally) {
+  xr::cuda::Sort sort({DType::u32, kLargeN, SortOrder::ascending, {}, pairs, variant});
+  DeviceBuffer temp(sort.temp_storage_bytes());
+  const double ms = median_ms(sort, in, temp.get());
+  CHECK_CUDA(cudaDeviceSynchronize());
+  const auto keys = download_as<std::uint32_t>(in.keys_out);
+  bool ok;
+  if (pairs) {
+    ok = verified_pairs(h, keys, download_as<std::uint32_t>(in.values_out));
+    if (ok && reference.empty()) reference = keys;
+  } else {
+    ok = !reference.empty() && keys == reference;
+  }
+  tally.record(ok);
+  std::printf("%s time %-22s u32 %-5s n=2^28: median %.3f ms of %d, %.2f GKeys/s  [%s]\n",
+              ok ? "ok  " : "FAIL", variant, pairs ? "pairs" : "keys", ms, kTimedRuns,
+              double(kLargeN) / (ms * 1e6), sort.describe().c_str());
+  std::fflush(stdout);
+}
+
+void time_large(const std::vector<const char*>& variants, Tally& tally) {
+  std::vector<std::uint64_t> keys = make_keys(DType::u32, kLargeN, 2028);
+  std::vector<std::uint32_t> h(keys.begin(), keys.end());
+  Input in(DType::u32, std::move(keys));
+  std::vector<std::uint32_t> reference;
+  for (bool pairs : {true, false})
+    for (const char* variant : variants) {
+      try {
+        time_variant(variant, pairs, in, h, reference, tally);
+      } catch (const std::exception& e) {
+        tally.record(false);
+        std::printf("FAIL time %s: threw: %s\n", variant, e.what());
+      }
+    }
+}
+
+// --- past 2^31 keys: the radix variants' 64-bit indexing and onesweep's portions ---------------
+
+std::vector<std::uint32_t> huge_keys(std::size_t n) {
+  std::vector<std::uint32_t> keys(n);
+  std::mt19937 rng(31);
+  for (auto& k : keys) k = (rng() & 1) ? rng() : rng() & 0xffff;  // half of them repeat a lot
+  return keys;
+}
+
+// u32 pairs over `n` keys (n < 2^32: the values are u32 positions), each variant that sorts
+// that many, verified in O(n).
+void check_huge(const std::vector<const char*>& variants, std::size_t n, Tally& tally) {
+  const std::vector<std::uint32_t> keys = huge_keys(n);
+  std::vector<std::uint32_t> out_keys(n), out_values(n);
+  std::iota(out_values.begin(), out_values.end(), 0u);
+  DeviceBuffer keys_in(4 * n), keys_out(4 * n), values_in(4 * n), values_out(4 * n);
+  keys_in.upload(keys.data());
+  values_in.upload(out_values.data());
+  for (const char* variant : variants) {
+    const xr::cuda::SortDesc desc{DType::u32, n, SortOrder::ascending, {}, true, variant};
+    bool ok = false;
+    std::string what;
+    try {
+      xr::cuda::Sort sort(desc);
+      DeviceBuffer temp(sort.temp_storage_bytes());
+      sort.enqueue(nullptr, keys_in.get(), keys_out.get(),
+                   static_cast<const std::uint32_t*>(values_in.get()),
+                   static_cast<std::uint32_t*>(values_out.get()), temp.get());
+      CHECK_CUDA(cudaDeviceSynchronize());
+      out_keys = download_as<std::uint32_t>(keys_out);
+      out_values = download_as<std::uint32_t>(values_out);
+      ok = verified_pairs(keys, out_keys, out_values);
+      what = sort.describe();
+    } catch (const xr::Error& e) {
+      ok = e.category() == xr::ErrorCategory::unsupported;  // bitonic/smem: at most 2^31 keys
+      what = e.what();
+    }
+    tally.record(ok);
+    std::printf("%s huge %-22s u32 pairs n=%zu  [%s]\n", ok ? "ok  " : "FAIL", variant, n,
+                what.c_str());
+    std::fflush(stdout);
+  }
+}
+
+struct Options {
+  bool checks = true, timing = true;
+  std::size_t huge = 0;  // 0: no past-2^31 run
+  std::vector<const char*> variants{std::begin(kVariants), std::end(kVariants)};
+};
+
+bool parse(int argc, char** argv, Options& o) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--quick") {
+      o.timing = false;
+    } else if (arg == "--timing") {
+      o.checks = false;
+    } else if (arg == "--huge") {
+      o.checks = o.timing = false;
+      o.huge = i + 1 < argc && argv[i + 1][0] != '-' ? std::stoull(argv[++i])
+                                                     : (std::size_t{1} << 31) + 3;
+    } else if (arg == "--variant" && i + 1 < argc) {
+      o.variants = {argv[++i]};
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  if (!parse(argc, argv, o))
+    return std::fprintf(stderr, "usage: %s [--quick | --timing | --huge [N]] [--variant ID]\n",
+                        argv[0]),
+           2;
+  Tally tally;
+  try {
+    cudaDeviceProp p{};
+    CHECK_CUDA(cudaGetDeviceProperties(&p, 0));
+    std::printf("device: %s (sm_%d%d, %d SMs)\n", p.name, p.major, p.minor, p.multiProcessorCount);
+    std::printf("library order for u32:");
+    for (const std::string& id : xr::cuda::sort_variants(DType::u32))
+      std::printf(" %s", id.c_str());
+    std::printf("\n");
+    if (o.checks) check_refusals(tally);
+    if (o.checks) check_all(o.variants, tally);
+    if (o.timing) time_large(o.variants, tally);
+    if (o.huge) check_huge(o.variants, o.huge, tally);
+  } catch (const std::exception& e) {
+    std::printf("FAIL: %s\n", e.what());
+    tally.record(false);
+  }
+  std::printf("summary: %d passed, %d failed\n", tally.passed, tally.failed);
+  return tally.failed ? 1 : 0;
+}

@@ -1,0 +1,147 @@
+// The tool's CUDA sorter: any id of the library's sort table (library/sort_table.cpp), planned with
+// its temporary storage once per (dtype, n, order, bits, pairs) through the library's Sort, every
+// launch of a sort() timed between two CUDA events.
+#include <iterator>
+#include <optional>
+#include <string>
+#include <tuple>
+
+#include "array.hpp"
+#include "compiled_call.hpp"
+#include "sort_table.hpp"
+#include "timing.hpp"
+#include "variants.hpp"
+#include "xreduce/catalog.hpp"
+#include "xreduce/cuda/sort.hpp"
+#include "xreduce/device_variant.hpp"
+#include "xreduce/error.hpp"
+#include "xreduce/units.hpp"
+
+namespace xr::cuda {
+namespace {
+
+VariantInfo sort_info_of(const SortEntry& e) {
+  VariantInfo info =
+      catalog_variant(Primitive::sort, e.id, {std::begin(kAllDTypes), std::end(kAllDTypes)}, {});
+  info.max_elements = e.max_count;
+  if (!e.requirement.empty()) info.requirements.emplace_back(e.requirement);
+  return info;
+}
+
+// What a plan is made for: a new one (and its temporary storage) only when this changes.
+using SortKey = std::tuple<DType, std::size_t, SortOrder, std::uint32_t, std::uint32_t, bool>;
+
+class CudaSorter final : public DeviceSorter {
+ public:
+  CudaSorter(const SortEntry& entry, std::shared_ptr<Context> ctx)
+      : DeviceSorter(sort_info_of(entry), "n = 0: nothing is launched"),
+        ctx_((ctx->activate(), std::move(ctx))) {}
+
+ private:
+  struct Operands {
+    const void* keys;
+    void* sorted;
+    const std::uint32_t* values = nullptr;
+    std::uint32_t* sorted_values = nullptr;
+  };
+
+  void prepare(const SortArrays& a) override {
+    device_array(a.keys, *ctx_);
+    device_array(a.sorted_keys, *ctx_);
+    if (a.values) device_array(*a.values, *ctx_);
+    if (a.sorted_values) device_array(*a.sorted_values, *ctx_);
+  }
+
+  Operands operands(const SortArrays& a) const {
+    Operands o{device_array(a.keys, *ctx_).data(), device_array(a.sorted_keys, *ctx_).data()};
+    if (a.values) {
+      o.values = static_cast<const std::uint32_t*>(device_array(*a.values, *ctx_).data());
+      o.sorted_values = static_cast<std::uint32_t*>(device_array(*a.sorted_values, *ctx_).data());
+    }
+    return o;
+  }
+
+  // `calls` back-to-back sorts in one interval behind the gate (timing.hpp).
+  Timing run(const SortArrays& arrays, const SortCall& call, int calls) override {
+    const auto t0 = HostClock::now();
+    const Operands o = operands(arrays);
+    Sort& sort = plan(arrays, call);
+    const cudaStream_t s = ctx_->stream();
+    timer_.record(s, launches_ > 0 && ctx_->knobs().gate, calls, [&] {
+      sort.enqueue(s, o.keys, o.sorted, o.values, o.sorted_values, temp_.get());
+      ++launches_;
+    });
+    const float device_ms = timer_.finish(s, ctx_->knobs().timeout) / static_cast<float>(calls);
+    return Timing{device_ms, ms_since(t0) / calls, true};
+  }
+
+  // The plan a timed call just ran, captured without running; with nothing timed yet (`xreduce
+  // inspect`), the call itself, run and captured. A sort's plan counts nothing between calls, so
+  // the plan itself is captured.
+  std::vector<CompiledPass> compiled(const SortArrays& arrays, const SortCall& call) override {
+    const Operands o = operands(arrays);
+    Sort& sort = plan(arrays, call);
+    const auto enqueue = [&](cudaStream_t s) {
+      sort.enqueue(s, o.keys, o.sorted, o.values, o.sorted_values, temp_.get());
+    };
+    return (launches_ > 0 ? captured_call(*ctx_, enqueue) : compiled_call(*ctx_, enqueue)).passes;
+  }
+
+  Sort& plan(const SortArrays& arrays, const SortCall& call) {
+    ctx_->activate();
+    const DType t = arrays.keys.dtype();
+    const std::size_t n = arrays.keys.size();
+    const bool pairs = arrays.values != nullptr;
+    const SortKey key{t, n, call.order, call.bits.begin, call.bits.end, pairs};
+    if (sort_ && key_ == key) return *sort_;
+    sort_.reset();
+    temp_ = DeviceBuffer();
+    Sort sort({.dtype = t,
+               .count = n,
+               .order = call.order,
+               .bits = call.bits,
+               .pairs = pairs,
+               .variant = info().id},
+              ctx_->limits());
+    temp_ = ctx_->zeroed(sort.temp_storage_bytes());
+    sort_.emplace(std::move(sort));
+    key_ = key;
+    launches_ = 0;
+    return *sort_;
+  }
+
+  std::shared_ptr<Context> ctx_;
+  std::optional<Sort> sort_;
+  SortKey key_{};
+  DeviceBuffer temp_;
+  std::uint64_t launches_ = 0;  // on this plan; its first loads the modules and is not gated
+  CallTimer timer_;
+};
+
+const SortEntry& entry_of(std::string_view id) {
+  const SortEntry* e = find_sort(id);
+  if (!e) throw Error(ErrorCategory::usage, "unknown cuda sort variant '" + std::string(id) + "'");
+  return *e;
+}
+
+}  // namespace
+
+std::vector<VariantInfo> cuda_sort_variants() {
+  std::vector<VariantInfo> out;
+  for (const SortEntry& e : sort_table()) out.push_back(sort_info_of(e));
+  return out;
+}
+
+bool has_sort_variant(std::string_view id) {
+  return find_sort(id) != nullptr;
+}
+
+std::string sort_unsupported_reason(std::string_view id, const DeviceLimits& limits) {
+  return sort_unsupported_reason(entry_of(id), limits);
+}
+
+std::unique_ptr<Sorter> make_cuda_sorter(std::string_view id, std::shared_ptr<Context> ctx) {
+  return std::make_unique<CudaSorter>(entry_of(id), std::move(ctx));
+}
+
+}  // namespace xr::cuda

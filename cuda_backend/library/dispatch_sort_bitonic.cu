@@ -1,0 +1,109 @@
+// bitonic/smem: the padded items, the tile sort, the merge stages and the gather
+// (kernels/sort_bitonic.cuh).
+//   temp: [offsets[0]] the items, counts[0] of them: n padded to a power of two, at least one
+//         tile; 8 bytes each for keys up to 32 bits, 16 for 64-bit keys
+//   tiles: the items' tiles; passes: the stages past the tile (each launches one global step per
+//   stride >= tile, then one shared-memory launch for the strides below)
+#include <algorithm>
+#include <bit>
+
+#include "kernels/sort_bitonic.cuh"
+#include "sort_dispatch.hpp"
+
+namespace xr::cuda::detail {
+namespace {
+
+// The shared-memory tile: 32 KiB of items per block whatever the key width, 512 threads. A
+// starting point, not yet measured.
+struct BitonicShape {
+  int threads;
+  int per_thread;
+  constexpr std::size_t tile() const { return std::size_t(threads) * per_thread; }
+};
+constexpr BitonicShape kPackedShape{512, 8};  // 8-byte items: keys up to 32 bits
+constexpr BitonicShape kWideShape{512, 4};    // 16-byte items: 64-bit keys
+template <class Bits>
+constexpr BitonicShape kShape = sizeof(Bits) <= 4 ? kPackedShape : kWideShape;
+// Threads of a global merge step and of the gather, one pair or key each; not measured.
+constexpr int kStepBlock = 256;
+
+template <class Bits>
+using Items = kernels::BitonicItem<Bits>*;
+
+template <class Bits>
+kernels::RankOf<Bits> rank_of(const SortProblem& p) {
+  const unsigned width = p.bits.end - p.bits.begin;
+  return {kernels::KeyCodec<Bits>::make(kernels::key_kind(p.dtype), p.order), p.bits.begin,
+          width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1};
+}
+
+// Stages 2 * tile .. padded: the global steps of each stage, then its tail in shared memory.
+template <class Bits>
+void merge_stages(const SortPlan& plan, Items<Bits> items, cudaStream_t stream) {
+  using Item = kernels::BitonicItem<Bits>;
+  constexpr BitonicShape s = kShape<Bits>;
+  const std::size_t padded = plan.counts[0], pairs = padded / 2;
+  const unsigned step_grid = to_grid(ceil_div(pairs, kStepBlock));
+  for (std::size_t k = 2 * plan.tile; k <= padded; k *= 2) {
+    for (std::size_t j = k / 2; j >= plan.tile; j /= 2) {
+      kernels::bitonic_merge_global<Item><<<step_grid, kStepBlock, 0, stream>>>(items, pairs, k, j);
+      XR_CUDA_CHECK_LAUNCH();
+    }
+    kernels::bitonic_merge_tiles<Item, s.threads, s.per_thread>
+        <<<plan.grid, s.threads, 0, stream>>>(items, k);
+    XR_CUDA_CHECK_LAUNCH();
+  }
+}
+
+template <class Bits>
+void gather(const SortPlan& plan, const SortBuffers& bufs, Items<Bits> items, cudaStream_t stream) {
+  const std::size_t n = plan.problem.n;
+  const auto* in = static_cast<const Bits*>(bufs.keys_in);
+  auto* out = static_cast<Bits*>(bufs.keys_out);
+  const unsigned grid = to_grid(ceil_div(n, kStepBlock));
+  if (plan.problem.pairs)
+    kernels::bitonic_gather<Bits, true>
+        <<<grid, kStepBlock, 0, stream>>>(items, in, out, bufs.values_in, bufs.values_out, n);
+  else
+    kernels::bitonic_gather<Bits, false>
+        <<<grid, kStepBlock, 0, stream>>>(items, in, out, nullptr, nullptr, n);
+  XR_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+Policy policy_sort_bitonic(const DeviceLimits&) {
+  return {kPackedShape.threads, kPackedShape.per_thread, 8, 0,
+          "32 KiB of items per block in shared memory (4096 x 8 B; 64-bit keys 2048 x 16 B); "
+          "H200 2^28 u32 keys 163 ms (lib/cub 6.12); not swept"};
+}
+
+void plan_sort_bitonic(SortPlan& plan, const DeviceLimits&) {
+  const SortProblem& p = plan.problem;
+  const bool packed = size_of(p.dtype) <= 4;
+  const BitonicShape shape = packed ? kPackedShape : kWideShape;
+  plan.block = static_cast<unsigned>(shape.threads);
+  plan.tile = shape.tile();
+  const std::size_t padded = std::max(std::bit_ceil(p.n), plan.tile);
+  plan.tiles = padded / plan.tile;
+  plan.grid = to_grid(plan.tiles);
+  plan.passes = static_cast<unsigned>(std::countr_zero(plan.tiles));
+  plan.offsets = {0};
+  plan.counts = {padded};
+  plan.temp_bytes = padded * (packed ? sizeof(std::uint64_t) : sizeof(kernels::WideItem));
+  plan.note = "items padded to " + std::to_string(padded);
+}
+
+void enqueue_sort_bitonic(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream) {
+  kernels::with_key_bits(plan.problem.dtype, [&]<class Bits>() {
+    constexpr BitonicShape s = kShape<Bits>;
+    auto items = reinterpret_cast<Items<Bits>>(static_cast<char*>(bufs.temp) + plan.offsets[0]);
+    kernels::bitonic_sort_tiles<Bits, s.threads, s.per_thread><<<plan.grid, s.threads, 0, stream>>>(
+        static_cast<const Bits*>(bufs.keys_in), plan.problem.n, rank_of<Bits>(plan.problem), items);
+    XR_CUDA_CHECK_LAUNCH();
+    merge_stages<Bits>(plan, items, stream);
+    gather<Bits>(plan, bufs, items, stream);
+  });
+}
+
+}  // namespace xr::cuda::detail

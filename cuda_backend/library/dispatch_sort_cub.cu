@@ -1,0 +1,65 @@
+// lib/cub: cub::DeviceRadixSort's SortKeys, SortKeysDescending, SortPairs and
+// SortPairsDescending over begin_bit..end_bit, the overloads that take separate input and output
+// arrays (CUB then keeps its alternate buffers in its temp storage, so the inputs are not
+// written). 32-bit offsets while n fits them, as a caller passing an int count gets; 64-bit
+// beyond. f16 / bf16 keys are __half / __nv_bfloat16, which CUB orders by the same bit transform
+// as the other variants, but for one thing: CUB sorts -0.0 and +0.0 as equal keys (kept in input
+// order), where the others put -0.0 first.
+//   temp: CUB's, its size the query's for this plan's problem
+#include "kernels/sort_keys.cuh"
+// CUB after the 16-bit float headers (sort_keys.cuh), so its traits know __half and bfloat16.
+#include <cub/device/device_radix_sort.cuh>
+
+#include "sort_dispatch.hpp"
+
+namespace xr::cuda::detail {
+namespace {
+
+// temp == nullptr: query the size into `bytes`.
+template <class Key, class N>
+void cub_sort(void* temp, std::size_t& bytes, const SortProblem& p, const SortBuffers& b, N n,
+              cudaStream_t stream) {
+  const auto* in = static_cast<const Key*>(b.keys_in);
+  auto* out = static_cast<Key*>(b.keys_out);
+  const int begin = static_cast<int>(p.bits.begin), end = static_cast<int>(p.bits.end);
+  using Sort = cub::DeviceRadixSort;
+  const bool ascending = p.order == SortOrder::ascending;
+  if (!p.pairs && ascending)
+    XR_CUDA_CHECK(Sort::SortKeys(temp, bytes, in, out, n, begin, end, stream));
+  else if (!p.pairs)
+    XR_CUDA_CHECK(Sort::SortKeysDescending(temp, bytes, in, out, n, begin, end, stream));
+  else if (ascending)
+    XR_CUDA_CHECK(
+        Sort::SortPairs(temp, bytes, in, out, b.values_in, b.values_out, n, begin, end, stream));
+  else
+    XR_CUDA_CHECK(Sort::SortPairsDescending(temp, bytes, in, out, b.values_in, b.values_out, n,
+                                            begin, end, stream));
+}
+
+void cub_sort_any_n(void* temp, std::size_t& bytes, const SortProblem& p, const SortBuffers& b,
+                    cudaStream_t stream) {
+  kernels::with_key_type(p.dtype, [&]<class Key>() {
+    if (p.n <= 0xffffffffu)
+      cub_sort<Key>(temp, bytes, p, b, static_cast<std::uint32_t>(p.n), stream);
+    else
+      cub_sort<Key>(temp, bytes, p, b, static_cast<std::uint64_t>(p.n), stream);
+  });
+}
+
+}  // namespace
+
+void plan_sort_cub(SortPlan& plan, const DeviceLimits&) {
+  std::size_t bytes = 0;
+  cub_sort_any_n(nullptr, bytes, plan.problem, SortBuffers{}, nullptr);
+  plan.passes = radix_passes(plan.problem.bits, plan.problem.dtype);
+  plan.temp_bytes = std::max<std::size_t>(bytes, 16);
+  plan.note = "CUB's DeviceRadixSort: -0.0 and +0.0 sort as equal keys";
+}
+
+void enqueue_sort_cub(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream) {
+  std::size_t bytes = plan.temp_bytes;
+  cub_sort_any_n(bufs.temp, bytes, plan.problem, bufs, stream);
+  XR_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace xr::cuda::detail

@@ -1,0 +1,136 @@
+// radix/reduce-then-scan: grids, ping-pong buffers and the three launches of each digit pass
+// (kernels/sort_radix.cuh).
+//   temp: [offsets[0]] the alternate keys, [offsets[1]] the alternate values (both only where a
+//         pass must write them: more than one pass; values for pairs), [offsets[2]] the digit
+//         counts, kRadix per block, 64-bit, scanned in place
+//   counts[0]: tiles per block; grid: one resident wave of the downsweep at most, each block a
+//   contiguous chunk of tiles (the upsweep's blocks count the same chunks)
+#include <algorithm>
+
+#include "kernels/sort_radix.cuh"
+#include "sort_dispatch.hpp"
+
+namespace xr::cuda::detail {
+namespace {
+
+// The downsweep's tile per key width, 256 threads x kItems keys, warp-striped: onesweep's (see
+// dispatch_sort_onesweep.cu), at 3 blocks per SM (80 registers), where 4 spill. A starting
+// point, not yet measured on its own.
+struct RadixShape {
+  int threads;
+  int items;
+  int min_blocks;  // blocks per SM the registers must allow
+  constexpr std::size_t tile() const { return std::size_t(threads) * items; }
+};
+template <class Bits>
+constexpr RadixShape kShape = sizeof(Bits) == 8 ? RadixShape{256, 12, 3} : RadixShape{256, 15, 3};
+// Upsweep: 256 threads, 4 vectors of 16 bytes in flight each (fast/vectorized's reduce
+// shape); the scan of the counts: one block of 1024 threads (fast/reduce-then-scan's pass 2).
+constexpr int kUpsweepBlock = 256;
+constexpr int kUpsweepUnroll = 4;
+constexpr int kCountsBlock = 1024;
+// A block's upsweep counts at most 2^31 keys: its 32-bit shared counters cannot wrap.
+constexpr std::size_t kMaxChunkKeys = std::size_t{1} << 31;
+
+std::size_t tile_of(DType t) {
+  std::size_t tile = 0;
+  kernels::with_key_bits(t, [&]<class Bits>() { tile = kShape<Bits>.tile(); });
+  return tile;
+}
+
+// Blocks of the downsweep resident at once on the device.
+unsigned downsweep_wave(const SortProblem& p, const DeviceLimits& dev) {
+  int per_sm = 0;
+  kernels::with_key_bits(p.dtype, [&]<class Bits>() {
+    constexpr RadixShape s = kShape<Bits>;
+    const void* kernel =
+        p.pairs ? reinterpret_cast<const void*>(
+                      kernels::radix_downsweep<Bits, s.threads, s.items, s.min_blocks, true>)
+                : reinterpret_cast<const void*>(
+                      kernels::radix_downsweep<Bits, s.threads, s.items, s.min_blocks, false>);
+    XR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, s.threads, 0));
+  });
+  return static_cast<unsigned>(std::max(per_sm, 1) * std::max(dev.sm_count, 1));
+}
+
+template <class Bits>
+kernels::PassBuffers<Bits> pass_buffers(const SortPlan& plan, const SortBuffers& bufs) {
+  char* temp = static_cast<char*>(bufs.temp);
+  const bool pairs = plan.problem.pairs;
+  return {static_cast<const Bits*>(bufs.keys_in),
+          static_cast<Bits*>(bufs.keys_out),
+          reinterpret_cast<Bits*>(temp + plan.offsets[0]),
+          pairs ? bufs.values_in : nullptr,
+          pairs ? bufs.values_out : nullptr,
+          reinterpret_cast<std::uint32_t*>(temp + plan.offsets[1])};
+}
+
+template <class Bits>
+void run_pass(const SortPlan& plan, const kernels::RadixPassArgs<Bits>& a, std::uint64_t* counts,
+              cudaStream_t stream) {
+  constexpr RadixShape s = kShape<Bits>;
+  static_assert(s.tile() * sizeof(Bits) % 16 == 0, "chunks of whole tiles are 16-byte aligned");
+  const std::size_t tiles_per_block = plan.counts[0];
+  kernels::radix_upsweep<Bits, kUpsweepBlock, kUpsweepUnroll>
+      <<<plan.grid, kUpsweepBlock, 0, stream>>>(a.keys_in, a.n, tiles_per_block * plan.tile,
+                                                a.digit_of, counts);
+  XR_CUDA_CHECK_LAUNCH();
+  kernels::scan_rts_partials<std::uint64_t, kernels::SumOp, kCountsBlock>
+      <<<1, kCountsBlock, 0, stream>>>(counts, std::size_t(kernels::kRadix) * plan.grid);
+  XR_CUDA_CHECK_LAUNCH();
+  if (plan.problem.pairs)
+    kernels::radix_downsweep<Bits, s.threads, s.items, s.min_blocks, true>
+        <<<plan.grid, s.threads, 0, stream>>>(a, counts, tiles_per_block);
+  else
+    kernels::radix_downsweep<Bits, s.threads, s.items, s.min_blocks, false>
+        <<<plan.grid, s.threads, 0, stream>>>(a, counts, tiles_per_block);
+  XR_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+Policy policy_sort_radix(const DeviceLimits&) {
+  return {256, 15, 4, 0,
+          "downsweep tiles 256 x 15 keys (64-bit keys 256 x 12), 3 blocks per SM, one resident "
+          "wave; upsweep 256 x 4 vectors of 16 bytes; H200 2^28 u32 keys 10.87 ms (lib/cub "
+          "6.12); not swept"};
+}
+
+void plan_sort_radix(SortPlan& plan, const DeviceLimits& dev) {
+  const SortProblem& p = plan.problem;
+  plan.passes = radix_passes(p.bits, p.dtype);
+  plan.block = 256;
+  plan.tile = tile_of(p.dtype);
+  plan.tiles = ceil_div(p.n, plan.tile);
+  const std::size_t fewest = ceil_div(p.n, kMaxChunkKeys);  // blocks, for the 32-bit counters
+  const std::size_t blocks =
+      std::min<std::size_t>(plan.tiles, std::max<std::size_t>(downsweep_wave(p, dev), fewest));
+  const std::size_t tiles_per_block = ceil_div(plan.tiles, blocks);
+  plan.grid = to_grid(ceil_div(plan.tiles, tiles_per_block));  // no block without a tile
+  plan.counts = {tiles_per_block};
+  const bool alternate = plan.passes > 1;
+  const std::size_t key_bytes = alternate ? p.n * size_of(p.dtype) : 0;
+  const std::size_t value_bytes = alternate && p.pairs ? p.n * sizeof(std::uint32_t) : 0;
+  const std::size_t values_at = align256(key_bytes);
+  const std::size_t counts_at = values_at + align256(value_bytes);
+  plan.offsets = {0, values_at, counts_at};
+  plan.temp_bytes = counts_at + std::size_t(kernels::kRadix) * plan.grid * sizeof(std::uint64_t);
+}
+
+void enqueue_sort_radix(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream) {
+  kernels::with_key_bits(plan.problem.dtype, [&]<class Bits>() {
+    const auto codec =
+        kernels::KeyCodec<Bits>::make(kernels::key_kind(plan.problem.dtype), plan.problem.order);
+    auto* counts =
+        reinterpret_cast<std::uint64_t*>(static_cast<char*>(bufs.temp) + plan.offsets[2]);
+    const kernels::PassBuffers<Bits> buffers = pass_buffers<Bits>(plan, bufs);
+    for (unsigned pass = 0; pass < plan.passes; ++pass) {
+      const auto digit_of = kernels::digit_of_pass(codec, plan.problem.bits, pass);
+      run_pass<Bits>(plan,
+                     kernels::radix_pass_args(buffers, pass, plan.passes, plan.problem.n, digit_of),
+                     counts, stream);
+    }
+  });
+}
+
+}  // namespace xr::cuda::detail

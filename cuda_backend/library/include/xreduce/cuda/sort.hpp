@@ -1,0 +1,72 @@
+// A stable sort of `count` keys, optionally with a u32 value carried by each key, enqueued on the
+// caller's stream over the caller's device memory: xreduce's CUDA sorts as a library, the way
+// cub::DeviceRadixSort is one (docs/library.md). Keys are ordered by their ordered bits (the
+// bits of an unsigned key; a signed key's with the sign bit flipped; a float's with the sign bit
+// flipped when positive and every bit flipped when negative: CUB's bit transform, -0.0 before
+// +0.0, NaNs by their bits), within `bits` of them. lib/cub is CUB's own sort, which takes -0.0
+// and +0.0 for one key (+0.0, or -0.0 on its descending onesweep path), so float keys holding
+// both zeros can come out of it otherwise.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "xreduce/error.hpp"
+#include "xreduce/primitive.hpp"
+#include "xreduce/types.hpp"
+
+namespace xr::cuda {
+
+struct DeviceLimits;  // the library's view of a device (read once by the tool)
+
+struct SortDesc {
+  DType dtype = DType::u32;  // the keys'
+  std::uint64_t count = 0;   // 0: enqueue() launches nothing
+  SortOrder order = SortOrder::ascending;
+  BitRange bits{};        // of the ordered bits; all() for every bit of the key
+  bool pairs = false;     // a u32 value travels with each key
+  std::string variant{};  // empty: the library's choice (sort_variants)
+};
+
+class Sort {
+ public:
+  // Plans `desc` for the current device (cudaGetDevice): passes, grids, temporary storage; no
+  // launch, no allocation. Throws xr::Error: usage (an unknown id, a bit range past the key),
+  // unsupported (what the variant needs that the device lacks), unavailable (no device).
+  explicit Sort(const SortDesc& desc);
+  // The same for a device whose limits were read already.
+  Sort(const SortDesc& desc, const DeviceLimits& device);
+  ~Sort();
+  Sort(Sort&&) noexcept;
+  Sort& operator=(Sort&&) noexcept;
+
+  const std::string& variant() const;
+  // Bytes of device temporary storage enqueue() uses, from a 256-byte aligned address (CUB's
+  // temp_storage_bytes): the alternate key and value buffers and the digit counts. Needs no
+  // zeroing: every call initializes what it reads.
+  std::size_t temp_storage_bytes() const;
+  // Enqueues on `stream` the sort of `count` keys at `keys_in` into `keys_out` (and, for pairs,
+  // the values at `values_in` into `values_out` in their keys' order), every launch checked.
+  // The inputs are not written; no two of the arrays overlap; 16-byte aligned, temp to 256
+  // bytes: Error(usage) otherwise. Calls on one temp storage must be ordered (one stream).
+  void enqueue(cudaStream_t stream, const void* keys_in, void* keys_out,
+               const std::uint32_t* values_in, std::uint32_t* values_out, void* temp);
+  // The plan, for logs: the variant, its passes and tiles.
+  std::string describe() const;
+
+  struct State;
+
+ private:
+  std::unique_ptr<State> state_;
+};
+
+// The sort ids the current device runs over keys of `t`, the library's choice first, then the
+// rest of the ladder from its fast end.
+std::vector<std::string> sort_variants(DType t);
+
+}  // namespace xr::cuda

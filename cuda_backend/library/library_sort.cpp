@@ -1,0 +1,163 @@
+// The public Sort (xreduce/cuda/sort.hpp): a plan from the dispatch layer, enqueued on the
+// caller's stream over the caller's memory.
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "current_device.hpp"
+#include "library_policy.hpp"
+#include "sort_table.hpp"
+#include "xreduce/cuda/sort.hpp"
+#include "xreduce/error.hpp"
+
+namespace xr::cuda {
+
+struct Sort::State {
+  std::string variant;
+  std::uint64_t count = 0;
+  SortPlan plan;  // when count > 0
+};
+
+namespace {
+
+[[noreturn]] void refuse(ErrorCategory category, const std::string& what) {
+  throw Error(category, "xreduce::cuda: " + what);
+}
+
+// The bit range must lie within the key: all(), or begin < end <= the key's width.
+void check_bits(const SortDesc& desc) {
+  const auto width = static_cast<std::uint32_t>(8 * size_of(desc.dtype));
+  const BitRange b = desc.bits;
+  if (!b.all() && (b.begin >= b.end || b.end > width))
+    refuse(ErrorCategory::usage, "sort bits " + std::to_string(b.begin) + ":" +
+                                     std::to_string(b.end) + " are not within the " +
+                                     std::to_string(width) + " bits of a " +
+                                     std::string(to_string(desc.dtype)) + " key");
+}
+
+void check_count(const SortEntry& e, std::uint64_t count) {
+  if (std::string why = sort_count_reason(e, count); !why.empty())
+    refuse(ErrorCategory::unsupported, std::string(e.id) + " " + why);
+}
+
+// The variant `desc` asks for by id, checked without a device; nullptr for the library's choice.
+const SortEntry* requested(const SortDesc& desc) {
+  check_bits(desc);
+  if (desc.variant.empty()) return nullptr;
+  const SortEntry* e = find_sort(desc.variant);
+  if (!e) refuse(ErrorCategory::usage, "unknown sort variant '" + desc.variant + "'");
+  check_count(*e, desc.count);
+  return e;
+}
+
+// The library's choice: the first in its order that runs on the device and sorts `count` keys.
+const SortEntry& chosen(const SortEntry* asked, std::uint64_t count, const DeviceLimits& device) {
+  if (asked) {
+    if (std::string why = sort_unsupported_reason(*asked, device); !why.empty())
+      refuse(ErrorCategory::unsupported, std::string(asked->id) + " " + why);
+    return *asked;
+  }
+  for (std::string_view id : library_order(Primitive::sort)) {
+    const SortEntry& e = *find_sort(id);
+    if (sort_unsupported_reason(e, device).empty() && sort_count_reason(e, count).empty()) return e;
+  }
+  refuse(ErrorCategory::unsupported,
+         "no sort variant sorts " + std::to_string(count) + " keys on this device");
+}
+
+// As the Scan's: the request first, then the device.
+std::unique_ptr<Sort::State> plan(const SortDesc& desc, const DeviceLimits* known) {
+  const SortEntry* asked = requested(desc);
+  const DeviceLimits& device = known ? *known : current_device_limits();
+  const SortEntry& e = chosen(asked, desc.count, device);
+  auto state = std::make_unique<Sort::State>();
+  state->variant = std::string(e.id);
+  state->count = desc.count;
+  if (desc.count > 0) {
+    const SortProblem problem{desc.dtype, static_cast<std::size_t>(desc.count), desc.order,
+                              effective_bits(desc.bits, desc.dtype), desc.pairs};
+    state->plan = make_sort_plan(e.kernel, problem, device);
+  }
+  return state;
+}
+
+// An operand's device bytes, for the overlap check.
+struct Span {
+  const void* data;
+  std::size_t bytes;
+  std::string_view what;
+};
+
+bool overlap(const Span& a, const Span& b) {
+  const auto a0 = reinterpret_cast<std::uintptr_t>(a.data);
+  const auto b0 = reinterpret_cast<std::uintptr_t>(b.data);
+  return a.bytes && b.bytes && a0 < b0 + b.bytes && b0 < a0 + a.bytes;
+}
+
+// Error(usage) when two of the operands share a byte: the sorts read an input while writing the
+// outputs and the temporary storage.
+void check_disjoint(std::initializer_list<Span> spans) {
+  for (auto a = spans.begin(); a != spans.end(); ++a)
+    for (auto b = a + 1; b != spans.end(); ++b)
+      if (overlap(*a, *b))
+        refuse(ErrorCategory::usage, "Sort::enqueue: `" + std::string(a->what) + "` and `" +
+                                         std::string(b->what) + "` overlap");
+}
+
+}  // namespace
+
+Sort::Sort(const SortDesc& desc) : state_(plan(desc, nullptr)) {}
+
+Sort::Sort(const SortDesc& desc, const DeviceLimits& device) : state_(plan(desc, &device)) {}
+
+Sort::~Sort() = default;
+Sort::Sort(Sort&&) noexcept = default;
+Sort& Sort::operator=(Sort&&) noexcept = default;
+
+const std::string& Sort::variant() const {
+  return state_->variant;
+}
+
+std::size_t Sort::temp_storage_bytes() const {
+  return state_->count ? state_->plan.temp_bytes : 0;
+}
+
+void Sort::enqueue(cudaStream_t stream, const void* keys_in, void* keys_out,
+                   const std::uint32_t* values_in, std::uint32_t* values_out, void* temp) {
+  if (state_->count == 0) return;
+  const SortPlan& plan = state_->plan;
+  const bool pairs = plan.problem.pairs;
+  check_operand(keys_in, 16, "keys_in", "Sort::enqueue");
+  check_operand(keys_out, 16, "keys_out", "Sort::enqueue");
+  if (pairs) check_operand(values_in, 16, "values_in", "Sort::enqueue");
+  if (pairs) check_operand(values_out, 16, "values_out", "Sort::enqueue");
+  if (plan.temp_bytes) check_operand(temp, 256, "temp", "Sort::enqueue");
+  const std::size_t key_bytes = plan.problem.n * size_of(plan.problem.dtype);
+  const std::size_t value_bytes = pairs ? plan.problem.n * sizeof(std::uint32_t) : 0;
+  check_disjoint({{keys_in, key_bytes, "keys_in"},
+                  {keys_out, key_bytes, "keys_out"},
+                  {values_in, value_bytes, "values_in"},
+                  {values_out, value_bytes, "values_out"},
+                  {temp, plan.temp_bytes, "temp"}});
+  enqueue_sort(plan,
+               {keys_in, keys_out, pairs ? values_in : nullptr, pairs ? values_out : nullptr, temp},
+               stream);
+}
+
+std::string Sort::describe() const {
+  if (!state_->count) return state_->variant + ": 0 keys, no launch";
+  return state_->variant + ": " + state_->plan.describe();
+}
+
+std::vector<std::string> sort_variants(DType t) {
+  (void)t;  // every sort variant sorts keys of every dtype
+  const DeviceLimits& device = current_device_limits();
+  std::vector<std::string> ids;
+  for (std::string_view id : library_order(Primitive::sort))
+    if (sort_unsupported_reason(*find_sort(id), device).empty()) ids.emplace_back(id);
+  return ids;
+}
+
+}  // namespace xr::cuda

@@ -1,0 +1,70 @@
+// The switch from a SortKernel to its family's planner, launcher and policy.
+#include "sort_dispatch.hpp"
+
+#include <string>
+
+namespace xr::cuda {
+
+Policy sort_policy(SortKernel k, const DeviceLimits& dev) {
+  switch (k) {
+    case SortKernel::bitonic_smem:
+      return detail::policy_sort_bitonic(dev);
+    case SortKernel::radix_reduce_then_scan:
+      return detail::policy_sort_radix(dev);
+    case SortKernel::radix_onesweep:
+      return detail::policy_sort_onesweep(dev);
+    case SortKernel::lib_cub:
+      return {0, 0, 0, 0, "CUB's own tuning policies"};
+  }
+  return {};
+}
+
+SortPlan make_sort_plan(SortKernel k, const SortProblem& problem, const DeviceLimits& dev) {
+  SortPlan plan;
+  plan.kernel = k;
+  plan.problem = problem;
+  switch (k) {
+    case SortKernel::bitonic_smem:
+      detail::plan_sort_bitonic(plan, dev);
+      break;
+    case SortKernel::radix_reduce_then_scan:
+      detail::plan_sort_radix(plan, dev);
+      break;
+    case SortKernel::radix_onesweep:
+      detail::plan_sort_onesweep(plan, dev);
+      break;
+    case SortKernel::lib_cub:
+      detail::plan_sort_cub(plan, dev);
+      break;
+  }
+  return plan;
+}
+
+void enqueue_sort(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream) {
+  switch (plan.kernel) {
+    case SortKernel::bitonic_smem:
+      return detail::enqueue_sort_bitonic(plan, bufs, stream);
+    case SortKernel::radix_reduce_then_scan:
+      return detail::enqueue_sort_radix(plan, bufs, stream);
+    case SortKernel::radix_onesweep:
+      return detail::enqueue_sort_onesweep(plan, bufs, stream);
+    case SortKernel::lib_cub:
+      return detail::enqueue_sort_cub(plan, bufs, stream);
+  }
+}
+
+std::string SortPlan::describe() const {
+  const SortProblem& p = problem;
+  std::string s = std::to_string(p.n) + " " + std::string(to_string(p.dtype)) + " keys" +
+                  (p.pairs ? " with u32 values" : "") + ", " + std::string(to_string(p.order)) +
+                  ", bits " + to_string(p.bits, p.dtype);
+  if (passes) s += ", " + std::to_string(passes) + " passes";
+  if (grid) s += ", " + std::to_string(grid) + "x" + std::to_string(block);
+  if (tile) s += ", tiles of " + std::to_string(tile);
+  if (tiles) s += " (" + std::to_string(tiles) + ")";
+  s += ", temp " + std::to_string(temp_bytes) + " B";
+  if (!note.empty()) s += "; " + note;
+  return s;
+}
+
+}  // namespace xr::cuda
