@@ -1,6 +1,6 @@
 // The CPU sort variants: the comparison sort the reference order is defined by, an LSD radix sort
 // (the GPU radix sorts' algorithm, one digit at a time) and the parallel STL's. Every one sorts
-// (ordered bits, input position) records (sort_keys.hpp) and gathers keys and values by position,
+// (sort bits, input position) records (sort_keys.hpp) and gathers keys and values by position,
 // so each is stable and bitwise exact by construction of its own algorithm.
 #include <algorithm>
 #include <array>
@@ -22,18 +22,15 @@ namespace {
 enum class SortAlgorithm { std_sort, radix, parallel };
 
 struct Record {
-  std::uint64_t bits;  // the compared bits (descending: flipped)
+  std::uint64_t bits;  // the compared bits (sort_keys.hpp's sort_bits within the range)
   std::uint64_t position;
 };
 
 std::vector<Record> records_of(HostView keys, const SortCall& call) {
   const BitRange range = effective_bits(call.bits, keys.dtype);
-  const std::uint64_t flip = call.order == SortOrder::descending ? ~std::uint64_t{0} : 0;
-  const std::uint32_t width = range.end - range.begin;
-  const std::uint64_t mask = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
   std::vector<Record> out(keys.size);
   for (std::size_t i = 0; i < keys.size; ++i)
-    out[i] = {(digit_bits(ordered_bits(keys.dtype, keys.data, i), range) ^ flip) & mask, i};
+    out[i] = {digit_bits(sort_bits(keys.dtype, keys.data, i, call.order), range), i};
   return out;
 }
 

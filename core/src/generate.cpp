@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "xreduce/sort_keys.hpp"
 #include "xreduce/sort_reference.hpp"
 
 namespace xr {
@@ -105,15 +106,6 @@ T draw(std::uint64_t h, Distribution dist) {
 
 namespace {
 
-// The key bits whose ordered bits (sort_keys.hpp) are `ordered`, for a key `width` bytes wide.
-std::uint64_t key_of_ordered(DType t, std::uint64_t ordered, std::size_t width) {
-  const std::uint64_t sign = std::uint64_t{1} << (8 * width - 1);
-  const std::uint64_t all = width == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << 8 * width) - 1;
-  if (t == DType::u32 || t == DType::u64) return ordered;
-  if (is_integer(t)) return ordered ^ sign;
-  return (ordered & sign) ? ordered ^ sign : ~ordered & all;
-}
-
 // Keys whose ordered bits are a random base's but for one 8-bit digit, random per element: the
 // top digit (`top`) or the bottom one.
 HostArray one_digit_keys(DType t, std::size_t n, std::uint64_t seed, bool top) {
@@ -125,7 +117,7 @@ HostArray one_digit_keys(DType t, std::size_t n, std::uint64_t seed, bool top) {
   auto* bytes = static_cast<unsigned char*>(out.data());
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t digit = (element_hash(seed, i) >> 32) & 0xFF;
-    const std::uint64_t key = key_of_ordered(t, base | digit << shift, width);
+    const std::uint64_t key = key_of_ordered_bits(t, base | digit << shift);
     std::memcpy(bytes + i * width, &key, width);
   }
   return out;
@@ -157,8 +149,13 @@ HostArray generate(DType dtype, std::size_t n, std::uint64_t seed, Distribution 
     using T = typename decltype(tag)::type;
     auto xs = out.as<T>();
     if (dist == Distribution::few) {
-      for (std::size_t i = 0; i < n; ++i)
-        xs[i] = draw<T>(element_hash(seed ^ 0xF3u, element_hash(seed, i) % 16), Distribution::full);
+      // Sixteen keys; for floats two of them are -0.0 and +0.0, one key to a sort.
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t which = element_hash(seed, i) % 16;
+        xs[i] = !is_integer(dtype) && which < 2
+                    ? T(which == 0 ? -0.0 : 0.0)
+                    : draw<T>(element_hash(seed ^ 0xF3u, which), Distribution::full);
+      }
       return;
     }
     for (std::size_t i = 0; i < n; ++i) xs[i] = draw<T>(element_hash(seed, i), dist);

@@ -20,10 +20,9 @@ struct Record {
 
 std::vector<Record> records(HostView keys, SortOrder order, BitRange range) {
   std::vector<Record> out(keys.size);
-  const std::uint64_t flip = order == SortOrder::descending ? ~std::uint64_t{0} : 0;
   std::for_each(std::execution::par, out.begin(), out.end(), [&](Record& r) {
     const std::size_t i = static_cast<std::size_t>(&r - out.data());
-    r = {digit_bits(ordered_bits(keys.dtype, keys.data, i), range) ^ flip,
+    r = {digit_bits(sort_bits(keys.dtype, keys.data, i, order), range),
          static_cast<std::uint32_t>(i)};
   });
   return out;

@@ -3,8 +3,7 @@
 // arrays (CUB then keeps its alternate buffers in its temp storage, so the inputs are not
 // written). 32-bit offsets while n fits them, as a caller passing an int count gets; 64-bit
 // beyond. f16 / bf16 keys are __half / __nv_bfloat16, which CUB orders by the same bit transform
-// as the other variants, but for one thing: CUB sorts -0.0 and +0.0 as equal keys (kept in input
-// order), where the others put -0.0 first.
+// as the other variants (kernels/sort_keys.cuh), -0.0 and +0.0 one key.
 //   temp: CUB's, its size the query's for this plan's problem
 #include "kernels/sort_keys.cuh"
 // CUB after the 16-bit float headers (sort_keys.cuh), so its traits know __half and bfloat16.
@@ -53,7 +52,6 @@ void plan_sort_cub(SortPlan& plan, const DeviceLimits&) {
   cub_sort_any_n(nullptr, bytes, plan.problem, SortBuffers{}, nullptr);
   plan.passes = radix_passes(plan.problem.bits, plan.problem.dtype);
   plan.temp_bytes = std::max<std::size_t>(bytes, 16);
-  plan.note = "CUB's DeviceRadixSort: -0.0 and +0.0 sort as equal keys";
 }
 
 void enqueue_sort_cub(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream) {

@@ -12,17 +12,8 @@ namespace xr::opencl {
 namespace {
 
 // The library's tables as core's LibraryVariants reads them.
-struct OpenClTables {
-  static std::span<const ReduceSpec> reduces() { return reduce_table(); }
-  static std::span<const ScanSpec> scans() { return scan_table(); }
-  static std::vector<DType> dtypes() { return opencl_dtypes(); }
-  static std::vector<std::string> words(std::uint32_t needs) { return requirement_words(needs); }
-  static std::string missing(std::uint32_t needs, std::uint32_t threads, std::uint32_t bytes,
-                             const DeviceFacts& facts) {
-    return missing_reason(needs, threads, bytes, facts);
-  }
-};
-using Variants = LibraryVariants<OpenClTables>;
+using Variants = LibraryVariants<&reduce_table, &scan_table, &opencl_dtypes, &requirement_words,
+                                 &missing_reason>;
 
 }  // namespace
 

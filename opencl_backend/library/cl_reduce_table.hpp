@@ -2,13 +2,10 @@
 // algorithms as CUDA's and Vulkan's; each id's schedule is core's (xreduce/reduce_plan.hpp).
 #pragma once
 
-#include <cstdint>
 #include <span>
-#include <string>
 #include <string_view>
 
 #include "cl_device_facts.hpp"
-#include "xreduce/backend.hpp"
 #include "xreduce/catalog.hpp"
 #include "xreduce/reduce_plan.hpp"
 

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include <set>
 
 #include "xreduce/generate.hpp"
+#include "xreduce/sort_keys.hpp"
 
 namespace {
 
@@ -185,4 +187,33 @@ TEST_CASE("generate: the 64-bit and 16-bit types", "[unit][generate]") {
   }
   const auto h = xr::constant(xr::DType::f16, 9, 0.1);  // rounded once, to nearest even
   for (auto v : h.as<xr::f16>()) REQUIRE(v.bits == 0x2e66);
+}
+
+TEST_CASE("generate: the sort distributions", "[unit][generate][sort]") {
+  // few: at most 16 distinct keys; a float's hold both zeros, one key to a sort.
+  const xr::HostArray few = xr::generate(xr::DType::f32, 4096, 7, xr::Distribution::few);
+  std::set<std::uint32_t> distinct;
+  for (float x : few.as<float>()) distinct.insert(std::bit_cast<std::uint32_t>(x));
+  CHECK(distinct.size() <= 16);
+  CHECK(distinct.count(0x80000000u) == 1);
+  CHECK(distinct.count(0u) == 1);
+  // top_digit / bottom_digit: the sort bits differ in that digit only.
+  for (auto [dist, keep] : {std::pair{xr::Distribution::top_digit, 0x00FFFFFFu},
+                            std::pair{xr::Distribution::bottom_digit, 0xFFFFFF00u}}) {
+    const xr::HostArray keys = xr::generate(xr::DType::f32, 1000, 3, dist);
+    std::set<std::uint64_t> rest, digits;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      const std::uint64_t b =
+          xr::sort_bits(xr::DType::f32, keys.data(), i, xr::SortOrder::ascending);
+      rest.insert(b & keep);
+      digits.insert(b & ~std::uint64_t{keep} & 0xFFFFFFFFu);
+    }
+    CHECK(rest.size() == 1);
+    CHECK(digits.size() > 100);
+  }
+  // sorted / reversed: in the sort order already.
+  const xr::HostArray up = xr::generate(xr::DType::i64, 1000, 5, xr::Distribution::sorted);
+  CHECK(std::is_sorted(up.as<std::int64_t>().begin(), up.as<std::int64_t>().end()));
+  const xr::HostArray down = xr::generate(xr::DType::i64, 1000, 5, xr::Distribution::reversed);
+  CHECK(std::is_sorted(down.as<std::int64_t>().rbegin(), down.as<std::int64_t>().rend()));
 }

@@ -8,6 +8,8 @@
 
 #include "xreduce/generate.hpp"
 #include "xreduce/reference.hpp"
+#include "xreduce/sort_keys.hpp"
+#include "xreduce/sort_reference.hpp"
 
 namespace {
 
@@ -285,4 +287,52 @@ TEST_CASE("reference and validation of the 64-bit and 16-bit types", "[unit][ref
       CHECK_THAT(v.message, Catch::Contains("index 4000"));
     }
   }
+}
+
+TEST_CASE("sort bits: CUB's total order, float zeros one key in both orders", "[unit][sort]") {
+  const std::vector<float> keys{1.0f, -0.0f, -1.0f, 0.0f, -INFINITY, INFINITY};
+  const auto bits = [&](std::size_t i, xr::SortOrder o) {
+    return xr::sort_bits(xr::DType::f32, keys.data(), i, o);
+  };
+  for (xr::SortOrder o : xr::kAllSortOrders) CHECK(bits(1, o) == bits(3, o));
+  CHECK(bits(1, xr::SortOrder::ascending) == 0x80000000u);
+  CHECK(bits(3, xr::SortOrder::descending) == 0x80000000u);
+  CHECK(bits(4, xr::SortOrder::ascending) < bits(2, xr::SortOrder::ascending));
+  CHECK(bits(2, xr::SortOrder::ascending) < bits(1, xr::SortOrder::ascending));
+  CHECK(bits(1, xr::SortOrder::ascending) < bits(0, xr::SortOrder::ascending));
+  CHECK(bits(0, xr::SortOrder::ascending) < bits(5, xr::SortOrder::ascending));
+  CHECK(bits(0, xr::SortOrder::descending) < bits(1, xr::SortOrder::descending));
+  CHECK(bits(1, xr::SortOrder::descending) < bits(2, xr::SortOrder::descending));
+  // Integers keep every bit pattern apart: 0 and INT_MIN are not merged.
+  const std::vector<std::int32_t> ints{0, std::numeric_limits<std::int32_t>::min(), -1};
+  CHECK(xr::sort_bits(xr::DType::i32, ints.data(), 1, xr::SortOrder::ascending) == 0);
+  CHECK(xr::sort_bits(xr::DType::i32, ints.data(), 2, xr::SortOrder::ascending) == 0x7FFFFFFFu);
+  // A 16-bit float's zeros.
+  const std::vector<xr::f16> halves{xr::f16(-0.0), xr::f16(0.0)};
+  CHECK(xr::sort_bits(xr::DType::f16, halves.data(), 0, xr::SortOrder::ascending) == 0x8000u);
+  CHECK(xr::sort_bits(xr::DType::f16, halves.data(), 1, xr::SortOrder::descending) == 0x8000u);
+}
+
+TEST_CASE("the sort reference is stable: zeros of either sign keep their input order",
+          "[unit][sort]") {
+  const std::vector<float> keys{0.0f, -0.0f, 2.0f, -0.0f, 0.0f, -3.0f};
+  const xr::SortReference up(view_of(keys), xr::SortOrder::ascending, {});
+  CHECK(up.permutation() == std::vector<std::uint32_t>{5, 0, 1, 3, 4, 2});
+  const xr::SortReference down(view_of(keys), xr::SortOrder::descending, {});
+  CHECK(down.permutation() == std::vector<std::uint32_t>{2, 0, 1, 3, 4, 5});
+  // Bits 0:8 of the sort bits: every zero's are 0, 2.0's (0xC0000000) too, -3.0's are 0xFF.
+  const xr::SortReference low(view_of(keys), xr::SortOrder::ascending, {0, 8});
+  CHECK(low.permutation() == std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5});
+  // A key out of place is named, and values are checked as input positions.
+  const xr::HostArray sorted = xr::reference_sort(view_of(keys), xr::SortOrder::ascending, {});
+  CHECK(up.validate(sorted.view(), nullptr).ok);
+  xr::HostArray swapped = sorted;
+  std::swap(swapped.as<float>()[0], swapped.as<float>()[5]);
+  CHECK_FALSE(up.validate(swapped.view(), nullptr).ok);
+  xr::HostArray positions(xr::DType::u32, keys.size());
+  for (std::size_t j = 0; j < keys.size(); ++j)
+    positions.as<std::uint32_t>()[j] = up.permutation()[j];
+  CHECK(up.validate(sorted.view(), &positions).ok);
+  std::swap(positions.as<std::uint32_t>()[1], positions.as<std::uint32_t>()[2]);  // -0 / +0 swapped
+  CHECK_FALSE(up.validate(sorted.view(), &positions).ok);
 }

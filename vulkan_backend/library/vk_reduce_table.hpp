@@ -2,14 +2,9 @@
 // shape, passes) is core's (xreduce/reduce_plan.hpp).
 #pragma once
 
-#include <cstdint>
 #include <span>
-#include <string>
 #include <string_view>
-#include <vector>
 
-#include "vk_device_facts.hpp"
-#include "xreduce/backend.hpp"
 #include "xreduce/catalog.hpp"
 #include "xreduce/reduce_plan.hpp"
 

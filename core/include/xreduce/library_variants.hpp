@@ -1,11 +1,11 @@
 // A GPU library's variants as its reduce and scan tables list them, answered one way on every
 // API: whether it has an id, the id's VariantInfo, all of them, and why a device cannot run one.
-// `Api` says only what its API does differently:
-//   Api::reduces(), Api::scans()       the tables (rows with id(), needs, schedule, group_bytes
+// The API says only what it does differently, as the functions it passes:
+//   Reduces(), Scans()                 the tables (rows with id(), needs, schedule, group_bytes
 //                                      for scans; a reduce's is core's reduce_group_memory_bytes)
-//   Api::dtypes()                      the element types the API runs
-//   Api::words(needs)                  a row's requirement bits in words
-//   Api::missing(needs, threads, group_bytes, facts)
+//   Dtypes()                           the element types the API runs
+//   Words(needs)                       a row's requirement bits in words
+//   Missing(needs, threads, group_bytes, facts)
 //                                      what the device lacks for them, "" when nothing
 #pragma once
 
@@ -20,29 +20,27 @@
 
 namespace xr {
 
-template <class Api>
+template <auto Reduces, auto Scans, auto Dtypes, auto Words, auto Missing>
 struct LibraryVariants {
   static bool has(Primitive primitive, std::string_view id) {
     if (primitive == Primitive::sort) return false;  // no table of sorts yet
-    return primitive == Primitive::scan ? find_row(Api::scans(), id) != nullptr
-                                        : find_row(Api::reduces(), id) != nullptr;
+    return primitive == Primitive::scan ? find_row(Scans(), id) != nullptr
+                                        : find_row(Reduces(), id) != nullptr;
   }
 
   // The VariantInfo of an id the library has.
   static VariantInfo info(Primitive primitive, std::string_view id) {
     if (primitive == Primitive::reduce)
-      return table_variant(primitive, id, Api::dtypes(),
-                           Api::words(find_row(Api::reduces(), id)->needs));
-    const auto& scan = *find_row(Api::scans(), id);
-    return table_variant(primitive, id, Api::dtypes(), Api::words(scan.needs),
-                         scan.schedule.deterministic);
+      return table_variant(primitive, id, Dtypes(), Words(find_row(Reduces(), id)->needs));
+    const auto& scan = *find_row(Scans(), id);
+    return table_variant(primitive, id, Dtypes(), Words(scan.needs), scan.schedule.deterministic);
   }
 
   // Every variant, reduces then scans.
   static std::vector<VariantInfo> all() {
     std::vector<VariantInfo> out;
-    for (const auto& row : Api::reduces()) out.push_back(info(Primitive::reduce, row.id()));
-    for (const auto& row : Api::scans()) out.push_back(info(Primitive::scan, row.id()));
+    for (const auto& row : Reduces()) out.push_back(info(Primitive::reduce, row.id()));
+    for (const auto& row : Scans()) out.push_back(info(Primitive::scan, row.id()));
     return out;
   }
 
@@ -52,15 +50,15 @@ struct LibraryVariants {
   static std::string unsupported_reason(Primitive primitive, std::string_view id,
                                         const Facts& facts, ScanRow&& scan_row) {
     if (primitive == Primitive::reduce) {
-      const auto* row = find_row(Api::reduces(), id);
+      const auto* row = find_row(Reduces(), id);
       if (!row) return unknown_variant(id);
-      return Api::missing(row->needs, row->schedule.threads,
-                          reduce_group_memory_bytes(row->schedule), facts);
+      return Missing(row->needs, row->schedule.threads, reduce_group_memory_bytes(row->schedule),
+                     facts);
     }
-    const auto* found = primitive == Primitive::scan ? find_row(Api::scans(), id) : nullptr;
+    const auto* found = primitive == Primitive::scan ? find_row(Scans(), id) : nullptr;
     if (!found) return unknown_variant(id);
     const auto row = scan_row(*found);
-    return Api::missing(row.needs, row.schedule.threads, row.group_bytes, facts);
+    return Missing(row.needs, row.schedule.threads, row.group_bytes, facts);
   }
 };
 

@@ -1,7 +1,8 @@
-// The bits a sort orders keys by, on the host and the device: a key's ordered bits (the total
-// order of xreduce/sort_keys.hpp: unsigned keys as they are, signed keys with the sign bit
-// flipped, floats with the sign bit flipped when positive and every bit flipped when negative),
-// every bit flipped again for a descending sort, so every sort kernel orders ascending by them.
+// The bits a sort orders keys by, on the host and the device: a key's sort bits (the total order
+// of xreduce/sort_keys.hpp: unsigned keys as they are, signed keys with the sign bit flipped,
+// floats with the sign bit flipped when positive and every bit flipped when negative, every bit
+// flipped again for a descending sort, and both float zeros as +0.0 ascending), so every sort
+// kernel orders ascending by them.
 // The kernels carry the keys' own bits and order them through a KeyCodec: one instantiation per
 // key width serves all the dtypes of that width and both orders.
 #pragma once
@@ -27,16 +28,21 @@ inline KeyKind key_kind(DType t) {
 
 // The sort bits of a key of `Bits` (its unsigned type of the same width): the key's bits xor a
 // mask chosen by the key's top bit. Both masks fold in the order: descending flips every bit,
-// which reverses the order and keeps equal keys equal (so the sort stays stable).
+// which reverses the order and keeps equal keys equal (so the sort stays stable). A float zero
+// whose sort bits are the top bit clear and every other set (-0.0 ascending, +0.0 descending) takes
+// the other zero's, the top bit alone: -0.0 and +0.0 are one key, as in CUB.
 template <class Bits>
 struct KeyCodec {
   static_assert(std::is_unsigned_v<Bits>, "the keys' bits");
   static constexpr unsigned kWidth = 8 * sizeof(Bits);
-  Bits when_clear;  // xored into a key whose top bit is clear
-  Bits when_set;    // xored into a key whose top bit is set
+  static constexpr Bits kTop = static_cast<Bits>(Bits{1} << (kWidth - 1));
+  Bits when_clear;   // xored into a key whose top bit is clear
+  Bits when_set;     // xored into a key whose top bit is set
+  bool merge_zeros;  // float keys
 
   __host__ __device__ Bits sort_bits(Bits key) const {
-    return static_cast<Bits>(key ^ ((key >> (kWidth - 1)) ? when_set : when_clear));
+    const Bits s = static_cast<Bits>(key ^ ((key >> (kWidth - 1)) ? when_set : when_clear));
+    return merge_zeros && s == static_cast<Bits>(kTop - 1) ? kTop : s;
   }
 
   static KeyCodec make(KeyKind kind, SortOrder order) {
@@ -55,7 +61,8 @@ struct KeyCodec {
         set = all;
         break;
     }
-    return {static_cast<Bits>(clear ^ order_flip), static_cast<Bits>(set ^ order_flip)};
+    return {static_cast<Bits>(clear ^ order_flip), static_cast<Bits>(set ^ order_flip),
+            kind == KeyKind::floating};
   }
 };
 

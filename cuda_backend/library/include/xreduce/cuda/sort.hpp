@@ -2,10 +2,9 @@
 // caller's stream over the caller's device memory: xreduce's CUDA sorts as a library, the way
 // cub::DeviceRadixSort is one (docs/library.md). Keys are ordered by their ordered bits (the
 // bits of an unsigned key; a signed key's with the sign bit flipped; a float's with the sign bit
-// flipped when positive and every bit flipped when negative: CUB's bit transform, -0.0 before
-// +0.0, NaNs by their bits), within `bits` of them. lib/cub is CUB's own sort, which takes -0.0
-// and +0.0 for one key (+0.0, or -0.0 on its descending onesweep path), so float keys holding
-// both zeros can come out of it otherwise.
+// flipped when positive and every bit flipped when negative: CUB's bit transform, NaNs by their
+// bits, -0.0 and +0.0 one key as in CUB), within `bits` of them; every variant, lib/cub
+// included, gives the same output.
 #pragma once
 
 #include <cuda_runtime_api.h>
