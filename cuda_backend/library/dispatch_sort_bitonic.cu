@@ -1,12 +1,9 @@
-// bitonic/smem: the padded items, the tile sort, the merge stages and the gather
-// (kernels/sort_bitonic.cuh).
+// bitonic/smem: core's network (xreduce/sort_plan.hpp's bitonic_schedule: the padded items, the
+// tile sort, the merge stages) as launches, then the gather (kernels/sort_bitonic.cuh).
 //   temp: [offsets[0]] the items, counts[0] of them: n padded to a power of two, at least one
 //         tile; 8 bytes each for keys up to 32 bits, 16 for 64-bit keys
 //   tiles: the items' tiles; passes: the stages past the tile (each launches one global step per
 //   stride >= tile, then one shared-memory launch for the strides below)
-#include <algorithm>
-#include <bit>
-
 #include "kernels/sort_bitonic.cuh"
 #include "sort_dispatch.hpp"
 
@@ -37,20 +34,23 @@ kernels::RankOf<Bits> rank_of(const SortProblem& p) {
           width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1};
 }
 
-// Stages 2 * tile .. padded: the global steps of each stage, then its tail in shared memory.
+// The network's steps past the tile sort: a global compare-exchange launch per stride >= tile,
+// a shared-memory launch for each stage's strides below it.
 template <class Bits>
 void merge_stages(const SortPlan& plan, Items<Bits> items, cudaStream_t stream) {
   using Item = kernels::BitonicItem<Bits>;
   constexpr BitonicShape s = kShape<Bits>;
-  const std::size_t padded = plan.counts[0], pairs = padded / 2;
+  const std::size_t pairs = plan.counts[0] / 2;
   const unsigned step_grid = to_grid(ceil_div(pairs, kStepBlock));
-  for (std::size_t k = 2 * plan.tile; k <= padded; k *= 2) {
-    for (std::size_t j = k / 2; j >= plan.tile; j /= 2) {
-      kernels::bitonic_merge_global<Item><<<step_grid, kStepBlock, 0, stream>>>(items, pairs, k, j);
-      XR_CUDA_CHECK_LAUNCH();
-    }
-    kernels::bitonic_merge_tiles<Item, s.threads, s.per_thread>
-        <<<plan.grid, s.threads, 0, stream>>>(items, k);
+  for (const BitonicStep& step : plan.bitonic_steps) {
+    if (step.kind == BitonicStepKind::merge_global)
+      kernels::bitonic_merge_global<Item>
+          <<<step_grid, kStepBlock, 0, stream>>>(items, pairs, step.stage, step.stride);
+    else if (step.kind == BitonicStepKind::merge_tiles)
+      kernels::bitonic_merge_tiles<Item, s.threads, s.per_thread>
+          <<<plan.grid, s.threads, 0, stream>>>(items, step.stage);
+    else
+      continue;  // the tile sort, launched with the keys
     XR_CUDA_CHECK_LAUNCH();
   }
 }
@@ -84,14 +84,15 @@ void plan_sort_bitonic(SortPlan& plan, const DeviceLimits&) {
   const BitonicShape shape = packed ? kPackedShape : kWideShape;
   plan.block = static_cast<unsigned>(shape.threads);
   plan.tile = shape.tile();
-  const std::size_t padded = std::max(std::bit_ceil(p.n), plan.tile);
-  plan.tiles = padded / plan.tile;
+  const BitonicSchedule network = bitonic_schedule(p.n, plan.tile);
+  plan.tiles = network.tiles;
   plan.grid = to_grid(plan.tiles);
-  plan.passes = static_cast<unsigned>(std::countr_zero(plan.tiles));
+  plan.passes = network.stages;
+  plan.bitonic_steps = network.steps;
   plan.offsets = {0};
-  plan.counts = {padded};
-  plan.temp_bytes = padded * (packed ? sizeof(std::uint64_t) : sizeof(kernels::WideItem));
-  plan.note = "items padded to " + std::to_string(padded);
+  plan.counts = {network.padded};
+  plan.temp_bytes = network.padded * (packed ? sizeof(std::uint64_t) : sizeof(kernels::WideItem));
+  plan.note = "items padded to " + std::to_string(network.padded);
 }
 
 void enqueue_sort_bitonic(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream) {

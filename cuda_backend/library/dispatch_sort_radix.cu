@@ -1,4 +1,5 @@
-// radix/reduce-then-scan: grids, ping-pong buffers and the three launches of each digit pass
+// radix/reduce-then-scan: core's plan (xreduce/sort_plan.hpp: the digit passes and their
+// buffers, the blocks' chunks of tiles) as the three launches of each digit pass
 // (kernels/sort_radix.cuh).
 //   temp: [offsets[0]] the alternate keys, [offsets[1]] the alternate values (both only where a
 //         pass must write them: more than one pass; values for pairs), [offsets[2]] the digit
@@ -7,7 +8,7 @@
 //   contiguous chunk of tiles (the upsweep's blocks count the same chunks)
 #include <algorithm>
 
-#include "kernels/sort_radix.cuh"
+#include "kernels/sort_passes.cuh"
 #include "sort_dispatch.hpp"
 
 namespace xr::cuda::detail {
@@ -30,7 +31,7 @@ constexpr int kUpsweepBlock = 256;
 constexpr int kUpsweepUnroll = 4;
 constexpr int kCountsBlock = 1024;
 // A block's upsweep counts at most 2^31 keys: its 32-bit shared counters cannot wrap.
-constexpr std::size_t kMaxChunkKeys = std::size_t{1} << 31;
+constexpr std::size_t kMaxBlockKeys = std::size_t{1} << 31;
 
 std::size_t tile_of(DType t) {
   std::size_t tile = 0;
@@ -98,17 +99,15 @@ Policy policy_sort_radix(const DeviceLimits&) {
 
 void plan_sort_radix(SortPlan& plan, const DeviceLimits& dev) {
   const SortProblem& p = plan.problem;
-  plan.passes = radix_passes(p.bits, p.dtype);
+  plan.digit_passes = radix_digit_passes(p.bits);
+  plan.passes = static_cast<unsigned>(plan.digit_passes.size());
   plan.block = 256;
   plan.tile = tile_of(p.dtype);
-  plan.tiles = ceil_div(p.n, plan.tile);
-  const std::size_t fewest = ceil_div(p.n, kMaxChunkKeys);  // blocks, for the 32-bit counters
-  const std::size_t blocks =
-      std::min<std::size_t>(plan.tiles, std::max<std::size_t>(downsweep_wave(p, dev), fewest));
-  const std::size_t tiles_per_block = ceil_div(plan.tiles, blocks);
-  plan.grid = to_grid(ceil_div(plan.tiles, tiles_per_block));  // no block without a tile
-  plan.counts = {tiles_per_block};
-  const bool alternate = plan.passes > 1;
+  const RadixChunks chunks = radix_chunks(p.n, plan.tile, downsweep_wave(p, dev), kMaxBlockKeys);
+  plan.tiles = chunks.tiles;
+  plan.grid = to_grid(chunks.blocks);
+  plan.counts = {chunks.tiles_per_block};
+  const bool alternate = needs_alternate(plan.digit_passes);
   const std::size_t key_bytes = alternate ? p.n * size_of(p.dtype) : 0;
   const std::size_t value_bytes = alternate && p.pairs ? p.n * sizeof(std::uint32_t) : 0;
   const std::size_t values_at = align256(key_bytes);
@@ -118,18 +117,14 @@ void plan_sort_radix(SortPlan& plan, const DeviceLimits& dev) {
 }
 
 void enqueue_sort_radix(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream) {
-  kernels::with_key_bits(plan.problem.dtype, [&]<class Bits>() {
-    const auto codec =
-        kernels::KeyCodec<Bits>::make(kernels::key_kind(plan.problem.dtype), plan.problem.order);
+  const SortProblem& p = plan.problem;
+  kernels::with_key_bits(p.dtype, [&]<class Bits>() {
+    const auto codec = kernels::KeyCodec<Bits>::make(kernels::key_kind(p.dtype), p.order);
     auto* counts =
         reinterpret_cast<std::uint64_t*>(static_cast<char*>(bufs.temp) + plan.offsets[2]);
     const kernels::PassBuffers<Bits> buffers = pass_buffers<Bits>(plan, bufs);
-    for (unsigned pass = 0; pass < plan.passes; ++pass) {
-      const auto digit_of = kernels::digit_of_pass(codec, plan.problem.bits, pass);
-      run_pass<Bits>(plan,
-                     kernels::radix_pass_args(buffers, pass, plan.passes, plan.problem.n, digit_of),
-                     counts, stream);
-    }
+    for (const DigitPass& pass : plan.digit_passes)
+      run_pass<Bits>(plan, kernels::pass_args(buffers, pass, p.n, codec), counts, stream);
   });
 }
 

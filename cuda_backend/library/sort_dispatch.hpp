@@ -16,6 +16,7 @@
 #include "device_limits.hpp"
 #include "launch.hpp"
 #include "xreduce/primitive.hpp"
+#include "xreduce/sort_plan.hpp"
 
 namespace xr::cuda {
 
@@ -41,11 +42,13 @@ struct SortProblem {
 struct SortPlan {
   SortKernel kernel{};
   SortProblem problem{};
-  unsigned passes = 0;    // radix: 8-bit digit passes; bitonic: merge stages past the tile
-  unsigned block = 0;     // threads per block of the main kernel
-  std::size_t tile = 0;   // keys one block sorts at once
-  std::size_t tiles = 0;  // tiles over n (bitonic: over the padded power of two)
-  unsigned grid = 0;      // blocks of the main launch
+  unsigned passes = 0;  // radix: 8-bit digit passes; bitonic: merge stages past the tile
+  std::vector<DigitPass> digit_passes;     // radix: core's schedule of the passes
+  std::vector<BitonicStep> bitonic_steps;  // bitonic: core's network
+  unsigned block = 0;                      // threads per block of the main kernel
+  std::size_t tile = 0;                    // keys one block sorts at once
+  std::size_t tiles = 0;                   // tiles over n (bitonic: over the padded power of two)
+  unsigned grid = 0;                       // blocks of the main launch
   std::size_t temp_bytes = 0;
   std::vector<std::size_t> offsets;  // family-defined, in bytes into temp, 256-byte aligned
   std::vector<std::size_t> counts;   // family-defined element counts

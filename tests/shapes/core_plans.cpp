@@ -1,7 +1,8 @@
-// Core's plans (xreduce/reduce_plan.hpp, xreduce/scan_plan.hpp), one per family, against what
-// each id promises (xreduce/shapes.hpp): the reduce chain over partials and the single pass's
+// Core's plans (xreduce/reduce_plan.hpp, scan_plan.hpp, sort_plan.hpp), one per family, against
+// what each id promises (xreduce/shapes.hpp): the reduce chain over partials and the single pass's
 // one-block limit; the tiled scan's levels, flags and scratch; the BIT's levels; reduce-then-scan's
-// chunks; the look-back's tiles, status words and one-group limit. The backends' translators are
+// chunks; the look-back's tiles, status words and one-group limit; the radix sorts' digit passes,
+// chunks and portions and the bitonic network. The backends' translators are
 // checked beside their own tests (vulkan_plans.cpp, opencl_plans.cpp).
 #include <catch2/catch.hpp>
 
@@ -10,6 +11,7 @@
 #include "shape_check.hpp"
 #include "xreduce/reduce_plan.hpp"
 #include "xreduce/scan_plan.hpp"
+#include "xreduce/sort_plan.hpp"
 
 namespace {
 
@@ -211,4 +213,96 @@ TEST_CASE("the look-back runs one block up to the one-group limit, else one per 
   always.one_group_max = std::uint64_t{1} << 32;
   CHECK(xr::plan_scan(s, std::uint64_t{1} << 32, DType::i32, always).passes[0].stage ==
         ScanStage::look_back);
+}
+
+TEST_CASE("radix digit passes: 8 bits each from the range's start, ending in the output",
+          "[shapes][core][sort]") {
+  using xr::SortBuffer;
+  for (xr::DType t : {DType::f16, DType::f32, DType::u64}) {
+    const std::uint32_t width = static_cast<std::uint32_t>(8 * xr::size_of(t));
+    for (std::uint32_t begin = 0; begin < width; begin += 3)
+      for (std::uint32_t end = begin + 1; end <= width; end += 5) {
+        const auto passes = xr::radix_digit_passes({begin, end});
+        REQUIRE(passes.size() == xr::radix_passes({begin, end}, t));
+        std::uint32_t covered = begin;
+        for (std::size_t p = 0; p < passes.size(); ++p) {
+          CHECK(passes[p].shift == covered);
+          CHECK(passes[p].width >= 1);
+          CHECK(passes[p].width <= 8);
+          covered += passes[p].width;
+          CHECK(passes[p].reads == (p == 0 ? SortBuffer::input : passes[p - 1].writes));
+          CHECK(passes[p].writes != SortBuffer::input);
+          CHECK(passes[p].reads != passes[p].writes);
+        }
+        CHECK(covered == end);
+        CHECK(passes.back().writes == SortBuffer::output);
+        CHECK(xr::needs_alternate(passes) == (passes.size() > 1));
+      }
+  }
+  CHECK_THROWS(xr::radix_digit_passes({4, 4}));
+}
+
+TEST_CASE("radix chunks: one wave of blocks over whole tiles, none past its counters",
+          "[shapes][core][sort]") {
+  const auto c = xr::radix_chunks(1000000, 3840, 528, std::size_t{1} << 31);
+  CHECK(c.tiles == 261);
+  CHECK(c.tiles_per_block == 1);
+  CHECK(c.blocks == 261);
+  const auto big = xr::radix_chunks(std::size_t{1} << 28, 3840, 528, std::size_t{1} << 31);
+  CHECK(big.blocks <= 528);
+  CHECK(big.blocks * big.tiles_per_block >= big.tiles);
+  CHECK((big.blocks - 1) * big.tiles_per_block < big.tiles);  // no block without a tile
+  // A chunk never counts more than its counters hold, however few blocks a wave has.
+  const std::size_t max_keys = 4 * 3840;
+  const auto capped = xr::radix_chunks(100 * 3840, 3840, 2, max_keys);
+  CHECK(capped.tiles_per_block * 3840 <= max_keys);
+  CHECK(capped.blocks * capped.tiles_per_block >= capped.tiles);
+}
+
+TEST_CASE("onesweep portions: whole tiles, at most the status words' keys, bins by turns",
+          "[shapes][core][sort]") {
+  const auto one = xr::onesweep_portions(std::size_t{1} << 28, 3840, (std::size_t{1} << 30) - 1);
+  REQUIRE(one.size() == 1);
+  CHECK(one[0].tiles == 69906);
+  CHECK(one[0].bins_in == 0);
+  CHECK(one[0].bins_out == 1);
+  const std::size_t n = (std::size_t{1} << 31) + 5, max_keys = (std::size_t{1} << 30) - 1;
+  const auto parts = xr::onesweep_portions(n, 3840, max_keys);
+  REQUIRE(parts.size() == 3);
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    CHECK(parts[i].first_tile == next);
+    CHECK(parts[i].tiles * 3840 <= max_keys);
+    CHECK(parts[i].bins_in == i % 2);
+    CHECK(parts[i].bins_out == 1 - i % 2);
+    next += parts[i].tiles;
+  }
+  CHECK(next == (n + 3839) / 3840);
+}
+
+TEST_CASE("the bitonic network: tile sort, then per stage global strides and one tile merge",
+          "[shapes][core][sort]") {
+  const auto small = xr::bitonic_schedule(100, 4096);
+  CHECK(small.padded == 4096);
+  CHECK(small.stages == 0);
+  REQUIRE(small.steps.size() == 1);
+  CHECK(small.steps[0].kind == xr::BitonicStepKind::sort_tiles);
+  const auto s = xr::bitonic_schedule(5 * 4096, 4096);
+  CHECK(s.padded == 8 * 4096);
+  CHECK(s.tiles == 8);
+  CHECK(s.stages == 3);
+  // Stages 2, 4 and 8 tiles: 1 + 2 + 3 global strides, each stage closed by a tile merge.
+  std::size_t global = 0, merges = 0;
+  for (const auto& step : s.steps) {
+    if (step.kind == xr::BitonicStepKind::merge_global) {
+      ++global;
+      CHECK(step.stride >= 4096);
+      CHECK(step.stride < step.stage);
+    }
+    merges += step.kind == xr::BitonicStepKind::merge_tiles;
+  }
+  CHECK(global == 6);
+  CHECK(merges == 3);
+  CHECK(s.steps.back().kind == xr::BitonicStepKind::merge_tiles);
+  CHECK(s.steps.back().stage == s.padded);
 }

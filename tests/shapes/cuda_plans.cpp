@@ -12,6 +12,7 @@
 #include "reduce_dispatch.hpp"
 #include "scan_dispatch.hpp"
 #include "shape_check.hpp"
+#include "sort_dispatch.hpp"
 #include "xreduce/error.hpp"
 
 namespace {
@@ -173,4 +174,20 @@ TEST_CASE("CUDA fast/decoupled-lookback runs one block up to core's one-group li
   CHECK_FALSE(make_scan_plan(ScanKernel::fast_decoupled_lookback, xr::DType::i32, xr::Op::sum, 1,
                              kDevice, 0)
                   .one_block);
+}
+
+TEST_CASE("CUDA bitonic/smem launches core's network", "[shapes][cuda][sort]") {
+  for (std::size_t n : {std::size_t{1}, std::size_t{5000}, std::size_t{1} << 20}) {
+    const SortProblem p{xr::DType::u32, n, xr::SortOrder::ascending, {0, 32}, false};
+    const SortPlan plan = make_sort_plan(SortKernel::bitonic_smem, p, kDevice);
+    const xr::BitonicSchedule network = xr::bitonic_schedule(n, plan.tile);
+    CHECK(plan.counts[0] == network.padded);
+    CHECK(plan.passes == network.stages);
+    REQUIRE(plan.bitonic_steps.size() == network.steps.size());
+    for (std::size_t i = 0; i < network.steps.size(); ++i) {
+      CHECK(plan.bitonic_steps[i].kind == network.steps[i].kind);
+      CHECK(plan.bitonic_steps[i].stage == network.steps[i].stage);
+      CHECK(plan.bitonic_steps[i].stride == network.steps[i].stride);
+    }
+  }
 }

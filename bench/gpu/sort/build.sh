@@ -20,7 +20,7 @@ trap 'rm -rf "$objs"' EXIT
 
 lib=cuda_backend/library
 sources=(
-  core/src/error.cpp core/src/types.cpp core/src/primitive.cpp
+  core/src/error.cpp core/src/types.cpp core/src/primitive.cpp core/src/sort_plan.cpp
   $lib/cuda_check.cpp $lib/device_limits.cpp $lib/current_device.cpp
   $lib/reduce_table.cpp $lib/scan_table.cpp $lib/sort_table.cpp $lib/library_policy.cpp
   $lib/sort_dispatch.cpp $lib/library_sort.cpp
