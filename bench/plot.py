@@ -103,6 +103,31 @@ def ratio_label(v):
     return f"{v:g}"
 
 
+def kind_of(r):
+    """A scan's kind; a sort's order, with "pairs" and its bit range where they apply."""
+    if r.get("primitive") != "sort":
+        return r.get("scan") or ""
+    sort = r.get("sort") or {}
+    kind = str(sort.get("order", "asc"))
+    if sort.get("values") not in (None, "none"):
+        kind += ", pairs"
+    if sort.get("bits") not in (None, "all"):
+        kind += f", bits {sort['bits']}"
+    return kind
+
+
+def sort_bytes_per_key(dtype, kind):
+    """The radix sort's bytes model (docs/cli.md): the keys read once, then read and written per
+    8-bit digit; u32 values read and written per digit."""
+    key = ELEMENT_BYTES.get(dtype, 4)
+    bits = 8 * key
+    if ", bits " in kind:
+        begin, end = kind.split(", bits ", 1)[1].split(":")
+        bits = int(end) - int(begin)
+    passes = (bits + 7) // 8
+    return key + passes * 2 * key + (passes * 8 if ", pairs" in kind else 0)
+
+
 def measured_rows(results):
     """The rows with a time, normalised; raises KeyError/TypeError/ValueError on a bad row."""
     rows = []
@@ -115,8 +140,8 @@ def measured_rows(results):
         rows.append({
             "backend": str(r["backend"]), "variant": str(r["variant"]),
             # reports before scan existed have neither field: they are reduce
-            "primitive": r.get("primitive") or "reduce", "kind": r.get("scan") or "",
-            "op": str(r["op"]), "dtype": str(r["dtype"]),
+            "primitive": r.get("primitive") or "reduce", "kind": kind_of(r),
+            "op": str(r["op"] or ""), "dtype": str(r["dtype"]),
             "mode": r.get("mode") or "cold",  # reports before --mode timed one cold call
             "n": n, "us": ms * 1e3,
             "failed": r.get("status", "ok") != "ok",  # anything not ok must not look like a result
@@ -130,6 +155,8 @@ def section_key(r):
 
 def section_title(key):
     primitive, kind, op, dtype, mode = key
+    if primitive == "sort":
+        return f"sort ({kind}) {dtype} · {mode}"
     what = f"{kind} scan" if primitive == "scan" and kind else primitive
     return f"{what} {op} {dtype} · {mode}"
 
@@ -176,6 +203,7 @@ class Section:
     def __init__(self, key, rows, devices, colours, end_to_end):
         self.key, self.rows = key, rows
         self.scan = key[0] == "scan"
+        self.sort = key[0] == "sort"
         self.backends = {r["backend"] for r in rows}
         self.others = [b for b in OTHER_APIS if b in self.backends] if "cuda" in self.backends \
             else []
@@ -202,7 +230,8 @@ class Section:
         differs from it by more than 5 %."""
         if self.end_to_end:
             return []
-        peaks = [(b, peak_of(self.devices.get(b), self.scan)) for b in GPUS if b in self.backends]
+        copy = self.scan or self.sort
+        peaks = [(b, peak_of(self.devices.get(b), copy)) for b in GPUS if b in self.backends]
         peaks = [(b, p) for b, p in peaks if p]
         return peaks[:1] + [(b, p) for b, p in peaks[1:] if abs(p / peaks[0][1] - 1) > 0.05]
 
@@ -228,7 +257,8 @@ class Section:
         return f"{variant} ({ANCHORS[a][2]})"
 
     def peak_label(self, backend, peak):
-        return f"at {backend}'s measured {'copy' if self.scan else 'read'} peak ({peak:.0f} GB/s)"
+        which = "copy" if self.scan or self.sort else "read"
+        return f"at {backend}'s measured {which} peak ({peak:.0f} GB/s)"
 
 
 def import_matplotlib():
@@ -255,14 +285,13 @@ def read_sections(path, mpl):
     """The report's sections in report order (primitive, dtype, op, mode as measured), or an
     error line."""
     try:
-        with open(path, encoding="utf-8") as f:
-            report = json.load(f)
+        report = read_report(path)
         devices = {}
         for d in report["devices"]:
             devices.setdefault(d["backend"], d)  # the first device of each backend
         rows = measured_rows(report["results"])
         end_to_end = bool((report.get("config") or {}).get("include_transfer", False))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, EOFError) as e:
         detail = f"no field {e}" if isinstance(e, KeyError) else str(e).replace("\n", " ")
         return None, f"cannot read the report {path}: {detail}"
     if not rows:
@@ -364,9 +393,8 @@ def main(argv):
     if mpl is None:
         return 3
     try:
-        with open(argv[1], encoding="utf-8") as f:
-            baseline = json.load(f).get("baseline")
-    except (OSError, ValueError, AttributeError):
+        baseline = read_report(argv[1]).get("baseline")
+    except (OSError, ValueError, AttributeError, EOFError):
         baseline = None  # read_sections says what is wrong with the file
     if baseline:
         return draw_baseline(baseline, argv[2], mpl)
@@ -419,7 +447,8 @@ def draw_time(ax, s, Line2D, HandlerTuple):
     ns = [r["n"] for r in s.rows]
     span = [min(ns) / 1.2, max(ns) * 1.2]
     for j, (backend, peak) in enumerate(s.peaks):
-        per_element = ELEMENT_BYTES.get(s.key[3], 4) * (2 if s.scan else 1)
+        per_element = sort_bytes_per_key(s.key[3], s.key[1]) if s.sort else \
+            ELEMENT_BYTES.get(s.key[3], 4) * (2 if s.scan else 1)
         us = [n * per_element / (peak * 1e3) for n in span]  # bytes / (GB/s) -> µs
         h, = ax.plot(span, us, color="black" if j == 0 else "0.45", linestyle=":", linewidth=1.1,
                      zorder=1)
@@ -696,7 +725,7 @@ def ladder_rows(report, path):
             continue
         primitive = r.get("primitive") or "reduce"
         row = {"backend": str(r["backend"]), "variant": str(r["variant"]),
-               "primitive": primitive, "kind": r.get("scan") or "", "op": str(r["op"]),
+               "primitive": primitive, "kind": kind_of(r), "op": str(r["op"] or ""),
                "dtype": str(r["dtype"]), "mode": r.get("mode") or "cold", "n": int(r["n"]),
                "status": status, "ms": float(ms) if ms is not None else None,
                "throttled": bool(r.get("throttled")), "path": path,
@@ -707,8 +736,9 @@ def ladder_rows(report, path):
         if row["ms"] is not None:
             gbps = r.get("gbps")
             if not isinstance(gbps, (int, float)) or not gbps > 0:  # bytes moved / time
-                bytes_moved = row["n"] * ELEMENT_BYTES.get(row["dtype"], 4) * \
-                    (2 if primitive == "scan" else 1)
+                bytes_moved = row["n"] * (
+                    sort_bytes_per_key(row["dtype"], row["kind"]) if primitive == "sort" else
+                    ELEMENT_BYTES.get(row["dtype"], 4) * (2 if primitive == "scan" else 1))
                 gbps = bytes_moved / (row["ms"] * 1e6)
             row["gbps"] = float(gbps)
         rows.append(row)
@@ -748,7 +778,7 @@ def ladder_panel(rows, primitive, options):
     """One primitive's point (op, kind, dtype, mode, n) and what its panel draws, or an error."""
     mine = [r for r in rows if r["primitive"] == primitive]
     op = pick((r["op"] for r in mine), None, "sum")
-    kind = pick((r["kind"] for r in mine), None, "inclusive")
+    kind = pick((r["kind"] for r in mine), None, "asc" if primitive == "sort" else "inclusive")
     mine = [r for r in mine if r["op"] == op and r["kind"] == kind]
     dtype = pick((r["dtype"] for r in mine), options["dtype"], "i32")
     mode = pick((r["mode"] for r in mine), options["mode"], "cold")
@@ -776,8 +806,10 @@ def ladder_panel(rows, primitive, options):
         for v in ladders[b]:
             on.setdefault(v, []).append(b)
     shared = [v for v in on if len(on[v]) > 1]
+    if not shared and len(apis) == 1:  # a ladder one API alone runs so far: its own ids
+        shared = list(on)
     ids = merge_orders([[v for v in ladders[b] if v in shared] for b in apis])
-    alone = {b: [v for v in ladders[b] if on[v] == [b]] for b in apis}
+    alone = {b: [v for v in ladders[b] if v not in shared] for b in apis}
     row_of = {(r["backend"], r["variant"]): r for r in reversed(point)}  # the first row wins
     anchor = row_of.get(("cuda", LADDER_ANCHOR))
     return {"primitive": primitive, "op": op, "kind": kind, "dtype": dtype, "mode": mode, "n": n,
@@ -806,7 +838,9 @@ def clock_line(panel):
     line = "; ".join(parts)
     uuids = {panel["rows"][0]["devices"].get(b, {}).get("uuid") for b in panel["apis"]}
     if len(uuids) == 1 and next(iter(uuids)):
-        line += f"\nOne device for the {len(panel['apis'])} APIs: UUID {next(iter(uuids))}"
+        apis = len(panel["apis"])
+        line += (f"\nOne device for the {apis} APIs" if apis > 1 else "\nDevice") + \
+            f": UUID {next(iter(uuids))}"
     return line
 
 
@@ -825,8 +859,9 @@ def draw_ladder_panel(ax, panel, mpl):
     slots = len(apis)
     group_h = slots * SLOT_H + GROUP_GAP
     scan = panel["primitive"] == "scan"
+    copy = scan or panel["primitive"] == "sort"
     devices = panel["rows"][0]["devices"]
-    peaks = {b: peak_of(devices.get(b), scan) for b in apis}
+    peaks = {b: peak_of(devices.get(b), copy) for b in apis}
     drawn = [r for r in panel["rows"] if r["status"] == "ok" and
              (r["variant"] in ids or r is panel["anchor"])]
     xmax = max([r["gbps"] for r in drawn] + [p for p in peaks.values() if p]) * 1.5
@@ -873,7 +908,7 @@ def draw_ladder_panel(ax, panel, mpl):
         if peak:
             handles.append(ax.axvline(peak, color=API_COLOUR[b], linestyle=":", linewidth=1.2,
                                       zorder=2, label=f"{API_NAME[b]}'s measured "
-                                      f"{'copy' if scan else 'read'} peak, {peak:.0f} GB/s"))
+                                      f"{'copy' if copy else 'read'} peak, {peak:.0f} GB/s"))
     ax.set_yticks(ys)
     ax.set_yticklabels(labels, fontsize=7.5)
     ax.set_ylim(max(ys) + group_h * 0.6, -group_h * 0.45)  # the ladder top-down
@@ -884,15 +919,18 @@ def draw_ladder_panel(ax, panel, mpl):
     ax.set_axisbelow(True)
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
-    what = "bytes read + written" if scan else "bytes read"
+    what = "the radix sort's bytes model" if panel["primitive"] == "sort" else \
+        "bytes read + written" if scan else "bytes read"
     ax.set_xlabel(f"GB/s = {what} / median device time, each API's own timer (longer is faster)"
                   f"\nlabels: median time · time over CUDA's", fontsize=7.5)
     ax.legend(handles=handles, loc="upper right", fontsize=6.6, frameon=True, framealpha=0.95,
               edgecolor="0.85")
-    kind = f"{panel['kind']} scan" if scan and panel["kind"] else panel["primitive"]
+    kind = f"{panel['kind']} scan" if scan and panel["kind"] else \
+        f"sort ({panel['kind']})" if panel["primitive"] == "sort" else panel["primitive"]
+    op = f"{panel['op']} " if panel["op"] else ""
     n = panel["n"]
     power = f" = 2^{n.bit_length() - 1}" if n & (n - 1) == 0 else ""
-    ax.set_title(f"{kind} · {panel['op']} {panel['dtype']} · {panel['mode']} · "
+    ax.set_title(f"{kind} · {op}{panel['dtype']} · {panel['mode']} · "
                  f"n = {count_label(n)}{power}", loc="left", fontsize=10, fontweight="bold",
                  pad=24)
     ax.annotate(clock_line(panel), (0, 1), xycoords="axes fraction", xytext=(0, 4),

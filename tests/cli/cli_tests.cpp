@@ -642,6 +642,15 @@ TEST_CASE("compare --plot draws an SVG with matplotlib", "[cli][plot]") {
   CHECK(dir.entries() == 1);
   expect_error({"compare", "--backend", "cpu", "--n", "1K", "--plot", (dir / "x.gif").string()}, 2,
                ".svg");
+  // A sort's sections are titled by order and values, not by an operator it has none of.
+  const auto sort_svg = dir / "sort.svg";
+  const Result s = xreduce({"compare", "--backend", "cpu", "--primitive", "sort", "--values", "u32",
+                            "--n", "1K,4K", "--reps", "1", "--quiet", "--plot", sort_svg.string()});
+  INFO(s.err);
+  REQUIRE(s.code == 0);
+  const std::string drawn = slurp(sort_svg);
+  CHECK(drawn.find("sort (asc, pairs)") != std::string::npos);
+  CHECK(drawn.find("None") == std::string::npos);
 }
 
 // Compare across the CPU and Vulkan (lavapipe in CI) in all four formats and with --plot. Skipped
