@@ -52,7 +52,7 @@ class ReduceProgram {
 class ClReducer final : public ProgramReducer<Device, ReduceSpec, ReduceProgram> {
  public:
   ClReducer(std::shared_ptr<Device> device, const ReduceSpec& spec)
-      : ProgramReducer(variant_info(Primitive::reduce, spec.id()), "n = 0: nothing is launched",
+      : ProgramReducer(Variants::info(Primitive::reduce, spec.id()), "n = 0: nothing is launched",
                        std::move(device), spec, kProgramsKept) {}
 
  private:

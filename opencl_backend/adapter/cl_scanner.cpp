@@ -49,7 +49,7 @@ class ScanProgram {
 class ClScanner final : public DeviceScanner {
  public:
   ClScanner(std::shared_ptr<Device> device, const ScanSpec& spec)
-      : DeviceScanner(variant_info(Primitive::scan, spec.id()), "n = 0: nothing is launched"),
+      : DeviceScanner(Variants::info(Primitive::scan, spec.id()), "n = 0: nothing is launched"),
         device_(std::move(device)),
         spec_(spec) {}
 

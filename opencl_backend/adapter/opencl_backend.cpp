@@ -53,7 +53,7 @@ class OpenClBackend final : public DeviceBackend {
     if (std::find(kernel.dtypes.begin(), kernel.dtypes.end(), DType::bf16) != kernel.dtypes.end())
       throw Error(ErrorCategory::usage,
                   kernel.path.string() + ": declares bf16, which OpenCL C has no type for");
-    kernels_.add(kernel, name(), has_variant(kernel.primitive, kernel.id));
+    kernels_.add(kernel, name(), Variants::has(kernel.primitive, kernel.id));
   }
 
   // The knobs docs/cli.md lists for OpenCL, as set.
@@ -107,9 +107,9 @@ class OpenClBackend final : public DeviceBackend {
  private:
   const DeviceFacts& facts() const { return devices_[selected()]; }
 
-  std::vector<VariantInfo> builtin_variants() const override { return variant_infos(); }
+  std::vector<VariantInfo> builtin_variants() const override { return Variants::all(); }
   bool has_builtin(Primitive primitive, std::string_view id) const override {
-    return has_variant(primitive, id);
+    return Variants::has(primitive, id);
   }
   std::string builtin_unsupported_reason(Primitive primitive, std::string_view id) const override {
     return variant_unsupported_reason(primitive, id, facts());

@@ -9,13 +9,6 @@
 #include "xreduce/library_variants.hpp"
 
 namespace xr::opencl {
-namespace {
-
-// The library's tables as core's LibraryVariants reads them.
-using Variants = LibraryVariants<&reduce_table, &scan_table, &opencl_dtypes, &requirement_words,
-                                 &missing_reason>;
-
-}  // namespace
 
 cl_platform_id platform_of(cl_device_id device) {
   cl_platform_id platform = nullptr;
@@ -59,18 +52,6 @@ std::vector<std::string> Context::variants(Primitive primitive, DType t) const {
   for (std::string_view id : {"fast/decoupled-lookback", "fast/reduce-then-scan"})
     if (variant_unsupported_reason(primitive, id, f).empty()) out.emplace_back(id);
   return out;
-}
-
-bool has_variant(Primitive primitive, std::string_view id) {
-  return Variants::has(primitive, id);
-}
-
-VariantInfo variant_info(Primitive primitive, std::string_view id) {
-  return Variants::info(primitive, id);
-}
-
-std::vector<VariantInfo> variant_infos() {
-  return Variants::all();
 }
 
 std::string variant_unsupported_reason(Primitive primitive, std::string_view id,

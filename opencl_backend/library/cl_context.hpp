@@ -7,6 +7,10 @@
 #include "cl_device_facts.hpp"
 #include "cl_knobs.hpp"
 #include "cl_programs.hpp"
+#include "cl_reduce_table.hpp"
+#include "cl_requirements.hpp"
+#include "cl_scan_table.hpp"
+#include "xreduce/library_variants.hpp"
 #include "xreduce/opencl/context.hpp"
 
 namespace xr::opencl {
@@ -18,12 +22,10 @@ struct ContextState {
   std::unique_ptr<Programs> programs;
 };
 
-// Whether the library has variant `id` of `primitive`.
-bool has_variant(Primitive primitive, std::string_view id);
-// The library's variant `id` of `primitive` (one it has), as the catalog registers it.
-VariantInfo variant_info(Primitive primitive, std::string_view id);
-// Every variant of the library, reduces then scans.
-std::vector<VariantInfo> variant_infos();
+// The library's variants as core reads its tables: Variants::has(primitive, id), info(primitive,
+// id) (the VariantInfo the catalog registers), all() (reduces then scans).
+using Variants = LibraryVariants<&reduce_table, &scan_table, &opencl_dtypes, &requirement_words,
+                                 &missing_reason>;
 
 // Why `facts`' device cannot run variant `id` of `primitive`: "unknown variant" for an id the
 // library lacks, a feature the device lacks; empty when it can. The one answer the library's

@@ -55,7 +55,7 @@ class ReduceProgram {
 class VulkanReducer final : public ProgramReducer<Device, ReduceSpec, ReduceProgram> {
  public:
   VulkanReducer(std::shared_ptr<Device> device, const ReduceSpec& spec)
-      : ProgramReducer(variant_info(Primitive::reduce, spec.id()), "n = 0: nothing is dispatched",
+      : ProgramReducer(Variants::info(Primitive::reduce, spec.id()), "n = 0: nothing is dispatched",
                        std::move(device), spec, kProgramsKept) {}
 
  private:

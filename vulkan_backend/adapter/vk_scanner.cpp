@@ -59,7 +59,7 @@ std::unique_ptr<Program> record_scan(Device& device, const ScanWorkspace& w, con
 class VulkanScanner final : public DeviceScanner {
  public:
   VulkanScanner(std::shared_ptr<Device> device, const ScanSpec& spec)
-      : DeviceScanner(variant_info(Primitive::scan, spec.id()), "n = 0: nothing is dispatched"),
+      : DeviceScanner(Variants::info(Primitive::scan, spec.id()), "n = 0: nothing is dispatched"),
         device_(std::move(device)),
         lookback_(state_of(device_->context()).lookback),  // the library's, from the same knobs
         spec_(effective_spec(spec, lookback_)) {}

@@ -64,7 +64,7 @@ class VulkanBackend final : public DeviceBackend {
       throw Error(ErrorCategory::usage, kernel.path.string() + ": declares bf16, which " +
                                             std::string(to_string(l)) +
                                             " has no type for (glslang 12)");
-    kernels_.add(kernel, name(), has_variant(kernel.primitive, kernel.id));
+    kernels_.add(kernel, name(), Variants::has(kernel.primitive, kernel.id));
   }
 
   std::vector<std::pair<std::string, std::string>> knobs() const override { return knobs_set_; }
@@ -146,9 +146,9 @@ class VulkanBackend final : public DeviceBackend {
  private:
   const DeviceFacts& facts() const { return instance_->devices()[selected()]; }
 
-  std::vector<VariantInfo> builtin_variants() const override { return variant_infos(); }
+  std::vector<VariantInfo> builtin_variants() const override { return Variants::all(); }
   bool has_builtin(Primitive primitive, std::string_view id) const override {
-    return has_variant(primitive, id);
+    return Variants::has(primitive, id);
   }
   std::string builtin_unsupported_reason(Primitive primitive, std::string_view id) const override {
     return variant_unsupported_reason(primitive, id, facts(), lookback_policy(instance_->knobs()));

@@ -15,14 +15,6 @@
 namespace xr::vulkan {
 namespace {
 
-// The library's tables as core's LibraryVariants reads them.
-using Variants = LibraryVariants<&reduce_table, &scan_table, &vulkan_dtypes, &requirement_words,
-                                 &missing_reason>;
-
-}  // namespace
-
-namespace {
-
 // The library's choice, fastest first, from the H200 report (docs/results/H200/results.json,
 // i32 and f32 sums, 1K..256M, cold and batch): fast/single-pass is the fastest Vulkan reduce at
 // every size from 16K (fast/vectorized by 0.3-0.6 us at 1K-4K, where single-pass runs one
@@ -169,18 +161,6 @@ std::vector<std::string> Context::variants(Primitive primitive, DType t) const {
     if (runs) runnable.emplace_back(id);
   }
   return runnable;
-}
-
-bool has_variant(Primitive primitive, std::string_view id) {
-  return Variants::has(primitive, id);
-}
-
-VariantInfo variant_info(Primitive primitive, std::string_view id) {
-  return Variants::info(primitive, id);
-}
-
-std::vector<VariantInfo> variant_infos() {
-  return Variants::all();
 }
 
 std::string variant_unsupported_reason(Primitive primitive, std::string_view id,

@@ -13,7 +13,10 @@
 #include "vk_device_facts.hpp"
 #include "vk_knobs.hpp"
 #include "vk_pipelines.hpp"
+#include "vk_reduce_table.hpp"
+#include "vk_requirements.hpp"
 #include "vk_scan_table.hpp"
+#include "xreduce/library_variants.hpp"
 #include "xreduce/vulkan/context.hpp"
 
 namespace xr::vulkan {
@@ -59,12 +62,10 @@ struct ContextState {
   std::optional<Pipelines> pipelines;  // reset before the device is released
 };
 
-// Whether the library has variant `id` of `primitive`.
-bool has_variant(Primitive primitive, std::string_view id);
-// The library's variant `id` of `primitive` (one it has), as the catalog registers it.
-VariantInfo variant_info(Primitive primitive, std::string_view id);
-// Every variant of the library, reduces then scans.
-std::vector<VariantInfo> variant_infos();
+// The library's variants as core reads its tables: Variants::has(primitive, id), info(primitive,
+// id) (the VariantInfo the catalog registers), all() (reduces then scans).
+using Variants = LibraryVariants<&reduce_table, &scan_table, &vulkan_dtypes, &requirement_words,
+                                 &missing_reason>;
 
 // Why `facts`' device cannot run variant `id` of `primitive` as the library plans it (a scan with
 // `lookback`'s tile): "unknown variant" for an id the library lacks, a feature the device lacks;
