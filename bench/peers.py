@@ -139,13 +139,17 @@ def write_atomically(path, document):
 class Reference:
     """One (dtype, n) input on the host and numpy's answers for it, each computed once."""
 
-    def __init__(self, np, dtype, n):
+    def __init__(self, np, dtype, n, dist="small"):
         self.np, self.dtype, self.n, self.scan = np, dtype, n, None
         rng = np.random.default_rng(SEED)
+        # xreduce's distributions (docs/cli.md, --dist): "small" integers in [0, 255] and floats
+        # in [-1, 1); "full" every 32-bit integer pattern and floats in [-2^20, 2^20).
         if dtype == "i32":
-            self.x = rng.integers(0, 256, size=n, dtype=np.int32)  # xreduce's "small"
+            lo, hi = (0, 256) if dist == "small" else (-2**31, 2**31)
+            self.x = rng.integers(lo, hi, size=n, dtype=np.int32)
         else:
-            self.x = rng.random(n, dtype=np.float32) * np.float32(2) - np.float32(1)  # [-1, 1)
+            scale = np.float32(1 if dist == "small" else 2**20)
+            self.x = (rng.random(n, dtype=np.float32) * np.float32(2) - np.float32(1)) * scale
 
     def check(self, primitive, got):
         """(ok, result text, reference text, reason) of a result on the host."""
@@ -272,7 +276,7 @@ def run(args, mods, why, np):
     with timer.context():
         for dtype in args.dtype:
             for n in args.sizes:
-                ref = Reference(np, dtype, n)
+                ref = Reference(np, dtype, n, args.dist)
                 inputs = {"cupy": cp.asarray(ref.x)} if cp is not None else {}
                 if use_torch:  # the same device memory as CuPy's, where CuPy is there
                     inputs["torch"] = (torch.from_dlpack(inputs["cupy"]) if cp is not None
@@ -299,7 +303,7 @@ def run(args, mods, why, np):
             "config": {"timing": "device", "cache": "cold",
                        "statistics": f"adaptive reps ({MIN_REPS}..{MAX_REPS}, until the median's "
                        f"spread < {TARGET_SPREAD * 100:g}% or {args.max_time:g} s per point)",
-                       "include_transfer": False, "seed": SEED, "dist": "small"},
+                       "include_transfer": False, "seed": SEED, "dist": args.dist},
             "devices": [describe(p, mods, args.device) for p in args.peers],
             "same_gpu": None,
             "skipped": [{"backend": p, "reason": why[p]} for p in PEERS if p in why],
@@ -328,6 +332,9 @@ def parse_args(argv):
     p.add_argument("--mode", default="cold,batch", help="cold (one call, L2 flushed), batch "
                    "(back to back, per call) or all (default cold,batch)")
     p.add_argument("--peers", help="torch, cupy or all (default: every importable one)")
+    p.add_argument("--dist", default="small", help="small (integers in [0, 255], floats in "
+                   "[-1, 1)) or full (every i32 pattern, floats in [-2^20, 2^20)), as xreduce's "
+                   "--dist (default small)")
     p.add_argument("--max-time", type=float, default=1.0, metavar="S",
                    help="wall seconds of samples per point, at most (default 1.0)")
     p.add_argument("--device", type=int, default=0, help="CUDA device index (default 0)")
@@ -348,6 +355,8 @@ def parse_args(argv):
     a.dtype = parse_choice("--dtype", a.dtype, DTYPES)
     a.primitive = parse_choice("--primitive", a.primitive, PRIMITIVES)
     a.mode = parse_choice("--mode", a.mode, MODES)
+    if a.dist not in ("small", "full"):
+        raise Usage(f"--dist {a.dist}: expected small or full")
     a.peers = parse_choice("--peers", a.peers, PEERS) if a.peers else None
     if not a.max_time > 0:
         raise Usage(f"--max-time {a.max_time}: expected seconds > 0")
@@ -380,6 +389,8 @@ def self_test():
     assert expect_usage(parse_args, ["--out", "x.json", "--mode", "hot"]).startswith("--mode 'hot'")
     assert expect_usage(parse_args, ["--out", "x.json", "--n", "1K", "--sweep", "1K:2K"])
     assert parse_args(["--out", "x.json", "--n", "4K,1K,4K"]).sizes == [1024, 4096]
+    assert parse_args(["--out", "x.json", "--dist", "full"]).dist == "full"
+    assert expect_usage(parse_args, ["--out", "x.json", "--dist", "wide"]).startswith("--dist wide")
     s = summarize([3.0, 1.0, 2.0, 10.0])  # median 2.5; deviations 0.5 0.5 1.5 7.5 -> MAD 1.0
     assert (s["median"], s["min"], s["max"], s["mean"], s["count"]) == (2.5, 1.0, 10.0, 4.0, 4)
     assert s["rel_spread"] == 1.0 / 2.5 and summarize([5.0])["rel_spread"] == 0
