@@ -16,47 +16,66 @@
 namespace xr::cuda::detail {
 namespace {
 
-// A pass's tile per key width, 256 threads x kItems keys, and the blocks per SM the registers
-// must allow (at most 64 registers a thread). H200, 2^28 u32, ms keys / pairs, lib/cub 6.12 /
-// 7.10 in the same runs: 256 x 15 at 4 blocks 8.38 / 10.25. CUB's SM90 shape, 384 x 20 at 2
-// blocks, was no faster on an H100 in a layout since dropped (9.88 / 11.41 against 9.78 /
-// 12.22). 64-bit keys 256 x 12, so the staged keys fit 48 KiB of static shared memory; not
-// measured. Not swept further.
+// A pass's tile, threads x items keys, and the blocks per SM the registers must allow (2 blocks
+// of 384 allow 80 registers a thread). H200, 2^28 keys uniform over all bit patterns, ms keys /
+// pairs, lib/cub in the same runs 6.32 / 7.41 (32-bit keys), 16.50 / 20.12 (64-bit keys):
+//   32-bit keys, each digit recomputed where used: 256x15 at 4 blocks 8.57 / 9.54, 384x20 at 2
+//   7.77 / 8.59, 256x20 at 3 8.00 / 8.80, 384x23 at 2 7.49 / 8.25, 512x15 at 2 7.76 / 8.74,
+//   384x15 at 3 7.84 / 8.75; with the digits computed once: 384x23 6.99 / 7.92, 384x26 7.03 /
+//   7.81, 384x28 7.41 / 9.03 (spills), 512x20 6.85 / 8.51, 256x23 at 3 7.26 / 8.24, 384x20 7.14 /
+//   8.08.
+//   64-bit keys: 384x15 17.67 / 20.58, 384x18 16.26 / 20.53 (pairs spill), 256x15 at 3 18.58 /
+//   22.66, 384x12 19.13 / 22.07.
 struct OnesweepShape {
   int threads;
   int items;
   int min_blocks;
   constexpr std::size_t tile() const { return std::size_t(threads) * items; }
 };
-template <class Bits>
-constexpr OnesweepShape kShape = sizeof(Bits) == 8 ? OnesweepShape{256, 12, 4}
-                                                   : OnesweepShape{256, 15, 4};
-// Predecessors one look-back round trip reads per digit. H200, 2^28 u32 keys: 1 8.94 ms, 4 8.38,
-// 8 8.39 (a walk is about L2 latency x tiles started per unit of time long).
+template <class Bits, bool kPairs>
+constexpr OnesweepShape kShape = sizeof(Bits) == 8 ? OnesweepShape{384, 15, 2}
+                                                   : OnesweepShape{384, 23, 2};
+template <class Bits, bool kPairs, class F>
+void with_shape(F&& f) {
+  f.template operator()<kShape<Bits, kPairs>>();
+}
+// Predecessors one look-back round trip reads per digit. H200, 2^28 u32 keys / pairs at 384x20
+// (each digit recomputed): 1 7.74 / 8.52 ms, 8 7.75 / 8.62, 32 8.66 / 9.43.
 constexpr int kLookBackWindow = 8;
 // Pause between polls of a status word not yet published: 0 and 32 ns alike (H200, 2^28 u32,
 // 9.81 / 9.80 ms at 384 x 20); kept for the many waiters of larger grids.
 constexpr unsigned kSpinNs = 32;
-// The histogram kernel: 256 threads, 4 vectors of 16 bytes in flight each, one resident wave.
-constexpr int kHistogramBlock = 256;
+// The histogram kernel: 1024 threads (its shared counters, HistogramLayout, take 128 KiB: a
+// block per SM), 4 vectors of 16 bytes in flight each, one resident wave. H200, 2^28 u32 under
+// ncu (its locked clocks): 544 us; one shared copy per block of 256 threads 636, CUB's 593.
+constexpr int kHistogramBlock = 1024;
 constexpr int kHistogramUnroll = 4;
 // A histogram block counts at most 2^31 keys: its 32-bit shared counters cannot wrap.
 constexpr std::size_t kMaxBlockKeys = std::size_t{1} << 31;
 // The counter's slot before the status words.
 constexpr std::size_t kCounterBytes = 256;
 
-std::size_t tile_of(DType t) {
-  std::size_t tile = 0;
-  kernels::with_key_bits(t, [&]<class Bits>() { tile = kShape<Bits>.tile(); });
-  return tile;
+template <class Kernel>
+void allow_shared(Kernel kernel, std::size_t bytes) {
+  XR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int>(bytes)));
+}
+
+OnesweepShape shape_of(DType t, bool pairs) {
+  OnesweepShape shape{};
+  kernels::with_key_bits(
+      t, [&]<class Bits>() { shape = pairs ? kShape<Bits, true> : kShape<Bits, false>; });
+  return shape;
 }
 
 unsigned histogram_grid(const SortProblem& p, const DeviceLimits& dev) {
   int per_sm = 0;
   kernels::with_key_bits(p.dtype, [&]<class Bits>() {
-    XR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, kernels::onesweep_histograms<Bits, kHistogramBlock, kHistogramUnroll>,
-        kHistogramBlock, 0));
+    const auto kernel = kernels::onesweep_histograms<Bits, kHistogramBlock, kHistogramUnroll>;
+    constexpr std::size_t bytes = kernels::HistogramLayout<Bits>::kSharedBytes;
+    allow_shared(kernel, bytes);
+    XR_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kHistogramBlock, bytes));
   });
   const std::size_t wave = std::size_t(std::max(per_sm, 1)) * std::max(dev.sm_count, 1);
   const std::size_t useful = ceil_div(p.n, std::size_t(kHistogramBlock) * 16);
@@ -81,27 +100,33 @@ Regions regions(const SortPlan& plan, void* temp) {
 template <class Bits, bool kPairs>
 void run_pass(const SortPlan& plan, const kernels::RadixPassArgs<Bits>& pass_args, const Regions& r,
               unsigned pass, cudaStream_t stream) {
-  constexpr OnesweepShape s = kShape<Bits>;
-  const std::size_t portion_tiles = plan.counts[0];
-  std::uint64_t* bins = r.bins + std::size_t(pass) * 2 * kernels::kRadix;
-  auto* status = reinterpret_cast<unsigned*>(reinterpret_cast<char*>(r.counter) + kCounterBytes);
-  for (std::size_t first = 0, portion = 0; first < plan.tiles; first += portion_tiles, ++portion) {
-    const auto tiles = static_cast<unsigned>(std::min(portion_tiles, plan.tiles - first));
-    XR_CUDA_CHECK(cudaMemsetAsync(
-        r.counter, 0, kCounterBytes + std::size_t(tiles) * kernels::kRadix * sizeof(unsigned),
-        stream));
-    const kernels::OnesweepArgs<Bits> a{pass_args,
-                                        status,
-                                        r.counter,
-                                        bins + (portion % 2) * kernels::kRadix,
-                                        bins + ((portion + 1) % 2) * kernels::kRadix,
-                                        first,
-                                        tiles,
-                                        kSpinNs};
-    kernels::onesweep_pass<Bits, s.threads, s.items, s.min_blocks, kLookBackWindow, kPairs>
-        <<<tiles, s.threads, 0, stream>>>(a);
-    XR_CUDA_CHECK_LAUNCH();
-  }
+  with_shape<Bits, kPairs>([&]<OnesweepShape s>() {
+    using Tile = kernels::OnesweepTile<Bits, s.threads, s.items, kPairs>;
+    const auto kernel =
+        kernels::onesweep_pass<Bits, s.threads, s.items, s.min_blocks, kLookBackWindow, kPairs>;
+    constexpr std::size_t shared = sizeof(typename Tile::Shared);
+    allow_shared(kernel, shared);
+    const std::size_t portion_tiles = plan.counts[0];
+    std::uint64_t* bins = r.bins + std::size_t(pass) * 2 * kernels::kRadix;
+    auto* status = reinterpret_cast<unsigned*>(reinterpret_cast<char*>(r.counter) + kCounterBytes);
+    for (std::size_t first = 0, portion = 0; first < plan.tiles;
+         first += portion_tiles, ++portion) {
+      const auto tiles = static_cast<unsigned>(std::min(portion_tiles, plan.tiles - first));
+      XR_CUDA_CHECK(cudaMemsetAsync(
+          r.counter, 0, kCounterBytes + std::size_t(tiles) * kernels::kRadix * sizeof(unsigned),
+          stream));
+      const kernels::OnesweepArgs<Bits> a{pass_args,
+                                          status,
+                                          r.counter,
+                                          bins + (portion % 2) * kernels::kRadix,
+                                          bins + ((portion + 1) % 2) * kernels::kRadix,
+                                          first,
+                                          tiles,
+                                          kSpinNs};
+      kernel<<<tiles, s.threads, shared, stream>>>(a);
+      XR_CUDA_CHECK_LAUNCH();
+    }
+  });
 }
 
 // One read of the keys for every pass's digit counts, then each pass's bins.
@@ -109,11 +134,14 @@ template <class Bits>
 void count_digits(const SortPlan& plan, const Bits* keys, const kernels::KeyCodec<Bits>& codec,
                   const Regions& r, cudaStream_t stream) {
   const SortProblem& p = plan.problem;
+  allow_shared(kernels::onesweep_histograms<Bits, kHistogramBlock, kHistogramUnroll>,
+               kernels::HistogramLayout<Bits>::kSharedBytes);
   XR_CUDA_CHECK(cudaMemsetAsync(
       r.histograms, 0, std::size_t(plan.passes) * kernels::kRadix * sizeof(std::uint64_t), stream));
   kernels::onesweep_histograms<Bits, kHistogramBlock, kHistogramUnroll>
-      <<<static_cast<unsigned>(plan.counts[1]), kHistogramBlock, 0, stream>>>(
-          keys, p.n, codec, p.bits, plan.passes, r.histograms);
+      <<<static_cast<unsigned>(plan.counts[1]), kHistogramBlock,
+         kernels::HistogramLayout<Bits>::kSharedBytes, stream>>>(keys, p.n, codec, p.bits,
+                                                                 plan.passes, r.histograms);
   XR_CUDA_CHECK_LAUNCH();
   kernels::onesweep_bins<<<plan.passes, kernels::kRadix, 0, stream>>>(r.histograms, r.bins);
   XR_CUDA_CHECK_LAUNCH();
@@ -122,17 +150,19 @@ void count_digits(const SortPlan& plan, const Bits* keys, const kernels::KeyCode
 }  // namespace
 
 Policy policy_sort_onesweep(const DeviceLimits&) {
-  return {256, 15, 4, 0,
-          "one tile per block, 256 x 15 keys (64-bit keys 256 x 12), 4 blocks per SM, look-back "
-          "window 8, polls paused 32 ns; H200 2^28 u32 keys 8.38 ms (lib/cub 6.12); histograms "
-          "256 x 4 vectors of 16 bytes, one resident wave, not measured"};
+  return {384, 23, 2, 0,
+          "one tile per block, 384 x 23 keys (64-bit keys 384 x 15), 2 blocks per SM, digits "
+          "matched by ballots, look-back window 8, polls paused 32 ns; H200 2^28 u32 keys 6.99 ms, "
+          "pairs 7.92 (lib/cub 6.32 / 7.41); histograms 1024 x 4 vectors of 16 bytes into 32 "
+          "private copies, one resident wave"};
 }
 
 void plan_sort_onesweep(SortPlan& plan, const DeviceLimits& dev) {
   const SortProblem& p = plan.problem;
   plan.passes = radix_passes(p.bits, p.dtype);
-  plan.block = 256;
-  plan.tile = tile_of(p.dtype);
+  const OnesweepShape shape = shape_of(p.dtype, p.pairs);
+  plan.block = static_cast<unsigned>(shape.threads);
+  plan.tile = shape.tile();
   plan.tiles = ceil_div(p.n, plan.tile);
   const std::size_t portion_tiles =
       std::min(plan.tiles, kernels::DigitStatus::kMaxPortionKeys / plan.tile);

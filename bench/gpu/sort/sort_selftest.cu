@@ -6,13 +6,19 @@
 // own implementation of the ordered bits (not the library's). Values are the keys' input
 // positions, so a pair's value checks stability. Outputs and temporary storage are poisoned
 // before each call (temporary storage needs no zeroing), and the inputs are checked unchanged
-// after it. lib/cub is checked against CUB's order, which sorts -0.0 and +0.0 as one key: as
-// +0.0, or, on its descending onesweep path (larger n), as -0.0, which differ under a bit range.
-// Then, for u32 keys and u32 pairs at 2^28, every variant's median time of 21 runs (cudaEvent),
-// its output verified in O(n). One line per case, a summary; exit 1 on any mismatch.
-//   ./sort_selftest [--quick | --timing | --huge [N]] [--variant ID]
+// after it. The library's variants sort -0.0 and +0.0 as one key (CUB's rule: in the sort bits,
+// after the order's flip, a float key's 0x7f..f becomes 0x80..0); lib/cub is checked against
+// either zero, as its descending onesweep path (larger n) takes -0.0 where the others take +0.0,
+// which differ under a bit range.
+// Then, at 2^28 keys uniform over all bit patterns, for u32, i32, f32 and u64, keys and u32
+// pairs: every variant's median time of 21 runs (cudaEvent), lib/cub's first, each output checked
+// bitwise against lib/cub's (u32 pairs verified in O(n) as well), with the SM clock the GPU ran
+// at (clock64 against the global timer, right after the runs). One line per case, a summary;
+// exit 1 on any mismatch.
+//   ./sort_selftest [--quick | --timing | --huge [N]] [--variant ID] [--dtype T]...
 //     --quick: no 2^28 timing; --timing: the 2^28 timing alone; --huge: u32 pairs past 2^31 keys
-//     alone (N, default 2^31 + 3: onesweep in 3 portions; about 48 GB of device memory)
+//     alone (N, default 2^31 + 3: onesweep in 3 portions; about 48 GB of device memory);
+//     --dtype: the timed dtypes (default u32 i32 f32 u64); --keys / --pairs: time only those
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -106,19 +112,21 @@ std::uint64_t ordered_bits(DType t, std::uint64_t key) {
   return (key & sign) ? ~key & all_ones(w) : key ^ sign;
 }
 
-// How a sort treats the float zeros: the library's variants as two keys, -0.0 first; CUB's as
-// one key, +0.0 (its descending onesweep path, which runs for larger n, takes -0.0 instead: the
-// bits differ under a bit range).
-enum class Zeros { distinct, as_positive, as_negative };
+// How a sort treats the float zeros: the library's variants as one key, the sort bits 0x7f..f
+// (after the order's flip) taken as 0x80..0 (+0.0 ascending, -0.0 descending); CUB's as one key,
+// +0.0 or -0.0 (its descending onesweep path, which runs for larger n, takes -0.0 where the
+// ascending takes +0.0: the bits differ under a bit range).
+enum class Zeros { merged, as_positive, as_negative };
 
 // What a sort over `bits` (effective) in `order` compares.
 std::uint64_t rank_of(DType t, std::uint64_t key, SortOrder order, BitRange bits, Zeros zeros) {
   const unsigned w = width_of(t);
   const std::uint64_t negative_zero = std::uint64_t{1} << (w - 1);
-  if (is_float_key(t) && (key == 0 || key == negative_zero) && zeros != Zeros::distinct)
+  if (is_float_key(t) && (key == 0 || key == negative_zero) && zeros != Zeros::merged)
     key = zeros == Zeros::as_positive ? 0 : negative_zero;
   std::uint64_t o = ordered_bits(t, key);
   if (order == SortOrder::descending) o = ~o & all_ones(w);
+  if (is_float_key(t) && zeros == Zeros::merged && o == negative_zero - 1) o = negative_zero;
   return (o >> bits.begin) & all_ones(bits.end - bits.begin);
 }
 
@@ -306,7 +314,7 @@ void check_input(Input& in, const std::vector<const char*>& variants, Tally& tal
   for (SortOrder order : xr::kAllSortOrders)
     for (BitRange bits : bit_ranges(in.dtype)) {
       const BitRange eff = xr::effective_bits(bits, in.dtype);
-      const auto want = stable_order(in.dtype, in.keys, order, eff, Zeros::distinct);
+      const auto want = stable_order(in.dtype, in.keys, order, eff, Zeros::merged);
       std::vector<std::uint32_t> cub_positive, cub_negative;
       if (floats) cub_positive = stable_order(in.dtype, in.keys, order, eff, Zeros::as_positive);
       if (floats) cub_negative = stable_order(in.dtype, in.keys, order, eff, Zeros::as_negative);
@@ -398,7 +406,7 @@ void check_all(const std::vector<const char*>& variants, Tally& tally) {
     }
 }
 
-// --- 2^28 u32: time and O(n) verification --------------------------------------------------------
+// --- 2^28 keys: time and verification ----------------------------------------------------------
 
 // Pairs over keys 0..: the output keys ascend, each the input key at its value's position,
 // equal keys in ascending positions, and the values a permutation.
@@ -414,13 +422,43 @@ bool verified_pairs(const std::vector<std::uint32_t>& in, const std::vector<std:
   return true;
 }
 
-// Median milliseconds of kTimedRuns calls, after one untimed call.
-double median_ms(xr::cuda::Sort& sort, Input& in, void* temp) {
-  auto call = [&] {
-    sort.enqueue(nullptr, in.keys_in.get(), in.keys_out.get(),
-                 static_cast<const std::uint32_t*>(in.values_in.get()),
-                 static_cast<std::uint32_t*>(in.values_out.get()), temp);
-  };
+// Keys uniform over all bit patterns, `bytes` of them (splitmix64).
+std::vector<unsigned char> random_bytes(std::size_t bytes, std::uint64_t seed) {
+  std::vector<unsigned char> out(bytes);
+  std::uint64_t x = seed;
+  for (std::size_t i = 0; i < bytes; i += 8) {
+    std::uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    std::memcpy(&out[i], &z, std::min<std::size_t>(8, bytes - i));
+  }
+  return out;
+}
+
+// The SM clock over `ms` of spinning, in MHz: clock64 cycles per global-timer nanosecond.
+__global__ void clock_probe(unsigned long long ns, unsigned long long* out) {
+  unsigned long long t0, t1;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  const long long c0 = clock64();
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+  } while (t1 - t0 < ns);
+  const long long c1 = clock64();
+  out[0] = static_cast<unsigned long long>(c1 - c0);
+  out[1] = t1 - t0;
+}
+
+double sm_clock_mhz() {
+  DeviceBuffer out(16);
+  clock_probe<<<1, 1>>>(5'000'000ull, static_cast<unsigned long long*>(out.get()));
+  CHECK_CUDA(cudaDeviceSynchronize());
+  const auto v = download_as<unsigned long long>(out);
+  return 1e3 * double(v[0]) / double(v[1]);
+}
+
+// Median milliseconds of kTimedRuns calls of `call`, after one untimed call.
+double median_ms(const std::function<void()>& call) {
   call();
   cudaEvent_t start, stop;
   CHECK_CUDA(cudaEventCreate(&start));
@@ -439,43 +477,68 @@ double median_ms(xr::cuda::Sort& sort, Input& in, void* temp) {
   return ms[kTimedRuns / 2];
 }
 
-// Times one variant over keys or pairs and checks its last output: pairs in O(n), keys against
-// the keys of the first verified pairs (`reference`, filled by the first pairs run).
-void time_variant(const char* variant, bool pairs, Input& in, const std::vector<std::uint32_t>& h,
-                  std::vector<std::uint32_t>& reference, Tally& tally) {
-  xr::cuda::Sort sort({DType::u32, kLargeN, SortOrder::ascending, {}, pairs, variant});
-  DeviceBuffer temp(sort.temp_storage_bytes());
-  const double ms = median_ms(sort, in, temp.get());
-  CHECK_CUDA(cudaDeviceSynchronize());
-  const auto keys = download_as<std::uint32_t>(in.keys_out);
-  bool ok;
-  if (pairs) {
-    ok = verified_pairs(h, keys, download_as<std::uint32_t>(in.values_out));
-    if (ok && reference.empty()) reference = keys;
-  } else {
-    ok = !reference.empty() && keys == reference;
+// One dtype, keys or pairs, at 2^28 uniform keys: lib/cub first (its output the reference),
+// then every other variant, each line with its time against lib/cub's and the SM clock.
+void time_dtype(DType t, bool pairs, const std::vector<const char*>& variants, Tally& tally) {
+  const std::size_t n = kLargeN, w = xr::size_of(t);
+  const std::vector<unsigned char> host_keys = random_bytes(n * w, 2028 + w);
+  std::vector<std::uint32_t> positions(n);
+  std::iota(positions.begin(), positions.end(), 0u);
+  DeviceBuffer keys_in(n * w), keys_out(n * w), values_in(n * 4), values_out(n * 4);
+  keys_in.upload(host_keys.data());
+  values_in.upload(positions.data());
+  std::vector<const char*> order{"lib/cub"};
+  for (const char* v : variants)
+    if (std::string(v) != "lib/cub") order.push_back(v);
+  std::vector<unsigned char> ref_keys, ref_values;
+  double cub_ms = 0;
+  for (const char* variant : order) {
+    try {
+      xr::cuda::Sort sort({t, n, SortOrder::ascending, {}, pairs, variant});
+      DeviceBuffer temp(sort.temp_storage_bytes());
+      const double ms = median_ms([&] {
+        sort.enqueue(nullptr, keys_in.get(), keys_out.get(),
+                     static_cast<const std::uint32_t*>(values_in.get()),
+                     static_cast<std::uint32_t*>(values_out.get()), temp.get());
+      });
+      const double mhz = sm_clock_mhz();
+      std::vector<unsigned char> keys = keys_out.download(), values;
+      if (pairs) values = values_out.download();
+      bool ok;
+      if (ref_keys.empty()) {
+        ok = true;
+        if (t == DType::u32 && pairs) {
+          std::vector<std::uint32_t> in(n), k(n), v(n);
+          std::memcpy(in.data(), host_keys.data(), 4 * n);
+          std::memcpy(k.data(), keys.data(), 4 * n);
+          std::memcpy(v.data(), values.data(), 4 * n);
+          ok = verified_pairs(in, k, v);
+        }
+        ref_keys = std::move(keys);
+        ref_values = std::move(values);
+        cub_ms = ms;
+      } else {
+        ok = keys == ref_keys && values == ref_values;
+      }
+      tally.record(ok);
+      std::printf(
+          "%s time %-22s %-4s %-5s n=2^28: median %.3f ms of %d, %.2f GKeys/s, %.2fx lib/cub, SM "
+          "%.0f MHz  [%s]\n",
+          ok ? "ok  " : "FAIL", variant, std::string(xr::to_string(t)).c_str(),
+          pairs ? "pairs" : "keys", ms, kTimedRuns, double(n) / (ms * 1e6), cub_ms / ms, mhz,
+          sort.describe().c_str());
+    } catch (const std::exception& e) {
+      tally.record(false);
+      std::printf("FAIL time %s: threw: %s\n", variant, e.what());
+    }
+    std::fflush(stdout);
   }
-  tally.record(ok);
-  std::printf("%s time %-22s u32 %-5s n=2^28: median %.3f ms of %d, %.2f GKeys/s  [%s]\n",
-              ok ? "ok  " : "FAIL", variant, pairs ? "pairs" : "keys", ms, kTimedRuns,
-              double(kLargeN) / (ms * 1e6), sort.describe().c_str());
-  std::fflush(stdout);
 }
 
-void time_large(const std::vector<const char*>& variants, Tally& tally) {
-  std::vector<std::uint64_t> keys = make_keys(DType::u32, kLargeN, 2028);
-  std::vector<std::uint32_t> h(keys.begin(), keys.end());
-  Input in(DType::u32, std::move(keys));
-  std::vector<std::uint32_t> reference;
-  for (bool pairs : {true, false})
-    for (const char* variant : variants) {
-      try {
-        time_variant(variant, pairs, in, h, reference, tally);
-      } catch (const std::exception& e) {
-        tally.record(false);
-        std::printf("FAIL time %s: threw: %s\n", variant, e.what());
-      }
-    }
+void time_large(const std::vector<const char*>& variants, const std::vector<DType>& dtypes,
+                const std::vector<bool>& kinds, Tally& tally) {
+  for (DType t : dtypes)
+    for (bool pairs : kinds) time_dtype(t, pairs, variants, tally);
 }
 
 // --- past 2^31 keys: the radix variants' 64-bit indexing and onesweep's portions ---------------
@@ -524,7 +587,9 @@ void check_huge(const std::vector<const char*>& variants, std::size_t n, Tally& 
 
 struct Options {
   bool checks = true, timing = true;
-  std::size_t huge = 0;  // 0: no past-2^31 run
+  std::vector<DType> timed{DType::u32, DType::i32, DType::f32, DType::u64};
+  std::vector<bool> kinds{false, true};  // keys, pairs
+  std::size_t huge = 0;                  // 0: no past-2^31 run
   std::vector<const char*> variants{std::begin(kVariants), std::end(kVariants)};
 };
 
@@ -541,6 +606,19 @@ bool parse(int argc, char** argv, Options& o) {
                                                      : (std::size_t{1} << 31) + 3;
     } else if (arg == "--variant" && i + 1 < argc) {
       o.variants = {argv[++i]};
+    } else if (arg == "--dtype" && i + 1 < argc) {
+      static bool first = true;
+      if (first) o.timed.clear();
+      first = false;
+      const std::string name = argv[++i];
+      bool known = false;
+      for (DType t : kDTypes)
+        if (name == xr::to_string(t)) o.timed.push_back(t), known = true;
+      if (!known) return false;
+    } else if (arg == "--keys") {
+      o.kinds = {false};
+    } else if (arg == "--pairs") {
+      o.kinds = {true};
     } else {
       return false;
     }
@@ -553,7 +631,9 @@ bool parse(int argc, char** argv, Options& o) {
 int main(int argc, char** argv) {
   Options o;
   if (!parse(argc, argv, o))
-    return std::fprintf(stderr, "usage: %s [--quick | --timing | --huge [N]] [--variant ID]\n",
+    return std::fprintf(stderr,
+                        "usage: %s [--quick | --timing | --huge [N]] [--variant ID] [--dtype T]... "
+                        "[--keys | --pairs]\n",
                         argv[0]),
            2;
   Tally tally;
@@ -567,7 +647,7 @@ int main(int argc, char** argv) {
     std::printf("\n");
     if (o.checks) check_refusals(tally);
     if (o.checks) check_all(o.variants, tally);
-    if (o.timing) time_large(o.variants, tally);
+    if (o.timing) time_large(o.variants, o.timed, o.kinds, tally);
     if (o.huge) check_huge(o.variants, o.huge, tally);
   } catch (const std::exception& e) {
     std::printf("FAIL: %s\n", e.what());

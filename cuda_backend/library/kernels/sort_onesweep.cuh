@@ -2,11 +2,13 @@
 // Merrill, "Onesweep: A Faster Least Significant Digit Radix Sort for GPUs", 2022).
 //   1. onesweep_histograms: one read of the keys counts the digits of every pass at once;
 //   2. onesweep_bins: per pass, the exclusive scan of its 256 counts (each digit's first index);
-//   3. onesweep_pass, once per pass: a block per tile counts its digits and publishes the counts
-//      at once (the tiles after it wait on them), ranks its keys and stages them in digit order
-//      (RadixTile), and only then finds where each digit of its tile goes, with a decoupled
-//      look-back over the tiles before it (one thread per digit), by which time most of those
-//      have published their prefixes; then scatters.
+//   3. onesweep_pass, once per pass: a block per tile counts its digits per warp and publishes
+//      the tile's counts at once (the tiles after it wait on them), turns the warps' counts into
+//      each warp's first place per digit, ranks its keys there (one shared-memory atomic per
+//      group of equal digits in a warp), stages them in digit order, and only then finds where
+//      each digit of its tile goes, with a decoupled look-back over the tiles before it (one
+//      thread per digit), by which time most of those have published their prefixes; then
+//      writes the staged keys (and values) out, consecutive threads in runs of one digit.
 // Look-back status: one 32-bit word per (tile, digit), the flag in the top two bits and the count
 // below (CUB's layout for onesweep), so flag and count travel in one single-copy-atomic access
 // and relaxed atomics suffice. A tile first publishes its count of the digit (kAggregate), then,
@@ -44,35 +46,55 @@ struct DigitStatus {
   }
 };
 
+// The histogram kernel's shared counters: kCopies of each (pass, digit), lane l adding into copy
+// l % kCopies, a copy's counters kCopies words apart. With 32 copies every lane of a warp hits
+// its own bank, so a warp's atomic is one shared-memory round however its digits fall (one
+// shared copy costs about 3.5 rounds on random digits, the birthday bound over 32 banks); 64-bit
+// keys' 8 passes fit 16 copies (two lanes a bank, at most two rounds).
+template <class Bits>
+struct HistogramLayout {
+  static constexpr unsigned kPasses = sizeof(Bits);  // 8-bit digits of a whole key
+  static constexpr unsigned kCopies = kPasses <= 4 ? 32 : 16;
+  static constexpr std::size_t kSharedBytes = std::size_t(kPasses) * kRadix * kCopies * 4;
+};
+
 // Every pass's digit counts, added into histograms[pass * kRadix + d] (zeroed before). A block
 // counts at most 2^31 keys (the grid is planned so), so its shared counters cannot wrap. The
 // passes' loop is unrolled to the key's most passes, their shifts and masks held in registers.
+// Dynamic shared memory: HistogramLayout<Bits>::kSharedBytes.
 template <class Bits, int kBlock, int kUnroll>
 __global__ void __launch_bounds__(kBlock)
     onesweep_histograms(const Bits* __restrict__ keys, std::size_t n, KeyCodec<Bits> codec,
                         BitRange bits, unsigned passes, std::uint64_t* __restrict__ histograms) {
-  constexpr unsigned kPasses = sizeof(Bits);  // 8-bit digits of a whole key
-  __shared__ unsigned counts[kPasses * kRadix];
-  for (unsigned k = threadIdx.x; k < kPasses * kRadix; k += kBlock) counts[k] = 0;
-  unsigned shift[kPasses], mask[kPasses];
+  using L = HistogramLayout<Bits>;
+  extern __shared__ unsigned counts[];  // [pass * kRadix + digit][copy]
+  for (unsigned k = threadIdx.x; k < passes * kRadix * L::kCopies; k += kBlock) counts[k] = 0;
+  unsigned shift[L::kPasses], mask[L::kPasses];
 #pragma unroll
-  for (unsigned p = 0; p < kPasses; ++p) {
+  for (unsigned p = 0; p < L::kPasses; ++p) {
     const unsigned at = bits.begin + 8 * p < bits.end ? bits.begin + 8 * p : bits.end - 1;
     shift[p] = at;
     mask[p] = (1u << (bits.end - at < 8 ? bits.end - at : 8)) - 1;
   }
+  unsigned* mine = counts + threadIdx.x % L::kCopies;
   __syncthreads();
   for_each_key<Bits, kBlock, kUnroll>(
       keys, n, std::size_t(blockIdx.x) * kBlock + threadIdx.x, std::size_t(gridDim.x) * kBlock,
       [&](Bits k) {
         const Bits s = codec.sort_bits(k);
 #pragma unroll
-        for (unsigned p = 0; p < kPasses; ++p)
-          if (p < passes) atomicAdd(&counts[p * kRadix + ((s >> shift[p]) & mask[p])], 1u);
+        for (unsigned p = 0; p < L::kPasses; ++p)
+          if (p < passes)
+            atomicAdd(&mine[(p * kRadix + ((s >> shift[p]) & mask[p])) * L::kCopies], 1u);
       });
   __syncthreads();
-  for (unsigned k = threadIdx.x; k < passes * kRadix; k += kBlock)
-    if (counts[k]) atomicAdd(reinterpret_cast<unsigned long long*>(&histograms[k]), counts[k]);
+  // A warp per (pass, digit): its lanes read the copies, one add over the warp.
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  for (unsigned k = warp; k < passes * kRadix; k += kBlock / 32) {
+    const unsigned c =
+        __reduce_add_sync(kFullMask, lane < L::kCopies ? counts[k * L::kCopies + lane] : 0u);
+    if (lane == 0 && c) atomicAdd(reinterpret_cast<unsigned long long*>(&histograms[k]), c);
+  }
 }
 
 // Block p: bins[p * 2 * kRadix + d] = the keys of digits below d in pass p (the first portion's
@@ -154,31 +176,140 @@ __device__ __forceinline__ std::uint64_t digit_base(const OnesweepArgs<Bits>& a,
   return a.bins_in[d] + before;
 }
 
+// A pass's tile: kBlock threads x kItems keys, warp-striped as RadixTile's (lane l of warp w,
+// item i: the key at w * 32 * kItems + 32 * i + l). Slots past the tile's last key take the
+// largest digit, kPad: the ranking is stable and they come after every key in slot order, so
+// they rank last, at the places from `valid` on, which are never written out.
+template <class Bits, int kBlock, int kItems, bool kPairs>
+struct OnesweepTile {
+  static constexpr int kWarps = kBlock / 32;
+  static constexpr int kWarpItems = 32 * kItems;
+  static constexpr int kTile = kBlock * kItems;
+  static constexpr unsigned kPad = kRadix - 1;
+  static_assert(kBlock % 32 == 0 && kBlock >= int(kRadix), "a thread per digit");
+
+  // Dynamic shared memory (more than 48 KiB for the larger tiles).
+  struct Shared {
+    // A warp's count of each digit; then the place in the tile of the warp's first key of it.
+    unsigned warp_digits[kWarps][kRadix];
+    std::uint64_t scatter_base[kRadix];  // digit d's output index minus its start in the tile
+    unsigned scan_totals[kRadixWarps];
+    unsigned drawn;                            // the tile's index in the portion
+    Bits keys[kTile];                          // the tile in digit order
+    std::uint32_t values[kPairs ? kTile : 1];  // the values in the keys' order
+  };
+
+  __device__ __forceinline__ static unsigned slot(int item) {
+    return threadIdx.x / 32 * kWarpItems + item * 32 + threadIdx.x % 32;
+  }
+  __device__ __forceinline__ static bool in_tile(int item, unsigned valid) {
+    return valid == unsigned(kTile) || slot(item) < valid;
+  }
+};
+
+// The lanes of the warp whose digit (8 bits) equals this lane's: a ballot per bit, each lane
+// keeping the voters that agree with it. match.any.sync is slower over 8 bits (as CUB finds).
+__device__ __forceinline__ unsigned match_digit(unsigned d) {
+  unsigned peers = kFullMask;
+#pragma unroll
+  for (int b = 0; b < 8; ++b) {
+    const bool set = (d >> b) & 1u;
+    const unsigned votes = __ballot_sync(kFullMask, set);
+    peers &= set ? votes : ~votes;
+  }
+  return peers;
+}
+
 // One tile per block, the tile drawn from the counter.
 // kMinBlocks: blocks per SM the registers must allow (__launch_bounds__); kWindow: predecessors
-// a look-back round trip reads.
+// a look-back round trip reads. Dynamic shared memory: sizeof(OnesweepTile<...>::Shared).
 template <class Bits, int kBlock, int kItems, int kMinBlocks, int kWindow, bool kPairs>
 __global__ void __launch_bounds__(kBlock, kMinBlocks) onesweep_pass(OnesweepArgs<Bits> a) {
-  using Tile = RadixTile<Bits, kBlock, kItems, kPairs>;
-  __shared__ typename Tile::Shared sh;
-  __shared__ unsigned drawn;
-  if (threadIdx.x == 0) drawn = atomicAdd(a.tile_counter, 1u);
+  using Tile = OnesweepTile<Bits, kBlock, kItems, kPairs>;
+  extern __shared__ __align__(16) unsigned char raw[];
+  auto& sh = *reinterpret_cast<typename Tile::Shared*>(raw);
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  unsigned* counts = sh.warp_digits[warp];
+  for (unsigned d = lane; d < kRadix; d += 32) counts[d] = 0;  // the warp's own row
+  if (threadIdx.x == 0) sh.drawn = atomicAdd(a.tile_counter, 1u);
   __syncthreads();
-  const unsigned tile_index = drawn;
+  const unsigned tile_index = sh.drawn;
   const std::size_t tile_base = (a.first_tile + tile_index) * Tile::kTile;
   const unsigned valid = tile_keys<Tile::kTile>(tile_base, a.pass.n);
-  Tile tile;
-  tile.load(a.pass, tile_base, valid);
-  Tile::clear(sh);
-  const unsigned count = tile.count_digits(sh, a.pass.digit_of, valid);
-  if (threadIdx.x < kRadix) publish_count(a, tile_index, count);
-  tile.rank_in_warps(sh, a.pass.digit_of, valid);
-  const unsigned start = tile.digit_starts(sh, count);
-  tile.stage_keys(sh, a.pass.digit_of, valid);
+  const DigitOf<Bits>& digit_of = a.pass.digit_of;
+
+  Bits key[kItems];
+#pragma unroll
+  for (int i = 0; i < kItems; ++i)
+    key[i] = Tile::in_tile(i, valid) ? a.pass.keys_in[tile_base + Tile::slot(i)] : Bits{0};
+  // Each key's digit, computed once, four to a register.
+  unsigned digits[(kItems + 3) / 4] = {};
+#pragma unroll
+  for (int i = 0; i < kItems; ++i)
+    digits[i / 4] |= (Tile::in_tile(i, valid) ? digit_of(key[i]) : Tile::kPad) << (8 * (i % 4));
+  auto digit = [&](int i) { return (digits[i / 4] >> (8 * (i % 4))) & 0xffu; };
+
+  // The warps' counts, summed per digit into the tile's: published before the ranking.
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) atomicAdd(&counts[digit(i)], 1u);
+  __syncthreads();
+  const unsigned d = threadIdx.x;
+  unsigned total = 0;  // the tile's count of digit d, the padding included
+  if (d < kRadix)
+#pragma unroll
+    for (int w = 0; w < Tile::kWarps; ++w) {
+      const unsigned c = sh.warp_digits[w][d];
+      sh.warp_digits[w][d] = total;
+      total += c;
+    }
+  const unsigned count = d == Tile::kPad ? total - (Tile::kTile - valid) : total;
+  if (d < kRadix) publish_count(a, tile_index, count);
+  const unsigned start = exclusive_scan_over_digits(total, sh.scan_totals);
+  if (d < kRadix)
+#pragma unroll
+    for (int w = 0; w < Tile::kWarps; ++w) sh.warp_digits[w][d] += start;
+  __syncthreads();
+
+  // Rank: the lanes of equal digits find each other; the highest of them moves the warp's place
+  // of that digit on by their number and hands the place before to the others. The shuffle waits
+  // on the atomic's result, so one item's update lands before the next item's.
+  unsigned rank[kItems];
+  const unsigned lanes_le = (2u << lane) - 1;
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const unsigned di = digit(i);
+    const unsigned peers = match_digit(di);
+    const unsigned leader = 31 - __clz(peers);
+    const unsigned below = __popc(peers & lanes_le);
+    unsigned place = 0;
+    if (lane == leader) place = atomicAdd(&counts[di], __popc(peers));
+    rank[i] = __shfl_sync(kFullMask, place, leader) + below - 1;
+  }
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) sh.keys[rank[i]] = key[i];
+
+  [[maybe_unused]] std::uint32_t value[kItems];
+  if constexpr (kPairs)
+#pragma unroll
+    for (int i = 0; i < kItems; ++i)
+      value[i] = Tile::in_tile(i, valid) ? a.pass.values_in[tile_base + Tile::slot(i)] : 0u;
   // Last, so that the tiles before have had the ranking's time to publish their prefixes.
-  if (threadIdx.x < kRadix)
-    sh.scatter_base[threadIdx.x] = digit_base<kWindow>(a, tile_index, count) - start;
-  tile.scatter(sh, a.pass, tile_base, valid);
+  if (d < kRadix) sh.scatter_base[d] = digit_base<kWindow>(a, tile_index, count) - start;
+  if constexpr (kPairs)
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) sh.values[rank[i]] = value[i];
+  __syncthreads();
+
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    const unsigned place = j * kBlock + threadIdx.x;
+    if (place < valid) {
+      const Bits k = sh.keys[place];
+      const std::uint64_t to = sh.scatter_base[digit_of(k)] + place;
+      a.pass.keys_out[to] = k;
+      if constexpr (kPairs) a.pass.values_out[to] = sh.values[place];
+    }
+  }
 }
 
 }  // namespace xr::cuda::kernels
