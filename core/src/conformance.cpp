@@ -23,8 +23,9 @@ constexpr std::size_t kMaxRandomSize = 1u << 20;
 // Above this size one data kind per dtype is run (random over the full range, which exercises
 // wrapping sums and the float bound): keeps the Vulkan suite on lavapipe under validation fast.
 constexpr std::size_t kAllKindsUpTo = 70000;
-// A sort's checks cost a host sort each: every kind and operation runs up to this size (past a
-// Onesweep tile of 3840 keys), two kinds and three operations above it.
+// A sort's checks cost a host sort each: every kind and operation runs up to this size (past
+// reduce-then-scan's tile of 3840 keys), two kinds and three operations above it (the sizes
+// from 16385 cross onesweep's tiles of 5760 to 10240 keys).
 constexpr std::size_t kAllSortKindsUpTo = 4097;
 
 // The data kinds: random, constant and extreme values for every primitive, and for sort the keys

@@ -1,5 +1,5 @@
-// radix/onesweep: the histograms, the bins and one launch per digit pass and portion
-// (kernels/sort_onesweep.cuh).
+// radix/onesweep: the histograms, the bins and one launch per digit pass and portion, the passes
+// and portions core's plan (xreduce/sort_plan.hpp), the kernels kernels/sort_onesweep.cuh.
 //   temp: [offsets[0]] the alternate keys, [offsets[1]] the alternate values (both only where a
 //         pass must write them), [offsets[2]] every pass's histogram (kRadix 64-bit counts),
 //         [offsets[3]] every pass's bins (two sets of kRadix 64-bit indices: the portions of a
@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "kernels/sort_onesweep.cuh"
+#include "kernels/sort_passes.cuh"
 #include "sort_dispatch.hpp"
 
 namespace xr::cuda::detail {
@@ -33,8 +34,10 @@ struct OnesweepShape {
   constexpr std::size_t tile() const { return std::size_t(threads) * items; }
 };
 template <class Bits, bool kPairs>
-constexpr OnesweepShape kShape = sizeof(Bits) == 8 ? OnesweepShape{384, 15, 2}
-                                                   : OnesweepShape{384, 23, 2};
+constexpr OnesweepShape kShape = sizeof(Bits) == 8 ? (kPairs ? OnesweepShape{384, 15, 2}
+                                                             : OnesweepShape{384, 18, 2})
+                                                   : (kPairs ? OnesweepShape{384, 23, 2}
+                                                             : OnesweepShape{512, 20, 2});
 template <class Bits, bool kPairs, class F>
 void with_shape(F&& f) {
   f.template operator()<kShape<Bits, kPairs>>();
@@ -95,8 +98,8 @@ Regions regions(const SortPlan& plan, void* temp) {
           reinterpret_cast<unsigned*>(t + plan.offsets[4])};
 }
 
-// The launches of one pass: a portion at a time, each with its counter and status zeroed, each
-// reading its bins from the set the portion before wrote.
+// The launches of one pass: core's portions in order, each with its counter and status zeroed,
+// each reading its bins from the set the portion before wrote.
 template <class Bits, bool kPairs>
 void run_pass(const SortPlan& plan, const kernels::RadixPassArgs<Bits>& pass_args, const Regions& r,
               unsigned pass, cudaStream_t stream) {
@@ -106,21 +109,19 @@ void run_pass(const SortPlan& plan, const kernels::RadixPassArgs<Bits>& pass_arg
         kernels::onesweep_pass<Bits, s.threads, s.items, s.min_blocks, kLookBackWindow, kPairs>;
     constexpr std::size_t shared = sizeof(typename Tile::Shared);
     allow_shared(kernel, shared);
-    const std::size_t portion_tiles = plan.counts[0];
     std::uint64_t* bins = r.bins + std::size_t(pass) * 2 * kernels::kRadix;
     auto* status = reinterpret_cast<unsigned*>(reinterpret_cast<char*>(r.counter) + kCounterBytes);
-    for (std::size_t first = 0, portion = 0; first < plan.tiles;
-         first += portion_tiles, ++portion) {
-      const auto tiles = static_cast<unsigned>(std::min(portion_tiles, plan.tiles - first));
+    for (const SortPortion& portion : plan.portions) {
+      const auto tiles = static_cast<unsigned>(portion.tiles);
       XR_CUDA_CHECK(cudaMemsetAsync(
           r.counter, 0, kCounterBytes + std::size_t(tiles) * kernels::kRadix * sizeof(unsigned),
           stream));
       const kernels::OnesweepArgs<Bits> a{pass_args,
                                           status,
                                           r.counter,
-                                          bins + (portion % 2) * kernels::kRadix,
-                                          bins + ((portion + 1) % 2) * kernels::kRadix,
-                                          first,
+                                          bins + portion.bins_in * kernels::kRadix,
+                                          bins + portion.bins_out * kernels::kRadix,
+                                          portion.first_tile,
                                           tiles,
                                           kSpinNs};
       kernel<<<tiles, s.threads, shared, stream>>>(a);
@@ -150,25 +151,26 @@ void count_digits(const SortPlan& plan, const Bits* keys, const kernels::KeyCode
 }  // namespace
 
 Policy policy_sort_onesweep(const DeviceLimits&) {
-  return {384, 23, 2, 0,
-          "one tile per block, 384 x 23 keys (64-bit keys 384 x 15), 2 blocks per SM, digits "
-          "matched by ballots, look-back window 8, polls paused 32 ns; H200 2^28 u32 keys 6.99 ms, "
-          "pairs 7.92 (lib/cub 6.32 / 7.41); histograms 1024 x 4 vectors of 16 bytes into 32 "
-          "private copies, one resident wave"};
+  return {512, 20, 2, 0,
+          "one tile per block, 32-bit keys 512 x 20 (pairs 384 x 23), 64-bit keys 384 x 18 "
+          "(pairs 384 x 15), 2 blocks per SM, digits matched by ballots, look-back window 8, polls "
+          "paused 32 ns; H200 2^28 u32 keys 6.85 ms, pairs 7.92 (lib/cub 6.32 / 7.41); histograms "
+          "1024 x 4 vectors of 16 bytes into 32 private copies, one resident wave"};
 }
 
 void plan_sort_onesweep(SortPlan& plan, const DeviceLimits& dev) {
   const SortProblem& p = plan.problem;
-  plan.passes = radix_passes(p.bits, p.dtype);
+  plan.digit_passes = radix_digit_passes(p.bits);
+  plan.passes = static_cast<unsigned>(plan.digit_passes.size());
   const OnesweepShape shape = shape_of(p.dtype, p.pairs);
   plan.block = static_cast<unsigned>(shape.threads);
   plan.tile = shape.tile();
   plan.tiles = ceil_div(p.n, plan.tile);
-  const std::size_t portion_tiles =
-      std::min(plan.tiles, kernels::DigitStatus::kMaxPortionKeys / plan.tile);
+  plan.portions = onesweep_portions(p.n, plan.tile, kernels::DigitStatus::kMaxPortionKeys);
+  const std::size_t portion_tiles = plan.portions.front().tiles;  // the largest
   plan.grid = to_grid(portion_tiles);
   plan.counts = {portion_tiles, histogram_grid(p, dev)};
-  const bool alternate = plan.passes > 1;
+  const bool alternate = needs_alternate(plan.digit_passes);
   const std::size_t key_bytes = alternate ? p.n * size_of(p.dtype) : 0;
   const std::size_t value_bytes = alternate && p.pairs ? p.n * sizeof(std::uint32_t) : 0;
   const std::size_t per_pass = std::size_t(kernels::kRadix) * sizeof(std::uint64_t);
@@ -177,7 +179,7 @@ void plan_sort_onesweep(SortPlan& plan, const DeviceLimits& dev) {
   const std::size_t counter_at = bins_at + align256(2 * plan.passes * per_pass);
   plan.offsets = {0, align256(key_bytes), histograms_at, bins_at, counter_at};
   plan.temp_bytes = counter_at + kCounterBytes + portion_tiles * kernels::kRadix * sizeof(unsigned);
-  const std::size_t portions = ceil_div(plan.tiles, portion_tiles);
+  const std::size_t portions = plan.portions.size();
   plan.note = std::to_string(portions) + (portions == 1 ? " portion" : " portions") +
               "; counts and look-back status zeroed by cudaMemsetAsync in every enqueue";
 }
@@ -197,8 +199,7 @@ void enqueue_sort_onesweep(const SortPlan& plan, const SortBuffers& bufs, cudaSt
     const Regions r = regions(plan, bufs.temp);
     count_digits<Bits>(plan, buffers.keys_in, codec, r, stream);
     for (unsigned pass = 0; pass < plan.passes; ++pass) {
-      const auto args = kernels::radix_pass_args(buffers, pass, plan.passes, p.n,
-                                                 kernels::digit_of_pass(codec, p.bits, pass));
+      const auto args = kernels::pass_args(buffers, plan.digit_passes[pass], p.n, codec);
       if (p.pairs)
         run_pass<Bits, true>(plan, args, r, pass, stream);
       else

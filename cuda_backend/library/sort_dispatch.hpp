@@ -45,6 +45,7 @@ struct SortPlan {
   unsigned passes = 0;  // radix: 8-bit digit passes; bitonic: merge stages past the tile
   std::vector<DigitPass> digit_passes;     // radix: core's schedule of the passes
   std::vector<BitonicStep> bitonic_steps;  // bitonic: core's network
+  std::vector<SortPortion> portions;       // onesweep: core's launches of a pass
   unsigned block = 0;                      // threads per block of the main kernel
   std::size_t tile = 0;                    // keys one block sorts at once
   std::size_t tiles = 0;                   // tiles over n (bitonic: over the padded power of two)

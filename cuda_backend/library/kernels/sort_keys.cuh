@@ -78,15 +78,6 @@ struct DigitOf {
   }
 };
 
-// The digit of pass `pass` over the bit range `bits` (effective): 8 bits from bits.begin + 8 *
-// pass, the last digit masked to the bits left.
-template <class Bits>
-DigitOf<Bits> digit_of_pass(const KeyCodec<Bits>& codec, BitRange bits, unsigned pass) {
-  const unsigned shift = bits.begin + 8 * pass;
-  const unsigned width = bits.end - shift < 8 ? bits.end - shift : 8;
-  return {codec, shift, (1u << width) - 1};
-}
-
 // The unsigned type of a key `bytes` wide.
 template <std::size_t kBytes>
 using BitsOfWidth =

@@ -86,26 +86,6 @@ struct PassBuffers {
   std::uint32_t* alt_values;
 };
 
-// What pass `pass` of `passes` reads and writes: the input first, the output last, ping-ponging
-// with the alternates between (pass p writes the output when passes - 1 - p is even), so the
-// input is never written and an odd or even number of passes both end in the output.
-template <class Bits>
-RadixPassArgs<Bits> radix_pass_args(const PassBuffers<Bits>& b, unsigned pass, unsigned passes,
-                                    std::size_t n, DigitOf<Bits> digit_of) {
-  const bool to_out = (passes - 1 - pass) % 2 == 0;
-  const bool from_out = pass > 0 && !to_out;  // the pass before wrote the other buffer
-  RadixPassArgs<Bits> a{};
-  a.keys_in = pass == 0 ? b.keys_in : from_out ? b.keys_out : b.alt_keys;
-  a.keys_out = to_out ? b.keys_out : b.alt_keys;
-  if (b.values_in) {
-    a.values_in = pass == 0 ? b.values_in : from_out ? b.values_out : b.alt_values;
-    a.values_out = to_out ? b.values_out : b.alt_values;
-  }
-  a.n = n;
-  a.digit_of = digit_of;
-  return a;
-}
-
 // One tile of one digit pass: load, rank, scatter. The members are registers (every loop over
 // items is unrolled); Shared is the block's shared memory for it. A key's digit is recomputed
 // where it is needed rather than held: registers bound the blocks per SM, ALU time is idle.
