@@ -322,8 +322,10 @@ Analysis analyze(const CompareReport& r) {
   a.metrics.resize(r.rows.size());
   for (RowIndex i = 0; i < r.rows.size(); ++i) {
     const ResultRow& row = r.rows[i];
-    if (row.measured())
-      a.metrics[i].gbps = gbps(bytes_moved(row.operation, row.n, row.dtype), row.ms.median);
+    if (!row.measured()) continue;
+    a.metrics[i].gbps = gbps(bytes_moved(row.operation, row.n, row.dtype), row.ms.median);
+    if (row.operation.primitive == Primitive::sort && row.ms.median > 0)
+      a.metrics[i].gkeys_per_s = static_cast<double>(row.n) / (row.ms.median * 1e6);
   }
   a.same_gpu = same_gpu_of(r);
   const Points points = points_of(r);

@@ -24,6 +24,7 @@ using RowIndex = std::size_t;  // into CompareReport::rows
 // What analyze() derives for one row; empty where it does not apply.
 struct RowMetrics {
   double gbps = 0;                     // bytes_moved(primitive) / ms.median; 0 when not measured
+  std::optional<double> gkeys_per_s;   // a sort's keys (n) / ms.median, in 10^9 per second
   std::optional<double> pct_peak;      // of the device's read (reduce) or copy (scan) peak
   bool above_peak = false;             // pct_peak > 100: the probe missed this device's peak
   std::optional<double> step_speedup;  // the previous measured row's time over this one's

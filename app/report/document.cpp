@@ -141,6 +141,8 @@ DocumentHeader header_of(const AnalyzedReport& ar) {
   h.notes.insert(h.notes.end(), r.notes.begin(), r.notes.end());
   h.has_scan =
       std::find(r.primitives.begin(), r.primitives.end(), Primitive::scan) != r.primitives.end();
+  h.has_sort =
+      std::find(r.primitives.begin(), r.primitives.end(), Primitive::sort) != r.primitives.end();
   return h;
 }
 

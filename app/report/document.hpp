@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -12,6 +13,12 @@
 #include "report/analysis.hpp"
 
 namespace xr::app {
+
+// What a sort row's GB/s and % peak count, said once in a report's header.
+inline constexpr std::string_view kSortBytesNote =
+    "a sort's GB/s counts the radix sort's bytes (the keys read once, then read and written per "
+    "8-bit digit, u32 values read and written per digit: 36 bytes a u32 key, 68 a pair); its "
+    "% peak is against the copy peak; GKeys/s is keys over the median time";
 
 struct DocumentHeader {
   std::string title = "xreduce compare";
@@ -27,6 +34,7 @@ struct DocumentHeader {
   std::vector<std::string> skipped;  // "backend why" of each backend left out
   std::vector<std::string> notes;    // what merging other reports noticed
   bool has_scan = false;             // a scan's GB/s and % peak need a word of explanation
+  bool has_sort = false;             // so do a sort's (kSortBytesNote)
 };
 
 // One element of the body, in report order.

@@ -100,4 +100,13 @@ std::string csv_field(const std::string& s) {
   return q + "\"";
 }
 
+std::string sort_bits_text(const Operation& op) {
+  return op.bits.all() ? std::string("all")
+                       : std::to_string(op.bits.begin) + ":" + std::to_string(op.bits.end);
+}
+
+std::string fmt_gkeys(const std::optional<double>& v) {
+  return v ? fmt::format("{:.3g}", *v) : std::string();
+}
+
 }  // namespace xr::app

@@ -30,6 +30,11 @@ std::string fmt_band(double v);               // "±2.0%": a noise band's half-w
 // 1980 MHz reference clock", or how it was not ("clock not measured: the CPU backend").
 std::string clock_words(const DeviceRecord& d, const DeviceClock& clock);
 
+// A sort's bit range as reports spell it: "all", or "B:E".
+std::string sort_bits_text(const Operation& op);
+// "GKeys/s" of a sort's row: "41.9"; "" when absent.
+std::string fmt_gkeys(const std::optional<double>& v);
+
 // "sum i32 · cold", "inclusive scan sum i32 · batch": a section in words.
 std::string section_what(const Section& sec);
 

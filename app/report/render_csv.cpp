@@ -14,7 +14,7 @@ constexpr std::string_view kCsvHeader =
     "backend,device,device_uuid,variant,primitive,scan,op,dtype,n,status,median_ms,min_ms,max_ms,"
     "host_median_ms,reps,rel_spread,gbps,pct_peak,step_speedup,cumulative_speedup,vs_cub,ok,"
     "timing,reason,mode,batch_calls,above_peak,clock_min_mhz,clock_median_mhz,clock_retaken,"
-    "throttled\n";
+    "throttled,sort_order,sort_values,sort_bits,gkeys_per_s\n";
 
 std::string field(const std::string& s) {
   return csv_field(s);
@@ -28,12 +28,14 @@ std::string csv_line(const ResultRow& row, const RowMetrics& rm, const DeviceRec
   const bool m = row.measured();
   auto mnum = [&](double v) { return m ? fmt_csv_number(v) : std::string(); };
   const bool scan = row.operation.primitive == Primitive::scan;
+  const bool sort = row.operation.primitive == Primitive::sort;
   return fmt::format(
       "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}"
-      "\n",
+      ","
+      "{},{},{},{}\n",
       field(row.backend), field(d ? d->info.name : ""), d ? d->info.uuid : "", field(row.variant),
       to_string(row.operation.primitive), scan ? to_string(row.operation.scan) : "",
-      to_string(row.operation.op), to_string(row.dtype), row.n, to_string(row.status),
+      sort ? "" : to_string(row.operation.op), to_string(row.dtype), row.n, to_string(row.status),
       mnum(row.ms.median), mnum(row.ms.min), mnum(row.ms.max), mnum(row.host_ms.median),
       m ? std::to_string(row.ms.count) : "", mnum(row.ms.rel_spread), mnum(rm.gbps),
       number(rm.pct_peak), number(rm.step_speedup), number(rm.cumulative_speedup),
@@ -42,7 +44,10 @@ std::string csv_line(const ResultRow& row, const RowMetrics& rm, const DeviceRec
       row.batch_calls ? std::to_string(row.batch_calls) : "",
       m && rm.pct_peak ? (rm.above_peak ? "true" : "false") : "", number(row.clock_min_mhz),
       number(row.clock_median_mhz), row.clock_median_mhz ? std::to_string(row.clock_retaken) : "",
-      row.clock_median_mhz ? (row.throttled ? "true" : "false") : "");
+      row.clock_median_mhz ? (row.throttled ? "true" : "false") : "",
+      sort ? to_string(row.operation.order) : "",
+      sort ? (row.operation.pairs ? "u32" : "none") : "", sort ? sort_bits_text(row.operation) : "",
+      number(rm.gkeys_per_s));
 }
 
 // ---- a diff against a baseline ------------------------------------------------------------------

@@ -5,6 +5,7 @@
 #include "knobs_json.hpp"
 #include "report/baseline.hpp"
 #include "report/compiled.hpp"
+#include "report/format.hpp"
 #include "report/json_opt.hpp"
 
 namespace xr::app {
@@ -20,10 +21,9 @@ json scan_json(const Operation& op) {
 // A sort's order, values and bit range ("all" or "B:E"); null for reduce and scan.
 json sort_json(const Operation& op) {
   if (op.primitive != Primitive::sort) return json(nullptr);
-  const std::string bits = op.bits.all()
-                               ? std::string("all")
-                               : std::to_string(op.bits.begin) + ":" + std::to_string(op.bits.end);
-  return {{"order", to_string(op.order)}, {"values", op.pairs ? "u32" : "none"}, {"bits", bits}};
+  return {{"order", to_string(op.order)},
+          {"values", op.pairs ? "u32" : "none"},
+          {"bits", sort_bits_text(op)}};
 }
 
 // A reduce's or scan's operator; null for sort.
@@ -136,6 +136,7 @@ json row_json(const ResultRow& row, const RowMetrics& rm) {
                      {"reps", m ? json(row.ms.count) : json(nullptr)},
                      {"rel_spread", mnum(row.ms.rel_spread)},
                      {"gbps", mnum(rm.gbps)},
+                     {"gkeys_per_s", opt_json(rm.gkeys_per_s)},
                      {"pct_peak", opt_json(rm.pct_peak)},
                      {"above_peak", rm.pct_peak ? json(rm.above_peak) : json(nullptr)},
                      {"step_speedup", opt_json(rm.step_speedup)},

@@ -11,6 +11,7 @@ std::string header_markdown(const DocumentHeader& h) {
   if (!h.devices.empty()) out += h.devices.markdown();
   if (h.has_scan)
     out += "\nA scan's GB/s counts bytes read + written; its % peak is against the copy peak.\n";
+  if (h.has_sort) out += fmt::format("\n{}\n", kSortBytesNote);
   if (h.same_gpu)
     out += h.same_gpu->same ? fmt::format("\n{}\n", h.same_gpu->text)
                             : fmt::format("\n**{}**\n", h.same_gpu->text);

@@ -18,6 +18,7 @@ std::string header_text(const DocumentHeader& h, const Style& st) {
                "  note: a scan's GB/s counts bytes read + written, its % peak is against the "
                "copy peak") +
            "\n";
+  if (h.has_sort) out += st.dim(fmt::format("  note: {}", kSortBytesNote)) + "\n";
   return out;
 }
 

@@ -124,10 +124,11 @@ Table transfer_table(const TransferTable& t, const std::vector<TransferShares>& 
 }
 
 Table ladder_table(const AnalyzedReport& ar, const Ladder& ladder) {
-  bool any_peak = false, any_cub = false;
+  bool any_peak = false, any_cub = false, any_sort = false;
   for (RowIndex i : ladder.rows) {
     any_peak |= ar.metrics(i).pct_peak.has_value();
     any_cub |= ar.metrics(i).vs_cub.has_value();
+    any_sort |= ar.metrics(i).gkeys_per_s.has_value();
   }
   // A row the variant could not run shows its name (dimmed) and its reason only.
   auto measured = [&ar](auto cell) {
@@ -150,6 +151,10 @@ Table ladder_table(const AnalyzedReport& ar, const Ladder& ladder) {
        measured([&ar](RowIndex i) -> Cell { return {fmt_x(ar.metrics(i).cumulative_speedup)}; })},
       {"GB/s", kRight,
        measured([&ar](RowIndex i) -> Cell { return {fmt_gbps(ar.metrics(i).gbps)}; })}};
+  if (any_sort)
+    columns.push_back({"GKeys/s", kRight, measured([&ar](RowIndex i) -> Cell {
+                         return {fmt_gkeys(ar.metrics(i).gkeys_per_s)};
+                       })});
   if (any_peak)
     columns.push_back(
         {"% peak", kRight, [&ar](RowIndex i) { return pct_cell(ar.row(i), ar.metrics(i)); }});

@@ -601,6 +601,38 @@ TEST_CASE("compare --primitive scan and all: the same tables, rows carry the pri
         std::string::npos);
 }
 
+TEST_CASE("compare --primitive sort: keys per second and the bytes model in every format",
+          "[cli][compare][sort]") {
+  auto with = [&](std::vector<std::string> more) {
+    std::vector<std::string> args = {"compare",  "--backend", "cpu",     "--primitive", "sort",
+                                     "--values", "none,u32",  "--n",     "3000",        "--reps",
+                                     "1",        "--order",   "asc,desc"};
+    args.insert(args.end(), more.begin(), more.end());
+    Result r = xreduce(args);
+    INFO(show(args) << "\n" << r.err);
+    REQUIRE(r.code == 0);
+    return r.out;
+  };
+  const json j = json::parse(with({"--format", "json"}));
+  REQUIRE(j["results"].size() == 3 * 2 * 2);  // variants x values x orders
+  for (const auto& row : j["results"]) {
+    CHECK(row["op"].is_null());
+    const double keys = row["n"].get<double>(), ms = row["median_ms"].get<double>();
+    CHECK(row["gkeys_per_s"].get<double>() == Approx(keys / (ms * 1e6)));
+    // i32 keys: 36 bytes a key, 68 a pair (four 8-bit digits).
+    const double bytes = row["sort"]["values"] == "u32" ? 68.0 : 36.0;
+    CHECK(row["gbps"].get<double>() == Approx(bytes * keys / (ms * 1e6)));
+  }
+  const std::string csv = with({"--format", "csv"});
+  CHECK(csv.find(",throttled,sort_order,sort_values,sort_bits,gkeys_per_s\n") != std::string::npos);
+  CHECK(csv.find(",cpu/radix,sort,,,i32,3000,ok,") != std::string::npos);  // no scan, no op
+  CHECK(csv.find(",desc,u32,all,") != std::string::npos);
+  const std::string md = with({"--format", "md"});
+  CHECK(md.find("| GKeys/s |") != std::string::npos);
+  CHECK(md.find("36 bytes a u32 key, 68 a pair") != std::string::npos);
+  CHECK(with({}).find("note: a sort's GB/s counts the radix sort's bytes") != std::string::npos);
+}
+
 TEST_CASE("compare --backend all reports what it skipped", "[cli][compare]") {
   const Result r =
       xreduce({"compare", "--n", "1K", "--reps", "1", "--format", "json", "--variant", "cpu/*"});
