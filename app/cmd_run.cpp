@@ -49,24 +49,9 @@ std::string value_text(const std::optional<Value>& v) {
 void parse_sort_flags(const RunOptions& o, Operation& op) {
   if (o.op) throw Error(ErrorCategory::usage, "--op applies to reduce and scan, not sort");
   if (o.scan) throw Error(ErrorCategory::usage, "--scan applies to --primitive scan, not sort");
-  if (o.order) {
-    const auto order = parse_sort_order(*o.order);
-    if (!order)
-      throw Error(ErrorCategory::usage,
-                  fmt::format("unknown --order '{}' (expected asc or desc)", *o.order));
-    op.order = *order;
-  }
-  if (o.values && *o.values != "none" && *o.values != "u32")
-    throw Error(ErrorCategory::usage,
-                fmt::format("unknown --values '{}' (expected none or u32)", *o.values));
-  op.pairs = o.values == "u32";
-  if (o.bits) {
-    const auto bits = parse_bit_range(*o.bits);
-    if (!bits)
-      throw Error(ErrorCategory::usage,
-                  fmt::format("--bits '{}': expected B:E with 0 <= B < E", *o.bits));
-    op.bits = *bits;
-  }
+  if (o.order) op.order = parse_sort_order_arg(*o.order);
+  op.pairs = o.values && parse_values_arg(*o.values);
+  if (o.bits) op.bits = parse_bits_arg(*o.bits);
   if (o.values_output && !op.pairs)
     throw Error(ErrorCategory::usage, "--values-output needs --values u32 (a sort of pairs)");
 }

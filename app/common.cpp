@@ -45,6 +45,23 @@ ScanKind parse_scan_kind_arg(std::string_view text) {
               fmt::format("unknown --scan '{}' (expected inclusive or exclusive)", text));
 }
 
+SortOrder parse_sort_order_arg(std::string_view text) {
+  if (auto o = parse_sort_order(text)) return *o;
+  throw Error(ErrorCategory::usage,
+              fmt::format("unknown --order '{}' (expected asc or desc)", text));
+}
+
+bool parse_values_arg(std::string_view text) {
+  if (text == "none" || text == "u32") return text == "u32";
+  throw Error(ErrorCategory::usage,
+              fmt::format("unknown --values '{}' (expected none or u32)", text));
+}
+
+BitRange parse_bits_arg(std::string_view text) {
+  if (auto bits = parse_bit_range(text)) return *bits;
+  throw Error(ErrorCategory::usage, fmt::format("--bits '{}': expected B:E with 0 <= B < E", text));
+}
+
 Distribution parse_distribution_arg(std::string_view text) {
   if (auto d = parse_distribution(text)) return *d;
   throw Error(ErrorCategory::usage,

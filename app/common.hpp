@@ -29,6 +29,10 @@ DType parse_dtype_arg(std::string_view text);
 Primitive parse_primitive_arg(std::string_view text);
 ScanKind parse_scan_kind_arg(std::string_view text);
 Distribution parse_distribution_arg(std::string_view text);
+SortOrder parse_sort_order_arg(std::string_view text);
+// --values: true for u32 (a sort of pairs), false for none.
+bool parse_values_arg(std::string_view text);
+BitRange parse_bits_arg(std::string_view text);
 // "a,b,,c" -> {"a","b","c"} (empty items dropped, spaces trimmed).
 std::vector<std::string> split_list(std::string_view text, char sep = ',');
 // Shell-style glob (`*`, `?`, `[...]`) over a variant id; `*` also matches '/'.

@@ -46,29 +46,15 @@ std::vector<Operation> parse_sorts(const CompareOptions& o, bool sort) {
     return {};
   }
   Operation base{.primitive = Primitive::sort};
-  if (o.bits) {
-    const auto bits = parse_bit_range(*o.bits);
-    if (!bits)
-      throw Error(ErrorCategory::usage,
-                  fmt::format("--bits '{}': expected B:E with 0 <= B < E", *o.bits));
-    base.bits = *bits;
-  }
+  if (o.bits) base.bits = parse_bits_arg(*o.bits);
   std::vector<Operation> out;
-  for (const auto& order_text : split_list(o.orders.value_or("asc"))) {
-    const auto order = parse_sort_order(order_text);
-    if (!order)
-      throw Error(ErrorCategory::usage,
-                  fmt::format("unknown --order '{}' (expected asc or desc)", order_text));
+  for (const auto& order : split_list(o.orders.value_or("asc")))
     for (const auto& values : split_list(o.values.value_or("none"))) {
-      if (values != "none" && values != "u32")
-        throw Error(ErrorCategory::usage,
-                    fmt::format("unknown --values '{}' (expected none or u32)", values));
       Operation op = base;
-      op.order = *order;
-      op.pairs = values == "u32";
+      op.order = parse_sort_order_arg(order);
+      op.pairs = parse_values_arg(values);
       out.push_back(op);
     }
-  }
   if (out.empty()) throw Error(ErrorCategory::usage, "--order or --values is empty");
   return out;
 }

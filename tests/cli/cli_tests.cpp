@@ -319,6 +319,19 @@ TEST_CASE("sort: its flags, its files, its refusals", "[cli][sort]") {
                2, "--values-output needs --values u32");
   expect_error(cpu_run({"--n", "10", "--dist", "reversed"}), 2, "generates keys for a sort");
   expect_error({"compare", "--backend", "cpu", "--order", "desc"}, 2, "apply to --primitive sort");
+  // run and compare refuse a bad --order, --values or --bits in the same words.
+  for (const char* command : {"run", "compare"}) {
+    const std::vector<std::string> sort = {
+        command, "--backend", "cpu", "--variant", "cpu/radix", "--primitive", "sort", "--n", "10"};
+    auto with = [&](std::string flag, std::string value) {
+      auto args = sort;
+      args.insert(args.end(), {flag, value});
+      return args;
+    };
+    expect_error(with("--order", "up"), 2, "unknown --order 'up' (expected asc or desc)");
+    expect_error(with("--values", "i64"), 2, "unknown --values 'i64' (expected none or u32)");
+    expect_error(with("--bits", "8"), 2, "--bits '8': expected B:E with 0 <= B < E");
+  }
 }
 
 TEST_CASE("list shows the cpu backend in text and JSON", "[cli][list]") {
