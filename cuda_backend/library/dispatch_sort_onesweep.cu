@@ -18,15 +18,17 @@ namespace xr::cuda::detail {
 namespace {
 
 // A pass's tile, threads x items keys, and the blocks per SM the registers must allow (2 blocks
-// of 384 allow 80 registers a thread). H200, 2^28 keys uniform over all bit patterns, ms keys /
-// pairs, lib/cub in the same runs 6.32 / 7.41 (32-bit keys), 16.50 / 20.12 (64-bit keys):
-//   32-bit keys, each digit recomputed where used: 256x15 at 4 blocks 8.57 / 9.54, 384x20 at 2
-//   7.77 / 8.59, 256x20 at 3 8.00 / 8.80, 384x23 at 2 7.49 / 8.25, 512x15 at 2 7.76 / 8.74,
-//   384x15 at 3 7.84 / 8.75; with the digits computed once: 384x23 6.99 / 7.92, 384x26 7.03 /
-//   7.81, 384x28 7.41 / 9.03 (spills), 512x20 6.85 / 8.51, 256x23 at 3 7.26 / 8.24, 384x20 7.14 /
-//   8.08.
-//   64-bit keys: 384x15 17.67 / 20.58, 384x18 16.26 / 20.53 (pairs spill), 256x15 at 3 18.58 /
-//   22.66, 384x12 19.13 / 22.07.
+// of 384 allow 80 registers a thread, 3 allow 56). H200, 2^28 keys uniform over all bit patterns,
+// ms u32 keys / pairs, lib/cub in the same runs about 6.35 / 7.47:
+//   Ranking with the compiler's ballots, the codec's select (about 127 instructions a key, the SM
+//   86 % busy under ncu, CUB 80): 512x20 at 2 6.89 / 7.88; 384x19 at 3 7.21 / 8.27; 384x20 at 3
+//   7.17 / 8.39; 256x20 at 4 7.28 / 9.37.
+//   Ranking in PTX, the branch-free codec, full tiles unchecked, one multiply-add per address:
+//   512x20 at 2 5.10 / 7.35; 384x20 at 3 (pairs 384x16) 5.41 / 8.40; 384x22 at 3 (pairs 384x17)
+//   5.18 / 8.24; 256x20 at 4 (pairs 256x18) 5.79 / 9.52.
+//   64-bit keys (before the PTX ranking): 384x15 17.67 / 20.58, 384x18 16.26 / 20.53 (pairs
+//   spill), 256x15 at 3 18.58 / 22.66, 384x12 19.13 / 22.07; 384x18 / 384x15 after it 14.19 /
+//   20.23 (lib/cub 16.48 / 20.26).
 struct OnesweepShape {
   int threads;
   int items;
@@ -154,7 +156,7 @@ Policy policy_sort_onesweep(const DeviceLimits&) {
   return {512, 20, 2, 0,
           "one tile per block, 32-bit keys 512 x 20 (pairs 384 x 23), 64-bit keys 384 x 18 "
           "(pairs 384 x 15), 2 blocks per SM, digits matched by ballots, look-back window 8, polls "
-          "paused 32 ns; H200 2^28 u32 keys 6.85 ms, pairs 7.92 (lib/cub 6.32 / 7.41); histograms "
+          "paused 32 ns; H200 2^28 u32 keys 5.10 ms, pairs 7.35 (lib/cub 6.35 / 7.46); histograms "
           "1024 x 4 vectors of 16 bytes into 32 private copies, one resident wave"};
 }
 

@@ -31,17 +31,22 @@ inline KeyKind key_kind(DType t) {
 // which reverses the order and keeps equal keys equal (so the sort stays stable). A float zero
 // whose sort bits are the top bit clear and every other set (-0.0 ascending, +0.0 descending) takes
 // the other zero's, the top bit alone: -0.0 and +0.0 are one key, as in CUB.
+// The mask is chosen without a branch or a select: the key's top bit, spread over the word by an
+// arithmetic shift, picks `set_differs` (the bits in which the two masks differ), three logic
+// instructions a key where a select of the two costs two constant loads and a compare.
 template <class Bits>
 struct KeyCodec {
   static_assert(std::is_unsigned_v<Bits>, "the keys' bits");
   static constexpr unsigned kWidth = 8 * sizeof(Bits);
   static constexpr Bits kTop = static_cast<Bits>(Bits{1} << (kWidth - 1));
   Bits when_clear;   // xored into a key whose top bit is clear
-  Bits when_set;     // xored into a key whose top bit is set
+  Bits set_differs;  // when_clear ^ the mask xored into a key whose top bit is set
   bool merge_zeros;  // float keys
 
   __host__ __device__ Bits sort_bits(Bits key) const {
-    const Bits s = static_cast<Bits>(key ^ ((key >> (kWidth - 1)) ? when_set : when_clear));
+    using Signed = std::make_signed_t<Bits>;
+    const auto top = static_cast<Bits>(static_cast<Signed>(key) >> (kWidth - 1));  // 0 or ~0
+    const auto s = static_cast<Bits>(key ^ when_clear ^ (top & set_differs));
     return merge_zeros && s == static_cast<Bits>(kTop - 1) ? kTop : s;
   }
 
@@ -61,7 +66,7 @@ struct KeyCodec {
         set = all;
         break;
     }
-    return {static_cast<Bits>(clear ^ order_flip), static_cast<Bits>(set ^ order_flip),
+    return {static_cast<Bits>(clear ^ order_flip), static_cast<Bits>(clear ^ set),
             kind == KeyKind::floating};
   }
 };

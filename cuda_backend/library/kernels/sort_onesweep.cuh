@@ -192,7 +192,10 @@ struct OnesweepTile {
   struct Shared {
     // A warp's count of each digit; then the place in the tile of the warp's first key of it.
     unsigned warp_digits[kWarps][kRadix];
-    std::uint64_t scatter_base[kRadix];  // digit d's output index minus its start in the tile
+    // Where the tile's keys (values) of digit d go, less the digit's first place in the tile: a
+    // key's address is one multiply-add from its place.
+    Bits* key_to[kRadix];
+    std::uint32_t* value_to[kPairs ? kRadix : 1];
     unsigned scan_totals[kRadixWarps];
     unsigned drawn;                            // the tile's index in the portion
     Bits keys[kTile];                          // the tile in digit order
@@ -202,20 +205,67 @@ struct OnesweepTile {
   __device__ __forceinline__ static unsigned slot(int item) {
     return threadIdx.x / 32 * kWarpItems + item * 32 + threadIdx.x % 32;
   }
+  // kFull: the tile holds kTile keys, and no slot needs a check.
+  template <bool kFull>
   __device__ __forceinline__ static bool in_tile(int item, unsigned valid) {
-    return valid == unsigned(kTile) || slot(item) < valid;
+    return kFull || slot(item) < valid;
+  }
+
+  // This thread's items of `in` from the tile's first key; slots past the tile read as T{}.
+  template <bool kFull, class T>
+  __device__ __forceinline__ static void load(const T* __restrict__ in, std::size_t tile_base,
+                                              unsigned valid, T (&items)[kItems]) {
+#pragma unroll
+    for (int i = 0; i < kItems; ++i)
+      items[i] = in_tile<kFull>(i, valid) ? in[tile_base + slot(i)] : T{};
+  }
+
+  // Each key's digit, four to a register; slots past the tile take kPad.
+  template <bool kFull, int kWords>
+  __device__ __forceinline__ static void pack_digits(const Bits (&key)[kItems],
+                                                     const DigitOf<Bits>& digit_of, unsigned valid,
+                                                     unsigned (&digits)[kWords]) {
+#pragma unroll
+    for (int i = 0; i < kItems; ++i)
+      digits[i / 4] |= (in_tile<kFull>(i, valid) ? digit_of(key[i]) : kPad) << (8 * (i % 4));
+  }
+
+  // The staged keys (and values) out, consecutive threads in runs of one digit.
+  template <bool kFull>
+  __device__ __forceinline__ static void scatter(const Shared& sh, const DigitOf<Bits>& digit_of,
+                                                 unsigned valid) {
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      const unsigned place = j * kBlock + threadIdx.x;
+      if (kFull || place < valid) {
+        const Bits k = sh.keys[place];
+        const unsigned d = digit_of(k);
+        sh.key_to[d][place] = k;
+        if constexpr (kPairs) sh.value_to[d][place] = sh.values[place];
+      }
+    }
   }
 };
 
-// The lanes of the warp whose digit (8 bits) equals this lane's: a ballot per bit, each lane
-// keeping the voters that agree with it. match.any.sync is slower over 8 bits (as CUB finds).
+// The lanes of the warp whose digit (8 bits) equals this lane's: per bit, the ballot of the lanes
+// that have it set, complemented in the lanes that have it clear, ANDed over the bits.
+// match.any.sync is slower over 8 bits (as CUB finds). Written in PTX so that the vote's predicate
+// also guards the complement: four instructions a bit, where the compiler's own rendering of the
+// select spends seven (it extracts the bit twice).
 __device__ __forceinline__ unsigned match_digit(unsigned d) {
   unsigned peers = kFullMask;
 #pragma unroll
   for (int b = 0; b < 8; ++b) {
-    const bool set = (d >> b) & 1u;
-    const unsigned votes = __ballot_sync(kFullMask, set);
-    peers &= set ? votes : ~votes;
+    unsigned agree;
+    asm("{\n\t"
+        ".reg .pred set;\n\t"
+        "setp.ne.u32 set, %1, 0;\n\t"
+        "vote.sync.ballot.b32 %0, set, 0xffffffff;\n\t"
+        "@!set not.b32 %0, %0;\n\t"
+        "}"
+        : "=r"(agree)
+        : "r"(d & (1u << b)));
+    peers &= agree;
   }
   return peers;
 }
@@ -238,15 +288,17 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks) onesweep_pass(OnesweepArgs
   const unsigned valid = tile_keys<Tile::kTile>(tile_base, a.pass.n);
   const DigitOf<Bits>& digit_of = a.pass.digit_of;
 
+  const bool full = valid == unsigned(Tile::kTile);
   Bits key[kItems];
-#pragma unroll
-  for (int i = 0; i < kItems; ++i)
-    key[i] = Tile::in_tile(i, valid) ? a.pass.keys_in[tile_base + Tile::slot(i)] : Bits{0};
   // Each key's digit, computed once, four to a register.
   unsigned digits[(kItems + 3) / 4] = {};
-#pragma unroll
-  for (int i = 0; i < kItems; ++i)
-    digits[i / 4] |= (Tile::in_tile(i, valid) ? digit_of(key[i]) : Tile::kPad) << (8 * (i % 4));
+  if (full) {
+    Tile::template load<true>(a.pass.keys_in, tile_base, valid, key);
+    Tile::template pack_digits<true>(key, digit_of, valid, digits);
+  } else {
+    Tile::template load<false>(a.pass.keys_in, tile_base, valid, key);
+    Tile::template pack_digits<false>(key, digit_of, valid, digits);
+  }
   auto digit = [&](int i) { return (digits[i / 4] >> (8 * (i % 4))) & 0xffu; };
 
   // The warps' counts, summed per digit into the tile's: published before the ranking.
@@ -289,27 +341,26 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks) onesweep_pass(OnesweepArgs
   for (int i = 0; i < kItems; ++i) sh.keys[rank[i]] = key[i];
 
   [[maybe_unused]] std::uint32_t value[kItems];
-  if constexpr (kPairs)
-#pragma unroll
-    for (int i = 0; i < kItems; ++i)
-      value[i] = Tile::in_tile(i, valid) ? a.pass.values_in[tile_base + Tile::slot(i)] : 0u;
+  if constexpr (kPairs) {
+    if (full)
+      Tile::template load<true>(a.pass.values_in, tile_base, valid, value);
+    else
+      Tile::template load<false>(a.pass.values_in, tile_base, valid, value);
+  }
   // Last, so that the tiles before have had the ranking's time to publish their prefixes.
-  if (d < kRadix) sh.scatter_base[d] = digit_base<kWindow>(a, tile_index, count) - start;
+  if (d < kRadix) {
+    const std::uint64_t first = digit_base<kWindow>(a, tile_index, count) - start;
+    sh.key_to[d] = a.pass.keys_out + first;
+    if constexpr (kPairs) sh.value_to[d] = a.pass.values_out + first;
+  }
   if constexpr (kPairs)
 #pragma unroll
     for (int i = 0; i < kItems; ++i) sh.values[rank[i]] = value[i];
   __syncthreads();
-
-#pragma unroll
-  for (int j = 0; j < kItems; ++j) {
-    const unsigned place = j * kBlock + threadIdx.x;
-    if (place < valid) {
-      const Bits k = sh.keys[place];
-      const std::uint64_t to = sh.scatter_base[digit_of(k)] + place;
-      a.pass.keys_out[to] = k;
-      if constexpr (kPairs) a.pass.values_out[to] = sh.values[place];
-    }
-  }
+  if (full)
+    Tile::template scatter<true>(sh, digit_of, valid);
+  else
+    Tile::template scatter<false>(sh, digit_of, valid);
 }
 
 }  // namespace xr::cuda::kernels
