@@ -23,9 +23,11 @@ namespace {
 //   Ranking with the compiler's ballots, the codec's select (about 127 instructions a key, the SM
 //   86 % busy under ncu, CUB 80): 512x20 at 2 6.89 / 7.88; 384x19 at 3 7.21 / 8.27; 384x20 at 3
 //   7.17 / 8.39; 256x20 at 4 7.28 / 9.37.
-//   Ranking in PTX, the branch-free codec, full tiles unchecked, one multiply-add per address:
-//   512x20 at 2 5.10 / 7.35; 384x20 at 3 (pairs 384x16) 5.41 / 8.40; 384x22 at 3 (pairs 384x17)
-//   5.18 / 8.24; 256x20 at 4 (pairs 256x18) 5.79 / 9.52.
+//   Ranking in PTX, the branch-free codec, full tiles unchecked, one multiply-add per address
+//   (about 89 instructions a key, the SM 76 % busy): 512x20 at 2 (pairs 384x23) 5.10 / 7.35;
+//   384x20 at 3 (pairs 384x16) 5.41 / 8.40; 384x22 at 3 (pairs 384x17) 5.18 / 8.24; 256x20 at 4
+//   (pairs 256x18) 5.79 / 9.52. Pairs alone, two rounds, lib/cub 7.41-7.44: 384x23 7.22 / 7.23,
+//   512x20 7.35 / 7.37, 448x20 7.28, 512x18 7.19, 384x26 6.99.
 //   64-bit keys (before the PTX ranking): 384x15 17.67 / 20.58, 384x18 16.26 / 20.53 (pairs
 //   spill), 256x15 at 3 18.58 / 22.66, 384x12 19.13 / 22.07; 384x18 / 384x15 after it 14.19 /
 //   20.23 (lib/cub 16.48 / 20.26).
@@ -38,7 +40,7 @@ struct OnesweepShape {
 template <class Bits, bool kPairs>
 constexpr OnesweepShape kShape = sizeof(Bits) == 8 ? (kPairs ? OnesweepShape{384, 15, 2}
                                                              : OnesweepShape{384, 18, 2})
-                                                   : (kPairs ? OnesweepShape{384, 23, 2}
+                                                   : (kPairs ? OnesweepShape{384, 26, 2}
                                                              : OnesweepShape{512, 20, 2});
 template <class Bits, bool kPairs, class F>
 void with_shape(F&& f) {
@@ -154,9 +156,9 @@ void count_digits(const SortPlan& plan, const Bits* keys, const kernels::KeyCode
 
 Policy policy_sort_onesweep(const DeviceLimits&) {
   return {512, 20, 2, 0,
-          "one tile per block, 32-bit keys 512 x 20 (pairs 384 x 23), 64-bit keys 384 x 18 "
+          "one tile per block, 32-bit keys 512 x 20 (pairs 384 x 26), 64-bit keys 384 x 18 "
           "(pairs 384 x 15), 2 blocks per SM, digits matched by ballots, look-back window 8, polls "
-          "paused 32 ns; H200 2^28 u32 keys 5.10 ms, pairs 7.35 (lib/cub 6.35 / 7.46); histograms "
+          "paused 32 ns; H200 2^28 u32 keys 5.10 ms, pairs 6.99 (lib/cub 6.35 / 7.42); histograms "
           "1024 x 4 vectors of 16 bytes into 32 private copies, one resident wave"};
 }
 
