@@ -17,12 +17,11 @@ namespace {
 // one-block path up to 4K).
 constexpr std::string_view kReducePolicy[] = {"fast/single-pass", "fast/vectorized"};
 constexpr std::string_view kScanPolicy[] = {"fast/decoupled-lookback", "fast/reduce-then-scan"};
-// Sort: not yet measured; the order the algorithms' memory traffic predicts. Onesweep reads and
-// writes the keys once per 8-bit digit after one read for every digit's histogram
-// (Adinets & Merrill 2022), reduce-then-scan reads them twice per digit (Merrill & Grimshaw
-// 2011); lib/cub, CUB's own, after the library's; the bitonic network's O(n log^2 n) steps come
-// last.
-constexpr std::string_view kSortPolicy[] = {"radix/onesweep", "radix/reduce-then-scan", "lib/cub",
+// Sort, in the order measured on an H200 at 2^28 u32 keys (docs/results/H200/sort): radix/onesweep
+// 5.10 ms, lib/cub 6.34, radix/reduce-then-scan 12.46, bitonic/smem 163.9; the other key types
+// and pairs alike but u64 pairs (onesweep 20.32, lib/cub 20.19). Below 1M keys lib/cub is faster
+// (onesweep 0.86x at 64K: CUB's one-block path).
+constexpr std::string_view kSortPolicy[] = {"radix/onesweep", "lib/cub", "radix/reduce-then-scan",
                                             "bitonic/smem"};
 
 template <class Table, std::size_t N>
