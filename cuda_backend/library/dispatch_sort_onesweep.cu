@@ -1,5 +1,6 @@
 // radix/onesweep: the histograms, the bins and one launch per digit pass and portion, the passes
-// and portions core's plan (xreduce/sort_plan.hpp), the kernels kernels/sort_onesweep.cuh.
+// and portions core's plan (xreduce/sort_plan.hpp), the kernels kernels/sort_onesweep.cuh; keys
+// within one tile, one launch of one block (the plan's onesweep_one_tile).
 //   temp: [offsets[0]] the alternate keys, [offsets[1]] the alternate values (both only where a
 //         pass must write them), [offsets[2]] every pass's histogram (kRadix 64-bit counts),
 //         [offsets[3]] every pass's bins (two sets of kRadix 64-bit indices: the portions of a
@@ -134,6 +135,25 @@ void run_pass(const SortPlan& plan, const kernels::RadixPassArgs<Bits>& pass_arg
   });
 }
 
+// n within one tile: one block, every pass in its shared memory (core's onesweep_one_tile).
+template <class Bits, bool kPairs>
+void run_one_tile(const SortPlan& plan, const kernels::PassBuffers<Bits>& b,
+                  const kernels::KeyCodec<Bits>& codec, cudaStream_t stream) {
+  with_shape<Bits, kPairs>([&]<OnesweepShape s>() {
+    using Tile = kernels::OnesweepTile<Bits, s.threads, s.items, kPairs>;
+    const auto kernel = kernels::onesweep_one_tile<Bits, s.threads, s.items, kPairs>;
+    constexpr std::size_t shared = sizeof(typename Tile::Shared);
+    allow_shared(kernel, shared);
+    kernels::OneTileArgs<Bits> a{
+        b.keys_in,   b.keys_out, b.values_in, b.values_out, static_cast<unsigned>(plan.problem.n),
+        plan.passes, {}};
+    for (unsigned pass = 0; pass < plan.passes; ++pass)
+      a.digit_of[pass] = kernels::digit_of(codec, plan.digit_passes[pass]);
+    kernel<<<1, s.threads, shared, stream>>>(a);
+    XR_CUDA_CHECK_LAUNCH();
+  });
+}
+
 // One read of the keys for every pass's digit counts, then each pass's bins.
 template <class Bits>
 void count_digits(const SortPlan& plan, const Bits* keys, const kernels::KeyCodec<Bits>& codec,
@@ -184,8 +204,10 @@ void plan_sort_onesweep(SortPlan& plan, const DeviceLimits& dev) {
   plan.offsets = {0, align256(key_bytes), histograms_at, bins_at, counter_at};
   plan.temp_bytes = counter_at + kCounterBytes + portion_tiles * kernels::kRadix * sizeof(unsigned);
   const std::size_t portions = plan.portions.size();
-  plan.note = std::to_string(portions) + (portions == 1 ? " portion" : " portions") +
-              "; counts and look-back status zeroed by cudaMemsetAsync in every enqueue";
+  plan.note = onesweep_one_tile(p.n, plan.tile)
+                  ? "within one tile: one block sorts it through every pass in shared memory"
+                  : std::to_string(portions) + (portions == 1 ? " portion" : " portions") +
+                        "; counts and look-back status zeroed by cudaMemsetAsync in every enqueue";
 }
 
 void enqueue_sort_onesweep(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream) {
@@ -200,6 +222,13 @@ void enqueue_sort_onesweep(const SortPlan& plan, const SortBuffers& bufs, cudaSt
         p.pairs ? bufs.values_in : nullptr,
         p.pairs ? bufs.values_out : nullptr,
         reinterpret_cast<std::uint32_t*>(temp + plan.offsets[1])};
+    if (onesweep_one_tile(p.n, plan.tile)) {
+      if (p.pairs)
+        run_one_tile<Bits, true>(plan, buffers, codec, stream);
+      else
+        run_one_tile<Bits, false>(plan, buffers, codec, stream);
+      return;
+    }
     const Regions r = regions(plan, bufs.temp);
     count_digits<Bits>(plan, buffers.keys_in, codec, r, stream);
     for (unsigned pass = 0; pass < plan.passes; ++pass) {

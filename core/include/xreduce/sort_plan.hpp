@@ -58,6 +58,12 @@ struct SortPortion {
 };
 std::vector<SortPortion> onesweep_portions(std::size_t n, std::size_t tile,
                                            std::size_t max_portion_keys);
+// onesweep below one tile: a single block sorts the keys through every digit pass in its shared
+// memory and writes the output once (CUB's single-tile sort does the same), one launch where the
+// passes take the histograms, their scan and a launch per digit.
+inline bool onesweep_one_tile(std::size_t n, std::size_t tile) {
+  return n <= tile;
+}
 
 // bitonic: the keys padded to a power of two (at least one tile) as items; each tile sorted in
 // place, then per stage k = 2 tile .. padded a global compare-exchange step for every stride

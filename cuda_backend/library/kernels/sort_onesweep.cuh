@@ -176,6 +176,29 @@ __device__ __forceinline__ std::uint64_t digit_base(const OnesweepArgs<Bits>& a,
   return a.bins_in[d] + before;
 }
 
+// The lanes of the warp whose digit (8 bits) equals this lane's: per bit, the ballot of the lanes
+// that have it set, complemented in the lanes that have it clear, ANDed over the bits.
+// match.any.sync is slower over 8 bits (as CUB finds). Written in PTX so that the vote's predicate
+// also guards the complement: four instructions a bit, where the compiler's own rendering of the
+// select spends seven (it extracts the bit twice).
+__device__ __forceinline__ unsigned match_digit(unsigned d) {
+  unsigned peers = kFullMask;
+#pragma unroll
+  for (int b = 0; b < 8; ++b) {
+    unsigned agree;
+    asm("{\n\t"
+        ".reg .pred set;\n\t"
+        "setp.ne.u32 set, %1, 0;\n\t"
+        "vote.sync.ballot.b32 %0, set, 0xffffffff;\n\t"
+        "@!set not.b32 %0, %0;\n\t"
+        "}"
+        : "=r"(agree)
+        : "r"(d & (1u << b)));
+    peers &= agree;
+  }
+  return peers;
+}
+
 // A pass's tile: kBlock threads x kItems keys, warp-striped as RadixTile's (lane l of warp w,
 // item i: the key at w * 32 * kItems + 32 * i + l). Slots past the tile's last key take the
 // largest digit, kPad: the ranking is stable and they come after every key in slot order, so
@@ -230,6 +253,63 @@ struct OnesweepTile {
       digits[i / 4] |= (in_tile<kFull>(i, valid) ? digit_of(key[i]) : kPad) << (8 * (i % 4));
   }
 
+  static constexpr int kDigitWords = (kItems + 3) / 4;
+  __device__ __forceinline__ static unsigned unpack(const unsigned (&digits)[kDigitWords], int i) {
+    return (digits[i / 4] >> (8 * (i % 4))) & 0xffu;
+  }
+
+  // The warp's count of each digit of its items, into its own row of warp_digits (zeroed).
+  __device__ __forceinline__ static void count_digits(Shared& sh,
+                                                      const unsigned (&digits)[kDigitWords]) {
+    unsigned* counts = sh.warp_digits[threadIdx.x / 32];
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) atomicAdd(&counts[unpack(digits, i)], 1u);
+  }
+
+  // Thread d < kRadix, after the counts: each warp's count of digit d becomes the count of d in
+  // the warps before it; returns the tile's count of d (the padding included; 0 past kRadix).
+  __device__ __forceinline__ static unsigned warp_offsets(Shared& sh) {
+    const unsigned d = threadIdx.x;
+    unsigned total = 0;
+    if (d < kRadix)
+#pragma unroll
+      for (int w = 0; w < kWarps; ++w) {
+        const unsigned c = sh.warp_digits[w][d];
+        sh.warp_digits[w][d] = total;
+        total += c;
+      }
+    return total;
+  }
+
+  // Thread d: every warp's offset of digit d moves on by the digit's first place in the tile.
+  __device__ __forceinline__ static void add_start(Shared& sh, unsigned start) {
+    const unsigned d = threadIdx.x;
+    if (d < kRadix)
+#pragma unroll
+      for (int w = 0; w < kWarps; ++w) sh.warp_digits[w][d] += start;
+  }
+
+  // Each item's place in the tile, stable in slot order: the lanes of equal digits find each
+  // other; the highest of them moves the warp's place of that digit on by their number and hands
+  // the place before to the others. The shuffle waits on the atomic's result, so one item's
+  // update lands before the next item's.
+  __device__ __forceinline__ static void rank(Shared& sh, const unsigned (&digits)[kDigitWords],
+                                              unsigned (&ranks)[kItems]) {
+    const unsigned lane = threadIdx.x % 32;
+    unsigned* counts = sh.warp_digits[threadIdx.x / 32];
+    const unsigned lanes_le = (2u << lane) - 1;
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      const unsigned di = unpack(digits, i);
+      const unsigned peers = match_digit(di);
+      const unsigned leader = 31 - __clz(peers);
+      const unsigned below = __popc(peers & lanes_le);
+      unsigned place = 0;
+      if (lane == leader) place = atomicAdd(&counts[di], __popc(peers));
+      ranks[i] = __shfl_sync(kFullMask, place, leader) + below - 1;
+    }
+  }
+
   // The staged keys (and values) out, consecutive threads in runs of one digit.
   template <bool kFull>
   __device__ __forceinline__ static void scatter(const Shared& sh, const DigitOf<Bits>& digit_of,
@@ -247,29 +327,6 @@ struct OnesweepTile {
   }
 };
 
-// The lanes of the warp whose digit (8 bits) equals this lane's: per bit, the ballot of the lanes
-// that have it set, complemented in the lanes that have it clear, ANDed over the bits.
-// match.any.sync is slower over 8 bits (as CUB finds). Written in PTX so that the vote's predicate
-// also guards the complement: four instructions a bit, where the compiler's own rendering of the
-// select spends seven (it extracts the bit twice).
-__device__ __forceinline__ unsigned match_digit(unsigned d) {
-  unsigned peers = kFullMask;
-#pragma unroll
-  for (int b = 0; b < 8; ++b) {
-    unsigned agree;
-    asm("{\n\t"
-        ".reg .pred set;\n\t"
-        "setp.ne.u32 set, %1, 0;\n\t"
-        "vote.sync.ballot.b32 %0, set, 0xffffffff;\n\t"
-        "@!set not.b32 %0, %0;\n\t"
-        "}"
-        : "=r"(agree)
-        : "r"(d & (1u << b)));
-    peers &= agree;
-  }
-  return peers;
-}
-
 // One tile per block, the tile drawn from the counter.
 // kMinBlocks: blocks per SM the registers must allow (__launch_bounds__); kWindow: predecessors
 // a look-back round trip reads. Dynamic shared memory: sizeof(OnesweepTile<...>::Shared).
@@ -279,8 +336,7 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks) onesweep_pass(OnesweepArgs
   extern __shared__ __align__(16) unsigned char raw[];
   auto& sh = *reinterpret_cast<typename Tile::Shared*>(raw);
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  unsigned* counts = sh.warp_digits[warp];
-  for (unsigned d = lane; d < kRadix; d += 32) counts[d] = 0;  // the warp's own row
+  for (unsigned d = lane; d < kRadix; d += 32) sh.warp_digits[warp][d] = 0;  // the warp's own row
   if (threadIdx.x == 0) sh.drawn = atomicAdd(a.tile_counter, 1u);
   __syncthreads();
   const unsigned tile_index = sh.drawn;
@@ -291,7 +347,7 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks) onesweep_pass(OnesweepArgs
   const bool full = valid == unsigned(Tile::kTile);
   Bits key[kItems];
   // Each key's digit, computed once, four to a register.
-  unsigned digits[(kItems + 3) / 4] = {};
+  unsigned digits[Tile::kDigitWords] = {};
   if (full) {
     Tile::template load<true>(a.pass.keys_in, tile_base, valid, key);
     Tile::template pack_digits<true>(key, digit_of, valid, digits);
@@ -299,44 +355,20 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks) onesweep_pass(OnesweepArgs
     Tile::template load<false>(a.pass.keys_in, tile_base, valid, key);
     Tile::template pack_digits<false>(key, digit_of, valid, digits);
   }
-  auto digit = [&](int i) { return (digits[i / 4] >> (8 * (i % 4))) & 0xffu; };
 
   // The warps' counts, summed per digit into the tile's: published before the ranking.
-#pragma unroll
-  for (int i = 0; i < kItems; ++i) atomicAdd(&counts[digit(i)], 1u);
+  Tile::count_digits(sh, digits);
   __syncthreads();
   const unsigned d = threadIdx.x;
-  unsigned total = 0;  // the tile's count of digit d, the padding included
-  if (d < kRadix)
-#pragma unroll
-    for (int w = 0; w < Tile::kWarps; ++w) {
-      const unsigned c = sh.warp_digits[w][d];
-      sh.warp_digits[w][d] = total;
-      total += c;
-    }
+  const unsigned total = Tile::warp_offsets(sh);
   const unsigned count = d == Tile::kPad ? total - (Tile::kTile - valid) : total;
   if (d < kRadix) publish_count(a, tile_index, count);
   const unsigned start = exclusive_scan_over_digits(total, sh.scan_totals);
-  if (d < kRadix)
-#pragma unroll
-    for (int w = 0; w < Tile::kWarps; ++w) sh.warp_digits[w][d] += start;
+  Tile::add_start(sh, start);
   __syncthreads();
 
-  // Rank: the lanes of equal digits find each other; the highest of them moves the warp's place
-  // of that digit on by their number and hands the place before to the others. The shuffle waits
-  // on the atomic's result, so one item's update lands before the next item's.
   unsigned rank[kItems];
-  const unsigned lanes_le = (2u << lane) - 1;
-#pragma unroll
-  for (int i = 0; i < kItems; ++i) {
-    const unsigned di = digit(i);
-    const unsigned peers = match_digit(di);
-    const unsigned leader = 31 - __clz(peers);
-    const unsigned below = __popc(peers & lanes_le);
-    unsigned place = 0;
-    if (lane == leader) place = atomicAdd(&counts[di], __popc(peers));
-    rank[i] = __shfl_sync(kFullMask, place, leader) + below - 1;
-  }
+  Tile::rank(sh, digits, rank);
 #pragma unroll
   for (int i = 0; i < kItems; ++i) sh.keys[rank[i]] = key[i];
 
@@ -361,6 +393,67 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks) onesweep_pass(OnesweepArgs
     Tile::template scatter<true>(sh, digit_of, valid);
   else
     Tile::template scatter<false>(sh, digit_of, valid);
+}
+
+// Below one tile (onesweep_one_tile in core's plan): every digit pass of at most 8.
+template <class Bits>
+struct OneTileArgs {
+  const Bits* keys_in;
+  Bits* keys_out;
+  const std::uint32_t* values_in;  // pairs only
+  std::uint32_t* values_out;
+  unsigned n;  // 1..the tile
+  unsigned passes;
+  DigitOf<Bits> digit_of[sizeof(Bits)];  // each pass's digit
+};
+
+// One block sorts the n <= kTile keys through every digit pass in shared memory: each pass ranks
+// the keys as a tile of onesweep_pass does (stable in slot order, the slots past n last with the
+// largest digit), stages them in digit order and reads them back in slot order for the next;
+// the last writes them out. One launch where the general path takes six or more; one block, so
+// the registers need not allow two. Dynamic shared memory: sizeof(OnesweepTile<...>::Shared).
+template <class Bits, int kBlock, int kItems, bool kPairs>
+__global__ void __launch_bounds__(kBlock, 1) onesweep_one_tile(OneTileArgs<Bits> a) {
+  using Tile = OnesweepTile<Bits, kBlock, kItems, kPairs>;
+  extern __shared__ __align__(16) unsigned char raw[];
+  auto& sh = *reinterpret_cast<typename Tile::Shared*>(raw);
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  Bits key[kItems];
+  [[maybe_unused]] std::uint32_t value[kItems];
+  Tile::template load<false>(a.keys_in, 0, a.n, key);
+  if constexpr (kPairs) Tile::template load<false>(a.values_in, 0, a.n, value);
+#pragma unroll 1
+  for (unsigned p = 0; p < a.passes; ++p) {
+    unsigned digits[Tile::kDigitWords] = {};
+    Tile::template pack_digits<false>(key, a.digit_of[p], a.n, digits);
+    for (unsigned d = lane; d < kRadix; d += 32) sh.warp_digits[warp][d] = 0;
+    __syncwarp();
+    Tile::count_digits(sh, digits);
+    __syncthreads();
+    const unsigned start = exclusive_scan_over_digits(Tile::warp_offsets(sh), sh.scan_totals);
+    Tile::add_start(sh, start);
+    __syncthreads();
+    unsigned rank[kItems];
+    Tile::rank(sh, digits, rank);
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      sh.keys[rank[i]] = key[i];
+      if constexpr (kPairs) sh.values[rank[i]] = value[i];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      key[i] = sh.keys[Tile::slot(i)];
+      if constexpr (kPairs) value[i] = sh.values[Tile::slot(i)];
+    }
+    __syncthreads();  // every read done before the next pass stages over them
+  }
+#pragma unroll
+  for (int i = 0; i < kItems; ++i)
+    if (Tile::slot(i) < a.n) {
+      a.keys_out[Tile::slot(i)] = key[i];
+      if constexpr (kPairs) a.values_out[Tile::slot(i)] = value[i];
+    }
 }
 
 }  // namespace xr::cuda::kernels
