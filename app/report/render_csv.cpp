@@ -30,9 +30,8 @@ std::string csv_line(const ResultRow& row, const RowMetrics& rm, const DeviceRec
   const bool scan = row.operation.primitive == Primitive::scan;
   const bool sort = row.operation.primitive == Primitive::sort;
   return fmt::format(
-      "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}"
-      ","
-      "{},{},{},{}\n",
+      "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
+      "{},{},{},{},{}\n",
       field(row.backend), field(d ? d->info.name : ""), d ? d->info.uuid : "", field(row.variant),
       to_string(row.operation.primitive), scan ? to_string(row.operation.scan) : "",
       sort ? "" : to_string(row.operation.op), to_string(row.dtype), row.n, to_string(row.status),

@@ -244,16 +244,16 @@ struct OnesweepTile {
   }
 
   // Each key's digit, four to a register; slots past the tile take kPad.
-  template <bool kFull, int kWords>
+  static constexpr int kDigitWords = (kItems + 3) / 4;
+  template <bool kFull>
   __device__ __forceinline__ static void pack_digits(const Bits (&key)[kItems],
                                                      const DigitOf<Bits>& digit_of, unsigned valid,
-                                                     unsigned (&digits)[kWords]) {
+                                                     unsigned (&digits)[kDigitWords]) {
 #pragma unroll
     for (int i = 0; i < kItems; ++i)
       digits[i / 4] |= (in_tile<kFull>(i, valid) ? digit_of(key[i]) : kPad) << (8 * (i % 4));
   }
 
-  static constexpr int kDigitWords = (kItems + 3) / 4;
   __device__ __forceinline__ static unsigned unpack(const unsigned (&digits)[kDigitWords], int i) {
     return (digits[i / 4] >> (8 * (i % 4))) & 0xffu;
   }
