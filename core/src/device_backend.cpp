@@ -50,6 +50,16 @@ std::unique_ptr<Scanner> DeviceBackend::make_scanner(std::string_view id) {
   return make_builtin_scanner(id);
 }
 
+std::unique_ptr<Sorter> DeviceBackend::make_sorter(std::string_view id) {
+  require_runnable(Primitive::sort, id);
+  return make_builtin_sorter(id);
+}
+
+std::unique_ptr<Sorter> DeviceBackend::make_builtin_sorter(std::string_view id) {
+  throw Error(ErrorCategory::usage, "the " + std::string(name()) +
+                                        " backend has no sort variant '" + std::string(id) + "'");
+}
+
 void DeviceBackend::open(const std::function<std::string()>& list_devices) noexcept {
   try {
     reason_ = list_devices();

@@ -104,6 +104,7 @@ CompiledCall Runner::inspect(DeviceArray& input, const Operation& operation) {
 }
 
 std::string Runner::diagnostics() const {
+  if (sorter_) return sorter_->diagnostics();
   return scanner_ ? scanner_->diagnostics() : std::string();
 }
 

@@ -471,6 +471,66 @@ TEST_CASE("opencl/scan/fast/decoupled-lookback/forced-fallback", "[conformance][
   check_forced_fallback("opencl", {{"XR_CL_LOOKBACK_POLLS", "0"}});
 }
 
+// Onesweep's decoupled fallback, forced: with the polls knob at 0 a tile that finds any
+// predecessor's digit count unpublished counts that predecessor's digits itself at once. Hundreds
+// of tiles of every key width, keys and pairs, both orders; the fallbacks are summed over every
+// configuration, which must hold some (as the scan's above).
+void check_sort_forced_fallback(const char* backend, const char* polls_knob) {
+  setenv(polls_knob, "0", 1);
+  xr::Registry registry;
+  xr::register_builtin_backends(registry);
+  xr::Backend* b = registry.find(backend);
+  std::unique_ptr<xr::Runner> runner;
+  const bool runs =
+      b && b->available() && b->unsupported_reason(xr::Primitive::sort, "radix/onesweep").empty();
+  if (runs) runner = std::make_unique<xr::Runner>(*b, xr::Primitive::sort, "radix/onesweep");
+  unsetenv(polls_knob);
+  if (!b || !b->available()) {
+    if (required(backend)) FAIL(backend << " is required but unavailable");
+    WARN(backend << " unavailable: " << (b ? b->unavailable_reason() : "not built"));
+    return;
+  }
+  if (!runner) {
+    WARN(b->unsupported_reason(xr::Primitive::sort, "radix/onesweep"));
+    return;
+  }
+  std::uint64_t fallbacks = 0;
+  std::string counts;
+  for (xr::DType dtype : {xr::DType::u32, xr::DType::f32, xr::DType::f16, xr::DType::i64}) {
+    const std::size_t n = 200003;
+    const xr::HostArray data =
+        xr::generate(dtype, n, xr::element_hash(g_seed, n), xr::Distribution::full);
+    auto array = b->upload(data.view());
+    for (xr::SortOrder order : xr::kAllSortOrders)
+      for (bool pairs : {false, true}) {
+        xr::Operation op{.primitive = xr::Primitive::sort};
+        op.order = order;
+        op.pairs = pairs;
+        CAPTURE(std::string(xr::to_string(dtype)), n, op.describe());
+        runner->prepare_output(dtype, n)->write(xr::poison(dtype, n).view());
+        if (pairs) runner->prepare_sorted_values(n)->write(xr::poison(xr::DType::u32, n).view());
+        runner->run(*array, op);
+        const xr::Verdict verdict = xr::Expectation(data.view(), op).check(runner->outcome());
+        INFO(verdict.message);
+        CHECK(verdict.ok);
+        const std::string counted = runner->diagnostics();
+        const std::size_t at = counted.find("fallbacks: ");
+        REQUIRE(at != std::string::npos);
+        const std::uint64_t here = std::strtoull(counted.c_str() + at + 11, nullptr, 10);
+        fallbacks += here;
+        counts += " " + std::string(xr::to_string(dtype)) + "/" + op.describe() + ": " +
+                  std::to_string(here);
+      }
+  }
+  std::cout << backend << " forced onesweep fallbacks:" << counts << std::endl;
+  INFO("fallbacks per dtype/operation:" << counts);
+  CHECK(fallbacks > 0);
+}
+
+TEST_CASE("vulkan/sort/radix/onesweep/forced-fallback", "[conformance][vulkan][sort]") {
+  check_sort_forced_fallback("vulkan", "XR_VK_LOOKBACK_POLLS");
+}
+
 // --kernel FILE (repeatable), --kernel-spec WORDS, --kernel-id ID: taken out of argv before
 // Catch sees it. Returns the kernels' flags in the order given.
 struct KernelArgs {

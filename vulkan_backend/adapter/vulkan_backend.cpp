@@ -1,5 +1,5 @@
 // The Vulkan backend as core sees it: device listing and choice, arrays, reducers, scanners,
-// probes.
+// sorters, probes.
 #include "xreduce/vulkan_backend.hpp"
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include "vk_probes.hpp"
 #include "vk_reducer.hpp"
 #include "vk_scanner.hpp"
+#include "vk_sorter.hpp"
 #include "vk_user_module.hpp"
 #include "vk_user_variants.hpp"
 #include "xreduce/call_check.hpp"
@@ -165,6 +166,9 @@ class VulkanBackend final : public DeviceBackend {
   }
   std::unique_ptr<Reducer> make_builtin_reducer(std::string_view id) override {
     return vulkan::make_reducer(logical_device(), *find_reduce(id));
+  }
+  std::unique_ptr<Sorter> make_builtin_sorter(std::string_view id) override {
+    return vulkan::make_sorter(logical_device(), *find_sort(id));
   }
   std::unique_ptr<Scanner> make_builtin_scanner(std::string_view id) override {
     if (!scan_error_.empty()) throw Error(ErrorCategory::usage, scan_error_);

@@ -23,6 +23,9 @@ namespace {
 // these need.
 constexpr std::string_view kReducePolicy[] = {"fast/single-pass", "fast/vectorized"};
 constexpr std::string_view kScanPolicy[] = {"fast/decoupled-lookback", "fast/reduce-then-scan"};
+// Sorts: onesweep, one read and one write of the keys a digit pass against reduce-then-scan's
+// two reads, first.
+constexpr std::string_view kSortPolicy[] = {"radix/onesweep", "radix/reduce-then-scan"};
 
 [[noreturn]] void misused(const std::string& what) {
   throw Error(ErrorCategory::usage, "xreduce::vulkan: ContextInfo: " + what);
@@ -112,9 +115,13 @@ std::vector<std::string_view> variant_order(Primitive primitive) {
     for (std::string_view id : kReducePolicy) add(id);
     const auto table = reduce_table();
     for (auto it = table.rbegin(); it != table.rend(); ++it) add(it->id());
-  } else {
+  } else if (primitive == Primitive::scan) {
     for (std::string_view id : kScanPolicy) add(id);
     const auto table = scan_table();
+    for (auto it = table.rbegin(); it != table.rend(); ++it) add(it->id());
+  } else {
+    for (std::string_view id : kSortPolicy) add(id);
+    const auto table = sort_table();
     for (auto it = table.rbegin(); it != table.rend(); ++it) add(it->id());
   }
   return order;
@@ -154,6 +161,9 @@ std::vector<std::string> Context::variants(Primitive primitive, DType t) const {
     if (primitive == Primitive::reduce) {
       const ReduceSpec& spec = *find_reduce(id);
       runs = dtype_missing(t, spec.needs, reduce_group_memory_bytes(spec.schedule), f).empty();
+    } else if (primitive == Primitive::sort) {
+      const SortSpec& spec = *find_sort(id);
+      runs = f.push_descriptors && dtype_missing(t, spec.needs, spec.group_bytes, f).empty();
     } else {
       const ScanSpec spec = effective_spec(*find_scan(id), state_->lookback);
       runs = dtype_missing(t, spec.needs, spec.group_bytes, f).empty();

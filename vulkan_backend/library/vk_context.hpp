@@ -16,6 +16,7 @@
 #include "vk_reduce_table.hpp"
 #include "vk_requirements.hpp"
 #include "vk_scan_table.hpp"
+#include "vk_sort_table.hpp"
 #include "xreduce/library_variants.hpp"
 #include "xreduce/vulkan/context.hpp"
 
@@ -63,9 +64,9 @@ struct ContextState {
 };
 
 // The library's variants as core reads its tables: Variants::has(primitive, id), info(primitive,
-// id) (the VariantInfo the catalog registers), all() (reduces then scans).
+// id) (the VariantInfo the catalog registers), all() (reduces, scans, sorts).
 using Variants = LibraryVariants<&reduce_table, &scan_table, &vulkan_dtypes, &requirement_words,
-                                 &missing_reason>;
+                                 &missing_reason, &sort_table>;
 
 // Why `facts`' device cannot run variant `id` of `primitive` as the library plans it (a scan with
 // `lookback`'s tile): "unknown variant" for an id the library lacks, a feature the device lacks;

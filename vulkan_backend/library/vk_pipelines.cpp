@@ -20,25 +20,27 @@ Pipelines::Pipelines(const vk::raii::Device& device, const DeviceFacts& facts,
                            : XR_VK_CHECK(device.createPipelineCache(vk::PipelineCacheCreateInfo()));
   pushed_ =
       make_layout(facts.push_descriptors ? vk::DescriptorSetLayoutCreateFlagBits::ePushDescriptorKHR
-                                         : vk::DescriptorSetLayoutCreateFlags{});
-  sets_ = make_layout({});
+                                         : vk::DescriptorSetLayoutCreateFlags{},
+                  kLibraryBindings);
+  sets_ = make_layout({}, 3);
 }
 
 Pipelines::~Pipelines() {
   if (borrowed_cache_) cache_.release();
 }
 
-// Three storage-buffer bindings (the operands of the binding modules) and the push constants
-// (with the operands' addresses, read by the address modules): shaders/common.glsl.
-Pipelines::Layout Pipelines::make_layout(vk::DescriptorSetLayoutCreateFlags flags) const {
-  std::array<vk::DescriptorSetLayoutBinding, 3> bindings;
-  for (std::uint32_t b = 0; b < bindings.size(); ++b)
+// Storage-buffer bindings (the operands of the binding modules) and the push constants (with the
+// operands' addresses, read by the address modules): shaders/common.glsl, sort_common.glsl.
+Pipelines::Layout Pipelines::make_layout(vk::DescriptorSetLayoutCreateFlags flags,
+                                         std::uint32_t count) const {
+  std::vector<vk::DescriptorSetLayoutBinding> bindings(count);
+  for (std::uint32_t b = 0; b < count; ++b)
     bindings[b] = vk::DescriptorSetLayoutBinding(b, vk::DescriptorType::eStorageBuffer, 1,
                                                  vk::ShaderStageFlagBits::eCompute);
   Layout layout;
   layout.set = XR_VK_CHECK(
       device_.createDescriptorSetLayout(vk::DescriptorSetLayoutCreateInfo(flags, bindings)));
-  const vk::PushConstantRange push(vk::ShaderStageFlagBits::eCompute, 0, sizeof(PushBlock));
+  const vk::PushConstantRange push(vk::ShaderStageFlagBits::eCompute, 0, kPushBytes);
   const vk::DescriptorSetLayout set_layout = *layout.set;
   layout.pipeline =
       XR_VK_CHECK(device_.createPipelineLayout(vk::PipelineLayoutCreateInfo({}, set_layout, push)));
@@ -64,10 +66,12 @@ vk::Pipeline Pipelines::get(const PipelineKey& key) {
   entry.module = XR_VK_CHECK(
       device_.createShaderModule(vk::ShaderModuleCreateInfo({}, words.size_bytes(), words.data())));
   // Specialization constants: 0 = workgroup size, 1 = unroll factor, 2 = back-off, 3 = operator,
-  // 4 = look-back mode (each ignored by shaders that do not declare it).
-  const std::uint32_t values[] = {key.workgroup, key.unroll, key.backoff, key.op, key.mode};
-  const vk::SpecializationMapEntry entries[] = {
-      {0, 0, 4}, {1, 4, 4}, {2, 8, 4}, {3, 12, 4}, {4, 16, 4}};
+  // 4 = look-back mode, 5 = sort mode, 6 = smallest subgroup (each ignored by shaders that do not
+  // declare it).
+  const std::uint32_t values[] = {key.workgroup, key.unroll,    key.backoff,     key.op,
+                                  key.mode,      key.sort_mode, key.min_subgroup};
+  const vk::SpecializationMapEntry entries[] = {{0, 0, 4},  {1, 4, 4},  {2, 8, 4}, {3, 12, 4},
+                                                {4, 16, 4}, {5, 20, 4}, {6, 24, 4}};
   vk::SpecializationInfo spec(entries, vk::ArrayProxyNoTemporaries<const std::uint32_t>(values));
   vk::PipelineShaderStageCreateFlags stage_flags;
   // Subgroup shaders index shared memory by lane and need every subgroup full.
@@ -87,7 +91,8 @@ vk::Pipeline Pipelines::get(const PipelineKey& key) {
     write_internal_representations(device_, *entry.pipeline, capture_ir_dir_,
                                    key.module + "-wg" + std::to_string(key.workgroup) + "-op" +
                                        std::to_string(key.op) + "-u" + std::to_string(key.unroll) +
-                                       "-m" + std::to_string(key.mode));
+                                       "-m" + std::to_string(key.mode) + "-s" +
+                                       std::to_string(key.sort_mode));
   return *pipelines_.emplace(key, std::move(entry)).first->second.pipeline;
 }
 

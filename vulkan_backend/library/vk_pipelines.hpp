@@ -1,8 +1,9 @@
 // The compute pipelines of one logical device: the pipeline layouts every shader shares (three
 // storage-buffer bindings and the push constants of shaders/params.glsl) and a pipeline per
 // (module, specialization constants, layout), created on first use through a pipeline cache
-// (the caller's, for the library). Thread-safe: the library's Scans and Reduces are made from
-// any thread.
+// (the caller's, for the library). The library's layout has five bindings: reduces and scans use
+// the first three, sorts all five (keys and values read and written, and their words). Thread-safe:
+// the library's Scans and Reduces are made from any thread.
 #pragma once
 
 #include <cstddef>
@@ -20,12 +21,14 @@ namespace xr::vulkan {
 
 // Pipeline variants differ in module and specialization constants (shaders/common.glsl).
 struct PipelineKey {
-  std::string module;             // an embedded SPIR-V module name (xreduce/spirv_modules.hpp)
-  std::uint32_t workgroup = 256;  // specialization constant 0
-  std::uint32_t unroll = 1;       // 1: vector loads in flight
-  std::uint32_t backoff = 0;      // 2: the scan look-back's pause
-  std::uint32_t op = 0;           // 3: the operator, core's Op as a number (0 sum, 1 min, 2 max)
-  std::uint32_t mode = 0;         // 4: the scan look-back's window and polling mode
+  std::string module;              // an embedded SPIR-V module name (xreduce/spirv_modules.hpp)
+  std::uint32_t workgroup = 256;   // specialization constant 0
+  std::uint32_t unroll = 1;        // 1: vector loads in flight
+  std::uint32_t backoff = 0;       // 2: the scan look-back's pause
+  std::uint32_t op = 0;            // 3: the operator, core's Op as a number (0 sum, 1 min, 2 max)
+  std::uint32_t mode = 0;          // 4: the scan look-back's window and polling mode
+  std::uint32_t sort_mode = 0;     // 5: a sort's key kind and order (shaders/sort_common.glsl)
+  std::uint32_t min_subgroup = 4;  // 6: the smallest subgroup the device may run (sort_tile.glsl)
   // The layout: the library's (bindings pushed, VK_KHR_push_descriptor, where the device has it
   // enabled), or allocated descriptor sets' (users' kernels, the probes: sets made once).
   bool descriptor_sets = false;
@@ -51,6 +54,13 @@ struct PushBlock {
 static_assert(offsetof(PushBlock, sizes) == 24 && offsetof(PushBlock, sizes.in_offset) == 32 &&
                   offsetof(PushBlock, sizes.limit) == 56,
               "PushBlock must match shaders/params.glsl");
+
+// The library layout's bindings (reduce and scan bind the first three), and the push-constant
+// range every layout declares: the larger of PushBlock and a sort's (vk_sort_plan.hpp), within
+// the 128 bytes every device allows.
+inline constexpr std::uint32_t kLibraryBindings = 5;
+inline constexpr std::uint32_t kPushBytes = 128;
+static_assert(sizeof(PushBlock) <= kPushBytes);
 
 class Pipelines {
  public:
@@ -87,7 +97,7 @@ class Pipelines {
     vk::raii::DescriptorSetLayout set{nullptr};
     vk::raii::PipelineLayout pipeline{nullptr};
   };
-  Layout make_layout(vk::DescriptorSetLayoutCreateFlags flags) const;
+  Layout make_layout(vk::DescriptorSetLayoutCreateFlags flags, std::uint32_t bindings) const;
 
   const vk::raii::Device& device_;
   const DeviceFacts& facts_;

@@ -219,6 +219,9 @@ class Sorter {
   virtual Timing sort_batch(const SortArrays& arrays, const SortCall& call, int calls);
   // As Reducer::inspect, for one sort().
   virtual CompiledCall inspect(const SortArrays& arrays, const SortCall& call);
+  // As Scanner::diagnostics: what the variant counted over the calls since its plan was made
+  // (a look-back's fallbacks), for the report; empty for most.
+  virtual std::string diagnostics() const { return {}; }
 };
 
 // How a device is chosen. An empty selector means the backend's default, which prefers the

@@ -29,6 +29,7 @@ class DeviceBackend : public Backend {
   std::string unsupported_reason(Primitive primitive, std::string_view id) const final;
   std::unique_ptr<Reducer> make_reducer(std::string_view id) final;
   std::unique_ptr<Scanner> make_scanner(std::string_view id) final;
+  std::unique_ptr<Sorter> make_sorter(std::string_view id) final;
 
  protected:
   // `api`: the API's name in messages ("Vulkan", "OpenCL").
@@ -50,6 +51,8 @@ class DeviceBackend : public Backend {
   // The variants of the selected device, each checked and runnable.
   virtual std::unique_ptr<Reducer> make_builtin_reducer(std::string_view id) = 0;
   virtual std::unique_ptr<Scanner> make_builtin_scanner(std::string_view id) = 0;
+  // Only for ids has_builtin(sort, ...) knows: the default serves a library without sorts.
+  virtual std::unique_ptr<Sorter> make_builtin_sorter(std::string_view id);
   virtual std::unique_ptr<Reducer> make_user_reducer(const UserKernel& kernel) = 0;
   virtual std::unique_ptr<Scanner> make_user_scanner(const UserKernel& kernel) = 0;
   // Drops what was made for the selected device before another is selected.

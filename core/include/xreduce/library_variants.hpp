@@ -1,8 +1,10 @@
 // A GPU library's variants as its reduce and scan tables list them, answered one way on every
 // API: whether it has an id, the id's VariantInfo, all of them, and why a device cannot run one.
 // The API says only what it does differently, as the functions it passes:
-//   Reduces(), Scans()                 the tables (rows with id(), needs, schedule, group_bytes
-//                                      for scans; a reduce's is core's reduce_group_memory_bytes)
+//   Reduces(), Scans(), Sorts()        the tables (rows with id(), needs, schedule, group_bytes
+//                                      for scans; a reduce's is core's reduce_group_memory_bytes;
+//                                      a sort's threads and group_bytes); Sorts nullptr for an
+//                                      API without sorts
 //   Dtypes()                           the element types the API runs
 //   Words(needs)                       a row's requirement bits in words
 //   Missing(needs, threads, group_bytes, facts)
@@ -12,6 +14,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "xreduce/call_check.hpp"
@@ -20,10 +23,17 @@
 
 namespace xr {
 
-template <auto Reduces, auto Scans, auto Dtypes, auto Words, auto Missing>
+template <auto Reduces, auto Scans, auto Dtypes, auto Words, auto Missing, auto Sorts = nullptr>
 struct LibraryVariants {
+  static constexpr bool kSorts = !std::is_same_v<decltype(Sorts), std::nullptr_t>;
+
   static bool has(Primitive primitive, std::string_view id) {
-    if (primitive == Primitive::sort) return false;  // no table of sorts yet
+    if (primitive == Primitive::sort) {
+      if constexpr (kSorts)
+        return find_row(Sorts(), id) != nullptr;
+      else
+        return false;
+    }
     return primitive == Primitive::scan ? find_row(Scans(), id) != nullptr
                                         : find_row(Reduces(), id) != nullptr;
   }
@@ -32,15 +42,20 @@ struct LibraryVariants {
   static VariantInfo info(Primitive primitive, std::string_view id) {
     if (primitive == Primitive::reduce)
       return table_variant(primitive, id, Dtypes(), Words(find_row(Reduces(), id)->needs));
+    if constexpr (kSorts)
+      if (primitive == Primitive::sort)
+        return table_variant(primitive, id, Dtypes(), Words(find_row(Sorts(), id)->needs));
     const auto& scan = *find_row(Scans(), id);
     return table_variant(primitive, id, Dtypes(), Words(scan.needs), scan.schedule.deterministic);
   }
 
-  // Every variant, reduces then scans.
+  // Every variant, reduces, scans, then sorts.
   static std::vector<VariantInfo> all() {
     std::vector<VariantInfo> out;
     for (const auto& row : Reduces()) out.push_back(info(Primitive::reduce, row.id()));
     for (const auto& row : Scans()) out.push_back(info(Primitive::scan, row.id()));
+    if constexpr (kSorts)
+      for (const auto& row : Sorts()) out.push_back(info(Primitive::sort, row.id()));
     return out;
   }
 
@@ -55,6 +70,12 @@ struct LibraryVariants {
       return Missing(row->needs, row->schedule.threads, reduce_group_memory_bytes(row->schedule),
                      facts);
     }
+    if constexpr (kSorts)
+      if (primitive == Primitive::sort) {
+        const auto* row = find_row(Sorts(), id);
+        if (!row) return unknown_variant(id);
+        return Missing(row->needs, row->threads, row->group_bytes, facts);
+      }
     const auto* found = primitive == Primitive::scan ? find_row(Scans(), id) : nullptr;
     if (!found) return unknown_variant(id);
     const auto row = scan_row(*found);

@@ -6,3 +6,4 @@
 #include "xreduce/vulkan/operand.hpp"
 #include "xreduce/vulkan/reduce.hpp"
 #include "xreduce/vulkan/scan.hpp"
+#include "xreduce/vulkan/sort.hpp"

@@ -1,0 +1,119 @@
+// The passes of one sort call as the APIs that launch core's plans run them (Vulkan, OpenCL):
+// each pass's stage, kernel, tile, the operands at its five bindings and its arguments, and the
+// layout of the call's scratch. Built from the family plans of sort_plan.hpp (digit passes,
+// portions, chunks); CUDA's dispatch follows the same plans with its own kernels.
+//
+// Scratch: the alternate keys and values (where a pass writes them), then 32-bit words:
+//   [histograms: passes x 256][tile counters: one per launch][status set 0: rows x 256]
+//   [status set 1: rows x 256][bins: passes x 2 x 256][fallback count: 2 words]
+// (onesweep); [table: 256 x blocks] (reduce-then-scan). The init pass zeroes the words up to the
+// second status set; every other word is written before it is read.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "xreduce/primitive.hpp"
+#include "xreduce/types.hpp"
+
+namespace xr {
+
+enum class SortFamily : std::uint8_t { reduce_then_scan, onesweep };
+
+// The operands a pass binds: the caller's four arrays, the alternates in scratch and the words.
+enum class SortOperand : std::uint8_t {
+  keys_in,
+  keys_out,
+  values_in,
+  values_out,
+  alternate_keys,
+  alternate_values,
+  words
+};
+inline constexpr std::size_t kSortBindings = 5;  // keys read, keys written, values ditto, words
+using SortBindings = std::array<SortOperand, kSortBindings>;
+
+// A pass's arguments, in this order as the shaders' push constants (shaders/sort_common.glsl)
+// and the kernels' arguments. Offsets are in 32-bit words of the words operand.
+struct SortArgs {
+  std::uint32_t n = 0;
+  std::uint32_t shift = 0;
+  std::uint32_t width = 8;
+  std::uint32_t first_tile = 0;
+  std::uint32_t tiles = 0;
+  std::uint32_t blocks = 0;
+  std::uint32_t bins_in = 0;
+  std::uint32_t bins_out = 0;
+  std::uint32_t status = 0;
+  std::uint32_t next_status = 0;
+  std::uint32_t zero_rows = 0;
+  std::uint32_t counter = 0;
+  std::uint32_t histograms = 0;
+  std::uint32_t begin = 0;
+  std::uint32_t end = 0;
+  std::uint32_t limit = 0;
+  std::uint32_t fallbacks = 0;
+  std::uint32_t bins = 0;
+};
+
+enum class SortStage : std::uint8_t {
+  init,         // zero the histograms, counters and the first status set
+  histogram,    // onesweep: every pass's digit counts in one read
+  bins,         // onesweep: each pass's counts scanned
+  onesweep,     // onesweep: one portion of one digit pass
+  rts_count,    // reduce-then-scan: each block's digit counts
+  rts_scan,     // reduce-then-scan: the table scanned
+  rts_scatter,  // reduce-then-scan: each block's keys ranked and written
+};
+
+struct SortPassPlan {
+  SortStage stage = SortStage::init;
+  std::string_view kernel;    // shaders/<kernel>.comp, opencl_backend/kernels/<kernel>.cl
+  bool moves_values = false;  // the pass's pairs module (it reads and writes values)
+  std::uint32_t threads = 256;
+  std::uint32_t items = 1;
+  std::uint64_t groups = 1;
+  SortBindings bindings{SortOperand::keys_in, SortOperand::keys_out, SortOperand::values_in,
+                        SortOperand::values_out, SortOperand::words};
+  SortArgs args;
+};
+
+// A tile: threads x items keys.
+struct SortTile {
+  std::uint32_t threads = 256;
+  std::uint32_t items = 16;
+  std::uint64_t keys() const { return std::uint64_t{threads} * items; }
+};
+
+// What the API decides: its tiles for this key and device, the reduce-then-scan's blocks (about
+// one resident wave), the histogram's workgroups and the look-back's patience.
+struct SortPlanOptions {
+  SortTile tile;                          // a digit pass's tile (threads >= 256)
+  SortTile histogram{256, 4};             // the histogram's workgroup and keys in flight
+  std::uint64_t histogram_groups = 1024;  // at most
+  std::uint64_t wave = 256;               // reduce-then-scan: blocks at most
+  std::uint32_t scan_threads = 1024;      // reduce-then-scan: the table scan's workgroup
+  std::uint32_t polls = 64;               // onesweep: polls before the fallback (0: at once)
+};
+
+struct SortCallPlan {
+  std::vector<SortPassPlan> passes;
+  std::uint64_t alternate_keys_at = 0;  // bytes into scratch
+  std::uint64_t alternate_values_at = 0;
+  std::uint64_t words_at = 0;
+  std::uint64_t scratch_bytes = 0;
+  std::optional<std::uint64_t> fallbacks_at;  // onesweep: bytes into scratch of the count
+  std::uint64_t tiles = 0;                    // onesweep: tiles of one call (all passes)
+};
+
+// The largest n the plans take: 32-bit indices and counts.
+inline constexpr std::uint64_t kSortPlanMaxKeys = (std::uint64_t{1} << 31) - 1;
+
+// n in 1..kSortPlanMaxKeys, `bits` effective (effective_bits). Error(usage) otherwise.
+SortCallPlan plan_sort_call(SortFamily family, std::uint64_t n, DType t, bool pairs, BitRange bits,
+                            const SortPlanOptions& options);
+
+}  // namespace xr

@@ -1,0 +1,192 @@
+#include "xreduce/sort_passes.hpp"
+
+#include <algorithm>
+
+#include "xreduce/error.hpp"
+#include "xreduce/sort_plan.hpp"
+
+namespace xr {
+namespace {
+
+constexpr std::uint32_t kRadix = 256;
+// A status word's count has 30 bits (shaders/sort_onesweep.comp).
+constexpr std::size_t kMaxPortionKeys = (std::size_t{1} << 30) - 1;
+
+std::uint64_t align256(std::uint64_t bytes) {
+  return (bytes + 255) / 256 * 256;
+}
+
+std::uint32_t u32(std::uint64_t x) {
+  return static_cast<std::uint32_t>(x);
+}
+
+// Where a digit pass's keys (or values) come from and go.
+SortOperand keys_of(SortBuffer b) {
+  return b == SortBuffer::input    ? SortOperand::keys_in
+         : b == SortBuffer::output ? SortOperand::keys_out
+                                   : SortOperand::alternate_keys;
+}
+SortOperand values_of(SortBuffer b) {
+  return b == SortBuffer::input    ? SortOperand::values_in
+         : b == SortBuffer::output ? SortOperand::values_out
+                                   : SortOperand::alternate_values;
+}
+SortBindings pass_bindings(const DigitPass& d, bool pairs) {
+  if (!pairs)  // the values' bindings unused: any operand
+    return {keys_of(d.reads), keys_of(d.writes), SortOperand::words, SortOperand::words,
+            SortOperand::words};
+  return {keys_of(d.reads), keys_of(d.writes), values_of(d.reads), values_of(d.writes),
+          SortOperand::words};
+}
+// A pass that reads keys only (the histogram, the counts): its input at binding 0.
+SortBindings keys_only(SortOperand keys) {
+  return {keys, SortOperand::words, SortOperand::words, SortOperand::words, SortOperand::words};
+}
+constexpr SortBindings kWordsOnly{SortOperand::words, SortOperand::words, SortOperand::words,
+                                  SortOperand::words, SortOperand::words};
+
+// The alternates, then the words: the layout's bytes.
+void lay_out(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, bool alternate,
+             std::uint64_t words) {
+  const std::uint64_t key_bytes = alternate ? n * size_of(t) : 0;
+  const std::uint64_t value_bytes = alternate && pairs ? n * 4 : 0;
+  plan.alternate_keys_at = 0;
+  plan.alternate_values_at = align256(key_bytes);
+  plan.words_at = plan.alternate_values_at + align256(value_bytes);
+  plan.scratch_bytes = plan.words_at + std::max<std::uint64_t>(words, 1) * 4;
+}
+
+void plan_onesweep(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, BitRange bits,
+                   const SortPlanOptions& o) {
+  const std::vector<DigitPass> digits = radix_digit_passes(bits);
+  const std::vector<SortPortion> portions = onesweep_portions(n, o.tile.keys(), kMaxPortionKeys);
+  const auto passes = u32(digits.size());
+  const auto launches = u32(digits.size() * portions.size());
+  const auto rows = u32(portions.front().tiles);  // the largest portion's tiles
+  // The words' layout (see the header).
+  const std::uint32_t histograms = 0;
+  const std::uint32_t counters = histograms + passes * kRadix;
+  const std::uint32_t status0 = counters + (launches + 63) / 64 * 64;
+  const std::uint32_t status1 = status0 + rows * kRadix;
+  const std::uint32_t bins = status1 + rows * kRadix;
+  const std::uint32_t fallbacks = bins + passes * 2 * kRadix;
+  lay_out(plan, n, t, pairs, needs_alternate(digits), fallbacks + 2);
+  plan.fallbacks_at = plan.words_at + std::uint64_t{fallbacks} * 4;
+  plan.tiles = std::uint64_t{passes} * (n + o.tile.keys() - 1) / o.tile.keys();
+
+  SortArgs base;
+  base.n = u32(n);
+  base.begin = bits.begin;
+  base.end = bits.end;
+  base.histograms = histograms;
+  base.bins = bins;
+  SortPassPlan init{.stage = SortStage::init,
+                    .kernel = "sort_init",
+                    .threads = 256,
+                    .groups = std::min<std::uint64_t>((status1 + 1023) / 1024, 256),
+                    .bindings = kWordsOnly,
+                    .args = base};
+  init.args.blocks = status1;
+  plan.passes.push_back(init);
+  SortPassPlan histogram{
+      .stage = SortStage::histogram,
+      .kernel = "sort_histogram",
+      .threads = o.histogram.threads,
+      .items = o.histogram.items,
+      .groups = std::clamp<std::uint64_t>(n / (o.histogram.keys() * 8), 1, o.histogram_groups),
+      .bindings = keys_only(SortOperand::keys_in),
+      .args = base};
+  plan.passes.push_back(histogram);
+  plan.passes.push_back({.stage = SortStage::bins,
+                         .kernel = "sort_bins",
+                         .threads = kRadix,
+                         .groups = passes,
+                         .bindings = kWordsOnly,
+                         .args = base});
+  std::uint32_t launch = 0;
+  for (std::uint32_t p = 0; p < passes; ++p)
+    for (const SortPortion& portion : portions) {
+      SortArgs a = base;
+      a.shift = digits[p].shift;
+      a.width = digits[p].width;
+      a.first_tile = u32(portion.first_tile);
+      a.tiles = u32(portion.tiles);
+      a.bins_in = bins + (p * 2 + portion.bins_in) * kRadix;
+      a.bins_out = bins + (p * 2 + portion.bins_out) * kRadix;
+      a.status = launch % 2 == 0 ? status0 : status1;
+      a.next_status = launch % 2 == 0 ? status1 : status0;
+      a.zero_rows = rows;
+      a.counter = counters + launch;
+      a.limit = o.polls;
+      a.fallbacks = fallbacks;
+      plan.passes.push_back({.stage = SortStage::onesweep,
+                             .kernel = "sort_onesweep",
+                             .moves_values = pairs,
+                             .threads = o.tile.threads,
+                             .items = o.tile.items,
+                             .groups = portion.tiles,
+                             .bindings = pass_bindings(digits[p], pairs),
+                             .args = a});
+      ++launch;
+    }
+}
+
+void plan_reduce_then_scan(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, BitRange bits,
+                           const SortPlanOptions& o) {
+  const std::vector<DigitPass> digits = radix_digit_passes(bits);
+  const RadixChunks chunks = radix_chunks(n, o.tile.keys(), o.wave, kMaxPortionKeys);
+  lay_out(plan, n, t, pairs, needs_alternate(digits), kRadix * chunks.blocks);
+  for (const DigitPass& d : digits) {
+    SortArgs a;
+    a.n = u32(n);
+    a.shift = d.shift;
+    a.width = d.width;
+    a.tiles = u32(chunks.tiles_per_block);
+    a.blocks = u32(chunks.blocks);
+    a.bins_in = 0;
+    a.begin = bits.begin;
+    a.end = bits.end;
+    plan.passes.push_back({.stage = SortStage::rts_count,
+                           .kernel = "sort_rts_count",
+                           .threads = o.tile.threads,
+                           .items = o.tile.items,
+                           .groups = chunks.blocks,
+                           .bindings = keys_only(keys_of(d.reads)),
+                           .args = a});
+    plan.passes.push_back({.stage = SortStage::rts_scan,
+                           .kernel = "sort_rts_scan",
+                           .threads = o.scan_threads,
+                           .groups = 1,
+                           .bindings = kWordsOnly,
+                           .args = a});
+    plan.passes.push_back({.stage = SortStage::rts_scatter,
+                           .kernel = "sort_rts_scatter",
+                           .moves_values = pairs,
+                           .threads = o.tile.threads,
+                           .items = o.tile.items,
+                           .groups = chunks.blocks,
+                           .bindings = pass_bindings(d, pairs),
+                           .args = a});
+  }
+}
+
+}  // namespace
+
+SortCallPlan plan_sort_call(SortFamily family, std::uint64_t n, DType t, bool pairs, BitRange bits,
+                            const SortPlanOptions& options) {
+  if (n == 0 || n > kSortPlanMaxKeys)
+    throw Error(ErrorCategory::usage,
+                "plan_sort_call: " + std::to_string(n) + " keys (1 to 2^31 - 1 are planned)");
+  if (bits.begin >= bits.end || bits.end > 8 * size_of(t))
+    throw Error(ErrorCategory::usage, "plan_sort_call: a bit range outside the key");
+  if (options.tile.threads < kRadix)
+    throw Error(ErrorCategory::usage, "plan_sort_call: a tile of fewer than 256 threads");
+  SortCallPlan plan;
+  if (family == SortFamily::onesweep)
+    plan_onesweep(plan, n, t, pairs, bits, options);
+  else
+    plan_reduce_then_scan(plan, n, t, pairs, bits, options);
+  return plan;
+}
+
+}  // namespace xr

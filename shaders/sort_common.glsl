@@ -1,0 +1,117 @@
+// Shared by every sort shader: the key's width from a compile-time define (K16, K32, K64: one
+// module per width, the key's kind and order a specialization constant), the push constants of a
+// sort pass, its five operands by binding, the key codec of core's total order
+// (xreduce/sort_keys.hpp) and the exclusive scan over the 256 digits.
+//
+// Operands: binding 0 the keys a pass reads, 1 the keys it writes, 2 and 3 the values (pairs:
+// the PAIRS modules), 4 the sort's words in scratch (histograms, bins, counters, status). The
+// host binds the caller's arrays or the alternate arrays in scratch per pass.
+#extension GL_EXT_control_flow_attributes : require
+#extension GL_KHR_memory_scope_semantics : require
+#if defined(K64)
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#elif defined(K16)
+#extension GL_EXT_shader_16bit_storage : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
+#endif
+
+// The push constants (the host's SortPush, vulkan_backend/library/vk_sort_plan.hpp, byte for
+// byte). Word offsets are into `words` (binding 4).
+layout(push_constant) uniform SortParams {
+  uint n;            // keys of the sort
+  uint shift;        // the pass's digit: sort bits [shift, shift + width)
+  uint width;        // 1..8
+  uint first_tile;   // onesweep: the portion's first tile
+  uint tiles;        // onesweep: the portion's tiles; reduce-then-scan: tiles per block
+  uint blocks;       // reduce-then-scan: blocks (the table's row length); init: words to zero
+  uint bins_in;      // onesweep: each digit's first index for this portion; rts: the table
+  uint bins_out;     // onesweep: the same for the next portion
+  uint status;       // onesweep: the status set this launch uses
+  uint next_status;  // onesweep: the set it zeroes for the next launch
+  uint zero_rows;    // onesweep: rows of 256 words of next_status to zero
+  uint counter;      // onesweep: this launch's tile counter
+  uint histograms;   // histogram and bins passes: every pass's 256 counts
+  uint begin;        // histogram: the sort's bit range
+  uint end;
+  uint limit;        // onesweep: polls of an unpublished predecessor before the fallback
+  uint fallbacks;    // onesweep: the running count of fallbacks
+  uint bins;         // the bins pass: where pass 0's bins go (two sets of 256 a pass)
+}
+pc;
+
+const uint kRadix = 256;
+
+// The workgroup size; the key's kind and order: bits 0-1 unsigned (0), signed (1) or float (2),
+// bit 2 descending.
+layout(constant_id = 0) const uint WG = 256;
+layout(local_size_x_id = 0) in;
+layout(constant_id = 5) const uint SORT_MODE = 0;
+const uint kKind = SORT_MODE & 3u;
+const bool kDescending = (SORT_MODE & 4u) != 0u;
+
+#if defined(K64)
+#define KEY uint64_t  // a key as stored
+#define BITS uint64_t  // its bits in registers
+#define KEY_BITS 64
+#define KEY_WORDS 2  // 32-bit words of shared memory a key takes
+#elif defined(K32)
+#define KEY uint
+#define BITS uint
+#define KEY_BITS 32
+#define KEY_WORDS 1
+#elif defined(K16)
+#define KEY uint16_t
+#define BITS uint
+#define KEY_BITS 16
+#define KEY_WORDS 1
+#else
+#error "define K16, K32 or K64"
+#endif
+
+layout(set = 0, binding = 0) readonly restrict buffer KeysIn { KEY keys_in[]; };
+layout(set = 0, binding = 1) writeonly restrict buffer KeysOut { KEY keys_out[]; };
+#ifdef PAIRS
+layout(set = 0, binding = 2) readonly restrict buffer ValuesIn { uint values_in[]; };
+layout(set = 0, binding = 3) writeonly restrict buffer ValuesOut { uint values_out[]; };
+#endif
+// Shared between workgroups through atomics (the look-back's status, the counters); coherent as
+// the GLSL450 memory model with explicit scopes needs.
+layout(set = 0, binding = 4) coherent buffer Words { uint words[]; };
+
+BITS key_bits(uint i) { return BITS(keys_in[i]); }
+
+// What the sort compares a key by (core's sort_bits): the ordered bits, flipped for descending,
+// either float zero as the top bit alone.
+BITS sort_bits(BITS k) {
+  const BITS top = BITS(1) << (KEY_BITS - 1);
+#if KEY_BITS == 16
+  const BITS all = 0xffffu;
+#else
+  const BITS all = ~BITS(0);
+#endif
+  BITS o = k;
+  if (kKind == 1u) o = k ^ top;
+  if (kKind == 2u) o = (k & top) != BITS(0) ? ~k & all : k ^ top;
+  if (kDescending) o = ~o & all;
+  if (kKind == 2u && o == top - BITS(1)) o = top;
+  return o;
+}
+
+uint digit_at(BITS sorted, uint shift, uint width) {
+  return uint(sorted >> shift) & ((1u << width) - 1u);
+}
+
+// The exclusive scan of `v` over the workgroup's first 256 invocations, every invocation calling
+// (those past 256 with 0). Needs WG >= 256 and subgroup arithmetic; subgroups of at least 4
+// invocations cover the digits in 64 subgroups, the only ones whose totals count.
+shared uint digit_scan_totals[64];
+uint exclusive_over_digits(uint v) {
+  const uint inclusive = subgroupInclusiveAdd(v);
+  if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u && gl_SubgroupID < 64u)
+    digit_scan_totals[gl_SubgroupID] = inclusive;
+  barrier();
+  uint before = 0;
+  for (uint s = 0; s < min(gl_SubgroupID, 64u); ++s) before += digit_scan_totals[s];
+  barrier();
+  return before + inclusive - v;
+}

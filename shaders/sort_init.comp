@@ -1,0 +1,13 @@
+#version 450
+// A sort call's first pass: zeroes its first pc.blocks words of scratch (the histograms, the
+// launches' tile counters and onesweep's first status set; vk_sort_plan.cpp lays them out).
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#define K32
+#include "sort_common.glsl"
+
+void main() {
+  const uint stride = gl_NumWorkGroups.x * WG;
+  for (uint i = gl_WorkGroupID.x * WG + gl_LocalInvocationIndex; i < pc.blocks; i += stride)
+    words[i] = 0u;
+}

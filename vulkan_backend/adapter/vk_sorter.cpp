@@ -1,0 +1,145 @@
+#include "vk_sorter.hpp"
+
+#include <cstring>
+#include <optional>
+#include <tuple>
+
+#include "vk_array.hpp"
+#include "vk_program.hpp"
+#include "xreduce/device_variant.hpp"
+#include "xreduce/recent_cache.hpp"
+#include "xreduce/vulkan/sort.hpp"
+
+namespace xr::vulkan {
+namespace {
+
+// What a plan is made for: a new one (and its scratch) only when this changes.
+using SortKey = std::tuple<DType, std::uint64_t, SortOrder, std::uint32_t, std::uint32_t, bool>;
+
+// The library's Sort of one SortKey and its scratch, zeroed once.
+struct SortWorkspace {
+  SortWorkspace(Device& device, const SortSpec& spec, const SortKey& key)
+      : key(key),
+        sort(device.context(), {.dtype = std::get<0>(key),
+                                .count = std::get<1>(key),
+                                .order = std::get<2>(key),
+                                .bits = {std::get<3>(key), std::get<4>(key)},
+                                .pairs = std::get<5>(key),
+                                .variant = std::string(spec.id())}),
+        scratch(device, sort.scratch_size(), kStorageUsage, MemoryKind::device_local) {
+    device.run_once([&](const vk::raii::CommandBuffer& cmd) {
+      sort.record_scratch_init(*cmd, scratch.handle());
+    });
+  }
+  SortKey key;
+  Sort sort;
+  Buffer scratch;
+};
+
+// The serials of a call's arrays: a program per set.
+using ArraysKey = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>;
+
+class VulkanSorter final : public DeviceSorter {
+ public:
+  VulkanSorter(std::shared_ptr<Device> device, const SortSpec& spec)
+      : DeviceSorter(Variants::info(Primitive::sort, spec.id()), "n = 0: nothing is dispatched"),
+        device_(std::move(device)),
+        spec_(spec) {}
+
+  std::string diagnostics() const override {
+    if (spec_.family != SortFamily::onesweep) return {};
+    return "look-back fallbacks: " + std::to_string(fallbacks_) + " of " + std::to_string(tiles_) +
+           " tiles over " + std::to_string(calls_) +
+           " calls counted a predecessor's digits themselves";
+  }
+
+ private:
+  void prepare(const SortArrays& a) override {
+    device_array(a.keys, *device_);
+    device_array(a.sorted_keys, *device_);
+    if (a.values) device_array(*a.values, *device_);
+    if (a.sorted_values) device_array(*a.sorted_values, *device_);
+    device_->raise_validation();
+    require_dtype(spec_.id(), a.keys.dtype(), spec_.needs, spec_.group_bytes, device_->facts());
+  }
+  Timing empty_timing() const override { return Timing{0, 0, device_->facts().timestamps()}; }
+
+  Timing run(const SortArrays& arrays, const SortCall& call, int calls) override {
+    SortWorkspace& w = workspace(arrays, call);
+    Program& program = program_of(arrays, w);
+    const Timing timing = program.run(calls);
+    count_fallbacks(program, calls);
+    device_->raise_validation();
+    return timing;
+  }
+  std::vector<CompiledPass> compiled(const SortArrays& arrays, const SortCall& call) override {
+    return workspace(arrays, call).sort.compiled();
+  }
+
+  SortWorkspace& workspace(const SortArrays& a, const SortCall& call) {
+    const DType t = a.keys.dtype();
+    const BitRange bits = effective_bits(call.bits, t);
+    const SortKey key{t, a.keys.size(), call.order, bits.begin, bits.end, a.values != nullptr};
+    if (!workspace_ || workspace_->key != key) {
+      programs_.clear();
+      workspace_.reset();
+      workspace_.emplace(*device_, spec_, key);
+      calls_ = tiles_ = fallbacks_ = fallbacks_seen_ = 0;  // diagnostics() counts per workspace
+    }
+    return *workspace_;
+  }
+
+  Program& program_of(const SortArrays& a, const SortWorkspace& w) {
+    const auto& keys = device_array(a.keys, *device_);
+    const auto& sorted = device_array(a.sorted_keys, *device_);
+    const VulkanArray* values = a.values ? &device_array(*a.values, *device_) : nullptr;
+    const VulkanArray* sorted_values =
+        a.sorted_values ? &device_array(*a.sorted_values, *device_) : nullptr;
+    const ArraysKey key{keys.serial(), sorted.serial(), values ? values->serial() : 0,
+                        sorted_values ? sorted_values->serial() : 0};
+    return programs_.get(key, [&] {
+      std::optional<ReadBack> fallbacks;
+      if (const auto at = w.sort.fallback_count_offset()) fallbacks = ReadBack{&w.scratch, *at, 8};
+      const Operand none{};
+      const Operand operands[] = {
+          Operand::of(keys.buffer().handle()), Operand::of(sorted.buffer().handle()),
+          values ? Operand::of(values->buffer().handle()) : none,
+          sorted_values ? Operand::of(sorted_values->buffer().handle()) : none,
+          Operand::of(w.scratch.handle())};
+      return std::make_unique<Program>(
+          *device_,
+          [&w, operands](const vk::raii::CommandBuffer& cmd) {
+            w.sort.record(*cmd, operands[0], operands[1], operands[2], operands[3], operands[4]);
+          },
+          fallbacks);
+    });
+  }
+
+  // The scratch's running count of fallbacks, read back after the call.
+  void count_fallbacks(const Program& program, int calls) {
+    calls_ += static_cast<std::uint64_t>(calls);
+    if (!program.read_back()) return;
+    std::uint32_t total;
+    std::memcpy(&total, program.read_back(), sizeof total);
+    fallbacks_ += total - fallbacks_seen_;
+    fallbacks_seen_ = total;
+    tiles_ += workspace_->sort.tiles() * static_cast<std::uint64_t>(calls);
+  }
+
+  // Declared first, destroyed last: the programs hold command buffers of its pool.
+  std::shared_ptr<Device> device_;
+  SortSpec spec_;
+  std::optional<SortWorkspace> workspace_;
+  // After the workspace: destroyed first, they record over its scratch.
+  RecentCache<ArraysKey, Program> programs_{kProgramsKept};
+  std::uint64_t calls_ = 0, tiles_ = 0, fallbacks_ = 0;
+  std::uint32_t fallbacks_seen_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Sorter> make_sorter(std::shared_ptr<Device> device, const SortSpec& spec) {
+  return std::make_unique<VulkanSorter>(std::move(device), spec);
+}
+
+}  // namespace xr::vulkan

@@ -1,0 +1,74 @@
+// A stable sort of `count` keys, optionally with a u32 value carried by each key (a splat
+// renderer's float depths and indices), recorded into the caller's command buffer on the caller's
+// device: xreduce's Vulkan sorts as a library (docs/library.md). Keys are ordered as
+// xr::cuda::Sort and cub::DeviceRadixSort order them: by their ordered bits (an unsigned key's
+// bits; a signed key's with the sign bit flipped; a float's with the sign bit flipped when
+// positive, every bit flipped when negative; -0.0 and +0.0 one key), within `bits` of them.
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "xreduce/compiled.hpp"
+#include "xreduce/primitive.hpp"
+#include "xreduce/types.hpp"
+#include "xreduce/vulkan/context.hpp"
+#include "xreduce/vulkan/operand.hpp"
+
+namespace xr::vulkan {
+
+struct SortDesc {
+  DType dtype = DType::u32;  // the keys'
+  std::uint64_t count = 0;   // 0: record() records nothing
+  SortOrder order = SortOrder::ascending;
+  BitRange bits{};        // of the ordered bits; all() for every bit of the key
+  bool pairs = false;     // a u32 value travels with each key
+  std::string variant{};  // empty: the library's choice for this device (Context::variants)
+};
+
+class Sort {
+ public:
+  // Plans the passes and creates their pipelines. Throws xr::Error: unsupported (what the device
+  // lacks for this variant and key type, or more keys than one binding holds), usage (an unknown
+  // variant id, a bit range past the key).
+  Sort(const Context& context, const SortDesc& desc);
+  ~Sort();
+  Sort(Sort&&) noexcept;
+  Sort& operator=(Sort&&) noexcept;
+
+  const std::string& variant() const;
+  // Bytes of scratch record() takes (the alternate keys and values, the digit counts and the
+  // look-back's status words), from an offset aligned to Context::operand_alignment().
+  VkDeviceSize scratch_size() const;
+  // Zeroes scratch and orders the fill before later compute shaders: needed once, before the
+  // first record() with this Sort (every call then initializes what it reads).
+  void record_scratch_init(VkCommandBuffer cmd, VkBuffer scratch, VkDeviceSize offset = 0) const;
+  // Records the sort of `keys_in` into `keys_out` (and, for pairs, `values_in` into `values_out`
+  // in their keys' order; ignored otherwise) over `scratch`, and nothing else: the caller's
+  // barriers make the inputs visible to compute shaders before and the outputs visible to their
+  // readers after, and order two records that share a scratch. The inputs are not written; no
+  // two operands overlap; each a buffer (Error(usage) otherwise). Host cost: a few push and
+  // dispatch commands, no allocation. Thread-safe on distinct command buffers.
+  void record(VkCommandBuffer cmd, const Operand& keys_in, const Operand& keys_out,
+              const Operand& values_in, const Operand& values_out, const Operand& scratch) const;
+  // What each pass's pipeline compiled into and how it dispatches (as Scan::compiled).
+  std::vector<CompiledPass> compiled() const;
+
+  // Onesweep's running count of look-back fallbacks (a workgroup counting a predecessor's digits
+  // itself rather than wait for it): a uint32 at this byte offset of scratch. Empty otherwise.
+  std::optional<VkDeviceSize> fallback_count_offset() const;
+  // Tiles of one call over every digit pass (the fallback count's denominator); 0 without one.
+  std::uint64_t tiles() const;
+
+  struct State;
+
+ private:
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace xr::vulkan

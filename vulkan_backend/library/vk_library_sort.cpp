@@ -1,0 +1,193 @@
+// xreduce/vulkan/sort.hpp: a sort variant's plan (core's, translated: vk_sort_plan) recorded over
+// the caller's five operands, the alternates bound inside its scratch.
+#include <array>
+
+#include "vk_compiled.hpp"
+#include "vk_context.hpp"
+#include "vk_recording.hpp"
+#include "vk_sort_plan.hpp"
+#include "xreduce/error.hpp"
+#include "xreduce/vulkan/sort.hpp"
+
+namespace xr::vulkan {
+namespace {
+
+// Polls of an unpublished predecessor before a workgroup counts its digits itself, unless the
+// tool's XR_VK_LOOKBACK_POLLS says (0: at once, the forced fallback of the tests): long enough
+// that a running predecessor is waited for, short enough that a stalled one is not for long.
+constexpr std::uint32_t kLookBackPolls = 64;
+
+// The caller's operands, in this order, then the scratch.
+enum Caller : std::size_t { keys_in, keys_out, values_in, values_out, scratch, kCallers };
+
+const char* caller_name(std::size_t i) {
+  static constexpr const char* kNames[] = {"keys_in", "keys_out", "values_in", "values_out",
+                                           "scratch"};
+  return kNames[i];
+}
+
+// The spec of `id` as the device runs it, or the library's choice: the first in its order the
+// device can run over `t`.
+const SortSpec& choose_sort(const Context& context, const std::string& id, DType t) {
+  ContextState& c = state_of(context);
+  if (id.empty()) {
+    const std::vector<std::string> runnable = context.variants(Primitive::sort, t);
+    if (runnable.empty())
+      throw Error(ErrorCategory::unsupported, "xreduce::vulkan: " + c.facts.info.name +
+                                                  " runs no sort over " +
+                                                  std::string(to_string(t)));
+    return *find_sort(runnable.front());
+  }
+  const SortSpec* spec = find_sort(id);
+  if (!spec) throw Error(ErrorCategory::usage, "xreduce::vulkan: no sort variant '" + id + "'");
+  if (const std::string why = variant_unsupported_reason(Primitive::sort, id, c.facts, c.lookback);
+      !why.empty())
+    throw Error(ErrorCategory::unsupported,
+                "xreduce::vulkan: " + id + " cannot run on " + c.facts.info.name + ": " + why);
+  require_dtype(spec->id(), t, spec->needs, spec->group_bytes, c.facts);
+  if (!c.facts.push_descriptors)
+    throw Error(ErrorCategory::unsupported,
+                "xreduce::vulkan: " + id + " binds its operands by push descriptor, and " +
+                    c.facts.info.name + " was made without VK_KHR_push_descriptor");
+  return *spec;
+}
+
+}  // namespace
+
+struct Sort::State {
+  const ContextState* context = nullptr;
+  std::string variant;
+  bool pairs = false;
+  std::uint64_t count = 0;
+  std::uint64_t key_bytes = 0;
+  SortDispatches plan;
+  std::vector<vk::Pipeline> pipelines;  // one per pass
+
+  // The descriptor of each SortOperand over the caller's operands.
+  std::array<VkDescriptorBufferInfo, 7> resolve(const std::array<Operand, kCallers>& ops) const;
+};
+
+std::array<VkDescriptorBufferInfo, 7> Sort::State::resolve(
+    const std::array<Operand, kCallers>& ops) const {
+  const vk::DeviceSize alignment = context->operand_alignment();
+  for (std::size_t i = 0; i < kCallers; ++i) {
+    if (!pairs && (i == values_in || i == values_out)) continue;
+    if (!ops[i].buffer)
+      throw Error(ErrorCategory::usage, std::string("xreduce::vulkan: the sort's ") +
+                                            caller_name(i) + " operand is not a buffer");
+    if (ops[i].offset % alignment)
+      throw Error(ErrorCategory::usage, std::string("xreduce::vulkan: the sort's ") +
+                                            caller_name(i) + " operand is not aligned to " +
+                                            std::to_string(alignment) + " bytes");
+  }
+  const SortCallPlan& l = plan.layout;
+  const Operand& s = ops[scratch];
+  const vk::DeviceSize value_bytes = count * 4;
+  // Keys-only calls bind the words at the values' bindings, which their modules never read.
+  const auto value_info = [&](std::size_t i) -> VkDescriptorBufferInfo {
+    if (!pairs) return {s.buffer, s.offset + l.words_at, VK_WHOLE_SIZE};
+    return {ops[i].buffer, ops[i].offset, value_bytes};
+  };
+  return {VkDescriptorBufferInfo{ops[keys_in].buffer, ops[keys_in].offset, key_bytes},
+          {ops[keys_out].buffer, ops[keys_out].offset, key_bytes},
+          value_info(values_in),
+          value_info(values_out),
+          {s.buffer, s.offset + l.alternate_keys_at, key_bytes},
+          {s.buffer, s.offset + l.alternate_values_at, pairs ? value_bytes : key_bytes},
+          {s.buffer, s.offset + l.words_at, l.scratch_bytes - l.words_at}};
+}
+
+Sort::Sort(const Context& context, const SortDesc& desc) : state_(std::make_unique<State>()) {
+  ContextState& c = state_of(context);
+  const SortSpec& spec = choose_sort(context, desc.variant, desc.dtype);
+  if (!desc.bits.all() &&
+      (desc.bits.begin >= desc.bits.end || desc.bits.end > 8 * size_of(desc.dtype)))
+    throw Error(ErrorCategory::usage, "xreduce::vulkan: the bit range " +
+                                          to_string(desc.bits, desc.dtype) + " is outside a " +
+                                          std::string(to_string(desc.dtype)) + " key");
+  State& s = *state_;
+  s.context = &c;
+  s.variant = spec.id();
+  s.pairs = desc.pairs;
+  s.count = desc.count;
+  s.key_bytes = desc.count * size_of(desc.dtype);
+  if (desc.count == 0) return;
+  s.plan = sort_dispatches(spec, c.facts, desc.count, desc.dtype, desc.order,
+                           effective_bits(desc.bits, desc.dtype), desc.pairs,
+                           c.knobs.lookback_polls.value_or(kLookBackPolls));
+  for (const SortDispatch& d : s.plan.passes)
+    s.pipelines.push_back(c.pipelines->get({.module = d.module,
+                                            .workgroup = d.workgroup,
+                                            .unroll = d.items,
+                                            .mode = d.window,
+                                            .sort_mode = d.sort_mode,
+                                            .min_subgroup = d.min_subgroup}));
+}
+
+Sort::~Sort() = default;
+Sort::Sort(Sort&&) noexcept = default;
+Sort& Sort::operator=(Sort&&) noexcept = default;
+
+const std::string& Sort::variant() const {
+  return state_->variant;
+}
+
+VkDeviceSize Sort::scratch_size() const {
+  return std::max<VkDeviceSize>(state_->plan.layout.scratch_bytes, 16);
+}
+
+void Sort::record_scratch_init(VkCommandBuffer cmd, VkBuffer scratch, VkDeviceSize offset) const {
+  record_zero_fill(*state_->context, cmd, scratch, offset, scratch_size());
+}
+
+void Sort::record(VkCommandBuffer cmd, const Operand& keys_in, const Operand& keys_out,
+                  const Operand& values_in, const Operand& values_out,
+                  const Operand& scratch) const {
+  const State& s = *state_;
+  if (s.plan.passes.empty()) return;  // a sort of nothing
+  const auto infos = s.resolve({keys_in, keys_out, values_in, values_out, scratch});
+  const auto& d = s.context->dispatch();
+  const VkPipelineLayout layout = s.context->pipelines->pushed_layout();
+  for (std::size_t i = 0; i < s.plan.passes.size(); ++i) {
+    const SortDispatch& pass = s.plan.passes[i];
+    if (i > 0) record_compute_barrier(d, cmd);  // a pass reads the last's
+    d.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s.pipelines[i]);
+    std::array<VkWriteDescriptorSet, kSortBindings> writes{};
+    for (std::uint32_t b = 0; b < kSortBindings; ++b)
+      writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                   nullptr,
+                   VK_NULL_HANDLE,
+                   b,
+                   0,
+                   1,
+                   VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                   nullptr,
+                   &infos[static_cast<std::size_t>(pass.bindings[b])],
+                   nullptr};
+    d.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, kSortBindings,
+                                writes.data());
+    d.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pass.push, &pass.push);
+    d.vkCmdDispatch(cmd, pass.grid.x, pass.grid.y, 1);
+  }
+}
+
+std::vector<CompiledPass> Sort::compiled() const {
+  const State& s = *state_;
+  std::vector<CompiledPass> out;
+  for (std::size_t i = 0; i < s.plan.passes.size(); ++i) {
+    const SortDispatch& p = s.plan.passes[i];
+    out.push_back(compiled_pass(*s.context->device, s.context->facts, s.pipelines[i], p.module,
+                                p.workgroup, p.grid));
+  }
+  return out;
+}
+
+std::optional<VkDeviceSize> Sort::fallback_count_offset() const {
+  return state_->plan.layout.fallbacks_at;
+}
+
+std::uint64_t Sort::tiles() const {
+  return state_->plan.layout.tiles;
+}
+
+}  // namespace xr::vulkan

@@ -1,0 +1,93 @@
+#include "vk_sort_plan.hpp"
+
+#include <algorithm>
+
+#include "xreduce/error.hpp"
+
+namespace xr::vulkan {
+namespace {
+
+// A digit pass's tile before the device's limits: 384 threads, as CUDA's tiles of 32-bit keys
+// at three blocks per SM; items as many as 48 KiB of shared memory (NVIDIA's Vulkan limit)
+// holds beside the subgroups' counters.
+constexpr std::uint32_t kTileThreads = 384;
+constexpr std::uint32_t kTileItems4 = 20;  // 32- and 16-bit keys
+constexpr std::uint32_t kTileItems8 = 10;  // 64-bit keys
+// Predecessors a look-back poll reads per digit (CUDA's window).
+constexpr std::uint32_t kLookBackWindow = 8;
+// Shared memory beside the staged tile and the counter rows: digit_first, the scans' totals.
+constexpr std::uint32_t kTileOverheadBytes = 1024 + 256 + 64;
+
+std::uint32_t smallest_subgroup(const DeviceFacts& f) {
+  const std::uint32_t s = f.min_subgroup_size ? f.min_subgroup_size : f.subgroup_size;
+  return std::max<std::uint32_t>(s, 4);
+}
+
+std::uint32_t key_kind(DType t) {
+  if (t == DType::u32 || t == DType::u64) return 0;
+  return is_integer(t) ? 1 : 2;
+}
+
+std::string module_of(const SortPassPlan& p, DType t) {
+  std::string m(p.kernel);
+  if (p.stage == SortStage::init || p.stage == SortStage::bins || p.stage == SortStage::rts_scan)
+    return m;
+  m += ".k" + std::to_string(8 * size_of(t));
+  if (p.moves_values) m += ".pairs";
+  return m;
+}
+
+}  // namespace
+
+SortPlanOptions sort_plan_options(const DeviceFacts& f, DType t, bool pairs, std::uint32_t polls) {
+  (void)pairs;  // values are staged through the keys' shared memory after them
+  const std::uint32_t key_words = size_of(t) == 8 ? 2 : 1;
+  const std::uint32_t shared = f.limits.maxComputeSharedMemorySize;
+  const std::uint32_t min_subgroup = smallest_subgroup(f);
+  // A subgroup's row: 256 16-bit counters (shaders/sort_tile.glsl).
+  const auto rows = [&](std::uint32_t threads) { return threads / min_subgroup * 512; };
+  std::uint32_t threads = kTileThreads;
+  if (rows(threads) > shared / 2) threads = 256;  // small subgroups: more rows of counters
+  const std::uint32_t room =
+      shared > rows(threads) + kTileOverheadBytes ? shared - rows(threads) - kTileOverheadBytes : 0;
+  const std::uint32_t fits = room / (threads * key_words * 4);
+  const std::uint32_t items = std::min(key_words == 2 ? kTileItems8 : kTileItems4, fits);
+  if (items == 0)
+    throw Error(ErrorCategory::unsupported, "a sort tile needs more than the " +
+                                                std::to_string(shared) +
+                                                " bytes of shared memory this device has");
+  SortPlanOptions o;
+  o.tile = {threads, items};
+  o.scan_threads = std::min<std::uint32_t>(
+      1024, std::min(f.limits.maxComputeWorkGroupInvocations, f.limits.maxComputeWorkGroupSize[0]));
+  o.polls = polls;
+  return o;
+}
+
+SortDispatches sort_dispatches(const SortSpec& spec, const DeviceFacts& f, std::uint64_t n, DType t,
+                               SortOrder order, BitRange bits, bool pairs, std::uint32_t polls) {
+  const std::uint64_t largest = std::max<std::uint64_t>(size_of(t), 4) * n;
+  if (n > kSortPlanMaxKeys || largest > f.limits.maxStorageBufferRange)
+    throw Error(ErrorCategory::unsupported,
+                std::string(spec.id()) + ": " + std::to_string(n) + " " +
+                    std::string(to_string(t)) + " keys pass one storage-buffer binding (" +
+                    std::to_string(f.limits.maxStorageBufferRange) +
+                    " bytes) or 2^31 keys, which the Vulkan sorts do not yet cross");
+  const SortPlanOptions options = sort_plan_options(f, t, pairs, polls);
+  SortDispatches out{.passes = {},
+                     .layout = plan_sort_call(spec.family, n, t, pairs, bits, options)};
+  const std::uint32_t mode = key_kind(t) | (order == SortOrder::descending ? 4u : 0u);
+  for (const SortPassPlan& p : out.layout.passes)
+    out.passes.push_back({.module = module_of(p, t),
+                          .workgroup = p.threads,
+                          .items = p.items,
+                          .window = kLookBackWindow,
+                          .sort_mode = mode,
+                          .min_subgroup = smallest_subgroup(f),
+                          .bindings = p.bindings,
+                          .push = p.args,
+                          .grid = grid_for(p.groups, f, spec.id())});
+  return out;
+}
+
+}  // namespace xr::vulkan

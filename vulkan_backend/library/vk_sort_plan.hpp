@@ -1,0 +1,49 @@
+// A sort's plan in Vulkan: core's passes (xreduce/sort_passes.hpp) translated into dispatches,
+// each a module of its key width (and values), its specialization constants, the operands at its
+// five bindings, its push constants and grid; and the tiles this device's shared memory takes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vk_device_facts.hpp"
+#include "vk_grid.hpp"
+#include "vk_sort_table.hpp"
+#include "xreduce/sort_passes.hpp"
+
+namespace xr::vulkan {
+
+// The push constants of a sort pass (shaders/sort_common.glsl), byte for byte.
+using SortPush = SortArgs;
+static_assert(sizeof(SortPush) == 72, "SortPush must match shaders/sort_common.glsl");
+
+struct SortDispatch {
+  std::string module;
+  std::uint32_t workgroup = 256;   // specialization constant 0
+  std::uint32_t items = 1;         // 1
+  std::uint32_t window = 0;        // 4: onesweep's look-back window
+  std::uint32_t sort_mode = 0;     // 5: the key's kind and order
+  std::uint32_t min_subgroup = 4;  // 6
+  SortBindings bindings{};
+  SortPush push;
+  Grid grid;
+};
+
+struct SortDispatches {
+  std::vector<SortDispatch> passes;
+  SortCallPlan layout;  // core's plan: the scratch's layout (its passes are translated above)
+};
+
+// What a sort over `t` asks of the device, as data: its tile for this device (the policy's,
+// shrunk to fit maxComputeSharedMemorySize and the device's smallest subgroup) and the rest of
+// core's options. `polls`: the look-back's patience (0: fall back at once).
+SortPlanOptions sort_plan_options(const DeviceFacts& facts, DType t, bool pairs,
+                                  std::uint32_t polls);
+
+// n >= 1, `bits` effective. Error(unsupported) past what one binding holds.
+SortDispatches sort_dispatches(const SortSpec& spec, const DeviceFacts& facts, std::uint64_t n,
+                               DType t, SortOrder order, BitRange bits, bool pairs,
+                               std::uint32_t polls);
+
+}  // namespace xr::vulkan

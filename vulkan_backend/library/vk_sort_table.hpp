@@ -1,0 +1,30 @@
+// The Vulkan sort variants as data: each id's family (core's plans, xreduce/sort_passes.hpp) and
+// what it needs of the device. Every sort ranks a tile's keys by subgroup ballots
+// (shaders/sort_tile.glsl) and scans the digits with subgroup arithmetic.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "vk_requirements.hpp"
+#include "xreduce/catalog.hpp"
+#include "xreduce/sort_passes.hpp"
+
+namespace xr::vulkan {
+
+struct SortSpec {
+  std::string_view name;
+  SortFamily family = SortFamily::onesweep;
+  std::uint32_t needs = 0;        // Need bits
+  std::uint32_t threads = 256;    // the smallest workgroup its passes take
+  std::uint32_t group_bytes = 0;  // the least shared memory its tiles take
+  std::string_view id() const { return name; }
+};
+
+std::span<const SortSpec> sort_table();
+inline const SortSpec* find_sort(std::string_view id) {
+  return find_row(sort_table(), id);
+}
+
+}  // namespace xr::vulkan
