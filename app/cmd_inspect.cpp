@@ -61,8 +61,9 @@ InspectRow inspect_point(Backend& b, const VariantInfo& v, const Operation& op, 
 }
 
 bool claims(const VariantInfo& v, const Operation& op, DType t) {
-  return v.primitive == op.primitive && v.claims(t) && v.claims(op.op) &&
-         (op.primitive == Primitive::reduce || v.claims(op.scan));
+  if (v.primitive != op.primitive || !v.claims(t)) return false;
+  if (op.primitive == Primitive::sort) return true;  // a sort has no operator
+  return v.claims(op.op) && (op.primitive == Primitive::reduce || v.claims(op.scan));
 }
 
 InspectReport collect(const Registry& registry, const ComparePlan& plan) {

@@ -17,7 +17,9 @@
 // walk has ended or stopped, the workgroup counts the digits of the nearest stopped predecessor
 // itself from the pass's input (read-only for the launch), the walks at that tile take its count
 // and go on, and the fallbacks are counted at pc.fallbacks. Each round ends one stop, so the
-// pass finishes whatever the scheduler does; pc.limit = 0 falls back at every unpublished word.
+// pass finishes whatever the scheduler does. pc.limit = 0 forces the fallback at every
+// predecessor that has not published its prefix (its aggregate is not taken), the tests' and the
+// fallback cost's measure.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_shuffle : require
@@ -57,7 +59,9 @@ void walk(inout int next, inout uint before, inout bool done) {
     bool waiting = false, progress = false;
     [[unroll]] for (uint w = 0; w < WINDOW; ++w) {
       if (done || waiting) continue;
-      waiting = (seen[w] & kFlags) == 0u;
+      // pc.limit 0 (the forced fallback) takes prefixes only: every predecessor short of one is
+      // counted by the workgroup itself.
+      waiting = (seen[w] & (pc.limit == 0u ? kPrefix : kFlags)) == 0u;
       if (waiting) continue;
       before += seen[w] & kCount;
       done = (seen[w] & kPrefix) != 0u;

@@ -28,13 +28,20 @@ shared uint staged[TILE * KEY_WORDS];  // the tile in digit order: keys, then va
 // first place in the tile, handed between the invocations of digits and of words.
 shared uint digit_first[kRadix];
 
+// Registers decide how many workgroups an SM holds (134 a thread with a digit, a rank and an
+// output digit per item at 384 x 20 on an H200: one workgroup): digits go four to a word, and a
+// key is staged as soon as it is ranked, so only pairs keep their ranks (for the values).
+const uint kDigitWords = (ITEMS + 3u) / 4u;
 BITS tile_key[ITEMS];
-uint tile_digit[ITEMS];
-uint tile_rank[ITEMS];
-uint out_digit[ITEMS];  // the digit of each place this invocation writes out
+uint tile_digits[kDigitWords];
 #ifdef PAIRS
+uint tile_rank[ITEMS];
 uint tile_value[ITEMS];
+uint out_digits[kDigitWords];  // the digit of each place this invocation writes out
 #endif
+
+uint unpack_digit(uint words_of_digits, uint i) { return (words_of_digits >> (8u * (i & 3u))) & 0xffu; }
+uint item_digit(uint i) { return unpack_digit(tile_digits[i >> 2], i); }
 
 uint slot_of(uint i) {
   return (gl_SubgroupID * ITEMS + i) * gl_SubgroupSize + gl_SubgroupInvocationID;
@@ -42,10 +49,12 @@ uint slot_of(uint i) {
 
 // This invocation's keys of the tile at `base` with `valid` keys, and their digits.
 void load_tile(uint base, uint valid) {
+  [[unroll]] for (uint w = 0; w < kDigitWords; ++w) tile_digits[w] = 0u;
   [[unroll]] for (uint i = 0; i < ITEMS; ++i) {
     const uint s = slot_of(i);
     tile_key[i] = s < valid ? key_bits(base + s) : BITS(0);
-    tile_digit[i] = s < valid ? digit_at(sort_bits(tile_key[i]), pc.shift, pc.width) : kPad;
+    const uint digit = s < valid ? digit_at(sort_bits(tile_key[i]), pc.shift, pc.width) : kPad;
+    tile_digits[i >> 2] |= digit << (8u * (i & 3u));
   }
 }
 
@@ -68,8 +77,8 @@ uint half_shift(uint digit) { return (digit & 1u) * 16u; }
 
 void count_digits() {
   [[unroll]] for (uint i = 0; i < ITEMS; ++i)
-    atomicAdd(subgroup_digits[gl_SubgroupID * kRowWords + (tile_digit[i] >> 1)],
-              1u << half_shift(tile_digit[i]));
+    atomicAdd(subgroup_digits[gl_SubgroupID * kRowWords + (item_digit(i) >> 1)],
+              1u << half_shift(item_digit(i)));
 }
 
 // After the counts: each subgroup's count of every digit becomes the count of it in the
@@ -114,11 +123,20 @@ uvec4 match_digit(uint digit) {
   return peers;
 }
 
-// Each item's place in the tile, stable in slot order.
+void stage_key(uint place, BITS k) {
+#if KEY_WORDS == 2
+  staged[2u * place] = uint(k);
+  staged[2u * place + 1u] = uint(k >> 32);
+#else
+  staged[place] = k;
+#endif
+}
+
+// Each item's place in the tile, stable in slot order; its key staged there.
 void rank_tile() {
   const uint row = gl_SubgroupID * kRowWords;
   [[unroll]] for (uint i = 0; i < ITEMS; ++i) {
-    const uint digit = tile_digit[i];
+    const uint digit = item_digit(i);
     const uvec4 peers = match_digit(digit);
     const uint leader = subgroupBallotFindMSB(peers);
     uint place = 0;
@@ -127,17 +145,10 @@ void rank_tile() {
       place = (atomicAdd(subgroup_digits[row + (digit >> 1)], subgroupBallotBitCount(peers) << shift) >>
                shift) & 0xffffu;
     }
-    tile_rank[i] = subgroupShuffle(place, leader) + subgroupBallotExclusiveBitCount(peers);
-  }
-}
-
-void stage_keys() {
-  [[unroll]] for (uint i = 0; i < ITEMS; ++i) {
-#if KEY_WORDS == 2
-    staged[2u * tile_rank[i]] = uint(tile_key[i]);
-    staged[2u * tile_rank[i] + 1u] = uint(tile_key[i] >> 32);
-#else
-    staged[tile_rank[i]] = tile_key[i];
+    const uint rank = subgroupShuffle(place, leader) + subgroupBallotExclusiveBitCount(peers);
+    stage_key(rank, tile_key[i]);
+#ifdef PAIRS
+    tile_rank[i] = rank;
 #endif
   }
 }
@@ -152,12 +163,17 @@ BITS staged_key(uint place) {
 
 // The staged keys out, after digit_first is known: consecutive invocations, runs of one digit.
 void scatter_keys(uint valid) {
+#ifdef PAIRS
+  [[unroll]] for (uint w = 0; w < kDigitWords; ++w) out_digits[w] = 0u;
+#endif
   [[unroll]] for (uint j = 0; j < ITEMS; ++j) {
     const uint place = j * WG + gl_LocalInvocationIndex;
     if (place < valid) {
       const BITS k = staged_key(place);
       const uint digit = digit_at(sort_bits(k), pc.shift, pc.width);
-      out_digit[j] = digit;
+#ifdef PAIRS
+      out_digits[j >> 2] |= digit << (8u * (j & 3u));
+#endif
       keys_out[digit_first[digit] + place] = KEY(k);
     }
   }
@@ -171,7 +187,8 @@ void stage_values() {
 void scatter_values(uint valid) {
   [[unroll]] for (uint j = 0; j < ITEMS; ++j) {
     const uint place = j * WG + gl_LocalInvocationIndex;
-    if (place < valid) values_out[digit_first[out_digit[j]] + place] = staged[place];
+    if (place < valid)
+      values_out[digit_first[unpack_digit(out_digits[j >> 2], j)] + place] = staged[place];
   }
 }
 #endif
@@ -192,7 +209,6 @@ uint place_tile(uint total) {
   add_start(start);
   barrier();
   rank_tile();
-  stage_keys();
   return start;
 }
 

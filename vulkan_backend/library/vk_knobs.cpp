@@ -46,6 +46,17 @@ void read_device_knobs(VulkanKnobs& k) {
     else
       k.block_bytes = bytes;
   }
+  if (const char* v = knob(k, "XR_VK_SORT_TILE")) {
+    unsigned threads = 0, items = 0;
+    char tail = 0;
+    if (std::sscanf(v, "%ux%u%c", &threads, &items, &tail) != 2 || threads < 256 ||
+        threads > 1024 || threads % 32 || items < 1 || items > 32)
+      first_error(k.device_error,
+                  "XR_VK_SORT_TILE must be <threads>x<items>, a multiple of 32 from 256 to 1024 "
+                  "and 1 to 32 (e.g. 384x20)");
+    else
+      k.sort_tile = SortTile{threads, items};
+  }
 }
 
 void read_lookback_knobs(VulkanKnobs& k) {

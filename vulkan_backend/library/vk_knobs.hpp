@@ -12,6 +12,7 @@
 #include "xreduce/device_timeout.hpp"
 #include "xreduce/scan_plan.hpp"
 #include "xreduce/shapes.hpp"
+#include "xreduce/sort_passes.hpp"
 
 namespace xr::vulkan {
 
@@ -33,6 +34,9 @@ struct VulkanKnobs {
   // XR_VK_LOOKBACK_CLOCK=1 / 0: the back-off counts subgroup-clock cycles (VK_KHR_shader_clock,
   // the closest GLSL gets to __nanosleep), required / never; unset, wherever the device has it.
   std::optional<bool> lookback_clock;
+  // XR_VK_SORT_TILE=<threads>x<items>: the sorts' digit-pass tile (a multiple of 32 threads from
+  // 256 to 1024, 1 to 32 items), still shrunk to the device's shared memory; unset, the policy's.
+  std::optional<SortTile> sort_tile;
   // XR_SCAN_ONE_GROUP_MAX: the n up to which fast/decoupled-lookback runs as one workgroup.
   ScanOneGroupKnob one_group;
   // XR_DEVICE_TIMEOUT: how long a fence wait lasts before the device counts as lost.
@@ -52,8 +56,9 @@ struct VulkanKnobs {
 
   // Each knob set in the environment, as given (name, value), in the order above.
   std::vector<std::pair<std::string, std::string>> set;
-  // One line on the first malformed knob: a device knob (validation, addressing, blocks) leaves
-  // the backend unavailable; a look-back knob refuses every scanner with Error(usage).
+  // One line on the first malformed knob: a device knob (validation, addressing, blocks, the sort
+  // tile) leaves the backend unavailable; a look-back knob refuses every scanner with
+  // Error(usage).
   std::string device_error;
   std::string scan_error;
 };

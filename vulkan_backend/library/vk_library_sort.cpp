@@ -114,7 +114,7 @@ Sort::Sort(const Context& context, const SortDesc& desc) : state_(std::make_uniq
   if (desc.count == 0) return;
   s.plan = sort_dispatches(spec, c.facts, desc.count, desc.dtype, desc.order,
                            effective_bits(desc.bits, desc.dtype), desc.pairs,
-                           c.knobs.lookback_polls.value_or(kLookBackPolls));
+                           c.knobs.lookback_polls.value_or(kLookBackPolls), c.knobs.sort_tile);
   for (const SortDispatch& d : s.plan.passes)
     s.pipelines.push_back(c.pipelines->get({.module = d.module,
                                             .workgroup = d.workgroup,

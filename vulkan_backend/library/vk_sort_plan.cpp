@@ -7,12 +7,15 @@
 namespace xr::vulkan {
 namespace {
 
-// A digit pass's tile before the device's limits: 384 threads, as CUDA's tiles of 32-bit keys
-// at three blocks per SM; items as many as 48 KiB of shared memory (NVIDIA's Vulkan limit)
-// holds beside the subgroups' counters.
-constexpr std::uint32_t kTileThreads = 384;
-constexpr std::uint32_t kTileItems4 = 20;  // 32- and 16-bit keys
-constexpr std::uint32_t kTileItems8 = 10;  // 64-bit keys
+// A digit pass's tile before the device's limits (48 KiB of shared memory on NVIDIA's Vulkan).
+// H200, 2^28 u32 keys / pairs uniform over every bit pattern, radix/onesweep ms (lib/cub 6.34 /
+// 7.45 in the same runs), one workgroup per SM by registers (96 a thread, pairs 114): 384x20
+// 12.26 / 13.04; 256x20 16.66 / 17.26; 256x28 14.92 / 15.35; 384x16 13.33 / 14.21; 512x12
+// 12.35 / 13.43; 512x16 10.96 / 11.85; 768x10 9.79 / 11.89. More invocations per SM is what
+// pays: the pass is latency-bound at one workgroup. 64-bit keys take half the items (unmeasured).
+constexpr std::uint32_t kTileThreads = 768;
+constexpr std::uint32_t kTileItems4 = 10;  // 32- and 16-bit keys
+constexpr std::uint32_t kTileItems8 = 5;   // 64-bit keys
 // Predecessors a look-back poll reads per digit (CUDA's window).
 constexpr std::uint32_t kLookBackWindow = 8;
 // Shared memory beside the staged tile and the counter rows: digit_first, the scans' totals.
@@ -39,19 +42,21 @@ std::string module_of(const SortPassPlan& p, DType t) {
 
 }  // namespace
 
-SortPlanOptions sort_plan_options(const DeviceFacts& f, DType t, bool pairs, std::uint32_t polls) {
+SortPlanOptions sort_plan_options(const DeviceFacts& f, DType t, bool pairs, std::uint32_t polls,
+                                  std::optional<SortTile> tile) {
   (void)pairs;  // values are staged through the keys' shared memory after them
   const std::uint32_t key_words = size_of(t) == 8 ? 2 : 1;
   const std::uint32_t shared = f.limits.maxComputeSharedMemorySize;
   const std::uint32_t min_subgroup = smallest_subgroup(f);
   // A subgroup's row: 256 16-bit counters (shaders/sort_tile.glsl).
   const auto rows = [&](std::uint32_t threads) { return threads / min_subgroup * 512; };
-  std::uint32_t threads = kTileThreads;
-  if (rows(threads) > shared / 2) threads = 256;  // small subgroups: more rows of counters
+  std::uint32_t threads = tile ? tile->threads : kTileThreads;
+  if (!tile && rows(threads) > shared / 2) threads = 256;  // small subgroups: more counter rows
   const std::uint32_t room =
       shared > rows(threads) + kTileOverheadBytes ? shared - rows(threads) - kTileOverheadBytes : 0;
   const std::uint32_t fits = room / (threads * key_words * 4);
-  const std::uint32_t items = std::min(key_words == 2 ? kTileItems8 : kTileItems4, fits);
+  const std::uint32_t wanted = tile ? tile->items : key_words == 2 ? kTileItems8 : kTileItems4;
+  const std::uint32_t items = std::min(wanted, fits);
   if (items == 0)
     throw Error(ErrorCategory::unsupported, "a sort tile needs more than the " +
                                                 std::to_string(shared) +
@@ -65,7 +70,8 @@ SortPlanOptions sort_plan_options(const DeviceFacts& f, DType t, bool pairs, std
 }
 
 SortDispatches sort_dispatches(const SortSpec& spec, const DeviceFacts& f, std::uint64_t n, DType t,
-                               SortOrder order, BitRange bits, bool pairs, std::uint32_t polls) {
+                               SortOrder order, BitRange bits, bool pairs, std::uint32_t polls,
+                               std::optional<SortTile> tile) {
   const std::uint64_t largest = std::max<std::uint64_t>(size_of(t), 4) * n;
   if (n > kSortPlanMaxKeys || largest > f.limits.maxStorageBufferRange)
     throw Error(ErrorCategory::unsupported,
@@ -73,7 +79,7 @@ SortDispatches sort_dispatches(const SortSpec& spec, const DeviceFacts& f, std::
                     std::string(to_string(t)) + " keys pass one storage-buffer binding (" +
                     std::to_string(f.limits.maxStorageBufferRange) +
                     " bytes) or 2^31 keys, which the Vulkan sorts do not yet cross");
-  const SortPlanOptions options = sort_plan_options(f, t, pairs, polls);
+  const SortPlanOptions options = sort_plan_options(f, t, pairs, polls, tile);
   SortDispatches out{.passes = {},
                      .layout = plan_sort_call(spec.family, n, t, pairs, bits, options)};
   const std::uint32_t mode = key_kind(t) | (order == SortOrder::descending ? 4u : 0u);

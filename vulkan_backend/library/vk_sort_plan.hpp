@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,11 +40,11 @@ struct SortDispatches {
 // shrunk to fit maxComputeSharedMemorySize and the device's smallest subgroup) and the rest of
 // core's options. `polls`: the look-back's patience (0: fall back at once).
 SortPlanOptions sort_plan_options(const DeviceFacts& facts, DType t, bool pairs,
-                                  std::uint32_t polls);
+                                  std::uint32_t polls, std::optional<SortTile> tile);
 
 // n >= 1, `bits` effective. Error(unsupported) past what one binding holds.
 SortDispatches sort_dispatches(const SortSpec& spec, const DeviceFacts& facts, std::uint64_t n,
                                DType t, SortOrder order, BitRange bits, bool pairs,
-                               std::uint32_t polls);
+                               std::uint32_t polls, std::optional<SortTile> tile = {});
 
 }  // namespace xr::vulkan
