@@ -12,6 +12,7 @@
 #include "compare_plan.hpp"
 #include "inspect_call.hpp"
 #include "report/inspect.hpp"
+#include "xreduce/conformance.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/runner.hpp"
 
@@ -60,12 +61,6 @@ InspectRow inspect_point(Backend& b, const VariantInfo& v, const Operation& op, 
   return row;
 }
 
-bool claims(const VariantInfo& v, const Operation& op, DType t) {
-  if (v.primitive != op.primitive || !v.claims(t)) return false;
-  if (op.primitive == Primitive::sort) return true;  // a sort has no operator
-  return v.claims(op.op) && (op.primitive == Primitive::reduce || v.claims(op.scan));
-}
-
 InspectReport collect(const Registry& registry, const ComparePlan& plan) {
   InspectReport report;
   for (const PlannedBackend& pb : plan.backends) {
@@ -74,7 +69,7 @@ InspectReport collect(const Registry& registry, const ComparePlan& plan) {
       for (const Operation& op : plan.operations)
         for (DType t : plan.dtypes)
           for (std::uint64_t n : plan.ns)
-            if (claims(v, op, t))
+            if (v.primitive == op.primitive && claims(v, t, op))
               report.rows.push_back(inspect_point(*pb.backend, v, op, t, n, report.limits.back()));
   }
   return report;

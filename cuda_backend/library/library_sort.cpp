@@ -11,6 +11,7 @@
 #include "sort_table.hpp"
 #include "xreduce/cuda/sort.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/sort_reference.hpp"
 
 namespace xr::cuda {
 
@@ -26,17 +27,6 @@ namespace {
   throw Error(category, "xreduce::cuda: " + what);
 }
 
-// The bit range must lie within the key: all(), or begin < end <= the key's width.
-void check_bits(const SortDesc& desc) {
-  const auto width = static_cast<std::uint32_t>(8 * size_of(desc.dtype));
-  const BitRange b = desc.bits;
-  if (!b.all() && (b.begin >= b.end || b.end > width))
-    refuse(ErrorCategory::usage, "sort bits " + std::to_string(b.begin) + ":" +
-                                     std::to_string(b.end) + " are not within the " +
-                                     std::to_string(width) + " bits of a " +
-                                     std::string(to_string(desc.dtype)) + " key");
-}
-
 void check_count(const SortEntry& e, std::uint64_t count) {
   if (std::string why = sort_count_reason(e, count); !why.empty())
     refuse(ErrorCategory::unsupported, std::string(e.id) + " " + why);
@@ -44,7 +34,7 @@ void check_count(const SortEntry& e, std::uint64_t count) {
 
 // The variant `desc` asks for by id, checked without a device; nullptr for the library's choice.
 const SortEntry* requested(const SortDesc& desc) {
-  check_bits(desc);
+  check_sort_bits(desc.bits, desc.dtype);  // within the key, or all()
   if (desc.variant.empty()) return nullptr;
   const SortEntry* e = find_sort(desc.variant);
   if (!e) refuse(ErrorCategory::usage, "unknown sort variant '" + desc.variant + "'");

@@ -391,6 +391,45 @@ class VariantCase final : public Catch::ITestInvoker {
   const PastLimit* limit_;  // Mode::past_limit
 };
 
+// A runner of `id` on a backend made with `knobs` set: the backend reads its knobs once, when it
+// is made (on first use), so it comes from a registry of its own, which the runner keeps alive.
+// Null (after a FAIL where the backend is required, else a WARN) where the backend or the
+// variant cannot run.
+struct KnobbedRunner {
+  xr::Registry registry;
+  xr::Backend* backend = nullptr;
+  std::unique_ptr<xr::Runner> runner;
+};
+std::unique_ptr<KnobbedRunner> runner_with_knobs(
+    const char* backend, xr::Primitive primitive, const char* id,
+    const std::vector<std::pair<const char*, std::string>>& knobs) {
+  for (const auto& [name, value] : knobs) setenv(name, value.c_str(), 1);
+  auto k = std::make_unique<KnobbedRunner>();
+  xr::register_builtin_backends(k->registry);
+  xr::Backend* b = k->backend = k->registry.find(backend);
+  if (b && b->available() && b->unsupported_reason(primitive, id).empty())
+    k->runner = std::make_unique<xr::Runner>(*b, primitive, id);
+  for (const auto& [name, value] : knobs) unsetenv(name);
+  if (!b || !b->available()) {
+    if (required(backend)) FAIL(backend << " is required but unavailable");
+    WARN(backend << " unavailable: " << (b ? b->unavailable_reason() : "not built"));
+    return nullptr;
+  }
+  if (!k->runner) {
+    WARN(b->unsupported_reason(primitive, id));
+    return nullptr;
+  }
+  return k;
+}
+
+// The fallbacks the runner's variant counted, from its "look-back fallbacks: N ..." line.
+std::uint64_t fallbacks_counted(const xr::Runner& runner) {
+  const std::string counted = runner.diagnostics();
+  const std::size_t at = counted.find("fallbacks: ");
+  REQUIRE(at != std::string::npos);
+  return std::strtoull(counted.c_str() + at + 11, nullptr, 10);
+}
+
 // The decoupled fallback of a look-back, forced: with its polls knob at 0 a tile that finds any
 // predecessor unpublished reduces that predecessor's input at once, instead of only when a
 // scheduler starves it. Hundreds of tiles, both kinds, exact integer types and floats of each
@@ -401,26 +440,11 @@ class VariantCase final : public Catch::ITestInvoker {
 // some; each configuration's count is printed. `knobs` are set while the backend is made.
 void check_forced_fallback(const char* backend,
                            const std::vector<std::pair<const char*, std::string>>& knobs) {
-  // The backend reads its knobs once, when it is made (on first use): this test's own registry
-  // makes it with the knobs set.
-  for (const auto& [name, value] : knobs) setenv(name, value.c_str(), 1);
-  xr::Registry registry;
-  xr::register_builtin_backends(registry);
-  xr::Backend* b = registry.find(backend);
-  std::unique_ptr<xr::Runner> runner;
-  if (b && b->available() &&
-      b->unsupported_reason(xr::Primitive::scan, "fast/decoupled-lookback").empty())
-    runner = std::make_unique<xr::Runner>(*b, xr::Primitive::scan, "fast/decoupled-lookback");
-  for (const auto& [name, value] : knobs) unsetenv(name);
-  if (!b || !b->available()) {
-    if (required(backend)) FAIL(backend << " is required but unavailable");
-    WARN(backend << " unavailable: " << (b ? b->unavailable_reason() : "not built"));
-    return;
-  }
-  if (!runner) {
-    WARN(b->unsupported_reason(xr::Primitive::scan, "fast/decoupled-lookback"));
-    return;
-  }
+  const auto made =
+      runner_with_knobs(backend, xr::Primitive::scan, "fast/decoupled-lookback", knobs);
+  if (!made) return;
+  xr::Backend* b = made->backend;
+  xr::Runner* runner = made->runner.get();
   REQUIRE(runner->diagnostics().find("(0 polls before falling back") != std::string::npos);
   std::uint64_t fallbacks = 0;
   std::string counts;
@@ -439,16 +463,14 @@ void check_forced_fallback(const char* backend,
         const xr::Verdict verdict = xr::Expectation(data.view(), op).check(runner->outcome());
         INFO(verdict.message);
         CHECK(verdict.ok);
-        // "look-back fallbacks: N ...": Vulkan counts per (n, dtype, op), OpenCL per call.
-        const std::string counted = runner->diagnostics();
-        const std::size_t at = counted.find("fallbacks: ");
-        REQUIRE(at != std::string::npos);
-        const std::uint64_t count = std::strtoull(counted.c_str() + at + 11, nullptr, 10);
+        // Vulkan counts per (n, dtype, op), OpenCL per call.
+        const std::uint64_t count = fallbacks_counted(*runner);
         here = std::string_view(backend) == "vulkan" ? count : here + count;
       }
       fallbacks += here;
-      counts += " " + std::string(xr::to_string(dtype)) + "/" + std::to_string(n) + ": " +
-                std::to_string(here);
+      // Appended piece by piece, as below (GCC 12's -Wrestrict misfires on `" " + std::string`).
+      counts.append(" ").append(xr::to_string(dtype)).append("/").append(std::to_string(n));
+      counts.append(": ").append(std::to_string(here));
     }
   }
   std::cout << backend << " forced look-back fallbacks:" << counts << std::endl;
@@ -471,29 +493,16 @@ TEST_CASE("opencl/scan/fast/decoupled-lookback/forced-fallback", "[conformance][
   check_forced_fallback("opencl", {{"XR_CL_LOOKBACK_POLLS", "0"}});
 }
 
-// Onesweep's decoupled fallback, forced: with the polls knob at 0 a tile that finds any
-// predecessor's digit count unpublished counts that predecessor's digits itself at once. Hundreds
+// Onesweep's decoupled fallback, forced: with the polls knob at 0 a tile takes no predecessor's
+// count short of its prefix and counts every other predecessor's digits itself. Hundreds
 // of tiles of every key width, keys and pairs, both orders; the fallbacks are summed over every
 // configuration, which must hold some (as the scan's above).
 void check_sort_forced_fallback(const char* backend, const char* polls_knob) {
-  setenv(polls_knob, "0", 1);
-  xr::Registry registry;
-  xr::register_builtin_backends(registry);
-  xr::Backend* b = registry.find(backend);
-  std::unique_ptr<xr::Runner> runner;
-  const bool runs =
-      b && b->available() && b->unsupported_reason(xr::Primitive::sort, "radix/onesweep").empty();
-  if (runs) runner = std::make_unique<xr::Runner>(*b, xr::Primitive::sort, "radix/onesweep");
-  unsetenv(polls_knob);
-  if (!b || !b->available()) {
-    if (required(backend)) FAIL(backend << " is required but unavailable");
-    WARN(backend << " unavailable: " << (b ? b->unavailable_reason() : "not built"));
-    return;
-  }
-  if (!runner) {
-    WARN(b->unsupported_reason(xr::Primitive::sort, "radix/onesweep"));
-    return;
-  }
+  const auto made =
+      runner_with_knobs(backend, xr::Primitive::sort, "radix/onesweep", {{polls_knob, "0"}});
+  if (!made) return;
+  xr::Backend* b = made->backend;
+  xr::Runner* runner = made->runner.get();
   std::uint64_t fallbacks = 0;
   std::string counts;
   for (xr::DType dtype : {xr::DType::u32, xr::DType::f32, xr::DType::f16, xr::DType::i64}) {
@@ -513,13 +522,11 @@ void check_sort_forced_fallback(const char* backend, const char* polls_knob) {
         const xr::Verdict verdict = xr::Expectation(data.view(), op).check(runner->outcome());
         INFO(verdict.message);
         CHECK(verdict.ok);
-        const std::string counted = runner->diagnostics();
-        const std::size_t at = counted.find("fallbacks: ");
-        REQUIRE(at != std::string::npos);
-        const std::uint64_t here = std::strtoull(counted.c_str() + at + 11, nullptr, 10);
+        const std::uint64_t here = fallbacks_counted(*runner);
         fallbacks += here;
-        counts += " " + std::string(xr::to_string(dtype)) + "/" + op.describe() + ": " +
-                  std::to_string(here);
+        // Appended piece by piece (GCC 12's -Wrestrict misfires on `" " + std::string`).
+        counts.append(" ").append(xr::to_string(dtype)).append("/").append(op.describe());
+        counts.append(": ").append(std::to_string(here));
       }
   }
   std::cout << backend << " forced onesweep fallbacks:" << counts << std::endl;

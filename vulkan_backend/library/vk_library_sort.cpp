@@ -7,10 +7,13 @@
 #include "vk_recording.hpp"
 #include "vk_sort_plan.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/sort_reference.hpp"
 #include "xreduce/vulkan/sort.hpp"
 
 namespace xr::vulkan {
 namespace {
+
+static_assert(kSortBindings <= kLibraryBindings, "a sort's bindings are the library layout's");
 
 // Polls of an unpublished predecessor before a workgroup counts its digits itself, unless the
 // tool's XR_VK_LOOKBACK_POLLS says (0: at once, the forced fallback of the tests): long enough
@@ -100,11 +103,7 @@ std::array<VkDescriptorBufferInfo, 7> Sort::State::resolve(
 Sort::Sort(const Context& context, const SortDesc& desc) : state_(std::make_unique<State>()) {
   ContextState& c = state_of(context);
   const SortSpec& spec = choose_sort(context, desc.variant, desc.dtype);
-  if (!desc.bits.all() &&
-      (desc.bits.begin >= desc.bits.end || desc.bits.end > 8 * size_of(desc.dtype)))
-    throw Error(ErrorCategory::usage, "xreduce::vulkan: the bit range " +
-                                          to_string(desc.bits, desc.dtype) + " is outside a " +
-                                          std::string(to_string(desc.dtype)) + " key");
+  check_sort_bits(desc.bits, desc.dtype);
   State& s = *state_;
   s.context = &c;
   s.variant = spec.id();
@@ -152,20 +151,10 @@ void Sort::record(VkCommandBuffer cmd, const Operand& keys_in, const Operand& ke
     const SortDispatch& pass = s.plan.passes[i];
     if (i > 0) record_compute_barrier(d, cmd);  // a pass reads the last's
     d.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s.pipelines[i]);
-    std::array<VkWriteDescriptorSet, kSortBindings> writes{};
-    for (std::uint32_t b = 0; b < kSortBindings; ++b)
-      writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                   nullptr,
-                   VK_NULL_HANDLE,
-                   b,
-                   0,
-                   1,
-                   VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                   nullptr,
-                   &infos[static_cast<std::size_t>(pass.bindings[b])],
-                   nullptr};
-    d.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, kSortBindings,
-                                writes.data());
+    std::array<const VkDescriptorBufferInfo*, kSortBindings> buffers{};
+    for (std::size_t b = 0; b < kSortBindings; ++b)
+      buffers[b] = &infos[static_cast<std::size_t>(pass.bindings[b])];
+    record_pushed_buffers(*s.context, cmd, buffers);
     d.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pass.push, &pass.push);
     d.vkCmdDispatch(cmd, pass.grid.x, pass.grid.y, 1);
   }

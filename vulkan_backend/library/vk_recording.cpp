@@ -102,20 +102,10 @@ void Recording::record_pass(VkCommandBuffer cmd, const RecordedPass& pass, const
   PushBlock block{{}, pass.push};
   if (pass.takes_kind) block.sizes.flags |= kind_flags;
   if (addressing_ == Addressing::binding) {
-    std::array<VkWriteDescriptorSet, kRoles> writes{};
-    for (std::uint32_t b = 0; b < kRoles; ++b)
-      writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                   nullptr,
-                   VK_NULL_HANDLE,
-                   b,
-                   0,
-                   1,
-                   VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                   nullptr,
-                   &resolved.infos[static_cast<std::size_t>(pass.roles[b])],
-                   nullptr};
-    d.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, kRoles,
-                                writes.data());
+    std::array<const VkDescriptorBufferInfo*, kRoles> buffers{};
+    for (std::size_t b = 0; b < kRoles; ++b)
+      buffers[b] = &resolved.infos[static_cast<std::size_t>(pass.roles[b])];
+    record_pushed_buffers(*context_, cmd, buffers);
   } else {
     block.operands = {resolved.addresses[static_cast<std::size_t>(pass.roles[0])],
                       resolved.addresses[static_cast<std::size_t>(pass.roles[1])],
@@ -123,6 +113,17 @@ void Recording::record_pass(VkCommandBuffer cmd, const RecordedPass& pass, const
   }
   d.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof block, &block);
   d.vkCmdDispatch(cmd, pass.grid.x, pass.grid.y, 1);
+}
+
+void record_pushed_buffers(const ContextState& context, VkCommandBuffer cmd,
+                           std::span<const VkDescriptorBufferInfo* const> buffers) {
+  std::array<VkWriteDescriptorSet, kLibraryBindings> writes{};
+  for (std::uint32_t b = 0; b < buffers.size(); ++b)
+    writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, VK_NULL_HANDLE, b,      0, 1,
+                 VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,      nullptr, buffers[b],     nullptr};
+  context.dispatch().vkCmdPushDescriptorSetKHR(
+      cmd, VK_PIPELINE_BIND_POINT_COMPUTE, context.pipelines->pushed_layout(), 0,
+      static_cast<std::uint32_t>(buffers.size()), writes.data());
 }
 
 void record_compute_barrier(const vk::raii::DeviceDispatcher& d, VkCommandBuffer cmd) {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -80,6 +81,11 @@ class Recording {
   std::array<vk::DeviceSize, kRoles> bytes_;
   std::vector<RecordedPass> passes_;
 };
+
+// Pushes the storage buffer `buffers[b]` at binding b of the library's layout (the bindings a pass
+// reads, in order: VK_KHR_push_descriptor), for the pipeline bound next.
+void record_pushed_buffers(const ContextState& context, VkCommandBuffer cmd,
+                           std::span<const VkDescriptorBufferInfo* const> buffers);
 
 // Records the barrier that orders every earlier compute-shader write before every later
 // compute-shader access: between the passes of one call.

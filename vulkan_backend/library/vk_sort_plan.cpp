@@ -42,9 +42,8 @@ std::string module_of(const SortPassPlan& p, DType t) {
 
 }  // namespace
 
-SortPlanOptions sort_plan_options(const DeviceFacts& f, DType t, bool pairs, std::uint32_t polls,
+SortPlanOptions sort_plan_options(const DeviceFacts& f, DType t, std::uint32_t polls,
                                   std::optional<SortTile> tile) {
-  (void)pairs;  // values are staged through the keys' shared memory after them
   const std::uint32_t key_words = size_of(t) == 8 ? 2 : 1;
   const std::uint32_t shared = f.limits.maxComputeSharedMemorySize;
   const std::uint32_t min_subgroup = smallest_subgroup(f);
@@ -79,7 +78,7 @@ SortDispatches sort_dispatches(const SortSpec& spec, const DeviceFacts& f, std::
                     std::string(to_string(t)) + " keys pass one storage-buffer binding (" +
                     std::to_string(f.limits.maxStorageBufferRange) +
                     " bytes) or 2^31 keys, which the Vulkan sorts do not yet cross");
-  const SortPlanOptions options = sort_plan_options(f, t, pairs, polls, tile);
+  const SortPlanOptions options = sort_plan_options(f, t, polls, tile);
   SortDispatches out{.passes = {},
                      .layout = plan_sort_call(spec.family, n, t, pairs, bits, options)};
   const std::uint32_t mode = key_kind(t) | (order == SortOrder::descending ? 4u : 0u);

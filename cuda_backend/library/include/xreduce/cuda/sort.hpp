@@ -17,20 +17,14 @@
 
 #include "xreduce/error.hpp"
 #include "xreduce/primitive.hpp"
+#include "xreduce/sort_desc.hpp"
 #include "xreduce/types.hpp"
 
 namespace xr::cuda {
 
 struct DeviceLimits;  // the library's view of a device (read once by the tool)
 
-struct SortDesc {
-  DType dtype = DType::u32;  // the keys'
-  std::uint64_t count = 0;   // 0: enqueue() launches nothing
-  SortOrder order = SortOrder::ascending;
-  BitRange bits{};        // of the ordered bits; all() for every bit of the key
-  bool pairs = false;     // a u32 value travels with each key
-  std::string variant{};  // empty: the library's choice (sort_variants)
-};
+using SortDesc = xr::SortDesc;  // xreduce/sort_desc.hpp
 
 class Sort {
  public:

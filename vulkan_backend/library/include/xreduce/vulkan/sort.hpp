@@ -16,20 +16,14 @@
 
 #include "xreduce/compiled.hpp"
 #include "xreduce/primitive.hpp"
+#include "xreduce/sort_desc.hpp"
 #include "xreduce/types.hpp"
 #include "xreduce/vulkan/context.hpp"
 #include "xreduce/vulkan/operand.hpp"
 
 namespace xr::vulkan {
 
-struct SortDesc {
-  DType dtype = DType::u32;  // the keys'
-  std::uint64_t count = 0;   // 0: record() records nothing
-  SortOrder order = SortOrder::ascending;
-  BitRange bits{};        // of the ordered bits; all() for every bit of the key
-  bool pairs = false;     // a u32 value travels with each key
-  std::string variant{};  // empty: the library's choice for this device (Context::variants)
-};
+using SortDesc = xr::SortDesc;  // xreduce/sort_desc.hpp
 
 class Sort {
  public:
