@@ -62,6 +62,9 @@ SortPlanOptions sort_plan_options(const DeviceFacts& f, DType t, std::uint32_t p
                                                 " bytes of shared memory this device has");
   SortPlanOptions o;
   o.tile = {threads, items};
+  // reduce-then-scan's blocks: a GPU's resident wave, or on a CPU device (lavapipe) its few
+  // threads' worth, so that blocks count several tiles from 2^16 keys up.
+  o.wave = f.cpu() ? 16 : 256;
   o.scan_threads = std::min<std::uint32_t>(
       1024, std::min(f.limits.maxComputeWorkGroupInvocations, f.limits.maxComputeWorkGroupSize[0]));
   o.polls = polls;
