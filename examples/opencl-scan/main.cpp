@@ -1,9 +1,10 @@
 // An OpenCL program of its own that uses xreduce as a library: it picks a device, makes its
-// context, queue and buffers, uploads n int32 values, enqueues an inclusive scan and a sum with
-// xreduce::opencl, checks both against the host, and with --reps times the scan as `xreduce
+// context, queue and buffers, uploads n int32 values, enqueues an inclusive scan, a sum and a
+// sort of float keys with u32 values (a splat renderer's depths and indices) with
+// xreduce::opencl, checks each against the host, and with --reps times the scan as `xreduce
 // compare` does (L2 flushed, the call's profiling events, the median).
 //
-//   opencl_scan [--n N] [--reps R] [--variant ID] [--device NAME]
+//   opencl_scan [--n N] [--reps R] [--variant ID] [--sort-variant ID] [--device NAME]
 //
 // --device picks the first device whose name contains NAME (default: the first GPU, else the
 // first device). Exit codes: 0 the results match, 1 they do not, 2 bad arguments, 3 no OpenCL
@@ -28,6 +29,7 @@ struct Args {
   std::uint64_t n = 1'000'003;  // not a multiple of any tile: the tails run too
   int reps = 0;
   std::string variant;
+  std::string sort_variant;
   std::string device;
 };
 
@@ -45,6 +47,8 @@ std::optional<Args> parse(int argc, char** argv) {
       if (*end || a.reps < 0) return std::nullopt;
     } else if (flag == "--variant" && has_value) {
       a.variant = argv[++i];
+    } else if (flag == "--sort-variant" && has_value) {
+      a.sort_variant = argv[++i];
     } else if (flag == "--device" && has_value) {
       a.device = argv[++i];
     } else {
@@ -163,6 +167,52 @@ double time_scan_ms(const xr::opencl::Scan& scan, const Context& c, cl_mem in, c
   return ms[ms.size() / 2];
 }
 
+// A splat renderer's sort: the values as float depths (many equal), each with its index, stable
+// and ascending; the library's Sort against the host's stable sort.
+bool sort_matches(const xr::opencl::Context& library, const Context& c,
+                  const std::vector<std::int32_t>& data, const std::string& variant) {
+  const std::size_t n = data.size();
+  std::vector<float> depth(n);
+  std::vector<std::uint32_t> index(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    depth[i] = 0.25f * static_cast<float>(data[i]);
+    index[i] = static_cast<std::uint32_t>(i);
+  }
+  const xr::opencl::Sort sort(
+      library, {.dtype = xr::DType::f32, .count = n, .pairs = true, .variant = variant});
+  const Buffer keys(c, n * 4), keys_out(c, n * 4), values(c, n * 4), values_out(c, n * 4);
+  const Buffer scratch(c, sort.scratch_size());
+  check(clEnqueueWriteBuffer(c.queue, keys.mem, CL_FALSE, 0, n * 4, depth.data(), 0, nullptr,
+                             nullptr),
+        "clEnqueueWriteBuffer");
+  check(clEnqueueWriteBuffer(c.queue, values.mem, CL_FALSE, 0, n * 4, index.data(), 0, nullptr,
+                             nullptr),
+        "clEnqueueWriteBuffer");
+  sort.enqueue_scratch_init(c.queue, scratch.mem);  // once, before its first call
+  sort.enqueue(c.queue, {.keys_in = keys.mem,
+                         .keys_out = keys_out.mem,
+                         .values_in = values.mem,
+                         .values_out = values_out.mem,
+                         .scratch = scratch.mem});
+  std::vector<float> got_keys(n);
+  std::vector<std::uint32_t> got_values(n);
+  check(clEnqueueReadBuffer(c.queue, keys_out.mem, CL_FALSE, 0, n * 4, got_keys.data(), 0, nullptr,
+                            nullptr),
+        "clEnqueueReadBuffer");
+  check(clEnqueueReadBuffer(c.queue, values_out.mem, CL_TRUE, 0, n * 4, got_values.data(), 0,
+                            nullptr, nullptr),
+        "clEnqueueReadBuffer");
+  std::vector<std::uint32_t> order(index);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return depth[a] < depth[b]; });
+  bool ok = got_values == order;
+  for (std::size_t j = 0; ok && j < n; ++j) ok = got_keys[j] == depth[order[j]];
+  std::printf("sort of %llu f32 keys with u32 values (%s): %s\n",
+              static_cast<unsigned long long>(n), sort.variant().c_str(),
+              ok ? "matches the host" : "WRONG");
+  return ok;
+}
+
 int run(const Args& args) {
   const std::uint64_t n = args.n;
   const std::size_t bytes = n * sizeof(std::int32_t);
@@ -213,7 +263,8 @@ int run(const Args& args) {
     std::printf("scan time: %.4f ms median of %d (cold, L2 flushed), %.1f GB/s\n", ms, args.reps,
                 2.0 * static_cast<double>(bytes) / ms / 1e6);
   }
-  return scan_ok && sum_ok ? 0 : 1;
+  const bool sort_ok = sort_matches(library, c, data, args.sort_variant);
+  return scan_ok && sum_ok && sort_ok ? 0 : 1;
 }
 
 }  // namespace
@@ -221,7 +272,9 @@ int run(const Args& args) {
 int main(int argc, char** argv) {
   const std::optional<Args> args = parse(argc, argv);
   if (!args) {
-    std::fprintf(stderr, "usage: opencl_scan [--n N] [--reps R] [--variant ID] [--device NAME]\n");
+    std::fprintf(stderr,
+                 "usage: opencl_scan [--n N] [--reps R] [--variant ID] [--sort-variant ID] "
+                 "[--device NAME]\n");
     return 2;
   }
   try {

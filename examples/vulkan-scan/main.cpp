@@ -1,11 +1,11 @@
 // A Vulkan program of its own that uses xreduce as a library: it makes its instance, device,
-// buffers and command buffer, uploads n int32 values, records an inclusive scan and a sum with
-// xreduce::vulkan, checks both against the host, and with --reps times the scan as `xreduce
-// compare` does (L2 flushed, GPU timestamps around one call, the median) and the host cost of
-// recording it.
+// buffers and command buffer, uploads n int32 values, records an inclusive scan, a sum and a
+// sort of float keys with u32 values (a splat renderer's depths and indices) with xreduce::vulkan,
+// checks each against the host, and with --reps times the scan as `xreduce compare` does (L2
+// flushed, GPU timestamps around one call, the median) and the host cost of recording it.
 //
 //   vulkan_scan [--n N] [--device I] [--reps R] [--idle MS[,MS...]] [--lead-us US] [--trace]
-//               [--validate] [--variant ID]
+//               [--validate] [--variant ID] [--sort-variant ID]
 //
 // With --reps it first keeps the GPU busy until its SM clock stops rising (xr::vulkan::peak_mhz),
 // then reads the clock with a probe of --lead-us microseconds (default 100) just before every
@@ -43,6 +43,7 @@ struct Args {
   bool validate = false;
   bool trace = false;  // --trace: every settling probe's and every timed scan's clock
   std::string variant;
+  std::string sort_variant;
 };
 
 std::optional<Args> parse(int argc, char** argv) {
@@ -66,6 +67,8 @@ std::optional<Args> parse(int argc, char** argv) {
       if (*end || a.reps < 0) return std::nullopt;
     } else if (flag == "--variant" && has_value) {
       a.variant = argv[++i];
+    } else if (flag == "--sort-variant" && has_value) {
+      a.sort_variant = argv[++i];
     } else if (flag == "--lead-us" && has_value) {
       a.lead_us = std::strtod(argv[++i], &end);
       if (*end || a.lead_us < 1) return std::nullopt;
@@ -396,6 +399,62 @@ double record_cost_us(Gpu& g, const xr::vulkan::Scan& scan, const xr::vulkan::Op
   return best;
 }
 
+// A splat renderer's sort: the values as float depths (many equal), each with its index, stable
+// and ascending; the library's Sort, recorded into this program's command buffer, against the
+// host's stable sort.
+bool sort_matches(Gpu& g, const xr::vulkan::Context& context, const std::vector<std::int32_t>& data,
+                  const std::string& variant) {
+  const std::size_t n = data.size();
+  std::vector<float> depth(n);
+  std::vector<std::uint32_t> index(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    depth[i] = 0.25f * static_cast<float>(data[i]);
+    index[i] = static_cast<std::uint32_t>(i);
+  }
+  const xr::vulkan::Sort sort(
+      context, {.dtype = xr::DType::f32, .count = n, .pairs = true, .variant = variant});
+  const vk::DeviceSize bytes = n * 4;
+  using U = vk::BufferUsageFlagBits;
+  Buffer keys(g.device, g.physical, bytes, U::eStorageBuffer, false);
+  Buffer keys_out(g.device, g.physical, bytes, U::eStorageBuffer, false);
+  Buffer values(g.device, g.physical, bytes, U::eStorageBuffer, false);
+  Buffer values_out(g.device, g.physical, bytes, U::eStorageBuffer, false);
+  Buffer scratch(g.device, g.physical, sort.scratch_size(), U::eStorageBuffer, false);
+  Buffer staging(g.device, g.physical, 2 * bytes, {}, true);
+  std::memcpy(staging.mapped, depth.data(), bytes);
+  std::memcpy(static_cast<std::byte*>(staging.mapped) + bytes, index.data(), bytes);
+  using xr::vulkan::Operand;
+  using S = vk::PipelineStageFlagBits;
+  using A = vk::AccessFlagBits;
+  vk::raii::CommandBuffer cmd = begin(g);
+  cmd.copyBuffer(*staging.buffer, *keys.buffer, vk::BufferCopy(0, 0, bytes));
+  cmd.copyBuffer(*staging.buffer, *values.buffer, vk::BufferCopy(bytes, 0, bytes));
+  sort.record_scratch_init(*cmd, *scratch.buffer);  // once, before its first call
+  barrier(cmd, S::eTransfer, A::eTransferWrite, S::eComputeShader, A::eShaderRead);
+  sort.record(*cmd, Operand::of(*keys.buffer), Operand::of(*keys_out.buffer),
+              Operand::of(*values.buffer), Operand::of(*values_out.buffer),
+              Operand::of(*scratch.buffer));
+  barrier(cmd, S::eComputeShader, A::eShaderWrite, S::eTransfer, A::eTransferRead);
+  cmd.copyBuffer(*keys_out.buffer, *staging.buffer, vk::BufferCopy(0, 0, bytes));
+  cmd.copyBuffer(*values_out.buffer, *staging.buffer, vk::BufferCopy(0, bytes, bytes));
+  barrier(cmd, S::eTransfer, A::eTransferWrite, S::eHost, A::eHostRead);
+  cmd.end();
+  submit(g, cmd);
+  std::vector<float> got_keys(n);
+  std::vector<std::uint32_t> got_values(n);
+  std::memcpy(got_keys.data(), staging.mapped, bytes);
+  std::memcpy(got_values.data(), static_cast<const std::byte*>(staging.mapped) + bytes, bytes);
+  std::vector<std::uint32_t> order(index);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return depth[a] < depth[b]; });
+  bool ok = got_values == order;
+  for (std::size_t j = 0; ok && j < n; ++j) ok = got_keys[j] == depth[order[j]];
+  std::printf("sort of %llu f32 keys with u32 values (%s): %s\n",
+              static_cast<unsigned long long>(n), sort.variant().c_str(),
+              ok ? "matches the host" : "WRONG");
+  return ok;
+}
+
 int run(const Args& args) {
   Gpu g;
   make_instance(g, args.validate);
@@ -505,9 +564,10 @@ int run(const Args& args) {
     std::printf("record cost: %.3f us per scan\n",
                 record_cost_us(g, scan, in_op, out_op, scan_scratch_op));
   }
+  const bool sort_ok = sort_matches(g, context, data, args.sort_variant);
   g.device.waitIdle();
   if (validation_messages) std::printf("validation: %d messages\n", validation_messages);
-  return scan_ok && sum_ok && validation_messages == 0 ? 0 : 1;
+  return scan_ok && sum_ok && sort_ok && validation_messages == 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -517,7 +577,7 @@ int main(int argc, char** argv) {
   if (!args) {
     std::fprintf(stderr,
                  "usage: vulkan_scan [--n N] [--device I] [--reps R] [--idle MS[,MS...]] "
-                 "[--lead-us US] [--trace] [--validate] [--variant ID]\n");
+                 "[--lead-us US] [--trace] [--validate] [--variant ID] [--sort-variant ID]\n");
     return 2;
   }
   try {

@@ -1,5 +1,5 @@
 // The OpenCL backend as core sees it: device listing and choice, arrays, reducers, scanners,
-// probes.
+// sorters, probes.
 #include "xreduce/opencl_backend.hpp"
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include "cl_device.hpp"
 #include "cl_probes.hpp"
 #include "cl_reducer.hpp"
+#include "cl_sorter.hpp"
 #include "cl_user_kernel.hpp"
 #include "cl_user_variants.hpp"
 #include "xreduce/call_check.hpp"
@@ -61,8 +62,8 @@ class OpenClBackend final : public DeviceBackend {
     std::vector<std::pair<std::string, std::string>> set;
     for (const char* name :
          {"XR_CL_SUBGROUPS", "XR_CL_VECTOR_LOADS", "XR_CL_BUILD_OPTIONS", "XR_CL_LOOKBACK_POLLS",
-          "XR_CL_LOOKBACK_SHAPE", "XR_SCAN_ONE_GROUP_MAX", "XR_KERNEL_CACHE", "XR_DEVICE_TIMEOUT",
-          "XR_CL_GATE"})
+          "XR_CL_LOOKBACK_SHAPE", "XR_CL_SORT_TILE", "XR_SCAN_ONE_GROUP_MAX", "XR_KERNEL_CACHE",
+          "XR_DEVICE_TIMEOUT", "XR_CL_GATE"})
       if (const char* v = std::getenv(name)) set.emplace_back(name, v);
     return set;
   }
@@ -132,6 +133,9 @@ class OpenClBackend final : public DeviceBackend {
   }
   std::unique_ptr<Scanner> make_builtin_scanner(std::string_view id) override {
     return opencl::make_scanner(device(true), *find_scan(id));
+  }
+  std::unique_ptr<Sorter> make_builtin_sorter(std::string_view id) override {
+    return opencl::make_sorter(device(true), *find_sort(id));
   }
 
   void release_device() override {

@@ -49,7 +49,11 @@ std::vector<std::string> Context::variants(Primitive primitive, DType t) const {
       if (variant_unsupported_reason(primitive, id, f).empty()) out.emplace_back(id);
     return out;
   }
-  for (std::string_view id : {"fast/decoupled-lookback", "fast/reduce-then-scan"})
+  const auto fastest =
+      primitive == Primitive::scan
+          ? std::vector<std::string_view>{"fast/decoupled-lookback", "fast/reduce-then-scan"}
+          : std::vector<std::string_view>{"radix/onesweep", "radix/reduce-then-scan"};
+  for (std::string_view id : fastest)
     if (variant_unsupported_reason(primitive, id, f).empty()) out.emplace_back(id);
   return out;
 }

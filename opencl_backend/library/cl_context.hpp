@@ -10,6 +10,7 @@
 #include "cl_reduce_table.hpp"
 #include "cl_requirements.hpp"
 #include "cl_scan_table.hpp"
+#include "cl_sort_table.hpp"
 #include "xreduce/library_variants.hpp"
 #include "xreduce/opencl/context.hpp"
 
@@ -23,9 +24,9 @@ struct ContextState {
 };
 
 // The library's variants as core reads its tables: Variants::has(primitive, id), info(primitive,
-// id) (the VariantInfo the catalog registers), all() (reduces then scans).
+// id) (the VariantInfo the catalog registers), all() (reduces, scans, sorts).
 using Variants = LibraryVariants<&reduce_table, &scan_table, &opencl_dtypes, &requirement_words,
-                                 &missing_reason>;
+                                 &missing_reason, &sort_table>;
 
 // Why `facts`' device cannot run variant `id` of `primitive`: "unknown variant" for an id the
 // library lacks, a feature the device lacks; empty when it can. The one answer the library's

@@ -15,3 +15,5 @@
 #include "cl_reduce_table.hpp"
 #include "cl_requirements.hpp"
 #include "cl_scan_table.hpp"
+#include "cl_sort_plan.hpp"
+#include "cl_sort_table.hpp"

@@ -31,10 +31,12 @@ std::optional<std::uint32_t> parse_u32(const char* s) {
 
 void read_lookback(OpenClKnobs& k) {
   if (const char* v = knob(k, "XR_CL_LOOKBACK_POLLS")) {
-    if (const auto polls = parse_u32(v))
+    if (const auto polls = parse_u32(v)) {
       k.lookback.polls = *polls;
-    else
+      k.polls_given = polls;
+    } else {
       first_error(k, "XR_CL_LOOKBACK_POLLS must be a whole number from 0 to 4294967295");
+    }
   }
   if (const char* v = knob(k, "XR_CL_LOOKBACK_SHAPE")) {
     unsigned wg = 0, vectors = 0;
@@ -54,6 +56,21 @@ void read_lookback(OpenClKnobs& k) {
   if (!one_group.error.empty()) first_error(k, one_group.error);
 }
 
+void read_sort_tile(OpenClKnobs& k) {
+  const char* v = knob(k, "XR_CL_SORT_TILE");
+  if (!v) return;
+  unsigned threads = 0, items = 0;
+  char tail = 0;
+  if (std::sscanf(v, "%ux%u%c", &threads, &items, &tail) != 2 || threads < 256 || threads > 1024 ||
+      threads % 32 || items < 1 || items > 32)
+    first_error(
+        k,
+        "XR_CL_SORT_TILE must be <threads>x<items>, a multiple of 32 from 256 to 1024 and 1 "
+        "to 32 (e.g. 768x10)");
+  else
+    k.sort_tile = SortTile{threads, items};
+}
+
 }  // namespace
 
 OpenClKnobs read_opencl_knobs() {
@@ -65,6 +82,7 @@ OpenClKnobs read_opencl_knobs() {
   }
   if (const char* v = knob(k, "XR_CL_BUILD_OPTIONS")) k.build_options = v;
   read_lookback(k);
+  read_sort_tile(k);
   return k;
 }
 

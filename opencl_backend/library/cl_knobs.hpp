@@ -2,11 +2,13 @@
 // the experiments that chose (or will choose) its policies, and the fallback forced for tests.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "cl_scan_table.hpp"
+#include "xreduce/sort_passes.hpp"
 
 namespace xr::opencl {
 
@@ -23,6 +25,10 @@ struct OpenClKnobs {
   // XR_CL_LOOKBACK_POLLS (0 forces the fallback at the first incomplete window),
   // XR_CL_LOOKBACK_SHAPE (<workgroup>x<vectors>) and XR_SCAN_ONE_GROUP_MAX over the defaults.
   LookBackPolicy lookback;
+  // XR_CL_LOOKBACK_POLLS as given: the sorts' look-back has its own default patience.
+  std::optional<std::uint32_t> polls_given;
+  // XR_CL_SORT_TILE=<threads>x<items>: a digit pass's tile over the policy's (the tile sweep).
+  std::optional<SortTile> sort_tile;
   std::vector<std::pair<std::string, std::string>> set;  // the knobs given, as given
   std::string error;  // the first malformed value's line; every reduce and scan is refused
 

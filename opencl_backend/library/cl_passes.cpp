@@ -27,6 +27,28 @@ V kernel_value(cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info 
 
 }  // namespace
 
+void enqueue_launch(cl_command_queue queue, cl_kernel kernel, std::size_t local,
+                    std::uint64_t groups, std::size_t index, std::size_t count,
+                    const EnqueueEvents& events) {
+  const std::size_t global = static_cast<std::size_t>(groups) * local;
+  const bool first = index == 0, last = index + 1 == count;
+  cl_event event = nullptr;
+  const bool want = (first && events.first) || (last && events.last);
+  XR_CL_CHECK(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local,
+                                     first ? static_cast<cl_uint>(events.wait.size()) : 0,
+                                     first && !events.wait.empty() ? events.wait.data() : nullptr,
+                                     want ? &event : nullptr));
+  if (first && events.first) {
+    clRetainEvent(event);
+    *events.first = event;
+  }
+  if (last && events.last) {
+    clRetainEvent(event);
+    *events.last = event;
+  }
+  if (event) clReleaseEvent(event);
+}
+
 void enqueue_passes(Programs& programs, cl_command_queue queue, std::span<const Pass> passes,
                     std::array<cl_mem, 3> buffers, const EnqueueEvents& events) {
   for (std::size_t i = 0; i < passes.size(); ++i) {
@@ -36,54 +58,40 @@ void enqueue_passes(Programs& programs, cl_command_queue queue, std::span<const 
              {buffers[static_cast<int>(p.roles[0])], buffers[static_cast<int>(p.roles[1])],
               buffers[static_cast<int>(p.roles[2])]},
              p.params);
-    const std::size_t local = p.key.workgroup;
-    const std::size_t global = static_cast<std::size_t>(p.groups) * local;
-    const bool first = i == 0, last = i + 1 == passes.size();
-    cl_event event = nullptr;
-    const bool want = (first && events.first) || (last && events.last);
-    XR_CL_CHECK(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local,
-                                       first ? static_cast<cl_uint>(events.wait.size()) : 0,
-                                       first && !events.wait.empty() ? events.wait.data() : nullptr,
-                                       want ? &event : nullptr));
-    if (first && events.first) {
-      clRetainEvent(event);
-      *events.first = event;
-    }
-    if (last && events.last) {
-      clRetainEvent(event);
-      *events.last = event;
-    }
-    if (event) clReleaseEvent(event);
+    enqueue_launch(queue, kernel, p.key.workgroup, p.groups, i, passes.size(), events);
   }
+}
+
+CompiledPass compiled_kernel(Programs& programs, const DeviceFacts& facts, const KernelKey& key,
+                             std::uint64_t groups) {
+  cl_kernel kernel = programs.kernel(key);
+  const BuiltProgram& built = programs.program(key);
+  CompiledPass c;
+  c.kernel = key.kernel + ".cl";
+  c.block = key.workgroup;
+  c.grid = groups;
+  c.subgroup_size = facts.subgroup_size();
+  c.max_threads =
+      static_cast<int>(kernel_value<std::size_t>(kernel, facts.device, CL_KERNEL_WORK_GROUP_SIZE));
+  const auto local = kernel_value<cl_ulong>(kernel, facts.device, CL_KERNEL_LOCAL_MEM_SIZE);
+  const auto priv = kernel_value<cl_ulong>(kernel, facts.device, CL_KERNEL_PRIVATE_MEM_SIZE);
+  c.binary_bytes = built.binary_bytes;
+  c.binary = "OpenCL C, " + facts.platform_name + " " + facts.info.driver_version;
+  c.statistics.push_back({"CL_KERNEL_LOCAL_MEM_SIZE", std::to_string(local), "local memory"});
+  c.statistics.push_back(
+      {"CL_KERNEL_PRIVATE_MEM_SIZE", std::to_string(priv), "private memory per work-item"});
+  const std::string& log = programs.log_with_ptxas(built);
+  read_entry_ptxas(log, "xr_main", c);
+  if (!c.static_shared) c.static_shared = local;
+  if (!c.registers)
+    c.not_reported = registers_missing_reason(facts.has("cl_nv_compiler_options"), log);
+  return c;
 }
 
 std::vector<CompiledPass> compiled_passes(Programs& programs, const DeviceFacts& facts,
                                           std::span<const Pass> passes) {
   std::vector<CompiledPass> out;
-  for (const Pass& p : passes) {
-    cl_kernel kernel = programs.kernel(p.key);
-    const BuiltProgram& built = programs.program(p.key);
-    CompiledPass c;
-    c.kernel = p.key.kernel + ".cl";
-    c.block = p.key.workgroup;
-    c.grid = p.groups;
-    c.subgroup_size = facts.subgroup_size();
-    c.max_threads = static_cast<int>(
-        kernel_value<std::size_t>(kernel, facts.device, CL_KERNEL_WORK_GROUP_SIZE));
-    const auto local = kernel_value<cl_ulong>(kernel, facts.device, CL_KERNEL_LOCAL_MEM_SIZE);
-    const auto priv = kernel_value<cl_ulong>(kernel, facts.device, CL_KERNEL_PRIVATE_MEM_SIZE);
-    c.binary_bytes = built.binary_bytes;
-    c.binary = "OpenCL C, " + facts.platform_name + " " + facts.info.driver_version;
-    c.statistics.push_back({"CL_KERNEL_LOCAL_MEM_SIZE", std::to_string(local), "local memory"});
-    c.statistics.push_back(
-        {"CL_KERNEL_PRIVATE_MEM_SIZE", std::to_string(priv), "private memory per work-item"});
-    const std::string& log = programs.log_with_ptxas(built);
-    read_entry_ptxas(log, "xr_main", c);
-    if (!c.static_shared) c.static_shared = local;
-    if (!c.registers)
-      c.not_reported = registers_missing_reason(facts.has("cl_nv_compiler_options"), log);
-    out.push_back(std::move(c));
-  }
+  for (const Pass& p : passes) out.push_back(compiled_kernel(programs, facts, p.key, p.groups));
   return out;
 }
 

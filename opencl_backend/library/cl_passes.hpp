@@ -41,12 +41,22 @@ struct EnqueueEvents {
   cl_event* last = nullptr;   // the last pass's
 };
 
+// Enqueues `kernel` (its arguments set) over `groups` work-groups of `local` work-items as launch
+// `index` of a call's `count`: the first waits for events.wait and hands its event to
+// events.first, the last to events.last.
+void enqueue_launch(cl_command_queue queue, cl_kernel kernel, std::size_t local,
+                    std::uint64_t groups, std::size_t index, std::size_t count,
+                    const EnqueueEvents& events);
+
 // Enqueues `passes` over {input, output, scratch}, in order (an in-order queue runs them one
 // after another: each pass sees the writes of the ones before).
 void enqueue_passes(Programs& programs, cl_command_queue queue, std::span<const Pass> passes,
                     std::array<cl_mem, 3> buffers, const EnqueueEvents& events);
 
-// What each pass compiled into (`inspect`): work-group, groups, the driver's facts.
+// What a built-in kernel compiled into (`inspect`): work-group, groups, the driver's facts.
+CompiledPass compiled_kernel(Programs& programs, const DeviceFacts& facts, const KernelKey& key,
+                             std::uint64_t groups);
+// The same for each pass.
 std::vector<CompiledPass> compiled_passes(Programs& programs, const DeviceFacts& facts,
                                           std::span<const Pass> passes);
 

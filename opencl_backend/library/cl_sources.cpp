@@ -21,6 +21,9 @@ std::string program_source(std::string_view kernel) {
     text += kernel_source("scan_tile");
   if (kernel.starts_with("fast_")) text += kernel_source("vector_fold");
   if (kernel == "probe_clock" || kernel == "probe_gate") text += kernel_source("ptx_timers");
+  if (kernel.starts_with("sort_")) text += kernel_source("sort_common");
+  // The digit passes' tiles (reduce-then-scan's downsweep, onesweep's pass).
+  if (kernel == "sort_onesweep" || kernel == "sort_rts_scatter") text += kernel_source("sort_tile");
   text += kernel_source(kernel);
   return text;
 }

@@ -545,6 +545,11 @@ TEST_CASE("vulkan/sort/radix/onesweep/forced-fallback", "[conformance][vulkan][s
   check_sort_forced_fallback("vulkan", "XR_VK_LOOKBACK_POLLS");
 }
 
+// OpenCL's onesweep, forced the same way (pocl's work-groups really do stall).
+TEST_CASE("opencl/sort/radix/onesweep/forced-fallback", "[conformance][opencl][sort]") {
+  check_sort_forced_fallback("opencl", "XR_CL_LOOKBACK_POLLS");
+}
+
 // --kernel FILE (repeatable), --kernel-spec WORDS, --kernel-id ID: taken out of argv before
 // Catch sees it. Returns the kernels' flags in the order given.
 struct KernelArgs {

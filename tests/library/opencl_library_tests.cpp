@@ -1,21 +1,25 @@
 // xreduce::opencl as a caller uses it: its public headers only, on a context, queue and buffers
-// the test makes itself. The refusals, then a reduce and both scan kinds checked against the
-// host (the conformance suite covers every variant: the tool enqueues through the same API).
+// the test makes itself. The refusals, then a reduce, both scan kinds and a sort of pairs checked
+// against the host (the conformance suite covers every variant: the tool enqueues through the
+// same API).
 #include <catch2/catch.hpp>
 
 #include <CL/cl.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <numeric>
+#include <random>
 #include <string_view>
 #include <vector>
 
 #include "xreduce/error.hpp"
 #include "xreduce/opencl/reduce.hpp"
 #include "xreduce/opencl/scan.hpp"
+#include "xreduce/opencl/sort.hpp"
 
 namespace {
 
@@ -96,6 +100,13 @@ TEST_CASE("the OpenCL library refuses a wrong request", "[library]") {
   CHECK(category_of([&] { xr::opencl::Scan(context, {.variant = "fast/none", .count = 10}); }) ==
         ErrorCategory::usage);
   CHECK(category_of([&] { xr::opencl::Scan(context, {.count = 0}); }) == ErrorCategory::usage);
+  CHECK(category_of([&] { xr::opencl::Sort(context, {.count = 10, .variant = "radix/none"}); }) ==
+        ErrorCategory::usage);
+  CHECK(category_of([&] {
+          xr::opencl::Sort(context, {.dtype = xr::DType::u32, .count = 10, .bits = {0, 33}});
+        }) == ErrorCategory::usage);
+  const xr::opencl::Sort sort(context, {.count = 10});
+  CHECK(category_of([&] { sort.enqueue(c.queue, {}); }) == ErrorCategory::usage);
 }
 
 TEST_CASE("the OpenCL library reduces and scans the caller's buffers", "[library]") {
@@ -140,4 +151,51 @@ TEST_CASE("the OpenCL library reduces and scans the caller's buffers", "[library
     }
   }
   clReleaseMemObject(in);
+}
+
+TEST_CASE("the OpenCL library sorts float keys with u32 values, as a splat renderer sorts depths",
+          "[library]") {
+  Caller c;
+  skip_without(c);
+  const xr::opencl::Context context(c.context, c.device);
+  constexpr std::size_t n = 100'003;  // many tiles, not a multiple of one
+  std::vector<float> depth(n);
+  std::vector<std::uint32_t> index(n);
+  std::mt19937 random(7);
+  for (std::size_t i = 0; i < n; ++i) {
+    depth[i] = static_cast<float>(random() % 1000) * 0.25f - 100.0f;  // many equal keys
+    index[i] = static_cast<std::uint32_t>(i);
+  }
+  // The expected order: stable, so equal depths keep their indices ascending.
+  std::vector<std::uint32_t> order(index);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return depth[a] < depth[b]; });
+  CHECK(context.variants(xr::Primitive::sort, xr::DType::f32).front() == "radix/onesweep");
+  for (const char* variant : {"radix/onesweep", "radix/reduce-then-scan"}) {
+    CAPTURE(variant);
+    const xr::opencl::Sort sort(
+        context, {.dtype = xr::DType::f32, .count = n, .pairs = true, .variant = variant});
+    CHECK(sort.variant() == variant);
+    const xr::opencl::SortBuffers b{.keys_in = c.buffer(n * 4, depth.data()),
+                                    .keys_out = c.buffer(n * 4),
+                                    .values_in = c.buffer(n * 4, index.data()),
+                                    .values_out = c.buffer(n * 4),
+                                    .scratch = c.buffer(sort.scratch_size())};
+    sort.enqueue_scratch_init(c.queue, b.scratch);
+    for (int call = 0; call < 2; ++call) {  // the scratch is zeroed once, not between calls
+      sort.enqueue(c.queue, b);
+      std::vector<float> got_keys(n);
+      std::vector<std::uint32_t> got_values(n);
+      REQUIRE(clEnqueueReadBuffer(c.queue, b.keys_out, CL_TRUE, 0, n * 4, got_keys.data(), 0,
+                                  nullptr, nullptr) == CL_SUCCESS);
+      REQUIRE(clEnqueueReadBuffer(c.queue, b.values_out, CL_TRUE, 0, n * 4, got_values.data(), 0,
+                                  nullptr, nullptr) == CL_SUCCESS);
+      CHECK(got_values == order);
+      std::size_t keys_wrong = 0;
+      for (std::size_t j = 0; j < n; ++j) keys_wrong += got_keys[j] != depth[order[j]];
+      CHECK(keys_wrong == 0);
+    }
+    for (cl_mem m : {b.keys_in, b.keys_out, b.values_in, b.values_out, b.scratch})
+      clReleaseMemObject(m);
+  }
 }

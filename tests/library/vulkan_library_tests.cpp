@@ -408,3 +408,66 @@ TEST_CASE("peak_mhz gives up at its maximum when the clock never settles", "[lib
   CHECK(busy == 2000.0);
   CHECK(peak == clock_at(2000));
 }
+
+TEST_CASE("a sort of float keys with u32 values, as a splat renderer sorts depths", "[library]") {
+  const TestDevice without(true, false);
+  skip_without_device(without.usable());
+  {
+    // Its operands are pushed descriptors: a device made without the extension runs no sort.
+    const xr::vulkan::Context context(without.info());
+    CHECK(context.variants(xr::Primitive::sort, xr::DType::f32).empty());
+    CHECK(category_of([&] { xr::vulkan::Sort s(context, {.count = 10}); }) ==
+          xr::ErrorCategory::unsupported);
+  }
+  const TestDevice d(true, true);
+  const xr::vulkan::Context context(d.info());
+  constexpr std::uint64_t n = 100'003;  // many tiles, not a multiple of one
+  std::vector<float> depth(n);
+  std::vector<std::uint32_t> index(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    depth[i] = static_cast<float>(i * 7919 % 1000) * 0.25f - 100.0f;  // many equal keys
+    index[i] = static_cast<std::uint32_t>(i);
+  }
+  // The expected order: stable, so equal depths keep their indices ascending.
+  std::vector<std::uint32_t> order(index);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return depth[a] < depth[b]; });
+  CHECK(category_of([&] {
+          xr::vulkan::Sort s(context, {.dtype = xr::DType::u32, .count = 10, .bits = {0, 33}});
+        }) == xr::ErrorCategory::usage);
+  const xr::vulkan::Sort sort(context, {.dtype = xr::DType::f32, .count = n, .pairs = true});
+  CHECK(sort.variant() == "radix/onesweep");
+  // Every operand at an offset into its buffer.
+  const VkDeviceSize at = context.operand_alignment(), bytes = n * 4;
+  const auto keys = d.buffer(at + bytes, false), keys_out = d.buffer(at + bytes, false);
+  const auto values = d.buffer(at + bytes, false), values_out = d.buffer(at + bytes, false);
+  const auto scratch = d.buffer(at + sort.scratch_size(), false);
+  const auto host = d.buffer(2 * bytes, true);
+  using S = vk::PipelineStageFlagBits;
+  using A = vk::AccessFlagBits;
+  for (int call = 0; call < 2; ++call) {  // the scratch is zeroed once, not between calls
+    std::memcpy(host.mapped, depth.data(), bytes);
+    std::memcpy(static_cast<char*>(host.mapped) + bytes, index.data(), bytes);
+    d.run([&](const vk::raii::CommandBuffer& cmd) {
+      cmd.copyBuffer(*host.buffer, *keys.buffer, vk::BufferCopy(0, at, bytes));
+      cmd.copyBuffer(*host.buffer, *values.buffer, vk::BufferCopy(bytes, at, bytes));
+      if (call == 0) sort.record_scratch_init(*cmd, *scratch.buffer, at);
+      barrier(cmd, S::eTransfer, A::eTransferWrite, S::eComputeShader, A::eShaderRead);
+      sort.record(*cmd, Operand::of(*keys.buffer, at), Operand::of(*keys_out.buffer, at),
+                  Operand::of(*values.buffer, at), Operand::of(*values_out.buffer, at),
+                  Operand::of(*scratch.buffer, at));
+      barrier(cmd, S::eComputeShader, A::eShaderWrite, S::eTransfer, A::eTransferRead);
+      cmd.copyBuffer(*keys_out.buffer, *host.buffer, vk::BufferCopy(at, 0, bytes));
+      cmd.copyBuffer(*values_out.buffer, *host.buffer, vk::BufferCopy(at, bytes, bytes));
+      barrier(cmd, S::eTransfer, A::eTransferWrite, S::eHost, A::eHostRead);
+    });
+    std::vector<float> got_keys(n);
+    std::vector<std::uint32_t> got_values(n);
+    std::memcpy(got_keys.data(), host.mapped, bytes);
+    std::memcpy(got_values.data(), static_cast<const char*>(host.mapped) + bytes, bytes);
+    CHECK(got_values == order);
+    std::size_t keys_wrong = 0;
+    for (std::uint64_t j = 0; j < n; ++j) keys_wrong += got_keys[j] != depth[order[j]];
+    CHECK(keys_wrong == 0);
+  }
+}

@@ -1,0 +1,112 @@
+#include "cl_sorter.hpp"
+
+#include <optional>
+#include <tuple>
+
+#include "cl_array.hpp"
+#include "cl_timed.hpp"
+#include "xreduce/device_variant.hpp"
+#include "xreduce/opencl/sort.hpp"
+#include "xreduce/sort_reference.hpp"
+
+namespace xr::opencl {
+namespace {
+
+// What a plan is made for: a new one (and its scratch) only when this changes.
+using SortKey = std::tuple<DType, std::uint64_t, SortOrder, std::uint32_t, std::uint32_t, bool>;
+
+// The library's Sort of one SortKey and its scratch, zeroed once.
+struct SortWorkspace {
+  SortWorkspace(Device& device, const SortSpec& spec, const SortKey& key)
+      : key(key),
+        sort(device.library(), {.dtype = std::get<0>(key),
+                                .count = std::get<1>(key),
+                                .order = std::get<2>(key),
+                                .bits = {std::get<3>(key), std::get<4>(key)},
+                                .pairs = std::get<5>(key),
+                                .variant = std::string(spec.id())}),
+        scratch(make_buffer(device, sort.scratch_size())) {
+    sort.enqueue_scratch_init(device.queue(), scratch.get());
+    XR_CL_CHECK(clFinish(device.queue()));
+  }
+  SortKey key;
+  Sort sort;
+  MemOwner scratch;
+};
+
+class ClSorter final : public DeviceSorter {
+ public:
+  ClSorter(std::shared_ptr<Device> device, const SortSpec& spec)
+      : DeviceSorter(Variants::info(Primitive::sort, spec.id()), "n = 0: nothing is launched"),
+        device_(std::move(device)),
+        spec_(spec) {}
+
+  std::string diagnostics() const override {
+    if (spec_.family != SortFamily::onesweep) return {};
+    return "look-back fallbacks: " + std::to_string(fallbacks_) + " of " + std::to_string(tiles_) +
+           " tiles over " + std::to_string(calls_) +
+           " calls counted a predecessor's digits themselves";
+  }
+
+ private:
+  void prepare(const SortArrays& a) override {
+    device_array(a.keys, *device_);
+    device_array(a.sorted_keys, *device_);
+    if (a.values) device_array(*a.values, *device_);
+    if (a.sorted_values) device_array(*a.sorted_values, *device_);
+    require_dtype(spec_.id(), a.keys.dtype(), device_->facts());
+  }
+
+  Timing run(const SortArrays& a, const SortCall& call, int calls) override {
+    SortWorkspace& w = workspace(a, call);
+    const SortBuffers buffers{
+        .keys_in = device_array(a.keys, *device_).buffer(),
+        .keys_out = device_array(a.sorted_keys, *device_).buffer(),
+        .values_in = a.values ? device_array(*a.values, *device_).buffer() : nullptr,
+        .values_out = a.sorted_values ? device_array(*a.sorted_values, *device_).buffer() : nullptr,
+        .scratch = w.scratch.get()};
+    const Timing t = run_timed(*device_, calls, [&](auto wait, cl_event* first, cl_event* last) {
+      w.sort.enqueue(device_->queue(), buffers, wait, first, last);
+    });
+    count_fallbacks(w, calls);
+    return t;
+  }
+  std::vector<CompiledPass> compiled(const SortArrays& a, const SortCall& call) override {
+    return workspace(a, call).sort.compiled();
+  }
+
+  SortWorkspace& workspace(const SortArrays& a, const SortCall& call) {
+    const DType t = a.keys.dtype();
+    const BitRange bits = effective_bits(call.bits, t);
+    const SortKey key{t, a.keys.size(), call.order, bits.begin, bits.end, a.values != nullptr};
+    if (!workspace_ || workspace_->key != key) {
+      workspace_.reset();
+      workspace_.emplace(*device_, spec_, key);
+      calls_ = tiles_ = fallbacks_ = fallbacks_seen_ = 0;  // diagnostics() counts per workspace
+    }
+    return *workspace_;
+  }
+
+  // The scratch's running count of fallbacks, read back after the calls.
+  void count_fallbacks(const SortWorkspace& w, int calls) {
+    calls_ += static_cast<std::uint64_t>(calls);
+    if (spec_.family != SortFamily::onesweep) return;
+    const std::uint64_t total = w.sort.fallbacks(device_->queue(), w.scratch.get());
+    fallbacks_ += total - fallbacks_seen_;
+    fallbacks_seen_ = total;
+    tiles_ += w.sort.tiles() * static_cast<std::uint64_t>(calls);
+  }
+
+  std::shared_ptr<Device> device_;
+  const SortSpec& spec_;
+  std::optional<SortWorkspace> workspace_;
+  std::uint64_t calls_ = 0, tiles_ = 0, fallbacks_ = 0, fallbacks_seen_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Sorter> make_sorter(std::shared_ptr<Device> device, const SortSpec& spec) {
+  return std::make_unique<ClSorter>(std::move(device), spec);
+}
+
+}  // namespace xr::opencl

@@ -1,0 +1,151 @@
+// Shared by the sort kernels, after common.cl and group.cl (the OpenCL counterpart of
+// shaders/sort_common.glsl): the key's width from a define (K16, K32, K64), the pass's
+// arguments, its five operands, the key codec of core's total order (xreduce/sort_keys.hpp) and
+// the work-group scans over 32-bit counts. The host builds with:
+//   K16 | K32 | K64   the key's width (one program per width: its kind and order are `mode`)
+//   PAIRS             the pass moves a u32 value with each key
+//   WG, UNROLL        the work-group and the tile's keys per work-item
+//
+// Every sort kernel takes the same arguments (SORT_KERNEL): the five operands as buffers with an
+// element offset each (the host binds the caller's arrays or regions of its scratch: OpenCL
+// binds buffers, not ranges), the pass's arguments as one struct (core's SortArgs, field for
+// field) and the key's kind and order. Operands a pass does not use get the words' buffer.
+#if defined(K64)
+typedef ulong KEY;  // a key as stored
+typedef ulong BITS;  // its bits in registers
+#define KEY_BITS 64
+#define KEY_WORDS 2  // 32-bit words of local memory a key takes
+#elif defined(K32)
+typedef uint KEY;
+typedef uint BITS;
+#define KEY_BITS 32
+#define KEY_WORDS 1
+#elif defined(K16)
+typedef ushort KEY;
+typedef uint BITS;
+#define KEY_BITS 16
+#define KEY_WORDS 1
+#else
+#error "define K16, K32 or K64"
+#endif
+
+#define kRadix 256u
+
+// core's SortArgs (xreduce/sort_passes.hpp), field for field: 32-bit words, no padding.
+typedef struct {
+  uint n;            // keys of the sort
+  uint shift;        // the pass's digit: sort bits [shift, shift + width)
+  uint width;        // 1..8
+  uint first_tile;   // onesweep: the portion's first tile
+  uint tiles;        // onesweep: the portion's tiles; reduce-then-scan: tiles per block
+  uint blocks;       // reduce-then-scan: blocks (the table's row length); init: words to zero
+  uint bins_in;      // onesweep: each digit's first index for this portion; rts: the table
+  uint bins_out;     // onesweep: the same for the next portion
+  uint status;       // onesweep: the status set this launch uses
+  uint next_status;  // onesweep: the set it zeroes for the next launch
+  uint zero_rows;    // onesweep: rows of 256 words of next_status to zero
+  uint counter;      // onesweep: this launch's tile counter
+  uint histograms;   // histogram and bins passes: every pass's 256 counts
+  uint begin;        // histogram: the sort's bit range
+  uint end;
+  uint limit;        // onesweep: polls of an unpublished predecessor before the fallback
+  uint fallbacks;    // onesweep: the running count of fallbacks
+  uint bins;         // the bins pass: where pass 0's bins go (two sets of 256 a pass)
+} SortArgs;
+
+// keys_in and values_in are read-only for the whole pass (the fallback reads them again);
+// words is shared between work-groups through atomics.
+#define SORT_KERNEL                                                                            \
+  __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void xr_main(                       \
+      __global const KEY* restrict keys_in_base, ulong keys_in_at,                             \
+      __global KEY* restrict keys_out_base, ulong keys_out_at,                                 \
+      __global const uint* restrict values_in_base, ulong values_in_at,                        \
+      __global uint* restrict values_out_base, ulong values_out_at, __global uint* words_base, \
+      ulong words_at, SortArgs pc, uint mode)
+// The operands from their offsets; every kernel opens with it.
+#define SORT_OPERANDS()                                                       \
+  __global const KEY* restrict keys_in = keys_in_base + keys_in_at;           \
+  __global KEY* restrict keys_out = keys_out_base + keys_out_at;              \
+  __global const uint* restrict values_in = values_in_base + values_in_at;    \
+  __global uint* restrict values_out = values_out_base + values_out_at;       \
+  __global uint* words = words_base + words_at;                               \
+  (void)keys_in, (void)keys_out, (void)values_in, (void)values_out, (void)words
+
+// The key's kind and order (`mode`): bits 0-1 unsigned (0), signed (1) or float (2), bit 2
+// descending.
+#define KIND(mode) ((mode) & 3u)
+#define DESCENDING(mode) (((mode) & 4u) != 0u)
+
+// What the sort compares a key by (core's sort_bits): the ordered bits, flipped for descending,
+// either float zero as the top bit alone.
+BITS sort_bits(BITS k, uint mode) {
+  const BITS top = (BITS)1 << (KEY_BITS - 1);
+#if KEY_BITS == 16
+  const BITS all = 0xffffu;
+#else
+  const BITS all = ~(BITS)0;
+#endif
+  BITS o = k;
+  if (KIND(mode) == 1u) o = k ^ top;
+  if (KIND(mode) == 2u) o = (k & top) != (BITS)0 ? ~k & all : k ^ top;
+  if (DESCENDING(mode)) o = ~o & all;
+  if (KIND(mode) == 2u && o == top - (BITS)1) o = top;
+  return o;
+}
+
+uint digit_at(BITS sorted, uint shift, uint width) {
+  return (uint)(sorted >> shift) & ((1u << width) - 1u);
+}
+
+// The inclusive scan of a 32-bit count over the sub-group (group.cl's sub-groups).
+uint sg_inclusive_u(uint x) {
+#if SG > 1
+  const uint lane = sg_lane();
+  for (uint d = 1u; d < SG; d <<= 1) {
+    const uint y = shfl_up_u32(x, d);
+    if (lane >= d) x += y;
+  }
+#endif
+  return x;
+}
+
+// The exclusive scan of every work-item's `v` over the work-group. `slots` holds 2 WG words
+// (WG / SG with sub-groups). Every work-item calls; ends with a barrier.
+uint wg_exclusive_u(uint v, __local uint* slots) {
+  const uint tid = (uint)get_local_id(0);
+#if SG > 1
+  const uint inclusive = sg_inclusive_u(v);
+  if (sg_lane() == SG - 1u) slots[sg_id()] = inclusive;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (tid < SG) {  // sub-group 0 scans the WG / SG <= SG totals, each lane its own slot
+    const uint total = tid < WG / SG ? slots[tid] : 0u;
+    const uint before = sg_inclusive_u(total) - total;
+    if (tid < WG / SG) slots[tid] = before;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint result = slots[sg_id()] + inclusive - v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return result;
+#else
+  // Hillis-Steele over two halves of the slots.
+  __local uint* in = slots;
+  __local uint* out = slots + WG;
+  in[tid] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint d = 1u; d < WG; d <<= 1) {
+    out[tid] = tid >= d ? in[tid - d] + in[tid] : in[tid];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local uint* t = in;
+    in = out;
+    out = t;
+  }
+  const uint result = in[tid] - v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return result;
+#endif
+}
+#if SG > 1
+#define WG_SCAN_SLOTS (WG / SG)
+#else
+#define WG_SCAN_SLOTS (2u * WG)
+#endif

@@ -1,0 +1,136 @@
+// xreduce/opencl/sort.hpp: a sort variant's plan (core's, translated: cl_sort_plan) enqueued over
+// the caller's buffers, the alternates and words in regions of its scratch.
+#include "cl_check.hpp"
+#include "cl_context.hpp"
+#include "cl_sort_plan.hpp"
+#include "xreduce/error.hpp"
+#include "xreduce/opencl/sort.hpp"
+#include "xreduce/sort_reference.hpp"
+
+namespace xr::opencl {
+namespace {
+
+// Polls of an unpublished predecessor before a work-group counts its digits itself, unless
+// XR_CL_LOOKBACK_POLLS says (0: at once, the forced fallback of the tests): Vulkan's patience,
+// long enough that a running predecessor is waited for, short enough that a stalled one is not
+// for long.
+constexpr std::uint32_t kLookBackPolls = 64;
+
+const SortSpec& choose_sort(const Context& context, const std::string& id, DType t) {
+  const DeviceFacts& f = state_of(context).facts;
+  if (id.empty()) {
+    const std::vector<std::string> runnable = context.variants(Primitive::sort, t);
+    if (runnable.empty())
+      throw Error(
+          ErrorCategory::unsupported,
+          "xreduce::opencl: " + f.info.name + " runs no sort over " + std::string(to_string(t)));
+    return *find_sort(runnable.front());
+  }
+  const SortSpec* spec = find_sort(id);
+  if (!spec) throw Error(ErrorCategory::usage, "xreduce::opencl: no sort variant '" + id + "'");
+  if (const std::string why = variant_unsupported_reason(Primitive::sort, id, f); !why.empty())
+    throw Error(ErrorCategory::unsupported,
+                "xreduce::opencl: " + id + " cannot run on " + f.info.name + ": " + why);
+  require_dtype(spec->id(), t, f);
+  return *spec;
+}
+
+void require_buffer(cl_mem buffer, const char* name) {
+  if (!buffer)
+    throw Error(ErrorCategory::usage,
+                std::string("xreduce::opencl: the sort's ") + name + " buffer is null");
+}
+
+}  // namespace
+
+struct Sort::State {
+  ContextState* context = nullptr;
+  std::string variant;
+  bool pairs = false;
+  SortLaunches plan;
+};
+
+Sort::Sort(const Context& context, const SortDesc& desc) : state_(std::make_unique<State>()) {
+  require_knobs(state_of(context));
+  const SortSpec& spec = choose_sort(context, desc.variant, desc.dtype);
+  check_sort_bits(desc.bits, desc.dtype);
+  State& s = *state_;
+  s.context = &state_of(context);
+  s.variant = spec.id();
+  s.pairs = desc.pairs;
+  if (desc.count == 0) return;
+  const OpenClKnobs& k = s.context->knobs;
+  s.plan = sort_launches(spec, s.context->facts, desc.count, desc.dtype, desc.order,
+                         effective_bits(desc.bits, desc.dtype), desc.pairs,
+                         k.polls_given.value_or(kLookBackPolls), k.sort_tile);
+  for (const SortLaunch& p : s.plan.passes) s.context->programs->kernel(p.key);  // build now
+}
+
+Sort::~Sort() = default;
+Sort::Sort(Sort&&) noexcept = default;
+Sort& Sort::operator=(Sort&&) noexcept = default;
+
+const std::string& Sort::variant() const {
+  return state_->variant;
+}
+
+std::uint64_t Sort::scratch_size() const {
+  return std::max<std::uint64_t>(state_->plan.layout.scratch_bytes, 16);
+}
+
+void Sort::enqueue_scratch_init(cl_command_queue queue, cl_mem scratch,
+                                std::span<const cl_event> wait, cl_event* done) const {
+  require_buffer(scratch, "scratch");
+  const cl_uint zero = 0;
+  XR_CL_CHECK(clEnqueueFillBuffer(queue, scratch, &zero, sizeof zero, 0, scratch_size(),
+                                  static_cast<cl_uint>(wait.size()),
+                                  wait.empty() ? nullptr : wait.data(), done));
+}
+
+void Sort::enqueue(cl_command_queue queue, const SortBuffers& b, std::span<const cl_event> wait,
+                   cl_event* first, cl_event* last) const {
+  const State& s = *state_;
+  if (s.plan.passes.empty()) return;  // a sort of nothing
+  require_buffer(b.keys_in, "keys_in");
+  require_buffer(b.keys_out, "keys_out");
+  require_buffer(b.scratch, "scratch");
+  if (s.pairs) {
+    require_buffer(b.values_in, "values_in");
+    require_buffer(b.values_out, "values_out");
+  }
+  const SortCallPlan& l = s.plan.layout;
+  const SortRegion words{b.scratch, l.words_at};
+  // By SortOperand; keys-only calls hand the words to the values' arguments, never read.
+  const SortRegions regions{SortRegion{b.keys_in, 0},
+                            {b.keys_out, 0},
+                            s.pairs ? SortRegion{b.values_in, 0} : words,
+                            s.pairs ? SortRegion{b.values_out, 0} : words,
+                            {b.scratch, l.alternate_keys_at},
+                            {b.scratch, l.alternate_values_at},
+                            words};
+  enqueue_sort(*s.context->programs, queue, s.plan, regions,
+               {.wait = wait, .first = first, .last = last});
+}
+
+std::vector<CompiledPass> Sort::compiled() const {
+  std::vector<CompiledPass> out;
+  for (const SortLaunch& p : state_->plan.passes)
+    out.push_back(
+        compiled_kernel(*state_->context->programs, state_->context->facts, p.key, p.groups));
+  return out;
+}
+
+std::uint64_t Sort::fallbacks(cl_command_queue queue, cl_mem scratch) const {
+  const auto& at = state_->plan.layout.fallbacks_at;
+  if (!at) return 0;
+  cl_uint count = 0;
+  XR_CL_CHECK(
+      clEnqueueReadBuffer(queue, scratch, CL_TRUE, *at, sizeof count, &count, 0, nullptr, nullptr));
+  return count;
+}
+
+std::uint64_t Sort::tiles() const {
+  return state_->plan.layout.tiles;
+}
+
+}  // namespace xr::opencl

@@ -1,0 +1,130 @@
+#include "cl_sort_plan.hpp"
+
+#include <algorithm>
+
+#include "cl_check.hpp"
+#include "xreduce/error.hpp"
+
+namespace xr::opencl {
+namespace {
+
+// A digit pass's tile before the device's limits. NVIDIA's warps (48 KiB of local memory a
+// work-group; 40 registers a work-item, so shared memory and threads bind): H200, 2^28 u32 keys
+// uniform over every bit pattern, radix/onesweep ms by XR_CL_SORT_TILE (keys / pairs): 256x24
+// 11.13; 256x30 11.31 / 17.49; 320x30 10.84; 384x16 11.66; 384x20 11.13 / 17.11; 384x24 10.86 /
+// 15.25; 448x20 11.61; 512x18 11.67 / 15.12; 768x10 13.43 (lib/cub 6.34 / 7.46 in the same
+// session). 64-bit keys take half the items (not measured). Without sub-groups (pocl, a CPU):
+// 256 x 8, a work-group's run of keys a cache's worth (not measured).
+constexpr SortTile kWarpTile4{384, 24};
+constexpr SortTile kWarpTile8{384, 12};
+constexpr SortTile kCountingTile{256, 8};
+// Predecessors a look-back poll reads per digit (CUDA's and Vulkan's window).
+constexpr std::uint32_t kLookBackWindow = 8;
+
+// Local memory of a tile of `threads` x `items` keys of `key_words` words (kernels/sort_tile.cl's
+// TILE_LOCALS, and the look-back's two words).
+std::uint64_t tile_bytes(const DeviceFacts& f, std::uint32_t threads, std::uint32_t items,
+                         std::uint32_t key_words) {
+  const std::uint64_t tile = std::uint64_t{threads} * items;
+  const std::uint64_t sg = static_cast<std::uint64_t>(f.subgroup_size());
+  const std::uint64_t words = sg > 1
+                                  ? tile * key_words + 256 + threads / sg * 128 + 2 + threads / sg
+                                  : tile * key_words + 256 + 16 * threads +
+                                        std::max<std::uint64_t>(tile, 256) + tile + 2 * threads;
+  return 4 * (words + 2);
+}
+
+std::uint32_t key_kind(DType t) {
+  if (t == DType::u32 || t == DType::u64) return 0;
+  return is_integer(t) ? 1 : 2;
+}
+
+std::string width_define(DType t) {
+  return size_of(t) == 8 ? "-DK64" : size_of(t) == 2 ? "-DK16" : "-DK32";
+}
+
+KernelKey key_of(const SortPassPlan& p, DType t) {
+  const bool keyless =
+      p.stage == SortStage::init || p.stage == SortStage::bins || p.stage == SortStage::rts_scan;
+  std::string defines = keyless ? "-DK32" : width_define(t);
+  if (p.moves_values) defines += " -DPAIRS";
+  if (p.stage == SortStage::onesweep) defines += " -DWINDOW=" + std::to_string(kLookBackWindow);
+  return {.kernel = std::string(p.kernel),
+          .dtype = DType::u32,  // the key's width is the define: one build for every kind
+          .op = Op::sum,
+          .workgroup = p.threads,
+          .unroll = p.items,
+          .defines = defines};
+}
+
+}  // namespace
+
+SortPlanOptions sort_plan_options(const DeviceFacts& f, DType t, std::uint32_t polls,
+                                  std::optional<SortTile> tile) {
+  const std::uint32_t key_words = size_of(t) == 8 ? 2 : 1;
+  const bool warps = f.subgroup_size() > 1;
+  SortTile wanted = tile             ? *tile
+                    : !warps         ? kCountingTile
+                    : key_words == 2 ? kWarpTile8
+                                     : kWarpTile4;
+  wanted.threads = std::min<std::uint32_t>(
+      wanted.threads, static_cast<std::uint32_t>(std::min<std::size_t>(f.max_work_group, 1024)));
+  if (wanted.threads < 256)
+    throw Error(ErrorCategory::unsupported, "a sort tile needs work-groups of 256, " + f.info.name +
+                                                " allows " + std::to_string(f.max_work_group));
+  while (wanted.items > 1 &&
+         tile_bytes(f, wanted.threads, wanted.items, key_words) > f.local_memory)
+    --wanted.items;
+  if (tile_bytes(f, wanted.threads, wanted.items, key_words) > f.local_memory)
+    throw Error(ErrorCategory::unsupported, "a sort tile needs more than the " +
+                                                std::to_string(f.local_memory) +
+                                                " bytes of local memory " + f.info.name + " has");
+  SortPlanOptions o;
+  o.tile = wanted;
+  // reduce-then-scan's blocks: a GPU's resident wave, or on a CPU device its few threads' worth.
+  o.wave = (f.type & CL_DEVICE_TYPE_CPU) ? 16 : 256;
+  o.scan_threads = static_cast<std::uint32_t>(std::min<std::size_t>(1024, f.max_work_group));
+  o.polls = polls;
+  return o;
+}
+
+SortLaunches sort_launches(const SortSpec& spec, const DeviceFacts& f, std::uint64_t n, DType t,
+                           SortOrder order, BitRange bits, bool pairs, std::uint32_t polls,
+                           std::optional<SortTile> tile) {
+  if (n > kSortPlanMaxKeys)
+    throw Error(ErrorCategory::unsupported,
+                std::string(spec.id()) + ": " + std::to_string(n) +
+                    " keys pass 2^31 - 1, which the OpenCL sorts do not yet cross");
+  SortLaunches out;
+  out.layout = plan_sort_call(spec.family, n, t, pairs, bits, sort_plan_options(f, t, polls, tile));
+  out.mode = key_kind(t) | (order == SortOrder::descending ? 4u : 0u);
+  out.key_bytes = static_cast<std::uint32_t>(size_of(t));
+  for (const SortPassPlan& p : out.layout.passes)
+    out.passes.push_back(
+        {.key = key_of(p, t), .bindings = p.bindings, .args = p.args, .groups = p.groups});
+  return out;
+}
+
+void enqueue_sort(Programs& programs, cl_command_queue queue, const SortLaunches& launches,
+                  const SortRegions& regions, const EnqueueEvents& events) {
+  static_assert(sizeof(SortArgs) == 18 * 4, "SortArgs must match kernels/sort_common.cl");
+  for (std::size_t i = 0; i < launches.passes.size(); ++i) {
+    const SortLaunch& p = launches.passes[i];
+    cl_kernel kernel = programs.kernel(p.key);
+    cl_uint arg = 0;
+    for (std::size_t b = 0; b < kSortBindings; ++b) {
+      const SortRegion& r = regions[static_cast<std::size_t>(p.bindings[b])];
+      // Offsets in the argument's elements: keys at the first two, 32-bit words after (every
+      // region starts 256-byte aligned).
+      const cl_ulong elements = r.offset / (b < 2 ? launches.key_bytes : 4);
+      XR_CL_CHECK(clSetKernelArg(kernel, arg++, sizeof(cl_mem), &r.buffer));
+      XR_CL_CHECK(clSetKernelArg(kernel, arg++, sizeof elements, &elements));
+    }
+    XR_CL_CHECK(clSetKernelArg(kernel, arg++, sizeof p.args, &p.args));
+    const cl_uint mode = launches.mode;
+    XR_CL_CHECK(clSetKernelArg(kernel, arg++, sizeof mode, &mode));
+    enqueue_launch(queue, kernel, p.key.workgroup, p.groups, i, launches.passes.size(), events);
+  }
+}
+
+}  // namespace xr::opencl

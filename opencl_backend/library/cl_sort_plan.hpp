@@ -1,0 +1,58 @@
+// A sort's plan in OpenCL: core's passes (xreduce/sort_passes.hpp) translated into launches,
+// each a build of its kernel for the key's width (and values), its work-group and tile, the
+// operands at its five arguments, its arguments and grid; the tiles this device's local memory
+// takes; and the launches enqueued over the caller's buffers.
+#pragma once
+
+#include <CL/cl.h>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "cl_device_facts.hpp"
+#include "cl_passes.hpp"
+#include "cl_programs.hpp"
+#include "cl_sort_table.hpp"
+#include "xreduce/sort_passes.hpp"
+
+namespace xr::opencl {
+
+struct SortLaunch {
+  KernelKey key;  // kernels/<kernel>.cl built with -DK16|K32|K64 (and -DPAIRS)
+  SortBindings bindings{};
+  SortArgs args;
+  std::uint64_t groups = 1;
+};
+
+struct SortLaunches {
+  std::vector<SortLaunch> passes;
+  SortCallPlan layout;     // core's plan: the scratch's layout (its passes are translated above)
+  std::uint32_t mode = 0;  // the key's kind and order (kernels/sort_common.cl)
+  std::uint32_t key_bytes = 4;
+};
+
+// What a sort over `t` asks of the device, as data: its tile for this device (the policy's, or
+// `tile`, shrunk to fit its local memory) and the rest of core's options. `polls`: the
+// look-back's patience (0: the forced fallback).
+SortPlanOptions sort_plan_options(const DeviceFacts& facts, DType t, std::uint32_t polls,
+                                  std::optional<SortTile> tile);
+
+// n in 1..kSortPlanMaxKeys, `bits` effective.
+SortLaunches sort_launches(const SortSpec& spec, const DeviceFacts& facts, std::uint64_t n, DType t,
+                           SortOrder order, BitRange bits, bool pairs, std::uint32_t polls,
+                           std::optional<SortTile> tile = {});
+
+// Where each SortOperand lies: a buffer and a byte offset into it.
+struct SortRegion {
+  cl_mem buffer = nullptr;
+  std::uint64_t offset = 0;
+};
+using SortRegions = std::array<SortRegion, 7>;  // by SortOperand
+
+// Enqueues the launches over `regions`, in order on an in-order queue.
+void enqueue_sort(Programs& programs, cl_command_queue queue, const SortLaunches& launches,
+                  const SortRegions& regions, const EnqueueEvents& events);
+
+}  // namespace xr::opencl

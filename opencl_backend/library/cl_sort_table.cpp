@@ -1,0 +1,20 @@
+#include "cl_sort_table.hpp"
+
+namespace xr::opencl {
+namespace {
+
+// A tile of 256 x 4 keys and its counters (cl_sort_plan.cpp shrinks tiles to the device).
+constexpr std::uint32_t kLeastSortBytes = 256 * 4 * 4 + 2 * 1024;
+
+constexpr SortSpec kSorts[] = {
+    {"radix/reduce-then-scan", SortFamily::reduce_then_scan, 0, 256, kLeastSortBytes},
+    {"radix/onesweep", SortFamily::onesweep, 0, 256, kLeastSortBytes},
+};
+
+}  // namespace
+
+std::span<const SortSpec> sort_table() {
+  return kSorts;
+}
+
+}  // namespace xr::opencl

@@ -1,0 +1,73 @@
+// A stable sort of `count` keys, optionally with a u32 value carried by each key (a splat
+// renderer's float depths and indices), enqueued on the caller's in-order queue over the caller's
+// buffers: xreduce's OpenCL sorts as a library (docs/library.md). Keys are ordered as
+// xr::cuda::Sort, xr::vulkan::Sort and cub::DeviceRadixSort order them: by their ordered bits (an
+// unsigned key's bits; a signed key's with the sign bit flipped; a float's with the sign bit
+// flipped when positive, every bit flipped when negative; -0.0 and +0.0 one key), within `bits`.
+#pragma once
+
+#include <CL/cl.h>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "xreduce/compiled.hpp"
+#include "xreduce/opencl/context.hpp"
+#include "xreduce/sort_desc.hpp"
+
+namespace xr::opencl {
+
+using SortDesc = xr::SortDesc;  // xreduce/sort_desc.hpp
+
+// The caller's buffers of one call: keys in and out, for pairs values in and out (ignored
+// otherwise), and the scratch of scratch_size() bytes.
+struct SortBuffers {
+  cl_mem keys_in = nullptr;
+  cl_mem keys_out = nullptr;
+  cl_mem values_in = nullptr;
+  cl_mem values_out = nullptr;
+  cl_mem scratch = nullptr;
+};
+
+class Sort {
+ public:
+  // Plans the passes and builds their kernels. Throws xr::Error: unsupported (what the device
+  // lacks for this variant and key type, more keys than the plans take), usage (an unknown
+  // variant id, a bit range past the key).
+  Sort(const Context& context, const SortDesc& desc);
+  ~Sort();
+  Sort(Sort&&) noexcept;
+  Sort& operator=(Sort&&) noexcept;
+
+  const std::string& variant() const;
+  // Bytes of scratch enqueue() takes (the alternate keys and values, the digit counts and the
+  // look-back's status words).
+  std::uint64_t scratch_size() const;
+  // Zeroes scratch: needed once, before the first enqueue() with this Sort (every call then
+  // initializes what it reads).
+  void enqueue_scratch_init(cl_command_queue queue, cl_mem scratch,
+                            std::span<const cl_event> wait = {}, cl_event* done = nullptr) const;
+  // Enqueues the sort of keys_in into keys_out (and, for pairs, values_in into values_out in
+  // their keys' order) over scratch: the inputs are not written, no two buffers overlap, and two
+  // calls that share a scratch run one after the other (an in-order queue does). `first` and
+  // `last` receive the first and last kernels' events (retained: the caller releases them).
+  void enqueue(cl_command_queue queue, const SortBuffers& buffers,
+               std::span<const cl_event> wait = {}, cl_event* first = nullptr,
+               cl_event* last = nullptr) const;
+  std::vector<CompiledPass> compiled() const;
+
+  // Onesweep's running count of look-back fallbacks in scratch (a work-group counting a
+  // predecessor's digits itself rather than wait for it), read back (blocking); 0 otherwise.
+  std::uint64_t fallbacks(cl_command_queue queue, cl_mem scratch) const;
+  // Tiles of one call over every digit pass (the fallback count's denominator); 0 without one.
+  std::uint64_t tiles() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace xr::opencl
