@@ -7,11 +7,12 @@
 // largest digit, kPad: ranked in slot order, they come after every key and are never written.
 //
 // Two rankings, by what the device gives OpenCL C (group.cl):
-//  - NVIDIA's warps (XR_SG_PTX): as the Vulkan tile, but the lanes of equal digits find each
-//    other in one match.any (sm_70+) rather than eight ballots; a warp's counters are its own
-//    row, two 16-bit counters a word (a tile holds fewer than 2^16 keys); the highest lane of a
-//    digit moves the row on by their number with one local atomic and hands the place before to
-//    the others by a shuffle.
+//  - NVIDIA's warps (XR_SG_PTX): as the Vulkan tile: the lanes of equal digits find each other
+//    by eight ballots (CUDA's PTX), or with XR_SORT_MATCH_ANY by one match.any (sm_70+; the host
+//    picks by measurement, cl_sort_plan.cpp); a warp's counters are its own row, two 16-bit
+//    counters a word (a tile holds fewer than 2^16 keys); the highest lane of a digit moves the
+//    row on by their number with one local atomic and hands the place before to the others by a
+//    shuffle.
 //  - no sub-groups (pocl, any device without NVIDIA's warps): the digit counts by local atomics,
 //    and the ranks by counting, stable without any vote: two rounds over the digit's nibbles
 //    (low, then high: a stable LSD sort of the tile), each work-item counting its run's nibbles
@@ -122,11 +123,29 @@ BITS staged_key(const TileLocal* l, uint place) {
 #if SG > 1
 // --- NVIDIA's warps -----------------------------------------------------------------------
 
-uint match_any_u32(uint x) {
+#ifdef XR_SORT_MATCH_ANY
+uint match_digit(uint digit) {
   uint m;
-  __asm__ volatile("match.any.sync.b32 %0, %1, -1;" : "=r"(m) : "r"(x));
+  __asm__ volatile("match.any.sync.b32 %0, %1, -1;" : "=r"(m) : "r"(digit));
   return m;
 }
+#else
+// CUDA's eight ballots, one a bit of the digit, each complemented in the lanes whose bit is clear.
+uint match_digit(uint digit) {
+  uint peers = 0xffffffffu;
+#pragma unroll
+  for (uint b = 0; b < 8u; ++b) {
+    uint agree;
+    __asm__ volatile(
+        "{\n\t.reg .pred set;\n\tsetp.ne.u32 set, %1, 0;\n\t"
+        "vote.sync.ballot.b32 %0, set, 0xffffffff;\n\t@!set not.b32 %0, %0;\n\t}"
+        : "=r"(agree)
+        : "r"(digit & (1u << b)));
+    peers &= agree;
+  }
+  return peers;
+}
+#endif
 uint lanes_below(void) {
   uint m;
   __asm__ volatile("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
@@ -179,7 +198,7 @@ uint place_tile(const TileLocal* l, TileItems* t, uint total, const SortArgs* pc
 #pragma unroll
   for (uint i = 0; i < ITEMS; ++i) {
     const uint digit = item_digit(t, i);
-    const uint peers = match_any_u32(digit);
+    const uint peers = match_digit(digit);
     const uint leader = 31u - clz(peers);
     uint place = 0;
     if (sg_lane() == leader) {

@@ -8,15 +8,22 @@
 namespace xr::opencl {
 namespace {
 
-// A digit pass's tile before the device's limits. NVIDIA's warps (48 KiB of local memory a
-// work-group; 40 registers a work-item, so shared memory and threads bind): H200, 2^28 u32 keys
-// uniform over every bit pattern, radix/onesweep ms by XR_CL_SORT_TILE (keys / pairs): 256x24
-// 11.13; 256x30 11.31 / 17.49; 320x30 10.84; 384x16 11.66; 384x20 11.13 / 17.11; 384x24 10.86 /
-// 15.25; 448x20 11.61; 512x18 11.67 / 15.12; 768x10 13.43 (lib/cub 6.34 / 7.46 in the same
-// session). 64-bit keys take half the items (not measured). Without sub-groups (pocl, a CPU):
-// 256 x 8, a work-group's run of keys a cache's worth (not measured).
-constexpr SortTile kWarpTile4{384, 24};
-constexpr SortTile kWarpTile8{384, 12};
+// A digit pass's tile and ranking before the device's limits. NVIDIA's warps (48 KiB of local
+// memory a work-group; 40 registers a work-item, whatever -cl-nv-maxrregcount allows): H200,
+// 2^28 u32 keys uniform over every bit pattern, radix/onesweep ms (keys / pairs; lib/cub 6.31 /
+// 7.46 in the same sessions), by XR_CL_SORT_TILE and XR_CL_BUILD_OPTIONS:
+//   match.any: 256x24 11.13; 256x30 11.31 / 17.49; 320x30 10.84; 384x16 11.66; 384x20 11.13 /
+//              17.11; 384x24 10.84 / 15.03; 448x20 11.61; 512x18 11.67 / 15.12; 768x10 13.43
+//   ballots:   384x24 7.66 / 16.65; 512x18 7.09 / 16.72; 640x14 7.95; 256x30 - / 17.82
+// Keys rank by ballots at 512 x 18, pairs by match.any at 384 x 24 (why pairs lose the ballots'
+// gain is open: neither -cl-nv-maxrregcount 64 or 80 nor the tile moves them, and no pass
+// spills). A pause between polls (CUDA's nanosleep of 32 ns) measured the same (10.84, 7.64).
+// 64-bit keys take half the items (not measured). Without sub-groups (pocl, a CPU): 256 x 8, a
+// work-group's run of keys a cache's worth (not measured).
+constexpr SortTile kBallotTile4{512, 18};
+constexpr SortTile kBallotTile8{512, 9};
+constexpr SortTile kMatchTile4{384, 24};
+constexpr SortTile kMatchTile8{384, 12};
 constexpr SortTile kCountingTile{256, 8};
 // Predecessors a look-back poll reads per digit (CUDA's and Vulkan's window).
 constexpr std::uint32_t kLookBackWindow = 8;
@@ -43,11 +50,23 @@ std::string width_define(DType t) {
   return size_of(t) == 8 ? "-DK64" : size_of(t) == 2 ? "-DK16" : "-DK32";
 }
 
-KernelKey key_of(const SortPassPlan& p, DType t) {
+// Pairs rank by match.any on NVIDIA's warps (the measurements above).
+bool ranks_by_match_any(const DeviceFacts& f, bool pairs) {
+  return f.subgroup_size() > 1 && pairs;
+}
+
+SortTile policy_tile(const DeviceFacts& f, std::uint32_t key_words, bool pairs) {
+  if (f.subgroup_size() == 1) return kCountingTile;
+  if (ranks_by_match_any(f, pairs)) return key_words == 2 ? kMatchTile8 : kMatchTile4;
+  return key_words == 2 ? kBallotTile8 : kBallotTile4;
+}
+
+KernelKey key_of(const SortPassPlan& p, DType t, bool match_any) {
   const bool keyless =
       p.stage == SortStage::init || p.stage == SortStage::bins || p.stage == SortStage::rts_scan;
   std::string defines = keyless ? "-DK32" : width_define(t);
   if (p.moves_values) defines += " -DPAIRS";
+  if (match_any && !keyless) defines += " -DXR_SORT_MATCH_ANY";
   if (p.stage == SortStage::onesweep) defines += " -DWINDOW=" + std::to_string(kLookBackWindow);
   return {.kernel = std::string(p.kernel),
           .dtype = DType::u32,  // the key's width is the define: one build for every kind
@@ -59,14 +78,10 @@ KernelKey key_of(const SortPassPlan& p, DType t) {
 
 }  // namespace
 
-SortPlanOptions sort_plan_options(const DeviceFacts& f, DType t, std::uint32_t polls,
+SortPlanOptions sort_plan_options(const DeviceFacts& f, DType t, bool pairs, std::uint32_t polls,
                                   std::optional<SortTile> tile) {
   const std::uint32_t key_words = size_of(t) == 8 ? 2 : 1;
-  const bool warps = f.subgroup_size() > 1;
-  SortTile wanted = tile             ? *tile
-                    : !warps         ? kCountingTile
-                    : key_words == 2 ? kWarpTile8
-                                     : kWarpTile4;
+  SortTile wanted = tile ? *tile : policy_tile(f, key_words, pairs);
   wanted.threads = std::min<std::uint32_t>(
       wanted.threads, static_cast<std::uint32_t>(std::min<std::size_t>(f.max_work_group, 1024)));
   if (wanted.threads < 256)
@@ -96,12 +111,15 @@ SortLaunches sort_launches(const SortSpec& spec, const DeviceFacts& f, std::uint
                 std::string(spec.id()) + ": " + std::to_string(n) +
                     " keys pass 2^31 - 1, which the OpenCL sorts do not yet cross");
   SortLaunches out;
-  out.layout = plan_sort_call(spec.family, n, t, pairs, bits, sort_plan_options(f, t, polls, tile));
+  out.layout =
+      plan_sort_call(spec.family, n, t, pairs, bits, sort_plan_options(f, t, pairs, polls, tile));
   out.mode = key_kind(t) | (order == SortOrder::descending ? 4u : 0u);
   out.key_bytes = static_cast<std::uint32_t>(size_of(t));
   for (const SortPassPlan& p : out.layout.passes)
-    out.passes.push_back(
-        {.key = key_of(p, t), .bindings = p.bindings, .args = p.args, .groups = p.groups});
+    out.passes.push_back({.key = key_of(p, t, ranks_by_match_any(f, pairs)),
+                          .bindings = p.bindings,
+                          .args = p.args,
+                          .groups = p.groups});
   return out;
 }
 

@@ -33,11 +33,11 @@ struct SortLaunches {
   std::uint32_t key_bytes = 4;
 };
 
-// What a sort over `t` asks of the device, as data: its tile for this device (the policy's, or
-// `tile`, shrunk to fit its local memory) and the rest of core's options. `polls`: the
-// look-back's patience (0: the forced fallback).
-SortPlanOptions sort_plan_options(const DeviceFacts& facts, DType t, std::uint32_t polls,
-                                  std::optional<SortTile> tile);
+// What a sort over `t` (with values: `pairs`) asks of the device, as data: its tile for this
+// device (the policy's, or `tile`, shrunk to fit its local memory) and the rest of core's
+// options. `polls`: the look-back's patience (0: the forced fallback).
+SortPlanOptions sort_plan_options(const DeviceFacts& facts, DType t, bool pairs,
+                                  std::uint32_t polls, std::optional<SortTile> tile);
 
 // n in 1..kSortPlanMaxKeys, `bits` effective.
 SortLaunches sort_launches(const SortSpec& spec, const DeviceFacts& facts, std::uint64_t n, DType t,
