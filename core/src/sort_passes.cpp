@@ -1,6 +1,7 @@
 #include "xreduce/sort_passes.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "xreduce/error.hpp"
 #include "xreduce/sort_plan.hpp"
@@ -11,6 +12,9 @@ namespace {
 constexpr std::uint32_t kRadix = 256;
 // A status word's count has 30 bits (shaders/sort_onesweep.comp).
 constexpr std::size_t kMaxPortionKeys = (std::size_t{1} << 30) - 1;
+// A bitonic global step's and the gather's workgroup, one pair or key an invocation: CUDA's
+// block for the same kernels, not measured.
+constexpr std::uint32_t kBitonicStepThreads = 256;
 
 std::uint64_t align256(std::uint64_t bytes) {
   return (bytes + 255) / 256 * 256;
@@ -170,6 +174,84 @@ void plan_reduce_then_scan(SortCallPlan& plan, std::uint64_t n, DType t, bool pa
   }
 }
 
+// bitonic: every pass binds the items at binding 4; the tile pass reads the keys, the gather
+// reads them (and the values) and writes the output.
+SortBindings bitonic_items_only() {
+  return {SortOperand::words, SortOperand::words, SortOperand::words, SortOperand::words,
+          SortOperand::items};
+}
+SortBindings bitonic_tiles_bindings() {
+  return {SortOperand::keys_in, SortOperand::words, SortOperand::words, SortOperand::words,
+          SortOperand::items};
+}
+SortBindings bitonic_gather_bindings(bool pairs) {
+  if (!pairs)
+    return {SortOperand::keys_in, SortOperand::keys_out, SortOperand::words, SortOperand::words,
+            SortOperand::items};
+  return {SortOperand::keys_in, SortOperand::keys_out, SortOperand::values_in,
+          SortOperand::values_out, SortOperand::items};
+}
+
+// The items first, then one unused word: no alternates.
+void lay_out_items(SortCallPlan& plan, std::uint64_t padded, DType t) {
+  plan.items_at = 0;
+  plan.items_bytes = padded * bitonic_item_bytes(t);
+  plan.alternate_keys_at = plan.alternate_values_at = 0;
+  plan.words_at = align256(plan.items_bytes);
+  plan.scratch_bytes = plan.words_at + 4;
+}
+
+SortPassPlan bitonic_step_pass(const BitonicStep& step, const SortArgs& base,
+                               const SortPlanOptions& o, std::uint64_t tiles) {
+  SortPassPlan p{.threads = o.bitonic.threads,
+                 .items = o.bitonic.items,
+                 .groups = tiles,
+                 .bindings = bitonic_items_only(),
+                 .args = base};
+  p.args.stage = u32(step.stage);
+  switch (step.kind) {
+    case BitonicStepKind::sort_tiles:
+      p.stage = SortStage::bitonic_tiles;
+      p.kernel = "sort_bitonic_tiles";
+      p.bindings = bitonic_tiles_bindings();
+      break;
+    case BitonicStepKind::merge_global:
+      p.stage = SortStage::bitonic_global;
+      p.kernel = "sort_bitonic_global";
+      p.threads = kBitonicStepThreads;
+      p.items = 1;
+      p.groups = (std::uint64_t{base.padded} / 2 + kBitonicStepThreads - 1) / kBitonicStepThreads;
+      p.args.stride = u32(step.stride);
+      break;
+    case BitonicStepKind::merge_tiles:
+      p.stage = SortStage::bitonic_merge;
+      p.kernel = "sort_bitonic_merge";
+      break;
+  }
+  return p;
+}
+
+void plan_bitonic(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, BitRange bits,
+                  const SortPlanOptions& o) {
+  const BitonicSchedule network = bitonic_schedule(n, o.bitonic.keys());
+  lay_out_items(plan, network.padded, t);
+  SortArgs base;
+  base.n = u32(n);
+  base.begin = bits.begin;
+  base.end = bits.end;
+  base.tiles = u32(network.tiles);
+  base.padded = u32(network.padded);
+  for (const BitonicStep& step : network.steps)
+    plan.passes.push_back(bitonic_step_pass(step, base, o, network.tiles));
+  plan.passes.push_back({.stage = SortStage::bitonic_gather,
+                         .kernel = "sort_bitonic_gather",
+                         .moves_values = pairs,
+                         .threads = kBitonicStepThreads,
+                         .groups = (n + kBitonicStepThreads - 1) / kBitonicStepThreads,
+                         .bindings = bitonic_gather_bindings(pairs),
+                         .args = base});
+}
+
 }  // namespace
 
 SortCallPlan plan_sort_call(SortFamily family, std::uint64_t n, DType t, bool pairs, BitRange bits,
@@ -179,13 +261,18 @@ SortCallPlan plan_sort_call(SortFamily family, std::uint64_t n, DType t, bool pa
                 "plan_sort_call: " + std::to_string(n) + " keys (1 to 2^31 - 1 are planned)");
   if (bits.begin >= bits.end || bits.end > 8 * size_of(t))
     throw Error(ErrorCategory::usage, "plan_sort_call: a bit range outside the key");
-  if (options.tile.threads < kRadix)
+  if (family != SortFamily::bitonic && options.tile.threads < kRadix)
     throw Error(ErrorCategory::usage, "plan_sort_call: a tile of fewer than 256 threads");
+  if (family == SortFamily::bitonic &&
+      !(std::has_single_bit(options.bitonic.threads) && std::has_single_bit(options.bitonic.items)))
+    throw Error(ErrorCategory::usage, "plan_sort_call: a bitonic tile not a power of two");
   SortCallPlan plan;
   if (family == SortFamily::onesweep)
     plan_onesweep(plan, n, t, pairs, bits, options);
-  else
+  else if (family == SortFamily::reduce_then_scan)
     plan_reduce_then_scan(plan, n, t, pairs, bits, options);
+  else
+    plan_bitonic(plan, n, t, pairs, bits, options);
   return plan;
 }
 

@@ -17,7 +17,7 @@ namespace xr::vulkan {
 
 // The push constants of a sort pass (shaders/sort_common.glsl), byte for byte.
 using SortPush = SortArgs;
-static_assert(sizeof(SortPush) == 72, "SortPush must match shaders/sort_common.glsl");
+static_assert(sizeof(SortPush) == 84, "SortPush must match shaders/sort_common.glsl");
 
 struct SortDispatch {
   std::string module;
