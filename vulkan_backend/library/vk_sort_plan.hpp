@@ -38,8 +38,9 @@ struct SortDispatches {
 
 // What a sort over `t` asks of the device, as data: its tile for this device (the policy's, or
 // `tile`, shrunk to fit maxComputeSharedMemorySize and the device's smallest subgroup; values
-// are staged through the keys' shared memory after them, so pairs take the same) and the rest of
-// core's options. `polls`: the look-back's patience (0: the forced fallback).
+// are staged through the keys' shared memory after them, so pairs take the same), the bitonic
+// tile (the policy's, shrunk to the same limits; `tile` is the digit passes' alone) and the rest
+// of core's options. `polls`: the look-back's patience (0: the forced fallback).
 SortPlanOptions sort_plan_options(const DeviceFacts& facts, DType t, std::uint32_t polls,
                                   std::optional<SortTile> tile);
 
