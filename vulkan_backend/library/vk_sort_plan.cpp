@@ -45,6 +45,7 @@ std::string module_of(const SortPassPlan& p, DType t) {
   return m;
 }
 
+// The bitonic tile for this device: powers of two throughout, as the network needs.
 SortTile bitonic_tile(const DeviceFacts& f, DType t) {
   const std::uint64_t item_bytes = bitonic_item_bytes(t);
   SortTile tile = item_bytes == 16 ? kBitonicTile8 : kBitonicTile4;
@@ -57,10 +58,8 @@ SortTile bitonic_tile(const DeviceFacts& f, DType t) {
   return tile;
 }
 
-}  // namespace
-
-SortPlanOptions sort_plan_options(const DeviceFacts& f, DType t, std::uint32_t polls,
-                                  std::optional<SortTile> tile) {
+// A digit pass's tile: the policy's or `tile`, within the device's shared memory.
+SortTile digit_tile(const DeviceFacts& f, DType t, std::optional<SortTile> tile) {
   const std::uint32_t key_words = size_of(t) == 8 ? 2 : 1;
   const std::uint32_t shared = f.limits.maxComputeSharedMemorySize;
   const std::uint32_t min_subgroup = smallest_subgroup(f);
@@ -77,15 +76,24 @@ SortPlanOptions sort_plan_options(const DeviceFacts& f, DType t, std::uint32_t p
     throw Error(ErrorCategory::unsupported, "a sort tile needs more than the " +
                                                 std::to_string(shared) +
                                                 " bytes of shared memory this device has");
+  return {threads, items};
+}
+
+}  // namespace
+
+SortPlanOptions sort_plan_options(const DeviceFacts& f, SortFamily family, DType t,
+                                  std::uint32_t polls, std::optional<SortTile> tile) {
   SortPlanOptions o;
-  o.tile = {threads, items};
+  if (family == SortFamily::bitonic)
+    o.bitonic = bitonic_tile(f, t);
+  else
+    o.tile = digit_tile(f, t, tile);
   // reduce-then-scan's blocks: a GPU's resident wave, or on a CPU device (lavapipe) its few
   // threads' worth, so that blocks count several tiles from 2^16 keys up.
   o.wave = f.cpu() ? 16 : 256;
   o.scan_threads = std::min<std::uint32_t>(
       1024, std::min(f.limits.maxComputeWorkGroupInvocations, f.limits.maxComputeWorkGroupSize[0]));
   o.polls = polls;
-  o.bitonic = bitonic_tile(f, t);
   return o;
 }
 
@@ -99,7 +107,7 @@ SortDispatches sort_dispatches(const SortSpec& spec, const DeviceFacts& f, std::
                     std::string(to_string(t)) + " keys pass one storage-buffer binding (" +
                     std::to_string(f.limits.maxStorageBufferRange) +
                     " bytes) or 2^31 keys, which the Vulkan sorts do not yet cross");
-  const SortPlanOptions options = sort_plan_options(f, t, polls, tile);
+  const SortPlanOptions options = sort_plan_options(f, spec.family, t, polls, tile);
   SortDispatches out{.passes = {},
                      .layout = plan_sort_call(spec.family, n, t, pairs, bits, options)};
   if (out.layout.items_bytes > f.limits.maxStorageBufferRange)
