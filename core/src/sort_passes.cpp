@@ -201,10 +201,17 @@ void lay_out_items(SortCallPlan& plan, std::uint64_t padded, DType t) {
   plan.scratch_bytes = plan.words_at + 4;
 }
 
-SortPassPlan bitonic_step_pass(const BitonicStep& step, const SortArgs& base,
-                               const SortPlanOptions& o, std::uint64_t tiles) {
-  SortPassPlan p{.threads = o.bitonic.threads,
-                 .items = o.bitonic.items,
+// The tile of a sort of n keys: the options' invocations, with fewer items each where half the
+// tile would still hold the keys, so that a sort below one tile pads (and compares) less.
+SortTile bitonic_tile_for(std::uint64_t n, SortTile tile) {
+  while (tile.items > 1 && tile.keys() / 2 >= n) tile.items /= 2;
+  return tile;
+}
+
+SortPassPlan bitonic_step_pass(const BitonicStep& step, const SortArgs& base, SortTile tile,
+                               std::uint64_t tiles) {
+  SortPassPlan p{.threads = tile.threads,
+                 .items = tile.items,
                  .groups = tiles,
                  .bindings = bitonic_items_only(),
                  .args = base};
@@ -233,7 +240,8 @@ SortPassPlan bitonic_step_pass(const BitonicStep& step, const SortArgs& base,
 
 void plan_bitonic(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, BitRange bits,
                   const SortPlanOptions& o) {
-  const BitonicSchedule network = bitonic_schedule(n, o.bitonic.keys());
+  const SortTile tile = bitonic_tile_for(n, o.bitonic);
+  const BitonicSchedule network = bitonic_schedule(n, tile.keys());
   lay_out_items(plan, network.padded, t);
   SortArgs base;
   base.n = u32(n);
@@ -242,7 +250,7 @@ void plan_bitonic(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, BitR
   base.tiles = u32(network.tiles);
   base.padded = u32(network.padded);
   for (const BitonicStep& step : network.steps)
-    plan.passes.push_back(bitonic_step_pass(step, base, o, network.tiles));
+    plan.passes.push_back(bitonic_step_pass(step, base, tile, network.tiles));
   plan.passes.push_back({.stage = SortStage::bitonic_gather,
                          .kernel = "sort_bitonic_gather",
                          .moves_values = pairs,

@@ -6,6 +6,7 @@
 // checked beside their own tests (vulkan_plans.cpp, opencl_plans.cpp).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
 
 #include "shape_check.hpp"
@@ -317,19 +318,26 @@ TEST_CASE("the bitonic plan: the tile sort, the network's steps, the gather over
   const std::uint64_t tile = options.bitonic.keys();
   for (const DType t : {DType::f16, DType::f32, DType::i64})
     for (const bool pairs : {false, true})
-      for (const std::uint64_t n : {std::uint64_t{1}, tile, 5 * tile + 3}) {
+      for (const std::uint64_t n : {std::uint64_t{1}, std::uint64_t{1000}, tile, 5 * tile + 3}) {
         const xr::BitRange bits{2, static_cast<std::uint32_t>(8 * xr::size_of(t))};
         const auto plan = xr::plan_sort_call(xr::SortFamily::bitonic, n, t, pairs, bits, options);
-        const auto network = xr::bitonic_schedule(n, tile);
-        REQUIRE(plan.passes.size() == 1 + (network.steps.size() - 1) + 1);
         const auto& first = plan.passes.front();
+        // The options' tile, or below one tile the least number of its items that holds n.
+        const std::uint64_t planned = std::uint64_t{first.threads} * first.items;
+        CHECK(first.threads == options.bitonic.threads);
+        CHECK(std::has_single_bit(planned));
+        CHECK(planned ==
+              (n >= tile / 2 ? tile : std::max<std::uint64_t>(first.threads, std::bit_ceil(n))));
+        const auto network = xr::bitonic_schedule(n, planned);
+        REQUIRE(plan.passes.size() == 1 + (network.steps.size() - 1) + 1);
         CHECK(first.stage == SortStage::bitonic_tiles);
         CHECK(first.bindings[0] == SortOperand::keys_in);
         CHECK(first.groups == network.tiles);
-        CHECK(std::uint64_t{first.threads} * first.items == tile);
         for (std::size_t i = 1; i + 1 < plan.passes.size(); ++i) {
           const auto& p = plan.passes[i];
           const auto& step = network.steps[i];
+          CHECK(std::uint64_t{p.threads} * p.items ==
+                (p.stage == SortStage::bitonic_merge ? planned : p.threads));
           CHECK(p.stage == (step.kind == xr::BitonicStepKind::merge_global
                                 ? SortStage::bitonic_global
                                 : SortStage::bitonic_merge));
