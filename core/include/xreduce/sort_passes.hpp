@@ -111,7 +111,9 @@ struct SortPlanOptions {
   std::uint64_t wave = 256;               // reduce-then-scan: blocks at most
   std::uint32_t scan_threads = 1024;      // reduce-then-scan: the table scan's workgroup
   std::uint32_t polls = 64;               // onesweep: polls before the fallback (0: at once)
-  SortTile bitonic{512, 8};               // bitonic: the shared-memory tile (a power of two)
+  // bitonic: the shared-memory tile, powers of two (below one tile the plan halves its items
+  // while half of it holds n).
+  SortTile bitonic{512, 8};
 };
 
 struct SortCallPlan {
