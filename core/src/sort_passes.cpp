@@ -210,32 +210,26 @@ SortTile bitonic_tile_for(std::uint64_t n, SortTile tile) {
 
 SortPassPlan bitonic_step_pass(const BitonicStep& step, const SortArgs& base, SortTile tile,
                                std::uint64_t tiles) {
-  SortPassPlan p{.threads = tile.threads,
-                 .items = tile.items,
-                 .groups = tiles,
-                 .bindings = bitonic_items_only(),
-                 .args = base};
-  p.args.stage = u32(step.stage);
-  switch (step.kind) {
-    case BitonicStepKind::sort_tiles:
-      p.stage = SortStage::bitonic_tiles;
-      p.kernel = "sort_bitonic_tiles";
-      p.bindings = bitonic_tiles_bindings();
-      break;
-    case BitonicStepKind::merge_global:
-      p.stage = SortStage::bitonic_global;
-      p.kernel = "sort_bitonic_global";
-      p.threads = kBitonicStepThreads;
-      p.items = 1;
-      p.groups = (std::uint64_t{base.padded} / 2 + kBitonicStepThreads - 1) / kBitonicStepThreads;
-      p.args.stride = u32(step.stride);
-      break;
-    case BitonicStepKind::merge_tiles:
-      p.stage = SortStage::bitonic_merge;
-      p.kernel = "sort_bitonic_merge";
-      break;
+  SortArgs args = base;
+  args.stage = u32(step.stage);
+  if (step.kind == BitonicStepKind::merge_global) {
+    args.stride = u32(step.stride);
+    const std::uint64_t pairs = std::uint64_t{base.padded} / 2;
+    return {.stage = SortStage::bitonic_global,
+            .kernel = "sort_bitonic_global",
+            .threads = kBitonicStepThreads,
+            .groups = (pairs + kBitonicStepThreads - 1) / kBitonicStepThreads,
+            .bindings = bitonic_items_only(),
+            .args = args};
   }
-  return p;
+  const bool first = step.kind == BitonicStepKind::sort_tiles;
+  return {.stage = first ? SortStage::bitonic_tiles : SortStage::bitonic_merge,
+          .kernel = first ? "sort_bitonic_tiles" : "sort_bitonic_merge",
+          .threads = tile.threads,
+          .items = tile.items,
+          .groups = tiles,
+          .bindings = first ? bitonic_tiles_bindings() : bitonic_items_only(),
+          .args = args};
 }
 
 void plan_bitonic(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, BitRange bits,
