@@ -4,8 +4,10 @@
 // (xreduce/sort_keys.hpp) and the exclusive scan over the 256 digits.
 //
 // Operands: binding 0 the keys a pass reads, 1 the keys it writes, 2 and 3 the values (pairs:
-// the PAIRS modules), 4 the sort's words in scratch (histograms, bins, counters, status). The
-// host binds the caller's arrays or the alternate arrays in scratch per pass.
+// the PAIRS modules), 4 the sort's words in scratch (histograms, bins, counters, status), or
+// the bitonic items where a module defines SORT_ITEMS (sort_bitonic.glsl declares them; those
+// modules rank no digits, so they take neither the words nor the digit scan). The host binds the
+// caller's arrays or the alternate arrays in scratch per pass.
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_memory_scope_semantics : require
 #if defined(K64)
@@ -36,6 +38,9 @@ layout(push_constant) uniform SortParams {
   uint limit;        // onesweep: polls of an unpublished predecessor before the fallback
   uint fallbacks;    // onesweep: the running count of fallbacks
   uint bins;         // the bins pass: where pass 0's bins go (two sets of 256 a pass)
+  uint stage;        // bitonic: k, the length of the runs a step merges
+  uint stride;       // bitonic: j, a global step's compare distance
+  uint padded;       // bitonic: the items (n padded to a power of two, at least one tile)
 }
 pc;
 
@@ -74,9 +79,11 @@ layout(set = 0, binding = 1) writeonly restrict buffer KeysOut { KEY keys_out[];
 layout(set = 0, binding = 2) readonly restrict buffer ValuesIn { uint values_in[]; };
 layout(set = 0, binding = 3) writeonly restrict buffer ValuesOut { uint values_out[]; };
 #endif
+#ifndef SORT_ITEMS
 // Shared between workgroups through atomics (the look-back's status, the counters); coherent as
 // the GLSL450 memory model with explicit scopes needs.
 layout(set = 0, binding = 4) coherent buffer Words { uint words[]; };
+#endif
 
 BITS key_bits(uint i) { return BITS(keys_in[i]); }
 
@@ -101,6 +108,7 @@ uint digit_at(BITS sorted, uint shift, uint width) {
   return uint(sorted >> shift) & ((1u << width) - 1u);
 }
 
+#ifndef SORT_ITEMS
 // The exclusive scan of `v` over the workgroup's first 256 invocations, every invocation calling
 // (those past 256 with 0). Needs WG >= 256 and subgroup arithmetic; subgroups of at least 4
 // invocations cover the digits in 64 subgroups, the only ones whose totals count.
@@ -115,3 +123,4 @@ uint exclusive_over_digits(uint v) {
   barrier();
   return before + inclusive - v;
 }
+#endif

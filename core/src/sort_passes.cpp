@@ -1,6 +1,7 @@
 #include "xreduce/sort_passes.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "xreduce/error.hpp"
 #include "xreduce/sort_plan.hpp"
@@ -11,6 +12,9 @@ namespace {
 constexpr std::uint32_t kRadix = 256;
 // A status word's count has 30 bits (shaders/sort_onesweep.comp).
 constexpr std::size_t kMaxPortionKeys = (std::size_t{1} << 30) - 1;
+// A bitonic global step's and the gather's workgroup, one pair or key an invocation: CUDA's
+// block for the same kernels, not measured.
+constexpr std::uint32_t kBitonicStepThreads = 256;
 
 std::uint64_t align256(std::uint64_t bytes) {
   return (bytes + 255) / 256 * 256;
@@ -170,6 +174,86 @@ void plan_reduce_then_scan(SortCallPlan& plan, std::uint64_t n, DType t, bool pa
   }
 }
 
+// bitonic: every pass binds the items at binding 4; the tile pass reads the keys, the gather
+// reads them (and the values) and writes the output.
+SortBindings bitonic_items_only() {
+  return {SortOperand::words, SortOperand::words, SortOperand::words, SortOperand::words,
+          SortOperand::items};
+}
+SortBindings bitonic_tiles_bindings() {
+  return {SortOperand::keys_in, SortOperand::words, SortOperand::words, SortOperand::words,
+          SortOperand::items};
+}
+SortBindings bitonic_gather_bindings(bool pairs) {
+  if (!pairs)
+    return {SortOperand::keys_in, SortOperand::keys_out, SortOperand::words, SortOperand::words,
+            SortOperand::items};
+  return {SortOperand::keys_in, SortOperand::keys_out, SortOperand::values_in,
+          SortOperand::values_out, SortOperand::items};
+}
+
+// The items first, then one unused word: no alternates.
+void lay_out_items(SortCallPlan& plan, std::uint64_t padded, DType t) {
+  plan.items_at = 0;
+  plan.items_bytes = padded * bitonic_item_bytes(t);
+  plan.alternate_keys_at = plan.alternate_values_at = 0;
+  plan.words_at = align256(plan.items_bytes);
+  plan.scratch_bytes = plan.words_at + 4;
+}
+
+// The tile of a sort of n keys: the options' invocations, with fewer items each where half the
+// tile would still hold the keys, so that a sort below one tile pads (and compares) less.
+SortTile bitonic_tile_for(std::uint64_t n, SortTile tile) {
+  while (tile.items > 1 && tile.keys() / 2 >= n) tile.items /= 2;
+  return tile;
+}
+
+SortPassPlan bitonic_step_pass(const BitonicStep& step, const SortArgs& base, SortTile tile,
+                               std::uint64_t tiles) {
+  SortArgs args = base;
+  args.stage = u32(step.stage);
+  if (step.kind == BitonicStepKind::merge_global) {
+    args.stride = u32(step.stride);
+    const std::uint64_t pairs = std::uint64_t{base.padded} / 2;
+    return {.stage = SortStage::bitonic_global,
+            .kernel = "sort_bitonic_global",
+            .threads = kBitonicStepThreads,
+            .groups = (pairs + kBitonicStepThreads - 1) / kBitonicStepThreads,
+            .bindings = bitonic_items_only(),
+            .args = args};
+  }
+  const bool first = step.kind == BitonicStepKind::sort_tiles;
+  return {.stage = first ? SortStage::bitonic_tiles : SortStage::bitonic_merge,
+          .kernel = first ? "sort_bitonic_tiles" : "sort_bitonic_merge",
+          .threads = tile.threads,
+          .items = tile.items,
+          .groups = tiles,
+          .bindings = first ? bitonic_tiles_bindings() : bitonic_items_only(),
+          .args = args};
+}
+
+void plan_bitonic(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, BitRange bits,
+                  const SortPlanOptions& o) {
+  const SortTile tile = bitonic_tile_for(n, o.bitonic);
+  const BitonicSchedule network = bitonic_schedule(n, tile.keys());
+  lay_out_items(plan, network.padded, t);
+  SortArgs base;
+  base.n = u32(n);
+  base.begin = bits.begin;
+  base.end = bits.end;
+  base.tiles = u32(network.tiles);
+  base.padded = u32(network.padded);
+  for (const BitonicStep& step : network.steps)
+    plan.passes.push_back(bitonic_step_pass(step, base, tile, network.tiles));
+  plan.passes.push_back({.stage = SortStage::bitonic_gather,
+                         .kernel = "sort_bitonic_gather",
+                         .moves_values = pairs,
+                         .threads = kBitonicStepThreads,
+                         .groups = (n + kBitonicStepThreads - 1) / kBitonicStepThreads,
+                         .bindings = bitonic_gather_bindings(pairs),
+                         .args = base});
+}
+
 }  // namespace
 
 SortCallPlan plan_sort_call(SortFamily family, std::uint64_t n, DType t, bool pairs, BitRange bits,
@@ -179,13 +263,18 @@ SortCallPlan plan_sort_call(SortFamily family, std::uint64_t n, DType t, bool pa
                 "plan_sort_call: " + std::to_string(n) + " keys (1 to 2^31 - 1 are planned)");
   if (bits.begin >= bits.end || bits.end > 8 * size_of(t))
     throw Error(ErrorCategory::usage, "plan_sort_call: a bit range outside the key");
-  if (options.tile.threads < kRadix)
+  if (family != SortFamily::bitonic && options.tile.threads < kRadix)
     throw Error(ErrorCategory::usage, "plan_sort_call: a tile of fewer than 256 threads");
+  if (family == SortFamily::bitonic &&
+      !(std::has_single_bit(options.bitonic.threads) && std::has_single_bit(options.bitonic.items)))
+    throw Error(ErrorCategory::usage, "plan_sort_call: a bitonic tile not a power of two");
   SortCallPlan plan;
   if (family == SortFamily::onesweep)
     plan_onesweep(plan, n, t, pairs, bits, options);
-  else
+  else if (family == SortFamily::reduce_then_scan)
     plan_reduce_then_scan(plan, n, t, pairs, bits, options);
+  else
+    plan_bitonic(plan, n, t, pairs, bits, options);
   return plan;
 }
 

@@ -6,11 +6,13 @@
 // checked beside their own tests (vulkan_plans.cpp, opencl_plans.cpp).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
 
 #include "shape_check.hpp"
 #include "xreduce/reduce_plan.hpp"
 #include "xreduce/scan_plan.hpp"
+#include "xreduce/sort_passes.hpp"
 #include "xreduce/sort_plan.hpp"
 
 namespace {
@@ -305,4 +307,71 @@ TEST_CASE("the bitonic network: tile sort, then per stage global strides and one
   CHECK(merges == 3);
   CHECK(s.steps.back().kind == xr::BitonicStepKind::merge_tiles);
   CHECK(s.steps.back().stage == s.padded);
+}
+
+TEST_CASE("the bitonic plan: the tile sort, the network's steps, the gather over the items",
+          "[shapes][core][sort]") {
+  using xr::SortOperand;
+  using xr::SortStage;
+  xr::SortPlanOptions options;
+  options.bitonic = {512, 8};
+  const std::uint64_t tile = options.bitonic.keys();
+  for (const DType t : {DType::f16, DType::f32, DType::i64})
+    for (const bool pairs : {false, true})
+      for (const std::uint64_t n : {std::uint64_t{1}, std::uint64_t{1000}, tile, 5 * tile + 3}) {
+        const xr::BitRange bits{2, static_cast<std::uint32_t>(8 * xr::size_of(t))};
+        const auto plan = xr::plan_sort_call(xr::SortFamily::bitonic, n, t, pairs, bits, options);
+        const auto& first = plan.passes.front();
+        // The options' tile, or below one tile the least number of its items that holds n.
+        const std::uint64_t planned = std::uint64_t{first.threads} * first.items;
+        CHECK(first.threads == options.bitonic.threads);
+        CHECK(std::has_single_bit(planned));
+        CHECK(planned ==
+              (n >= tile / 2 ? tile : std::max<std::uint64_t>(first.threads, std::bit_ceil(n))));
+        const auto network = xr::bitonic_schedule(n, planned);
+        REQUIRE(plan.passes.size() == 1 + (network.steps.size() - 1) + 1);
+        CHECK(first.stage == SortStage::bitonic_tiles);
+        CHECK(first.bindings[0] == SortOperand::keys_in);
+        CHECK(first.groups == network.tiles);
+        for (std::size_t i = 1; i + 1 < plan.passes.size(); ++i) {
+          const auto& p = plan.passes[i];
+          const auto& step = network.steps[i];
+          CHECK(std::uint64_t{p.threads} * p.items ==
+                (p.stage == SortStage::bitonic_merge ? planned : p.threads));
+          CHECK(p.stage == (step.kind == xr::BitonicStepKind::merge_global
+                                ? SortStage::bitonic_global
+                                : SortStage::bitonic_merge));
+          CHECK(p.args.stage == step.stage);
+          CHECK(p.args.stride == step.stride);
+          CHECK_FALSE(p.moves_values);
+          if (p.stage == SortStage::bitonic_global)  // one pair an invocation
+            CHECK(p.groups * p.threads >= network.padded / 2);
+        }
+        const auto& gather = plan.passes.back();
+        CHECK(gather.stage == SortStage::bitonic_gather);
+        CHECK(gather.moves_values == pairs);
+        CHECK(gather.groups * gather.threads >= n);
+        CHECK(gather.bindings[1] == SortOperand::keys_out);
+        CHECK((gather.bindings[3] == SortOperand::values_out) == pairs);
+        for (const auto& p : plan.passes) {
+          CHECK(p.bindings[4] == SortOperand::items);
+          CHECK(p.args.n == n);
+          CHECK(p.args.padded == network.padded);
+          CHECK(p.args.begin == bits.begin);
+          CHECK(p.args.end == bits.end);
+        }
+        // The padded items fit the scratch, 8 bytes each (16 for 64-bit keys).
+        const std::uint64_t item_bytes = xr::size_of(t) == 8 ? 16 : 8;
+        CHECK(plan.items_bytes == network.padded * item_bytes);
+        CHECK(plan.items_at + plan.items_bytes <= plan.scratch_bytes);
+      }
+  xr::SortPlanOptions uneven;
+  uneven.bitonic = {384, 8};
+  CHECK_THROWS(
+      xr::plan_sort_call(xr::SortFamily::bitonic, 100, DType::u32, false, {0, 32}, uneven));
+  CHECK_THROWS(xr::plan_sort_call(xr::SortFamily::bitonic, 0, DType::u32, false, {0, 32}, options));
+  CHECK_THROWS(xr::plan_sort_call(xr::SortFamily::bitonic, xr::kSortPlanMaxKeys + 1, DType::u32,
+                                  false, {0, 32}, options));
+  CHECK_THROWS(
+      xr::plan_sort_call(xr::SortFamily::bitonic, 100, DType::u32, false, {4, 4}, options));
 }

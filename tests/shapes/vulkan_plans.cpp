@@ -1,13 +1,16 @@
-// Vulkan's translation of core's plans (vk_reduce_plan, vk_scan_plan): one dispatch per pass with
-// the pass's push constants, buffers and items; the wide tile's own module, the look-back's clock
-// variant, pauses, window and tickets; grids within the device's limits. And the tiles Vulkan
-// runs with its own look-back policy: core's shared shape, or an exception core lists. Planned
-// for a synthetic device: no GPU needed.
+// Vulkan's translation of core's plans (vk_reduce_plan, vk_scan_plan, vk_sort_plan): one dispatch
+// per pass with the pass's push constants, buffers and items; the wide tile's own module, the
+// look-back's clock variant, pauses, window and tickets; grids within the device's limits. And the
+// tiles Vulkan runs with its own look-back policy: core's shared shape, or an exception core lists.
+// Planned for a synthetic device: no GPU needed.
 #include <catch2/catch.hpp>
+
+#include <bit>
 
 #include "shape_check.hpp"
 #include "vk_reduce_plan.hpp"
 #include "vk_scan_plan.hpp"
+#include "vk_sort_plan.hpp"
 
 namespace {
 
@@ -127,4 +130,46 @@ TEST_CASE("every Vulkan scan tile is core's shared shape or a listed exception",
     for (xr::DType t : xr::kAllDTypes)
       xrtest::check_shape("vulkan", xr::Primitive::scan, spec.id(), t, planned_scan(spec, t),
                           xrtest::expected_scan_tile(spec.id()));
+}
+
+TEST_CASE("Vulkan bitonic/smem runs core's bitonic plan in a tile the device holds",
+          "[shapes][vulkan][sort]") {
+  const SortSpec& spec = *find_sort("bitonic/smem");
+  CHECK(spec.family == xr::SortFamily::bitonic);
+  DeviceFacts device = kDevice;
+  device.limits.maxStorageBufferRange = 1u << 30;
+  const std::uint64_t n = 100000;
+  for (const std::uint32_t shared : {49152u, 16384u})
+    for (const xr::DType t : {xr::DType::f16, xr::DType::u32, xr::DType::f64})
+      for (const bool pairs : {false, true}) {
+        device.limits.maxComputeSharedMemorySize = shared;
+        const SortDispatches d = sort_dispatches(spec, device, n, t, xr::SortOrder::descending,
+                                                 {0, std::uint32_t(8 * xr::size_of(t))}, pairs, 64);
+        CAPTURE(shared, std::string(xr::to_string(t)), pairs);
+        const std::uint64_t item_bytes = xr::bitonic_item_bytes(t);
+        // CUDA's 512 x 8 (512 x 4 for 64-bit keys), items halved until shared memory holds them.
+        const std::uint32_t items = (item_bytes == 8 ? 8u : 4u) / (shared == 16384 ? 2 : 1);
+        const std::string width = ".k" + std::to_string(8 * xr::size_of(t));
+        const SortDispatch& tiles = d.passes.front();
+        CHECK(tiles.module == "sort_bitonic_tiles" + width);
+        CHECK(tiles.workgroup == 512);
+        CHECK(tiles.items == items);
+        CHECK(tiles.workgroup * tiles.items * item_bytes <= shared);
+        CHECK(tiles.sort_mode == (xr::is_integer(t) ? 4u : 6u));
+        const xr::SortCallPlan& plan = d.layout;
+        REQUIRE(d.passes.size() == plan.passes.size());
+        for (std::size_t i = 0; i < d.passes.size(); ++i) {
+          CHECK(d.passes[i].push.stage == plan.passes[i].args.stage);
+          CHECK(d.passes[i].push.stride == plan.passes[i].args.stride);
+          CHECK(d.passes[i].bindings == plan.passes[i].bindings);
+          CHECK(std::uint64_t{d.passes[i].grid.x} * d.passes[i].grid.y >= plan.passes[i].groups);
+        }
+        CHECK(d.passes.back().module == "sort_bitonic_gather" + width + (pairs ? ".pairs" : ""));
+        CHECK(plan.items_bytes == std::bit_ceil(n) * item_bytes);
+      }
+  device.limits.maxStorageBufferRange = 1u << 20;  // 2^17 items of 8 bytes take all of it
+  CHECK_NOTHROW(sort_dispatches(spec, device, 1u << 17, xr::DType::u32, xr::SortOrder::ascending,
+                                {0, 32}, false, 64));
+  CHECK_THROWS(sort_dispatches(spec, device, (1u << 17) + 1, xr::DType::u32,
+                               xr::SortOrder::ascending, {0, 32}, false, 64));
 }

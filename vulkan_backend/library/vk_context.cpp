@@ -24,8 +24,10 @@ namespace {
 constexpr std::string_view kReducePolicy[] = {"fast/single-pass", "fast/vectorized"};
 constexpr std::string_view kScanPolicy[] = {"fast/decoupled-lookback", "fast/reduce-then-scan"};
 // Sorts: onesweep, one read and one write of the keys a digit pass against reduce-then-scan's
-// two reads, first.
-constexpr std::string_view kSortPolicy[] = {"radix/onesweep", "radix/reduce-then-scan"};
+// two reads, first; bitonic/smem, the ladder's slow first rung (O(n log^2 n) compares), last,
+// the sort of a device without the radix sorts' subgroup operations.
+constexpr std::string_view kSortPolicy[] = {"radix/onesweep", "radix/reduce-then-scan",
+                                            "bitonic/smem"};
 
 [[noreturn]] void misused(const std::string& what) {
   throw Error(ErrorCategory::usage, "xreduce::vulkan: ContextInfo: " + what);

@@ -1,5 +1,6 @@
 // xreduce/vulkan/sort.hpp: a sort variant's plan (core's, translated: vk_sort_plan) recorded over
 // the caller's five operands, the alternates bound inside its scratch.
+#include <algorithm>
 #include <array>
 
 #include "vk_compiled.hpp"
@@ -67,10 +68,11 @@ struct Sort::State {
   std::vector<vk::Pipeline> pipelines;  // one per pass
 
   // The descriptor of each SortOperand over the caller's operands.
-  std::array<VkDescriptorBufferInfo, 7> resolve(const std::array<Operand, kCallers>& ops) const;
+  std::array<VkDescriptorBufferInfo, kSortOperands> resolve(
+      const std::array<Operand, kCallers>& ops) const;
 };
 
-std::array<VkDescriptorBufferInfo, 7> Sort::State::resolve(
+std::array<VkDescriptorBufferInfo, kSortOperands> Sort::State::resolve(
     const std::array<Operand, kCallers>& ops) const {
   const vk::DeviceSize alignment = context->operand_alignment();
   for (std::size_t i = 0; i < kCallers; ++i) {
@@ -97,7 +99,8 @@ std::array<VkDescriptorBufferInfo, 7> Sort::State::resolve(
           value_info(values_out),
           {s.buffer, s.offset + l.alternate_keys_at, key_bytes},
           {s.buffer, s.offset + l.alternate_values_at, pairs ? value_bytes : key_bytes},
-          {s.buffer, s.offset + l.words_at, l.scratch_bytes - l.words_at}};
+          {s.buffer, s.offset + l.words_at, l.scratch_bytes - l.words_at},
+          {s.buffer, s.offset + l.items_at, std::max<vk::DeviceSize>(l.items_bytes, 4)}};
 }
 
 Sort::Sort(const Context& context, const SortDesc& desc) : state_(std::make_unique<State>()) {

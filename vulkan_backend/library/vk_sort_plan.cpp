@@ -1,6 +1,7 @@
 #include "vk_sort_plan.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "xreduce/error.hpp"
 
@@ -16,6 +17,10 @@ namespace {
 constexpr std::uint32_t kTileThreads = 768;
 constexpr std::uint32_t kTileItems4 = 10;  // 32- and 16-bit keys
 constexpr std::uint32_t kTileItems8 = 5;   // 64-bit keys
+// bitonic/smem's tile: CUDA's (32 KiB of items a workgroup, 512 invocations), not yet measured in
+// Vulkan; halved (items, then invocations) until the device's shared memory and workgroup take it.
+constexpr SortTile kBitonicTile4{512, 8};  // 8-byte items: keys up to 32 bits
+constexpr SortTile kBitonicTile8{512, 4};  // 16-byte items: 64-bit keys
 // Predecessors a look-back poll reads per digit (CUDA's window).
 constexpr std::uint32_t kLookBackWindow = 8;
 // Shared memory beside the staged tile and the counter rows: digit_first, the scans' totals.
@@ -40,10 +45,21 @@ std::string module_of(const SortPassPlan& p, DType t) {
   return m;
 }
 
-}  // namespace
+// The bitonic tile for this device: powers of two throughout, as the network needs.
+SortTile bitonic_tile(const DeviceFacts& f, DType t) {
+  const std::uint64_t item_bytes = bitonic_item_bytes(t);
+  SortTile tile = item_bytes == 16 ? kBitonicTile8 : kBitonicTile4;
+  const std::uint32_t most_threads = std::bit_floor(
+      std::min(f.limits.maxComputeWorkGroupInvocations, f.limits.maxComputeWorkGroupSize[0]));
+  tile.threads = std::min(tile.threads, most_threads);
+  const auto fits = [&] { return tile.keys() * item_bytes <= f.limits.maxComputeSharedMemorySize; };
+  while (!fits() && tile.items > 1) tile.items /= 2;
+  while (!fits() && tile.threads > 1) tile.threads /= 2;
+  return tile;
+}
 
-SortPlanOptions sort_plan_options(const DeviceFacts& f, DType t, std::uint32_t polls,
-                                  std::optional<SortTile> tile) {
+// A digit pass's tile: the policy's or `tile`, within the device's shared memory.
+SortTile digit_tile(const DeviceFacts& f, DType t, std::optional<SortTile> tile) {
   const std::uint32_t key_words = size_of(t) == 8 ? 2 : 1;
   const std::uint32_t shared = f.limits.maxComputeSharedMemorySize;
   const std::uint32_t min_subgroup = smallest_subgroup(f);
@@ -60,8 +76,18 @@ SortPlanOptions sort_plan_options(const DeviceFacts& f, DType t, std::uint32_t p
     throw Error(ErrorCategory::unsupported, "a sort tile needs more than the " +
                                                 std::to_string(shared) +
                                                 " bytes of shared memory this device has");
+  return {threads, items};
+}
+
+}  // namespace
+
+SortPlanOptions sort_plan_options(const DeviceFacts& f, SortFamily family, DType t,
+                                  std::uint32_t polls, std::optional<SortTile> tile) {
   SortPlanOptions o;
-  o.tile = {threads, items};
+  if (family == SortFamily::bitonic)
+    o.bitonic = bitonic_tile(f, t);
+  else
+    o.tile = digit_tile(f, t, tile);
   // reduce-then-scan's blocks: a GPU's resident wave, or on a CPU device (lavapipe) its few
   // threads' worth, so that blocks count several tiles from 2^16 keys up.
   o.wave = f.cpu() ? 16 : 256;
@@ -81,9 +107,16 @@ SortDispatches sort_dispatches(const SortSpec& spec, const DeviceFacts& f, std::
                     std::string(to_string(t)) + " keys pass one storage-buffer binding (" +
                     std::to_string(f.limits.maxStorageBufferRange) +
                     " bytes) or 2^31 keys, which the Vulkan sorts do not yet cross");
-  const SortPlanOptions options = sort_plan_options(f, t, polls, tile);
+  const SortPlanOptions options = sort_plan_options(f, spec.family, t, polls, tile);
   SortDispatches out{.passes = {},
                      .layout = plan_sort_call(spec.family, n, t, pairs, bits, options)};
+  if (out.layout.items_bytes > f.limits.maxStorageBufferRange)
+    throw Error(ErrorCategory::unsupported,
+                std::string(spec.id()) + ": " + std::to_string(n) + " " +
+                    std::string(to_string(t)) + " keys take " +
+                    std::to_string(out.layout.items_bytes) +
+                    " bytes of items, past one storage-buffer binding (" +
+                    std::to_string(f.limits.maxStorageBufferRange) + " bytes)");
   const std::uint32_t mode = key_kind(t) | (order == SortOrder::descending ? 4u : 0u);
   for (const SortPassPlan& p : out.layout.passes)
     out.passes.push_back({.module = module_of(p, t),

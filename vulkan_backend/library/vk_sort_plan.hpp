@@ -17,7 +17,7 @@ namespace xr::vulkan {
 
 // The push constants of a sort pass (shaders/sort_common.glsl), byte for byte.
 using SortPush = SortArgs;
-static_assert(sizeof(SortPush) == 72, "SortPush must match shaders/sort_common.glsl");
+static_assert(sizeof(SortPush) == 84, "SortPush must match shaders/sort_common.glsl");
 
 struct SortDispatch {
   std::string module;
@@ -36,12 +36,14 @@ struct SortDispatches {
   SortCallPlan layout;  // core's plan: the scratch's layout (its passes are translated above)
 };
 
-// What a sort over `t` asks of the device, as data: its tile for this device (the policy's, or
-// `tile`, shrunk to fit maxComputeSharedMemorySize and the device's smallest subgroup; values
-// are staged through the keys' shared memory after them, so pairs take the same) and the rest of
-// core's options. `polls`: the look-back's patience (0: the forced fallback).
-SortPlanOptions sort_plan_options(const DeviceFacts& facts, DType t, std::uint32_t polls,
-                                  std::optional<SortTile> tile);
+// What a sort of `family` over `t` asks of the device, as data: the radix sorts' digit-pass tile
+// for this device (the policy's, or `tile`, shrunk to fit maxComputeSharedMemorySize and the
+// device's smallest subgroup; values are staged through the keys' shared memory after them, so
+// pairs take the same) or the bitonic tile (the policy's, shrunk to the same limits; `tile` is
+// the digit passes' alone), and the rest of core's options. `polls`: the look-back's patience
+// (0: the forced fallback).
+SortPlanOptions sort_plan_options(const DeviceFacts& facts, SortFamily family, DType t,
+                                  std::uint32_t polls, std::optional<SortTile> tile);
 
 // n >= 1, `bits` effective. Error(unsupported) past what one binding holds.
 SortDispatches sort_dispatches(const SortSpec& spec, const DeviceFacts& facts, std::uint64_t n,

@@ -1,6 +1,7 @@
 // The Vulkan sort variants as data: each id's family (core's plans, xreduce/sort_passes.hpp) and
-// what it needs of the device. Every sort ranks a tile's keys by subgroup ballots
-// (shaders/sort_tile.glsl) and scans the digits with subgroup arithmetic.
+// what it needs of the device. The radix sorts rank a tile's keys by subgroup ballots
+// (shaders/sort_tile.glsl) and scan the digits with subgroup arithmetic; the bitonic sort
+// compares items in shared memory.
 #pragma once
 
 #include <cstdint>

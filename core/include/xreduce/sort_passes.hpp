@@ -1,13 +1,17 @@
 // The passes of one sort call as the APIs that launch core's plans run them (Vulkan, OpenCL):
 // each pass's stage, kernel, tile, the operands at its five bindings and its arguments, and the
 // layout of the call's scratch. Built from the family plans of sort_plan.hpp (digit passes,
-// portions, chunks); CUDA's dispatch follows the same plans with its own kernels.
+// portions, chunks, the bitonic network); CUDA's dispatch follows the same plans with its own
+// kernels.
 //
 // Scratch: the alternate keys and values (where a pass writes them), then 32-bit words:
 //   [histograms: passes x 256][tile counters: one per launch][status set 0: rows x 256]
 //   [status set 1: rows x 256][bins: passes x 2 x 256][fallback count: 2 words]
 // (onesweep); [table: 256 x blocks] (reduce-then-scan). The init pass zeroes the words up to the
 // second status set; every other word is written before it is read.
+// bitonic: the items first (n padded to a power of two, at least one tile; 8 bytes each for keys
+// up to 32 bits, 16 for 64-bit keys), bound at binding 4 by every pass and written by the tile
+// pass before any other reads them; its words go unused.
 #pragma once
 
 #include <array>
@@ -21,9 +25,10 @@
 
 namespace xr {
 
-enum class SortFamily : std::uint8_t { reduce_then_scan, onesweep };
+enum class SortFamily : std::uint8_t { reduce_then_scan, onesweep, bitonic };
 
-// The operands a pass binds: the caller's four arrays, the alternates in scratch and the words.
+// The operands a pass binds: the caller's four arrays, the alternates in scratch, the words and
+// the bitonic items (in scratch, at binding 4 where the radix passes bind the words).
 enum class SortOperand : std::uint8_t {
   keys_in,
   keys_out,
@@ -31,8 +36,10 @@ enum class SortOperand : std::uint8_t {
   values_out,
   alternate_keys,
   alternate_values,
-  words
+  words,
+  items
 };
+inline constexpr std::size_t kSortOperands = 8;
 inline constexpr std::size_t kSortBindings = 5;  // keys read, keys written, values ditto, words
 using SortBindings = std::array<SortOperand, kSortBindings>;
 
@@ -57,16 +64,23 @@ struct SortArgs {
   std::uint32_t limit = 0;
   std::uint32_t fallbacks = 0;
   std::uint32_t bins = 0;
+  std::uint32_t stage = 0;   // bitonic: k, the length of the runs a step merges (up to 2^31)
+  std::uint32_t stride = 0;  // bitonic: j, a global step's compare distance
+  std::uint32_t padded = 0;  // bitonic: the items (n padded)
 };
 
 enum class SortStage : std::uint8_t {
-  init,         // zero the histograms, counters and the first status set
-  histogram,    // onesweep: every pass's digit counts in one read
-  bins,         // onesweep: each pass's counts scanned
-  onesweep,     // onesweep: one portion of one digit pass
-  rts_count,    // reduce-then-scan: each block's digit counts
-  rts_scan,     // reduce-then-scan: the table scanned
-  rts_scatter,  // reduce-then-scan: each block's keys ranked and written
+  init,            // zero the histograms, counters and the first status set
+  histogram,       // onesweep: every pass's digit counts in one read
+  bins,            // onesweep: each pass's counts scanned
+  onesweep,        // onesweep: one portion of one digit pass
+  rts_count,       // reduce-then-scan: each block's digit counts
+  rts_scan,        // reduce-then-scan: the table scanned
+  rts_scatter,     // reduce-then-scan: each block's keys ranked and written
+  bitonic_tiles,   // bitonic: the keys into items, padded, each tile sorted in shared memory
+  bitonic_global,  // bitonic: one compare-exchange step at stride j >= tile of stage k
+  bitonic_merge,   // bitonic: stage k's strides below the tile, each tile in shared memory
+  bitonic_gather,  // bitonic: the keys (and values) out in the sorted items' order
 };
 
 struct SortPassPlan {
@@ -97,6 +111,9 @@ struct SortPlanOptions {
   std::uint64_t wave = 256;               // reduce-then-scan: blocks at most
   std::uint32_t scan_threads = 1024;      // reduce-then-scan: the table scan's workgroup
   std::uint32_t polls = 64;               // onesweep: polls before the fallback (0: at once)
+  // bitonic: the shared-memory tile, powers of two (below one tile the plan halves its items
+  // while half of it holds n).
+  SortTile bitonic{512, 8};
 };
 
 struct SortCallPlan {
@@ -107,7 +124,15 @@ struct SortCallPlan {
   std::uint64_t scratch_bytes = 0;
   std::optional<std::uint64_t> fallbacks_at;  // onesweep: bytes into scratch of the count
   std::uint64_t tiles = 0;                    // onesweep: tiles of one call (all passes)
+  std::uint64_t items_at = 0;                 // bitonic: bytes into scratch of the items
+  std::uint64_t items_bytes = 0;              // bitonic: 0 for the radix sorts
 };
+
+// bitonic: an item's bytes, (rank, input position) for keys up to 32 bits, a 64-bit rank's two
+// words, the position and a word of padding for 64-bit keys.
+inline std::uint64_t bitonic_item_bytes(DType t) {
+  return size_of(t) == 8 ? 16 : 8;
+}
 
 // The largest n the plans take: 32-bit indices and counts.
 inline constexpr std::uint64_t kSortPlanMaxKeys = (std::uint64_t{1} << 31) - 1;

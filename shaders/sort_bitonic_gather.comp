@@ -1,0 +1,16 @@
+#version 450
+// bitonic/smem's last pass: output i takes the key (and the value) at the input position of the
+// i-th sorted item.
+#define SORT_ITEMS
+#include "sort_common.glsl"
+#include "sort_bitonic.glsl"
+
+void main() {
+  const uint i = workgroup_index() * WG + gl_LocalInvocationIndex;
+  if (i >= pc.n) return;
+  const uint from = position_of(items[i]);
+  keys_out[i] = keys_in[from];
+#ifdef PAIRS
+  values_out[i] = values_in[from];
+#endif
+}
