@@ -51,6 +51,9 @@ typedef struct {
   uint limit;        // onesweep: polls of an unpublished predecessor before the fallback
   uint fallbacks;    // onesweep: the running count of fallbacks
   uint bins;         // the bins pass: where pass 0's bins go (two sets of 256 a pass)
+  uint stage;        // bitonic: k, the length of the runs a step merges
+  uint stride;       // bitonic: j, a global step's compare distance
+  uint padded;       // bitonic: the items (n padded)
 } SortArgs;
 
 // keys_in and values_in are read-only for the whole pass (the fallback reads them again);

@@ -52,7 +52,8 @@ std::vector<std::string> Context::variants(Primitive primitive, DType t) const {
   const auto fastest =
       primitive == Primitive::scan
           ? std::vector<std::string_view>{"fast/decoupled-lookback", "fast/reduce-then-scan"}
-          : std::vector<std::string_view>{"radix/onesweep", "radix/reduce-then-scan"};
+          : std::vector<std::string_view>{"radix/onesweep", "radix/reduce-then-scan",
+                                          "bitonic/smem"};
   for (std::string_view id : fastest)
     if (variant_unsupported_reason(primitive, id, f).empty()) out.emplace_back(id);
   return out;

@@ -107,7 +107,8 @@ void Sort::enqueue(cl_command_queue queue, const SortBuffers& b, std::span<const
                             s.pairs ? SortRegion{b.values_out, 0} : words,
                             {b.scratch, l.alternate_keys_at},
                             {b.scratch, l.alternate_values_at},
-                            words};
+                            words,
+                            {b.scratch, l.items_at}};
   enqueue_sort(*s.context->programs, queue, s.plan, regions,
                {.wait = wait, .first = first, .last = last});
 }

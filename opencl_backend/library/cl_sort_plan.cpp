@@ -1,6 +1,7 @@
 #include "cl_sort_plan.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "cl_check.hpp"
 #include "xreduce/error.hpp"
@@ -25,6 +26,10 @@ constexpr SortTile kBallotTile8{512, 9};
 constexpr SortTile kMatchTile4{384, 24};
 constexpr SortTile kMatchTile8{384, 12};
 constexpr SortTile kCountingTile{256, 8};
+// bitonic/smem's tile: CUDA's and Vulkan's (32 KiB of items a work-group, 512 work-items), not
+// yet measured in OpenCL.
+constexpr SortTile kBitonicTile4{512, 8};  // 8-byte items: keys up to 32 bits
+constexpr SortTile kBitonicTile8{512, 4};  // 16-byte items: 64-bit keys
 // Predecessors a look-back poll reads per digit (CUDA's and Vulkan's window).
 constexpr std::uint32_t kLookBackWindow = 8;
 
@@ -61,12 +66,25 @@ SortTile policy_tile(const DeviceFacts& f, std::uint32_t key_words, bool pairs) 
   return key_words == 2 ? kBallotTile8 : kBallotTile4;
 }
 
+// The bitonic tile for this device: powers of two throughout, as the network needs.
+SortTile bitonic_tile(const DeviceFacts& f, DType t) {
+  const std::uint64_t item_bytes = bitonic_item_bytes(t);
+  SortTile tile = item_bytes == 16 ? kBitonicTile8 : kBitonicTile4;
+  tile.threads = std::min<std::uint32_t>(
+      tile.threads, std::bit_floor(static_cast<std::uint32_t>(f.max_work_group)));
+  const auto fits = [&] { return tile.keys() * item_bytes <= f.local_memory; };
+  while (!fits() && tile.items > 1) tile.items /= 2;
+  while (!fits() && tile.threads > 1) tile.threads /= 2;
+  return tile;
+}
+
 KernelKey key_of(const SortPassPlan& p, DType t, bool match_any) {
   const bool keyless =
       p.stage == SortStage::init || p.stage == SortStage::bins || p.stage == SortStage::rts_scan;
+  const bool ranks = p.stage == SortStage::onesweep || p.stage == SortStage::rts_scatter;
   std::string defines = keyless ? "-DK32" : width_define(t);
   if (p.moves_values) defines += " -DPAIRS";
-  if (match_any && !keyless) defines += " -DXR_SORT_MATCH_ANY";
+  if (match_any && ranks) defines += " -DXR_SORT_MATCH_ANY";
   if (p.stage == SortStage::onesweep) defines += " -DWINDOW=" + std::to_string(kLookBackWindow);
   return {.kernel = std::string(p.kernel),
           .dtype = DType::u32,  // the key's width is the define: one build for every kind
@@ -76,10 +94,8 @@ KernelKey key_of(const SortPassPlan& p, DType t, bool match_any) {
           .defines = defines};
 }
 
-}  // namespace
-
-SortPlanOptions sort_plan_options(const DeviceFacts& f, DType t, bool pairs, std::uint32_t polls,
-                                  std::optional<SortTile> tile) {
+// A digit pass's tile: the policy's or `tile`, within the device's work-group and local memory.
+SortTile digit_tile(const DeviceFacts& f, DType t, bool pairs, std::optional<SortTile> tile) {
   const std::uint32_t key_words = size_of(t) == 8 ? 2 : 1;
   SortTile wanted = tile ? *tile : policy_tile(f, key_words, pairs);
   wanted.threads = std::min<std::uint32_t>(
@@ -94,8 +110,18 @@ SortPlanOptions sort_plan_options(const DeviceFacts& f, DType t, bool pairs, std
     throw Error(ErrorCategory::unsupported, "a sort tile needs more than the " +
                                                 std::to_string(f.local_memory) +
                                                 " bytes of local memory " + f.info.name + " has");
+  return wanted;
+}
+
+}  // namespace
+
+SortPlanOptions sort_plan_options(const DeviceFacts& f, SortFamily family, DType t, bool pairs,
+                                  std::uint32_t polls, std::optional<SortTile> tile) {
   SortPlanOptions o;
-  o.tile = wanted;
+  if (family == SortFamily::bitonic)
+    o.bitonic = bitonic_tile(f, t);
+  else
+    o.tile = digit_tile(f, t, pairs, tile);
   // reduce-then-scan's blocks: a GPU's resident wave, or on a CPU device its few threads' worth.
   o.wave = (f.type & CL_DEVICE_TYPE_CPU) ? 16 : 256;
   o.scan_threads = static_cast<std::uint32_t>(std::min<std::size_t>(1024, f.max_work_group));
@@ -111,8 +137,8 @@ SortLaunches sort_launches(const SortSpec& spec, const DeviceFacts& f, std::uint
                 std::string(spec.id()) + ": " + std::to_string(n) +
                     " keys pass 2^31 - 1, which the OpenCL sorts do not yet cross");
   SortLaunches out;
-  out.layout =
-      plan_sort_call(spec.family, n, t, pairs, bits, sort_plan_options(f, t, pairs, polls, tile));
+  out.layout = plan_sort_call(spec.family, n, t, pairs, bits,
+                              sort_plan_options(f, spec.family, t, pairs, polls, tile));
   out.mode = key_kind(t) | (order == SortOrder::descending ? 4u : 0u);
   out.key_bytes = static_cast<std::uint32_t>(size_of(t));
   for (const SortPassPlan& p : out.layout.passes)
@@ -125,7 +151,7 @@ SortLaunches sort_launches(const SortSpec& spec, const DeviceFacts& f, std::uint
 
 void enqueue_sort(Programs& programs, cl_command_queue queue, const SortLaunches& launches,
                   const SortRegions& regions, const EnqueueEvents& events) {
-  static_assert(sizeof(SortArgs) == 18 * 4, "SortArgs must match kernels/sort_common.cl");
+  static_assert(sizeof(SortArgs) == 21 * 4, "SortArgs must match kernels/sort_common.cl");
   for (std::size_t i = 0; i < launches.passes.size(); ++i) {
     const SortLaunch& p = launches.passes[i];
     cl_kernel kernel = programs.kernel(p.key);

@@ -33,10 +33,11 @@ struct SortLaunches {
   std::uint32_t key_bytes = 4;
 };
 
-// What a sort over `t` (with values: `pairs`) asks of the device, as data: its tile for this
-// device (the policy's, or `tile`, shrunk to fit its local memory) and the rest of core's
-// options. `polls`: the look-back's patience (0: the forced fallback).
-SortPlanOptions sort_plan_options(const DeviceFacts& facts, DType t, bool pairs,
+// What a sort of `family` over `t` (with values: `pairs`) asks of the device, as data: its tile
+// for this device (a digit pass's: the policy's, or `tile`, shrunk to fit its local memory;
+// bitonic's: halved until it fits) and the rest of core's options. `polls`: the look-back's
+// patience (0: the forced fallback).
+SortPlanOptions sort_plan_options(const DeviceFacts& facts, SortFamily family, DType t, bool pairs,
                                   std::uint32_t polls, std::optional<SortTile> tile);
 
 // n in 1..kSortPlanMaxKeys, `bits` effective.
@@ -49,7 +50,7 @@ struct SortRegion {
   cl_mem buffer = nullptr;
   std::uint64_t offset = 0;
 };
-using SortRegions = std::array<SortRegion, 7>;  // by SortOperand
+using SortRegions = std::array<SortRegion, kSortOperands>;  // by SortOperand
 
 // Enqueues the launches over `regions`, in order on an in-order queue.
 void enqueue_sort(Programs& programs, cl_command_queue queue, const SortLaunches& launches,

@@ -9,6 +9,8 @@ constexpr std::uint32_t kLeastSortBytes = 256 * 4 * 4 + 2 * 1024;
 constexpr SortSpec kSorts[] = {
     {"radix/reduce-then-scan", SortFamily::reduce_then_scan, 0, 256, kLeastSortBytes},
     {"radix/onesweep", SortFamily::onesweep, 0, 256, kLeastSortBytes},
+    // A tile of 512 items of 8 bytes and more; halved to the device (cl_sort_plan.cpp).
+    {"bitonic/smem", SortFamily::bitonic, 0, 256, 16 * 1024},
 };
 
 }  // namespace

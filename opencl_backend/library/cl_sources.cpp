@@ -24,6 +24,9 @@ std::string program_source(std::string_view kernel) {
   if (kernel.starts_with("sort_")) text += kernel_source("sort_common");
   // The digit passes' tiles (reduce-then-scan's downsweep, onesweep's pass).
   if (kernel == "sort_onesweep" || kernel == "sort_rts_scatter") text += kernel_source("sort_tile");
+  if (kernel.starts_with("sort_bitonic_")) text += kernel_source("sort_bitonic");
+  if (kernel == "sort_bitonic_tiles" || kernel == "sort_bitonic_merge")
+    text += kernel_source("sort_bitonic_tile");
   text += kernel_source(kernel);
   return text;
 }

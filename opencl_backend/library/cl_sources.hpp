@@ -21,7 +21,8 @@ std::string_view kernel_source(std::string_view name);
 // What a built-in kernel's program is made of: common.cl, group.cl, then for scans
 // scan_common.cl (and scan_tile.cl for the fast/* tiles), for the fast/* reduces
 // vector_fold.cl, for sorts sort_common.cl (and
-// sort_tile.cl for the digit passes), then the kernel itself.
+// sort_tile.cl for the digit passes, sort_bitonic.cl and sort_bitonic_tile.cl for the network's),
+// then the kernel itself.
 std::string program_source(std::string_view kernel);
 
 }  // namespace xr::opencl
