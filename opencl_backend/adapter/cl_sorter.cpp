@@ -7,6 +7,7 @@
 #include "cl_timed.hpp"
 #include "xreduce/device_variant.hpp"
 #include "xreduce/opencl/sort.hpp"
+#include "xreduce/sort_fallbacks.hpp"
 #include "xreduce/sort_reference.hpp"
 
 namespace xr::opencl {
@@ -42,10 +43,7 @@ class ClSorter final : public DeviceSorter {
         spec_(spec) {}
 
   std::string diagnostics() const override {
-    if (spec_.family != SortFamily::onesweep) return {};
-    return "look-back fallbacks: " + std::to_string(fallbacks_) + " of " + std::to_string(tiles_) +
-           " tiles over " + std::to_string(calls_) +
-           " calls counted a predecessor's digits themselves";
+    return spec_.family == SortFamily::onesweep ? fallbacks_.describe() : std::string();
   }
 
  private:
@@ -68,7 +66,8 @@ class ClSorter final : public DeviceSorter {
     const Timing t = run_timed(*device_, calls, [&](auto wait, cl_event* first, cl_event* last) {
       w.sort.enqueue(device_->queue(), buffers, wait, first, last);
     });
-    count_fallbacks(w, calls);
+    if (spec_.family == SortFamily::onesweep)
+      fallbacks_.add(w.sort.fallbacks(device_->queue(), w.scratch.get()), w.sort.tiles(), calls);
     return t;
   }
   std::vector<CompiledPass> compiled(const SortArrays& a, const SortCall& call) override {
@@ -82,25 +81,15 @@ class ClSorter final : public DeviceSorter {
     if (!workspace_ || workspace_->key != key) {
       workspace_.reset();
       workspace_.emplace(*device_, spec_, key);
-      calls_ = tiles_ = fallbacks_ = fallbacks_seen_ = 0;  // diagnostics() counts per workspace
+      fallbacks_.reset();  // diagnostics() counts per workspace
     }
     return *workspace_;
-  }
-
-  // The scratch's running count of fallbacks, read back after the calls.
-  void count_fallbacks(const SortWorkspace& w, int calls) {
-    calls_ += static_cast<std::uint64_t>(calls);
-    if (spec_.family != SortFamily::onesweep) return;
-    const std::uint64_t total = w.sort.fallbacks(device_->queue(), w.scratch.get());
-    fallbacks_ += total - fallbacks_seen_;
-    fallbacks_seen_ = total;
-    tiles_ += w.sort.tiles() * static_cast<std::uint64_t>(calls);
   }
 
   std::shared_ptr<Device> device_;
   const SortSpec& spec_;
   std::optional<SortWorkspace> workspace_;
-  std::uint64_t calls_ = 0, tiles_ = 0, fallbacks_ = 0, fallbacks_seen_ = 0;
+  SortFallbacks fallbacks_;
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "vk_program.hpp"
 #include "xreduce/device_variant.hpp"
 #include "xreduce/recent_cache.hpp"
+#include "xreduce/sort_fallbacks.hpp"
 #include "xreduce/vulkan/sort.hpp"
 
 namespace xr::vulkan {
@@ -47,10 +48,7 @@ class VulkanSorter final : public DeviceSorter {
         spec_(spec) {}
 
   std::string diagnostics() const override {
-    if (spec_.family != SortFamily::onesweep) return {};
-    return "look-back fallbacks: " + std::to_string(fallbacks_) + " of " + std::to_string(tiles_) +
-           " tiles over " + std::to_string(calls_) +
-           " calls counted a predecessor's digits themselves";
+    return spec_.family == SortFamily::onesweep ? fallbacks_.describe() : std::string();
   }
 
  private:
@@ -84,7 +82,7 @@ class VulkanSorter final : public DeviceSorter {
       programs_.clear();
       workspace_.reset();
       workspace_.emplace(*device_, spec_, key);
-      calls_ = tiles_ = fallbacks_ = fallbacks_seen_ = 0;  // diagnostics() counts per workspace
+      fallbacks_.reset();  // diagnostics() counts per workspace
     }
     return *workspace_;
   }
@@ -117,13 +115,10 @@ class VulkanSorter final : public DeviceSorter {
 
   // The scratch's running count of fallbacks, read back after the call.
   void count_fallbacks(const Program& program, int calls) {
-    calls_ += static_cast<std::uint64_t>(calls);
     if (!program.read_back()) return;
     std::uint32_t total;
     std::memcpy(&total, program.read_back(), sizeof total);
-    fallbacks_ += total - fallbacks_seen_;
-    fallbacks_seen_ = total;
-    tiles_ += workspace_->sort.tiles() * static_cast<std::uint64_t>(calls);
+    fallbacks_.add(total, workspace_->sort.tiles(), calls);
   }
 
   // Declared first, destroyed last: the programs hold command buffers of its pool.
@@ -132,8 +127,7 @@ class VulkanSorter final : public DeviceSorter {
   std::optional<SortWorkspace> workspace_;
   // After the workspace: destroyed first, they record over its scratch.
   RecentCache<ArraysKey, Program> programs_{kProgramsKept};
-  std::uint64_t calls_ = 0, tiles_ = 0, fallbacks_ = 0;
-  std::uint32_t fallbacks_seen_ = 0;
+  SortFallbacks fallbacks_;
 };
 
 }  // namespace
