@@ -193,7 +193,7 @@ struct CheckCommand {
 struct InspectCommand {
   CLI::App* cmd;
   InspectOptions options;
-  std::unique_ptr<OptionalText> scan, op, dtype, n;
+  std::unique_ptr<OptionalText> scan, order, values, bits, op, dtype, n;
   explicit InspectCommand(CLI::App& app)
       : cmd(app.add_subcommand(
             "inspect",
@@ -212,6 +212,12 @@ struct InspectCommand {
         ->type_name("P");
     scan = std::make_unique<OptionalText>(
         cmd, "--scan", "inclusive | exclusive, or a list (scan; default inclusive)", "KIND");
+    order = std::make_unique<OptionalText>(cmd, "--order",
+                                           "asc | desc, or a list (sort; default asc)", "O");
+    values = std::make_unique<OptionalText>(
+        cmd, "--values", "none | u32, or a list: keys, or pairs (sort; default none)", "V");
+    bits = std::make_unique<OptionalText>(
+        cmd, "--bits", "B:E, the ordered bits sorted by (sort; default every bit)", "B:E");
     op = std::make_unique<OptionalText>(cmd, "--op", "sum | min | max, or a list (default sum)",
                                         "OP");
     dtype = std::make_unique<OptionalText>(
@@ -231,6 +237,9 @@ struct InspectCommand {
 
   const InspectOptions& finish() {
     scan->copy_to(options.scans);
+    order->copy_to(options.orders);
+    values->copy_to(options.values);
+    bits->copy_to(options.bits);
     op->copy_to(options.ops);
     dtype->copy_to(options.dtypes);
     n->copy_to(options.n);

@@ -38,6 +38,9 @@ CompareOptions selection_of(const Registry& registry, const InspectOptions& o) {
   c.variants = o.variants;
   c.primitives = o.primitives.empty() && o.kernels.files.empty() ? "all" : o.primitives;
   c.scans = o.scans;
+  c.orders = o.orders;
+  c.values = o.values;
+  c.bits = o.bits;
   c.ops = o.ops;
   c.dtypes = o.dtypes;
   c.n = o.n;

@@ -125,6 +125,7 @@ struct InspectOptions {
   std::string variants = "*";
   std::string primitives;
   std::optional<std::string> scans, ops, dtypes, n;
+  std::optional<std::string> orders, values, bits;  // sort: as compare's
   std::string device;
   std::string format = "text";  // text | md | csv | json
   std::string out;

@@ -9,6 +9,7 @@
 #include "common.hpp"
 #include "report/format.hpp"
 #include "report/json_opt.hpp"
+#include "report/operation_json.hpp"
 
 namespace xr::app {
 namespace {
@@ -274,10 +275,9 @@ std::string inspect_json(const InspectReport& r) {
                     {"device", row.device},
                     {"variant", row.variant},
                     {"primitive", to_string(row.operation.primitive)},
-                    {"scan", row.operation.primitive == Primitive::scan
-                                 ? json(std::string(to_string(row.operation.scan)))
-                                 : json(nullptr)},
-                    {"op", to_string(row.operation.op)},
+                    {"scan", scan_json(row.operation)},
+                    {"sort", sort_json(row.operation)},
+                    {"op", op_json(row.operation)},
                     {"dtype", to_string(row.dtype)},
                     {"n", row.n},
                     {"note", row.note},

@@ -7,29 +7,12 @@
 #include "report/compiled.hpp"
 #include "report/format.hpp"
 #include "report/json_opt.hpp"
+#include "report/operation_json.hpp"
 
 namespace xr::app {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-// A scan's kind; null for reduce.
-json scan_json(const Operation& op) {
-  return op.primitive == Primitive::scan ? json(to_string(op.scan)) : json(nullptr);
-}
-
-// A sort's order, values and bit range ("all" or "B:E"); null for reduce and scan.
-json sort_json(const Operation& op) {
-  if (op.primitive != Primitive::sort) return json(nullptr);
-  return {{"order", to_string(op.order)},
-          {"values", op.pairs ? "u32" : "none"},
-          {"bits", sort_bits_text(op)}};
-}
-
-// A reduce's or scan's operator; null for sort.
-json op_json(const Operation& op) {
-  return op.primitive == Primitive::sort ? json(nullptr) : json(to_string(op.op));
-}
 
 // An entry of a summary: the keys of its section, then `fields` in their order.
 json section_entry(const Section& sec, const json& fields) {
@@ -364,6 +347,24 @@ std::string render_json(const AnalyzedReport& ar) {
   add_summaries(ar, j);
   if (ar.baseline) j["baseline"] = baseline_json(*ar.baseline);
   return dump(j);
+}
+
+// A scan's kind; null for reduce and sort.
+json scan_json(const Operation& op) {
+  return op.primitive == Primitive::scan ? json(to_string(op.scan)) : json(nullptr);
+}
+
+// A sort's order, values and bit range ("all" or "B:E"); null for reduce and scan.
+json sort_json(const Operation& op) {
+  if (op.primitive != Primitive::sort) return json(nullptr);
+  return {{"order", to_string(op.order)},
+          {"values", op.pairs ? "u32" : "none"},
+          {"bits", sort_bits_text(op)}};
+}
+
+// A reduce's or scan's operator; null for sort.
+json op_json(const Operation& op) {
+  return op.primitive == Primitive::sort ? json(nullptr) : json(to_string(op.op));
 }
 
 }  // namespace xr::app
