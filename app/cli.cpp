@@ -128,6 +128,21 @@ class OptionalText {
   CLI::Option* option_;
 };
 
+// A sort's --order, --values and --bits, each a list, as compare and inspect take them.
+struct SortListFlags {
+  explicit SortListFlags(CLI::App* cmd)
+      : order(cmd, "--order", "asc | desc, or a list (sort; default asc)", "O"),
+        values(cmd, "--values", "none | u32, or a list: keys, or pairs (sort; default none)", "V"),
+        bits(cmd, "--bits", "B:E, the ordered bits sorted by (sort; default every bit)", "B:E") {}
+  void copy_to(std::optional<std::string>& orders, std::optional<std::string>& values_field,
+               std::optional<std::string>& bits_field) const {
+    order.copy_to(orders);
+    values.copy_to(values_field);
+    bits.copy_to(bits_field);
+  }
+  OptionalText order, values, bits;
+};
+
 // --fail-above PCT: a percentage, at least 0; nullopt when not given.
 std::optional<double> parse_fail_above(const OptionalText& flag) {
   std::optional<std::string> text;
@@ -193,7 +208,8 @@ struct CheckCommand {
 struct InspectCommand {
   CLI::App* cmd;
   InspectOptions options;
-  std::unique_ptr<OptionalText> scan, order, values, bits, op, dtype, n;
+  std::unique_ptr<OptionalText> scan, op, dtype, n;
+  std::unique_ptr<SortListFlags> sort;
   explicit InspectCommand(CLI::App& app)
       : cmd(app.add_subcommand(
             "inspect",
@@ -212,12 +228,7 @@ struct InspectCommand {
         ->type_name("P");
     scan = std::make_unique<OptionalText>(
         cmd, "--scan", "inclusive | exclusive, or a list (scan; default inclusive)", "KIND");
-    order = std::make_unique<OptionalText>(cmd, "--order",
-                                           "asc | desc, or a list (sort; default asc)", "O");
-    values = std::make_unique<OptionalText>(
-        cmd, "--values", "none | u32, or a list: keys, or pairs (sort; default none)", "V");
-    bits = std::make_unique<OptionalText>(
-        cmd, "--bits", "B:E, the ordered bits sorted by (sort; default every bit)", "B:E");
+    sort = std::make_unique<SortListFlags>(cmd);
     op = std::make_unique<OptionalText>(cmd, "--op", "sum | min | max, or a list (default sum)",
                                         "OP");
     dtype = std::make_unique<OptionalText>(
@@ -237,9 +248,7 @@ struct InspectCommand {
 
   const InspectOptions& finish() {
     scan->copy_to(options.scans);
-    order->copy_to(options.orders);
-    values->copy_to(options.values);
-    bits->copy_to(options.bits);
+    sort->copy_to(options.orders, options.values, options.bits);
     op->copy_to(options.ops);
     dtype->copy_to(options.dtypes);
     n->copy_to(options.n);
@@ -351,8 +360,8 @@ struct CompareCommand {
   CLI::App* cmd;
   CompareOptions options;
   CLI::Option* reps;
-  std::unique_ptr<OptionalText> scan, order, values, bits, op, dtype, n, sweep, transfer_sizes,
-      fail_above;
+  std::unique_ptr<OptionalText> scan, op, dtype, n, sweep, transfer_sizes, fail_above;
+  std::unique_ptr<SortListFlags> sort;
 
   explicit CompareCommand(CLI::App& app)
       : cmd(app.add_subcommand(
@@ -379,12 +388,7 @@ struct CompareCommand {
         ->type_name("P");
     scan = std::make_unique<OptionalText>(
         cmd, "--scan", "inclusive | exclusive, or a list (scan; default inclusive)", "KIND");
-    order = std::make_unique<OptionalText>(cmd, "--order",
-                                           "asc | desc, or a list (sort; default asc)", "O");
-    values = std::make_unique<OptionalText>(
-        cmd, "--values", "none | u32, or a list: keys, or pairs (sort; default none)", "V");
-    bits = std::make_unique<OptionalText>(
-        cmd, "--bits", "B:E, the ordered bits sorted by (sort; default every bit)", "B:E");
+    sort = std::make_unique<SortListFlags>(cmd);
     op = std::make_unique<OptionalText>(
         cmd, "--op", "sum | min | max, or a list (default sum, or the --kernel files' claim)",
         "OP");
@@ -455,9 +459,7 @@ struct CompareCommand {
     n->copy_to(options.n);
     sweep->copy_to(options.sweep);
     scan->copy_to(options.scans);
-    order->copy_to(options.orders);
-    values->copy_to(options.values);
-    bits->copy_to(options.bits);
+    sort->copy_to(options.orders, options.values, options.bits);
     op->copy_to(options.ops);
     dtype->copy_to(options.dtypes);
     transfer_sizes->copy_to(options.transfer_sizes);

@@ -49,6 +49,16 @@ Timing DeviceSorter::sort_batch(const SortArrays& arrays, const SortCall& call, 
   return run(arrays, call, calls);
 }
 
+SortDesc DeviceSorter::desc_of(const SortArrays& arrays, const SortCall& call) const {
+  const DType t = arrays.keys.dtype();
+  return {.dtype = t,
+          .count = arrays.keys.size(),
+          .order = call.order,
+          .bits = effective_bits(call.bits, t),
+          .pairs = arrays.values != nullptr,
+          .variant = info_.id};
+}
+
 CompiledCall DeviceSorter::inspect(const SortArrays& arrays, const SortCall& call) {
   check_sort_call(info_, arrays, call, 1);
   prepare(arrays);

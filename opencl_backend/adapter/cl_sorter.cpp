@@ -1,7 +1,6 @@
 #include "cl_sorter.hpp"
 
 #include <optional>
-#include <tuple>
 
 #include "cl_array.hpp"
 #include "cl_timed.hpp"
@@ -13,24 +12,17 @@
 namespace xr::opencl {
 namespace {
 
-// What a plan is made for: a new one (and its scratch) only when this changes.
-using SortKey = std::tuple<DType, std::uint64_t, SortOrder, std::uint32_t, std::uint32_t, bool>;
-
-// The library's Sort of one SortKey and its scratch, zeroed once.
+// The library's Sort of one call's description and its scratch, zeroed once: a new one only when
+// the description changes.
 struct SortWorkspace {
-  SortWorkspace(Device& device, const SortSpec& spec, const SortKey& key)
-      : key(key),
-        sort(device.library(), {.dtype = std::get<0>(key),
-                                .count = std::get<1>(key),
-                                .order = std::get<2>(key),
-                                .bits = {std::get<3>(key), std::get<4>(key)},
-                                .pairs = std::get<5>(key),
-                                .variant = std::string(spec.id())}),
+  SortWorkspace(Device& device, const SortDesc& desc)
+      : desc(desc),
+        sort(device.library(), desc),
         scratch(make_buffer(device, sort.scratch_size())) {
     sort.enqueue_scratch_init(device.queue(), scratch.get());
     XR_CL_CHECK(clFinish(device.queue()));
   }
-  SortKey key;
+  SortDesc desc;
   Sort sort;
   MemOwner scratch;
 };
@@ -75,12 +67,10 @@ class ClSorter final : public DeviceSorter {
   }
 
   SortWorkspace& workspace(const SortArrays& a, const SortCall& call) {
-    const DType t = a.keys.dtype();
-    const BitRange bits = effective_bits(call.bits, t);
-    const SortKey key{t, a.keys.size(), call.order, bits.begin, bits.end, a.values != nullptr};
-    if (!workspace_ || workspace_->key != key) {
+    const SortDesc desc = desc_of(a, call);
+    if (!workspace_ || workspace_->desc != desc) {
       workspace_.reset();
-      workspace_.emplace(*device_, spec_, key);
+      workspace_.emplace(*device_, desc);
       fallbacks_.reset();  // diagnostics() counts per workspace
     }
     return *workspace_;

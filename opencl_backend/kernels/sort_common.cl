@@ -113,7 +113,9 @@ uint sg_inclusive_u(uint x) {
 }
 
 // The exclusive scan of every work-item's `v` over the work-group. `slots` holds 2 WG words
-// (WG / SG with sub-groups). Every work-item calls; ends with a barrier.
+// (WG / SG with sub-groups). Every work-item calls; ends with a barrier. group.cl's
+// wg_exclusive_scan does the same over T, but always with 2 WG slots: 4 KiB more than a digit
+// pass's tile has room for in 48 KiB.
 uint wg_exclusive_u(uint v, __local uint* slots) {
   const uint tid = (uint)get_local_id(0);
 #if SG > 1

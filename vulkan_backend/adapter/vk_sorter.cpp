@@ -14,25 +14,18 @@
 namespace xr::vulkan {
 namespace {
 
-// What a plan is made for: a new one (and its scratch) only when this changes.
-using SortKey = std::tuple<DType, std::uint64_t, SortOrder, std::uint32_t, std::uint32_t, bool>;
-
-// The library's Sort of one SortKey and its scratch, zeroed once.
+// The library's Sort of one call's description and its scratch, zeroed once: a new one only when
+// the description changes.
 struct SortWorkspace {
-  SortWorkspace(Device& device, const SortSpec& spec, const SortKey& key)
-      : key(key),
-        sort(device.context(), {.dtype = std::get<0>(key),
-                                .count = std::get<1>(key),
-                                .order = std::get<2>(key),
-                                .bits = {std::get<3>(key), std::get<4>(key)},
-                                .pairs = std::get<5>(key),
-                                .variant = std::string(spec.id())}),
+  SortWorkspace(Device& device, const SortDesc& desc)
+      : desc(desc),
+        sort(device.context(), desc),
         scratch(device, sort.scratch_size(), kStorageUsage, MemoryKind::device_local) {
     device.run_once([&](const vk::raii::CommandBuffer& cmd) {
       sort.record_scratch_init(*cmd, scratch.handle());
     });
   }
-  SortKey key;
+  SortDesc desc;
   Sort sort;
   Buffer scratch;
 };
@@ -75,13 +68,11 @@ class VulkanSorter final : public DeviceSorter {
   }
 
   SortWorkspace& workspace(const SortArrays& a, const SortCall& call) {
-    const DType t = a.keys.dtype();
-    const BitRange bits = effective_bits(call.bits, t);
-    const SortKey key{t, a.keys.size(), call.order, bits.begin, bits.end, a.values != nullptr};
-    if (!workspace_ || workspace_->key != key) {
-      programs_.clear();
+    const SortDesc desc = desc_of(a, call);
+    if (!workspace_ || workspace_->desc != desc) {
+      programs_.clear();  // they record over the old workspace's scratch
       workspace_.reset();
-      workspace_.emplace(*device_, spec_, key);
+      workspace_.emplace(*device_, desc);
       fallbacks_.reset();  // diagnostics() counts per workspace
     }
     return *workspace_;

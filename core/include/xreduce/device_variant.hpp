@@ -15,6 +15,7 @@
 
 #include "xreduce/backend.hpp"
 #include "xreduce/recent_cache.hpp"
+#include "xreduce/sort_desc.hpp"
 
 namespace xr {
 
@@ -125,6 +126,10 @@ class DeviceSorter : public Sorter {
   virtual Timing empty_timing() const { return Timing{0, 0, true}; }
   virtual Timing run(const SortArrays& arrays, const SortCall& call, int calls) = 0;
   virtual std::vector<CompiledPass> compiled(const SortArrays& arrays, const SortCall& call) = 0;
+
+  // The library Sort this variant makes for `arrays` and `call` (its bits effective): what a GPU
+  // sorter plans, and keeps its plan and scratch by.
+  SortDesc desc_of(const SortArrays& arrays, const SortCall& call) const;
 
  private:
   VariantInfo info_;

@@ -17,6 +17,7 @@ struct SortDesc {
   BitRange bits{};        // of the ordered bits; all() for every bit of the key
   bool pairs = false;     // a u32 value travels with each key
   std::string variant{};  // empty: the library's choice for the device
+  bool operator==(const SortDesc&) const = default;
 };
 
 }  // namespace xr
