@@ -134,9 +134,6 @@ SORT_KERNEL {
   const uint count = count_tile(&l, &t, valid, &total);
   if (d < kRadix) publish(words, &pc, tile, d, (tile == 0u ? kPrefix : kAggregate) | count);
   const uint start = place_tile(&l, &t, total, &pc, mode);
-#ifdef PAIRS
-  load_values(&t, values_in, base, valid);
-#endif
   barrier(CLK_LOCAL_MEM_FENCE);  // ranked: the counters are free for the fallback
   // Last, so that the tiles before have had the ranking's time to publish their prefixes.
   const uint before = look_back(keys_in, words, &pc, mode, tile, l.counters, &stalled);
@@ -147,5 +144,5 @@ SORT_KERNEL {
     l.digit_first[d] = first - start;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  write_tile(&l, &t, keys_out, values_out, valid, &pc, mode);
+  write_tile(&l, &t, keys_out, values_in, values_out, base, valid, &pc, mode);
 }

@@ -17,13 +17,10 @@ SORT_KERNEL {
     uint total;
     const uint count = count_tile(&l, &t, valid, &total);
     const uint start = place_tile(&l, &t, total, &pc, mode);
-#ifdef PAIRS
-    load_values(&t, values_in, base, valid);
-#endif
     if (d < kRadix) l.digit_first[d] = next - start;
     next += count;
     barrier(CLK_LOCAL_MEM_FENCE);
-    write_tile(&l, &t, keys_out, values_out, valid, &pc, mode);
+    write_tile(&l, &t, keys_out, values_in, values_out, base, valid, &pc, mode);
     barrier(CLK_LOCAL_MEM_FENCE);  // the tile is out before the next one is staged
   }
 }

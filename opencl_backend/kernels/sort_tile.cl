@@ -57,16 +57,27 @@ typedef struct {
   const TileLocal name = {name##_staged,   name##_digit_first, name##_counters, \
                           name##_totals,   name##_origins,     name##_slots}
 
-// A work-item's share of the tile (private; fully unrolled, in registers).
+// A work-item's share of the tile (private; fully unrolled, in registers). Registers decide the
+// work-groups an SM holds: a pair's rank is kept two to a word (a tile holds fewer than 2^16
+// keys) and its value is read only when the keys are out, straight into local memory (holding
+// every rank and value through the look-back took 167 registers at 384 x 24 on an H200: one
+// work-group an SM).
+#define kRankWords ((ITEMS + 1u) / 2u)
 typedef struct {
   BITS key[ITEMS];
   uint digits[kDigitWords];  // four to a word
 #ifdef PAIRS
-  uint rank[ITEMS];
-  uint value[ITEMS];
+  uint ranks[kRankWords];        // each item's place in the tile, two to a word
   uint out_digits[kDigitWords];  // the digit of each place this work-item writes out
 #endif
 } TileItems;
+
+#ifdef PAIRS
+void keep_rank(TileItems* t, uint i, uint rank) { t->ranks[i >> 1] |= rank << (16u * (i & 1u)); }
+uint rank_of_item(const TileItems* t, uint i) {
+  return (t->ranks[i >> 1] >> (16u * (i & 1u))) & 0xffffu;
+}
+#endif
 
 uint unpack_digit(uint words_of_digits, uint i) {
   return (words_of_digits >> (8u * (i & 3u))) & 0xffu;
@@ -85,6 +96,10 @@ void load_tile(TileItems* t, __global const KEY* keys_in, uint base, uint valid,
                const SortArgs* pc, uint mode) {
 #pragma unroll
   for (uint w = 0; w < kDigitWords; ++w) t->digits[w] = 0u;
+#ifdef PAIRS
+#pragma unroll
+  for (uint w = 0; w < kRankWords; ++w) t->ranks[w] = 0u;
+#endif
 #pragma unroll
   for (uint i = 0; i < ITEMS; ++i) {
     const uint s = slot_of(i);
@@ -94,15 +109,6 @@ void load_tile(TileItems* t, __global const KEY* keys_in, uint base, uint valid,
   }
 }
 
-#ifdef PAIRS
-void load_values(TileItems* t, __global const uint* values_in, uint base, uint valid) {
-#pragma unroll
-  for (uint i = 0; i < ITEMS; ++i) {
-    const uint s = slot_of(i);
-    t->value[i] = s < valid ? values_in[base + s] : 0u;
-  }
-}
-#endif
 
 void stage_key(const TileLocal* l, uint place, BITS k) {
 #if KEY_WORDS == 2
@@ -209,7 +215,7 @@ uint place_tile(const TileLocal* l, TileItems* t, uint total, const SortArgs* pc
     const uint rank = shfl_idx_u32(place, leader) + popcount(peers & lanes_below());
     stage_key(l, rank, t->key[i]);
 #ifdef PAIRS
-    t->rank[i] = rank;
+    keep_rank(t, i, rank);
 #endif
   }
   return start;
@@ -278,7 +284,7 @@ uint place_tile(const TileLocal* l, TileItems* t, uint total, const SortArgs* pc
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 #ifdef PAIRS
-  for (uint i = 0; i < ITEMS; ++i) t->rank[i] = l->totals[slot_of(i)];
+  for (uint i = 0; i < ITEMS; ++i) keep_rank(t, i, l->totals[slot_of(i)]);
 #endif
   return start;
 }
@@ -309,12 +315,15 @@ void scatter_keys(const TileLocal* l, TileItems* t, __global KEY* keys_out, uint
 }
 
 #ifdef PAIRS
-// The values through the same places, after scatter_keys.
-void write_values(const TileLocal* l, const TileItems* t, __global uint* values_out, uint valid) {
+// The values through the same places, after scatter_keys: each read from the tile at `base` of
+// values_in into its key's place.
+void write_values(const TileLocal* l, const TileItems* t, __global const uint* values_in,
+                  __global uint* values_out, uint base, uint valid) {
   const uint tid = (uint)get_local_id(0);
   barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
-  for (uint i = 0; i < ITEMS; ++i) l->staged[t->rank[i]] = t->value[i];
+  for (uint i = 0; i < ITEMS; ++i)
+    if (slot_of(i) < valid) l->staged[rank_of_item(t, i)] = values_in[base + slot_of(i)];
   barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
   for (uint j = 0; j < ITEMS; ++j) {
@@ -326,13 +335,15 @@ void write_values(const TileLocal* l, const TileItems* t, __global uint* values_
 }
 #endif
 
-// After digit_first is written and a barrier: the keys (and values) out.
+// After digit_first is written and a barrier: the keys (and the values of the tile at `base`)
+// out.
 void write_tile(const TileLocal* l, TileItems* t, __global KEY* keys_out,
-                __global uint* values_out, uint valid, const SortArgs* pc, uint mode) {
+                __global const uint* values_in, __global uint* values_out, uint base, uint valid,
+                const SortArgs* pc, uint mode) {
   scatter_keys(l, t, keys_out, valid, pc, mode);
 #ifdef PAIRS
-  write_values(l, t, values_out, valid);
+  write_values(l, t, values_in, values_out, base, valid);
 #else
-  (void)values_out;
+  (void)values_in, (void)values_out, (void)base;
 #endif
 }
