@@ -8,8 +8,8 @@
 //
 // Two rankings, by what the device gives OpenCL C (group.cl):
 //  - NVIDIA's warps (XR_SG_PTX): as the Vulkan tile: the lanes of equal digits find each other
-//    by eight ballots (CUDA's PTX), or with XR_SORT_MATCH_ANY by one match.any (sm_70+; the host
-//    picks by measurement, cl_sort_plan.cpp); a warp's counters are its own row, two 16-bit
+//    by eight ballots (CUDA's PTX; XR_SORT_MATCH_ANY, an experiment, by one match.any, sm_70+:
+//    slower on an H200, cl_sort_plan.cpp); a warp's counters are its own row, two 16-bit
 //    counters a word (a tile holds fewer than 2^16 keys); the highest lane of a digit moves the
 //    row on by their number with one local atomic and hands the place before to the others by a
 //    shuffle.

@@ -10,21 +10,21 @@ namespace xr::opencl {
 namespace {
 
 // A digit pass's tile and ranking before the device's limits. NVIDIA's warps (48 KiB of local
-// memory a work-group; 40 registers a work-item, whatever -cl-nv-maxrregcount allows): H200,
-// 2^28 u32 keys uniform over every bit pattern, radix/onesweep ms (keys / pairs; lib/cub 6.31 /
-// 7.46 in the same sessions), by XR_CL_SORT_TILE and XR_CL_BUILD_OPTIONS:
+// memory a work-group): H200, 2^28 u32 keys uniform over every bit pattern, radix/onesweep ms
+// (keys / pairs; lib/cub 6.31 / 7.46 in the same sessions), by XR_CL_SORT_TILE and
+// XR_CL_BUILD_OPTIONS (-DXR_SORT_MATCH_ANY ranks by one match.any instead of eight ballots):
 //   match.any: 256x24 11.13; 256x30 11.31 / 17.49; 320x30 10.84; 384x16 11.66; 384x20 11.13 /
 //              17.11; 384x24 10.84 / 15.03; 448x20 11.61; 512x18 11.67 / 15.12; 768x10 13.43
 //   ballots:   384x24 7.66 / 16.65; 512x18 7.09 / 16.72; 640x14 7.95; 256x30 - / 17.82
-// Keys rank by ballots at 512 x 18, pairs by match.any at 384 x 24 (why pairs lose the ballots'
-// gain is open: neither -cl-nv-maxrregcount 64 or 80 nor the tile moves them, and no pass
-// spills). A pause between polls (CUDA's nanosleep of 32 ns) measured the same (10.84, 7.64).
-// 64-bit keys take half the items (not measured). Without sub-groups (pocl, a CPU): 256 x 8, a
-// work-group's run of keys a cache's worth (not measured).
+// Pairs kept every item's rank and value through the look-back (167 registers and a 336-byte
+// stack at 384 x 24); with the ranks two to a word and the values read once the keys are out
+// (40 registers at 512 x 18, three work-groups an SM, as keys), lib/cub 7.45 / 6.34:
+//   pairs:     ballots 512x18 13.33; match.any 384x24 14.32, 512x18 14.94, 256x30 15.87
+// Keys and pairs rank by ballots at 512 x 18. A pause between polls (CUDA's nanosleep of 32 ns)
+// measured the same (10.84, 7.64). 64-bit keys take half the items (not measured). Without
+// sub-groups (pocl, a CPU): 256 x 8, a work-group's run of keys a cache's worth (not measured).
 constexpr SortTile kBallotTile4{512, 18};
 constexpr SortTile kBallotTile8{512, 9};
-constexpr SortTile kMatchTile4{384, 24};
-constexpr SortTile kMatchTile8{384, 12};
 constexpr SortTile kCountingTile{256, 8};
 // bitonic/smem's tile: CUDA's and Vulkan's (32 KiB of items a work-group, 512 work-items), not
 // yet measured in OpenCL.
@@ -55,14 +55,8 @@ std::string width_define(DType t) {
   return size_of(t) == 8 ? "-DK64" : size_of(t) == 2 ? "-DK16" : "-DK32";
 }
 
-// Pairs rank by match.any on NVIDIA's warps (the measurements above).
-bool ranks_by_match_any(const DeviceFacts& f, bool pairs) {
-  return f.subgroup_size() > 1 && pairs;
-}
-
-SortTile policy_tile(const DeviceFacts& f, std::uint32_t key_words, bool pairs) {
+SortTile policy_tile(const DeviceFacts& f, std::uint32_t key_words) {
   if (f.subgroup_size() == 1) return kCountingTile;
-  if (ranks_by_match_any(f, pairs)) return key_words == 2 ? kMatchTile8 : kMatchTile4;
   return key_words == 2 ? kBallotTile8 : kBallotTile4;
 }
 
@@ -78,13 +72,11 @@ SortTile bitonic_tile(const DeviceFacts& f, DType t) {
   return tile;
 }
 
-KernelKey key_of(const SortPassPlan& p, DType t, bool match_any) {
+KernelKey key_of(const SortPassPlan& p, DType t) {
   const bool keyless =
       p.stage == SortStage::init || p.stage == SortStage::bins || p.stage == SortStage::rts_scan;
-  const bool ranks = p.stage == SortStage::onesweep || p.stage == SortStage::rts_scatter;
   std::string defines = keyless ? "-DK32" : width_define(t);
   if (p.moves_values) defines += " -DPAIRS";
-  if (match_any && ranks) defines += " -DXR_SORT_MATCH_ANY";
   if (p.stage == SortStage::onesweep) defines += " -DWINDOW=" + std::to_string(kLookBackWindow);
   return {.kernel = std::string(p.kernel),
           .dtype = DType::u32,  // the key's width is the define: one build for every kind
@@ -95,9 +87,9 @@ KernelKey key_of(const SortPassPlan& p, DType t, bool match_any) {
 }
 
 // A digit pass's tile: the policy's or `tile`, within the device's work-group and local memory.
-SortTile digit_tile(const DeviceFacts& f, DType t, bool pairs, std::optional<SortTile> tile) {
+SortTile digit_tile(const DeviceFacts& f, DType t, std::optional<SortTile> tile) {
   const std::uint32_t key_words = size_of(t) == 8 ? 2 : 1;
-  SortTile wanted = tile ? *tile : policy_tile(f, key_words, pairs);
+  SortTile wanted = tile ? *tile : policy_tile(f, key_words);
   wanted.threads = std::min<std::uint32_t>(
       wanted.threads, static_cast<std::uint32_t>(std::min<std::size_t>(f.max_work_group, 1024)));
   if (wanted.threads < 256)
@@ -115,13 +107,13 @@ SortTile digit_tile(const DeviceFacts& f, DType t, bool pairs, std::optional<Sor
 
 }  // namespace
 
-SortPlanOptions sort_plan_options(const DeviceFacts& f, SortFamily family, DType t, bool pairs,
+SortPlanOptions sort_plan_options(const DeviceFacts& f, SortFamily family, DType t,
                                   std::uint32_t polls, std::optional<SortTile> tile) {
   SortPlanOptions o;
   if (family == SortFamily::bitonic)
     o.bitonic = bitonic_tile(f, t);
   else
-    o.tile = digit_tile(f, t, pairs, tile);
+    o.tile = digit_tile(f, t, tile);
   // reduce-then-scan's blocks: a GPU's resident wave, or on a CPU device its few threads' worth.
   o.wave = (f.type & CL_DEVICE_TYPE_CPU) ? 16 : 256;
   o.scan_threads = static_cast<std::uint32_t>(std::min<std::size_t>(1024, f.max_work_group));
@@ -138,14 +130,12 @@ SortLaunches sort_launches(const SortSpec& spec, const DeviceFacts& f, std::uint
                     " keys pass 2^31 - 1, which the OpenCL sorts do not yet cross");
   SortLaunches out;
   out.layout = plan_sort_call(spec.family, n, t, pairs, bits,
-                              sort_plan_options(f, spec.family, t, pairs, polls, tile));
+                              sort_plan_options(f, spec.family, t, polls, tile));
   out.mode = key_kind(t) | (order == SortOrder::descending ? 4u : 0u);
   out.key_bytes = static_cast<std::uint32_t>(size_of(t));
   for (const SortPassPlan& p : out.layout.passes)
-    out.passes.push_back({.key = key_of(p, t, ranks_by_match_any(f, pairs)),
-                          .bindings = p.bindings,
-                          .args = p.args,
-                          .groups = p.groups});
+    out.passes.push_back(
+        {.key = key_of(p, t), .bindings = p.bindings, .args = p.args, .groups = p.groups});
   return out;
 }
 

@@ -33,11 +33,11 @@ struct SortLaunches {
   std::uint32_t key_bytes = 4;
 };
 
-// What a sort of `family` over `t` (with values: `pairs`) asks of the device, as data: its tile
+// What a sort of `family` over `t` (keys or pairs alike) asks of the device, as data: its tile
 // for this device (a digit pass's: the policy's, or `tile`, shrunk to fit its local memory;
 // bitonic's: halved until it fits) and the rest of core's options. `polls`: the look-back's
 // patience (0: the forced fallback).
-SortPlanOptions sort_plan_options(const DeviceFacts& facts, SortFamily family, DType t, bool pairs,
+SortPlanOptions sort_plan_options(const DeviceFacts& facts, SortFamily family, DType t,
                                   std::uint32_t polls, std::optional<SortTile> tile);
 
 // n in 1..kSortPlanMaxKeys, `bits` effective.

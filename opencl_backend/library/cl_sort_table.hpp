@@ -1,7 +1,7 @@
 // The OpenCL sort variants as data: each id's family (core's plans, xreduce/sort_passes.hpp) and
 // what it needs of the device. A tile's keys are ranked by NVIDIA's warps where the device has
-// them (match.any by inline PTX) and by counting in local memory elsewhere (kernels/sort_tile.cl):
-// nothing beyond OpenCL 1.2's core, so every device runs them.
+// them (eight warp ballots by inline PTX) and by counting in local memory elsewhere
+// (kernels/sort_tile.cl): nothing beyond OpenCL 1.2's core, so every device runs them.
 #pragma once
 
 #include <cstdint>
