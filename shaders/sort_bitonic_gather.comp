@@ -9,8 +9,8 @@ void main() {
   const uint i = workgroup_index() * WG + gl_LocalInvocationIndex;
   if (i >= pc.n) return;
   const uint from = position_of(items[i]);
-  keys_out[i] = keys_in[from];
+  store_key(i, load_key(from));
 #ifdef PAIRS
-  values_out[i] = values_in[from];
+  store_value(i, load_value(from));
 #endif
 }

@@ -7,7 +7,11 @@
 // the PAIRS modules), 4 the sort's words in scratch (histograms, bins, counters, status), or
 // the bitonic items where a module defines SORT_ITEMS (sort_bitonic.glsl declares them; those
 // modules rank no digits, so they take neither the words nor the digit scan). The host binds the
-// caller's arrays or the alternate arrays in scratch per pass.
+// caller's arrays or the alternate arrays in scratch per pass. With XR_ADDRESS (the modules the
+// host picks for arrays past one binding, as the scan's), the keys and values are reached by
+// device address instead (the push constants' first four words), with the same 32-bit indices;
+// the words stay at binding 4. Shaders reach them through load_key, store_key, load_value and
+// store_value alone.
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_memory_scope_semantics : require
 #if defined(K64)
@@ -16,10 +20,20 @@
 #extension GL_EXT_shader_16bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
 #endif
+#ifdef XR_ADDRESS
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#endif
 
 // The push constants (the host's SortPush, vulkan_backend/library/vk_sort_plan.hpp, byte for
 // byte). Word offsets are into `words` (binding 4).
 layout(push_constant) uniform SortParams {
+#ifdef XR_ADDRESS
+  uint64_t keys_in_at;  // the operands by address (the host's SortAddressPush)
+  uint64_t keys_out_at;
+  uint64_t values_in_at;
+  uint64_t values_out_at;
+#endif
   uint n;            // keys of the sort
   uint shift;        // the pass's digit: sort bits [shift, shift + width)
   uint width;        // 1..8
@@ -59,25 +73,55 @@ const bool kDescending = (SORT_MODE & 4u) != 0u;
 #define BITS uint64_t  // its bits in registers
 #define KEY_BITS 64
 #define KEY_WORDS 2  // 32-bit words of shared memory a key takes
+#define KEY_BYTES 8
 #elif defined(K32)
 #define KEY uint
 #define BITS uint
 #define KEY_BITS 32
 #define KEY_WORDS 1
+#define KEY_BYTES 4
 #elif defined(K16)
 #define KEY uint16_t
 #define BITS uint
 #define KEY_BITS 16
 #define KEY_WORDS 1
+#define KEY_BYTES 2
 #else
 #error "define K16, K32 or K64"
 #endif
 
+#ifdef XR_ADDRESS
+layout(buffer_reference, std430, buffer_reference_align = KEY_BYTES) readonly restrict buffer
+KeyIn {
+  KEY v;
+};
+layout(buffer_reference, std430, buffer_reference_align = KEY_BYTES) writeonly restrict buffer
+KeyOut {
+  KEY v;
+};
+BITS load_key(uint i) { return BITS(KeyIn(pc.keys_in_at + uint64_t(i) * KEY_BYTES).v); }
+void store_key(uint i, BITS k) { KeyOut(pc.keys_out_at + uint64_t(i) * KEY_BYTES).v = KEY(k); }
+#ifdef PAIRS
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly restrict buffer ValueIn {
+  uint v;
+};
+layout(buffer_reference, std430, buffer_reference_align = 4) writeonly restrict buffer ValueOut {
+  uint v;
+};
+uint load_value(uint i) { return ValueIn(pc.values_in_at + uint64_t(i) * 4u).v; }
+void store_value(uint i, uint v) { ValueOut(pc.values_out_at + uint64_t(i) * 4u).v = v; }
+#endif
+#else
 layout(set = 0, binding = 0) readonly restrict buffer KeysIn { KEY keys_in[]; };
 layout(set = 0, binding = 1) writeonly restrict buffer KeysOut { KEY keys_out[]; };
+BITS load_key(uint i) { return BITS(keys_in[i]); }
+void store_key(uint i, BITS k) { keys_out[i] = KEY(k); }
 #ifdef PAIRS
 layout(set = 0, binding = 2) readonly restrict buffer ValuesIn { uint values_in[]; };
 layout(set = 0, binding = 3) writeonly restrict buffer ValuesOut { uint values_out[]; };
+uint load_value(uint i) { return values_in[i]; }
+void store_value(uint i, uint v) { values_out[i] = v; }
+#endif
 #endif
 #ifndef SORT_ITEMS
 // Shared between workgroups through atomics (the look-back's status, the counters); coherent as
@@ -85,7 +129,7 @@ layout(set = 0, binding = 3) writeonly restrict buffer ValuesOut { uint values_o
 layout(set = 0, binding = 4) coherent buffer Words { uint words[]; };
 #endif
 
-BITS key_bits(uint i) { return BITS(keys_in[i]); }
+BITS key_bits(uint i) { return load_key(i); }
 
 // What the sort compares a key by (core's sort_bits): the ordered bits, flipped for descending,
 // either float zero as the top bit alone.

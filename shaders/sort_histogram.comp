@@ -16,8 +16,9 @@ void main() {
   for (uint k = gl_LocalInvocationIndex; k < kMaxPasses * kRadix; k += WG) counts[k] = 0u;
   barrier();
   const uint stride = gl_NumWorkGroups.x * WG * ITEMS;
+  // The step stops at n rather than wrap past 2^32 (n is at most 2^32 - 2^16).
   for (uint first = gl_WorkGroupID.x * WG * ITEMS + gl_LocalInvocationIndex; first < pc.n;
-       first += stride) {
+       first = pc.n - first > stride ? first + stride : pc.n) {
     BITS k[ITEMS];
     [[unroll]] for (uint j = 0; j < ITEMS; ++j) {
       const uint i = first + j * WG;

@@ -16,7 +16,7 @@ void main() {
   if (b >= pc.blocks) return;
   const uint tile = WG * ITEMS;
   const uint first = b * pc.tiles * tile;
-  const uint last = min(pc.n, first + pc.tiles * tile);
+  const uint last = first + min(pc.n - first, pc.tiles * tile);  // no wrap past 2^32
   for (uint i = first + gl_LocalInvocationIndex; i < last; i += WG)
     atomicAdd(counts[digit_at(sort_bits(key_bits(i)), pc.shift, pc.width)], 1u);
   barrier();

@@ -62,7 +62,7 @@ void load_tile(uint base, uint valid) {
 void load_values(uint base, uint valid) {
   [[unroll]] for (uint i = 0; i < ITEMS; ++i) {
     const uint s = slot_of(i);
-    tile_value[i] = s < valid ? values_in[base + s] : 0u;
+    tile_value[i] = s < valid ? load_value(base + s) : 0u;
   }
 }
 #endif
@@ -174,7 +174,7 @@ void scatter_keys(uint valid) {
 #ifdef PAIRS
       out_digits[j >> 2] |= digit << (8u * (j & 3u));
 #endif
-      keys_out[digit_first[digit] + place] = KEY(k);
+      store_key(digit_first[digit] + place, k);
     }
   }
 }
@@ -188,7 +188,7 @@ void scatter_values(uint valid) {
   [[unroll]] for (uint j = 0; j < ITEMS; ++j) {
     const uint place = j * WG + gl_LocalInvocationIndex;
     if (place < valid)
-      values_out[digit_first[unpack_digit(out_digits[j >> 2], j)] + place] = staged[place];
+      store_value(digit_first[unpack_digit(out_digits[j >> 2], j)] + place, staged[place]);
   }
 }
 #endif

@@ -258,9 +258,10 @@ void plan_bitonic(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, BitR
 
 SortCallPlan plan_sort_call(SortFamily family, std::uint64_t n, DType t, bool pairs, BitRange bits,
                             const SortPlanOptions& options) {
-  if (n == 0 || n > kSortPlanMaxKeys)
-    throw Error(ErrorCategory::usage,
-                "plan_sort_call: " + std::to_string(n) + " keys (1 to 2^31 - 1 are planned)");
+  if (n == 0 || n > sort_plan_max_keys(family))
+    throw Error(ErrorCategory::usage, "plan_sort_call: " + std::to_string(n) + " keys (1 to " +
+                                          std::to_string(sort_plan_max_keys(family)) +
+                                          " are planned)");
   if (bits.begin >= bits.end || bits.end > 8 * size_of(t))
     throw Error(ErrorCategory::usage, "plan_sort_call: a bit range outside the key");
   if (family != SortFamily::bitonic && options.tile.threads < kRadix)

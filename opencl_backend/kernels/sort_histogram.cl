@@ -12,7 +12,9 @@ SORT_KERNEL {
   for (uint k = tid; k < kMaxPasses * kRadix; k += WG) counts[k] = 0u;
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint stride = (uint)get_num_groups(0) * WG * UNROLL;
-  for (uint first = (uint)get_group_id(0) * WG * UNROLL + tid; first < pc.n; first += stride) {
+  // The step stops at n rather than wrap past 2^32 (n is at most 2^32 - 2^16).
+  for (uint first = (uint)get_group_id(0) * WG * UNROLL + tid; first < pc.n;
+       first = pc.n - first > stride ? first + stride : pc.n) {
     BITS k[UNROLL];
 #pragma unroll
     for (uint j = 0; j < UNROLL; ++j) {

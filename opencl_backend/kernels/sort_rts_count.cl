@@ -8,7 +8,7 @@ SORT_KERNEL {
   for (uint d = tid; d < kRadix; d += WG) counts[d] = 0u;
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint first = b * pc.tiles * (WG * UNROLL);
-  const uint last = min(pc.n, first + pc.tiles * (WG * UNROLL));
+  const uint last = first + min(pc.n - first, pc.tiles * (WG * UNROLL));  // no wrap past 2^32
   for (uint i = first + tid; i < last; i += WG)
     atomic_inc(&counts[digit_at(sort_bits((BITS)keys_in[i], mode), pc.shift, pc.width)]);
   barrier(CLK_LOCAL_MEM_FENCE);

@@ -124,10 +124,11 @@ SortPlanOptions sort_plan_options(const DeviceFacts& f, SortFamily family, DType
 SortLaunches sort_launches(const SortSpec& spec, const DeviceFacts& f, std::uint64_t n, DType t,
                            SortOrder order, BitRange bits, bool pairs, std::uint32_t polls,
                            std::optional<SortTile> tile) {
-  if (n > kSortPlanMaxKeys)
-    throw Error(ErrorCategory::unsupported,
-                std::string(spec.id()) + ": " + std::to_string(n) +
-                    " keys pass 2^31 - 1, which the OpenCL sorts do not yet cross");
+  if (n > sort_plan_max_keys(spec.family))
+    throw Error(ErrorCategory::unsupported, std::string(spec.id()) + ": " + std::to_string(n) +
+                                                " keys pass " +
+                                                std::to_string(sort_plan_max_keys(spec.family)) +
+                                                ", the most its 32-bit indices take");
   SortLaunches out;
   out.layout = plan_sort_call(spec.family, n, t, pairs, bits,
                               sort_plan_options(f, spec.family, t, polls, tile));

@@ -40,7 +40,7 @@ struct SortLaunches {
 SortPlanOptions sort_plan_options(const DeviceFacts& facts, SortFamily family, DType t,
                                   std::uint32_t polls, std::optional<SortTile> tile);
 
-// n in 1..kSortPlanMaxKeys, `bits` effective.
+// n in 1..sort_plan_max_keys(spec.family), `bits` effective; Error(unsupported) past it.
 SortLaunches sort_launches(const SortSpec& spec, const DeviceFacts& facts, std::uint64_t n, DType t,
                            SortOrder order, BitRange bits, bool pairs, std::uint32_t polls,
                            std::optional<SortTile> tile = {});

@@ -1006,10 +1006,10 @@ TEST_CASE("compare --transfers: the host link and the user path of each GPU back
   }
 }
 
-// The modules by device address (64-bit indices), which Vulkan runs for arrays past one binding,
-// forced at small n on lavapipe for every variant of both primitives (the binding/ conformance
-// cases run them at 2^26 + 5 for reduce only, being slow there); and a bad value of the knob leaves
-// Vulkan unavailable with one line saying why.
+// The modules by device address, which Vulkan runs for arrays past one binding, forced at small n
+// on lavapipe for every variant of the three primitives, sorts of keys and of pairs (the binding/
+// conformance cases run them at 2^26 + 5 for reduce only, being slow there); and a bad value of
+// the knob leaves Vulkan unavailable with one line saying why.
 TEST_CASE("XR_VK_ADDRESSING=address: every Vulkan variant by device address",
           "[cli][compare][vulkan][address]") {
   require_vulkan_or_skip();
@@ -1023,6 +1023,8 @@ TEST_CASE("XR_VK_ADDRESSING=address: every Vulkan variant by device address",
                             "inclusive,exclusive",
                             "--op",
                             "sum,max",
+                            "--values",
+                            "none,u32",
                             "--dtype",
                             "u32,f32",
                             "--n",
@@ -1043,7 +1045,9 @@ TEST_CASE("XR_VK_ADDRESSING=address: every Vulkan variant by device address",
     CHECK(row["ok"] == true);
     ids.insert(row["primitive"].get<std::string>() + " " + row["variant"].get<std::string>());
   }
-  CHECK(ids.size() >= 20);  // 12 reduce and 10 scan variants on lavapipe
+  CHECK(ids.size() >= 23);  // 12 reduce, 10 scan and 3 sort variants on lavapipe
+  for (const char* sort : {"sort radix/onesweep", "sort radix/reduce-then-scan"})
+    CHECK(ids.count(sort) == 1);
 
   setenv("XR_VK_ADDRESSING", "sideways", 1);
   expect_error({"run", "--backend", "vulkan", "--variant", "fast/vectorized", "--n", "1000"}, 3,

@@ -370,8 +370,33 @@ TEST_CASE("the bitonic plan: the tile sort, the network's steps, the gather over
   CHECK_THROWS(
       xr::plan_sort_call(xr::SortFamily::bitonic, 100, DType::u32, false, {0, 32}, uneven));
   CHECK_THROWS(xr::plan_sort_call(xr::SortFamily::bitonic, 0, DType::u32, false, {0, 32}, options));
-  CHECK_THROWS(xr::plan_sort_call(xr::SortFamily::bitonic, xr::kSortPlanMaxKeys + 1, DType::u32,
+  CHECK_THROWS(xr::plan_sort_call(xr::SortFamily::bitonic, xr::kBitonicPlanMaxKeys + 1, DType::u32,
                                   false, {0, 32}, options));
   CHECK_THROWS(
       xr::plan_sort_call(xr::SortFamily::bitonic, 100, DType::u32, false, {4, 4}, options));
+}
+
+TEST_CASE("the radix plans past 2^31 keys: 32-bit arguments that hold n, no tile past 2^32",
+          "[shapes][core]") {
+  xr::SortPlanOptions options;
+  options.tile = {1024, 63};  // the largest tile the plans are documented for: under 2^16 keys
+  for (const std::uint64_t n : {(std::uint64_t{1} << 31) + 5, xr::kSortPlanMaxKeys}) {
+    CAPTURE(n);
+    for (const xr::SortFamily family :
+         {xr::SortFamily::onesweep, xr::SortFamily::reduce_then_scan}) {
+      const xr::SortCallPlan plan =
+          xr::plan_sort_call(family, n, DType::u32, true, {0, 32}, options);
+      for (const xr::SortPassPlan& p : plan.passes) {
+        CHECK(p.args.n == n);
+        // A portion's or block's tiles start below n; the first tile past n still indexes below
+        // 2^32 (the shaders stop there).
+        const std::uint64_t first = std::uint64_t{p.args.first_tile} * options.tile.keys();
+        CHECK(first < n);
+        CHECK((n + options.tile.keys() - 1) / options.tile.keys() * options.tile.keys() <
+              (std::uint64_t{1} << 32));
+      }
+    }
+    CHECK_THROWS(xr::plan_sort_call(xr::SortFamily::onesweep, xr::kSortPlanMaxKeys + 1, DType::u32,
+                                    false, {0, 32}, options));
+  }
 }

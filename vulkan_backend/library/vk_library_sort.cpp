@@ -15,6 +15,7 @@ namespace xr::vulkan {
 namespace {
 
 static_assert(kSortBindings <= kLibraryBindings, "a sort's bindings are the library layout's");
+static_assert(sizeof(SortAddressPush) <= kPushBytes, "a sort's push constants are the layout's");
 
 // Polls of an unpublished predecessor before a workgroup counts its digits itself, unless the
 // tool's XR_VK_LOOKBACK_POLLS says (0: at once, the forced fallback of the tests): long enough
@@ -67,40 +68,78 @@ struct Sort::State {
   SortDispatches plan;
   std::vector<vk::Pipeline> pipelines;  // one per pass
 
-  // The descriptor of each SortOperand over the caller's operands.
-  std::array<VkDescriptorBufferInfo, kSortOperands> resolve(
-      const std::array<Operand, kCallers>& ops) const;
+  // Each SortOperand over the caller's operands: its descriptor and, for a plan by address, the
+  // keys' and values' device addresses.
+  struct Resolved {
+    std::array<VkDescriptorBufferInfo, kSortOperands> infos{};
+    std::array<VkDeviceAddress, kSortOperands> addresses{};
+  };
+  Resolved resolve(const std::array<Operand, kCallers>& ops) const;
+  void check_operands(const std::array<Operand, kCallers>& ops) const;
+  VkDeviceAddress address_of(const Operand& o) const;
 };
 
-std::array<VkDescriptorBufferInfo, kSortOperands> Sort::State::resolve(
-    const std::array<Operand, kCallers>& ops) const {
+void Sort::State::check_operands(const std::array<Operand, kCallers>& ops) const {
   const vk::DeviceSize alignment = context->operand_alignment();
   for (std::size_t i = 0; i < kCallers; ++i) {
     if (!pairs && (i == values_in || i == values_out)) continue;
-    if (!ops[i].buffer)
-      throw Error(ErrorCategory::usage, std::string("xreduce::vulkan: the sort's ") +
-                                            caller_name(i) + " operand is not a buffer");
-    if (ops[i].offset % alignment)
+    const Operand& o = ops[i];
+    // The words are always bound: scratch is a buffer; the arrays may be addresses by address.
+    if (!o.buffer && !(plan.by_address && i != scratch && o.address))
+      throw Error(
+          ErrorCategory::usage,
+          std::string("xreduce::vulkan: the sort's ") + caller_name(i) +
+              (plan.by_address && i != scratch ? " operand has neither a buffer nor an address"
+                                               : " operand is not a buffer"));
+    if ((o.buffer ? o.offset : o.address) % alignment)
       throw Error(ErrorCategory::usage, std::string("xreduce::vulkan: the sort's ") +
                                             caller_name(i) + " operand is not aligned to " +
                                             std::to_string(alignment) + " bytes");
   }
+}
+
+VkDeviceAddress Sort::State::address_of(const Operand& o) const {
+  if (!o.buffer) return o.address;
+  const VkBufferDeviceAddressInfo info{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, nullptr,
+                                       o.buffer};
+  return context->dispatch().vkGetBufferDeviceAddress(**context->device, &info) + o.offset;
+}
+
+Sort::State::Resolved Sort::State::resolve(const std::array<Operand, kCallers>& ops) const {
+  check_operands(ops);
   const SortCallPlan& l = plan.layout;
   const Operand& s = ops[scratch];
   const vk::DeviceSize value_bytes = count * 4;
+  const VkDescriptorBufferInfo words{s.buffer, s.offset + l.words_at, l.scratch_bytes - l.words_at};
+  Resolved r;
+  if (plan.by_address) {
+    // Every binding the words (the modules read binding 4 alone), so no range passes the limit.
+    r.infos.fill(words);
+    const VkDeviceAddress at = address_of(s);
+    r.addresses = {address_of(ops[keys_in]),
+                   address_of(ops[keys_out]),
+                   pairs ? address_of(ops[values_in]) : 0,
+                   pairs ? address_of(ops[values_out]) : 0,
+                   at + l.alternate_keys_at,
+                   at + l.alternate_values_at,
+                   0,
+                   0};
+    return r;
+  }
   // Keys-only calls bind the words at the values' bindings, which their modules never read.
   const auto value_info = [&](std::size_t i) -> VkDescriptorBufferInfo {
-    if (!pairs) return {s.buffer, s.offset + l.words_at, VK_WHOLE_SIZE};
+    if (!pairs) return words;
     return {ops[i].buffer, ops[i].offset, value_bytes};
   };
-  return {VkDescriptorBufferInfo{ops[keys_in].buffer, ops[keys_in].offset, key_bytes},
-          {ops[keys_out].buffer, ops[keys_out].offset, key_bytes},
-          value_info(values_in),
-          value_info(values_out),
-          {s.buffer, s.offset + l.alternate_keys_at, key_bytes},
-          {s.buffer, s.offset + l.alternate_values_at, pairs ? value_bytes : key_bytes},
-          {s.buffer, s.offset + l.words_at, l.scratch_bytes - l.words_at},
-          {s.buffer, s.offset + l.items_at, std::max<vk::DeviceSize>(l.items_bytes, 4)}};
+  r.infos = {VkDescriptorBufferInfo{ops[keys_in].buffer, ops[keys_in].offset, key_bytes},
+             {ops[keys_out].buffer, ops[keys_out].offset, key_bytes},
+             value_info(values_in),
+             value_info(values_out),
+             {s.buffer, s.offset + l.alternate_keys_at, key_bytes},
+             {s.buffer, s.offset + l.alternate_values_at, pairs ? value_bytes : key_bytes},
+             words,
+             {s.buffer, s.offset + l.items_at, std::max<vk::DeviceSize>(l.items_bytes, 4)}};
+  return r;
 }
 
 Sort::Sort(const Context& context, const SortDesc& desc) : state_(std::make_unique<State>()) {
@@ -116,7 +155,8 @@ Sort::Sort(const Context& context, const SortDesc& desc) : state_(std::make_uniq
   if (desc.count == 0) return;
   s.plan = sort_dispatches(spec, c.facts, desc.count, desc.dtype, desc.order,
                            effective_bits(desc.bits, desc.dtype), desc.pairs,
-                           c.knobs.lookback_polls.value_or(kLookBackPolls), c.knobs.sort_tile);
+                           c.knobs.lookback_polls.value_or(kLookBackPolls), c.knobs.sort_tile,
+                           c.knobs.force_address);
   for (const SortDispatch& d : s.plan.passes)
     s.pipelines.push_back(c.pipelines->get({.module = d.module,
                                             .workgroup = d.workgroup,
@@ -147,7 +187,7 @@ void Sort::record(VkCommandBuffer cmd, const Operand& keys_in, const Operand& ke
                   const Operand& scratch) const {
   const State& s = *state_;
   if (s.plan.passes.empty()) return;  // a sort of nothing
-  const auto infos = s.resolve({keys_in, keys_out, values_in, values_out, scratch});
+  const State::Resolved r = s.resolve({keys_in, keys_out, values_in, values_out, scratch});
   const auto& d = s.context->dispatch();
   const VkPipelineLayout layout = s.context->pipelines->pushed_layout();
   for (std::size_t i = 0; i < s.plan.passes.size(); ++i) {
@@ -156,9 +196,17 @@ void Sort::record(VkCommandBuffer cmd, const Operand& keys_in, const Operand& ke
     d.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s.pipelines[i]);
     std::array<const VkDescriptorBufferInfo*, kSortBindings> buffers{};
     for (std::size_t b = 0; b < kSortBindings; ++b)
-      buffers[b] = &infos[static_cast<std::size_t>(pass.bindings[b])];
+      buffers[b] = &r.infos[static_cast<std::size_t>(pass.bindings[b])];
     record_pushed_buffers(*s.context, cmd, buffers);
-    d.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pass.push, &pass.push);
+    if (pass.by_address) {
+      SortAddressPush push{.operands = {}, .args = pass.push};
+      for (std::size_t b = 0; b < push.operands.size(); ++b)
+        push.operands[b] = r.addresses[static_cast<std::size_t>(pass.bindings[b])];
+      d.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+    } else {
+      d.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pass.push,
+                           &pass.push);
+    }
     d.vkCmdDispatch(cmd, pass.grid.x, pass.grid.y, 1);
   }
 }

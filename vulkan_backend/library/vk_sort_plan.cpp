@@ -36,12 +36,19 @@ std::uint32_t key_kind(DType t) {
   return is_integer(t) ? 1 : 2;
 }
 
-std::string module_of(const SortPassPlan& p, DType t) {
+// The passes that read or write keys by index, built both ways (shaders/CMakeLists.txt).
+bool has_address_form(SortStage s) {
+  return s == SortStage::histogram || s == SortStage::onesweep || s == SortStage::rts_count ||
+         s == SortStage::rts_scatter;
+}
+
+std::string module_of(const SortPassPlan& p, DType t, bool by_address) {
   std::string m(p.kernel);
   if (p.stage == SortStage::init || p.stage == SortStage::bins || p.stage == SortStage::rts_scan)
     return m;
   m += ".k" + std::to_string(8 * size_of(t));
   if (p.moves_values) m += ".pairs";
+  if (by_address && has_address_form(p.stage)) m += ".addr";
   return m;
 }
 
@@ -99,16 +106,17 @@ SortPlanOptions sort_plan_options(const DeviceFacts& f, SortFamily family, DType
 
 SortDispatches sort_dispatches(const SortSpec& spec, const DeviceFacts& f, std::uint64_t n, DType t,
                                SortOrder order, BitRange bits, bool pairs, std::uint32_t polls,
-                               std::optional<SortTile> tile) {
+                               std::optional<SortTile> tile, bool force_address) {
+  if (n > sort_plan_max_keys(spec.family))
+    throw Error(ErrorCategory::unsupported, std::string(spec.id()) + ": " + std::to_string(n) +
+                                                " keys pass " +
+                                                std::to_string(sort_plan_max_keys(spec.family)) +
+                                                ", the most its 32-bit indices take");
   const std::uint64_t largest = std::max<std::uint64_t>(size_of(t), 4) * n;
-  if (n > kSortPlanMaxKeys || largest > f.limits.maxStorageBufferRange)
-    throw Error(ErrorCategory::unsupported,
-                std::string(spec.id()) + ": " + std::to_string(n) + " " +
-                    std::string(to_string(t)) + " keys pass one storage-buffer binding (" +
-                    std::to_string(f.limits.maxStorageBufferRange) +
-                    " bytes) or 2^31 keys, which the Vulkan sorts do not yet cross");
   const SortPlanOptions options = sort_plan_options(f, spec.family, t, polls, tile);
   SortDispatches out{.passes = {},
+                     .by_address = spec.family != SortFamily::bitonic &&
+                                   (force_address || largest > f.limits.maxStorageBufferRange),
                      .layout = plan_sort_call(spec.family, n, t, pairs, bits, options)};
   if (out.layout.items_bytes > f.limits.maxStorageBufferRange)
     throw Error(ErrorCategory::unsupported,
@@ -119,7 +127,7 @@ SortDispatches sort_dispatches(const SortSpec& spec, const DeviceFacts& f, std::
                     std::to_string(f.limits.maxStorageBufferRange) + " bytes)");
   const std::uint32_t mode = key_kind(t) | (order == SortOrder::descending ? 4u : 0u);
   for (const SortPassPlan& p : out.layout.passes)
-    out.passes.push_back({.module = module_of(p, t),
+    out.passes.push_back({.module = module_of(p, t, out.by_address),
                           .workgroup = p.threads,
                           .items = p.items,
                           .window = kLookBackWindow,
@@ -127,7 +135,8 @@ SortDispatches sort_dispatches(const SortSpec& spec, const DeviceFacts& f, std::
                           .min_subgroup = smallest_subgroup(f),
                           .bindings = p.bindings,
                           .push = p.args,
-                          .grid = grid_for(p.groups, f, spec.id())});
+                          .grid = grid_for(p.groups, f, spec.id()),
+                          .by_address = out.by_address && has_address_form(p.stage)});
   return out;
 }
 

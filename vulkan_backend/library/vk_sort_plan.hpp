@@ -3,6 +3,8 @@
 // five bindings, its push constants and grid; and the tiles this device's shared memory takes.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,6 +20,13 @@ namespace xr::vulkan {
 // The push constants of a sort pass (shaders/sort_common.glsl), byte for byte.
 using SortPush = SortArgs;
 static_assert(sizeof(SortPush) == 84, "SortPush must match shaders/sort_common.glsl");
+// The same after the keys' and values' device addresses (the XR_ADDRESS modules): each pass's
+// bindings 0 to 3, in that order.
+struct SortAddressPush {
+  std::array<std::uint64_t, 4> operands{};
+  SortArgs args;
+};
+static_assert(offsetof(SortAddressPush, args) == 32, "SortAddressPush must match sort_common.glsl");
 
 struct SortDispatch {
   std::string module;
@@ -29,10 +38,14 @@ struct SortDispatch {
   SortBindings bindings{};
   SortPush push;
   Grid grid;
+  bool by_address = false;  // its module reaches the keys and values by SortAddressPush
 };
 
 struct SortDispatches {
   std::vector<SortDispatch> passes;
+  // The keys and values by device address (an array past one binding, or XR_VK_ADDRESSING),
+  // the passes' modules their XR_ADDRESS forms; the words stay bound.
+  bool by_address = false;
   SortCallPlan layout;  // core's plan: the scratch's layout (its passes are translated above)
 };
 
@@ -45,9 +58,12 @@ struct SortDispatches {
 SortPlanOptions sort_plan_options(const DeviceFacts& facts, SortFamily family, DType t,
                                   std::uint32_t polls, std::optional<SortTile> tile);
 
-// n >= 1, `bits` effective. Error(unsupported) past what one binding holds.
+// n >= 1, `bits` effective. The radix sorts go by address where an array passes one binding or
+// `force_address`. Error(unsupported) past sort_plan_max_keys, or where bitonic's items pass one
+// binding.
 SortDispatches sort_dispatches(const SortSpec& spec, const DeviceFacts& facts, std::uint64_t n,
                                DType t, SortOrder order, BitRange bits, bool pairs,
-                               std::uint32_t polls, std::optional<SortTile> tile = {});
+                               std::uint32_t polls, std::optional<SortTile> tile = {},
+                               bool force_address = false);
 
 }  // namespace xr::vulkan

@@ -3,8 +3,8 @@
 // The API says only what it does differently, as the functions it passes:
 //   Reduces(), Scans(), Sorts()        the tables (rows with id(), needs, schedule, group_bytes
 //                                      for scans; a reduce's is core's reduce_group_memory_bytes;
-//                                      a sort's threads and group_bytes); Sorts nullptr for an
-//                                      API without sorts
+//                                      a sort's family, threads and group_bytes); Sorts nullptr for
+//                                      an API without sorts
 //   Dtypes()                           the element types the API runs
 //   Words(needs)                       a row's requirement bits in words
 //   Missing(needs, threads, group_bytes, facts)
@@ -20,6 +20,7 @@
 #include "xreduce/call_check.hpp"
 #include "xreduce/catalog.hpp"
 #include "xreduce/reduce_plan.hpp"
+#include "xreduce/sort_passes.hpp"
 
 namespace xr {
 
@@ -43,8 +44,12 @@ struct LibraryVariants {
     if (primitive == Primitive::reduce)
       return table_variant(primitive, id, Dtypes(), Words(find_row(Reduces(), id)->needs));
     if constexpr (kSorts)
-      if (primitive == Primitive::sort)
-        return table_variant(primitive, id, Dtypes(), Words(find_row(Sorts(), id)->needs));
+      if (primitive == Primitive::sort) {
+        const auto& row = *find_row(Sorts(), id);
+        VariantInfo v = table_variant(primitive, id, Dtypes(), Words(row.needs));
+        v.max_elements = sort_plan_max_keys(row.family);  // core's plans' 32-bit indices
+        return v;
+      }
     const auto& scan = *find_row(Scans(), id);
     return table_variant(primitive, id, Dtypes(), Words(scan.needs), scan.schedule.deterministic);
   }

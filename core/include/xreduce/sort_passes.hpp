@@ -134,10 +134,17 @@ inline std::uint64_t bitonic_item_bytes(DType t) {
   return size_of(t) == 8 ? 16 : 8;
 }
 
-// The largest n the plans take: 32-bit indices and counts.
-inline constexpr std::uint64_t kSortPlanMaxKeys = (std::uint64_t{1} << 31) - 1;
+// The largest n the plans take: unsigned 32-bit indices and counts, with a tile's reach past the
+// last key (a tile holds fewer than 2^16 keys) still below 2^32. bitonic/smem pads n to a power
+// of two, which its 32-bit indices must hold: at most 2^31 keys.
+inline constexpr std::uint64_t kSortPlanMaxKeys =
+    (std::uint64_t{1} << 32) - (std::uint64_t{1} << 16);
+inline constexpr std::uint64_t kBitonicPlanMaxKeys = std::uint64_t{1} << 31;
+inline constexpr std::uint64_t sort_plan_max_keys(SortFamily family) {
+  return family == SortFamily::bitonic ? kBitonicPlanMaxKeys : kSortPlanMaxKeys;
+}
 
-// n in 1..kSortPlanMaxKeys, `bits` effective (effective_bits). Error(usage) otherwise.
+// n in 1..sort_plan_max_keys(family), `bits` effective (effective_bits). Error(usage) otherwise.
 SortCallPlan plan_sort_call(SortFamily family, std::uint64_t n, DType t, bool pairs, BitRange bits,
                             const SortPlanOptions& options);
 
