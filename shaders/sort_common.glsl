@@ -9,9 +9,12 @@
 // modules rank no digits, so they take neither the words nor the digit scan). The host binds the
 // caller's arrays or the alternate arrays in scratch per pass. With XR_ADDRESS (the modules the
 // host picks for arrays past one binding, as the scan's), the keys and values are reached by
-// device address instead (the push constants' first four words), with the same 32-bit indices;
-// the words stay at binding 4. Shaders reach them through load_key, store_key, load_value and
-// store_value alone.
+// device address instead (the push constants' first four 64-bit words), and the sort takes core's
+// wide form (xreduce/sort_passes.hpp): IDX indices and PC_N keys in 64 bits, every count that may
+// pass 2^32 (histograms, bins, reduce-then-scan's table) two words of `words`, low then high; a
+// tile's own counts stay 32-bit. The words stay at binding 4. Shaders reach the arrays through
+// load_key, store_key, load_value and store_value, and the counts through load_count, store_count
+// and add_count, alone.
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_memory_scope_semantics : require
 #if defined(K64)
@@ -55,6 +58,7 @@ layout(push_constant) uniform SortParams {
   uint stage;        // bitonic: k, the length of the runs a step merges
   uint stride;       // bitonic: j, a global step's compare distance
   uint padded;       // bitonic: the items (n padded to a power of two, at least one tile)
+  uint n_high;       // n's bits from 32 (the wide form)
 }
 pc;
 
@@ -91,6 +95,16 @@ const bool kDescending = (SORT_MODE & 4u) != 0u;
 #endif
 
 #ifdef XR_ADDRESS
+#define IDX uint64_t
+#define PC_N ((uint64_t(pc.n_high) << 32) | uint64_t(pc.n))
+const uint kCountWords = 2;
+#else
+#define IDX uint
+#define PC_N pc.n
+const uint kCountWords = 1;
+#endif
+
+#ifdef XR_ADDRESS
 layout(buffer_reference, std430, buffer_reference_align = KEY_BYTES) readonly restrict buffer
 KeyIn {
   KEY v;
@@ -99,8 +113,8 @@ layout(buffer_reference, std430, buffer_reference_align = KEY_BYTES) writeonly r
 KeyOut {
   KEY v;
 };
-BITS load_key(uint i) { return BITS(KeyIn(pc.keys_in_at + uint64_t(i) * KEY_BYTES).v); }
-void store_key(uint i, BITS k) { KeyOut(pc.keys_out_at + uint64_t(i) * KEY_BYTES).v = KEY(k); }
+BITS load_key(IDX i) { return BITS(KeyIn(pc.keys_in_at + i * KEY_BYTES).v); }
+void store_key(IDX i, BITS k) { KeyOut(pc.keys_out_at + i * KEY_BYTES).v = KEY(k); }
 #ifdef PAIRS
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly restrict buffer ValueIn {
   uint v;
@@ -108,8 +122,8 @@ layout(buffer_reference, std430, buffer_reference_align = 4) readonly restrict b
 layout(buffer_reference, std430, buffer_reference_align = 4) writeonly restrict buffer ValueOut {
   uint v;
 };
-uint load_value(uint i) { return ValueIn(pc.values_in_at + uint64_t(i) * 4u).v; }
-void store_value(uint i, uint v) { ValueOut(pc.values_out_at + uint64_t(i) * 4u).v = v; }
+uint load_value(IDX i) { return ValueIn(pc.values_in_at + i * 4u).v; }
+void store_value(IDX i, uint v) { ValueOut(pc.values_out_at + i * 4u).v = v; }
 #endif
 #else
 layout(set = 0, binding = 0) readonly restrict buffer KeysIn { KEY keys_in[]; };
@@ -129,7 +143,7 @@ void store_value(uint i, uint v) { values_out[i] = v; }
 layout(set = 0, binding = 4) coherent buffer Words { uint words[]; };
 #endif
 
-BITS key_bits(uint i) { return load_key(i); }
+BITS key_bits(IDX i) { return load_key(i); }
 
 // What the sort compares a key by (core's sort_bits): the ordered bits, flipped for descending,
 // either float zero as the top bit alone.
@@ -153,6 +167,49 @@ uint digit_at(BITS sorted, uint shift, uint width) {
 }
 
 #ifndef SORT_ITEMS
+// Count c (two words in the wide form) of the words at word offset `at`.
+IDX load_count(uint at) {
+#ifdef XR_ADDRESS
+  return uint64_t(words[at]) | (uint64_t(words[at + 1u]) << 32);
+#else
+  return words[at];
+#endif
+}
+void store_count(uint at, IDX c) {
+  words[at] = uint(c);
+#ifdef XR_ADDRESS
+  words[at + 1u] = uint(c >> 32);
+#endif
+}
+// Adds `c` to the count at `at` atomically: in the wide form each add that wraps the low word
+// carries one into the high word, so the pair is exact once every add has landed.
+void add_count(uint at, uint c) {
+#ifdef XR_ADDRESS
+  const uint before = atomicAdd(words[at], c);
+  if (before + c < before) atomicAdd(words[at + 1u], 1u);
+#else
+  atomicAdd(words[at], c);
+#endif
+}
+
+#if defined(XR_ADDRESS) && defined(SORT_WIDE_SCAN)
+// The exclusive scan of 64-bit counts over the whole workgroup, in shared memory (Hillis &
+// Steele): once per sort pass, where subgroup arithmetic on 64-bit integers is not assumed.
+shared uint64_t wide_scan[WG];
+uint64_t exclusive_over_workgroup_wide(uint64_t v) {
+  const uint i = gl_LocalInvocationIndex;
+  wide_scan[i] = v;
+  barrier();
+  for (uint d = 1u; d < WG; d <<= 1) {
+    const uint64_t add = i >= d ? wide_scan[i - d] : 0ul;
+    barrier();
+    wide_scan[i] += add;
+    barrier();
+  }
+  return wide_scan[i] - v;
+}
+#endif
+
 // The exclusive scan of `v` over the workgroup's first 256 invocations, every invocation calling
 // (those past 256 with 0). Needs WG >= 256 and subgroup arithmetic; subgroups of at least 4
 // invocations cover the digits in 64 subgroups, the only ones whose totals count.

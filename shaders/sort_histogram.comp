@@ -1,8 +1,9 @@
 #version 450
 // radix/onesweep's first pass: one read of the keys counts the digits of every digit pass at
 // once (8-bit digits from pc.begin to pc.end), into a workgroup's shared counters, then added to
-// the histograms at pc.histograms (pass p's 256 counts at p * 256). A workgroup counts keys
-// grid-strided: its 32-bit counters cannot wrap below 2^32 keys.
+// the histograms at pc.histograms (pass p's 256 counts from count p * 256). A workgroup counts
+// keys grid-strided, n over up to 1024 workgroups (2^30 each at 2^40 keys): its 32-bit counters
+// cannot wrap.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #include "sort_common.glsl"
@@ -16,16 +17,16 @@ void main() {
   for (uint k = gl_LocalInvocationIndex; k < kMaxPasses * kRadix; k += WG) counts[k] = 0u;
   barrier();
   const uint stride = gl_NumWorkGroups.x * WG * ITEMS;
-  // The step stops at n rather than wrap past 2^32 (n is at most 2^32 - 2^16).
-  for (uint first = gl_WorkGroupID.x * WG * ITEMS + gl_LocalInvocationIndex; first < pc.n;
-       first = pc.n - first > stride ? first + stride : pc.n) {
+  // The step stops at n rather than wrap past 2^32 (the narrow form's n is at most 2^32 - 2^16).
+  for (IDX first = gl_WorkGroupID.x * WG * ITEMS + gl_LocalInvocationIndex; first < PC_N;
+       first = PC_N - first > stride ? first + stride : PC_N) {
     BITS k[ITEMS];
     [[unroll]] for (uint j = 0; j < ITEMS; ++j) {
-      const uint i = first + j * WG;
-      k[j] = i < pc.n ? sort_bits(key_bits(i)) : BITS(0);
+      const IDX i = first + j * WG;
+      k[j] = i < PC_N ? sort_bits(key_bits(i)) : BITS(0);
     }
     [[unroll]] for (uint j = 0; j < ITEMS; ++j) {
-      if (first + j * WG >= pc.n) continue;
+      if (first + j * WG >= PC_N) continue;
       [[unroll]] for (uint p = 0; p < kMaxPasses; ++p) {
         if (p >= passes) break;
         const uint shift = pc.begin + 8u * p;
@@ -35,5 +36,5 @@ void main() {
   }
   barrier();
   for (uint k = gl_LocalInvocationIndex; k < passes * kRadix; k += WG)
-    if (counts[k] != 0u) atomicAdd(words[pc.histograms + k], counts[k]);
+    if (counts[k] != 0u) add_count(pc.histograms + k * kCountWords, counts[k]);
 }

@@ -82,7 +82,7 @@ void walk(inout int next, inout uint before, inout bool done) {
 void count_predecessor(uint t) {
   for (uint k = gl_LocalInvocationIndex; k < kRadix; k += WG) subgroup_digits[k] = 0u;
   barrier();
-  const uint base = (pc.first_tile + t) * TILE;
+  const IDX base = IDX(pc.first_tile + t) * TILE;
   [[unroll]] for (uint j = 0; j < ITEMS; ++j)
     atomicAdd(subgroup_digits[digit_at(sort_bits(key_bits(base + j * WG + gl_LocalInvocationIndex)),
                                        pc.shift, pc.width)],
@@ -128,8 +128,8 @@ void main() {
   const uint tile = drawn;
   if (tile >= pc.tiles) return;  // a 2-D grid's workgroups past the tiles
   zero_next_status(tile);
-  const uint base = (pc.first_tile + tile) * TILE;
-  const uint valid = min(TILE, pc.n - base);
+  const IDX base = IDX(pc.first_tile + tile) * TILE;
+  const uint valid = uint(min(IDX(TILE), PC_N - base));
   load_tile(base, valid);
 
   const uint d = gl_LocalInvocationIndex;
@@ -145,8 +145,8 @@ void main() {
   const uint before = look_back(tile);
   if (d < kRadix) {
     if (tile > 0u) publish(tile, d, kPrefix | (before + count));
-    const uint first = words[pc.bins_in + d] + before;
-    if (tile + 1u == pc.tiles) words[pc.bins_out + d] = first + count;
+    const IDX first = load_count(pc.bins_in + d * kCountWords) + before;
+    if (tile + 1u == pc.tiles) store_count(pc.bins_out + d * kCountWords, first + count);
     digit_first[d] = first - start;
   }
   barrier();

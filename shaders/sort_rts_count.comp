@@ -1,7 +1,7 @@
 #version 450
 // radix/reduce-then-scan's upsweep: workgroup b counts the digits of its chunk (pc.tiles tiles of
 // WG x ITEMS keys from tile b * pc.tiles) into row b of the digit-major table at pc.bins_in (digit
-// d's count at d * pc.blocks + b).
+// d's count at count d * pc.blocks + b).
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #include "sort_common.glsl"
@@ -15,11 +15,11 @@ void main() {
   const uint b = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   if (b >= pc.blocks) return;
   const uint tile = WG * ITEMS;
-  const uint first = b * pc.tiles * tile;
-  const uint last = first + min(pc.n - first, pc.tiles * tile);  // no wrap past 2^32
-  for (uint i = first + gl_LocalInvocationIndex; i < last; i += WG)
+  const IDX first = IDX(b) * pc.tiles * tile;
+  const IDX last = first + min(PC_N - first, IDX(pc.tiles * tile));  // no wrap past IDX
+  for (IDX i = first + gl_LocalInvocationIndex; i < last; i += WG)
     atomicAdd(counts[digit_at(sort_bits(key_bits(i)), pc.shift, pc.width)], 1u);
   barrier();
   for (uint d = gl_LocalInvocationIndex; d < kRadix; d += WG)
-    words[pc.bins_in + d * pc.blocks + b] = counts[d];
+    store_count(pc.bins_in + (d * pc.blocks + b) * kCountWords, counts[d]);
 }

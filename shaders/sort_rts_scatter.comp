@@ -1,7 +1,7 @@
 #version 450
 // radix/reduce-then-scan's downsweep: workgroup b ranks its chunk tile by tile (sort_tile.glsl)
 // and writes each tile's keys (and values) from its digits' running first indices, which start
-// at its row of the scanned table (pc.bins_in, digit d's at d * pc.blocks + b).
+// at its row of the scanned table (pc.bins_in, digit d's at count d * pc.blocks + b).
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_shuffle : require
@@ -13,12 +13,12 @@ void main() {
   const uint b = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   if (b >= pc.blocks) return;
   const uint d = gl_LocalInvocationIndex;
-  uint next = d < kRadix ? words[pc.bins_in + d * pc.blocks + b] : 0u;
+  IDX next = d < kRadix ? load_count(pc.bins_in + (d * pc.blocks + b) * kCountWords) : 0u;
   const uint first_tile = b * pc.tiles;
   for (uint t = first_tile; t < first_tile + pc.tiles; ++t) {
-    const uint base = t * TILE;
-    if (base >= pc.n) break;
-    const uint valid = min(TILE, pc.n - base);
+    const IDX base = IDX(t) * TILE;
+    if (base >= PC_N) break;
+    const uint valid = uint(min(IDX(TILE), PC_N - base));
     zero_subgroup_row();
     barrier();
     load_tile(base, valid);

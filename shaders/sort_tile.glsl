@@ -26,7 +26,7 @@ shared uint subgroup_digits[(WG / MIN_SUBGROUP) * kRowWords];
 shared uint staged[TILE * KEY_WORDS];  // the tile in digit order: keys, then values
 // A digit's output index less its first place in the tile; before that, each digit's count and
 // first place in the tile, handed between the invocations of digits and of words.
-shared uint digit_first[kRadix];
+shared IDX digit_first[kRadix];
 
 // Registers decide how many workgroups an SM holds (134 a thread with a digit, a rank and an
 // output digit per item at 384 x 20 on an H200: one workgroup): digits go four to a word, and a
@@ -48,7 +48,7 @@ uint slot_of(uint i) {
 }
 
 // This invocation's keys of the tile at `base` with `valid` keys, and their digits.
-void load_tile(uint base, uint valid) {
+void load_tile(IDX base, uint valid) {
   [[unroll]] for (uint w = 0; w < kDigitWords; ++w) tile_digits[w] = 0u;
   [[unroll]] for (uint i = 0; i < ITEMS; ++i) {
     const uint s = slot_of(i);
@@ -59,7 +59,7 @@ void load_tile(uint base, uint valid) {
 }
 
 #ifdef PAIRS
-void load_values(uint base, uint valid) {
+void load_values(IDX base, uint valid) {
   [[unroll]] for (uint i = 0; i < ITEMS; ++i) {
     const uint s = slot_of(i);
     tile_value[i] = s < valid ? load_value(base + s) : 0u;
@@ -97,7 +97,7 @@ uint subgroup_offsets() {
     digit_first[2u * w + 1u] = total >> 16;
   }
   barrier();
-  return gl_LocalInvocationIndex < kRadix ? digit_first[gl_LocalInvocationIndex] : 0u;
+  return gl_LocalInvocationIndex < kRadix ? uint(digit_first[gl_LocalInvocationIndex]) : 0u;
 }
 
 // Every subgroup's place of each digit moves on by the digit's first place in the tile (each
@@ -107,7 +107,7 @@ void add_start(uint start) {
   barrier();
   const uint w = gl_LocalInvocationIndex;
   if (w < kRowWords) {
-    const uint both = digit_first[2u * w] | (digit_first[2u * w + 1u] << 16);
+    const uint both = uint(digit_first[2u * w]) | (uint(digit_first[2u * w + 1u]) << 16);
     for (uint s = 0; s < gl_NumSubgroups; ++s) subgroup_digits[s * kRowWords + w] += both;
   }
 }

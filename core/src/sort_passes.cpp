@@ -24,6 +24,14 @@ std::uint32_t u32(std::uint64_t x) {
   return static_cast<std::uint32_t>(x);
 }
 
+// A pass's n: the low 32 bits, and the high ones for the wide form.
+SortArgs args_of(std::uint64_t n) {
+  SortArgs a;
+  a.n = u32(n);
+  a.n_high = u32(n >> 32);
+  return a;
+}
+
 // Where a digit pass's keys (or values) come from and go.
 SortOperand keys_of(SortBuffer b) {
   return b == SortBuffer::input    ? SortOperand::keys_in
@@ -67,19 +75,19 @@ void plan_onesweep(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, Bit
   const auto passes = u32(digits.size());
   const auto launches = u32(digits.size() * portions.size());
   const auto rows = u32(portions.front().tiles);  // the largest portion's tiles
+  const std::uint32_t count_words = o.wide ? 2 : 1;
   // The words' layout (see the header).
   const std::uint32_t histograms = 0;
-  const std::uint32_t counters = histograms + passes * kRadix;
+  const std::uint32_t counters = histograms + passes * kRadix * count_words;
   const std::uint32_t status0 = counters + (launches + 63) / 64 * 64;
   const std::uint32_t status1 = status0 + rows * kRadix;
   const std::uint32_t bins = status1 + rows * kRadix;
-  const std::uint32_t fallbacks = bins + passes * 2 * kRadix;
+  const std::uint32_t fallbacks = bins + passes * 2 * kRadix * count_words;
   lay_out(plan, n, t, pairs, needs_alternate(digits), fallbacks + 2);
   plan.fallbacks_at = plan.words_at + std::uint64_t{fallbacks} * 4;
   plan.tiles = std::uint64_t{passes} * (n + o.tile.keys() - 1) / o.tile.keys();
 
-  SortArgs base;
-  base.n = u32(n);
+  SortArgs base = args_of(n);
   base.begin = bits.begin;
   base.end = bits.end;
   base.histograms = histograms;
@@ -115,8 +123,8 @@ void plan_onesweep(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, Bit
       a.width = digits[p].width;
       a.first_tile = u32(portion.first_tile);
       a.tiles = u32(portion.tiles);
-      a.bins_in = bins + (p * 2 + portion.bins_in) * kRadix;
-      a.bins_out = bins + (p * 2 + portion.bins_out) * kRadix;
+      a.bins_in = bins + (p * 2 + portion.bins_in) * kRadix * count_words;
+      a.bins_out = bins + (p * 2 + portion.bins_out) * kRadix * count_words;
       a.status = launch % 2 == 0 ? status0 : status1;
       a.next_status = launch % 2 == 0 ? status1 : status0;
       a.zero_rows = rows;
@@ -139,10 +147,9 @@ void plan_reduce_then_scan(SortCallPlan& plan, std::uint64_t n, DType t, bool pa
                            const SortPlanOptions& o) {
   const std::vector<DigitPass> digits = radix_digit_passes(bits);
   const RadixChunks chunks = radix_chunks(n, o.tile.keys(), o.wave, kMaxPortionKeys);
-  lay_out(plan, n, t, pairs, needs_alternate(digits), kRadix * chunks.blocks);
+  lay_out(plan, n, t, pairs, needs_alternate(digits), kRadix * chunks.blocks * (o.wide ? 2 : 1));
   for (const DigitPass& d : digits) {
-    SortArgs a;
-    a.n = u32(n);
+    SortArgs a = args_of(n);
     a.shift = d.shift;
     a.width = d.width;
     a.tiles = u32(chunks.tiles_per_block);
@@ -237,8 +244,7 @@ void plan_bitonic(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, BitR
   const SortTile tile = bitonic_tile_for(n, o.bitonic);
   const BitonicSchedule network = bitonic_schedule(n, tile.keys());
   lay_out_items(plan, network.padded, t);
-  SortArgs base;
-  base.n = u32(n);
+  SortArgs base = args_of(n);
   base.begin = bits.begin;
   base.end = bits.end;
   base.tiles = u32(network.tiles);
@@ -262,6 +268,12 @@ SortCallPlan plan_sort_call(SortFamily family, std::uint64_t n, DType t, bool pa
     throw Error(ErrorCategory::usage, "plan_sort_call: " + std::to_string(n) + " keys (1 to " +
                                           std::to_string(sort_plan_max_keys(family)) +
                                           " are planned)");
+  if (sort_needs_wide(n) && !options.wide)
+    throw Error(ErrorCategory::usage, "plan_sort_call: " + std::to_string(n) +
+                                          " keys need the wide form (past " +
+                                          std::to_string(kSortNarrowMaxKeys) + ")");
+  if (family == SortFamily::bitonic && options.wide)
+    throw Error(ErrorCategory::usage, "plan_sort_call: bitonic/smem has no wide form");
   if (bits.begin >= bits.end || bits.end > 8 * size_of(t))
     throw Error(ErrorCategory::usage, "plan_sort_call: a bit range outside the key");
   if (family != SortFamily::bitonic && options.tile.threads < kRadix)

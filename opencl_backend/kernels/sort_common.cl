@@ -5,6 +5,10 @@
 //   K16 | K32 | K64   the key's width (one program per width: its kind and order are `mode`)
 //   PAIRS             the pass moves a u32 value with each key
 //   WG, UNROLL        the work-group and the tile's keys per work-item
+//   WIDE, XR_IDX64    core's wide form (xreduce/sort_passes.hpp): IDX indices and PC_N keys in
+//                     64 bits, every count that may pass 2^32 (histograms, bins, reduce-then-
+//                     scan's table) two words of `words`, low then high, reached through
+//                     load_count, store_count and add_count; a tile's own counts stay 32-bit
 //
 // Every sort kernel takes the same arguments (SORT_KERNEL): the five operands as buffers with an
 // element offset each (the host binds the caller's arrays or regions of its scratch: OpenCL
@@ -54,7 +58,44 @@ typedef struct {
   uint stage;        // bitonic: k, the length of the runs a step merges
   uint stride;       // bitonic: j, a global step's compare distance
   uint padded;       // bitonic: the items (n padded)
+  uint n_high;       // n's bits from 32 (the wide form)
 } SortArgs;
+
+#ifdef WIDE
+#ifndef XR_IDX64
+#error "the wide form's IDX is common.cl's with XR_IDX64"
+#endif
+#define PC_N ((((ulong)pc.n_high) << 32) | (ulong)pc.n)
+#define kCountWords 2u
+#else
+#define PC_N pc.n
+#define kCountWords 1u
+#endif
+
+// The count (two words in the wide form) at word `at` of `words`.
+IDX load_count(__global const uint* words, uint at) {
+#ifdef WIDE
+  return (ulong)words[at] | ((ulong)words[at + 1u] << 32);
+#else
+  return words[at];
+#endif
+}
+void store_count(__global uint* words, uint at, IDX c) {
+  words[at] = (uint)c;
+#ifdef WIDE
+  words[at + 1u] = (uint)(c >> 32);
+#endif
+}
+// Adds `c` to the count at `at` atomically: in the wide form each add that wraps the low word
+// carries one into the high word, so the pair is exact once every add has landed.
+void add_count(__global uint* words, uint at, uint c) {
+#ifdef WIDE
+  const uint before = atomic_add(&words[at], c);
+  if (before + c < before) atomic_inc(&words[at + 1u]);
+#else
+  atomic_add(&words[at], c);
+#endif
+}
 
 // keys_in and values_in are read-only for the whole pass (the fallback reads them again);
 // words is shared between work-groups through atomics.
@@ -149,6 +190,29 @@ uint wg_exclusive_u(uint v, __local uint* slots) {
   return result;
 #endif
 }
+
+#ifdef WIDE
+// The exclusive scan of 64-bit counts over the work-group (Hillis-Steele over two halves of 2 WG
+// `slots`): once per sort pass, where no sub-group operation on 64 bits is assumed. Ends with a
+// barrier.
+ulong wg_exclusive_wide(ulong v, __local ulong* slots) {
+  const uint tid = (uint)get_local_id(0);
+  __local ulong* in = slots;
+  __local ulong* out = slots + WG;
+  in[tid] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint d = 1u; d < WG; d <<= 1) {
+    out[tid] = tid >= d ? in[tid - d] + in[tid] : in[tid];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local ulong* t = in;
+    in = out;
+    out = t;
+  }
+  const ulong result = in[tid] - v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return result;
+}
+#endif
 #if SG > 1
 #define WG_SCAN_SLOTS (WG / SG)
 #else

@@ -70,7 +70,7 @@ void count_predecessor(__global const KEY* keys_in, const SortArgs* pc, uint mod
   const uint tid = (uint)get_local_id(0);
   for (uint k = tid; k < kRadix; k += WG) counts[k] = 0u;
   barrier(CLK_LOCAL_MEM_FENCE);
-  const uint base = (pc->first_tile + t) * TILE;
+  const IDX base = (IDX)(pc->first_tile + t) * TILE;
 #pragma unroll
   for (uint j = 0; j < ITEMS; ++j)
     atomic_inc(&counts[key_digit((BITS)keys_in[base + j * WG + tid], pc, mode)]);
@@ -125,8 +125,8 @@ SORT_KERNEL {
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint tile = drawn;
   zero_next_status(words, &pc, tile);
-  const uint base = (pc.first_tile + tile) * TILE;
-  const uint valid = min((uint)TILE, pc.n - base);
+  const IDX base = (IDX)(pc.first_tile + tile) * TILE;
+  const uint valid = (uint)min((IDX)TILE, PC_N - base);
   TileItems t;
   load_tile(&t, keys_in, base, valid, &pc, mode);
 
@@ -139,8 +139,8 @@ SORT_KERNEL {
   const uint before = look_back(keys_in, words, &pc, mode, tile, l.counters, &stalled);
   if (d < kRadix) {
     if (tile > 0u) publish(words, &pc, tile, d, kPrefix | (before + count));
-    const uint first = words[pc.bins_in + d] + before;
-    if (tile + 1u == pc.tiles) words[pc.bins_out + d] = first + count;
+    const IDX first = load_count(words, pc.bins_in + d * kCountWords) + before;
+    if (tile + 1u == pc.tiles) store_count(words, pc.bins_out + d * kCountWords, first + count);
     l.digit_first[d] = first - start;
   }
   barrier(CLK_LOCAL_MEM_FENCE);

@@ -5,18 +5,23 @@
 SORT_KERNEL {
   SORT_OPERANDS();
   (void)mode;
-  __local uint slots[WG_SCAN_SLOTS];
   const uint tid = (uint)get_local_id(0);
   const uint total = kRadix * pc.blocks;
   const uint run = (total + WG - 1u) / WG;
-  const uint first = pc.bins_in + min(total, tid * run);
-  const uint last = pc.bins_in + min(total, (tid + 1u) * run);
-  uint sum = 0;
-  for (uint i = first; i < last; ++i) sum += words[i];
-  uint at = wg_exclusive_u(sum, slots);
+  const uint first = min(total, tid * run);
+  const uint last = min(total, (tid + 1u) * run);
+  IDX sum = 0;
+  for (uint i = first; i < last; ++i) sum += load_count(words, pc.bins_in + i * kCountWords);
+#ifdef WIDE
+  __local ulong slots[2u * WG];
+  IDX at = wg_exclusive_wide(sum, slots);
+#else
+  __local uint slots[WG_SCAN_SLOTS];
+  IDX at = wg_exclusive_u(sum, slots);
+#endif
   for (uint i = first; i < last; ++i) {
-    const uint c = words[i];
-    words[i] = at;
+    const IDX c = load_count(words, pc.bins_in + i * kCountWords);
+    store_count(words, pc.bins_in + i * kCountWords, at);
     at += c;
   }
 }

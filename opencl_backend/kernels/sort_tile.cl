@@ -33,7 +33,7 @@
 // functions below.
 typedef struct {
   __local uint* staged;       // the tile in digit order: keys, then values
-  __local uint* digit_first;  // a digit's output index less its first place in the tile
+  __local IDX* digit_first;   // a digit's output index less its first place in the tile
   __local uint* counters;     // the rankings' counters (free once the tile is ranked)
   __local uint* totals;       // no sub-groups: the digit counts; then each slot's final place
   __local uint* origins;      // no sub-groups: each staged key's slot between the two rounds
@@ -49,7 +49,7 @@ typedef struct {
 #endif
 #define TILE_LOCALS(name)                                                       \
   __local uint name##_staged[TILE * KEY_WORDS];                                 \
-  __local uint name##_digit_first[kRadix];                                      \
+  __local IDX name##_digit_first[kRadix];                                       \
   __local uint name##_counters[TILE_COUNTER_WORDS];                             \
   __local uint name##_totals[TILE_TOTALS_WORDS];                                \
   __local uint name##_origins[TILE_ORIGIN_WORDS];                               \
@@ -92,7 +92,7 @@ uint key_digit(BITS k, const SortArgs* pc, uint mode) {
 }
 
 // This work-item's keys of the tile at `base` with `valid` keys, and their digits.
-void load_tile(TileItems* t, __global const KEY* keys_in, uint base, uint valid,
+void load_tile(TileItems* t, __global const KEY* keys_in, IDX base, uint valid,
                const SortArgs* pc, uint mode) {
 #pragma unroll
   for (uint w = 0; w < kDigitWords; ++w) t->digits[w] = 0u;
@@ -183,7 +183,7 @@ uint count_tile(const TileLocal* l, const TileItems* t, uint valid, uint* total)
     l->digit_first[2u * w + 1u] = sum >> 16;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  *total = w < kRadix ? l->digit_first[w] : 0u;
+  *total = w < kRadix ? (uint)l->digit_first[w] : 0u;
   return w == kPad ? *total - (TILE - valid) : *total;
 }
 
@@ -196,7 +196,7 @@ uint place_tile(const TileLocal* l, TileItems* t, uint total, const SortArgs* pc
   if (d < kRadix) l->digit_first[d] = start;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (d < kRowWords) {  // every warp's place of each digit moves on by the digit's start
-    const uint both = l->digit_first[2u * d] | (l->digit_first[2u * d + 1u] << 16);
+    const uint both = (uint)l->digit_first[2u * d] | ((uint)l->digit_first[2u * d + 1u] << 16);
     for (uint s = 0; s < WG / SG; ++s) l->counters[s * kRowWords + d] += both;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -318,7 +318,7 @@ void scatter_keys(const TileLocal* l, TileItems* t, __global KEY* keys_out, uint
 // The values through the same places, after scatter_keys: each read from the tile at `base` of
 // values_in into its key's place.
 void write_values(const TileLocal* l, const TileItems* t, __global const uint* values_in,
-                  __global uint* values_out, uint base, uint valid) {
+                  __global uint* values_out, IDX base, uint valid) {
   const uint tid = (uint)get_local_id(0);
   barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
@@ -338,7 +338,7 @@ void write_values(const TileLocal* l, const TileItems* t, __global const uint* v
 // After digit_first is written and a barrier: the keys (and the values of the tile at `base`)
 // out.
 void write_tile(const TileLocal* l, TileItems* t, __global KEY* keys_out,
-                __global const uint* values_in, __global uint* values_out, uint base, uint valid,
+                __global const uint* values_in, __global uint* values_out, IDX base, uint valid,
                 const SortArgs* pc, uint mode) {
   scatter_keys(l, t, keys_out, valid, pc, mode);
 #ifdef PAIRS

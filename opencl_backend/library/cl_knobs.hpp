@@ -29,6 +29,9 @@ struct OpenClKnobs {
   std::optional<std::uint32_t> polls_given;
   // XR_CL_SORT_TILE=<threads>x<items>: a digit pass's tile over the policy's (the tile sweep).
   std::optional<SortTile> sort_tile;
+  // XR_CL_SORT_WIDE=1: the radix sorts in core's wide form (64-bit indices and counts) at any n,
+  // as they run past 2^32 - 2^16 keys (the tests' way to run that form on small arrays).
+  bool sort_wide = false;
   std::vector<std::pair<std::string, std::string>> set;  // the knobs given, as given
   std::string error;  // the first malformed value's line; every reduce and scan is refused
 

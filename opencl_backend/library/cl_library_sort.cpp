@@ -62,7 +62,7 @@ Sort::Sort(const Context& context, const SortDesc& desc) : state_(std::make_uniq
   const OpenClKnobs& k = s.context->knobs;
   s.plan = sort_launches(spec, s.context->facts, desc.count, desc.dtype, desc.order,
                          effective_bits(desc.bits, desc.dtype), desc.pairs,
-                         k.polls_given.value_or(kLookBackPolls), k.sort_tile);
+                         k.polls_given.value_or(kLookBackPolls), k.sort_tile, k.sort_wide);
   for (const SortLaunch& p : s.plan.passes) s.context->programs->kernel(p.key);  // build now
 }
 

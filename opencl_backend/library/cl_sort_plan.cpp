@@ -34,15 +34,17 @@ constexpr SortTile kBitonicTile8{512, 4};  // 16-byte items: 64-bit keys
 constexpr std::uint32_t kLookBackWindow = 8;
 
 // Local memory of a tile of `threads` x `items` keys of `key_words` words (kernels/sort_tile.cl's
-// TILE_LOCALS, and the look-back's two words).
+// TILE_LOCALS, digit_first's 256 indices two words each in the wide form, and the look-back's two
+// words).
 std::uint64_t tile_bytes(const DeviceFacts& f, std::uint32_t threads, std::uint32_t items,
-                         std::uint32_t key_words) {
+                         std::uint32_t key_words, bool wide) {
   const std::uint64_t tile = std::uint64_t{threads} * items;
   const std::uint64_t sg = static_cast<std::uint64_t>(f.subgroup_size());
-  const std::uint64_t words = sg > 1
-                                  ? tile * key_words + 256 + threads / sg * 128 + 2 + threads / sg
-                                  : tile * key_words + 256 + 16 * threads +
-                                        std::max<std::uint64_t>(tile, 256) + tile + 2 * threads;
+  const std::uint64_t firsts = wide ? 512 : 256;
+  const std::uint64_t words =
+      sg > 1 ? tile * key_words + firsts + threads / sg * 128 + 2 + threads / sg
+             : tile * key_words + firsts + 16 * threads + std::max<std::uint64_t>(tile, 256) +
+                   tile + 2 * threads;
   return 4 * (words + 2);
 }
 
@@ -72,22 +74,24 @@ SortTile bitonic_tile(const DeviceFacts& f, DType t) {
   return tile;
 }
 
-KernelKey key_of(const SortPassPlan& p, DType t) {
+KernelKey key_of(const SortPassPlan& p, DType t, bool wide) {
   const bool keyless =
       p.stage == SortStage::init || p.stage == SortStage::bins || p.stage == SortStage::rts_scan;
   std::string defines = keyless ? "-DK32" : width_define(t);
   if (p.moves_values) defines += " -DPAIRS";
+  if (wide) defines += " -DWIDE";  // with idx64: common.cl's IDX in 64 bits
   if (p.stage == SortStage::onesweep) defines += " -DWINDOW=" + std::to_string(kLookBackWindow);
   return {.kernel = std::string(p.kernel),
           .dtype = DType::u32,  // the key's width is the define: one build for every kind
           .op = Op::sum,
           .workgroup = p.threads,
           .unroll = p.items,
+          .idx64 = wide,
           .defines = defines};
 }
 
 // A digit pass's tile: the policy's or `tile`, within the device's work-group and local memory.
-SortTile digit_tile(const DeviceFacts& f, DType t, std::optional<SortTile> tile) {
+SortTile digit_tile(const DeviceFacts& f, DType t, bool wide, std::optional<SortTile> tile) {
   const std::uint32_t key_words = size_of(t) == 8 ? 2 : 1;
   SortTile wanted = tile ? *tile : policy_tile(f, key_words);
   wanted.threads = std::min<std::uint32_t>(
@@ -96,9 +100,9 @@ SortTile digit_tile(const DeviceFacts& f, DType t, std::optional<SortTile> tile)
     throw Error(ErrorCategory::unsupported, "a sort tile needs work-groups of 256, " + f.info.name +
                                                 " allows " + std::to_string(f.max_work_group));
   while (wanted.items > 1 &&
-         tile_bytes(f, wanted.threads, wanted.items, key_words) > f.local_memory)
+         tile_bytes(f, wanted.threads, wanted.items, key_words, wide) > f.local_memory)
     --wanted.items;
-  if (tile_bytes(f, wanted.threads, wanted.items, key_words) > f.local_memory)
+  if (tile_bytes(f, wanted.threads, wanted.items, key_words, wide) > f.local_memory)
     throw Error(ErrorCategory::unsupported, "a sort tile needs more than the " +
                                                 std::to_string(f.local_memory) +
                                                 " bytes of local memory " + f.info.name + " has");
@@ -107,13 +111,14 @@ SortTile digit_tile(const DeviceFacts& f, DType t, std::optional<SortTile> tile)
 
 }  // namespace
 
-SortPlanOptions sort_plan_options(const DeviceFacts& f, SortFamily family, DType t,
+SortPlanOptions sort_plan_options(const DeviceFacts& f, SortFamily family, DType t, bool wide,
                                   std::uint32_t polls, std::optional<SortTile> tile) {
   SortPlanOptions o;
   if (family == SortFamily::bitonic)
     o.bitonic = bitonic_tile(f, t);
   else
-    o.tile = digit_tile(f, t, tile);
+    o.tile = digit_tile(f, t, wide, tile);
+  o.wide = wide;
   // reduce-then-scan's blocks: a GPU's resident wave, or on a CPU device its few threads' worth.
   o.wave = (f.type & CL_DEVICE_TYPE_CPU) ? 16 : 256;
   o.scan_threads = static_cast<std::uint32_t>(std::min<std::size_t>(1024, f.max_work_group));
@@ -123,26 +128,28 @@ SortPlanOptions sort_plan_options(const DeviceFacts& f, SortFamily family, DType
 
 SortLaunches sort_launches(const SortSpec& spec, const DeviceFacts& f, std::uint64_t n, DType t,
                            SortOrder order, BitRange bits, bool pairs, std::uint32_t polls,
-                           std::optional<SortTile> tile) {
+                           std::optional<SortTile> tile, bool force_wide) {
   if (n > sort_plan_max_keys(spec.family))
-    throw Error(ErrorCategory::unsupported, std::string(spec.id()) + ": " + std::to_string(n) +
-                                                " keys pass " +
-                                                std::to_string(sort_plan_max_keys(spec.family)) +
-                                                ", the most its 32-bit indices take");
+    throw Error(ErrorCategory::unsupported,
+                std::string(spec.id()) + ": " + std::to_string(n) + " keys pass " +
+                    std::to_string(sort_plan_max_keys(spec.family)) + ", the most it takes");
+  const bool wide = spec.family != SortFamily::bitonic && (force_wide || sort_needs_wide(n));
   SortLaunches out;
   out.layout = plan_sort_call(spec.family, n, t, pairs, bits,
-                              sort_plan_options(f, spec.family, t, polls, tile));
+                              sort_plan_options(f, spec.family, t, wide, polls, tile));
   out.mode = key_kind(t) | (order == SortOrder::descending ? 4u : 0u);
   out.key_bytes = static_cast<std::uint32_t>(size_of(t));
   for (const SortPassPlan& p : out.layout.passes)
-    out.passes.push_back(
-        {.key = key_of(p, t), .bindings = p.bindings, .args = p.args, .groups = p.groups});
+    out.passes.push_back({.key = key_of(p, t, wide && p.stage != SortStage::init),
+                          .bindings = p.bindings,
+                          .args = p.args,
+                          .groups = p.groups});
   return out;
 }
 
 void enqueue_sort(Programs& programs, cl_command_queue queue, const SortLaunches& launches,
                   const SortRegions& regions, const EnqueueEvents& events) {
-  static_assert(sizeof(SortArgs) == 21 * 4, "SortArgs must match kernels/sort_common.cl");
+  static_assert(sizeof(SortArgs) == 22 * 4, "SortArgs must match kernels/sort_common.cl");
   for (std::size_t i = 0; i < launches.passes.size(); ++i) {
     const SortLaunch& p = launches.passes[i];
     cl_kernel kernel = programs.kernel(p.key);

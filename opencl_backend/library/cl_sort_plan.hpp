@@ -36,14 +36,15 @@ struct SortLaunches {
 // What a sort of `family` over `t` (keys or pairs alike) asks of the device, as data: its tile
 // for this device (a digit pass's: the policy's, or `tile`, shrunk to fit its local memory;
 // bitonic's: halved until it fits) and the rest of core's options. `polls`: the look-back's
-// patience (0: the forced fallback).
-SortPlanOptions sort_plan_options(const DeviceFacts& facts, SortFamily family, DType t,
+// patience (0: the forced fallback). `wide`: core's wide form (kernels built with -DWIDE).
+SortPlanOptions sort_plan_options(const DeviceFacts& facts, SortFamily family, DType t, bool wide,
                                   std::uint32_t polls, std::optional<SortTile> tile);
 
-// n in 1..sort_plan_max_keys(spec.family), `bits` effective; Error(unsupported) past it.
+// n in 1..sort_plan_max_keys(spec.family), `bits` effective; Error(unsupported) past it. The
+// radix sorts take core's wide form past kSortNarrowMaxKeys keys, or with `force_wide`.
 SortLaunches sort_launches(const SortSpec& spec, const DeviceFacts& facts, std::uint64_t n, DType t,
                            SortOrder order, BitRange bits, bool pairs, std::uint32_t polls,
-                           std::optional<SortTile> tile = {});
+                           std::optional<SortTile> tile = {}, bool force_wide = false);
 
 // Where each SortOperand lies: a buffer and a byte offset into it.
 struct SortRegion {

@@ -1055,6 +1055,37 @@ TEST_CASE("XR_VK_ADDRESSING=address: every Vulkan variant by device address",
   unsetenv("XR_VK_ADDRESSING");
 }
 
+// The OpenCL radix sorts' wide form (64-bit indices and counts, which they take past 2^32 - 2^16
+// keys) forced at small n on pocl, keys and pairs, a 64-bit key among them; a bad value refuses
+// every OpenCL call with one line.
+TEST_CASE("XR_CL_SORT_WIDE=1: the OpenCL radix sorts in core's wide form",
+          "[cli][compare][opencl][sort]") {
+  require_backend_or_skip("opencl");
+  setenv("XR_CL_SORT_WIDE", "1", 1);
+  const Result r =
+      xreduce({"compare",     "--backend", "opencl",     "--primitive", "sort",     "--variant",
+               "radix/*",     "--values",  "none,u32",   "--order",     "asc,desc", "--dtype",
+               "u32,f32,i64", "--n",       "1000,70001", "--reps",      "1",        "--warmup",
+               "0",           "--format",  "json",       "--quiet"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  std::set<std::string> ids;
+  for (const auto& row : j["results"]) {
+    INFO(row.dump());
+    CHECK(row["ok"] == true);
+    ids.insert(row["variant"].get<std::string>());
+  }
+  CHECK(ids == std::set<std::string>{"radix/onesweep", "radix/reduce-then-scan"});
+  CHECK(j["results"].size() == 2u * 2 * 2 * 3 * 2);  // variants x values x orders x dtypes x n
+
+  setenv("XR_CL_SORT_WIDE", "yes", 1);
+  expect_error({"run", "--backend", "opencl", "--primitive", "sort", "--variant", "radix/onesweep",
+                "--n", "1000"},
+               2, "XR_CL_SORT_WIDE must be 0 or 1");
+  unsetenv("XR_CL_SORT_WIDE");
+}
+
 // ---- users' kernels (--kernel): bad kernels are bad input --------------------------------------
 
 namespace {

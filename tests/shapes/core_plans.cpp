@@ -376,27 +376,64 @@ TEST_CASE("the bitonic plan: the tile sort, the network's steps, the gather over
       xr::plan_sort_call(xr::SortFamily::bitonic, 100, DType::u32, false, {4, 4}, options));
 }
 
-TEST_CASE("the radix plans past 2^31 keys: 32-bit arguments that hold n, no tile past 2^32",
+TEST_CASE("the radix plans past 2^31 and 2^32 keys: n's two words, no tile past its indices",
           "[shapes][core]") {
-  xr::SortPlanOptions options;
-  options.tile = {1024, 63};  // the largest tile the plans are documented for: under 2^16 keys
-  for (const std::uint64_t n : {(std::uint64_t{1} << 31) + 5, xr::kSortPlanMaxKeys}) {
+  xr::SortPlanOptions narrow;
+  narrow.tile = {1024, 63};  // the largest tile the plans are documented for: under 2^16 keys
+  xr::SortPlanOptions wide = narrow;
+  wide.wide = true;
+  for (const std::uint64_t n : {(std::uint64_t{1} << 31) + 5, xr::kSortNarrowMaxKeys,
+                                (std::uint64_t{1} << 32) + 5, std::uint64_t{3} << 33}) {
     CAPTURE(n);
+    const bool needs_wide = n > xr::kSortNarrowMaxKeys;
+    CHECK(xr::sort_needs_wide(n) == needs_wide);
     for (const xr::SortFamily family :
          {xr::SortFamily::onesweep, xr::SortFamily::reduce_then_scan}) {
+      if (needs_wide)
+        CHECK_THROWS(xr::plan_sort_call(family, n, DType::u32, true, {0, 32}, narrow));
       const xr::SortCallPlan plan =
-          xr::plan_sort_call(family, n, DType::u32, true, {0, 32}, options);
+          xr::plan_sort_call(family, n, DType::u32, true, {0, 32}, needs_wide ? wide : narrow);
       for (const xr::SortPassPlan& p : plan.passes) {
-        CHECK(p.args.n == n);
-        // A portion's or block's tiles start below n; the first tile past n still indexes below
-        // 2^32 (the shaders stop there).
-        const std::uint64_t first = std::uint64_t{p.args.first_tile} * options.tile.keys();
-        CHECK(first < n);
-        CHECK((n + options.tile.keys() - 1) / options.tile.keys() * options.tile.keys() <
-              (std::uint64_t{1} << 32));
+        CHECK(((std::uint64_t{p.args.n_high} << 32) | p.args.n) == n);
+        // A portion's or block's tiles start below n; in the narrow form the first tile past n
+        // still indexes below 2^32 (the shaders stop there).
+        CHECK(std::uint64_t{p.args.first_tile} * narrow.tile.keys() < n);
+        if (!needs_wide)
+          CHECK((n + narrow.tile.keys() - 1) / narrow.tile.keys() * narrow.tile.keys() <
+                (std::uint64_t{1} << 32));
       }
     }
-    CHECK_THROWS(xr::plan_sort_call(xr::SortFamily::onesweep, xr::kSortPlanMaxKeys + 1, DType::u32,
-                                    false, {0, 32}, options));
+  }
+  CHECK_THROWS(xr::plan_sort_call(xr::SortFamily::onesweep, xr::kSortWideMaxKeys + 1, DType::u32,
+                                  false, {0, 32}, wide));
+  CHECK_THROWS(xr::plan_sort_call(xr::SortFamily::bitonic, 1000, DType::u32, false, {0, 32}, wide));
+}
+
+TEST_CASE("the wide form: every count two words, the rest of the layout as the narrow one",
+          "[shapes][core]") {
+  xr::SortPlanOptions narrow;
+  narrow.tile = {256, 8};
+  narrow.wave = 16;
+  xr::SortPlanOptions wide = narrow;
+  wide.wide = true;
+  const std::uint64_t n = 100003;
+  for (const xr::SortFamily family : {xr::SortFamily::onesweep, xr::SortFamily::reduce_then_scan}) {
+    const xr::SortCallPlan a = xr::plan_sort_call(family, n, DType::u32, true, {0, 32}, narrow);
+    const xr::SortCallPlan b = xr::plan_sort_call(family, n, DType::u32, true, {0, 32}, wide);
+    REQUIRE(a.passes.size() == b.passes.size());
+    CHECK(a.words_at == b.words_at);
+    CHECK(b.scratch_bytes > a.scratch_bytes);
+    if (family == xr::SortFamily::onesweep) {
+      // 4 passes: the histograms and the bins twice the words, the rest moved on by them.
+      const std::uint64_t extra = 4 * 256 + 4 * 2 * 256;
+      CHECK(b.scratch_bytes - a.scratch_bytes == 4 * extra);
+      for (std::size_t i = 0; i < a.passes.size(); ++i)
+        if (a.passes[i].stage == xr::SortStage::onesweep) {
+          CHECK(b.passes[i].args.bins_in - b.passes[i].args.bins ==
+                2 * (a.passes[i].args.bins_in - a.passes[i].args.bins));
+        }
+    } else {
+      CHECK(b.scratch_bytes - b.words_at == 2 * (a.scratch_bytes - a.words_at));
+    }
   }
 }

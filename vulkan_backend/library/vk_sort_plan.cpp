@@ -23,8 +23,10 @@ constexpr SortTile kBitonicTile4{512, 8};  // 8-byte items: keys up to 32 bits
 constexpr SortTile kBitonicTile8{512, 4};  // 16-byte items: 64-bit keys
 // Predecessors a look-back poll reads per digit (CUDA's window).
 constexpr std::uint32_t kLookBackWindow = 8;
-// Shared memory beside the staged tile and the counter rows: digit_first, the scans' totals.
+// Shared memory beside the staged tile and the counter rows: digit_first (its indices 32- or
+// 64-bit, the wide form's), the scans' totals.
 constexpr std::uint32_t kTileOverheadBytes = 1024 + 256 + 64;
+constexpr std::uint32_t kWideTileOverheadBytes = 2048 + 256 + 64;
 
 std::uint32_t smallest_subgroup(const DeviceFacts& f) {
   const std::uint32_t s = f.min_subgroup_size ? f.min_subgroup_size : f.subgroup_size;
@@ -36,17 +38,17 @@ std::uint32_t key_kind(DType t) {
   return is_integer(t) ? 1 : 2;
 }
 
-// The passes that read or write keys by index, built both ways (shaders/CMakeLists.txt).
+// The radix passes, built both ways (shaders/CMakeLists.txt); init zeroes words either way.
 bool has_address_form(SortStage s) {
-  return s == SortStage::histogram || s == SortStage::onesweep || s == SortStage::rts_count ||
-         s == SortStage::rts_scatter;
+  return s == SortStage::histogram || s == SortStage::bins || s == SortStage::onesweep ||
+         s == SortStage::rts_count || s == SortStage::rts_scan || s == SortStage::rts_scatter;
 }
 
 std::string module_of(const SortPassPlan& p, DType t, bool by_address) {
   std::string m(p.kernel);
-  if (p.stage == SortStage::init || p.stage == SortStage::bins || p.stage == SortStage::rts_scan)
-    return m;
-  m += ".k" + std::to_string(8 * size_of(t));
+  const bool keyless =
+      p.stage == SortStage::init || p.stage == SortStage::bins || p.stage == SortStage::rts_scan;
+  if (!keyless) m += ".k" + std::to_string(8 * size_of(t));
   if (p.moves_values) m += ".pairs";
   if (by_address && has_address_form(p.stage)) m += ".addr";
   return m;
@@ -66,7 +68,7 @@ SortTile bitonic_tile(const DeviceFacts& f, DType t) {
 }
 
 // A digit pass's tile: the policy's or `tile`, within the device's shared memory.
-SortTile digit_tile(const DeviceFacts& f, DType t, std::optional<SortTile> tile) {
+SortTile digit_tile(const DeviceFacts& f, DType t, bool wide, std::optional<SortTile> tile) {
   const std::uint32_t key_words = size_of(t) == 8 ? 2 : 1;
   const std::uint32_t shared = f.limits.maxComputeSharedMemorySize;
   const std::uint32_t min_subgroup = smallest_subgroup(f);
@@ -74,8 +76,9 @@ SortTile digit_tile(const DeviceFacts& f, DType t, std::optional<SortTile> tile)
   const auto rows = [&](std::uint32_t threads) { return threads / min_subgroup * 512; };
   std::uint32_t threads = tile ? tile->threads : kTileThreads;
   if (!tile && rows(threads) > shared / 2) threads = 256;  // small subgroups: more counter rows
+  const std::uint32_t overhead = wide ? kWideTileOverheadBytes : kTileOverheadBytes;
   const std::uint32_t room =
-      shared > rows(threads) + kTileOverheadBytes ? shared - rows(threads) - kTileOverheadBytes : 0;
+      shared > rows(threads) + overhead ? shared - rows(threads) - overhead : 0;
   const std::uint32_t fits = room / (threads * key_words * 4);
   const std::uint32_t wanted = tile ? tile->items : key_words == 2 ? kTileItems8 : kTileItems4;
   const std::uint32_t items = std::min(wanted, fits);
@@ -88,13 +91,14 @@ SortTile digit_tile(const DeviceFacts& f, DType t, std::optional<SortTile> tile)
 
 }  // namespace
 
-SortPlanOptions sort_plan_options(const DeviceFacts& f, SortFamily family, DType t,
+SortPlanOptions sort_plan_options(const DeviceFacts& f, SortFamily family, DType t, bool wide,
                                   std::uint32_t polls, std::optional<SortTile> tile) {
   SortPlanOptions o;
   if (family == SortFamily::bitonic)
     o.bitonic = bitonic_tile(f, t);
   else
-    o.tile = digit_tile(f, t, tile);
+    o.tile = digit_tile(f, t, wide, tile);
+  o.wide = wide;
   // reduce-then-scan's blocks: a GPU's resident wave, or on a CPU device (lavapipe) its few
   // threads' worth, so that blocks count several tiles from 2^16 keys up.
   o.wave = f.cpu() ? 16 : 256;
@@ -108,15 +112,17 @@ SortDispatches sort_dispatches(const SortSpec& spec, const DeviceFacts& f, std::
                                SortOrder order, BitRange bits, bool pairs, std::uint32_t polls,
                                std::optional<SortTile> tile, bool force_address) {
   if (n > sort_plan_max_keys(spec.family))
-    throw Error(ErrorCategory::unsupported, std::string(spec.id()) + ": " + std::to_string(n) +
-                                                " keys pass " +
-                                                std::to_string(sort_plan_max_keys(spec.family)) +
-                                                ", the most its 32-bit indices take");
+    throw Error(ErrorCategory::unsupported,
+                std::string(spec.id()) + ": " + std::to_string(n) + " keys pass " +
+                    std::to_string(sort_plan_max_keys(spec.family)) + ", the most it takes");
+  // By address, in core's wide form, past one binding or the narrow form's keys; never bitonic.
   const std::uint64_t largest = std::max<std::uint64_t>(size_of(t), 4) * n;
-  const SortPlanOptions options = sort_plan_options(f, spec.family, t, polls, tile);
+  const bool by_address =
+      spec.family != SortFamily::bitonic &&
+      (force_address || largest > f.limits.maxStorageBufferRange || sort_needs_wide(n));
+  const SortPlanOptions options = sort_plan_options(f, spec.family, t, by_address, polls, tile);
   SortDispatches out{.passes = {},
-                     .by_address = spec.family != SortFamily::bitonic &&
-                                   (force_address || largest > f.limits.maxStorageBufferRange),
+                     .by_address = by_address,
                      .layout = plan_sort_call(spec.family, n, t, pairs, bits, options)};
   if (out.layout.items_bytes > f.limits.maxStorageBufferRange)
     throw Error(ErrorCategory::unsupported,

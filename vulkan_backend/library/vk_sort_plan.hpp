@@ -19,7 +19,7 @@ namespace xr::vulkan {
 
 // The push constants of a sort pass (shaders/sort_common.glsl), byte for byte.
 using SortPush = SortArgs;
-static_assert(sizeof(SortPush) == 84, "SortPush must match shaders/sort_common.glsl");
+static_assert(sizeof(SortPush) == 88, "SortPush must match shaders/sort_common.glsl");
 // The same after the keys' and values' device addresses (the XR_ADDRESS modules): each pass's
 // bindings 0 to 3, in that order.
 struct SortAddressPush {
@@ -43,8 +43,9 @@ struct SortDispatch {
 
 struct SortDispatches {
   std::vector<SortDispatch> passes;
-  // The keys and values by device address (an array past one binding, or XR_VK_ADDRESSING),
-  // the passes' modules their XR_ADDRESS forms; the words stay bound.
+  // The keys and values by device address in core's wide form (an array past one binding, past
+  // kSortNarrowMaxKeys keys, or XR_VK_ADDRESSING), the passes' modules their XR_ADDRESS forms;
+  // the words stay bound.
   bool by_address = false;
   SortCallPlan layout;  // core's plan: the scratch's layout (its passes are translated above)
 };
@@ -53,14 +54,14 @@ struct SortDispatches {
 // for this device (the policy's, or `tile`, shrunk to fit maxComputeSharedMemorySize and the
 // device's smallest subgroup; values are staged through the keys' shared memory after them, so
 // pairs take the same) or the bitonic tile (the policy's, shrunk to the same limits; `tile` is
-// the digit passes' alone), and the rest of core's options. `polls`: the look-back's patience
-// (0: the forced fallback).
-SortPlanOptions sort_plan_options(const DeviceFacts& facts, SortFamily family, DType t,
+// the digit passes' alone), and the rest of core's options. `wide`: core's wide form (the
+// modules by address). `polls`: the look-back's patience (0: the forced fallback).
+SortPlanOptions sort_plan_options(const DeviceFacts& facts, SortFamily family, DType t, bool wide,
                                   std::uint32_t polls, std::optional<SortTile> tile);
 
-// n >= 1, `bits` effective. The radix sorts go by address where an array passes one binding or
-// `force_address`. Error(unsupported) past sort_plan_max_keys, or where bitonic's items pass one
-// binding.
+// n >= 1, `bits` effective. The radix sorts go by address, in core's wide form, where an array
+// passes one binding, past kSortNarrowMaxKeys keys, or with `force_address`.
+// Error(unsupported) past sort_plan_max_keys, or where bitonic's items pass one binding.
 SortDispatches sort_dispatches(const SortSpec& spec, const DeviceFacts& facts, std::uint64_t n,
                                DType t, SortOrder order, BitRange bits, bool pairs,
                                std::uint32_t polls, std::optional<SortTile> tile = {},

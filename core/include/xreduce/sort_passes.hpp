@@ -5,13 +5,14 @@
 // kernels.
 //
 // Scratch: the alternate keys and values (where a pass writes them), then 32-bit words:
-//   [histograms: passes x 256][tile counters: one per launch][status set 0: rows x 256]
-//   [status set 1: rows x 256][bins: passes x 2 x 256][fallback count: 2 words]
-// (onesweep); [table: 256 x blocks] (reduce-then-scan). The init pass zeroes the words up to the
-// second status set; every other word is written before it is read.
-// bitonic: the items first (n padded to a power of two, at least one tile; 8 bytes each for keys
-// up to 32 bits, 16 for 64-bit keys), bound at binding 4 by every pass and written by the tile
-// pass before any other reads them; its words go unused.
+//   [histograms: passes x 256 counts][tile counters: one per launch][status set 0: rows x 256]
+//   [status set 1: rows x 256][bins: passes x 2 x 256 counts][fallback count: 2 words]
+// (onesweep); [table: 256 x blocks counts] (reduce-then-scan); a count is one word, or two in the
+// wide form (SortPlanOptions::wide), and offsets count words. The init pass zeroes the words up to
+// the second status set; every other word is written before it is read. bitonic: the items first (n
+// padded to a power of two, at least one tile; 8 bytes each for keys up to 32 bits, 16 for 64-bit
+// keys), bound at binding 4 by every pass and written by the tile pass before any other reads them;
+// its words go unused.
 #pragma once
 
 #include <array>
@@ -67,6 +68,7 @@ struct SortArgs {
   std::uint32_t stage = 0;   // bitonic: k, the length of the runs a step merges (up to 2^31)
   std::uint32_t stride = 0;  // bitonic: j, a global step's compare distance
   std::uint32_t padded = 0;  // bitonic: the items (n padded)
+  std::uint32_t n_high = 0;  // the wide form: n's bits from 32 (n holds the low 32)
 };
 
 enum class SortStage : std::uint8_t {
@@ -114,6 +116,9 @@ struct SortPlanOptions {
   // bitonic: the shared-memory tile, powers of two (below one tile the plan halves its items
   // while half of it holds n).
   SortTile bitonic{512, 8};
+  // The radix sorts' wide form: 64-bit indices, and every count that may pass 2^32 (the
+  // histograms, the bins, reduce-then-scan's table) in two words, low then high.
+  bool wide = false;
 };
 
 struct SortCallPlan {
@@ -134,17 +139,25 @@ inline std::uint64_t bitonic_item_bytes(DType t) {
   return size_of(t) == 8 ? 16 : 8;
 }
 
-// The largest n the plans take: unsigned 32-bit indices and counts, with a tile's reach past the
-// last key (a tile holds fewer than 2^16 keys) still below 2^32. bitonic/smem pads n to a power
-// of two, which its 32-bit indices must hold: at most 2^31 keys.
-inline constexpr std::uint64_t kSortPlanMaxKeys =
+// The largest n of the narrow form (SortPlanOptions::wide false): unsigned 32-bit indices and
+// counts, with a tile's reach past the last key (a tile holds fewer than 2^16 keys) still below
+// 2^32. The wide form's 64-bit indices and counts take the radix sorts to 2^40 keys (a tile's
+// index stays 32-bit). bitonic/smem pads n to a power of two, which its 32-bit indices must hold:
+// at most 2^31 keys, narrow only.
+inline constexpr std::uint64_t kSortNarrowMaxKeys =
     (std::uint64_t{1} << 32) - (std::uint64_t{1} << 16);
+inline constexpr std::uint64_t kSortWideMaxKeys = std::uint64_t{1} << 40;
 inline constexpr std::uint64_t kBitonicPlanMaxKeys = std::uint64_t{1} << 31;
 inline constexpr std::uint64_t sort_plan_max_keys(SortFamily family) {
-  return family == SortFamily::bitonic ? kBitonicPlanMaxKeys : kSortPlanMaxKeys;
+  return family == SortFamily::bitonic ? kBitonicPlanMaxKeys : kSortWideMaxKeys;
+}
+// Whether a radix sort of n keys needs the wide form.
+inline constexpr bool sort_needs_wide(std::uint64_t n) {
+  return n > kSortNarrowMaxKeys;
 }
 
-// n in 1..sort_plan_max_keys(family), `bits` effective (effective_bits). Error(usage) otherwise.
+// n in 1..sort_plan_max_keys(family), past kSortNarrowMaxKeys only with options.wide; `bits`
+// effective (effective_bits). Error(usage) otherwise.
 SortCallPlan plan_sort_call(SortFamily family, std::uint64_t n, DType t, bool pairs, BitRange bits,
                             const SortPlanOptions& options);
 

@@ -28,9 +28,9 @@ using SortDesc = xr::SortDesc;  // xreduce/sort_desc.hpp
 class Sort {
  public:
   // Plans the passes and creates their pipelines. Throws xr::Error: unsupported (what the device
-  // lacks for this variant and key type, more keys than the variant takes: 2^32 - 2^16 for the
-  // radix sorts, 2^31 and one binding of items for bitonic/smem), usage (an unknown variant id, a
-  // bit range past the key).
+  // lacks for this variant and key type, more keys than the variant takes: 2^40 for the radix
+  // sorts, 2^31 and one binding of items for bitonic/smem), usage (an unknown variant id, a bit
+  // range past the key).
   Sort(const Context& context, const SortDesc& desc);
   ~Sort();
   Sort(Sort&&) noexcept;
@@ -48,9 +48,9 @@ class Sort {
   // barriers make the inputs visible to compute shaders before and the outputs visible to their
   // readers after, and order two records that share a scratch. The inputs are not written; no
   // two operands overlap; scratch a buffer, the others buffers (or, where an array passes one
-  // storage-buffer binding, device addresses; every buffer then made with
-  // VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT); Error(usage) otherwise. Host cost: a few push and
-  // dispatch commands, no allocation. Thread-safe on distinct command buffers.
+  // storage-buffer binding or count passes 2^32 - 2^16, device addresses; every buffer then made
+  // with VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT); Error(usage) otherwise. Host cost: a few push
+  // and dispatch commands, no allocation. Thread-safe on distinct command buffers.
   void record(VkCommandBuffer cmd, const Operand& keys_in, const Operand& keys_out,
               const Operand& values_in, const Operand& values_out, const Operand& scratch) const;
   // What each pass's pipeline compiled into and how it dispatches (as Scan::compiled).
