@@ -19,7 +19,9 @@ namespace {
 // Pairs kept every item's rank and value through the look-back (167 registers and a 336-byte
 // stack at 384 x 24); with the ranks two to a word and the values read once the keys are out
 // (40 registers at 512 x 18, three work-groups an SM, as keys), lib/cub 7.45 / 6.34:
-//   pairs:     ballots 512x18 13.33; match.any 384x24 14.32, 512x18 14.94, 256x30 15.87
+//   pairs:     ballots 512x18 13.33; match.any 384x24 14.32, 512x18 14.94, 256x30 15.87;
+//              ballots with -cl-nv-maxrregcount 48 / 64 at 512x18 13.35 / 13.34 (the same 40
+//              registers and 152-byte stack), 56 at 384x24 14.06, 80 at 256x30 15.41
 // Keys and pairs rank by ballots at 512 x 18. A pause between polls (CUDA's nanosleep of 32 ns)
 // measured the same (10.84, 7.64). 64-bit keys take half the items (not measured). Without
 // sub-groups (pocl, a CPU): 256 x 8, a work-group's run of keys a cache's worth (not measured).
