@@ -76,9 +76,11 @@ SortTile bitonic_tile(const DeviceFacts& f, DType t) {
   return tile;
 }
 
-KernelKey key_of(const SortPassPlan& p, DType t, bool wide) {
+KernelKey key_of(const SortPassPlan& p, DType t, bool wide_form) {
   const bool keyless =
       p.stage == SortStage::init || p.stage == SortStage::bins || p.stage == SortStage::rts_scan;
+  // init zeroes words the same way in either form: one program for both.
+  const bool wide = wide_form && p.stage != SortStage::init;
   std::string defines = keyless ? "-DK32" : width_define(t);
   if (p.moves_values) defines += " -DPAIRS";
   if (wide) defines += " -DWIDE";  // with idx64: common.cl's IDX in 64 bits
@@ -142,10 +144,8 @@ SortLaunches sort_launches(const SortSpec& spec, const DeviceFacts& f, std::uint
   out.mode = key_kind(t) | (order == SortOrder::descending ? 4u : 0u);
   out.key_bytes = static_cast<std::uint32_t>(size_of(t));
   for (const SortPassPlan& p : out.layout.passes)
-    out.passes.push_back({.key = key_of(p, t, wide && p.stage != SortStage::init),
-                          .bindings = p.bindings,
-                          .args = p.args,
-                          .groups = p.groups});
+    out.passes.push_back(
+        {.key = key_of(p, t, wide), .bindings = p.bindings, .args = p.args, .groups = p.groups});
   return out;
 }
 

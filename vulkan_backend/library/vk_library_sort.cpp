@@ -76,7 +76,6 @@ struct Sort::State {
   };
   Resolved resolve(const std::array<Operand, kCallers>& ops) const;
   void check_operands(const std::array<Operand, kCallers>& ops) const;
-  VkDeviceAddress address_of(const Operand& o) const;
 };
 
 void Sort::State::check_operands(const std::array<Operand, kCallers>& ops) const {
@@ -98,13 +97,6 @@ void Sort::State::check_operands(const std::array<Operand, kCallers>& ops) const
   }
 }
 
-VkDeviceAddress Sort::State::address_of(const Operand& o) const {
-  if (!o.buffer) return o.address;
-  const VkBufferDeviceAddressInfo info{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, nullptr,
-                                       o.buffer};
-  return context->dispatch().vkGetBufferDeviceAddress(**context->device, &info) + o.offset;
-}
-
 Sort::State::Resolved Sort::State::resolve(const std::array<Operand, kCallers>& ops) const {
   check_operands(ops);
   const SortCallPlan& l = plan.layout;
@@ -115,6 +107,7 @@ Sort::State::Resolved Sort::State::resolve(const std::array<Operand, kCallers>& 
   if (plan.by_address) {
     // Every binding the words (the modules read binding 4 alone), so no range passes the limit.
     r.infos.fill(words);
+    const auto address_of = [&](const Operand& o) { return operand_address(*context, o); };
     const VkDeviceAddress at = address_of(s);
     r.addresses = {address_of(ops[keys_in]),
                    address_of(ops[keys_out]),

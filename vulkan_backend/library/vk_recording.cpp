@@ -53,7 +53,6 @@ Recording::Recording(const ContextState& context, OperandKind operands, std::uin
 
 Recording::Resolved Recording::resolve(const std::array<Operand, kRoles>& operands) const {
   const vk::DeviceSize alignment = context_->operand_alignment();
-  const auto& d = context_->dispatch();
   Resolved r;
   for (std::size_t i = 0; i < kRoles; ++i) {
     const Operand& o = operands[i];
@@ -65,12 +64,8 @@ Recording::Resolved Recording::resolve(const std::array<Operand, kRoles>& operan
       if (!o.buffer)
         bad_operand(i, "is an address, but this call was made for buffers (OperandKind::buffers)");
       r.infos[i] = {o.buffer, o.offset, bytes_[i]};
-    } else if (o.buffer) {
-      const VkBufferDeviceAddressInfo info{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, nullptr,
-                                           o.buffer};
-      r.addresses[i] = d.vkGetBufferDeviceAddress(**context_->device, &info) + o.offset;
     } else {
-      r.addresses[i] = o.address;
+      r.addresses[i] = operand_address(*context_, o);
     }
   }
   return r;
@@ -113,6 +108,13 @@ void Recording::record_pass(VkCommandBuffer cmd, const RecordedPass& pass, const
   }
   d.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof block, &block);
   d.vkCmdDispatch(cmd, pass.grid.x, pass.grid.y, 1);
+}
+
+VkDeviceAddress operand_address(const ContextState& context, const Operand& o) {
+  if (!o.buffer) return o.address;
+  const VkBufferDeviceAddressInfo info{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, nullptr,
+                                       o.buffer};
+  return context.dispatch().vkGetBufferDeviceAddress(**context.device, &info) + o.offset;
 }
 
 void record_pushed_buffers(const ContextState& context, VkCommandBuffer cmd,

@@ -82,6 +82,10 @@ class Recording {
   std::vector<RecordedPass> passes_;
 };
 
+// The device address an operand reaches: its own, or its buffer's plus its offset (the buffer
+// made with VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT).
+VkDeviceAddress operand_address(const ContextState& context, const Operand& o);
+
 // Pushes the storage buffer `buffers[b]` at binding b of the library's layout (the bindings a pass
 // reads, in order: VK_KHR_push_descriptor), for the pipeline bound next.
 void record_pushed_buffers(const ContextState& context, VkCommandBuffer cmd,
