@@ -2,10 +2,8 @@
 // radix/onesweep's second pass: workgroup p turns pass p's histogram into each digit's first
 // index (its exclusive scan), the bins of the pass's first portion, at pc.bins + p * 512 counts.
 // 256 invocations.
-#extension GL_KHR_shader_subgroup_basic : require
-#extension GL_KHR_shader_subgroup_arithmetic : require
 #define K32
-#define SORT_WIDE_SCAN
+#define SORT_SHARED_SCAN
 #include "sort_common.glsl"
 
 void main() {
@@ -14,7 +12,7 @@ void main() {
 #ifdef XR_ADDRESS
   const IDX first = exclusive_over_workgroup_wide(count);
 #else
-  const IDX first = exclusive_over_digits(count);
+  const IDX first = exclusive_over_workgroup(count);
 #endif
   if (d < kRadix) store_count(pc.bins + (p * 2u * kRadix + d) * kCountWords, first);
 }

@@ -1,7 +1,7 @@
 // Shared by every sort shader: the key's width from a compile-time define (K16, K32, K64: one
 // module per width, the key's kind and order a specialization constant), the push constants of a
 // sort pass, its five operands by binding, the key codec of core's total order
-// (xreduce/sort_keys.hpp) and the exclusive scan over the 256 digits.
+// (xreduce/sort_keys.hpp) and the workgroup scans in shared memory.
 //
 // Operands: binding 0 the keys a pass reads, 1 the keys it writes, 2 and 3 the values (pairs:
 // the PAIRS modules), 4 the sort's words in scratch (histograms, bins, counters, status), or
@@ -192,7 +192,7 @@ void add_count(uint at, uint c) {
 #endif
 }
 
-#if defined(XR_ADDRESS) && defined(SORT_WIDE_SCAN)
+#if defined(XR_ADDRESS) && defined(SORT_SHARED_SCAN)
 // The exclusive scan of 64-bit counts over the whole workgroup, in shared memory (Hillis &
 // Steele): once per sort pass, where subgroup arithmetic on 64-bit integers is not assumed.
 shared uint64_t wide_scan[WG];
@@ -210,18 +210,22 @@ uint64_t exclusive_over_workgroup_wide(uint64_t v) {
 }
 #endif
 
-// The exclusive scan of `v` over the workgroup's first 256 invocations, every invocation calling
-// (those past 256 with 0). Needs WG >= 256 and subgroup arithmetic; subgroups of at least 4
-// invocations cover the digits in 64 subgroups, the only ones whose totals count.
-shared uint digit_scan_totals[64];
-uint exclusive_over_digits(uint v) {
-  const uint inclusive = subgroupInclusiveAdd(v);
-  if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u && gl_SubgroupID < 64u)
-    digit_scan_totals[gl_SubgroupID] = inclusive;
+// The exclusive scan of `v` over the whole workgroup, every invocation calling, in shared memory
+// (Hillis & Steele): no subgroup operation, for the passes that run once per sort pass and for
+// the ranking by counting (SORT_RANK_COUNT).
+#if (defined(SORT_SHARED_SCAN) && !defined(XR_ADDRESS)) || defined(SORT_RANK_COUNT)
+shared uint workgroup_scan[WG];
+uint exclusive_over_workgroup(uint v) {
+  const uint i = gl_LocalInvocationIndex;
+  workgroup_scan[i] = v;
   barrier();
-  uint before = 0;
-  for (uint s = 0; s < min(gl_SubgroupID, 64u); ++s) before += digit_scan_totals[s];
-  barrier();
-  return before + inclusive - v;
+  for (uint d = 1u; d < WG; d <<= 1) {
+    const uint add = i >= d ? workgroup_scan[i - d] : 0u;
+    barrier();
+    workgroup_scan[i] += add;
+    barrier();
+  }
+  return workgroup_scan[i] - v;
 }
 #endif
+#endif  // SORT_ITEMS

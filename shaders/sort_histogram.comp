@@ -4,8 +4,6 @@
 // the histograms at pc.histograms (pass p's 256 counts from count p * 256). A workgroup counts
 // keys grid-strided, n over up to 1024 workgroups (2^30 each at 2^40 keys): its 32-bit counters
 // cannot wrap.
-#extension GL_KHR_shader_subgroup_basic : require
-#extension GL_KHR_shader_subgroup_arithmetic : require
 #include "sort_common.glsl"
 
 layout(constant_id = 1) const uint ITEMS = 4;  // keys in flight per invocation

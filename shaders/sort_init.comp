@@ -1,8 +1,6 @@
 #version 450
 // A sort call's first pass: zeroes its first pc.blocks words of scratch (the histograms, the
 // launches' tile counters and onesweep's first status set; vk_sort_plan.cpp lays them out).
-#extension GL_KHR_shader_subgroup_basic : require
-#extension GL_KHR_shader_subgroup_arithmetic : require
 #define K32
 #include "sort_common.glsl"
 

@@ -20,10 +20,12 @@
 // pass finishes whatever the scheduler does. pc.limit = 0 forces the fallback at every
 // predecessor that has not published its prefix (its aggregate is not taken), the tests' and the
 // fallback cost's measure.
+#ifndef SORT_RANK_COUNT  // sort_tile.glsl: the ranking by ballots
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
+#endif
 #include "sort_common.glsl"
 #include "sort_tile.glsl"
 
@@ -78,13 +80,13 @@ void walk(inout int next, inout uint before, inout bool done) {
 }
 
 // The fallback: the workgroup counts the digits of full tile `t` of the portion into row 0 of
-// subgroup_digits (free once the tile is ranked).
+// tile_counters (free once the tile is ranked).
 void count_predecessor(uint t) {
-  for (uint k = gl_LocalInvocationIndex; k < kRadix; k += WG) subgroup_digits[k] = 0u;
+  for (uint k = gl_LocalInvocationIndex; k < kRadix; k += WG) tile_counters[k] = 0u;
   barrier();
   const IDX base = IDX(pc.first_tile + t) * TILE;
   [[unroll]] for (uint j = 0; j < ITEMS; ++j)
-    atomicAdd(subgroup_digits[digit_at(sort_bits(key_bits(base + j * WG + gl_LocalInvocationIndex)),
+    atomicAdd(tile_counters[digit_at(sort_bits(key_bits(base + j * WG + gl_LocalInvocationIndex)),
                                        pc.shift, pc.width)],
               1u);
   barrier();
@@ -105,7 +107,7 @@ uint look_back(uint tile) {
     if (stop < 0) return before;  // every walk ended at a prefix
     count_predecessor(uint(stop));
     if (!done && next == stop) {
-      before += subgroup_digits[gl_LocalInvocationIndex];
+      before += tile_counters[gl_LocalInvocationIndex];
       --next;
       done = next < 0;
     }
@@ -123,7 +125,7 @@ void zero_next_status(uint tile) {
 
 void main() {
   if (gl_LocalInvocationIndex == 0u) drawn = atomicAdd(words[pc.counter], 1u);
-  zero_subgroup_row();
+  zero_tile_counters();
   barrier();
   const uint tile = drawn;
   if (tile >= pc.tiles) return;  // a 2-D grid's workgroups past the tiles
@@ -140,7 +142,7 @@ void main() {
 #ifdef PAIRS
   load_values(base, valid);
 #endif
-  barrier();  // ranked: subgroup_digits is free for the fallback
+  barrier();  // ranked: tile_counters is free for the fallback
   // Last, so that the tiles before have had the ranking's time to publish their prefixes.
   const uint before = look_back(tile);
   if (d < kRadix) {

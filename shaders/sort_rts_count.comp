@@ -2,8 +2,6 @@
 // radix/reduce-then-scan's upsweep: workgroup b counts the digits of its chunk (pc.tiles tiles of
 // WG x ITEMS keys from tile b * pc.tiles) into row b of the digit-major table at pc.bins_in (digit
 // d's count at count d * pc.blocks + b).
-#extension GL_KHR_shader_subgroup_basic : require
-#extension GL_KHR_shader_subgroup_arithmetic : require
 #include "sort_common.glsl"
 
 layout(constant_id = 1) const uint ITEMS = 16;

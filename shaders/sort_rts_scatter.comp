@@ -2,10 +2,12 @@
 // radix/reduce-then-scan's downsweep: workgroup b ranks its chunk tile by tile (sort_tile.glsl)
 // and writes each tile's keys (and values) from its digits' running first indices, which start
 // at its row of the scanned table (pc.bins_in, digit d's at count d * pc.blocks + b).
+#ifndef SORT_RANK_COUNT  // sort_tile.glsl: the ranking by ballots
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
+#endif
 #include "sort_common.glsl"
 #include "sort_tile.glsl"
 
@@ -19,7 +21,7 @@ void main() {
     const IDX base = IDX(t) * TILE;
     if (base >= PC_N) break;
     const uint valid = uint(min(IDX(TILE), PC_N - base));
-    zero_subgroup_row();
+    zero_tile_counters();
     barrier();
     load_tile(base, valid);
     uint total;

@@ -512,10 +512,11 @@ TEST_CASE("opencl/scan/fast/decoupled-lookback/forced-fallback", "[conformance][
 // Onesweep's decoupled fallback, forced: with the polls knob at 0 a tile takes no predecessor's
 // count short of its prefix and counts every other predecessor's digits itself. Hundreds
 // of tiles of every key width, keys and pairs, both orders; the fallbacks are summed over every
-// configuration, which must hold some (as the scan's above).
-void check_sort_forced_fallback(const char* backend, const char* polls_knob) {
-  const auto made =
-      runner_with_knobs(backend, xr::Primitive::sort, "radix/onesweep", {{polls_knob, "0"}});
+// configuration, which must hold some (as the scan's above). `knobs` join the polls knob.
+void check_sort_forced_fallback(const char* backend, const char* polls_knob,
+                                std::vector<std::pair<const char*, std::string>> knobs = {}) {
+  knobs.emplace_back(polls_knob, "0");
+  const auto made = runner_with_knobs(backend, xr::Primitive::sort, "radix/onesweep", knobs);
   if (!made) return;
   xr::Backend* b = made->backend;
   xr::Runner* runner = made->runner.get();
@@ -550,8 +551,32 @@ void check_sort_forced_fallback(const char* backend, const char* polls_knob) {
   CHECK(fallbacks > 0);
 }
 
+// Twice: ranking by ballots (lavapipe has them), and by counting (its fallback counts into the
+// same shared memory the ranking's columns take).
 TEST_CASE("vulkan/sort/radix/onesweep/forced-fallback", "[conformance][vulkan][sort]") {
-  check_sort_forced_fallback("vulkan", "XR_VK_LOOKBACK_POLLS");
+  const std::string ranking = GENERATE(std::string("auto"), std::string("counting"));
+  CAPTURE(ranking);
+  check_sort_forced_fallback("vulkan", "XR_VK_LOOKBACK_POLLS", {{"XR_VK_SORT_RANKING", ranking}});
+}
+
+// The radix sorts ranking a tile by counting in shared memory, as they do on a device without
+// subgroup ballots, shuffles or arithmetic (XR_VK_SORT_RANKING=counting forces it here): core's
+// whole conformance run, every size, key type, order, bit range and pairs, on a backend made with
+// the knob; then one call says which ranking ran.
+TEST_CASE("vulkan/sort/radix/counting-ranking", "[conformance][vulkan][sort]") {
+  const char* id = GENERATE("radix/onesweep", "radix/reduce-then-scan");
+  CAPTURE(id);
+  const auto made =
+      runner_with_knobs("vulkan", xr::Primitive::sort, id, {{"XR_VK_SORT_RANKING", "counting"}});
+  if (!made) return;
+  VariantCase(made->backend, xr::Primitive::sort, id, Mode::conformance).invoke();
+  const xr::HostArray data = xr::generate(xr::DType::u32, 1000, g_seed, xr::Distribution::full);
+  auto array = made->backend->upload(data.view());
+  made->runner->prepare_output(xr::DType::u32, 1000);
+  made->runner->run(*array, xr::Operation{.primitive = xr::Primitive::sort});
+  const std::string said = made->runner->diagnostics();
+  INFO(said);
+  CHECK(said.find("ranks tiles by counting") != std::string::npos);
 }
 
 // OpenCL's onesweep, forced the same way (pocl's work-groups really do stall).

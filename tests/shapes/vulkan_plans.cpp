@@ -6,11 +6,14 @@
 #include <catch2/catch.hpp>
 
 #include <bit>
+#include <string>
+#include <string_view>
 
 #include "shape_check.hpp"
 #include "vk_reduce_plan.hpp"
 #include "vk_scan_plan.hpp"
 #include "vk_sort_plan.hpp"
+#include "xreduce/spirv_modules.hpp"
 
 namespace {
 
@@ -27,6 +30,12 @@ DeviceFacts synthetic_device() {
 
 const DeviceFacts kDevice = synthetic_device();
 const LookBackPolicy kTuned = lookback_policy(VulkanKnobs{});
+// A sort's knobs: the look-back's patience alone.
+const SortKnobs kPatient = [] {
+  SortKnobs k;
+  k.polls = 64;
+  return k;
+}();
 
 // The tile a scan's tile pass (the one running the schedule's kernel) works on.
 xr::TileShape planned_scan(const ScanSpec& spec, xr::DType t) {
@@ -143,8 +152,9 @@ TEST_CASE("Vulkan bitonic/smem runs core's bitonic plan in a tile the device hol
     for (const xr::DType t : {xr::DType::f16, xr::DType::u32, xr::DType::f64})
       for (const bool pairs : {false, true}) {
         device.limits.maxComputeSharedMemorySize = shared;
-        const SortDispatches d = sort_dispatches(spec, device, n, t, xr::SortOrder::descending,
-                                                 {0, std::uint32_t(8 * xr::size_of(t))}, pairs, 64);
+        const SortDispatches d =
+            sort_dispatches(spec, device, n, t, xr::SortOrder::descending,
+                            {0, std::uint32_t(8 * xr::size_of(t))}, pairs, kPatient);
         CAPTURE(shared, std::string(xr::to_string(t)), pairs);
         const std::uint64_t item_bytes = xr::bitonic_item_bytes(t);
         // CUDA's 512 x 8 (512 x 4 for 64-bit keys), items halved until shared memory holds them.
@@ -169,7 +179,111 @@ TEST_CASE("Vulkan bitonic/smem runs core's bitonic plan in a tile the device hol
       }
   device.limits.maxStorageBufferRange = 1u << 20;  // 2^17 items of 8 bytes take all of it
   CHECK_NOTHROW(sort_dispatches(spec, device, 1u << 17, xr::DType::u32, xr::SortOrder::ascending,
-                                {0, 32}, false, 64));
+                                {0, 32}, false, kPatient));
   CHECK_THROWS(sort_dispatches(spec, device, (1u << 17) + 1, xr::DType::u32,
-                               xr::SortOrder::ascending, {0, 32}, false, 64));
+                               xr::SortOrder::ascending, {0, 32}, false, kPatient));
+}
+
+namespace {
+
+// The subgroup operations a module declares (SPIR-V's GroupNonUniform* capabilities, 61 to 68).
+int subgroup_capabilities(const xr::vulkan::spirv::Module& m) {
+  constexpr std::uint32_t kOpCapability = 17;
+  int found = 0;
+  for (std::size_t at = 5; at < m.words.size();) {
+    const std::uint32_t word_count = m.words[at] >> 16, opcode = m.words[at] & 0xffffu;
+    if (word_count == 0) break;
+    if (opcode == kOpCapability && m.words[at + 1] >= 61 && m.words[at + 1] <= 68) ++found;
+    at += word_count;
+  }
+  return found;
+}
+
+bool ranks_a_tile(const SortDispatch& d) {
+  return d.module.starts_with("sort_onesweep") || d.module.starts_with("sort_rts_scatter");
+}
+
+}  // namespace
+
+// The radix sorts rank a tile by subgroup ballots where the device has every subgroup operation
+// that ranking takes, by counting otherwise or when XR_VK_SORT_RANKING=counting forces it: the
+// ranking passes' modules say which (".count"), and the tile fits the device's shared memory
+// with the ranking's counters, down to Vulkan's least (16 KiB).
+TEST_CASE("Vulkan radix sorts rank by ballots where the device has them, by counting otherwise",
+          "[shapes][vulkan][sort]") {
+  using F = vk::SubgroupFeatureFlagBits;
+  DeviceFacts ballots = kDevice;
+  ballots.limits.maxStorageBufferRange = 1u << 30;
+  ballots.subgroup_size = ballots.min_subgroup_size = ballots.max_subgroup_size = 32;
+  ballots.subgroup_ops = F::eBasic | F::eVote | F::eArithmetic | F::eBallot | F::eShuffle;
+  DeviceFacts no_ballots = ballots;
+  no_ballots.subgroup_ops = F::eBasic | F::eVote | F::eArithmetic | F::eShuffle;
+  SortKnobs forced = kPatient;
+  forced.force_counting = true;
+  struct Way {
+    const DeviceFacts* facts;
+    const SortKnobs* knobs;
+    SortRanking expected;
+  };
+  for (const char* id : {"radix/onesweep", "radix/reduce-then-scan"})
+    for (const Way way : {Way{&ballots, &kPatient, SortRanking::ballots},
+                          Way{&no_ballots, &kPatient, SortRanking::counting},
+                          Way{&ballots, &forced, SortRanking::counting}})
+      for (const std::uint32_t shared : {49152u, 16384u})
+        for (const xr::DType t : {xr::DType::u32, xr::DType::u64})
+          for (const bool pairs : {false, true}) {
+            DeviceFacts facts = *way.facts;
+            facts.limits.maxComputeSharedMemorySize = shared;
+            const std::uint32_t bits = 8 * xr::size_of(t);
+            const SortDispatches d =
+                sort_dispatches(*find_sort(id), facts, 100000, t, xr::SortOrder::ascending,
+                                {0, bits}, pairs, *way.knobs);
+            CAPTURE(id, shared, std::string(xr::to_string(t)), pairs);
+            CHECK(d.ranking == way.expected);
+            const bool counting = way.expected == SortRanking::counting;
+            int ranking_passes = 0;
+            for (const SortDispatch& p : d.passes) {
+              CAPTURE(p.module);
+              REQUIRE(xr::vulkan::spirv::find(p.module) != nullptr);
+              if (!ranks_a_tile(p)) {
+                CHECK(p.module.find(".count") == std::string::npos);
+                continue;
+              }
+              ++ranking_passes;
+              CHECK((p.module.find(".count") != std::string::npos) == counting);
+              const std::uint64_t key_bytes = xr::size_of(t) == 8 ? 8 : 4;
+              // The staged keys and, by counting, a word a slot, 4 counters and a scan word an
+              // invocation; by ballots a row of 512 bytes a subgroup.
+              const std::uint64_t bytes =
+                  counting ? p.workgroup * (p.items * (key_bytes + 4) + 20)
+                           : p.workgroup * p.items * key_bytes + p.workgroup / 32 * 512;
+              CHECK(bytes <= shared);
+              CHECK(p.items >= 1);
+              if (counting) CHECK(p.workgroup == 256);
+            }
+            CHECK(ranking_passes >= 1);
+          }
+}
+
+// What each form of a radix pass asks of the device: ranking by counting and the passes that
+// rank no tile declare no subgroup operation (so they run where the device has none), and
+// ranking by ballots declares the ballots it takes.
+TEST_CASE("Vulkan sort modules declare subgroup operations only where ranking by ballots",
+          "[shapes][vulkan][sort]") {
+  int ballot_modules = 0, other_modules = 0;
+  for (const xr::vulkan::spirv::Module& m : xr::vulkan::spirv::modules()) {
+    if (!m.name.starts_with("sort_")) continue;
+    CAPTURE(std::string(m.name));
+    const bool ranks =
+        m.name.starts_with("sort_onesweep") || m.name.starts_with("sort_rts_scatter");
+    if (ranks && m.name.find(".count") == std::string_view::npos) {
+      CHECK(subgroup_capabilities(m) >= 4);  // basic, ballot, shuffle, arithmetic
+      ++ballot_modules;
+    } else {
+      CHECK(subgroup_capabilities(m) == 0);
+      ++other_modules;
+    }
+  }
+  CHECK(ballot_modules == 24);  // 2 passes x 3 widths x keys and pairs x bound and by address
+  CHECK(other_modules > ballot_modules);
 }

@@ -40,8 +40,15 @@ class VulkanSorter final : public DeviceSorter {
         device_(std::move(device)),
         spec_(spec) {}
 
+  // How the radix sorts ranked their tiles (subgroup ballots or counting: the device's features
+  // decide), and onesweep's fallbacks.
   std::string diagnostics() const override {
-    return spec_.family == SortFamily::onesweep ? fallbacks_.describe() : std::string();
+    std::string said;
+    if (workspace_ && !workspace_->sort.ranking().empty())
+      said = "ranks tiles by " + std::string(workspace_->sort.ranking());
+    if (spec_.family == SortFamily::onesweep)
+      said += (said.empty() ? "" : "; ") + fallbacks_.describe();
+    return said;
   }
 
  private:

@@ -36,6 +36,11 @@ void read_device_knobs(VulkanKnobs& k) {
     if (!k.force_address && std::string_view(v) != "auto")
       first_error(k.device_error, "XR_VK_ADDRESSING must be auto or address");
   }
+  if (const char* v = knob(k, "XR_VK_SORT_RANKING"); v && *v) {
+    k.force_counting = std::string_view(v) == "counting";
+    if (!k.force_counting && std::string_view(v) != "auto")
+      first_error(k.device_error, "XR_VK_SORT_RANKING must be auto or counting");
+  }
   if (const char* v = knob(k, "XR_VK_CAPTURE_IR"); v && *v) k.capture_ir_dir = v;
   if (const char* v = knob(k, "XR_VK_BLOCK_BYTES"); v && *v) {
     char* end = nullptr;

@@ -37,6 +37,10 @@ struct VulkanKnobs {
   // XR_VK_SORT_TILE=<threads>x<items>: the sorts' digit-pass tile (a multiple of 32 threads from
   // 256 to 1024, 1 to 32 items), still shrunk to the device's shared memory; unset, the policy's.
   std::optional<SortTile> sort_tile;
+  // XR_VK_SORT_RANKING=counting: the radix sorts rank a tile by counting in shared memory, as on a
+  // device without subgroup ballots, also where the device has them (tests, its cost); auto: by
+  // ballots wherever the device has them.
+  bool force_counting = false;
   // XR_SCAN_ONE_GROUP_MAX: the n up to which fast/decoupled-lookback runs as one workgroup.
   ScanOneGroupKnob one_group;
   // XR_DEVICE_TIMEOUT: how long a fence wait lasts before the device counts as lost.

@@ -145,11 +145,14 @@ Sort::Sort(const Context& context, const SortDesc& desc) : state_(std::make_uniq
   s.pairs = desc.pairs;
   s.count = desc.count;
   s.key_bytes = desc.count * size_of(desc.dtype);
+  const SortKnobs knobs{.polls = c.knobs.lookback_polls.value_or(kLookBackPolls),
+                        .tile = c.knobs.sort_tile,
+                        .force_address = c.knobs.force_address,
+                        .force_counting = c.knobs.force_counting};
+  s.plan.ranking = sort_ranking(spec, c.facts, knobs);
   if (desc.count == 0) return;
   s.plan = sort_dispatches(spec, c.facts, desc.count, desc.dtype, desc.order,
-                           effective_bits(desc.bits, desc.dtype), desc.pairs,
-                           c.knobs.lookback_polls.value_or(kLookBackPolls), c.knobs.sort_tile,
-                           c.knobs.force_address);
+                           effective_bits(desc.bits, desc.dtype), desc.pairs, knobs);
   for (const SortDispatch& d : s.plan.passes)
     s.pipelines.push_back(c.pipelines->get({.module = d.module,
                                             .workgroup = d.workgroup,
@@ -213,6 +216,11 @@ std::vector<CompiledPass> Sort::compiled() const {
                                 p.workgroup, p.grid));
   }
   return out;
+}
+
+std::string_view Sort::ranking() const {
+  if (find_sort(state_->variant)->family == SortFamily::bitonic) return {};
+  return to_string(state_->plan.ranking);
 }
 
 std::optional<VkDeviceSize> Sort::fallback_count_offset() const {

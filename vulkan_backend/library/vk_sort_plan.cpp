@@ -17,6 +17,9 @@ namespace {
 constexpr std::uint32_t kTileThreads = 768;
 constexpr std::uint32_t kTileItems4 = 10;  // 32- and 16-bit keys
 constexpr std::uint32_t kTileItems8 = 5;   // 64-bit keys
+// Ranking by counting: its workgroup scans run over every invocation, four times a tile, so the
+// tile takes the fewest invocations a digit pass allows (its items as above).
+constexpr std::uint32_t kCountingTileThreads = 256;
 // bitonic/smem's tile: CUDA's (32 KiB of items a workgroup, 512 invocations), not yet measured in
 // Vulkan; halved (items, then invocations) until the device's shared memory and workgroup take it.
 constexpr SortTile kBitonicTile4{512, 8};  // 8-byte items: keys up to 32 bits
@@ -27,6 +30,18 @@ constexpr std::uint32_t kLookBackWindow = 8;
 // 64-bit, the wide form's), the scans' totals.
 constexpr std::uint32_t kTileOverheadBytes = 1024 + 256 + 64;
 constexpr std::uint32_t kWideTileOverheadBytes = 2048 + 256 + 64;
+
+// Shared memory a tile's ranking takes beside its keys (shaders/sort_rank_*.glsl): by ballots a
+// row of 256 16-bit counters a subgroup; by counting, 4 counters and a scan word an invocation,
+// and `per_key` bytes (a word a slot).
+struct RankingBytes {
+  std::uint32_t fixed = 0;
+  std::uint32_t per_key = 0;
+};
+RankingBytes ranking_bytes(SortRanking r, std::uint32_t threads, std::uint32_t min_subgroup) {
+  if (r == SortRanking::ballots) return {threads / min_subgroup * 512, 0};
+  return {threads * 5 * 4, 4};
+}
 
 std::uint32_t smallest_subgroup(const DeviceFacts& f) {
   const std::uint32_t s = f.min_subgroup_size ? f.min_subgroup_size : f.subgroup_size;
@@ -44,12 +59,18 @@ bool has_address_form(SortStage s) {
          s == SortStage::rts_count || s == SortStage::rts_scan || s == SortStage::rts_scatter;
 }
 
-std::string module_of(const SortPassPlan& p, DType t, bool by_address) {
+// The passes that rank a tile, built both ways too.
+bool ranks_tiles(SortStage s) {
+  return s == SortStage::onesweep || s == SortStage::rts_scatter;
+}
+
+std::string module_of(const SortPassPlan& p, DType t, bool by_address, SortRanking ranking) {
   std::string m(p.kernel);
   const bool keyless =
       p.stage == SortStage::init || p.stage == SortStage::bins || p.stage == SortStage::rts_scan;
   if (!keyless) m += ".k" + std::to_string(8 * size_of(t));
   if (p.moves_values) m += ".pairs";
+  if (ranking == SortRanking::counting && ranks_tiles(p.stage)) m += ".count";
   if (by_address && has_address_form(p.stage)) m += ".addr";
   return m;
 }
@@ -68,18 +89,22 @@ SortTile bitonic_tile(const DeviceFacts& f, DType t) {
 }
 
 // A digit pass's tile: the policy's or `tile`, within the device's shared memory.
-SortTile digit_tile(const DeviceFacts& f, DType t, bool wide, std::optional<SortTile> tile) {
+SortTile digit_tile(const DeviceFacts& f, DType t, bool wide, SortRanking ranking,
+                    std::optional<SortTile> tile) {
   const std::uint32_t key_words = size_of(t) == 8 ? 2 : 1;
   const std::uint32_t shared = f.limits.maxComputeSharedMemorySize;
   const std::uint32_t min_subgroup = smallest_subgroup(f);
-  // A subgroup's row: 256 16-bit counters (shaders/sort_tile.glsl).
-  const auto rows = [&](std::uint32_t threads) { return threads / min_subgroup * 512; };
-  std::uint32_t threads = tile ? tile->threads : kTileThreads;
-  if (!tile && rows(threads) > shared / 2) threads = 256;  // small subgroups: more counter rows
+  const auto counters = [&](std::uint32_t threads) {
+    return ranking_bytes(ranking, threads, min_subgroup);
+  };
+  std::uint32_t threads = tile                               ? tile->threads
+                          : ranking == SortRanking::counting ? kCountingTileThreads
+                                                             : kTileThreads;
+  if (!tile && counters(threads).fixed > shared / 2) threads = 256;  // small subgroups: more rows
   const std::uint32_t overhead = wide ? kWideTileOverheadBytes : kTileOverheadBytes;
-  const std::uint32_t room =
-      shared > rows(threads) + overhead ? shared - rows(threads) - overhead : 0;
-  const std::uint32_t fits = room / (threads * key_words * 4);
+  const std::uint32_t fixed = counters(threads).fixed + overhead;
+  const std::uint32_t room = shared > fixed ? shared - fixed : 0;
+  const std::uint32_t fits = room / (threads * (key_words * 4 + counters(threads).per_key));
   const std::uint32_t wanted = tile ? tile->items : key_words == 2 ? kTileItems8 : kTileItems4;
   const std::uint32_t items = std::min(wanted, fits);
   if (items == 0)
@@ -91,26 +116,35 @@ SortTile digit_tile(const DeviceFacts& f, DType t, bool wide, std::optional<Sort
 
 }  // namespace
 
+std::string_view to_string(SortRanking r) {
+  return r == SortRanking::ballots ? "subgroup ballots" : "counting";
+}
+
+SortRanking sort_ranking(const SortSpec& spec, const DeviceFacts& f, const SortKnobs& knobs) {
+  if (knobs.force_counting) return SortRanking::counting;
+  return missing_reason(spec.ballot_needs, spec.threads, 0, f).empty() ? SortRanking::ballots
+                                                                       : SortRanking::counting;
+}
+
 SortPlanOptions sort_plan_options(const DeviceFacts& f, SortFamily family, DType t, bool wide,
-                                  std::uint32_t polls, std::optional<SortTile> tile) {
+                                  SortRanking ranking, const SortKnobs& knobs) {
   SortPlanOptions o;
   if (family == SortFamily::bitonic)
     o.bitonic = bitonic_tile(f, t);
   else
-    o.tile = digit_tile(f, t, wide, tile);
+    o.tile = digit_tile(f, t, wide, ranking, knobs.tile);
   o.wide = wide;
   // reduce-then-scan's blocks: a GPU's resident wave, or on a CPU device (lavapipe) its few
   // threads' worth, so that blocks count several tiles from 2^16 keys up.
   o.wave = f.cpu() ? 16 : 256;
   o.scan_threads = std::min<std::uint32_t>(
       1024, std::min(f.limits.maxComputeWorkGroupInvocations, f.limits.maxComputeWorkGroupSize[0]));
-  o.polls = polls;
+  o.polls = knobs.polls;
   return o;
 }
 
 SortDispatches sort_dispatches(const SortSpec& spec, const DeviceFacts& f, std::uint64_t n, DType t,
-                               SortOrder order, BitRange bits, bool pairs, std::uint32_t polls,
-                               std::optional<SortTile> tile, bool force_address) {
+                               SortOrder order, BitRange bits, bool pairs, const SortKnobs& knobs) {
   if (n > sort_plan_max_keys(spec.family))
     throw Error(ErrorCategory::unsupported,
                 std::string(spec.id()) + ": " + std::to_string(n) + " keys pass " +
@@ -119,10 +153,12 @@ SortDispatches sort_dispatches(const SortSpec& spec, const DeviceFacts& f, std::
   const std::uint64_t largest = std::max<std::uint64_t>(size_of(t), 4) * n;
   const bool by_address =
       spec.family != SortFamily::bitonic &&
-      (force_address || largest > f.limits.maxStorageBufferRange || sort_needs_wide(n));
-  const SortPlanOptions options = sort_plan_options(f, spec.family, t, by_address, polls, tile);
+      (knobs.force_address || largest > f.limits.maxStorageBufferRange || sort_needs_wide(n));
+  const SortRanking ranking = sort_ranking(spec, f, knobs);
+  const SortPlanOptions options = sort_plan_options(f, spec.family, t, by_address, ranking, knobs);
   SortDispatches out{.passes = {},
                      .by_address = by_address,
+                     .ranking = ranking,
                      .layout = plan_sort_call(spec.family, n, t, pairs, bits, options)};
   if (out.layout.items_bytes > f.limits.maxStorageBufferRange)
     throw Error(ErrorCategory::unsupported,
@@ -133,7 +169,7 @@ SortDispatches sort_dispatches(const SortSpec& spec, const DeviceFacts& f, std::
                     std::to_string(f.limits.maxStorageBufferRange) + " bytes)");
   const std::uint32_t mode = key_kind(t) | (order == SortOrder::descending ? 4u : 0u);
   for (const SortPassPlan& p : out.layout.passes)
-    out.passes.push_back({.module = module_of(p, t, out.by_address),
+    out.passes.push_back({.module = module_of(p, t, out.by_address, ranking),
                           .workgroup = p.threads,
                           .items = p.items,
                           .window = kLookBackWindow,

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "vk_device_facts.hpp"
@@ -28,6 +29,19 @@ struct SortAddressPush {
 };
 static_assert(offsetof(SortAddressPush, args) == 32, "SortAddressPush must match sort_common.glsl");
 
+// How the radix sorts rank a tile's keys (shaders/sort_tile.glsl): by subgroup ballots where the
+// device has what SortSpec::ballot_needs names, by counting in shared memory otherwise.
+enum class SortRanking { ballots, counting };
+std::string_view to_string(SortRanking r);
+
+// What a sort's plan takes from the knobs (VulkanKnobs).
+struct SortKnobs {
+  std::uint32_t polls = 0;       // the look-back's patience (0: the forced fallback)
+  std::optional<SortTile> tile;  // XR_VK_SORT_TILE: the digit passes' tile
+  bool force_address = false;    // XR_VK_ADDRESSING=address
+  bool force_counting = false;   // XR_VK_SORT_RANKING=counting
+};
+
 struct SortDispatch {
   std::string module;
   std::uint32_t workgroup = 256;   // specialization constant 0
@@ -47,24 +61,29 @@ struct SortDispatches {
   // kSortNarrowMaxKeys keys, or XR_VK_ADDRESSING), the passes' modules their XR_ADDRESS forms;
   // the words stay bound.
   bool by_address = false;
+  SortRanking ranking = SortRanking::ballots;  // the radix passes' (bitonic ranks none)
   SortCallPlan layout;  // core's plan: the scratch's layout (its passes are translated above)
 };
 
+// How `spec` ranks on this device: by ballots where it has spec.ballot_needs and the knobs do
+// not force counting.
+SortRanking sort_ranking(const SortSpec& spec, const DeviceFacts& facts, const SortKnobs& knobs);
+
 // What a sort of `family` over `t` asks of the device, as data: the radix sorts' digit-pass tile
-// for this device (the policy's, or `tile`, shrunk to fit maxComputeSharedMemorySize and the
-// device's smallest subgroup; values are staged through the keys' shared memory after them, so
-// pairs take the same) or the bitonic tile (the policy's, shrunk to the same limits; `tile` is
-// the digit passes' alone), and the rest of core's options. `wide`: core's wide form (the
-// modules by address). `polls`: the look-back's patience (0: the forced fallback).
+// for this device and `ranking` (the policy's, or knobs.tile, shrunk to fit
+// maxComputeSharedMemorySize with the ranking's counters; values are staged through the keys'
+// shared memory after them, so pairs take the same) or the bitonic tile (the policy's, shrunk to
+// the same limits; knobs.tile is the digit passes' alone), and the rest of core's options.
+// `wide`: core's wide form (the modules by address). Error(unsupported) where no tile fits.
 SortPlanOptions sort_plan_options(const DeviceFacts& facts, SortFamily family, DType t, bool wide,
-                                  std::uint32_t polls, std::optional<SortTile> tile);
+                                  SortRanking ranking, const SortKnobs& knobs);
 
 // n >= 1, `bits` effective. The radix sorts go by address, in core's wide form, where an array
-// passes one binding, past kSortNarrowMaxKeys keys, or with `force_address`.
+// passes one binding, past kSortNarrowMaxKeys keys, or with knobs.force_address; their tile
+// passes rank as sort_ranking says (the modules ".count" by counting).
 // Error(unsupported) past sort_plan_max_keys, or where bitonic's items pass one binding.
 SortDispatches sort_dispatches(const SortSpec& spec, const DeviceFacts& facts, std::uint64_t n,
                                DType t, SortOrder order, BitRange bits, bool pairs,
-                               std::uint32_t polls, std::optional<SortTile> tile = {},
-                               bool force_address = false);
+                               const SortKnobs& knobs);
 
 }  // namespace xr::vulkan

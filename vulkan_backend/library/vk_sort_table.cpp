@@ -3,9 +3,13 @@
 namespace xr::vulkan {
 namespace {
 
-constexpr std::uint32_t kSortNeeds =
+// The ranking by ballots (shaders/sort_rank_ballot.glsl); without them the radix sorts rank by
+// counting (shaders/sort_rank_count.glsl), which needs no subgroup operation.
+constexpr std::uint32_t kBallotRankNeeds =
     need_subgroup_basic | need_subgroup_ballot | need_subgroup_shuffle | need_subgroup_arithmetic;
-// A tile of 256 x 4 keys and its counters (vk_sort_plan.cpp shrinks tiles to the device).
+// A tile of 256 x 4 keys and its counters ranked by ballots (vk_sort_plan.cpp shrinks tiles to
+// the device; ranking by counting takes 16 counters an invocation more, 16 KiB at 256, and is
+// refused where they do not fit).
 constexpr std::uint32_t kLeastSortBytes = 256 * 4 * 4 + 2 * 1024;
 // bitonic/smem compares items in shared memory and nothing across invocations: no subgroup
 // operations. Its tile shrinks to any device; 16 KiB (Vulkan's least maxComputeSharedMemorySize)
@@ -13,9 +17,10 @@ constexpr std::uint32_t kLeastSortBytes = 256 * 4 * 4 + 2 * 1024;
 constexpr std::uint32_t kLeastBitonicBytes = 16 * 1024;
 
 constexpr SortSpec kSorts[] = {
-    {"radix/reduce-then-scan", SortFamily::reduce_then_scan, kSortNeeds, 256, kLeastSortBytes},
-    {"radix/onesweep", SortFamily::onesweep, kSortNeeds, 256, kLeastSortBytes},
-    {"bitonic/smem", SortFamily::bitonic, 0, 256, kLeastBitonicBytes},
+    {"radix/reduce-then-scan", SortFamily::reduce_then_scan, 0, kBallotRankNeeds, 256,
+     kLeastSortBytes},
+    {"radix/onesweep", SortFamily::onesweep, 0, kBallotRankNeeds, 256, kLeastSortBytes},
+    {"bitonic/smem", SortFamily::bitonic, 0, 0, 256, kLeastBitonicBytes},
 };
 
 }  // namespace

@@ -1,7 +1,7 @@
 // The Vulkan sort variants as data: each id's family (core's plans, xreduce/sort_passes.hpp) and
-// what it needs of the device. The radix sorts rank a tile's keys by subgroup ballots
-// (shaders/sort_tile.glsl) and scan the digits with subgroup arithmetic; the bitonic sort
-// compares items in shared memory.
+// what it needs of the device. The radix sorts rank a tile's keys by subgroup ballots where the
+// device has them (ballot_needs), by counting in shared memory otherwise (shaders/sort_tile.glsl);
+// the bitonic sort compares items in shared memory.
 #pragma once
 
 #include <cstdint>
@@ -17,9 +17,10 @@ namespace xr::vulkan {
 struct SortSpec {
   std::string_view name;
   SortFamily family = SortFamily::onesweep;
-  std::uint32_t needs = 0;        // Need bits
-  std::uint32_t threads = 256;    // the smallest workgroup its passes take
-  std::uint32_t group_bytes = 0;  // the least shared memory its tiles take
+  std::uint32_t needs = 0;         // Need bits
+  std::uint32_t ballot_needs = 0;  // what ranking by subgroup ballots needs (0: it ranks no tile)
+  std::uint32_t threads = 256;     // the smallest workgroup its passes take
+  std::uint32_t group_bytes = 0;   // the least shared memory its tiles take
   std::string_view id() const { return name; }
 };
 

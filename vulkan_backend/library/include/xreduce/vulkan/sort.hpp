@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "xreduce/compiled.hpp"
@@ -59,6 +60,10 @@ class Sort {
   // Onesweep's running count of look-back fallbacks (a workgroup counting a predecessor's digits
   // itself rather than wait for it): a uint32 at this byte offset of scratch. Empty otherwise.
   std::optional<VkDeviceSize> fallback_count_offset() const;
+  // How the radix sorts rank a tile's keys on this device: "subgroup ballots", or "counting" (in
+  // shared memory, no subgroup operation) where it lacks subgroup ballots, shuffles or arithmetic
+  // or XR_VK_SORT_RANKING=counting is set. Empty for bitonic/smem, which ranks none.
+  std::string_view ranking() const;
   // Tiles of one call over every digit pass (the fallback count's denominator); 0 without one.
   std::uint64_t tiles() const;
 
