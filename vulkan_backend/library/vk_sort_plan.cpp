@@ -17,9 +17,14 @@ namespace {
 constexpr std::uint32_t kTileThreads = 768;
 constexpr std::uint32_t kTileItems4 = 10;  // 32- and 16-bit keys
 constexpr std::uint32_t kTileItems8 = 5;   // 64-bit keys
-// Ranking by counting: its workgroup scans run over every invocation, four times a tile, so the
-// tile takes the fewest invocations a digit pass allows (its items as above).
+// Ranking by counting (XR_VK_SORT_RANKING=counting on an H200, 2^28 u32 keys, radix/onesweep ms,
+// lib/cub 6.32): 256x10 30.28; 256x16 26.52; 256x20 20.58; 512x8 26.02; 512x10 22.74; 1024x4
+// 39.64. Its four rounds and their workgroup scans cost per tile, so the most keys a tile: the
+// fewest invocations a digit pass allows (256) and the items 48 KiB holds beside the counters.
+// 64-bit keys take half the items (unmeasured).
 constexpr std::uint32_t kCountingTileThreads = 256;
+constexpr std::uint32_t kCountingTileItems4 = 20;
+constexpr std::uint32_t kCountingTileItems8 = 10;
 // bitonic/smem's tile: CUDA's (32 KiB of items a workgroup, 512 invocations), not yet measured in
 // Vulkan; halved (items, then invocations) until the device's shared memory and workgroup take it.
 constexpr SortTile kBitonicTile4{512, 8};  // 8-byte items: keys up to 32 bits
@@ -105,7 +110,11 @@ SortTile digit_tile(const DeviceFacts& f, DType t, bool wide, SortRanking rankin
   const std::uint32_t fixed = counters(threads).fixed + overhead;
   const std::uint32_t room = shared > fixed ? shared - fixed : 0;
   const std::uint32_t fits = room / (threads * (key_words * 4 + counters(threads).per_key));
-  const std::uint32_t wanted = tile ? tile->items : key_words == 2 ? kTileItems8 : kTileItems4;
+  const bool counting = ranking == SortRanking::counting;
+  const std::uint32_t policy_items = key_words == 2
+                                         ? (counting ? kCountingTileItems8 : kTileItems8)
+                                         : (counting ? kCountingTileItems4 : kTileItems4);
+  const std::uint32_t wanted = tile ? tile->items : policy_items;
   const std::uint32_t items = std::min(wanted, fits);
   if (items == 0)
     throw Error(ErrorCategory::unsupported, "a sort tile needs more than the " +

@@ -8,8 +8,8 @@ namespace {
 constexpr std::uint32_t kBallotRankNeeds =
     need_subgroup_basic | need_subgroup_ballot | need_subgroup_shuffle | need_subgroup_arithmetic;
 // A tile of 256 x 4 keys and its counters ranked by ballots (vk_sort_plan.cpp shrinks tiles to
-// the device; ranking by counting takes 16 counters an invocation more, 16 KiB at 256, and is
-// refused where they do not fit).
+// the device; ranking by counting takes 20 bytes an invocation and 4 a key beside the keys, and
+// 16 KiB still holds 256 x 3 of them).
 constexpr std::uint32_t kLeastSortBytes = 256 * 4 * 4 + 2 * 1024;
 // bitonic/smem compares items in shared memory and nothing across invocations: no subgroup
 // operations. Its tile shrinks to any device; 16 KiB (Vulkan's least maxComputeSharedMemorySize)
