@@ -15,7 +15,10 @@ namespace {
 // XR_CL_BUILD_OPTIONS (-DXR_SORT_MATCH_ANY ranks by one match.any instead of eight ballots):
 //   match.any: 256x24 11.13; 256x30 11.31 / 17.49; 320x30 10.84; 384x16 11.66; 384x20 11.13 /
 //              17.11; 384x24 10.84 / 15.03; 448x20 11.61; 512x18 11.67 / 15.12; 768x10 13.43
-//   ballots:   384x24 7.66 / 16.65; 512x18 7.09 / 16.72; 640x14 7.95; 256x30 - / 17.82
+//   ballots:   384x24 7.66 / 16.65; 512x18 7.09 / 16.72; 640x14 7.95; 256x30 - / 17.82;
+//              in a later session (lib/cub 6.315): 512x18 7.102; 512x19 (asked 512x20 and
+//              512x22; the most 48 KiB holds at 512) 7.154; 448x22 7.155; 480x20 7.243; 544x18
+//              8.010, 576x16 8.296 (two work-groups an SM at 40 registers)
 // Pairs kept every item's rank and value through the look-back (167 registers and a 336-byte
 // stack at 384 x 24); with the ranks two to a word and the values read once the keys are out
 // (40 registers at 512 x 18, three work-groups an SM, as keys), lib/cub 7.45 / 6.34:
