@@ -24,6 +24,11 @@ std::uint32_t u32(std::uint64_t x) {
   return static_cast<std::uint32_t>(x);
 }
 
+// The words of scratch one count takes: two in the wide form, low then high.
+std::uint32_t count_words(const SortPlanOptions& o) {
+  return o.wide ? 2 : 1;
+}
+
 // A pass's n: the low 32 bits, and the high ones for the wide form.
 SortArgs args_of(std::uint64_t n) {
   SortArgs a;
@@ -75,14 +80,14 @@ void plan_onesweep(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, Bit
   const auto passes = u32(digits.size());
   const auto launches = u32(digits.size() * portions.size());
   const auto rows = u32(portions.front().tiles);  // the largest portion's tiles
-  const std::uint32_t count_words = o.wide ? 2 : 1;
+  const std::uint32_t count = count_words(o);
   // The words' layout (see the header).
   const std::uint32_t histograms = 0;
-  const std::uint32_t counters = histograms + passes * kRadix * count_words;
+  const std::uint32_t counters = histograms + passes * kRadix * count;
   const std::uint32_t status0 = counters + (launches + 63) / 64 * 64;
   const std::uint32_t status1 = status0 + rows * kRadix;
   const std::uint32_t bins = status1 + rows * kRadix;
-  const std::uint32_t fallbacks = bins + passes * 2 * kRadix * count_words;
+  const std::uint32_t fallbacks = bins + passes * 2 * kRadix * count;
   lay_out(plan, n, t, pairs, needs_alternate(digits), fallbacks + 2);
   plan.fallbacks_at = plan.words_at + std::uint64_t{fallbacks} * 4;
   plan.tiles = std::uint64_t{passes} * (n + o.tile.keys() - 1) / o.tile.keys();
@@ -123,8 +128,8 @@ void plan_onesweep(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, Bit
       a.width = digits[p].width;
       a.first_tile = u32(portion.first_tile);
       a.tiles = u32(portion.tiles);
-      a.bins_in = bins + (p * 2 + portion.bins_in) * kRadix * count_words;
-      a.bins_out = bins + (p * 2 + portion.bins_out) * kRadix * count_words;
+      a.bins_in = bins + (p * 2 + portion.bins_in) * kRadix * count;
+      a.bins_out = bins + (p * 2 + portion.bins_out) * kRadix * count;
       a.status = launch % 2 == 0 ? status0 : status1;
       a.next_status = launch % 2 == 0 ? status1 : status0;
       a.zero_rows = rows;
@@ -147,7 +152,7 @@ void plan_reduce_then_scan(SortCallPlan& plan, std::uint64_t n, DType t, bool pa
                            const SortPlanOptions& o) {
   const std::vector<DigitPass> digits = radix_digit_passes(bits);
   const RadixChunks chunks = radix_chunks(n, o.tile.keys(), o.wave, kMaxPortionKeys);
-  lay_out(plan, n, t, pairs, needs_alternate(digits), kRadix * chunks.blocks * (o.wide ? 2 : 1));
+  lay_out(plan, n, t, pairs, needs_alternate(digits), kRadix * chunks.blocks * count_words(o));
   for (const DigitPass& d : digits) {
     SortArgs a = args_of(n);
     a.shift = d.shift;

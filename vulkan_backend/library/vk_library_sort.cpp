@@ -66,6 +66,7 @@ struct Sort::State {
   std::uint64_t count = 0;
   std::uint64_t key_bytes = 0;
   SortDispatches plan;
+  std::string_view ranking;             // Sort::ranking()
   std::vector<vk::Pipeline> pipelines;  // one per pass
 
   // Each SortOperand over the caller's operands: its descriptor and, for a plan by address, the
@@ -149,7 +150,7 @@ Sort::Sort(const Context& context, const SortDesc& desc) : state_(std::make_uniq
                         .tile = c.knobs.sort_tile,
                         .force_address = c.knobs.force_address,
                         .force_counting = c.knobs.force_counting};
-  s.plan.ranking = sort_ranking(spec, c.facts, knobs);
+  if (spec.family != SortFamily::bitonic) s.ranking = to_string(sort_ranking(spec, c.facts, knobs));
   if (desc.count == 0) return;
   s.plan = sort_dispatches(spec, c.facts, desc.count, desc.dtype, desc.order,
                            effective_bits(desc.bits, desc.dtype), desc.pairs, knobs);
@@ -219,8 +220,7 @@ std::vector<CompiledPass> Sort::compiled() const {
 }
 
 std::string_view Sort::ranking() const {
-  if (find_sort(state_->variant)->family == SortFamily::bitonic) return {};
-  return to_string(state_->plan.ranking);
+  return state_->ranking;
 }
 
 std::optional<VkDeviceSize> Sort::fallback_count_offset() const {
