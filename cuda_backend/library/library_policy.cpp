@@ -1,14 +1,48 @@
 #include "library_policy.hpp"
 
+#include <cudaTypedefs.h>
+#include <cuda_runtime_api.h>
+
 #include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "reduce_table.hpp"
 #include "scan_table.hpp"
 #include "sort_table.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/operand_spans.hpp"
 
 namespace xr::cuda {
 namespace {
+
+// The device allocation that holds `p`, where the driver knows it (cudaMalloc, cudaMallocAsync,
+// managed and virtual-memory mappings); empty for memory it does not track (system memory under
+// HMM, a host allocation's device pointer) or without a current context: unchecked then.
+struct Allocation {
+  std::uintptr_t base;
+  std::size_t bytes;
+};
+std::optional<Allocation> allocation_of(const void* p) {
+  static const PFN_cuMemGetAddressRange_v3020 get_range = [] {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    if (cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &fn, 3020, cudaEnableDefault,
+                                         &found) != cudaSuccess ||
+        found != cudaDriverEntryPointSuccess) {
+      cudaGetLastError();  // the query's error is not the caller's
+      fn = nullptr;
+    }
+    return reinterpret_cast<PFN_cuMemGetAddressRange_v3020>(fn);
+  }();
+  if (!get_range) return std::nullopt;
+  CUdeviceptr base = 0;
+  std::size_t bytes = 0;
+  if (get_range(&base, &bytes, reinterpret_cast<CUdeviceptr>(p)) != CUDA_SUCCESS)
+    return std::nullopt;
+  return Allocation{static_cast<std::uintptr_t>(base), bytes};
+}
 
 // The library's choice, from the H200 report (docs/results/H200/results.json, i32 and f32 sums,
 // 1K..256M, cold and batch, commit 8ef547b): fast/single-pass streams 4279 GB/s at 2^28 i32
@@ -46,14 +80,23 @@ std::vector<std::string_view> library_order(Primitive primitive) {
   return {};
 }
 
-void check_operand(const void* p, std::uintptr_t alignment, std::string_view what,
-                   std::string_view call) {
-  const auto address = reinterpret_cast<std::uintptr_t>(p);
-  if (!p || address % alignment)
-    throw Error(
-        ErrorCategory::usage,
-        "xreduce::cuda: " + std::string(call) + ": `" + std::string(what) + "` " +
-            (p ? "is not " + std::to_string(alignment) + "-byte aligned" : std::string("is null")));
+void check_operands(std::string_view call, std::initializer_list<DeviceOperand> operands) {
+  const std::string who = "xreduce::cuda: " + std::string(call);
+  std::vector<OperandSpan> spans;
+  for (const DeviceOperand& o : operands) {
+    if (!o.bytes) continue;
+    const auto address = reinterpret_cast<std::uintptr_t>(o.p);
+    if (!o.p || address % o.alignment)
+      throw Error(ErrorCategory::usage,
+                  who + ": `" + std::string(o.name) + "` " +
+                      (o.p ? "is not " + std::to_string(o.alignment) + "-byte aligned"
+                           : std::string("is null")));
+    if (const auto range = allocation_of(o.p))
+      require_holds(who, o.name, range->base + range->bytes - address, o.bytes,
+                    " to the end of its allocation", o.why);
+    spans.push_back({.space = 0, .begin = address, .bytes = o.bytes, .name = o.name});
+  }
+  require_disjoint(who, spans);
 }
 
 }  // namespace xr::cuda

@@ -2,7 +2,9 @@
 // operand checks every enqueue makes.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,9 +18,20 @@ namespace xr::cuda {
 // devices that cannot run those).
 std::vector<std::string_view> library_order(Primitive primitive);
 
-// Error(usage) naming the operand (`what`: "in", "out", "scratch", "keys_in", ...) when `p` is null
-// or not a multiple of `alignment` bytes.
-void check_operand(const void* p, std::uintptr_t alignment, std::string_view what,
-                   std::string_view call);
+// One of an enqueue's operands: where it is, the bytes the call reaches from there (0: none, and
+// `p` is not read) and the alignment the kernels need.
+struct DeviceOperand {
+  const void* p;
+  std::size_t bytes;
+  std::uintptr_t alignment;
+  std::string_view name;      // "in", "out", "scratch", "keys_in", ...
+  std::string_view why = {};  // what sizes it, for a refusal: " (temp_storage_bytes())"
+};
+
+// Error(usage) naming the operand when one the call reaches is null or misaligned, reaches past
+// the end of its allocation (where the driver knows the allocation: cuMemGetAddressRange), or
+// shares a byte with another: checked before anything is enqueued, as the kernels read an input
+// while they write the outputs and the scratch.
+void check_operands(std::string_view call, std::initializer_list<DeviceOperand> operands);
 
 }  // namespace xr::cuda

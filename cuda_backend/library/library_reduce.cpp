@@ -88,9 +88,10 @@ std::size_t Reduce::scratch_size() const {
 
 void Reduce::enqueue(cudaStream_t stream, const void* in, void* out, void* scratch) const {
   const ReducePlan& plan = state_->plan;
-  check_operand(in, 16, "in", "Reduce::enqueue");
-  check_operand(out, size_of(plan.dtype), "out", "Reduce::enqueue");
-  if (plan.scratch_bytes) check_operand(scratch, 256, "scratch", "Reduce::enqueue");
+  check_operands("Reduce::enqueue",
+                 {{in, plan.n * size_of(plan.dtype), 16, "in"},
+                  {out, size_of(plan.dtype), size_of(plan.dtype), "out"},
+                  {scratch, plan.scratch_bytes, 256, "scratch", " (scratch_size())"}});
   // The in-place kernels write into `in`: ReduceDesc::overwrite_input said the caller allows it.
   enqueue_reduce(plan, {const_cast<void*>(in), scratch, out}, stream);
 }

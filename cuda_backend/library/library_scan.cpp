@@ -87,9 +87,11 @@ std::size_t Scan::scratch_size() const {
 void Scan::enqueue(cudaStream_t stream, ScanKind kind, const void* in, void* out, void* scratch) {
   if (state_->count == 0) return;
   const ScanPlan& plan = state_->plan;
-  check_operand(in, 16, "in", "Scan::enqueue");
-  check_operand(out, 16, "out", "Scan::enqueue");
-  if (plan.scratch_bytes) check_operand(scratch, 256, "scratch", "Scan::enqueue");
+  const std::size_t bytes = plan.n * size_of(plan.dtype);
+  check_operands("Scan::enqueue",
+                 {{in, bytes, 16, "in"},
+                  {out, bytes, 16, "out"},
+                  {scratch, plan.scratch_bytes, 256, "scratch", " (scratch_size())"}});
   enqueue_scan(plan, {in, out, scratch, state_->calls}, kind, stream);
   ++state_->calls;
 }

@@ -1,7 +1,6 @@
 // The public Sort (xreduce/cuda/sort.hpp): a plan from the dispatch layer, enqueued on the
 // caller's stream over the caller's memory.
 #include <cstdint>
-#include <initializer_list>
 #include <memory>
 #include <string>
 #include <utility>
@@ -73,29 +72,6 @@ std::unique_ptr<Sort::State> plan(const SortDesc& desc, const DeviceLimits* know
   return state;
 }
 
-// An operand's device bytes, for the overlap check.
-struct Span {
-  const void* data;
-  std::size_t bytes;
-  std::string_view what;
-};
-
-bool overlap(const Span& a, const Span& b) {
-  const auto a0 = reinterpret_cast<std::uintptr_t>(a.data);
-  const auto b0 = reinterpret_cast<std::uintptr_t>(b.data);
-  return a.bytes && b.bytes && a0 < b0 + b.bytes && b0 < a0 + a.bytes;
-}
-
-// Error(usage) when two of the operands share a byte: the sorts read an input while writing the
-// outputs and the temporary storage.
-void check_disjoint(std::initializer_list<Span> spans) {
-  for (auto a = spans.begin(); a != spans.end(); ++a)
-    for (auto b = a + 1; b != spans.end(); ++b)
-      if (overlap(*a, *b))
-        refuse(ErrorCategory::usage, "Sort::enqueue: `" + std::string(a->what) + "` and `" +
-                                         std::string(b->what) + "` overlap");
-}
-
 }  // namespace
 
 Sort::Sort(const SortDesc& desc) : state_(plan(desc, nullptr)) {}
@@ -119,18 +95,14 @@ void Sort::enqueue(cudaStream_t stream, const void* keys_in, void* keys_out,
   if (state_->count == 0) return;
   const SortPlan& plan = state_->plan;
   const bool pairs = plan.problem.pairs;
-  check_operand(keys_in, 16, "keys_in", "Sort::enqueue");
-  check_operand(keys_out, 16, "keys_out", "Sort::enqueue");
-  if (pairs) check_operand(values_in, 16, "values_in", "Sort::enqueue");
-  if (pairs) check_operand(values_out, 16, "values_out", "Sort::enqueue");
-  if (plan.temp_bytes) check_operand(temp, 256, "temp", "Sort::enqueue");
   const std::size_t key_bytes = plan.problem.n * size_of(plan.problem.dtype);
   const std::size_t value_bytes = pairs ? plan.problem.n * sizeof(std::uint32_t) : 0;
-  check_disjoint({{keys_in, key_bytes, "keys_in"},
-                  {keys_out, key_bytes, "keys_out"},
-                  {values_in, value_bytes, "values_in"},
-                  {values_out, value_bytes, "values_out"},
-                  {temp, plan.temp_bytes, "temp"}});
+  check_operands("Sort::enqueue",
+                 {{keys_in, key_bytes, 16, "keys_in"},
+                  {keys_out, key_bytes, 16, "keys_out"},
+                  {values_in, value_bytes, 16, "values_in"},
+                  {values_out, value_bytes, 16, "values_out"},
+                  {temp, plan.temp_bytes, 256, "temp", " (temp_storage_bytes())"}});
   enqueue_sort(plan,
                {keys_in, keys_out, pairs ? values_in : nullptr, pairs ? values_out : nullptr, temp},
                stream);

@@ -2,6 +2,7 @@
 // buffers.
 #include "cl_check.hpp"
 #include "cl_context.hpp"
+#include "cl_operands.hpp"
 #include "cl_reduce_plan.hpp"
 #include "cl_requirements.hpp"
 #include "xreduce/error.hpp"
@@ -36,6 +37,7 @@ struct Reduce::State {
   ContextState* context = nullptr;
   std::string variant;
   DType accumulator = DType::i32;
+  std::uint64_t bytes = 0;  // of the input
   Launches plan;
 };
 
@@ -50,6 +52,7 @@ Reduce::Reduce(const Context& context, const ReduceDesc& desc) : state_(std::mak
   s.context = &state_of(context);
   s.variant = spec.id();
   s.accumulator = accumulator_of(desc.dtype);
+  s.bytes = desc.count * size_of(desc.dtype);
   s.plan = reduce_launches(spec, desc.count, desc.dtype, desc.op);
   for (const Pass& p : s.plan.passes) s.context->programs->kernel(p.key);  // build now
 }
@@ -71,6 +74,11 @@ std::uint64_t Reduce::scratch_size() const {
 }
 
 void Reduce::enqueue_scratch_init(cl_command_queue queue, cl_mem scratch) const {
+  if (!scratch_size()) return;
+  check_queue(*state_->context, "Reduce::enqueue_scratch_init", queue);
+  check_buffers(
+      *state_->context, "Reduce::enqueue_scratch_init",
+      {{scratch, scratch_size(), Access::read_write, "scratch", " (Reduce::scratch_size())"}});
   const cl_uchar zero = 0;
   XR_CL_CHECK(
       clEnqueueFillBuffer(queue, scratch, &zero, 1, 0, scratch_size(), 0, nullptr, nullptr));
@@ -78,6 +86,12 @@ void Reduce::enqueue_scratch_init(cl_command_queue queue, cl_mem scratch) const 
 
 void Reduce::enqueue(cl_command_queue queue, cl_mem input, cl_mem output, cl_mem scratch,
                      std::span<const cl_event> wait, cl_event* first, cl_event* last) const {
+  check_queue(*state_->context, "Reduce::enqueue", queue);
+  check_buffers(
+      *state_->context, "Reduce::enqueue",
+      {{input, state_->bytes, Access::read, "input"},
+       {output, size_of(state_->accumulator), Access::write, "output"},
+       {scratch, scratch_size(), Access::read_write, "scratch", " (Reduce::scratch_size())"}});
   enqueue_passes(*state_->context->programs, queue, state_->plan.passes, {input, output, scratch},
                  {.wait = wait, .first = first, .last = last});
 }

@@ -2,6 +2,7 @@
 // buffers.
 #include "cl_check.hpp"
 #include "cl_context.hpp"
+#include "cl_operands.hpp"
 #include "cl_requirements.hpp"
 #include "cl_scan_plan.hpp"
 #include "xreduce/error.hpp"
@@ -34,6 +35,7 @@ const ScanSpec& choose_scan(const Context& context, const std::string& id, DType
 struct Scan::State {
   ContextState* context = nullptr;
   std::string variant;
+  std::uint64_t bytes = 0;  // of the input, and of the output
   Launches plan;
 };
 
@@ -45,6 +47,7 @@ Scan::Scan(const Context& context, const ScanDesc& desc) : state_(std::make_uniq
   State& s = *state_;
   s.context = &state_of(context);
   s.variant = spec.id();
+  s.bytes = desc.count * size_of(desc.dtype);
   s.plan = scan_launches(spec, desc.count, desc.dtype, desc.op, desc.kind,
                          s.context->knobs.lookback, s.context->facts.max_work_group);
   for (const Pass& p : s.plan.passes) s.context->programs->kernel(p.key);  // build now
@@ -65,6 +68,12 @@ std::uint64_t Scan::scratch_size() const {
 void Scan::enqueue(cl_command_queue queue, cl_mem input, cl_mem output, cl_mem scratch,
                    std::span<const cl_event> wait, cl_event* first, cl_event* last) const {
   const Launches& plan = state_->plan;
+  check_queue(*state_->context, "Scan::enqueue", queue);
+  check_buffers(
+      *state_->context, "Scan::enqueue",
+      {{input, state_->bytes, Access::read, "input"},
+       {output, state_->bytes, Access::write, "output"},
+       {scratch, plan.scratch_bytes, Access::read_write, "scratch", " (Scan::scratch_size())"}});
   if (!plan.zero_scratch) {
     enqueue_passes(*state_->context->programs, queue, plan.passes, {input, output, scratch},
                    {.wait = wait, .first = first, .last = last});
@@ -88,6 +97,10 @@ void Scan::enqueue(cl_command_queue queue, cl_mem input, cl_mem output, cl_mem s
 std::uint64_t Scan::fallbacks(cl_command_queue queue, cl_mem scratch) const {
   const auto& at = state_->plan.fallbacks_at;
   if (!at) return 0;
+  check_queue(*state_->context, "Scan::fallbacks", queue);
+  check_buffers(
+      *state_->context, "Scan::fallbacks",
+      {{scratch, scratch_size(), Access::read_write, "scratch", " (Scan::scratch_size())"}});
   cl_ulong count = 0;
   XR_CL_CHECK(
       clEnqueueReadBuffer(queue, scratch, CL_TRUE, *at, sizeof count, &count, 0, nullptr, nullptr));

@@ -2,6 +2,7 @@
 // the caller's buffers, the alternates and words in regions of its scratch.
 #include "cl_check.hpp"
 #include "cl_context.hpp"
+#include "cl_operands.hpp"
 #include "cl_sort_plan.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/opencl/sort.hpp"
@@ -35,19 +36,20 @@ const SortSpec& choose_sort(const Context& context, const std::string& id, DType
   return *spec;
 }
 
-void require_buffer(cl_mem buffer, const char* name) {
-  if (!buffer)
-    throw Error(ErrorCategory::usage,
-                std::string("xreduce::opencl: the sort's ") + name + " buffer is null");
-}
-
 }  // namespace
 
 struct Sort::State {
   ContextState* context = nullptr;
   std::string variant;
   bool pairs = false;
+  std::uint64_t key_bytes = 0;    // of the keys in, and of the keys out
+  std::uint64_t value_bytes = 0;  // of the values in and out; 0 without pairs
   SortLaunches plan;
+
+  void check_scratch(std::string_view call, cl_mem scratch, std::uint64_t bytes) const {
+    check_buffers(*context, call,
+                  {{scratch, bytes, Access::read_write, "scratch", " (Sort::scratch_size())"}});
+  }
 };
 
 Sort::Sort(const Context& context, const SortDesc& desc) : state_(std::make_unique<State>()) {
@@ -58,6 +60,8 @@ Sort::Sort(const Context& context, const SortDesc& desc) : state_(std::make_uniq
   s.context = &state_of(context);
   s.variant = spec.id();
   s.pairs = desc.pairs;
+  s.key_bytes = desc.count * size_of(desc.dtype);
+  s.value_bytes = desc.pairs ? desc.count * sizeof(cl_uint) : 0;
   if (desc.count == 0) return;
   const OpenClKnobs& k = s.context->knobs;
   s.plan = sort_launches(spec, s.context->facts, desc.count, desc.dtype, desc.order,
@@ -80,7 +84,8 @@ std::uint64_t Sort::scratch_size() const {
 
 void Sort::enqueue_scratch_init(cl_command_queue queue, cl_mem scratch,
                                 std::span<const cl_event> wait, cl_event* done) const {
-  require_buffer(scratch, "scratch");
+  check_queue(*state_->context, "Sort::enqueue_scratch_init", queue);
+  state_->check_scratch("Sort::enqueue_scratch_init", scratch, scratch_size());
   const cl_uint zero = 0;
   XR_CL_CHECK(clEnqueueFillBuffer(queue, scratch, &zero, sizeof zero, 0, scratch_size(),
                                   static_cast<cl_uint>(wait.size()),
@@ -91,13 +96,14 @@ void Sort::enqueue(cl_command_queue queue, const SortBuffers& b, std::span<const
                    cl_event* first, cl_event* last) const {
   const State& s = *state_;
   if (s.plan.passes.empty()) return;  // a sort of nothing
-  require_buffer(b.keys_in, "keys_in");
-  require_buffer(b.keys_out, "keys_out");
-  require_buffer(b.scratch, "scratch");
-  if (s.pairs) {
-    require_buffer(b.values_in, "values_in");
-    require_buffer(b.values_out, "values_out");
-  }
+  check_queue(*s.context, "Sort::enqueue", queue);
+  check_buffers(
+      *s.context, "Sort::enqueue",
+      {{b.keys_in, s.key_bytes, Access::read, "keys_in"},
+       {b.keys_out, s.key_bytes, Access::write, "keys_out"},
+       {b.values_in, s.value_bytes, Access::read, "values_in"},
+       {b.values_out, s.value_bytes, Access::write, "values_out"},
+       {b.scratch, scratch_size(), Access::read_write, "scratch", " (Sort::scratch_size())"}});
   const SortCallPlan& l = s.plan.layout;
   const SortRegion words{b.scratch, l.words_at};
   // By SortOperand; keys-only calls hand the words to the values' arguments, never read.
@@ -124,6 +130,8 @@ std::vector<CompiledPass> Sort::compiled() const {
 std::uint64_t Sort::fallbacks(cl_command_queue queue, cl_mem scratch) const {
   const auto& at = state_->plan.layout.fallbacks_at;
   if (!at) return 0;
+  check_queue(*state_->context, "Sort::fallbacks", queue);
+  state_->check_scratch("Sort::fallbacks", scratch, scratch_size());
   cl_uint count = 0;
   XR_CL_CHECK(
       clEnqueueReadBuffer(queue, scratch, CL_TRUE, *at, sizeof count, &count, 0, nullptr, nullptr));

@@ -181,3 +181,63 @@ TEST_CASE("a sort of float keys with u32 values, as a splat renderer sorts depth
   }
   REQUIRE(cudaStreamDestroy(stream) == cudaSuccess);
 }
+
+namespace {
+
+std::string usage_refusal(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const xr::Error& e) {
+    CHECK(e.category() == xr::ErrorCategory::usage);
+    return e.what();
+  }
+  FAIL("no xr::Error thrown");
+  return {};
+}
+
+}  // namespace
+
+// The sort, scan and reduce refuse before they launch: arrays that overlap (in place included),
+// an array or temporary storage that ends before the call's bytes do (its allocation's end, as
+// the driver knows it), and then sort right.
+TEST_CASE("the CUDA library refuses overlapping and short operands, then sorts right",
+          "[library]") {
+  skip_without_device();
+  constexpr std::size_t n = 65'537;
+  const std::size_t bytes = n * 4;
+  std::vector<std::uint32_t> host(n);
+  std::mt19937 random(3);
+  for (auto& k : host) k = static_cast<std::uint32_t>(random());
+  const DevicePtr keys = device_bytes(bytes), sorted = device_bytes(bytes);
+  const DevicePtr short_keys = device_bytes(bytes / 2);
+  REQUIRE(cudaMemcpy(keys.get(), host.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+  xr::cuda::Sort sort({.dtype = xr::DType::u32, .count = n, .bits = {0, 8}});
+  const DevicePtr temp = device_bytes(sort.temp_storage_bytes());
+  const DevicePtr short_temp = device_bytes(256);
+  CHECK_THAT(usage_refusal([&] {
+               sort.enqueue(nullptr, keys.get(), keys.get(), nullptr, nullptr, temp.get());
+             }),
+             Catch::Contains("`keys_in` and `keys_out` overlap"));
+  CHECK_THAT(usage_refusal([&] {
+               sort.enqueue(nullptr, short_keys.get(), sorted.get(), nullptr, nullptr, temp.get());
+             }),
+             Catch::Contains("`keys_in` holds") && Catch::Contains("to the end of its allocation"));
+  CHECK_THAT(usage_refusal([&] {
+               sort.enqueue(nullptr, keys.get(), sorted.get(), nullptr, nullptr, short_temp.get());
+             }),
+             Catch::Contains("`temp` holds") && Catch::Contains("temp_storage_bytes()"));
+  xr::cuda::Scan scan({.dtype = xr::DType::i32, .count = n});
+  const DevicePtr scratch = device_bytes(scan.scratch_size());
+  CHECK_THAT(usage_refusal([&] {
+               scan.enqueue(nullptr, xr::ScanKind::inclusive, keys.get(), keys.get(),
+                            scratch.get());
+             }),
+             Catch::Contains("Scan::enqueue: `in` and `out` overlap"));
+
+  sort.enqueue(nullptr, keys.get(), sorted.get(), nullptr, nullptr, temp.get());
+  std::vector<std::uint32_t> got(n);
+  REQUIRE(cudaMemcpy(got.data(), sorted.get(), bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+  std::stable_sort(host.begin(), host.end(),
+                   [](std::uint32_t a, std::uint32_t b) { return (a & 0xff) < (b & 0xff); });
+  CHECK(got == host);
+}

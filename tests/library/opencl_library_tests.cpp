@@ -13,6 +13,7 @@
 #include <functional>
 #include <numeric>
 #include <random>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -198,4 +199,167 @@ TEST_CASE("the OpenCL library sorts float keys with u32 values, as a splat rende
     for (cl_mem m : {b.keys_in, b.keys_out, b.values_in, b.values_out, b.scratch})
       clReleaseMemObject(m);
   }
+}
+
+namespace {
+
+// A buffer the test owns.
+struct Mem {
+  cl_mem m = nullptr;
+  explicit Mem(cl_mem made) : m(made) {}
+  ~Mem() {
+    if (m) clReleaseMemObject(m);
+  }
+  Mem(const Mem&) = delete;
+  Mem& operator=(const Mem&) = delete;
+  operator cl_mem() const { return m; }
+};
+
+// The message of the Error(usage) `f` throws: one line.
+std::string refusal(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const xr::Error& e) {
+    CHECK(e.category() == xr::ErrorCategory::usage);
+    CHECK(std::string_view(e.what()).find('\n') == std::string_view::npos);
+    return e.what();
+  }
+  FAIL("no xr::Error thrown");
+  return {};
+}
+
+cl_mem made(cl_context context, cl_mem_flags flags, std::size_t bytes) {
+  cl_int status = CL_SUCCESS;
+  cl_mem m = clCreateBuffer(context, flags, bytes, nullptr, &status);
+  REQUIRE(status == CL_SUCCESS);
+  return m;
+}
+
+cl_mem sub_buffer(cl_mem parent, std::size_t origin, std::size_t bytes) {
+  cl_int status = CL_SUCCESS;
+  const cl_buffer_region region{origin, bytes};
+  cl_mem m =
+      clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+  REQUIRE(status == CL_SUCCESS);
+  return m;
+}
+
+}  // namespace
+
+// Every misuse a caller can make of a sort's buffers is one line of usage before anything is
+// enqueued, and the device sorts right after: in place (wrong keys, silently, for sorts of one to
+// three digit passes), overlapping sub-buffers, short buffers and scratch (past-the-end accesses
+// inside the kernels), buffers of another context, read-only outputs and write-only inputs.
+TEST_CASE("the OpenCL sort refuses misused buffers, then sorts right", "[library]") {
+  Caller c;
+  skip_without(c);
+  const xr::opencl::Context context(c.context, c.device);
+  constexpr std::size_t n = 65'537;  // one digit pass of 8 bits, the case in place gets wrong
+  const std::size_t bytes = n * 4;
+  std::vector<std::uint32_t> keys(n), index(n);
+  std::mt19937 random(11);
+  for (std::size_t i = 0; i < n; ++i) {
+    keys[i] = static_cast<std::uint32_t>(random());
+    index[i] = static_cast<std::uint32_t>(i);
+  }
+  const xr::opencl::Sort sort(context,
+                              {.dtype = xr::DType::u32, .count = n, .bits = {0, 8}, .pairs = true});
+  const Mem keys_in(c.buffer(bytes, keys.data())), keys_out(c.buffer(bytes));
+  const Mem values_in(c.buffer(bytes, index.data())), values_out(c.buffer(bytes));
+  const Mem scratch(c.buffer(sort.scratch_size()));
+  const xr::opencl::SortBuffers right{keys_in, keys_out, values_in, values_out, scratch};
+  const auto with = [&](auto change) {
+    xr::opencl::SortBuffers b = right;
+    change(b);
+    return refusal([&] { sort.enqueue(c.queue, b); });
+  };
+
+  CHECK_THAT(with([&](auto& b) { b.keys_out = b.keys_in; }),
+             Catch::Contains("`keys_in` and `keys_out` overlap"));
+  CHECK_THAT(with([&](auto& b) { b.scratch = b.values_in; }),
+             Catch::Contains("`values_in` and `scratch` overlap"));
+  // Sub-buffers of one buffer overlap where their regions do.
+  cl_uint align_bits = 0;
+  REQUIRE(clGetDeviceInfo(c.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits,
+                          nullptr) == CL_SUCCESS);
+  const std::size_t align = align_bits / 8;
+  const std::size_t second = (bytes + align - 1) / align * align;
+  const Mem both(c.buffer(second + bytes));
+  const Mem first_half(sub_buffer(both, 0, bytes)), overlapping(sub_buffer(both, align, bytes));
+  const Mem second_half(sub_buffer(both, second, bytes));
+  CHECK_THAT(with([&](auto& b) {
+               b.keys_out = first_half;
+               b.values_out = overlapping;
+             }),
+             Catch::Contains("`keys_out` and `values_out` overlap"));
+  CHECK_THAT(with([&](auto& b) {
+               b.keys_out = both;
+               b.values_out = first_half;
+             }),
+             Catch::Contains("`keys_out` and `values_out` overlap"));
+
+  const Mem short_keys(c.buffer(bytes / 2)), short_scratch(c.buffer(1024));
+  CHECK_THAT(with([&](auto& b) { b.keys_in = short_keys; }),
+             Catch::Contains("`keys_in` holds " + std::to_string(bytes / 2) +
+                             " bytes (CL_MEM_SIZE); the call needs " + std::to_string(bytes)));
+  CHECK_THAT(with([&](auto& b) { b.scratch = short_scratch; }),
+             Catch::Contains("`scratch` holds 1024 bytes") && Catch::Contains("scratch_size()"));
+  CHECK_THAT(refusal([&] { sort.enqueue_scratch_init(c.queue, short_scratch); }),
+             Catch::Contains("`scratch` holds 1024 bytes"));
+  CHECK_THAT(with([&](auto& b) { b.values_in = nullptr; }), Catch::Contains("`values_in` is null"));
+
+  const Mem read_only(made(c.context, CL_MEM_READ_ONLY, bytes));
+  const Mem write_only(made(c.context, CL_MEM_WRITE_ONLY, bytes));
+  CHECK_THAT(with([&](auto& b) { b.keys_out = read_only; }),
+             Catch::Contains("`keys_out` was made CL_MEM_READ_ONLY"));
+  CHECK_THAT(with([&](auto& b) { b.values_in = write_only; }),
+             Catch::Contains("`values_in` was made CL_MEM_WRITE_ONLY"));
+
+  // Another context over the same device: its buffers and queue are not the Context's.
+  const Caller other;
+  const Mem foreign(other.buffer(bytes));
+  CHECK_THAT(with([&](auto& b) { b.keys_in = foreign; }),
+             Catch::Contains("`keys_in` belongs to another cl_context"));
+  CHECK_THAT(refusal([&] { sort.enqueue(other.queue, right); }),
+             Catch::Contains("`queue` belongs to another cl_context"));
+
+  // After every refusal, the device sorts right: disjoint sub-buffers of one buffer included.
+  sort.enqueue_scratch_init(c.queue, scratch);
+  xr::opencl::SortBuffers in_halves = right;
+  in_halves.keys_out = first_half;
+  in_halves.values_out = second_half;
+  sort.enqueue(c.queue, in_halves);
+  std::vector<std::uint32_t> got_keys(n), got_values(n);
+  REQUIRE(clEnqueueReadBuffer(c.queue, both, CL_TRUE, 0, bytes, got_keys.data(), 0, nullptr,
+                              nullptr) == CL_SUCCESS);
+  REQUIRE(clEnqueueReadBuffer(c.queue, both, CL_TRUE, second, bytes, got_values.data(), 0, nullptr,
+                              nullptr) == CL_SUCCESS);
+  std::vector<std::uint32_t> order(index);
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return (keys[a] & 0xff) < (keys[b] & 0xff);
+  });
+  CHECK(got_values == order);
+  std::size_t keys_wrong = 0;
+  for (std::size_t j = 0; j < n; ++j) keys_wrong += got_keys[j] != keys[order[j]];
+  CHECK(keys_wrong == 0);
+}
+
+TEST_CASE("the OpenCL reduce and scan refuse short, overlapping and foreign buffers", "[library]") {
+  Caller c;
+  skip_without(c);
+  const xr::opencl::Context context(c.context, c.device);
+  const std::size_t n = 5'000;
+  const xr::opencl::Scan scan(context, {.dtype = xr::DType::i32, .count = n});
+  const xr::opencl::Reduce reduce(context, {.dtype = xr::DType::i32, .count = n});
+  const Mem in(c.buffer(n * 4)), out(c.buffer(n * 4)), short_in(c.buffer(n * 2));
+  const Mem scan_scratch(c.buffer(scan.scratch_size()));
+  const Mem reduce_scratch(c.buffer(reduce.scratch_size()));
+  CHECK_THAT(refusal([&] { scan.enqueue(c.queue, in, in, scan_scratch); }),
+             Catch::Contains("Scan::enqueue: `input` and `output` overlap"));
+  CHECK_THAT(refusal([&] { scan.enqueue(c.queue, short_in, out, scan_scratch); }),
+             Catch::Contains("`input` holds " + std::to_string(n * 2) + " bytes"));
+  CHECK_THAT(refusal([&] { reduce.enqueue(c.queue, short_in, out, reduce_scratch); }),
+             Catch::Contains("Reduce::enqueue: `input` holds"));
+  CHECK_THAT(refusal([&] { reduce.enqueue(nullptr, in, out, reduce_scratch); }),
+             Catch::Contains("`queue` is null"));
 }

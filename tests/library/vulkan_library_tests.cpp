@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -416,8 +417,15 @@ TEST_CASE("a sort of float keys with u32 values, as a splat renderer sorts depth
     // Its operands are pushed descriptors: a device made without the extension runs no sort.
     const xr::vulkan::Context context(without.info());
     CHECK(context.variants(xr::Primitive::sort, xr::DType::f32).empty());
-    CHECK(category_of([&] { xr::vulkan::Sort s(context, {.count = 10}); }) ==
-          xr::ErrorCategory::unsupported);
+    for (const char* variant : {"", "radix/onesweep"}) {
+      try {
+        xr::vulkan::Sort s(context, {.count = 10, .variant = variant});
+        FAIL("a Sort was made");
+      } catch (const xr::Error& e) {
+        CHECK(e.category() == xr::ErrorCategory::unsupported);
+        CHECK_THAT(e.what(), Catch::Contains("made without VK_KHR_push_descriptor"));
+      }
+    }
   }
   const TestDevice d(true, true);
   const xr::vulkan::Context context(d.info());
@@ -471,4 +479,142 @@ TEST_CASE("a sort of float keys with u32 values, as a splat renderer sorts depth
     for (std::uint64_t j = 0; j < n; ++j) keys_wrong += got_keys[j] != depth[order[j]];
     CHECK(keys_wrong == 0);
   }
+}
+
+namespace {
+
+// The message of the Error(usage) `f` throws: one line.
+std::string refusal(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const xr::Error& e) {
+    CHECK(e.category() == xr::ErrorCategory::usage);
+    CHECK(std::string_view(e.what()).find('\n') == std::string_view::npos);
+    return e.what();
+  }
+  FAIL("no xr::Error thrown");
+  return {};
+}
+
+}  // namespace
+
+// Every misuse a caller can make of a sort's operands is one line of usage before anything is
+// recorded, and the same command buffer then sorts right: in place (wrong keys, silently, for
+// sorts of one to three digit passes), overlapping ranges of one buffer, arrays and scratch
+// shorter than the call reaches (accesses past their end inside the shaders), offsets past the
+// buffer, and device addresses where the sort binds.
+TEST_CASE("the Vulkan sort refuses misused operands, then sorts right", "[library]") {
+  const TestDevice d(true, true);
+  skip_without_device(d.usable());
+  const xr::vulkan::Context context(d.info());
+  constexpr std::uint64_t n = 65'537;  // one digit pass of 8 bits, the case in place gets wrong
+  const VkDeviceSize bytes = n * 4, align = context.operand_alignment();
+  std::vector<std::uint32_t> keys(n), index(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    keys[i] = static_cast<std::uint32_t>(i * 2654435761u);
+    index[i] = static_cast<std::uint32_t>(i);
+  }
+  const xr::vulkan::Sort sort(context,
+                              {.dtype = xr::DType::u32, .count = n, .bits = {0, 8}, .pairs = true});
+  const auto keys_in = d.buffer(bytes, false), keys_out = d.buffer(bytes, false);
+  const auto values_in = d.buffer(bytes, false), values_out = d.buffer(bytes, false);
+  const auto scratch = d.buffer(sort.scratch_size(), false);
+  const auto short_keys = d.buffer(bytes / 2, false), short_scratch = d.buffer(1024, false);
+  const VkDeviceSize second = (bytes + align - 1) / align * align;  // the second range of `shared`
+  const auto shared = d.buffer(second + bytes, false);
+  const auto host = d.buffer(2 * bytes, true);
+  std::memcpy(host.mapped, keys.data(), bytes);
+  std::memcpy(static_cast<char*>(host.mapped) + bytes, index.data(), bytes);
+  const std::array<Operand, 5> right{Operand::of(*keys_in.buffer), Operand::of(*keys_out.buffer),
+                                     Operand::of(*values_in.buffer),
+                                     Operand::of(*values_out.buffer), Operand::of(*scratch.buffer)};
+  enum { kin, kout, vin, vout, scr };
+
+  using S = vk::PipelineStageFlagBits;
+  using A = vk::AccessFlagBits;
+  d.run([&](const vk::raii::CommandBuffer& cmd) {
+    const auto with = [&](std::size_t i, Operand o) {
+      std::array<Operand, 5> ops = right;
+      ops[i] = o;
+      return refusal([&] { sort.record(*cmd, ops[0], ops[1], ops[2], ops[3], ops[4]); });
+    };
+    CHECK_THAT(with(kout, right[kin]), Catch::Contains("`keys_in` and `keys_out` overlap"));
+    CHECK_THAT(with(scr, right[vin]), Catch::Contains("`values_in` and `scratch` overlap"));
+    // Two ranges of one buffer overlap where their bytes do.
+    {
+      std::array<Operand, 5> ops = right;
+      ops[kout] = Operand::of(*shared.buffer, 0);
+      ops[vout] = Operand::of(*shared.buffer, bytes / align * align);
+      CHECK_THAT(refusal([&] { sort.record(*cmd, ops[0], ops[1], ops[2], ops[3], ops[4]); }),
+                 Catch::Contains("`keys_out` and `values_out` overlap"));
+    }
+    CHECK_THAT(with(kin, Operand::of(*short_keys.buffer)),
+               Catch::Contains("Sort::record: `keys_in` holds") &&
+                   Catch::Contains("the call needs " + std::to_string(bytes)));
+    CHECK_THAT(with(kin, Operand::of(*keys_in.buffer, 0, bytes - 4)),
+               Catch::Contains("`keys_in` holds " + std::to_string(bytes - 4) +
+                               " bytes from its offset; the call needs " + std::to_string(bytes)));
+    CHECK_THAT(with(vin, Operand::of(*values_in.buffer, 2 * second)),
+               Catch::Contains("`values_in` starts at offset " + std::to_string(2 * second) +
+                               ", past its buffer's"));
+    CHECK_THAT(with(scr, Operand::of(*short_scratch.buffer)),
+               Catch::Contains("`scratch` holds") && Catch::Contains("(Sort::scratch_size())"));
+    CHECK_THAT(refusal([&] { sort.record_scratch_init(*cmd, *short_scratch.buffer); }),
+               Catch::Contains("Sort::record_scratch_init: `scratch` holds"));
+    CHECK_THAT(with(scr, Operand::at(scratch.address)),
+               Catch::Contains("`scratch` is a device address (Operand::at)"));
+    CHECK_THAT(with(kin, Operand::at(keys_in.address)),
+               Catch::Contains("`keys_in` is a device address (Operand::at), and this sort"));
+    CHECK_THAT(with(vin, Operand{}), Catch::Contains("`values_in` has neither a buffer nor"));
+    CHECK_THAT(with(kout, Operand::of(*keys_out.buffer, align / 2)),
+               Catch::Contains("`keys_out` offset " + std::to_string(align / 2) +
+                               " is not a multiple of"));
+
+    // The refusals recorded nothing: the same command buffer sorts right, each output in its
+    // own range of one buffer.
+    cmd.copyBuffer(*host.buffer, *keys_in.buffer, vk::BufferCopy(0, 0, bytes));
+    cmd.copyBuffer(*host.buffer, *values_in.buffer, vk::BufferCopy(bytes, 0, bytes));
+    sort.record_scratch_init(*cmd, *scratch.buffer);
+    barrier(cmd, S::eTransfer, A::eTransferWrite, S::eComputeShader, A::eShaderRead);
+    sort.record(*cmd, right[kin], Operand::of(*shared.buffer, 0, bytes), right[vin],
+                Operand::of(*shared.buffer, second, bytes), right[scr]);
+    barrier(cmd, S::eComputeShader, A::eShaderWrite, S::eTransfer, A::eTransferRead);
+    cmd.copyBuffer(*shared.buffer, *host.buffer, vk::BufferCopy(0, 0, bytes));
+    cmd.copyBuffer(*shared.buffer, *host.buffer, vk::BufferCopy(second, bytes, bytes));
+    barrier(cmd, S::eTransfer, A::eTransferWrite, S::eHost, A::eHostRead);
+  });
+  std::vector<std::uint32_t> got_keys(n), got_values(n);
+  std::memcpy(got_keys.data(), host.mapped, bytes);
+  std::memcpy(got_values.data(), static_cast<const char*>(host.mapped) + bytes, bytes);
+  std::vector<std::uint32_t> order(index);
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return (keys[a] & 0xff) < (keys[b] & 0xff);
+  });
+  CHECK(got_values == order);
+  std::size_t keys_wrong = 0;
+  for (std::uint64_t j = 0; j < n; ++j) keys_wrong += got_keys[j] != keys[order[j]];
+  CHECK(keys_wrong == 0);
+}
+
+TEST_CASE("the Vulkan scan refuses an input that is its output, or short", "[library]") {
+  const TestDevice d(true, true);
+  skip_without_device(d.usable());
+  const xr::vulkan::Context context(d.info());
+  const std::uint64_t n = 5'000;
+  const xr::vulkan::Scan scan(context, {.dtype = xr::DType::i32, .count = n});
+  const auto in = d.buffer(n * 4, false), out = d.buffer(n * 4, false);
+  const auto scratch = d.buffer(scan.scratch_size() + 4, false);
+  d.run([&](const vk::raii::CommandBuffer& cmd) {
+    const auto kind = xr::ScanKind::inclusive;
+    CHECK_THAT(refusal([&] {
+                 scan.record(*cmd, kind, Operand::of(*in.buffer), Operand::of(*in.buffer),
+                             Operand::of(*scratch.buffer));
+               }),
+               Catch::Contains("Scan::record: `in` and `out` overlap"));
+    CHECK_THAT(refusal([&] {
+                 scan.record(*cmd, kind, Operand::of(*in.buffer, 0, n * 2),
+                             Operand::of(*out.buffer), Operand::of(*scratch.buffer));
+               }),
+               Catch::Contains("`in` holds " + std::to_string(n * 2) + " bytes from its offset"));
+  });
 }

@@ -31,9 +31,10 @@ SmClock& SmClock::operator=(SmClock&&) noexcept = default;
 
 void SmClock::record(VkCommandBuffer cmd, const Operand& result, std::uint64_t window,
                      bool window_in_cycles) const {
-  // One pass by address, its three operands the one result.
-  Recording recording(*state_->context, OperandKind::addresses, 1,
-                      {kResultBytes, kResultBytes, kResultBytes});
+  // One pass by address, its three operands the one result: only the output's bytes are
+  // reached (and checked), so the three are not taken for an overlap.
+  Recording recording(*state_->context, "SmClock::record", OperandKind::addresses, 1,
+                      {0, kResultBytes, 0});
   PushConstants push;
   push.n = window;
   push.groups = 1;

@@ -55,7 +55,7 @@ Reduce::Reduce(const Context& context, const ReduceDesc& desc) : state_(std::mak
   s.accumulator = accumulator_of(desc.dtype);
   const std::size_t acc_bytes = size_of(s.accumulator);
   s.plan = reduce_dispatches(spec, c.facts, desc.count, acc_bytes);
-  s.recording.emplace(c, desc.operands, desc.count,
+  s.recording.emplace(c, "Reduce::record", desc.operands, desc.count,
                       std::array<vk::DeviceSize, kRoles>{desc.count * size_of(desc.dtype),
                                                          acc_bytes, s.plan.scratch_bytes});
   const Addressing addressing = s.recording->addressing();
@@ -96,7 +96,8 @@ DType Reduce::result_dtype() const {
 }
 
 void Reduce::record_scratch_init(VkCommandBuffer cmd, VkBuffer scratch, VkDeviceSize offset) const {
-  record_zero_fill(state_->recording->context(), cmd, scratch, offset, scratch_size());
+  record_zero_fill(state_->recording->context(), "Reduce::record_scratch_init", cmd, scratch,
+                   offset, scratch_size());
 }
 
 void Reduce::record(VkCommandBuffer cmd, const Operand& in, const Operand& out,

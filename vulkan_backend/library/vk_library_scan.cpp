@@ -51,7 +51,7 @@ Scan::Scan(const Context& context, const ScanDesc& desc) : state_(std::make_uniq
   if (n > 0) state_->plan = scan_dispatches(spec, c.facts, n, desc.dtype, c.lookback);
   const vk::DeviceSize elements = n * size_of(desc.dtype);
   state_->recording.emplace(
-      c, desc.operands, n,
+      c, "Scan::record", desc.operands, n,
       std::array<vk::DeviceSize, kRoles>{elements, elements, state_->plan.scratch_bytes});
   const Addressing addressing = state_->recording->addressing();
   for (const ScanDispatch& p : state_->plan.passes) {
@@ -85,7 +85,8 @@ const std::string& Scan::variant() const {
 }
 
 void Scan::record_scratch_init(VkCommandBuffer cmd, VkBuffer scratch, VkDeviceSize offset) const {
-  record_zero_fill(state_->recording->context(), cmd, scratch, offset, scratch_size());
+  record_zero_fill(state_->recording->context(), "Scan::record_scratch_init", cmd, scratch, offset,
+                   scratch_size());
 }
 
 void Scan::record(VkCommandBuffer cmd, ScanKind kind, const Operand& in, const Operand& out,

@@ -5,6 +5,7 @@
 
 #include "vk_compiled.hpp"
 #include "vk_context.hpp"
+#include "vk_operands.hpp"
 #include "vk_recording.hpp"
 #include "vk_sort_plan.hpp"
 #include "xreduce/error.hpp"
@@ -25,16 +26,18 @@ constexpr std::uint32_t kLookBackPolls = 64;
 // The caller's operands, in this order, then the scratch.
 enum Caller : std::size_t { keys_in, keys_out, values_in, values_out, scratch, kCallers };
 
-const char* caller_name(std::size_t i) {
-  static constexpr const char* kNames[] = {"keys_in", "keys_out", "values_in", "values_out",
-                                           "scratch"};
-  return kNames[i];
-}
-
 // The spec of `id` as the device runs it, or the library's choice: the first in its order the
 // device can run over `t`.
 const SortSpec& choose_sort(const Context& context, const std::string& id, DType t) {
   ContextState& c = state_of(context);
+  const SortSpec* spec = id.empty() ? nullptr : find_sort(id);
+  if (!id.empty() && !spec)
+    throw Error(ErrorCategory::usage, "xreduce::vulkan: no sort variant '" + id + "'");
+  if (!c.facts.push_descriptors)
+    throw Error(ErrorCategory::unsupported,
+                "xreduce::vulkan: the sorts bind their operands by push descriptor, and " +
+                    c.facts.info.name + " was made without VK_KHR_push_descriptor: enable it " +
+                    "in the VkDeviceCreateInfo the Context is given");
   if (id.empty()) {
     const std::vector<std::string> runnable = context.variants(Primitive::sort, t);
     if (runnable.empty())
@@ -43,17 +46,11 @@ const SortSpec& choose_sort(const Context& context, const std::string& id, DType
                                                   std::string(to_string(t)));
     return *find_sort(runnable.front());
   }
-  const SortSpec* spec = find_sort(id);
-  if (!spec) throw Error(ErrorCategory::usage, "xreduce::vulkan: no sort variant '" + id + "'");
   if (const std::string why = variant_unsupported_reason(Primitive::sort, id, c.facts, c.lookback);
       !why.empty())
     throw Error(ErrorCategory::unsupported,
                 "xreduce::vulkan: " + id + " cannot run on " + c.facts.info.name + ": " + why);
   require_dtype(spec->id(), t, spec->needs, spec->group_bytes, c.facts);
-  if (!c.facts.push_descriptors)
-    throw Error(ErrorCategory::unsupported,
-                "xreduce::vulkan: " + id + " binds its operands by push descriptor, and " +
-                    c.facts.info.name + " was made without VK_KHR_push_descriptor");
   return *spec;
 }
 
@@ -77,25 +74,23 @@ struct Sort::State {
   };
   Resolved resolve(const std::array<Operand, kCallers>& ops) const;
   void check_operands(const std::array<Operand, kCallers>& ops) const;
+  // Sort::scratch_size(): the plan's, at least one word (a sort of nothing binds it too).
+  vk::DeviceSize scratch_bytes() const {
+    return std::max<vk::DeviceSize>(plan.layout.scratch_bytes, 16);
+  }
 };
 
 void Sort::State::check_operands(const std::array<Operand, kCallers>& ops) const {
-  const vk::DeviceSize alignment = context->operand_alignment();
-  for (std::size_t i = 0; i < kCallers; ++i) {
-    if (!pairs && (i == values_in || i == values_out)) continue;
-    const Operand& o = ops[i];
-    // The words are always bound: scratch is a buffer; the arrays may be addresses by address.
-    if (!o.buffer && !(plan.by_address && i != scratch && o.address))
-      throw Error(
-          ErrorCategory::usage,
-          std::string("xreduce::vulkan: the sort's ") + caller_name(i) +
-              (plan.by_address && i != scratch ? " operand has neither a buffer nor an address"
-                                               : " operand is not a buffer"));
-    if ((o.buffer ? o.offset : o.address) % alignment)
-      throw Error(ErrorCategory::usage, std::string("xreduce::vulkan: the sort's ") +
-                                            caller_name(i) + " operand is not aligned to " +
-                                            std::to_string(alignment) + " bytes");
-  }
+  const vk::DeviceSize value_bytes = pairs ? count * 4 : 0;
+  // The scratch is always bound (its words); the keys and values where the plan binds them.
+  const bool bound = !plan.by_address;
+  vulkan::check_operands(
+      *context, "Sort::record", bound ? "this sort, whose arrays fit one binding," : "the sort",
+      {{ops[keys_in], key_bytes, bound, "keys_in"},
+       {ops[keys_out], key_bytes, bound, "keys_out"},
+       {ops[values_in], value_bytes, bound, "values_in"},
+       {ops[values_out], value_bytes, bound, "values_out"},
+       {ops[scratch], scratch_bytes(), true, "scratch", " (Sort::scratch_size())"}});
 }
 
 Sort::State::Resolved Sort::State::resolve(const std::array<Operand, kCallers>& ops) const {
@@ -172,11 +167,12 @@ const std::string& Sort::variant() const {
 }
 
 VkDeviceSize Sort::scratch_size() const {
-  return std::max<VkDeviceSize>(state_->plan.layout.scratch_bytes, 16);
+  return state_->scratch_bytes();
 }
 
 void Sort::record_scratch_init(VkCommandBuffer cmd, VkBuffer scratch, VkDeviceSize offset) const {
-  record_zero_fill(*state_->context, cmd, scratch, offset, scratch_size());
+  record_zero_fill(*state_->context, "Sort::record_scratch_init", cmd, scratch, offset,
+                   scratch_size());
 }
 
 void Sort::record(VkCommandBuffer cmd, const Operand& keys_in, const Operand& keys_out,

@@ -3,6 +3,7 @@
 #include "vk_compiled.hpp"
 
 #include "vk_context.hpp"
+#include "vk_operands.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::vulkan {
@@ -19,13 +20,8 @@ Addressing addressing_for(const ContextState& c, OperandKind operands, std::uint
 }
 
 const char* role_name(std::size_t role) {
-  static constexpr const char* kNames[] = {"input", "output", "scratch"};
+  static constexpr const char* kNames[] = {"in", "out", "scratch"};
   return kNames[role];
-}
-
-[[noreturn]] void bad_operand(std::size_t role, const std::string& why) {
-  throw Error(ErrorCategory::usage,
-              std::string("xreduce::vulkan: the ") + role_name(role) + " operand " + why);
 }
 
 }  // namespace
@@ -47,26 +43,30 @@ std::uint32_t op_constant(Op op) {
   throw Error(ErrorCategory::usage, "vulkan: unknown operator");
 }
 
-Recording::Recording(const ContextState& context, OperandKind operands, std::uint64_t n,
-                     std::array<vk::DeviceSize, kRoles> bytes)
-    : context_(&context), addressing_(addressing_for(context, operands, n, bytes)), bytes_(bytes) {}
+Recording::Recording(const ContextState& context, std::string_view call, OperandKind operands,
+                     std::uint64_t n, std::array<vk::DeviceSize, kRoles> bytes)
+    : context_(&context),
+      call_(call),
+      addressing_(addressing_for(context, operands, n, bytes)),
+      bytes_(bytes) {}
 
 Recording::Resolved Recording::resolve(const std::array<Operand, kRoles>& operands) const {
-  const vk::DeviceSize alignment = context_->operand_alignment();
+  const bool bound = addressing_ == Addressing::binding;
+  check_operands(*context_, call_, "this call, made for OperandKind::buffers,",
+                 {{operands[0], bytes_[0], bound, "in"},
+                  {operands[1], bytes_[1], bound, "out"},
+                  {operands[2], bytes_[2], bound, "scratch", " (scratch_size())"}});
   Resolved r;
   for (std::size_t i = 0; i < kRoles; ++i) {
     const Operand& o = operands[i];
-    if (!o.buffer && !o.address) bad_operand(i, "has neither a buffer nor an address");
-    if (o.buffer ? o.offset % alignment : o.address % alignment)
-      bad_operand(i, "is not aligned to " + std::to_string(alignment) +
-                         " bytes (Context::operand_alignment)");
-    if (addressing_ == Addressing::binding) {
-      if (!o.buffer)
-        bad_operand(i, "is an address, but this call was made for buffers (OperandKind::buffers)");
+    // An operand the call reaches no byte of is still bound: it must be there.
+    if (!o.buffer && !o.address)
+      throw Error(ErrorCategory::usage, "xreduce::vulkan: " + std::string(call_) + ": `" +
+                                            role_name(i) + "` has neither a buffer nor an address");
+    if (bound)
       r.infos[i] = {o.buffer, o.offset, bytes_[i]};
-    } else {
+    else
       r.addresses[i] = operand_address(*context_, o);
-    }
   }
   return r;
 }
@@ -137,11 +137,14 @@ void record_compute_barrier(const vk::raii::DeviceDispatcher& d, VkCommandBuffer
                          nullptr);
 }
 
-void record_zero_fill(const ContextState& context, VkCommandBuffer cmd, VkBuffer buffer,
-                      VkDeviceSize offset, VkDeviceSize bytes) {
+void record_zero_fill(const ContextState& context, std::string_view call, VkCommandBuffer cmd,
+                      VkBuffer buffer, VkDeviceSize offset, VkDeviceSize bytes) {
+  if (!bytes) return;
+  check_operands(context, call, "the fill",
+                 {{Operand::of(buffer, offset), bytes, true, "scratch", " (scratch_size())"}});
   if (offset % 4 || bytes % 4)
-    throw Error(ErrorCategory::usage,
-                "xreduce::vulkan: record_scratch_init: the offset is not a multiple of 4 bytes");
+    throw Error(ErrorCategory::usage, "xreduce::vulkan: " + std::string(call) +
+                                          ": the offset is not a multiple of 4 bytes");
   const auto& d = context.dispatch();
   d.vkCmdFillBuffer(cmd, buffer, offset, bytes, 0);
   const VkMemoryBarrier zeros{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr,

@@ -52,16 +52,18 @@ struct RecordedPass {
 
 class Recording {
  public:
-  // `bytes`: each role's range (input, output, scratch), for the bindings and the choice of
+  // `call`: the public call that records it ("Scan::record"), for its refusals. `bytes`: each
+  // role's range (input, output, scratch), for the bindings, the checks and the choice of
   // addressing.
-  Recording(const ContextState& context, OperandKind operands, std::uint64_t n,
-            std::array<vk::DeviceSize, kRoles> bytes);
+  Recording(const ContextState& context, std::string_view call, OperandKind operands,
+            std::uint64_t n, std::array<vk::DeviceSize, kRoles> bytes);
 
   Addressing addressing() const { return addressing_; }
   const ContextState& context() const { return *context_; }
   void add(RecordedPass pass) { passes_.push_back(pass); }
   // Records every pass over `operands` (by role); `kind_flags` go to the passes that take them.
-  // Error(usage) for an operand that is null, misaligned or of the wrong kind.
+  // Error(usage) for an operand that is null, misaligned, of the wrong kind, short or overlapping
+  // another (vk_operands.hpp).
   void record(VkCommandBuffer cmd, const std::array<Operand, kRoles>& operands,
               std::uint32_t kind_flags) const;
   // What each pass compiled into and how it dispatches (vk_compiled.hpp).
@@ -77,6 +79,7 @@ class Recording {
                    std::uint32_t kind_flags) const;
 
   const ContextState* context_;
+  std::string_view call_;
   Addressing addressing_;
   std::array<vk::DeviceSize, kRoles> bytes_;
   std::vector<RecordedPass> passes_;
@@ -95,8 +98,9 @@ void record_pushed_buffers(const ContextState& context, VkCommandBuffer cmd,
 // compute-shader access: between the passes of one call.
 void record_compute_barrier(const vk::raii::DeviceDispatcher& d, VkCommandBuffer cmd);
 // Zeroes `bytes` of `buffer` from `offset` and orders the fill before later compute shaders:
-// a scratch's initialisation (Scan/Reduce::record_scratch_init).
-void record_zero_fill(const ContextState& context, VkCommandBuffer cmd, VkBuffer buffer,
-                      VkDeviceSize offset, VkDeviceSize bytes);
+// a scratch's initialisation (`call`: "Scan::record_scratch_init"), refused where the buffer
+// holds fewer bytes from `offset`.
+void record_zero_fill(const ContextState& context, std::string_view call, VkCommandBuffer cmd,
+                      VkBuffer buffer, VkDeviceSize offset, VkDeviceSize bytes);
 
 }  // namespace xr::vulkan

@@ -34,7 +34,9 @@ class Scan {
   const std::string& variant() const;
   std::uint64_t scratch_size() const;
   // Enqueues the call: for the look-back, a fill that zeroes its status words and ticket first
-  // (part of the call, as CUB's init kernel is part of its scan), then the kernels.
+  // (part of the call, as CUB's init kernel is part of its scan), then the kernels. The buffers
+  // are checked first, as Sort::enqueue's are: Error(usage) for a short, foreign or overlapping
+  // one (the output is not the input).
   void enqueue(cl_command_queue queue, cl_mem input, cl_mem output, cl_mem scratch,
                std::span<const cl_event> wait = {}, cl_event* first = nullptr,
                cl_event* last = nullptr) const;

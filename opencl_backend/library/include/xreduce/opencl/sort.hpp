@@ -47,13 +47,17 @@ class Sort {
   // look-back's status words).
   std::uint64_t scratch_size() const;
   // Zeroes scratch: needed once, before the first enqueue() with this Sort (every call then
-  // initializes what it reads).
+  // initializes what it reads). Error(usage) for a scratch below scratch_size().
   void enqueue_scratch_init(cl_command_queue queue, cl_mem scratch,
                             std::span<const cl_event> wait = {}, cl_event* done = nullptr) const;
   // Enqueues the sort of keys_in into keys_out (and, for pairs, values_in into values_out in
-  // their keys' order) over scratch: the inputs are not written, no two buffers overlap, and two
-  // calls that share a scratch run one after the other (an in-order queue does). `first` and
-  // `last` receive the first and last kernels' events (retained: the caller releases them).
+  // their keys' order) over scratch: the inputs are not written, and two calls that share a
+  // scratch run one after the other (an in-order queue does). `first` and `last` receive the
+  // first and last kernels' events (retained: the caller releases them). Error(usage), before
+  // anything is enqueued, for a queue or buffer of another cl_context, a null or short buffer
+  // (keys below count x key bytes, values below count x 4, scratch below scratch_size()), an
+  // output made read-only or an input write-only, and two buffers (or sub-buffers of one) that
+  // overlap: no sort runs in place.
   void enqueue(cl_command_queue queue, const SortBuffers& buffers,
                std::span<const cl_event> wait = {}, cl_event* first = nullptr,
                cl_event* last = nullptr) const;

@@ -42,16 +42,19 @@ class Sort {
   // look-back's status words), from an offset aligned to Context::operand_alignment().
   VkDeviceSize scratch_size() const;
   // Zeroes scratch and orders the fill before later compute shaders: needed once, before the
-  // first record() with this Sort (every call then initializes what it reads).
+  // first record() with this Sort (every call then initializes what it reads). Error(usage)
+  // where the buffer holds fewer than scratch_size() bytes from `offset`.
   void record_scratch_init(VkCommandBuffer cmd, VkBuffer scratch, VkDeviceSize offset = 0) const;
   // Records the sort of `keys_in` into `keys_out` (and, for pairs, `values_in` into `values_out`
   // in their keys' order; ignored otherwise) over `scratch`, and nothing else: the caller's
   // barriers make the inputs visible to compute shaders before and the outputs visible to their
-  // readers after, and order two records that share a scratch. The inputs are not written; no
-  // two operands overlap; scratch a buffer, the others buffers (or, where an array passes one
-  // storage-buffer binding or count passes 2^32 - 2^16, device addresses; every buffer then made
-  // with VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT); Error(usage) otherwise. Host cost: a few push
-  // and dispatch commands, no allocation. Thread-safe on distinct command buffers.
+  // readers after, and order two records that share a scratch. The inputs are not written.
+  // Checked before anything is recorded (operand.hpp), Error(usage) otherwise: no two operands
+  // overlap (no sort runs in place); each holds what the call reaches (keys count x key bytes,
+  // values count x 4, scratch scratch_size()); scratch a buffer, the others buffers (or, where
+  // an array passes one storage-buffer binding or count passes 2^32 - 2^16, device addresses;
+  // every buffer then made with VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT). Host cost: a few
+  // push and dispatch commands, no allocation. Thread-safe on distinct command buffers.
   void record(VkCommandBuffer cmd, const Operand& keys_in, const Operand& keys_out,
               const Operand& values_in, const Operand& values_out, const Operand& scratch) const;
   // What each pass's pipeline compiled into and how it dispatches (as Scan::compiled).

@@ -1,0 +1,38 @@
+// The bytes a library call reaches through each of the caller's operands, and the two checks
+// every library makes of them before it records or enqueues anything: each operand holds what
+// the call reaches, and no two share a byte (the calls read an input while they write the
+// outputs and the scratch, so an overlap is a wrong answer, never an error of the device).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace xr {
+
+// One operand as a range of bytes in an address space: the device's unified addresses (CUDA,
+// Vulkan's device addresses), or one buffer object (a VkBuffer bound with an offset, an OpenCL
+// buffer or the parent of its sub-buffer). Spans in different spaces are taken as distinct
+// memory: two buffers that alias one allocation are not detected.
+struct OperandSpan {
+  std::uint64_t space = 0;
+  std::uint64_t begin = 0;
+  std::uint64_t bytes = 0;  // 0: the call reaches none of it
+  std::string_view name;    // as the call's parameter is named: "keys_in"
+};
+
+// Whether two spans share a byte.
+bool overlap(const OperandSpan& a, const OperandSpan& b);
+
+// Throws Error(usage) "<call>: `a` and `b` overlap" for the first two spans that share a byte.
+void require_disjoint(std::string_view call, std::span<const OperandSpan> spans);
+
+// Throws Error(usage) "<call>: `name` holds H bytes<where>; the call needs N<why>" when `needs`
+// passes `holds`: an operand too small for the call, refused before the device reaches past it.
+// `where` says where the bytes are counted (" from its offset"), `why` what needs them
+// (" (scratch_size())"); either may be empty.
+void require_holds(std::string_view call, std::string_view name, std::uint64_t holds,
+                   std::uint64_t needs, std::string_view where = {}, std::string_view why = {});
+
+}  // namespace xr

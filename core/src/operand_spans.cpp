@@ -1,0 +1,31 @@
+#include "xreduce/operand_spans.hpp"
+
+#include "xreduce/error.hpp"
+
+namespace xr {
+
+bool overlap(const OperandSpan& a, const OperandSpan& b) {
+  // Written without a + bytes, which may wrap for a span at the top of a 64-bit space.
+  if (a.space != b.space || !a.bytes || !b.bytes) return false;
+  return a.begin <= b.begin ? b.begin - a.begin < a.bytes : a.begin - b.begin < b.bytes;
+}
+
+void require_disjoint(std::string_view call, std::span<const OperandSpan> spans) {
+  for (std::size_t i = 0; i < spans.size(); ++i)
+    for (std::size_t j = i + 1; j < spans.size(); ++j)
+      if (overlap(spans[i], spans[j]))
+        throw Error(ErrorCategory::usage, std::string(call) + ": `" + std::string(spans[i].name) +
+                                              "` and `" + std::string(spans[j].name) +
+                                              "` overlap; every operand needs its own bytes");
+}
+
+void require_holds(std::string_view call, std::string_view name, std::uint64_t holds,
+                   std::uint64_t needs, std::string_view where, std::string_view why) {
+  if (needs <= holds) return;
+  throw Error(ErrorCategory::usage, std::string(call) + ": `" + std::string(name) + "` holds " +
+                                        std::to_string(holds) + " bytes" + std::string(where) +
+                                        "; the call needs " + std::to_string(needs) +
+                                        std::string(why));
+}
+
+}  // namespace xr

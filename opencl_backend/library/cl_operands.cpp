@@ -1,0 +1,92 @@
+#include "cl_operands.hpp"
+
+#include <string>
+#include <vector>
+
+#include "cl_context.hpp"
+#include "xreduce/error.hpp"
+#include "xreduce/operand_spans.hpp"
+
+namespace xr::opencl {
+namespace {
+
+[[noreturn]] void refuse(const std::string& who, std::string_view name, const std::string& why) {
+  throw Error(ErrorCategory::usage, who + ": `" + std::string(name) + "` " + why);
+}
+
+// clGetMemObjectInfo of one fixed-size answer; false where the object is not a memory object.
+template <class T>
+bool mem_info(cl_mem m, cl_mem_info what, T& out) {
+  return clGetMemObjectInfo(m, what, sizeof out, &out, nullptr) == CL_SUCCESS;
+}
+
+// The buffer's facts a call checks, read once.
+struct BufferFacts {
+  cl_context context = nullptr;
+  cl_mem_flags flags = 0;
+  std::size_t size = 0;
+  cl_mem parent = nullptr;  // a sub-buffer's buffer; null for a buffer
+  std::size_t offset = 0;   // a sub-buffer's offset into its parent
+};
+
+BufferFacts facts_of(const std::string& who, const BufferUse& use) {
+  BufferFacts f;
+  cl_mem_object_type type = 0;
+  if (!mem_info(use.buffer, CL_MEM_TYPE, type) || type != CL_MEM_OBJECT_BUFFER)
+    refuse(who, use.name, "is not an OpenCL buffer (an image, or not a memory object)");
+  if (!mem_info(use.buffer, CL_MEM_CONTEXT, f.context) ||
+      !mem_info(use.buffer, CL_MEM_FLAGS, f.flags) || !mem_info(use.buffer, CL_MEM_SIZE, f.size) ||
+      !mem_info(use.buffer, CL_MEM_ASSOCIATED_MEMOBJECT, f.parent) ||
+      !mem_info(use.buffer, CL_MEM_OFFSET, f.offset))
+    refuse(who, use.name, "does not answer clGetMemObjectInfo");
+  return f;
+}
+
+void check_access(const std::string& who, const BufferUse& use, cl_mem_flags flags) {
+  const bool reads = use.access != Access::write, writes = use.access != Access::read;
+  if (writes && (flags & CL_MEM_READ_ONLY))
+    refuse(who, use.name, "was made CL_MEM_READ_ONLY, and the call writes it");
+  if (reads && (flags & CL_MEM_WRITE_ONLY))
+    refuse(who, use.name, "was made CL_MEM_WRITE_ONLY, and the call reads it");
+}
+
+}  // namespace
+
+void check_buffers(const ContextState& context, std::string_view call,
+                   std::initializer_list<BufferUse> buffers) {
+  const std::string who = "xreduce::opencl: " + std::string(call);
+  std::vector<OperandSpan> spans;
+  for (const BufferUse& use : buffers) {
+    if (!use.bytes) continue;
+    if (!use.buffer) refuse(who, use.name, "is null");
+    const BufferFacts f = facts_of(who, use);
+    if (f.context != context.context)
+      refuse(who, use.name, "belongs to another cl_context than the Context's");
+    check_access(who, use, f.flags);
+    require_holds(who, use.name, f.size, use.bytes, " (CL_MEM_SIZE)", use.why);
+    // Sub-buffers of one buffer are compared in their parent's bytes.
+    const cl_mem root = f.parent ? f.parent : use.buffer;
+    spans.push_back({.space = reinterpret_cast<std::uintptr_t>(root),
+                     .begin = f.parent ? f.offset : 0,
+                     .bytes = use.bytes,
+                     .name = use.name});
+  }
+  require_disjoint(who, spans);
+}
+
+void check_queue(const ContextState& context, std::string_view call, cl_command_queue queue) {
+  const std::string who = "xreduce::opencl: " + std::string(call);
+  cl_context queue_context = nullptr;
+  cl_device_id device = nullptr;
+  if (!queue) refuse(who, "queue", "is null");
+  if (clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof queue_context, &queue_context,
+                            nullptr) != CL_SUCCESS ||
+      clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr) != CL_SUCCESS)
+    refuse(who, "queue", "is not an OpenCL command queue");
+  if (queue_context != context.context)
+    refuse(who, "queue", "belongs to another cl_context than the Context's");
+  if (device != context.facts.device)
+    refuse(who, "queue", "feeds another device than the Context's");
+}
+
+}  // namespace xr::opencl

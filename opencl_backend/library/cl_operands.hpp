@@ -1,0 +1,39 @@
+// What every enqueue checks of the caller's queue and buffers before it enqueues anything: a
+// queue and buffers of the Context's cl_context, each buffer large enough and writable where the
+// call writes it, no two sharing a byte. OpenCL itself checks none of it at enqueue time: a
+// short buffer is an access past its end inside a kernel, an overlap a wrong answer.
+#pragma once
+
+#include <CL/cl.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <string_view>
+
+namespace xr::opencl {
+
+struct ContextState;
+
+// How a call uses a buffer: read by its kernels, written, or both (a scratch).
+enum class Access { read, write, read_write };
+
+// One of a call's buffers: the bytes its kernels reach from offset 0 (0: none, and the buffer may
+// be null) and how they use them.
+struct BufferUse {
+  cl_mem buffer;
+  std::uint64_t bytes;
+  Access access;
+  std::string_view name;      // as the call's parameter is named: "keys_in"
+  std::string_view why = {};  // what sizes it, for a refusal: " (scratch_size())"
+};
+
+// Error(usage) "xreduce::opencl: <call>: ..." naming the buffer that is null, not a buffer
+// object, of another cl_context, smaller than its bytes or made read-only (write-only) where the
+// call writes (reads) it, or the two buffers (or sub-buffers of one) that overlap.
+void check_buffers(const ContextState& context, std::string_view call,
+                   std::initializer_list<BufferUse> buffers);
+
+// Error(usage) when `queue` is null or is not a queue of the Context's cl_context and device.
+void check_queue(const ContextState& context, std::string_view call, cl_command_queue queue);
+
+}  // namespace xr::opencl
