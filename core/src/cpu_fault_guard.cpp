@@ -1,5 +1,6 @@
 #include "xreduce/cpu_fault_guard.hpp"
 
+#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -14,17 +15,32 @@
 namespace xr {
 namespace {
 
-constexpr int kSignals[] = {SIGSEGV, SIGBUS};
+// SIGABRT too: a stray write into the heap is found by the allocator, which aborts.
+constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGABRT};
 
-// The handler may read only what was written before it was installed: the line, formatted up
-// front (snprintf and malloc are not async-signal-safe).
+// One line the handler writes, formatted before it may run (snprintf and malloc are not
+// async-signal-safe).
+struct Line {
+  char text[512] = {};
+  std::size_t length = 0;
+
+  void set(const std::string& s) {
+    length = std::min(s.size(), sizeof text - 1);
+    std::memcpy(text, s.data(), length);
+    if (length == sizeof text - 1) text[length - 1] = '\n';
+  }
+};
+
+// The handler reads the line of the guard that lives, or once none does, the line that names the
+// last kernel a CPU device ran: its stray writes may surface later (a heap the allocator finds
+// damaged, a driver structure a later call follows), so the handlers stay for the process's life.
 struct GuardState {
   std::mutex mutex;
   int depth = 0;
-  char line[512] = {};
-  std::size_t length = 0;
+  Line during, after;
+  std::atomic<const Line*> current{nullptr};
   int exit_code = 5;
-  struct sigaction previous[2] = {};
+  bool installed = false;
 };
 
 GuardState& state() {
@@ -40,11 +56,32 @@ void on_fault(int) {
     for (;;) ::pause();  // the first faulting thread is ending the process
   }
   const GuardState& s = state();
-  [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, s.line, s.length);
+  const Line* line = s.current.load();
+  [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, line->text, line->length);
   ::_exit(s.exit_code);
 }
 
+void install_handlers() {
+  struct sigaction action {};
+  action.sa_handler = &on_fault;
+  sigemptyset(&action.sa_mask);
+  // On the thread's signal stack where it has one (the tool gives every thread one): a stack
+  // that overflowed has no room for the handler.
+  action.sa_flags = SA_ONSTACK;
+  for (int signal : kSignals) sigaction(signal, &action, nullptr);
+}
+
 }  // namespace
+
+std::uint64_t new_thread_stack_bytes() {
+  pthread_attr_t attr;
+  std::size_t bytes = 0;
+  if (::pthread_getattr_default_np(&attr) == 0) {
+    ::pthread_attr_getstacksize(&attr, &bytes);
+    ::pthread_attr_destroy(&attr);
+  }
+  return bytes;
+}
 
 CpuFaultGuard::CpuFaultGuard(bool active, std::string_view api, std::string_view kernel_id,
                              std::string_view device) {
@@ -53,32 +90,26 @@ CpuFaultGuard::CpuFaultGuard(bool active, std::string_view api, std::string_view
   const std::lock_guard lock(s.mutex);
   installed_ = true;
   if (s.depth++ > 0) return;
-  const std::string line =
-      "xreduce: error: " +
-      printable(std::string(api) + ": kernel " + std::string(kernel_id) + " on " +
-                std::string(device)) +
-      " faulted the process (an access outside every array, or a barrier only part of a work-group "
-      "reaches?): a CPU device runs kernels in "
-      "xreduce's own threads, so the run cannot go on\n";
+  const std::string what = printable(std::string(api) + ": kernel " + std::string(kernel_id) +
+                                     " on " + std::string(device));
+  s.during.set("xreduce: error: " + what +
+               " faulted the process (an access outside every array, a barrier only part of a "
+               "work-group reaches, or private arrays past a worker thread's stack?): a CPU "
+               "device runs kernels in xreduce's own threads, so the run cannot go on\n");
+  s.after.set("xreduce: error: the process faulted after " + what +
+              " ran (a stray write of the kernel's into memory the process uses?): a CPU device "
+              "runs kernels in xreduce's own threads, so the run cannot go on\n");
   s.exit_code = exit_code(ErrorCategory::device_lost);
-  s.length = std::min(line.size(), sizeof s.line - 1);
-  std::memcpy(s.line, line.data(), s.length);
-  if (s.length == sizeof s.line - 1) s.line[s.length - 1] = '\n';
-  struct sigaction action {};
-  action.sa_handler = &on_fault;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_ONSTACK;
-  for (std::size_t i = 0; i < std::size(kSignals); ++i)
-    sigaction(kSignals[i], &action, &s.previous[i]);
+  s.current.store(&s.during);
+  if (!s.installed) install_handlers();
+  s.installed = true;
 }
 
 CpuFaultGuard::~CpuFaultGuard() {
   if (!installed_) return;
   GuardState& s = state();
   const std::lock_guard lock(s.mutex);
-  if (--s.depth > 0) return;
-  for (std::size_t i = 0; i < std::size(kSignals); ++i)
-    sigaction(kSignals[i], &s.previous[i], nullptr);
+  if (--s.depth == 0) s.current.store(&s.after);
 }
 
 }  // namespace xr

@@ -3,13 +3,58 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <mutex>
+#include <thread>
 
 namespace xr {
 namespace {
 
 std::atomic<DeviceTimeoutHandler> g_handler{nullptr};
+
+// The watchdog's armed guards, by id, and the thread that waits for the earliest. Never
+// destroyed: the thread may still wait when static destructors run.
+struct Watchdog {
+  struct Armed {
+    std::chrono::steady_clock::time_point deadline;
+    std::string message;
+  };
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::map<std::uint64_t, Armed> armed;
+  std::uint64_t next_id = 1;
+  bool started = false;
+
+  void watch() {
+    std::unique_lock lock(mutex);
+    for (;;) {
+      if (armed.empty()) {
+        changed.wait(lock);
+        continue;
+      }
+      const auto first = std::min_element(
+          armed.begin(), armed.end(),
+          [](const auto& a, const auto& b) { return a.second.deadline < b.second.deadline; });
+      if (std::chrono::steady_clock::now() < first->second.deadline) {
+        changed.wait_until(lock, first->second.deadline);
+        continue;
+      }
+      const std::string message = first->second.message;
+      lock.unlock();
+      if (g_handler.load()) device_timed_out(message);  // ends the process
+      lock.lock();
+      armed.erase(first->first);
+    }
+  }
+};
+
+Watchdog& watchdog() {
+  static Watchdog* w = new Watchdog;
+  return *w;
+}
 
 }  // namespace
 
@@ -43,8 +88,34 @@ void set_device_timeout_handler(DeviceTimeoutHandler handler) {
 
 void device_timed_out(const std::string& message) {
   const Error error(ErrorCategory::device_lost, message);
-  if (DeviceTimeoutHandler handler = g_handler.load()) handler(error);
+  if (DeviceTimeoutHandler handler = g_handler.load()) {
+    static std::atomic_flag ending = ATOMIC_FLAG_INIT;
+    if (ending.test_and_set())
+      for (;;) std::this_thread::sleep_for(std::chrono::hours(1));  // the first is ending it
+    handler(error);
+  }
   throw error;
+}
+
+DeviceWatchdog::DeviceWatchdog(bool active, std::chrono::milliseconds limit, std::string message) {
+  if (!active || !g_handler.load()) return;
+  Watchdog& w = watchdog();
+  const std::lock_guard lock(w.mutex);
+  if (!w.started) {
+    std::thread([&w] { w.watch(); }).detach();
+    w.started = true;
+  }
+  id_ = w.next_id++;
+  w.armed[id_] = {std::chrono::steady_clock::now() + limit, std::move(message)};
+  w.changed.notify_one();
+}
+
+DeviceWatchdog::~DeviceWatchdog() {
+  if (!id_) return;
+  Watchdog& w = watchdog();
+  const std::lock_guard lock(w.mutex);
+  w.armed.erase(id_);
+  w.changed.notify_one();
 }
 
 }  // namespace xr

@@ -1,14 +1,37 @@
 #include "cl_device.hpp"
 
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 
 #include "cl_internal.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/kernel_cache.hpp"
 
 namespace xr::opencl {
+namespace {
+
+// pocl compiles each program into a cache of its own (~/.cache/pocl by default), and reads
+// POCL_CACHE_DIR once, when the loader first loads it. Kept inside xreduce's kernel cache, one
+// "clear the cache" clears both: a damaged entry of pocl's crashes every later build of that
+// program, whatever xreduce's own entries hold. A POCL_CACHE_DIR the user set is left alone.
+void keep_pocl_cache_inside_ours() {
+  if (std::getenv("POCL_CACHE_DIR")) return;
+  const KernelCache cache = KernelCache::from_environment();
+  if (cache.enabled()) ::setenv("POCL_CACHE_DIR", (cache.dir() + "/pocl").c_str(), 0);
+}
+
+// The line of a call that passed the timeout.
+std::string stopped_answering(const char* what, const DeviceTimeout& timeout) {
+  return std::string("opencl: ") + what + " did not finish within " + timeout.describe() +
+         ": the device stopped answering (a kernel that never finishes?); XR_DEVICE_TIMEOUT "
+         "sets the limit";
+}
+
+}  // namespace
 
 Platforms enumerate_devices() {
+  keep_pocl_cache_inside_ours();
   Platforms out;
   cl_uint count = 0;
   const cl_int status = clGetPlatformIDs(0, nullptr, &count);
@@ -33,6 +56,11 @@ Platforms enumerate_devices() {
     }
   }
   return out;
+}
+
+DeviceWatchdog Device::watchdog(const char* what) const {
+  return DeviceWatchdog((facts_.type & CL_DEVICE_TYPE_CPU) != 0, timeout_.limit,
+                        stopped_answering(what, timeout_));
 }
 
 Device::Device(const DeviceFacts& facts, DeviceTimeout timeout, GateKind gate)
@@ -99,11 +127,7 @@ void Device::wait(cl_event event, const char* what) const {
     if (status == CL_COMPLETE) return;
     if (status < 0) throw_device_failure(what, status);
     const auto waited = Clock::now() - start;
-    if (waited > timeout_.limit)
-      device_timed_out(std::string("opencl: ") + what + " did not finish within " +
-                       timeout_.describe() +
-                       ": the device stopped answering (a kernel that never finishes?); "
-                       "XR_DEVICE_TIMEOUT sets the limit");
+    if (waited > timeout_.limit) device_timed_out(stopped_answering(what, timeout_));
     if (waited > std::chrono::milliseconds(10))
       std::this_thread::sleep_for(std::chrono::microseconds(200));
     else if (cpu_device)

@@ -40,6 +40,9 @@ class Device {
   // The report's words for it: how, and why (the knob, or the default's reason).
   std::string held_by() const { return opencl::held_by(gate_, gate_why_); }
   KernelGate& kernel_gate() const { return *kernel_gate_; }
+  // A watchdog over calls into a CPU device's driver, which runs kernels in this process (a
+  // GPU's: inactive): the process ends at the timeout even where such a call blocks.
+  DeviceWatchdog watchdog(const char* what) const;
 
   // Waits for `event` (its queue flushed by the caller) to complete: a spin for the first
   // milliseconds (a round trip is timed through this wait), then sleeps. Past the timeout the

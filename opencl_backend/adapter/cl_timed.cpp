@@ -120,6 +120,9 @@ cl_ulong event_end(cl_event event) {
 }
 
 Timing run_timed(const Device& device, int calls, const CallEnqueuer& enqueue_call) {
+  // Every call below may block in a CPU device's driver, not only the wait (which has a timeout
+  // of its own): a kernel's stray write can leave pocl's locks taken.
+  const DeviceWatchdog watchdog = device.watchdog("a timed call");
   switch (device.gate()) {
     case GateKind::kernel:
       return behind_kernel(device, calls, enqueue_call);

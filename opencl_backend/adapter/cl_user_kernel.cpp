@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "cl_internal.hpp"
+#include "xreduce/cpu_fault_guard.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::opencl {
@@ -149,6 +150,26 @@ void check_arguments(const UserKernel& k, cl_kernel kernel, const std::string& e
                               n_type + ", not a uint; " + abi);
 }
 
+// A CPU device runs a work-group on one of its worker threads' stack, each work-item's private
+// arrays on it: past that stack the process dies of a SIGSEGV no handler can catch (it has no
+// stack left to run on). Checked where the driver reports the private memory; pocl 3.1 reports
+// 1024 bytes whatever a kernel holds, so a kernel there is caught only as it overflows
+// (docs/kernels.md, "Bad kernels").
+void check_private_memory(const UserKernel& k, cl_kernel kernel, const std::string& name,
+                          const DeviceFacts& f) {
+  if (!(f.type & CL_DEVICE_TYPE_CPU)) return;
+  const auto per_item = user_kernel_value<cl_ulong>(kernel, f.device, CL_KERNEL_PRIVATE_MEM_SIZE);
+  // A quarter kept for the driver's own frames, as pocl's later versions keep.
+  const std::uint64_t stack = new_thread_stack_bytes() / 4 * 3;
+  if (stack && per_item * k.block > stack)
+    refuse_user_kernel(
+        k, name + " uses " + std::to_string(per_item) +
+               " bytes of private memory a work-item (CL_KERNEL_PRIVATE_MEM_SIZE): " +
+               std::to_string(per_item * k.block) + " at block=" + std::to_string(k.block) +
+               ", past the " + std::to_string(stack) + " bytes of stack " + f.info.name +
+               " runs a work-group on");
+}
+
 // The declared block must fit the device, the kernel (its registers and local memory:
 // CL_KERNEL_WORK_GROUP_SIZE) and its reqd_work_group_size, and its local memory the device's:
 // checked before the first launch, which would otherwise fail with CL_INVALID_WORK_GROUP_SIZE or
@@ -181,6 +202,7 @@ void check_block(const UserKernel& k, cl_kernel kernel, const std::string& entry
     refuse_user_kernel(k, name + " uses " + std::to_string(local) + " bytes of local memory; " +
                               f.info.name + " allows " + std::to_string(f.local_memory) +
                               " (CL_DEVICE_LOCAL_MEM_SIZE)");
+  check_private_memory(k, kernel, name, f);
 }
 
 }  // namespace

@@ -3,8 +3,16 @@
 // the device timeout's knob (xreduce/device_timeout.hpp).
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <thread>
+#include <utility>
 
 #include "test_support.hpp"
 #include "xreduce/device_timeout.hpp"
@@ -183,4 +191,55 @@ TEST_CASE("device timeout: XR_DEVICE_TIMEOUT in seconds, malformed values named"
   // Without a handler a timeout throws; the tool installs one that exits instead.
   require_error([] { xr::device_timed_out("never finished"); }, ErrorCategory::device_lost,
                 "never finished");
+}
+
+namespace {
+[[noreturn]] void exit_42(const xr::Error& e) {
+  std::fputs(e.what(), stderr);
+  std::_Exit(42);
+}
+
+// Runs `body` in a child process; its exit status and how long it took.
+std::pair<int, double> in_child(const std::function<void()>& body) {
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    body();
+    std::_Exit(0);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, seconds};
+}
+}  // namespace
+
+// A driver call that blocks for ever (pocl after a kernel's stray write) ends at the timeout
+// through the handler, and a guard that ends in time, or has no handler to call, does nothing.
+TEST_CASE("device watchdog: a call blocked past the limit ends the process through the handler",
+          "[unit][timeout]") {
+  const auto [blocked, seconds] = in_child([] {
+    xr::set_device_timeout_handler(&exit_42);
+    const xr::DeviceWatchdog watch(true, std::chrono::milliseconds(100), "blocked in the driver");
+    std::this_thread::sleep_for(std::chrono::seconds(30));
+  });
+  CHECK(blocked == 42);
+  CHECK(seconds < 10);
+  const int finished =
+      in_child([] {
+        xr::set_device_timeout_handler(&exit_42);
+        { const xr::DeviceWatchdog watch(true, std::chrono::milliseconds(100), "in time"); }
+        const xr::DeviceWatchdog inactive(false, std::chrono::milliseconds(1), "a GPU's call");
+        std::this_thread::sleep_for(std::chrono::milliseconds(400));
+      }).first;
+  CHECK(finished == 0);
+  const int unhandled =
+      in_child([] {
+        xr::set_device_timeout_handler(nullptr);
+        const xr::DeviceWatchdog watch(true, std::chrono::milliseconds(1), "no handler");
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      }).first;
+  CHECK(unhandled == 0);
 }

@@ -304,10 +304,18 @@ std::vector<std::uint32_t> UserModules::compile(const UserKernel& k, const UserM
                                     .add(k.path.string())
                                     .add(source)
                                     .hex();
-  // A diagnostic build (names for a message) is neither looked up nor kept.
-  if (auto cached = optimize ? cache.load(cache_key, ".spv", {"module"}) : std::nullopt;
-      cached && cached->at("module").size() % 4 == 0)
-    return words_of(cached->at("module"));
+  // A diagnostic build (names for a message) is neither looked up nor kept. A whole entry is
+  // still validated before a driver sees it: its hash proves it is what was stored, not that
+  // what was stored is a module (an entry written by hand, or by a damaged build).
+  if (auto cached = optimize ? cache.load(cache_key, ".spv", {"module"}) : std::nullopt) {
+    const std::string& bytes = cached->at("module");
+    if (bytes.size() % 4 == 0) {
+      const std::vector<std::uint32_t> words = words_of(bytes);
+      if (!words.empty() && words[0] == 0x07230203u && compiler_->validate(words).empty())
+        return words;
+    }
+    cache.discard(cache_key, ".spv", "not a valid SPIR-V module");
+  }
   shaders::CompileOptions options;
   options.entry_point = entry;
   options.auto_bind = true;

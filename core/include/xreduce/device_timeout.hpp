@@ -9,6 +9,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 
 #include "xreduce/error.hpp"
@@ -35,7 +36,24 @@ using DeviceTimeoutHandler = void (*)(const Error& error);
 // Installs the handler of every later timeout (nullptr: throw, the default, for tests that catch).
 void set_device_timeout_handler(DeviceTimeoutHandler handler);
 // What a backend calls when a wait passed its limit: the installed handler, else throws
-// Error(device_lost) with `message`.
+// Error(device_lost) with `message`. Two threads that time out at once: one line is said.
 [[noreturn]] void device_timed_out(const std::string& message);
+
+// Ends the process through the installed handler when the calls it guards (a timed call, from
+// its first enqueue to its last wait) are still running `limit` after it was made: a CPU device
+// runs kernels in this process, and a kernel's stray write into the driver's own memory can leave
+// a driver call blocked with no timeout of its own (pocl in clSetUserEventStatus). One watchdog
+// thread serves every guard. Inactive (`active` false, or no handler installed: a test that
+// catches its timeouts) it does nothing.
+class DeviceWatchdog {
+ public:
+  DeviceWatchdog(bool active, std::chrono::milliseconds limit, std::string message);
+  ~DeviceWatchdog();
+  DeviceWatchdog(const DeviceWatchdog&) = delete;
+  DeviceWatchdog& operator=(const DeviceWatchdog&) = delete;
+
+ private:
+  std::uint64_t id_ = 0;  // 0: not armed
+};
 
 }  // namespace xr

@@ -53,6 +53,8 @@ class KernelCache {
   explicit KernelCache(std::string dir = {}, std::string program = "xreduce");
 
   bool enabled() const { return !dir_.empty(); }
+  // Its directory (empty: none), where the drivers' own caches are kept too (pocl's: pocl/).
+  const std::string& dir() const { return dir_; }
   // The parts stored under `key` with `suffix` (".spv", ".cubin", ".clbin"), when the entry is
   // whole, its own and holds each part `required` names. Any other entry is removed, with a note.
   std::optional<CacheParts> load(const std::string& key, std::string_view suffix,
