@@ -232,6 +232,32 @@ TEST_CASE("a report's bad fields and unreadable files are one usage error naming
   expect_error({"diff", a, dir.path().string()}, 2, "is a directory, not a file");
 }
 
+TEST_CASE("a .npy header's NUL is shown and an overflowing shape is said to overflow",
+          "[cli][usage][npy]") {
+  TempDir dir;
+  // A format 1.0 .npy of `dict` (padded to 118 bytes and a newline) and `data`.
+  auto npy = [&](const std::string& name, std::string dict, const std::string& data) {
+    dict.resize(118, ' ');
+    dict += '\n';
+    write_bytes(dir / name,
+                std::string("\x93NUMPY\x01\x00", 8) + char(dict.size()) + '\0' + dict + data);
+    return (dir / name).string();
+  };
+  const std::vector<std::string> run = {"run",       "--backend",      "cpu",
+                                        "--variant", "cpu/sequential", "--input"};
+  const std::string nul =
+      npy("nul.npy", std::string("{'descr': '<f4\0', 'fortran_order': False, 'shape': (4,), }", 58),
+          std::string(16, '\0'));
+  auto args = run;
+  args.push_back(nul);
+  expect_error(args, 2, "unsupported .npy dtype '<f4\\x00' (supported, little-endian");
+  // 2^62 + 1000 elements of 4 bytes: their byte count wraps to the file's 4000.
+  args.back() = npy("wraps.npy",
+                    "{'descr': '<i4', 'fortran_order': False, 'shape': (4611686018427388904,), }",
+                    std::string(4000, '\0'));
+  expect_error(args, 2, "shape (4611686018427388904,) overflows");
+}
+
 TEST_CASE("an empty FILE argument and a FIFO as --input are refused, not waited on",
           "[cli][usage]") {
   TempDir dir;
