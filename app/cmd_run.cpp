@@ -195,7 +195,7 @@ RunResult measure_run(Backend& backend, const VariantInfo& variant, const HostAr
   res.got = res.m.result.headline(operation.primitive);
   res.want = expected.headline();
   res.diagnostics = runner.diagnostics();
-  res.knobs = backend.knobs();
+  res.knobs = printable_knobs(backend);
   if (!res.m.clock.measured) res.clock_unmeasured = backend.clock_unmeasured_reason();
   return res;
 }
@@ -257,11 +257,11 @@ std::string run_text(const Backend& backend, const VariantInfo& variant, const R
   const Style st = style_for(stdout, false);
   const Measurement& m = res.m;
   const std::uint64_t n = data.size();
-  const std::string input =
-      o.input
-          ? fmt::format("{} ({} elements of {})", *o.input, format_n(n), to_string(data.dtype()))
-          : fmt::format("n = {} {}, seed {}, {} distribution", format_n(n), to_string(data.dtype()),
-                        o.seed, to_string(r.dist));
+  const std::string input = o.input
+                                ? fmt::format("{} ({} elements of {})", printable(*o.input),
+                                              format_n(n), to_string(data.dtype()))
+                                : fmt::format("n = {} {}, seed {}, {} distribution", format_n(n),
+                                              to_string(data.dtype()), o.seed, to_string(r.dist));
   const std::string verdict_text =
       res.ok ? st.good("ok") : st.bad("FAILED: " + one_line(res.problem));
   const bool scan = r.operation.primitive == Primitive::scan;
@@ -287,8 +287,8 @@ std::string run_text(const Backend& backend, const VariantInfo& variant, const R
     out += fmt::format(
         "checked    every element{}\n",
         m.deterministic || res.must_repeat ? "" : "; float results vary run to run (declared)");
-  if (o.output) out += fmt::format("output     {}\n", *o.output);
-  if (o.values_output) out += fmt::format("values     {}\n", *o.values_output);
+  if (o.output) out += fmt::format("output     {}\n", printable(*o.output));
+  if (o.values_output) out += fmt::format("values     {}\n", printable(*o.values_output));
   const std::string how =
       m.mode == TimingMode::batch
           ? fmt::format("batch of {} calls, per call", m.batch_calls)

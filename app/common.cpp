@@ -142,6 +142,15 @@ Backend& get_available_backend(const Registry& registry, std::string_view name,
   return b;
 }
 
+std::vector<std::pair<std::string, std::string>> printable_knobs(const Backend& backend) {
+  std::vector<std::pair<std::string, std::string>> knobs = backend.knobs();
+  for (auto& [name, value] : knobs) {
+    name = printable(name);
+    value = printable(value);
+  }
+  return knobs;
+}
+
 std::vector<std::pair<std::string, std::string>> not_built_backends(const Registry& registry) {
   auto noted = registry.not_built();
   return {noted.begin(), noted.end()};

@@ -57,6 +57,9 @@ std::vector<TimingMode> parse_modes(std::string_view text);
 // Error(usage) for an unknown name, Error(unavailable) with the backend's reason otherwise.
 Backend& get_available_backend(const Registry& registry, std::string_view name,
                                const std::string& selector);
+// Backend::knobs, each name and value printable(): they are bytes of the environment, which reach
+// the terminal in run's knob lines and compare's notes.
+std::vector<std::pair<std::string, std::string>> printable_knobs(const Backend& backend);
 // Backends a build left out, with configure's reason (from Registry::get's error).
 std::vector<std::pair<std::string, std::string>> not_built_backends(const Registry& registry);
 // The `primitive` variant `id` of `backend`: Error(usage) when no backend knows the id (not in

@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/printable.hpp"
 
 namespace xr::app {
 namespace {
@@ -63,7 +64,7 @@ ClaimDefaults claim_defaults(const std::vector<UserKernel>& kernels, const Given
   if (flags.empty()) return d;
   std::string files;
   for (const UserKernel& k : kernels)
-    files += (files.empty() ? "" : ", ") + k.path.filename().string();
+    files += (files.empty() ? "" : ", ") + printable(k.path.filename().string());
   d.note = fmt::format("{}: {} first claim{} ({}), as no flag named {}", fmt::join(flags, " "),
                        kernels.size() == 1 ? "the --kernel's" : "every --kernel's shared",
                        flags.size() == 1 ? "" : "s", files, flags.size() == 1 ? "it" : "them");

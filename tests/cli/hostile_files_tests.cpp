@@ -1,9 +1,10 @@
 // Files gone bad on a user's disk, and kernels that write where they should not, through the
 // xreduce binary: a kernel-cache entry that is truncated, random, another kernel's or a link to
 // /dev/zero is rebuilt with one note (never handed to a driver, never trusted); a report's
-// strings reach no terminal raw and its bad fields are one usage error; an OpenCL C kernel's
-// stray writes just past its partials are harmless, and one far outside every array ends the run
-// in one line (exit 5) on pocl; the smaller refusals (an empty --out, a FIFO as --input).
+// strings, as the environment's knobs, reach no terminal raw and its bad fields are one usage
+// error; a .npy header's NUL or overflowing shape is said as it is; an OpenCL C kernel's stray
+// writes just past its partials are harmless, and one far outside every array ends the run in one
+// line (exit 5) on pocl; the smaller refusals (an empty --out, a FIFO as --input).
 #include <sys/stat.h>
 
 #include "cli_support.hpp"
@@ -308,6 +309,28 @@ TEST_CASE("a .npy header's NUL is shown and an overflowing shape is said to over
                     "{'descr': '<i4', 'fortran_order': False, 'shape': (4611686018427388904,), }",
                     std::string(4000, '\0'));
   expect_error(args, 2, "shape (4611686018427388904,) overflows");
+}
+
+TEST_CASE("environment knobs reach the terminal escaped: run's knob line, compare's note",
+          "[cli][vulkan]") {
+  require_vulkan_or_skip();
+  // XR_VK_VALIDATION is read as "1" or not: this value changes nothing but what is printed.
+  setenv("XR_VK_VALIDATION", "\x1b[31mred\u202e", 1);
+  const Result run = xreduce({"run", "--backend", "vulkan", "--variant", "smem/sequential", "--n",
+                              "1000", "--reps", "1", "--warmup", "0"});
+  INFO(run.err);
+  CHECK(run.code == 0);
+  CHECK(run.out.find("knob       XR_VK_VALIDATION=\\x1b[31mred\\xe2\\x80\\xae") !=
+        std::string::npos);
+  CHECK_FALSE(has_raw_control(run.out));
+  const Result compare = xreduce({"compare", "--backend", "vulkan", "--variant", "smem/sequential",
+                                  "--n", "1000", "--reps", "1", "--warmup", "0", "--quiet"});
+  INFO(compare.err);
+  CHECK(compare.code == 0);
+  CHECK(compare.out.find("knobs XR_VK_VALIDATION=\\x1b[31mred\\xe2\\x80\\xae") !=
+        std::string::npos);
+  CHECK_FALSE(has_raw_control(compare.out));
+  unsetenv("XR_VK_VALIDATION");
 }
 
 TEST_CASE("an empty FILE argument and a FIFO as --input are refused, not waited on",
