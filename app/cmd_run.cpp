@@ -119,6 +119,8 @@ RunRequest parse_request(const RunOptions& o) {
   if (o.n) r.n = parse_count(*o.n);
   check_output_file(o.output, "--output");
   check_output_file(o.values_output, "--values-output");
+  check_distinct_outputs(
+      {{"--output", o.output.value_or("")}, {"--values-output", o.values_output.value_or("")}});
   return r;
 }
 

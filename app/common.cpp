@@ -406,6 +406,33 @@ void check_output_path(const std::filesystem::path& path) {
     cannot_write(path, fmt::format("directory '{}' is not writable", dir.string()));
 }
 
+namespace {
+// Whether `a` and `b` name one file: an existing one by any two names (equivalent()), else the
+// same absolute path once "." and ".." and the links of its existing part are resolved.
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec)) return true;
+  const auto resolved = [](const std::filesystem::path& p) {
+    std::error_code ignored;
+    const auto canonical = std::filesystem::weakly_canonical(std::filesystem::absolute(p), ignored);
+    return ignored ? std::filesystem::absolute(p).lexically_normal() : canonical;
+  };
+  return resolved(a) == resolved(b);
+}
+}  // namespace
+
+void check_distinct_outputs(const std::vector<NamedOutput>& outputs) {
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    for (std::size_t j = i + 1; j < outputs.size(); ++j)
+      if (!outputs[i].path.empty() && !outputs[j].path.empty() &&
+          same_file(outputs[i].path, outputs[j].path))
+        throw Error(
+            ErrorCategory::usage,
+            fmt::format("{} '{}' and {} '{}' name the same file: one would overwrite the "
+                        "other (give each output its own file)",
+                        outputs[i].flag, outputs[i].path, outputs[j].flag, outputs[j].path));
+}
+
 void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
   check_output_path(path);
   std::string tmp =

@@ -24,6 +24,7 @@ void check_output_format(const std::string& format, std::string_view command) {
 }
 
 void check_output_files(const OutputFiles& f) {
+  check_distinct_outputs({{"--out", f.out}, {"--save-json", f.save_json}, {"--plot", f.plot}});
   if (!f.out.empty()) check_output_path(f.out);
   if (!f.save_json.empty()) check_output_path(f.save_json);
   if (!f.plot.empty()) {

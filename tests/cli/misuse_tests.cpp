@@ -1,0 +1,65 @@
+// The command line misused, through the xreduce binary: two outputs naming one file. Each is
+// exit 2 with one line naming what is wrong, before anything is measured or written; every case
+// is a refusal or a run of a few elements on the CPU.
+#include <unistd.h>
+
+#include "cli_support.hpp"
+
+namespace {
+
+using namespace clitest;
+
+const std::vector<std::string> kCpuSort = {
+    "run",  "--backend", "cpu", "--variant", "cpu/radix", "--n",      "100", "--primitive",
+    "sort", "--values",  "u32", "--reps",    "1",         "--warmup", "0"};
+
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+}  // namespace
+
+TEST_CASE("two outputs naming one file are refused, however the file is named",
+          "[cli][usage][out]") {
+  TempDir dir;
+  const std::string keys = (dir / "a.npy").string();
+  // The same path, spelled another way: a sort's keys and values would land in one file.
+  expect_error(
+      with(kCpuSort, {"--output", keys, "--values-output", (dir / "." / "a.npy").string()}), 2,
+      "--output '" + keys + "' and --values-output '" + (dir / "." / "a.npy").string() +
+          "' name the same file");
+  CHECK(dir.entries() == 0);
+  // An existing file by two names: a symbolic link and a hard link to it.
+  write_bytes(dir / "b.npy", "old");
+  REQUIRE(::symlink((dir / "b.npy").c_str(), (dir / "soft.npy").c_str()) == 0);
+  REQUIRE(::link((dir / "b.npy").c_str(), (dir / "hard.npy").c_str()) == 0);
+  for (const char* other : {"soft.npy", "hard.npy"}) {
+    CAPTURE(other);
+    expect_error(with(kCpuSort, {"--output", (dir / "b.npy").string(), "--values-output",
+                                 (dir / other).string()}),
+                 2, "name the same file");
+  }
+  CHECK(slurp(dir / "b.npy") == "old");
+  // Two files are two outputs.
+  const Result both = xreduce(with(
+      kCpuSort, {"--output", keys, "--values-output", (dir / "v.npy").string(), "--dist", "full"}));
+  INFO(both.err);
+  CHECK(both.code == 0);
+  CHECK(fs::exists(keys));
+  CHECK(fs::exists(dir / "v.npy"));
+
+  // compare's --out, --save-json and --plot, and diff's --out and --plot, before any work.
+  const std::string report = (dir / "r.json").string();
+  expect_error({"compare", "--backend", "cpu", "--n", "10", "--out", report, "--save-json",
+                (dir / "sub" / ".." / "r.json").string()},
+               2, "--out '" + report + "' and --save-json '");
+  expect_error({"compare", "--backend", "cpu", "--n", "10", "--save-json", report, "--plot",
+                (dir / "plot.svg").string(), "--out", (dir / "plot.svg").string()},
+               2, "--out '" + (dir / "plot.svg").string() + "' and --plot '");
+  expect_error({"diff", "old.json", "new.json", "--out", (dir / "d.svg").string(), "--plot",
+                (dir / "./d.svg").string()},
+               2, "name the same file");
+  CHECK_FALSE(fs::exists(report));
+}
+
