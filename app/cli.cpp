@@ -294,7 +294,7 @@ struct RunCommand {
   CLI::App* cmd;
   RunOptions options;
   CLI::Option* reps;
-  std::unique_ptr<OptionalText> scan, output, op, dtype, n, input, order, values, bits,
+  std::unique_ptr<OptionalText> primitive, scan, output, op, dtype, n, input, order, values, bits,
       values_output;
 
   explicit RunCommand(CLI::App& app)
@@ -306,9 +306,8 @@ struct RunCommand {
                     "Variant id, e.g. smem/sequential (default: the --kernel's)")
         ->type_name("ID");
     add_kernel_flags(cmd, o.kernels);
-    cmd->add_option("--primitive", o.primitive, "reduce | scan | sort")
-        ->capture_default_str()
-        ->type_name("P");
+    primitive = std::make_unique<OptionalText>(
+        cmd, "--primitive", "reduce | scan | sort (default reduce, or the --kernel's)", "P");
     scan = std::make_unique<OptionalText>(
         cmd, "--scan", "inclusive | exclusive (scan; default inclusive)", "KIND");
     output = std::make_unique<OptionalText>(
@@ -342,6 +341,7 @@ struct RunCommand {
   // The options with the optional texts that were given.
   const RunOptions& finish() {
     check_reps(reps, options.stats);
+    primitive->copy_to(options.primitive);
     scan->copy_to(options.scan);
     output->copy_to(options.output);
     op->copy_to(options.op);

@@ -1,5 +1,6 @@
 // `xreduce run`: one variant of either primitive on one backend, checked against the host
 // reference and timed; a scan's output can be saved as .npy.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -60,7 +61,7 @@ void parse_sort_flags(const RunOptions& o, Operation& op) {
 // --values, --bits and --values-output for sort.
 Operation parse_operation(const RunOptions& o) {
   Operation op;
-  op.primitive = parse_primitive_arg(o.primitive);
+  op.primitive = parse_primitive_arg(o.primitive.value_or("reduce"));
   if (op.primitive == Primitive::sort) {
     parse_sort_flags(o, op);
     return op;
@@ -311,13 +312,25 @@ std::string run_text(const Backend& backend, const VariantInfo& variant, const R
   return out;
 }
 
-// --backend and --variant, or one --kernel that names both (and its primitive); and for a run of
-// a --kernel's variant, --dtype (unless an --input's), --op and --scan from its first claims.
+// The primitive of a run: --primitive's, which a --kernel run must declare, else the kernel's,
+// else reduce. `run`: the kernels with the run's id and backend.
+std::string run_primitive(const std::vector<UserKernel>& run,
+                          const std::optional<std::string>& asked) {
+  if (run.empty()) return asked.value_or("reduce");
+  if (!asked) return std::string(to_string(run.front().primitive));
+  const Primitive p = parse_primitive_arg(*asked);
+  if (std::none_of(run.begin(), run.end(), [&](const UserKernel& k) { return k.primitive == p; }))
+    check_kernel_primitive(run.front(), {p}, *asked);
+  return *asked;
+}
+
+// --backend and --variant, or one --kernel that names both; the primitive (run_primitive); and for
+// a run of a --kernel's variant, --dtype (unless an --input's), --op and --scan from its first
+// claims.
 WithKernelDefaults<RunOptions> with_kernel_defaults(const std::vector<UserKernel>& kernels,
                                                     RunOptions o) {
   if (o.variant.empty() && kernels.size() == 1) {
     o.variant = kernels[0].id;
-    o.primitive = std::string(to_string(kernels[0].primitive));
     if (o.backend.empty()) o.backend = std::string(backend_of(kernels[0].language));
   }
   if (o.backend.empty() || o.variant.empty())
@@ -326,6 +339,7 @@ WithKernelDefaults<RunOptions> with_kernel_defaults(const std::vector<UserKernel
   std::vector<UserKernel> run;
   for (const UserKernel& k : kernels)
     if (k.id == o.variant && backend_of(k.language) == o.backend) run.push_back(k);
+  o.primitive = run_primitive(run, o.primitive);
   const ClaimDefaults d =
       claim_defaults(run, {.dtype = o.dtype || o.input, .op = bool(o.op), .kind = bool(o.scan)});
   if (d.dtype) o.dtype = std::string(to_string(*d.dtype));

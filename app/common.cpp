@@ -39,6 +39,18 @@ Primitive parse_primitive_arg(std::string_view text) {
               fmt::format("unknown primitive '{}' (expected reduce, scan or sort)", text));
 }
 
+std::vector<Primitive> parse_primitive_list(std::string_view text) {
+  if (text == "all") return {std::begin(kAllPrimitives), std::end(kAllPrimitives)};
+  std::vector<Primitive> out;
+  for (const auto& s : split_list(text)) {
+    const Primitive p = parse_primitive_arg(s);
+    if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+  }
+  if (out.empty()) throw Error(ErrorCategory::usage, "--primitive is empty");
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 ScanKind parse_scan_kind_arg(std::string_view text) {
   if (auto k = parse_scan_kind(text)) return *k;
   throw Error(ErrorCategory::usage,

@@ -27,6 +27,8 @@ inline constexpr std::uint64_t kDefaultSeed = 42;
 Op parse_op_arg(std::string_view text);
 DType parse_dtype_arg(std::string_view text);
 Primitive parse_primitive_arg(std::string_view text);
+// --primitive of compare and inspect: a list, or all; in the order of Primitive, each once.
+std::vector<Primitive> parse_primitive_list(std::string_view text);
 ScanKind parse_scan_kind_arg(std::string_view text);
 Distribution parse_distribution_arg(std::string_view text);
 SortOrder parse_sort_order_arg(std::string_view text);

@@ -39,6 +39,15 @@ std::vector<UserKernel> add_user_kernels(const Registry& registry, const KernelF
   return kernels;
 }
 
+void check_kernel_primitive(const UserKernel& kernel, const std::vector<Primitive>& asked,
+                            std::string_view asked_text) {
+  if (std::find(asked.begin(), asked.end(), kernel.primitive) == asked.end())
+    throw Error(ErrorCategory::usage,
+                fmt::format("--kernel {} declares primitive={}, which --primitive {} does not ask "
+                            "for (a kernel runs as the primitive it declares)",
+                            kernel.path.string(), to_string(kernel.primitive), asked_text));
+}
+
 ClaimDefaults claim_defaults(const std::vector<UserKernel>& kernels, const GivenAxes& given) {
   ClaimDefaults d;
   if (kernels.empty()) return d;

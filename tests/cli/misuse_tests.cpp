@@ -1,6 +1,7 @@
-// The command line misused, through the xreduce binary: two outputs naming one file. Each is
-// exit 2 with one line naming what is wrong, before anything is measured or written; every case
-// is a refusal or a run of a few elements on the CPU.
+// The command line misused, through the xreduce binary: two outputs naming one file, a kernel
+// asked to run as a primitive it does not declare. Each is exit 2 with one line naming what is
+// wrong, before anything is measured or written; every case is a refusal or a run of a few
+// elements on the CPU.
 #include <unistd.h>
 
 #include "cli_support.hpp"
@@ -16,6 +17,12 @@ const std::vector<std::string> kCpuSort = {
 std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
   args.insert(args.end(), more.begin(), more.end());
   return args;
+}
+
+// A kernel file that only declares itself: every refusal here comes before it is compiled.
+std::string kernel_file(const TempDir& dir, const std::string& name, const std::string& declares) {
+  write_bytes(dir / name, "// xreduce: " + declares + "\nvoid main() {}\n");
+  return (dir / name).string();
 }
 
 }  // namespace
@@ -61,5 +68,38 @@ TEST_CASE("two outputs naming one file are refused, however the file is named",
                 (dir / "./d.svg").string()},
                2, "name the same file");
   CHECK_FALSE(fs::exists(report));
+}
+
+TEST_CASE("a kernel declaring primitive=sort is refused in one line", "[cli][usage][kernel]") {
+  TempDir dir;
+  const std::string sort = kernel_file(dir, "sorter.comp", "primitive=sort");
+  const std::string says =
+      "primitive=sort: a user's kernel declares primitive=reduce or primitive=scan (sorts are "
+      "built in only)";
+  expect_error({"run", "--kernel", sort, "--n", "10"}, 2, says);
+  expect_error({"compare", "--kernel", sort, "--n", "10"}, 2, says);
+  expect_error({"check", "--kernel", sort}, 2, says);
+}
+
+TEST_CASE("a kernel runs as the primitive it declares, never as another", "[cli][usage][kernel]") {
+  require_vulkan_or_skip();
+  TempDir dir;
+  const std::string reduce = kernel_file(dir, "sum.comp", "dtypes=i32");
+  const std::string scan = kernel_file(dir, "ok_scan.comp", "primitive=scan");
+  expect_error(
+      {"run", "--kernel", scan, "--primitive", "sort", "--n", "10"}, 2,
+      "--kernel " + scan + " declares primitive=scan, which --primitive sort does not ask for");
+  expect_error({"run", "--kernel", reduce, "--primitive", "scan", "--n", "10"}, 2,
+               "declares primitive=reduce, which --primitive scan does not ask for");
+  expect_error({"run", "--kernel", reduce, "--backend", "vulkan", "--variant", "user/sum",
+                "--primitive", "sort", "--n", "10"},
+               2, "declares primitive=reduce, which --primitive sort does not ask for");
+  expect_error({"compare", "--kernel", reduce, "--primitive", "scan", "--n", "10"}, 2,
+               "--kernel " + reduce + " declares primitive=reduce, which --primitive scan");
+  expect_error(
+      {"compare", "--kernel", reduce, "--kernel", scan, "--primitive", "reduce,sort", "--n", "10"},
+      2, "declares primitive=scan, which --primitive reduce,sort does not ask for");
+  expect_error({"inspect", "--kernel", scan, "--primitive", "sort"}, 2,
+               "declares primitive=scan, which --primitive sort does not ask for");
 }
 
