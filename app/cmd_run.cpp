@@ -48,7 +48,7 @@ std::string value_text(const std::optional<Value>& v) {
 
 // A sort's flags: --order, --values, --bits, --values-output; --op and --scan have no meaning.
 void parse_sort_flags(const RunOptions& o, Operation& op) {
-  if (o.op) throw Error(ErrorCategory::usage, "--op applies to reduce and scan, not sort");
+  check_op_applies(o.op.has_value(), {Primitive::sort});
   if (o.scan) throw Error(ErrorCategory::usage, "--scan applies to --primitive scan, not sort");
   if (o.order) op.order = parse_sort_order_arg(*o.order);
   op.pairs = o.values && parse_values_arg(*o.values);

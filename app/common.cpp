@@ -51,6 +51,12 @@ std::vector<Primitive> parse_primitive_list(std::string_view text) {
   return out;
 }
 
+void check_op_applies(bool op_given, const std::vector<Primitive>& primitives) {
+  if (op_given && std::all_of(primitives.begin(), primitives.end(),
+                              [](Primitive p) { return p == Primitive::sort; }))
+    throw Error(ErrorCategory::usage, "--op applies to reduce and scan, not sort");
+}
+
 ScanKind parse_scan_kind_arg(std::string_view text) {
   if (auto k = parse_scan_kind(text)) return *k;
   throw Error(ErrorCategory::usage,

@@ -29,6 +29,9 @@ DType parse_dtype_arg(std::string_view text);
 Primitive parse_primitive_arg(std::string_view text);
 // --primitive of compare and inspect: a list, or all; in the order of Primitive, each once.
 std::vector<Primitive> parse_primitive_list(std::string_view text);
+// --op names a reduce's or a scan's operator: Error(usage) "--op applies to reduce and scan, not
+// sort" when it is given and every primitive asked for is a sort.
+void check_op_applies(bool op_given, const std::vector<Primitive>& primitives);
 ScanKind parse_scan_kind_arg(std::string_view text);
 Distribution parse_distribution_arg(std::string_view text);
 SortOrder parse_sort_order_arg(std::string_view text);

@@ -49,6 +49,7 @@ std::vector<Operation> parse_sorts(const CompareOptions& o, bool sort) {
 
 std::vector<Operation> parse_operations(const CompareOptions& o,
                                         const std::vector<Primitive>& primitives) {
+  check_op_applies(o.ops.has_value(), primitives);
   std::vector<Op> ops;
   for (const auto& s : split_list(o.ops.value_or("sum"))) ops.push_back(parse_op_arg(s));
   if (ops.empty()) throw Error(ErrorCategory::usage, "--op is empty");

@@ -1,7 +1,7 @@
 // The command line misused, through the xreduce binary: two outputs naming one file, a kernel
-// asked to run as a primitive it does not declare. Each is exit 2 with one line naming what is
-// wrong, before anything is measured or written; every case is a refusal or a run of a few
-// elements on the CPU.
+// asked to run as a primitive it does not declare, numbers past an option's range, flags a sort
+// has no use for. Each is exit 2 with one line naming what is wrong, before anything is measured
+// or written; every case is a refusal or a run of a few elements on the CPU.
 #include <unistd.h>
 
 #include "cli_support.hpp"
@@ -103,3 +103,56 @@ TEST_CASE("a kernel runs as the primitive it declares, never as another", "[cli]
                "declares primitive=scan, which --primitive sort does not ask for");
 }
 
+TEST_CASE("an unsigned option past its range is refused, not wrapped", "[cli][usage]") {
+  const std::vector<std::string> cpu = {"run", "--backend", "cpu",    "--variant", "cpu/sequential",
+                                        "--n", "10",        "--reps", "1",         "--format",
+                                        "json"};
+  const std::string range = "is not a whole number from 0 to 18446744073709551615";
+  expect_error(with(cpu, {"--seed", "-1"}), 2, "--seed: '-1' " + range);
+  expect_error(with(cpu, {"--seed", "18446744073709551616"}), 2,
+               "--seed: '18446744073709551616' " + range);
+  expect_error(with(cpu, {"--seed", "0x10"}), 2, "--seed: '0x10' " + range);
+  expect_error({"compare", "--backend", "cpu", "--n", "10", "--seed", "-1"}, 2, "--seed: '-1'");
+  expect_error({"check", "--backend", "cpu", "--seed", "99999999999999999999"}, 2, "--seed: '");
+  expect_error({"check", "--backend", "cpu", "--max-size", "-3"}, 2, "--max-size: '-3' " + range);
+  expect_error({"kernel-header", "--kernel", "k.comp", "--pass", "-1"}, 2, "--pass: '-1' " + range);
+  // The largest seed is taken, and a leading zero is decimal, not octal.
+  for (const auto& [given, taken] : std::vector<std::pair<std::string, std::uint64_t>>{
+           {"18446744073709551615", UINT64_MAX}, {"010", 10}}) {
+    const Result r = xreduce(with(cpu, {"--seed", given}));
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    CHECK(json::parse(r.out)["seed"].get<std::uint64_t>() == taken);
+  }
+}
+
+TEST_CASE("a sort alone refuses --op, in run, compare and inspect alike", "[cli][usage][sort]") {
+  const std::string says = "--op applies to reduce and scan, not sort";
+  expect_error({"run", "--backend", "cpu", "--variant", "cpu/radix", "--primitive", "sort", "--n",
+                "10", "--op", "max"},
+               2, says);
+  expect_error({"compare", "--backend", "cpu", "--primitive", "sort", "--n", "10", "--op", "max"},
+               2, says);
+  expect_error({"inspect", "--backend", "cpu", "--primitive", "sort", "--op", "min"}, 2, says);
+  // With a reduce or a scan beside the sort, --op is theirs.
+  const Result r = xreduce({"compare", "--backend", "cpu", "--variant", "cpu/sequential,cpu/radix",
+                            "--primitive", "reduce,sort", "--n", "10", "--op", "max", "--reps", "1",
+                            "--quiet", "--format", "json"});
+  INFO(r.err);
+  CHECK(r.code == 0);
+}
+
+TEST_CASE("help names every primitive and every --dist", "[cli][help]") {
+  const Result top = xreduce({"--help"});
+  REQUIRE(top.code == 0);
+  CHECK(top.out.find("reduction, prefix-sum and sort ladders") != std::string::npos);
+  CHECK(top.out.find("and sort (n keys -> the keys in order") != std::string::npos);
+  CHECK(top.out.find("few, sorted, reversed, top-digit or bottom-digit") != std::string::npos);
+  for (const char* command : {"run", "compare"}) {
+    CAPTURE(command);
+    const Result r = xreduce({command, "--help"});
+    REQUIRE(r.code == 0);
+    CHECK(r.out.find("few | sorted | reversed | top-digit | bottom-digit") != std::string::npos);
+    CHECK(r.out.find("reduce | scan | sort") != std::string::npos);
+  }
+}
