@@ -2,6 +2,8 @@
 // the dispatch to the commands. Parse errors are one line and exit 2; --help exits 0.
 #include "cli.hpp"
 
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -18,11 +20,13 @@ namespace xr::app {
 namespace {
 
 constexpr const char* kFooter =
-    R"(Primitives: reduce (n elements -> one value; the default) and scan (n -> n prefixes,
---scan inclusive or exclusive); a variant id is unique within its primitive.
+    R"(Primitives: reduce (n elements -> one value; the default), scan (n -> n prefixes, --scan
+inclusive or exclusive) and sort (n keys -> the keys in order, --order asc or desc, --values u32
+for pairs); a variant id is unique within its primitive.
 Sizes: 1000, 64K, 16M, 1G (K/M/G are powers of 1024) or 2^24.
-Generated data: seed 42 unless --seed; --dist small (default: integers in [0,255], floats in
-[-1,1)), full (every bit pattern / floats in [-2^20,2^20)) or extremes.
+Generated data: seed 42 unless --seed (a whole number, 0 to 2^64 - 1); --dist small (default:
+integers in [0,255], floats in [-1,1)), full (every bit pattern / floats in [-2^20,2^20)) or
+extremes; for sort only also few, sorted, reversed, top-digit or bottom-digit.
 
 Exit codes:
   0  ok
@@ -42,6 +46,21 @@ const CLI::Validator kFileName(
       return name.empty() ? std::string("an empty file name") : std::string();
     },
     "", "file name");
+
+// An unsigned option (--seed, --max-size, --pass): decimal digits, 0 to 2^64 - 1. CLI11 alone
+// reads it with strtoull, which wraps -1, keeps 2^64 - 1 for anything past it and reads 010 as
+// octal; the text it converts is the number without leading zeros.
+const CLI::Validator kWholeNumber(
+    [](std::string& text) {
+      std::uint64_t value = 0;
+      const char* end = text.data() + text.size();
+      const auto [stop, error] = std::from_chars(text.data(), end, value);
+      if (text.empty() || error != std::errc{} || stop != end)
+        return fmt::format("'{}' is not a whole number from 0 to {}", text, UINT64_MAX);
+      text = std::to_string(value);
+      return std::string();
+    },
+    "", "whole number");
 
 // The command as reports and headers show it: printable, since an argument may hold any byte.
 std::string joined_command_line(int argc, char** argv) {
@@ -85,8 +104,13 @@ CLI::Option* add_stat_flags(CLI::App* cmd, StatFlags& s) {
 void add_data_flags(CLI::App* cmd, std::uint64_t& seed, std::string& dist) {
   cmd->add_option("--seed", seed, "Seed of the generated data")
       ->capture_default_str()
-      ->type_name("S");
-  cmd->add_option("--dist", dist, "small | full | extremes")->capture_default_str()->type_name("D");
+      ->type_name("S")
+      ->transform(kWholeNumber);
+  cmd->add_option("--dist", dist,
+                  "small | full | extremes; for sort also few | sorted | reversed | top-digit | "
+                  "bottom-digit")
+      ->capture_default_str()
+      ->type_name("D");
 }
 
 // --reps given explicitly must be a count; 0 is the internal "adaptive".
@@ -195,12 +219,14 @@ struct CheckCommand {
     cmd->add_option("--device", o.device, "SEL for every GPU backend")->type_name("SEL");
     cmd->add_option("--seed", o.seed, "Seed of the random sizes and data")
         ->capture_default_str()
-        ->type_name("S");
+        ->type_name("S")
+        ->transform(kWholeNumber);
     cmd->add_flag(
         "--every-size", o.every_size,
         "Every size for every dtype (default: past 70000 elements the 32-bit types only)");
     cmd->add_option("--max-size", o.max_size, "Largest n checked (default: no cap, up to 2^20 + 3)")
-        ->type_name("N");
+        ->type_name("N")
+        ->transform(kWholeNumber);
     cmd->add_option("--format", o.format, "text | json")->capture_default_str()->type_name("FMT");
   }
 };
@@ -277,7 +303,8 @@ struct KernelHeaderCommand {
     scan = std::make_unique<OptionalText>(cmd, "--scan", "Scan kind (default: its first)", "KIND");
     cmd->add_option("--pass", o.pass, "The pass's index: XR_PASS")
         ->capture_default_str()
-        ->type_name("K");
+        ->type_name("K")
+        ->transform(kWholeNumber);
     cmd->add_flag("--partials", o.partials,
                   "A reduce's later passes, which read the partials (XR_T = XR_ACC)");
   }
@@ -294,7 +321,7 @@ struct RunCommand {
   CLI::App* cmd;
   RunOptions options;
   CLI::Option* reps;
-  std::unique_ptr<OptionalText> scan, output, op, dtype, n, input, order, values, bits,
+  std::unique_ptr<OptionalText> primitive, scan, output, op, dtype, n, input, order, values, bits,
       values_output;
 
   explicit RunCommand(CLI::App& app)
@@ -306,9 +333,8 @@ struct RunCommand {
                     "Variant id, e.g. smem/sequential (default: the --kernel's)")
         ->type_name("ID");
     add_kernel_flags(cmd, o.kernels);
-    cmd->add_option("--primitive", o.primitive, "reduce | scan | sort")
-        ->capture_default_str()
-        ->type_name("P");
+    primitive = std::make_unique<OptionalText>(
+        cmd, "--primitive", "reduce | scan | sort (default reduce, or the --kernel's)", "P");
     scan = std::make_unique<OptionalText>(
         cmd, "--scan", "inclusive | exclusive (scan; default inclusive)", "KIND");
     output = std::make_unique<OptionalText>(
@@ -342,6 +368,7 @@ struct RunCommand {
   // The options with the optional texts that were given.
   const RunOptions& finish() {
     check_reps(reps, options.stats);
+    primitive->copy_to(options.primitive);
     scan->copy_to(options.scan);
     output->copy_to(options.output);
     op->copy_to(options.op);
@@ -545,8 +572,8 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
 
 int run_cli(int argc, char** argv) {
   CLI::App app{
-      "xreduce: parallel reduction and prefix-sum ladders in CUDA, Vulkan compute, OpenCL and "
-      "on the CPU, measured side by side on the same GPU.",
+      "xreduce: parallel reduction, prefix-sum and sort ladders in CUDA, Vulkan compute, OpenCL "
+      "and on the CPU, measured side by side on the same GPU.",
       "xreduce"};
   app.footer(kFooter);
   app.set_version_flag("--version", std::string("xreduce ") + XR_VERSION);

@@ -40,14 +40,18 @@ std::optional<BaselineDiff> diff_with_baseline(const ComparePlan& plan, const Co
 
 }  // namespace
 
-// The --kernel files' defaults: --primitive (reduce, or the kernels' primitives), and --dtype,
-// --op and --scan where not given (their shared first claims, which the header then states).
+// The --kernel files' defaults: --primitive (reduce, or the kernels' primitives; one given must
+// hold every kernel's), and --dtype, --op and --scan where not given (their shared first claims,
+// which the header then states).
 WithKernelDefaults<CompareOptions> with_kernel_defaults(const std::vector<UserKernel>& kernels,
                                                         CompareOptions o) {
   if (o.primitives.empty()) {
     bool reduce = kernels.empty(), scan = false;
     for (const UserKernel& k : kernels) (k.primitive == Primitive::scan ? scan : reduce) = true;
     o.primitives = reduce && scan ? "all" : scan ? "scan" : "reduce";
+  } else {
+    const std::vector<Primitive> asked = parse_primitive_list(o.primitives);
+    for (const UserKernel& k : kernels) check_kernel_primitive(k, asked, o.primitives);
   }
   const ClaimDefaults d =
       claim_defaults(kernels, {.dtype = bool(o.dtypes), .op = bool(o.ops), .kind = bool(o.scans)});

@@ -1,5 +1,6 @@
 // `xreduce run`: one variant of either primitive on one backend, checked against the host
 // reference and timed; a scan's output can be saved as .npy.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -47,7 +48,7 @@ std::string value_text(const std::optional<Value>& v) {
 
 // A sort's flags: --order, --values, --bits, --values-output; --op and --scan have no meaning.
 void parse_sort_flags(const RunOptions& o, Operation& op) {
-  if (o.op) throw Error(ErrorCategory::usage, "--op applies to reduce and scan, not sort");
+  check_op_applies(o.op.has_value(), {Primitive::sort});
   if (o.scan) throw Error(ErrorCategory::usage, "--scan applies to --primitive scan, not sort");
   if (o.order) op.order = parse_sort_order_arg(*o.order);
   op.pairs = o.values && parse_values_arg(*o.values);
@@ -60,7 +61,7 @@ void parse_sort_flags(const RunOptions& o, Operation& op) {
 // --values, --bits and --values-output for sort.
 Operation parse_operation(const RunOptions& o) {
   Operation op;
-  op.primitive = parse_primitive_arg(o.primitive);
+  op.primitive = parse_primitive_arg(o.primitive.value_or("reduce"));
   if (op.primitive == Primitive::sort) {
     parse_sort_flags(o, op);
     return op;
@@ -119,6 +120,8 @@ RunRequest parse_request(const RunOptions& o) {
   if (o.n) r.n = parse_count(*o.n);
   check_output_file(o.output, "--output");
   check_output_file(o.values_output, "--values-output");
+  check_distinct_outputs(
+      {{"--output", o.output.value_or("")}, {"--values-output", o.values_output.value_or("")}});
   return r;
 }
 
@@ -195,7 +198,7 @@ RunResult measure_run(Backend& backend, const VariantInfo& variant, const HostAr
   res.got = res.m.result.headline(operation.primitive);
   res.want = expected.headline();
   res.diagnostics = runner.diagnostics();
-  res.knobs = backend.knobs();
+  res.knobs = printable_knobs(backend);
   if (!res.m.clock.measured) res.clock_unmeasured = backend.clock_unmeasured_reason();
   return res;
 }
@@ -257,11 +260,11 @@ std::string run_text(const Backend& backend, const VariantInfo& variant, const R
   const Style st = style_for(stdout, false);
   const Measurement& m = res.m;
   const std::uint64_t n = data.size();
-  const std::string input =
-      o.input
-          ? fmt::format("{} ({} elements of {})", *o.input, format_n(n), to_string(data.dtype()))
-          : fmt::format("n = {} {}, seed {}, {} distribution", format_n(n), to_string(data.dtype()),
-                        o.seed, to_string(r.dist));
+  const std::string input = o.input
+                                ? fmt::format("{} ({} elements of {})", printable(*o.input),
+                                              format_n(n), to_string(data.dtype()))
+                                : fmt::format("n = {} {}, seed {}, {} distribution", format_n(n),
+                                              to_string(data.dtype()), o.seed, to_string(r.dist));
   const std::string verdict_text =
       res.ok ? st.good("ok") : st.bad("FAILED: " + one_line(res.problem));
   const bool scan = r.operation.primitive == Primitive::scan;
@@ -287,8 +290,8 @@ std::string run_text(const Backend& backend, const VariantInfo& variant, const R
     out += fmt::format(
         "checked    every element{}\n",
         m.deterministic || res.must_repeat ? "" : "; float results vary run to run (declared)");
-  if (o.output) out += fmt::format("output     {}\n", *o.output);
-  if (o.values_output) out += fmt::format("values     {}\n", *o.values_output);
+  if (o.output) out += fmt::format("output     {}\n", printable(*o.output));
+  if (o.values_output) out += fmt::format("values     {}\n", printable(*o.values_output));
   const std::string how =
       m.mode == TimingMode::batch
           ? fmt::format("batch of {} calls, per call", m.batch_calls)
@@ -309,13 +312,25 @@ std::string run_text(const Backend& backend, const VariantInfo& variant, const R
   return out;
 }
 
-// --backend and --variant, or one --kernel that names both (and its primitive); and for a run of
-// a --kernel's variant, --dtype (unless an --input's), --op and --scan from its first claims.
+// The primitive of a run: --primitive's, which a --kernel run must declare, else the kernel's,
+// else reduce. `run`: the kernels with the run's id and backend.
+std::string run_primitive(const std::vector<UserKernel>& run,
+                          const std::optional<std::string>& asked) {
+  if (run.empty()) return asked.value_or("reduce");
+  if (!asked) return std::string(to_string(run.front().primitive));
+  const Primitive p = parse_primitive_arg(*asked);
+  if (std::none_of(run.begin(), run.end(), [&](const UserKernel& k) { return k.primitive == p; }))
+    check_kernel_primitive(run.front(), {p}, *asked);
+  return *asked;
+}
+
+// --backend and --variant, or one --kernel that names both; the primitive (run_primitive); and for
+// a run of a --kernel's variant, --dtype (unless an --input's), --op and --scan from its first
+// claims.
 WithKernelDefaults<RunOptions> with_kernel_defaults(const std::vector<UserKernel>& kernels,
                                                     RunOptions o) {
   if (o.variant.empty() && kernels.size() == 1) {
     o.variant = kernels[0].id;
-    o.primitive = std::string(to_string(kernels[0].primitive));
     if (o.backend.empty()) o.backend = std::string(backend_of(kernels[0].language));
   }
   if (o.backend.empty() || o.variant.empty())
@@ -324,6 +339,7 @@ WithKernelDefaults<RunOptions> with_kernel_defaults(const std::vector<UserKernel
   std::vector<UserKernel> run;
   for (const UserKernel& k : kernels)
     if (k.id == o.variant && backend_of(k.language) == o.backend) run.push_back(k);
+  o.primitive = run_primitive(run, o.primitive);
   const ClaimDefaults d =
       claim_defaults(run, {.dtype = o.dtype || o.input, .op = bool(o.op), .kind = bool(o.scan)});
   if (d.dtype) o.dtype = std::string(to_string(*d.dtype));

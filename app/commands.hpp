@@ -32,12 +32,12 @@ struct RunOptions {
   std::string backend;  // default: the --kernel's backend
   std::string variant;  // default: the --kernel's id
   KernelFlags kernels;
-  std::string primitive = "reduce";
-  std::optional<std::string> scan;    // inclusive (default) | exclusive; scan only
-  std::optional<std::string> output;  // scan, sort: write the result to this .npy
-  std::optional<std::string> order;   // sort: asc (default) | desc
-  std::optional<std::string> values;  // sort: none (default) | u32 (the keys' input positions)
-  std::optional<std::string> bits;    // sort: B:E of the ordered bits (default every bit)
+  std::optional<std::string> primitive;  // default: the --kernel's, else reduce
+  std::optional<std::string> scan;       // inclusive (default) | exclusive; scan only
+  std::optional<std::string> output;     // scan, sort: write the result to this .npy
+  std::optional<std::string> order;      // sort: asc (default) | desc
+  std::optional<std::string> values;     // sort: none (default) | u32 (the keys' input positions)
+  std::optional<std::string> bits;       // sort: B:E of the ordered bits (default every bit)
   std::optional<std::string> values_output;  // sort of pairs: write the values to this .npy
   std::optional<std::string> op;             // default sum, or the --kernel's first claim
   std::optional<std::string> dtype;  // default i32, the .npy's dtype, or the --kernel's first
@@ -53,8 +53,8 @@ struct RunOptions {
 struct CompareOptions {
   KernelFlags kernels;
   std::string backends = "all";
-  std::string variants = "*";         // comma-separated globs
-  std::string primitives;             // reduce | scan | all; empty: reduce, or the --kernel files'
+  std::string variants = "*";  // comma-separated globs
+  std::string primitives;  // reduce | scan | sort, a list, or all; empty: reduce, or the --kernels'
   std::optional<std::string> scans;   // comma-separated kinds; scan only (default inclusive)
   std::optional<std::string> orders;  // sort: asc | desc, comma-separated (default asc)
   std::optional<std::string> values;  // sort: none | u32, comma-separated (default none)
@@ -134,6 +134,12 @@ struct InspectOptions {
 // Loads every --kernel (load_user_kernel), checks their ids and adds each to its backend.
 // Returns them, in the order given.
 std::vector<UserKernel> add_user_kernels(const Registry& registry, const KernelFlags& flags);
+
+// Error(usage) "--kernel ok_scan.cl declares primitive=scan, which --primitive sort does not ask
+// for" unless `asked` (--primitive's, spelled `asked_text`) holds the kernel's primitive: a kernel
+// runs as the primitive it declares, never in place of another.
+void check_kernel_primitive(const UserKernel& kernel, const std::vector<Primitive>& asked,
+                            std::string_view asked_text);
 
 // Which of --dtype, --op and --scan the user gave.
 struct GivenAxes {

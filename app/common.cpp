@@ -39,6 +39,24 @@ Primitive parse_primitive_arg(std::string_view text) {
               fmt::format("unknown primitive '{}' (expected reduce, scan or sort)", text));
 }
 
+std::vector<Primitive> parse_primitive_list(std::string_view text) {
+  if (text == "all") return {std::begin(kAllPrimitives), std::end(kAllPrimitives)};
+  std::vector<Primitive> out;
+  for (const auto& s : split_list(text)) {
+    const Primitive p = parse_primitive_arg(s);
+    if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+  }
+  if (out.empty()) throw Error(ErrorCategory::usage, "--primitive is empty");
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void check_op_applies(bool op_given, const std::vector<Primitive>& primitives) {
+  if (op_given && std::all_of(primitives.begin(), primitives.end(),
+                              [](Primitive p) { return p == Primitive::sort; }))
+    throw Error(ErrorCategory::usage, "--op applies to reduce and scan, not sort");
+}
+
 ScanKind parse_scan_kind_arg(std::string_view text) {
   if (auto k = parse_scan_kind(text)) return *k;
   throw Error(ErrorCategory::usage,
@@ -140,6 +158,15 @@ Backend& get_available_backend(const Registry& registry, std::string_view name,
                 fmt::format("backend '{}' is unavailable: {}", name, b.unavailable_reason()));
   if (!selector.empty()) b.select_device(DeviceChoice{selector, ""});
   return b;
+}
+
+std::vector<std::pair<std::string, std::string>> printable_knobs(const Backend& backend) {
+  std::vector<std::pair<std::string, std::string>> knobs = backend.knobs();
+  for (auto& [name, value] : knobs) {
+    name = printable(name);
+    value = printable(value);
+  }
+  return knobs;
 }
 
 std::vector<std::pair<std::string, std::string>> not_built_backends(const Registry& registry) {
@@ -395,6 +422,33 @@ void check_output_path(const std::filesystem::path& path) {
   if (std::filesystem::is_directory(path, ec)) cannot_write(path, "is a directory");
   if (access(dir.c_str(), W_OK | X_OK) != 0)
     cannot_write(path, fmt::format("directory '{}' is not writable", dir.string()));
+}
+
+namespace {
+// Whether `a` and `b` name one file: an existing one by any two names (equivalent()), else the
+// same absolute path once "." and ".." and the links of its existing part are resolved.
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec)) return true;
+  const auto resolved = [](const std::filesystem::path& p) {
+    std::error_code ignored;
+    const auto canonical = std::filesystem::weakly_canonical(std::filesystem::absolute(p), ignored);
+    return ignored ? std::filesystem::absolute(p).lexically_normal() : canonical;
+  };
+  return resolved(a) == resolved(b);
+}
+}  // namespace
+
+void check_distinct_outputs(const std::vector<NamedOutput>& outputs) {
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    for (std::size_t j = i + 1; j < outputs.size(); ++j)
+      if (!outputs[i].path.empty() && !outputs[j].path.empty() &&
+          same_file(outputs[i].path, outputs[j].path))
+        throw Error(
+            ErrorCategory::usage,
+            fmt::format("{} '{}' and {} '{}' name the same file: one would overwrite the "
+                        "other (give each output its own file)",
+                        outputs[i].flag, outputs[i].path, outputs[j].flag, outputs[j].path));
 }
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view content) {

@@ -27,6 +27,11 @@ inline constexpr std::uint64_t kDefaultSeed = 42;
 Op parse_op_arg(std::string_view text);
 DType parse_dtype_arg(std::string_view text);
 Primitive parse_primitive_arg(std::string_view text);
+// --primitive of compare and inspect: a list, or all; in the order of Primitive, each once.
+std::vector<Primitive> parse_primitive_list(std::string_view text);
+// --op names a reduce's or a scan's operator: Error(usage) "--op applies to reduce and scan, not
+// sort" when it is given and every primitive asked for is a sort.
+void check_op_applies(bool op_given, const std::vector<Primitive>& primitives);
 ScanKind parse_scan_kind_arg(std::string_view text);
 Distribution parse_distribution_arg(std::string_view text);
 SortOrder parse_sort_order_arg(std::string_view text);
@@ -57,6 +62,9 @@ std::vector<TimingMode> parse_modes(std::string_view text);
 // Error(usage) for an unknown name, Error(unavailable) with the backend's reason otherwise.
 Backend& get_available_backend(const Registry& registry, std::string_view name,
                                const std::string& selector);
+// Backend::knobs, each name and value printable(): they are bytes of the environment, which reach
+// the terminal in run's knob lines and compare's notes.
+std::vector<std::pair<std::string, std::string>> printable_knobs(const Backend& backend);
 // Backends a build left out, with configure's reason (from Registry::get's error).
 std::vector<std::pair<std::string, std::string>> not_built_backends(const Registry& registry);
 // The `primitive` variant `id` of `backend`: Error(usage) when no backend knows the id (not in
@@ -130,5 +138,14 @@ class Table {
 void write_file_atomically(const std::filesystem::path& path, std::string_view content);
 // Fails early (before a long measurement) when `path` cannot be created: Error(usage).
 void check_output_path(const std::filesystem::path& path);
+// An output file and the flag that names it.
+struct NamedOutput {
+  std::string_view flag;  // "--out"
+  std::string path;       // empty: not given
+};
+// Error(usage) "--output 'a.npy' and --values-output './a.npy' name the same file" when two of
+// `outputs` are one file: the same path however spelled (./a.npy, dir/../a.npy), or an existing
+// file reached by two names (a link). Each output must survive the others' writes.
+void check_distinct_outputs(const std::vector<NamedOutput>& outputs);
 
 }  // namespace xr::app

@@ -98,7 +98,7 @@ CompareReport start_report(const ComparePlan& plan, const CompareOptions& o, Pro
     DeviceRecord d;
     d.backend = std::string(p.backend->name());
     d.info = p.backend->device();
-    d.knobs = p.backend->knobs();
+    d.knobs = printable_knobs(*p.backend);
     if (ClockProbe* clock = measurement_clock(*p.backend)) {
       progress.note(fmt::format("{}: measuring the reference clock", d.backend));
       d.reference_clock_mhz = clock->reference_mhz();

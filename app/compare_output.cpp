@@ -24,6 +24,7 @@ void check_output_format(const std::string& format, std::string_view command) {
 }
 
 void check_output_files(const OutputFiles& f) {
+  check_distinct_outputs({{"--out", f.out}, {"--save-json", f.save_json}, {"--plot", f.plot}});
   if (!f.out.empty()) check_output_path(f.out);
   if (!f.save_json.empty()) check_output_path(f.save_json);
   if (!f.plot.empty()) {
@@ -62,11 +63,10 @@ void write_outputs(const std::string& text, const std::function<std::string()>& 
     throw;
   }
   if (f.out.empty()) std::fwrite(text.data(), 1, text.size(), stdout);
-  if (!f.quiet) {
-    if (!f.out.empty()) std::fprintf(stderr, "xreduce: wrote %s\n", f.out.c_str());
-    if (!f.plot.empty()) std::fprintf(stderr, "xreduce: wrote %s\n", f.plot.c_str());
-    if (!f.save_json.empty()) std::fprintf(stderr, "xreduce: wrote %s\n", f.save_json.c_str());
-  }
+  if (!f.quiet)
+    for (const std::string* written : {&f.out, &f.plot, &f.save_json})
+      if (!written->empty())
+        std::fprintf(stderr, "xreduce: wrote %s\n", printable(*written).c_str());
 }
 
 void write_outputs(const AnalyzedReport& report, const CompareOptions& o) {

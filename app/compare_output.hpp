@@ -23,8 +23,8 @@ struct OutputFiles {
 // or json.
 void check_output_format(const std::string& format, std::string_view command);
 
-// Before any work: Error(usage) for a --plot name that is not .svg, .png or .pdf and for a path
-// that cannot be created.
+// Before any work: Error(usage) for two outputs that name one file, a --plot name that is not
+// .svg, .png or .pdf and a path that cannot be created.
 void check_output_files(const OutputFiles& files);
 
 // `text` to --out (or stdout), `json()` (called only when --plot or --save-json needs it) to

@@ -26,18 +26,6 @@ constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
 constexpr std::uint64_t kDefaultTransferBytes[] = {kMiB, 16 * kMiB, 64 * kMiB, 256 * kMiB,
                                                    1024 * kMiB};
 
-std::vector<Primitive> parse_primitives(const std::string& text) {
-  if (text == "all") return {std::begin(kAllPrimitives), std::end(kAllPrimitives)};
-  std::vector<Primitive> out;
-  for (const auto& s : split_list(text)) {
-    const Primitive p = parse_primitive_arg(s);
-    if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
-  }
-  if (out.empty()) throw Error(ErrorCategory::usage, "--primitive is empty");
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 // The sorts --order, --values and --bits ask for: every order with every values choice.
 std::vector<Operation> parse_sorts(const CompareOptions& o, bool sort) {
   if (!sort) {
@@ -61,6 +49,7 @@ std::vector<Operation> parse_sorts(const CompareOptions& o, bool sort) {
 
 std::vector<Operation> parse_operations(const CompareOptions& o,
                                         const std::vector<Primitive>& primitives) {
+  check_op_applies(o.ops.has_value(), primitives);
   std::vector<Op> ops;
   for (const auto& s : split_list(o.ops.value_or("sum"))) ops.push_back(parse_op_arg(s));
   if (ops.empty()) throw Error(ErrorCategory::usage, "--op is empty");
@@ -235,7 +224,7 @@ std::vector<std::uint64_t> parse_transfer_sizes(const CompareOptions& o) {
 ComparePlan plan_compare(const Registry& registry, const CompareOptions& o) {
   check_output_flags(o);
   ComparePlan plan;
-  plan.primitives = parse_primitives(o.primitives);
+  plan.primitives = parse_primitive_list(o.primitives);
   plan.operations = parse_operations(o, plan.primitives);
   for (const auto& s : split_list(o.dtypes.value_or("i32")))
     plan.dtypes.push_back(parse_dtype_arg(s));

@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/printable.hpp"
 
 namespace xr::app {
 namespace {
@@ -38,6 +39,15 @@ std::vector<UserKernel> add_user_kernels(const Registry& registry, const KernelF
   return kernels;
 }
 
+void check_kernel_primitive(const UserKernel& kernel, const std::vector<Primitive>& asked,
+                            std::string_view asked_text) {
+  if (std::find(asked.begin(), asked.end(), kernel.primitive) == asked.end())
+    throw Error(ErrorCategory::usage,
+                fmt::format("--kernel {} declares primitive={}, which --primitive {} does not ask "
+                            "for (a kernel runs as the primitive it declares)",
+                            kernel.path.string(), to_string(kernel.primitive), asked_text));
+}
+
 ClaimDefaults claim_defaults(const std::vector<UserKernel>& kernels, const GivenAxes& given) {
   ClaimDefaults d;
   if (kernels.empty()) return d;
@@ -63,7 +73,7 @@ ClaimDefaults claim_defaults(const std::vector<UserKernel>& kernels, const Given
   if (flags.empty()) return d;
   std::string files;
   for (const UserKernel& k : kernels)
-    files += (files.empty() ? "" : ", ") + k.path.filename().string();
+    files += (files.empty() ? "" : ", ") + printable(k.path.filename().string());
   d.note = fmt::format("{}: {} first claim{} ({}), as no flag named {}", fmt::join(flags, " "),
                        kernels.size() == 1 ? "the --kernel's" : "every --kernel's shared",
                        flags.size() == 1 ? "" : "s", files, flags.size() == 1 ? "it" : "them");

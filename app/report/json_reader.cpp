@@ -146,8 +146,11 @@ const JsonReader::json& JsonReader::at(const json& j, const char* key,
 }
 
 std::string JsonReader::str(const json& j, const char* key, const std::string& where) const {
-  const json& v = at(j, key, where);
-  if (!v.is_string()) fail(fmt::format("{}'s \"{}\" is not a string", where, key));
+  return str(at(j, key, where), fmt::format("{}'s \"{}\"", where, key));
+}
+
+std::string JsonReader::str(const json& v, const std::string& what) const {
+  if (!v.is_string()) fail(fmt::format("{} is not a string", what));
   return printable(v.get<std::string>());
 }
 

@@ -37,6 +37,8 @@ class JsonReader {
   // Fields of object `j`, which `where` names ("result 3", "the report").
   const json& at(const json& j, const char* key, const std::string& where) const;
   std::string str(const json& j, const char* key, const std::string& where) const;
+  // `v` itself as a string, made printable; `what` names it ("device 0's knob \"XR_X\"").
+  std::string str(const json& v, const std::string& what) const;
   std::string opt_str(const json& j, const char* key, const std::string& where) const;
   double num(const json& j, const char* key, const std::string& where, NumberRange r) const;
   std::optional<double> opt_num(const json& j, const char* key, const std::string& where,

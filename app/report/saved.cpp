@@ -1,6 +1,8 @@
 #include "report/saved.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <optional>
 
 #include <fmt/format.h>
@@ -19,6 +21,9 @@ using json = nlohmann::ordered_json;
 
 // The largest report read: far past the largest sweep written (2,000 rows, about 3 MB).
 constexpr std::uint64_t kMaxReportBytes = std::uint64_t{256} << 20;
+// A row's largest n: 2^53, the last count a double (a JSON number, its GB/s) holds exactly; no
+// device holds a thousandth of it.
+constexpr std::uint64_t kMaxRowElements = std::uint64_t{1} << 53;
 
 // A value parsed by one of the argument parsers, its error reworded with the field's name.
 template <class Parse>
@@ -41,16 +46,20 @@ DeviceRecord parse_device(const json& j, std::size_t i, const JsonReader& m,
   for (const auto& have : earlier)
     if (have.backend == d.backend)
       m.fail(fmt::format("backend '{}' is already in this report", d.backend));
+  d.info.index =
+      static_cast<int>(m.opt_count(j, "index", where, std::numeric_limits<int>::max()).value_or(0));
   d.info.name = m.str(j, "name", where);
   d.info.uuid = m.str(j, "uuid", where);
   d.info.api_version = m.opt_str(j, "api_version", where);
   d.info.driver_version = m.opt_str(j, "driver_version", where);
+  d.info.memory_bytes = m.opt_count(j, "memory_bytes", where, UINT64_MAX).value_or(0);
   d.read_peak_gbps = m.opt_num(j, "read_peak_gbps", where, NumberRange::positive());
   d.copy_peak_gbps = m.opt_num(j, "copy_peak_gbps", where, NumberRange::positive());
+  // Iterated, not looked up by name: a name may hold any byte, a NUL among them.
   if (const json* knobs = m.opt_object(j, "knobs", where))
     for (const auto& [name, value] : knobs->items()) {
       const std::string knob = printable(name);
-      d.knobs.emplace_back(knob, m.str(*knobs, name.c_str(), where + "'s knob"));
+      d.knobs.emplace_back(knob, m.str(value, fmt::format("{}'s knob \"{}\"", where, knob)));
     }
   d.reference_clock_mhz = m.opt_num(j, "reference_clock_mhz", where, NumberRange::positive());
   d.clock = m.opt_str(j, "clock", where);
@@ -117,6 +126,15 @@ void parse_times(const json& x, const std::string& where, const JsonReader& m, R
   parse_clock(x, where, m, row);
 }
 
+// The numbers a row's file derived from its times (render_json's), checked where present although
+// the report derives them again: a file holding others is not a report xreduce wrote.
+void check_derived(const json& x, const std::string& where, const JsonReader& m) {
+  for (const char* key : {"gbps", "gkeys_per_s", "pct_peak"})
+    m.opt_num(x, key, where, NumberRange::non_negative());
+  for (const char* key : {"step_speedup", "cumulative_speedup", "vs_cub"})
+    m.opt_num(x, key, where, NumberRange::positive());
+}
+
 // The row's status, and its "ok" where the file has one: both must say the same.
 RowStatus parse_status(const json& x, const std::string& where, const JsonReader& m) {
   const std::string status = m.str(x, "status", where);
@@ -166,11 +184,12 @@ ResultRow parse_row(const json& x, std::size_t i, const JsonReader& m,
     row.operation.scan = parsed(m, x, "scan", where, parse_scan_kind_arg);
   row.dtype = parsed(m, x, "dtype", where, parse_dtype_arg);
   m.at(x, "n", where);
-  row.n = *m.opt_count(x, "n", where, UINT64_MAX);
+  row.n = *m.opt_count(x, "n", where, kMaxRowElements);
   row.mode = x.contains("mode") ? parsed(m, x, "mode", where, parse_timing_mode) : TimingMode::cold;
   row.status = parse_status(x, where, m);
   row.reason = m.opt_str(x, "reason", where);
   if (row.measured()) parse_times(x, where, m, row);
+  check_derived(x, where, m);
   row.compiled = compiled_from_json(x, m, where);  // schema 4
   return row;
 }

@@ -242,6 +242,10 @@ HostArray read_npy(const std::filesystem::path& path, std::optional<DType> expec
   if (fortran != "True" && fortran != "False")
     bad_file(path, "corrupt .npy header: fortran_order is " + fortran);
 
+  if (count > UINT64_MAX / size_of(dtype))
+    bad_file(path, "corrupt .npy header: shape " + shape + " overflows (" + std::to_string(count) +
+                       " elements of " + std::to_string(size_of(dtype)) +
+                       " bytes are more than 2^64 bytes)");
   const std::uint64_t data_bytes = total - p.preamble_len - p.header_len;
   if (count > data_bytes / size_of(dtype))
     bad_file(path, "truncated .npy data: shape " + shape + " needs " +

@@ -6,6 +6,12 @@
 namespace xr {
 namespace {
 
+// The bidirectional embeddings, overrides and isolates (U+202A..U+202E, U+2066..U+2069): they
+// reorder the text that follows them on the screen, so what a terminal shows is not what is there.
+bool is_bidi_control(std::uint32_t cp) {
+  return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
 // The length of a well-formed UTF-8 sequence of a printable code point at `i` (RFC 3629), or 0.
 std::size_t printable_utf8_at(std::string_view text, std::size_t i) {
   const auto c = static_cast<unsigned char>(text[i]);
@@ -23,7 +29,13 @@ std::size_t printable_utf8_at(std::string_view text, std::size_t i) {
   const std::uint32_t min_cp = len == 2 ? 0x80 : len == 3 ? 0x800 : 0x10000;
   const bool valid = cp >= min_cp && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff);
   // C1 controls (U+0080..U+009F, U+009B the one-byte CSI) are escaped like C0's.
-  return valid && cp >= 0xa0 ? len : 0;
+  return valid && cp >= 0xa0 && !is_bidi_control(cp) ? len : 0;
+}
+
+void append_escaped(std::string& out, unsigned char c) {
+  char escaped[5];
+  std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+  out += escaped;
 }
 
 }  // namespace
@@ -40,12 +52,21 @@ std::string printable(std::string_view text) {
       out.append(text.substr(i, len));
       i += len;
     } else {
-      char escaped[5];
-      std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
-      out += escaped;
+      append_escaped(out, c);
       ++i;
     }
   }
+  return out;
+}
+
+std::string nul_escaped(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text)
+    if (c == '\0')
+      append_escaped(out, 0);
+    else
+      out += c;
   return out;
 }
 

@@ -120,8 +120,12 @@ void apply(UserKernel& k, ScanOnly& scan_only, const std::string& where, const s
     if (key == "writes-input") return void(k.writes_input = true);
     if (key == "nondeterministic") return void(k.deterministic = false);
   } else if (key == "primitive") {
+    // A sort is built in only: its passes and scratch have no declarations here.
     const auto p = parse_primitive(value);
-    if (!p) bad(where + ": primitive=" + value + ": reduce or scan");
+    if (!p || *p == Primitive::sort)
+      bad(where + ": primitive=" + value +
+          ": a user's kernel declares primitive=reduce or primitive=scan (sorts are built in "
+          "only)");
     return void(k.primitive = *p);
   } else if (key == "block") {
     return void(k.block = static_cast<std::uint32_t>(parse_count(where, key, value, 1024, 1)));

@@ -1,9 +1,10 @@
 // Files gone bad on a user's disk, and kernels that write where they should not, through the
 // xreduce binary: a kernel-cache entry that is truncated, random, another kernel's or a link to
 // /dev/zero is rebuilt with one note (never handed to a driver, never trusted); a report's
-// strings reach no terminal raw and its bad fields are one usage error; an OpenCL C kernel's
-// stray writes just past its partials are harmless, and one far outside every array ends the run
-// in one line (exit 5) on pocl; the smaller refusals (an empty --out, a FIFO as --input).
+// strings, as the environment's knobs, reach no terminal raw and its bad fields are one usage
+// error; a .npy header's NUL or overflowing shape is said as it is; an OpenCL C kernel's stray
+// writes just past its partials are harmless, and one far outside every array ends the run in one
+// line (exit 5) on pocl; the smaller refusals (an empty --out, a FIFO as --input).
 #include <sys/stat.h>
 
 #include "cli_support.hpp"
@@ -30,13 +31,20 @@ int cache_notes(const std::string& err) {
   return notes;
 }
 
-// Whether `text` holds a byte a terminal would act on (ESC, BEL, NUL, DEL, a C1 control).
+// Whether `text` holds a byte a terminal would act on (ESC, BEL, NUL, DEL, a C1 control) or a
+// bidirectional control that reorders what follows it (U+202A..U+202E, U+2066..U+2069).
 bool has_raw_control(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
     if ((c < 0x20 && c != '\n') || c == 0x7f) return true;
     if (c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) < 0xa0)
       return true;
+    if (c == 0xe2 && i + 2 < text.size()) {
+      const auto b = static_cast<unsigned char>(text[i + 1]);
+      const auto d = static_cast<unsigned char>(text[i + 2]);
+      if ((b == 0x80 && d >= 0xaa && d <= 0xae) || (b == 0x81 && d >= 0xa6 && d <= 0xa9))
+        return true;
+    }
   }
   return false;
 }
@@ -158,8 +166,10 @@ TEST_CASE("a report's strings reach the terminal escaped, in every format of dif
               .code == 0);
   json j = json::parse(slurp(a));
   j["command"] = "\x1b[2J\x1b[31mPWNED\x07\xc2\x9b";
-  j["devices"][0]["name"] = "cpu\x1b]0;title\x07";
-  j["devices"][0]["knobs"] = {{"XR_\x1b[1m", std::string("\x00\x1b[5m", 5)}};
+  j["devices"][0]["name"] = "cpu\x1b]0;title\x07\u202e";  // RLO: what follows reads backwards
+  // A NUL in a knob's name: read whole, not cut short where a C string would end.
+  j["devices"][0]["knobs"] = {{"XR_\x1b[1m", std::string("\x00\x1b[5m", 5)},
+                              {std::string("XR_\0NUL", 7), "\u2066isolated"}};
   json row = j["results"][0];
   row["variant"] = "cpu/\x1b[41msequential";  // a row of this file only, listed as such
   j["results"].push_back(row);
@@ -175,6 +185,8 @@ TEST_CASE("a report's strings reach the terminal escaped, in every format of dif
     const std::string escaped = std::string_view(format) == "json" ? "\\\\x1b" : "\\x1b";
     CHECK(diff.out.find(escaped + "[41msequential") != std::string::npos);
     if (std::string_view(format) != "csv") CHECK(diff.out.find("PWNED") != std::string::npos);
+    if (std::string_view(format) == "text")
+      CHECK(diff.out.find("XR_\\x00NUL=\\xe2\\x81\\xa6isolated") != std::string::npos);
   }
   const Result baseline = xreduce({"compare", "--backend", "cpu", "--variant", "cpu/sequential",
                                    "--n", "1000", "--reps", "3", "--quiet", "--baseline", b});
@@ -230,6 +242,95 @@ TEST_CASE("a report's bad fields and unreadable files are one usage error naming
   REQUIRE(::mkfifo((dir / "fifo").c_str(), 0600) == 0);
   expect_error({"diff", a, (dir / "fifo").string()}, 2, "is empty, not a compare report");
   expect_error({"diff", a, dir.path().string()}, 2, "is a directory, not a file");
+}
+
+TEST_CASE("a saved report's numbers are checked where compare merges them",
+          "[cli][report][merge]") {
+  TempDir dir;
+  const std::string a = (dir / "a.json").string();
+  REQUIRE(xreduce({"compare", "--backend", "cpu", "--variant", "cpu/sequential", "--n", "1000",
+                   "--reps", "3", "--quiet", "--save-json", a, "--out", (dir / "a.txt").string()})
+              .code == 0);
+  json j = json::parse(slurp(a));
+  for (auto& d : j["devices"]) d["backend"] = "peer";
+  for (auto& r : j["results"]) r["backend"] = "peer";
+  j["devices"][0]["index"] = 3;
+  j["devices"][0]["memory_bytes"] = std::uint64_t{1} << 34;
+  write_bytes(dir / "peer.json", j.dump());
+  const Result merged = xreduce({"compare", "--backend", "cpu", "--variant", "cpu/sequential",
+                                 "--n", "1000", "--reps", "3", "--quiet", "--merge",
+                                 (dir / "peer.json").string(), "--format", "json"});
+  INFO(merged.err);
+  REQUIRE(merged.code == 0);
+  const json out = json::parse(merged.out);
+  CHECK(out["devices"][1]["index"] == 3);  // the merged device as its file has it
+  CHECK(out["devices"][1]["memory_bytes"] == std::uint64_t{1} << 34);
+  // n = 2^64 - 1 would make its 1K row's time a bandwidth of 10^17 GB/s.
+  j["results"][0]["n"] = UINT64_MAX;
+  write_bytes(dir / "huge.json", j.dump());
+  expect_error(
+      {"compare", "--backend", "cpu", "--n", "1000", "--merge", (dir / "huge.json").string()}, 2,
+      "result 0's \"n\" is 18446744073709551615, not a whole number from 0 to "
+      "9007199254740992");
+  j["results"][0]["n"] = 1000;
+  j["results"][0]["gbps"] = -1.5;
+  write_bytes(dir / "gbps.json", j.dump());
+  expect_error({"diff", a, (dir / "gbps.json").string()}, 2,
+               "result 0's \"gbps\" is -1.5, not a number of at least 0");
+  j["results"][0]["gbps"] = 1.0;
+  j["devices"][0]["index"] = -1;
+  write_bytes(dir / "index.json", j.dump());
+  expect_error(
+      {"compare", "--backend", "cpu", "--n", "1000", "--baseline", (dir / "index.json").string()},
+      2, "device 0's \"index\" is -1, not a whole number from 0 to 2147483647");
+}
+
+TEST_CASE("a .npy header's NUL is shown and an overflowing shape is said to overflow",
+          "[cli][usage][npy]") {
+  TempDir dir;
+  // A format 1.0 .npy of `dict` (padded to 118 bytes and a newline) and `data`.
+  auto npy = [&](const std::string& name, std::string dict, const std::string& data) {
+    dict.resize(118, ' ');
+    dict += '\n';
+    write_bytes(dir / name,
+                std::string("\x93NUMPY\x01\x00", 8) + char(dict.size()) + '\0' + dict + data);
+    return (dir / name).string();
+  };
+  const std::vector<std::string> run = {"run",       "--backend",      "cpu",
+                                        "--variant", "cpu/sequential", "--input"};
+  const std::string nul =
+      npy("nul.npy", std::string("{'descr': '<f4\0', 'fortran_order': False, 'shape': (4,), }", 58),
+          std::string(16, '\0'));
+  auto args = run;
+  args.push_back(nul);
+  expect_error(args, 2, "unsupported .npy dtype '<f4\\x00' (supported, little-endian");
+  // 2^62 + 1000 elements of 4 bytes: their byte count wraps to the file's 4000.
+  args.back() = npy("wraps.npy",
+                    "{'descr': '<i4', 'fortran_order': False, 'shape': (4611686018427388904,), }",
+                    std::string(4000, '\0'));
+  expect_error(args, 2, "shape (4611686018427388904,) overflows");
+}
+
+TEST_CASE("environment knobs reach the terminal escaped: run's knob line, compare's note",
+          "[cli][vulkan]") {
+  require_vulkan_or_skip();
+  // XR_VK_VALIDATION is read as "1" or not: this value changes nothing but what is printed.
+  setenv("XR_VK_VALIDATION", "\x1b[31mred\u202e", 1);
+  const Result run = xreduce({"run", "--backend", "vulkan", "--variant", "smem/sequential", "--n",
+                              "1000", "--reps", "1", "--warmup", "0"});
+  INFO(run.err);
+  CHECK(run.code == 0);
+  CHECK(run.out.find("knob       XR_VK_VALIDATION=\\x1b[31mred\\xe2\\x80\\xae") !=
+        std::string::npos);
+  CHECK_FALSE(has_raw_control(run.out));
+  const Result compare = xreduce({"compare", "--backend", "vulkan", "--variant", "smem/sequential",
+                                  "--n", "1000", "--reps", "1", "--warmup", "0", "--quiet"});
+  INFO(compare.err);
+  CHECK(compare.code == 0);
+  CHECK(compare.out.find("knobs XR_VK_VALIDATION=\\x1b[31mred\\xe2\\x80\\xae") !=
+        std::string::npos);
+  CHECK_FALSE(has_raw_control(compare.out));
+  unsetenv("XR_VK_VALIDATION");
 }
 
 TEST_CASE("an empty FILE argument and a FIFO as --input are refused, not waited on",

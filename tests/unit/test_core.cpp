@@ -1,4 +1,5 @@
-// Value formatting, dtype/op names, the catalog, the registry and the error categories.
+// Value formatting, dtype/op names, the catalog, the registry, the error categories and the
+// printable text of messages.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -12,6 +13,7 @@
 #include "xreduce/cpu_backend.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/host_copy.hpp"
+#include "xreduce/printable.hpp"
 #include "xreduce/registry.hpp"
 #include "xreduce/types.hpp"
 
@@ -239,6 +241,28 @@ TEST_CASE("throw_call_error names file, line and expression", "[unit][error]") {
     CHECK(e.category() == ErrorCategory::device_lost);
     CHECK(std::string(e.what()) == "context.cpp:42: `vkWaitForFences(x)` failed: VK_TIMEOUT");
   }
+}
+
+TEST_CASE("an error's message keeps a NUL and what follows it, spelled \\x00", "[unit][error]") {
+  const xr::Error e(ErrorCategory::usage, std::string("descr '<f4\0' of x.npy", 21));
+  CHECK(std::string(e.what()) == "descr '<f4\\x00' of x.npy");
+  CHECK(xr::printable(e.what()) == xr::printable(std::string("descr '<f4\0' of x.npy", 21)));
+}
+
+TEST_CASE("printable: controls and bidirectional overrides are escaped byte by byte",
+          "[unit][printable]") {
+  CHECK(xr::printable("a\x1b[31mb\x07") == "a\\x1b[31mb\\x07");
+  CHECK(xr::printable("\xc2\x9b") == "\\xc2\\x9b");  // C1's CSI
+  // RLO (U+202E) and the isolates (U+2066..U+2069) reorder what follows them on the screen.
+  CHECK(xr::printable("cpu\u202Eabc") == "cpu\\xe2\\x80\\xaeabc");
+  CHECK(xr::printable("\u202A\u202B\u202C\u202D") ==
+        "\\xe2\\x80\\xaa\\xe2\\x80\\xab\\xe2\\x80\\xac\\xe2\\x80\\xad");
+  CHECK(xr::printable("\u2066x\u2069") == "\\xe2\\x81\\xa6x\\xe2\\x81\\xa9");
+  // Their neighbours are text: the dashes, and U+2070 (superscript zero).
+  CHECK(xr::printable("\u2014\u2070\u00b5") == "\u2014\u2070\u00b5");
+  const std::string hostile = "x\u202Ey\x1b\u2067";
+  CHECK(xr::printable(xr::printable(hostile)) == xr::printable(hostile));
+  CHECK(xr::nul_escaped(std::string("a\0b", 3)) == "a\\x00b");
 }
 
 TEST_CASE("copy_parallel copies every byte at every size, and staging chunks stay in bounds",

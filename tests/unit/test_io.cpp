@@ -209,6 +209,18 @@ TEST_CASE("read_npy refuses corrupt files with Error(usage) naming the file", "[
   refuse("bad_shape.npy",
          npy_bytes(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (x,), }", raw(kSix)),
          "shape");
+  // 2^62 + 1000 elements of 4 bytes wrap to 4000 bytes: the shape overflows, whatever the file.
+  refuse("wraps.npy",
+         npy_bytes(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (4611686018427388904,), }",
+                   std::string(4000, '\0')),
+         "corrupt .npy header: shape (4611686018427388904,) overflows (4611686018427388904 "
+         "elements of 4 bytes are more than 2^64 bytes)");
+  // A NUL in the header is shown, and the message goes on past it.
+  refuse(
+      "nul.npy",
+      npy_bytes(1, std::string("{'descr': '<f4\0', 'fortran_order': False, 'shape': (6,), }", 58),
+                raw(kSix)),
+      "unsupported .npy dtype '<f4\\x00' (supported, little-endian");
   refuse("version9.npy", "\x93NUMPY\x09" + good.substr(7), "version 9");
   refuse("dtype_mismatch.npy", good, "--dtype is f32", DType::f32);
 }

@@ -132,13 +132,39 @@ TEST_CASE("report reader: each field read is checked for its type and range",
       },
       "\"min\" is above \"median\"");
   refused([](json& r) { r["throttled"] = 1; }, "\"throttled\" is not true or false");
+  refused([](json& r) { r["n"] = UINT64_MAX; },
+          "result 0's \"n\" is 18446744073709551615, not a whole number from 0 to "
+          "9007199254740992");
+  refused([](json& r) { r["min_ms"] = "fast"; }, "result 0's \"min_ms\" is not a number");
+  refused([](json& r) { r["max_ms"] = -2.0; }, "\"max_ms\" is -2.0, not a positive number");
+  // The numbers derived from a row's times are derived again, but must be numbers in range.
+  refused([](json& r) { r["gbps"] = "fast"; }, "result 0's \"gbps\" is not a number");
+  refused([](json& r) { r["gbps"] = -1.0; }, "\"gbps\" is -1.0, not a number of at least 0");
+  refused([](json& r) { r["pct_peak"] = -5; }, "\"pct_peak\" is -5, not a number of at least 0");
+  refused([](json& r) { r["step_speedup"] = 0; }, "\"step_speedup\" is 0, not a positive number");
+  refused([](json& r) { r["vs_cub"] = true; }, "result 0's \"vs_cub\" is not a number");
   json device = good;
   device["devices"][0]["read_peak_gbps"] = -3;
   require_error([&] { parse(device.dump()); }, ErrorCategory::usage,
                 "device 0's \"read_peak_gbps\" is -3, not a positive number");
   device = good;
   device["devices"][0]["knobs"] = {{"XR_X", 3}};
-  require_error([&] { parse(device.dump()); }, ErrorCategory::usage, "is not a string");
+  require_error([&] { parse(device.dump()); }, ErrorCategory::usage,
+                "device 0's knob \"XR_X\" is not a string");
+  device = good;
+  device["devices"][0]["index"] = -1;
+  require_error([&] { parse(device.dump()); }, ErrorCategory::usage,
+                "device 0's \"index\" is -1, not a whole number from 0 to 2147483647");
+  device["devices"][0]["index"] = 0;
+  device["devices"][0]["memory_bytes"] = "80 GB";
+  require_error([&] { parse(device.dump()); }, ErrorCategory::usage,
+                "device 0's \"memory_bytes\" is not a number");
+  // Read as the file has them, for a merged device's line.
+  device["devices"][0]["index"] = 3;
+  device["devices"][0]["memory_bytes"] = std::uint64_t{80} << 30;
+  const SavedReport kept = parse(device.dump());
+  CHECK(kept.data.devices[0].info.index == 3);
+  CHECK(kept.data.devices[0].info.memory_bytes == std::uint64_t{80} << 30);
   // A number past a double's range, named by its field (the parser would say only "overflow").
   std::string text = good.dump();
   const std::size_t at = text.find("\"median_ms\":") + 12;

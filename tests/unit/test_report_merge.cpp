@@ -87,10 +87,10 @@ TEST_CASE("merge refuses a result with a field missing, mistyped or unknown",
         "--merge 'p.json': result 0's \"mode\" is 'warm', which xreduce does not know");
   CHECK(merge_error(with_result_field("n", 1.5)) ==
         "--merge 'p.json': result 0's \"n\" is 1.5, not a whole number from 0 to "
-        "18446744073709551615");
+        "9007199254740992");
   CHECK(merge_error(with_result_field("n", -1)) ==
         "--merge 'p.json': result 0's \"n\" is -1, not a whole number from 0 to "
-        "18446744073709551615");
+        "9007199254740992");
   CHECK(merge_error(with_result_field("n", "1K")) ==
         "--merge 'p.json': result 0's \"n\" is not a number");
   CHECK(merge_error(with_result_field("status", "maybe")) ==

@@ -71,6 +71,13 @@ TEST_CASE("user kernel: bad declarations are one usage error naming file and lin
                 "k.cl:1: kinds=exclusive declares a scan's kinds; this kernel is a reduce");
   CHECK(declared(dir, "s.cl", "// xreduce: kinds=exclusive primitive=scan\n").kinds ==
         std::vector<xr::ScanKind>{xr::ScanKind::exclusive});
+  // A sort parses as a primitive, but a user's kernel cannot be one.
+  require_error([&] { declared(dir, "s.cl", "// xreduce: primitive=sort\n"); },
+                ErrorCategory::usage,
+                "s.cl:1: primitive=sort: a user's kernel declares primitive=reduce or "
+                "primitive=scan (sorts are built in only)");
+  require_error([&] { declared(dir, "s.cu", "", "primitive=sorted"); }, ErrorCategory::usage,
+                "primitive=sorted: a user's kernel declares primitive=reduce or primitive=scan");
   require_error([&] { declared(dir, "b.comp", "// xreduce: block=96\n"); }, ErrorCategory::usage,
                 "block=96 is not a power of two");
   require_error([&] { declared(dir, "c.spv", "", "dtypes=i32,f32"); }, ErrorCategory::usage,

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "xreduce/printable.hpp"
+
 namespace xr {
 
 enum class ErrorCategory {
@@ -28,8 +30,10 @@ int exit_code(ErrorCategory c);
 
 class Error : public std::runtime_error {
  public:
+  // A NUL in the message (a byte of a file, a field of a report) is spelled \x00: what() is a C
+  // string, and would end there.
   Error(ErrorCategory category, const std::string& message)
-      : std::runtime_error(message), category_(category) {}
+      : std::runtime_error(nul_escaped(message)), category_(category) {}
   ErrorCategory category() const { return category_; }
 
  private:
