@@ -38,15 +38,18 @@ struct Watchdog {
       const auto first = std::min_element(
           armed.begin(), armed.end(),
           [](const auto& a, const auto& b) { return a.second.deadline < b.second.deadline; });
-      if (std::chrono::steady_clock::now() < first->second.deadline) {
-        changed.wait_until(lock, first->second.deadline);
+      // A copy: the guard may be disarmed (its entry erased) while this thread waits.
+      const auto deadline = first->second.deadline;
+      if (std::chrono::steady_clock::now() < deadline) {
+        changed.wait_until(lock, deadline);
         continue;
       }
+      const std::uint64_t id = first->first;
       const std::string message = first->second.message;
       lock.unlock();
       if (g_handler.load()) device_timed_out(message);  // ends the process
       lock.lock();
-      armed.erase(first->first);
+      armed.erase(id);
     }
   }
 };
