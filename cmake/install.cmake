@@ -7,7 +7,10 @@ set(XR_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/xreduce)
 
 set_target_properties(xreduce_core PROPERTIES EXPORT_NAME core)
 set_target_properties(xreduce_shaders PROPERTIES EXPORT_NAME shaders)
-install(DIRECTORY core/include/xreduce DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# Core's public headers alone (core/public_headers.txt): the rest are no API of the package.
+file(STRINGS core/public_headers.txt _xr_public REGEX "^[^#]")
+list(TRANSFORM _xr_public PREPEND core/include/xreduce/)
+install(FILES ${_xr_public} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/xreduce)
 install(TARGETS xreduce_core EXPORT xreduceTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 if(XR_HAVE_VULKAN)
