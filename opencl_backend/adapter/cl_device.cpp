@@ -32,6 +32,7 @@ std::string stopped_answering(const char* what, const DeviceTimeout& timeout) {
 
 Platforms enumerate_devices() {
   keep_pocl_cache_inside_ours();
+  const bool single_subgroups = read_opencl_knobs().single_subgroups;
   Platforms out;
   cl_uint count = 0;
   const cl_int status = clGetPlatformIDs(0, nullptr, &count);
@@ -49,7 +50,8 @@ Platforms enumerate_devices() {
     XR_CL_CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, ids.data(), nullptr));
     for (cl_device_id id : ids) {
       try {
-        out.devices.push_back(query_facts(platform, id, static_cast<int>(out.devices.size())));
+        out.devices.push_back(
+            query_facts(platform, id, static_cast<int>(out.devices.size()), single_subgroups));
       } catch (const std::exception& e) {
         out.problems.push_back(e.what());
       }
@@ -74,7 +76,7 @@ Device::Device(const DeviceFacts& facts, DeviceTimeout timeout, GateKind gate)
   const cl_queue_properties queue_props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
   queue_ = QueueOwner(XR_CL_CREATE(
       clCreateCommandQueueWithProperties(context_.get(), device, queue_props, status)));
-  library_ = std::make_unique<Context>(context_.get(), device);
+  library_ = std::make_unique<Context>(make_context(context_.get(), device, read_opencl_knobs()));
   if (gate_ == GateKind::automatic) {
     choose_gate();
     return;

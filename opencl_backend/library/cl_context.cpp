@@ -16,15 +16,30 @@ cl_platform_id platform_of(cl_device_id device) {
   return platform;
 }
 
-Context::Context(cl_context context, cl_device_id device)
-    : state_(std::make_unique<ContextState>()) {
+namespace {
+
+std::unique_ptr<ContextState> context_state(cl_context context, cl_device_id device,
+                                            OpenClKnobs knobs) {
   if (!context || !device)
     throw Error(ErrorCategory::usage, "xreduce::opencl: a null cl_context or cl_device_id");
-  state_->context = context;
-  state_->facts = query_facts(platform_of(device), device, 0);
-  state_->knobs = read_opencl_knobs();
-  state_->programs =
-      std::make_unique<Programs>(context, state_->facts, state_->knobs.program_options());
+  auto state = std::make_unique<ContextState>();
+  state->context = context;
+  state->facts = query_facts(platform_of(device), device, 0, knobs.single_subgroups);
+  state->knobs = std::move(knobs);
+  state->programs =
+      std::make_unique<Programs>(context, state->facts, state->knobs.program_options());
+  return state;
+}
+
+}  // namespace
+
+Context::Context(cl_context context, cl_device_id device)
+    : state_(context_state(context, device, OpenClKnobs{})) {}
+
+Context::Context(std::unique_ptr<ContextState> state) : state_(std::move(state)) {}
+
+Context make_context(cl_context context, cl_device_id device, OpenClKnobs knobs) {
+  return Context(context_state(context, device, std::move(knobs)));
 }
 
 void require_knobs(const ContextState& state) {

@@ -102,16 +102,11 @@ std::string ptx_refusal(cl_platform_id platform, cl_device_id device) {
   return why;
 }
 
-// XR_CL_SUBGROUPS=single: sub-groups of one work-item on every device, for the experiment that
-// measures what NVIDIA's warps give OpenCL kernels; unset or "auto": warps where they build.
-bool single_forced() {
-  const char* knob = std::getenv("XR_CL_SUBGROUPS");
-  return knob && std::string_view(knob) == "single";
-}
-
-void choose_subgroups(DeviceFacts& f) {
+// `single`: sub-groups of one work-item on every device (XR_CL_SUBGROUPS=single, the experiment
+// that measures what NVIDIA's warps give OpenCL kernels); else warps where they build.
+void choose_subgroups(DeviceFacts& f, bool single) {
   if (!f.has("cl_nv_device_attribute_query")) return;
-  if (single_forced()) {
+  if (single) {
     f.subgroup_note = "XR_CL_SUBGROUPS=single";
     return;
   }
@@ -141,7 +136,8 @@ std::string platform_string(cl_platform_id platform, cl_platform_info what) {
   return trimmed(s);
 }
 
-DeviceFacts query_facts(cl_platform_id platform, cl_device_id device, int index) {
+DeviceFacts query_facts(cl_platform_id platform, cl_device_id device, int index,
+                        bool single_subgroups) {
   DeviceFacts f;
   f.platform = platform;
   f.device = device;
@@ -171,7 +167,7 @@ DeviceFacts query_facts(cl_platform_id platform, cl_device_id device, int index)
         static_cast<int>(device_value<cl_uint>(device, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV));
   }
   // NVIDIA's compiler takes inline PTX in OpenCL C: its warps are the sub-groups.
-  choose_subgroups(f);
+  choose_subgroups(f, single_subgroups);
   add_properties(f);
   return f;
 }

@@ -45,7 +45,10 @@ struct DeviceFacts {
   int subgroup_size() const { return subgroups == SubgroupPath::nvidia_ptx ? 32 : 1; }
 };
 
-DeviceFacts query_facts(cl_platform_id platform, cl_device_id device, int index);
+// `single_subgroups`: sub-groups of one work-item even where NVIDIA's warps build
+// (OpenClKnobs::single_subgroups).
+DeviceFacts query_facts(cl_platform_id platform, cl_device_id device, int index,
+                        bool single_subgroups = false);
 
 // clGetDeviceInfo / clGetPlatformInfo of a string.
 std::string device_string(cl_device_id device, cl_device_info what);

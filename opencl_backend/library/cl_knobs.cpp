@@ -83,6 +83,11 @@ OpenClKnobs read_opencl_knobs() {
   if (const char* v = knob(k, "XR_CL_BUILD_OPTIONS")) k.build_options = v;
   read_lookback(k);
   read_sort_tile(k);
+  if (const char* v = knob(k, "XR_CL_SUBGROUPS")) {
+    k.single_subgroups = std::string_view(v) == "single";
+    if (!k.single_subgroups && std::string_view(v) != "auto")
+      first_error(k, "XR_CL_SUBGROUPS must be auto or single");
+  }
   if (const char* v = knob(k, "XR_CL_SORT_WIDE")) {
     k.sort_wide = std::string_view(v) == "1";
     if (!k.sort_wide && std::string_view(v) != "0")

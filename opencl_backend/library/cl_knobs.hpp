@@ -1,5 +1,7 @@
-// The OpenCL library's knobs (docs/cli.md, "OpenCL"), read once per Context into a typed struct:
-// the experiments that chose (or will choose) its policies, and the fallback forced for tests.
+// The OpenCL library's knobs (docs/cli.md, "OpenCL"): the experiments that chose (or will choose)
+// its policies, and the fallback forced for tests. The tool reads them from its environment once
+// per device and hands them to the library (make_context); a library caller's Context has the
+// defaults and reads no environment.
 #pragma once
 
 #include <optional>
@@ -32,6 +34,9 @@ struct OpenClKnobs {
   // XR_CL_SORT_WIDE=1: the radix sorts in core's wide form (64-bit indices and counts) at any n,
   // as they run past 2^32 - 2^16 keys (the tests' way to run that form on small arrays).
   bool sort_wide = false;
+  // XR_CL_SUBGROUPS=single: sub-groups of one work-item on every device, NVIDIA's too, whose
+  // warps otherwise reach OpenCL C by inline PTX: what warps give OpenCL kernels (the experiment).
+  bool single_subgroups = false;
   std::vector<std::pair<std::string, std::string>> set;  // the knobs given, as given
   std::string error;  // the first malformed value's line; every reduce and scan is refused
 

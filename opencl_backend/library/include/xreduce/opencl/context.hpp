@@ -1,7 +1,8 @@
-// xreduce's OpenCL reduce and scan as a library: a Context over the caller's cl_context and
-// cl_device_id. The library makes no context, queue or buffer of its own: it builds its kernels
-// for the device (kept as program binaries between runs, XR_KERNEL_CACHE) and enqueues them on
-// the caller's queue over the caller's buffers.
+// xreduce's OpenCL reduce, scan and sort as a library: a Context over the caller's cl_context
+// and cl_device_id. The library makes no context, queue or buffer of its own: it builds its
+// kernels for the device (kept as program binaries between runs, XR_KERNEL_CACHE: the one
+// environment variable it reads; the tool's knobs of docs/cli.md are not the library's) and
+// enqueues them on the caller's queue over the caller's buffers.
 #pragma once
 
 #include <CL/cl.h>
@@ -17,6 +18,7 @@
 namespace xr::opencl {
 
 struct ContextState;  // the library's own (cl_context.hpp)
+struct OpenClKnobs;   // the tool's knobs (cl_knobs.hpp): a caller's Context has the defaults
 
 class Context {
  public:
@@ -39,6 +41,8 @@ class Context {
   friend ContextState& state_of(const Context& context);
 
  private:
+  explicit Context(std::unique_ptr<ContextState> state);
+  friend Context make_context(cl_context context, cl_device_id device, OpenClKnobs knobs);
   std::unique_ptr<ContextState> state_;
 };
 
