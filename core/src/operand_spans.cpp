@@ -1,5 +1,7 @@
 #include "xreduce/operand_spans.hpp"
 
+#include <algorithm>
+
 #include "xreduce/error.hpp"
 
 namespace xr {
@@ -26,6 +28,17 @@ void require_holds(std::string_view call, std::string_view name, std::uint64_t h
                                         std::to_string(holds) + " bytes" + std::string(where) +
                                         "; the call needs " + std::to_string(needs) +
                                         std::string(why));
+}
+
+void CheckedOperands::check(std::span<const std::uint64_t> handles,
+                            const std::function<void()>& check) {
+  {
+    const std::lock_guard lock(mutex_);
+    if (std::equal(handles.begin(), handles.end(), passed_.begin(), passed_.end())) return;
+  }
+  check();  // throws for operands that fail
+  const std::lock_guard lock(mutex_);
+  passed_.assign(handles.begin(), handles.end());
 }
 
 }  // namespace xr

@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,7 +81,9 @@ std::vector<std::string_view> library_order(Primitive primitive) {
   return {};
 }
 
-void check_operands(std::string_view call, std::initializer_list<DeviceOperand> operands) {
+namespace {
+
+void check_now(std::string_view call, std::initializer_list<DeviceOperand> operands) {
   const std::string who = "xreduce::cuda: " + std::string(call);
   std::vector<OperandSpan> spans;
   for (const DeviceOperand& o : operands) {
@@ -97,6 +100,17 @@ void check_operands(std::string_view call, std::initializer_list<DeviceOperand> 
     spans.push_back({.space = 0, .begin = address, .bytes = o.bytes, .name = o.name});
   }
   require_disjoint(who, spans);
+}
+
+}  // namespace
+
+void check_operands(CheckedOperands& checked, std::string_view call,
+                    std::initializer_list<DeviceOperand> operands) {
+  std::array<std::uint64_t, 8> pointers{};
+  std::size_t n = 0;
+  for (const DeviceOperand& o : operands)
+    if (n < pointers.size()) pointers[n++] = o.bytes ? reinterpret_cast<std::uintptr_t>(o.p) : 0;
+  checked.check({pointers.data(), n}, [&] { check_now(call, operands); });
 }
 
 }  // namespace xr::cuda

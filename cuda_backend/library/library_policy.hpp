@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "xreduce/operand_spans.hpp"
 #include "xreduce/primitive.hpp"
 
 namespace xr::cuda {
@@ -31,7 +32,8 @@ struct DeviceOperand {
 // Error(usage) naming the operand when one the call reaches is null or misaligned, reaches past
 // the end of its allocation (where the driver knows the allocation: cuMemGetAddressRange), or
 // shares a byte with another: checked before anything is enqueued, as the kernels read an input
-// while they write the outputs and the scratch.
-void check_operands(std::string_view call, std::initializer_list<DeviceOperand> operands);
+// while they write the outputs and the scratch; once per set of pointers (`checked`).
+void check_operands(CheckedOperands& checked, std::string_view call,
+                    std::initializer_list<DeviceOperand> operands);
 
 }  // namespace xr::cuda

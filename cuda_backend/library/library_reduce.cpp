@@ -13,6 +13,7 @@ namespace xr::cuda {
 struct Reduce::State {
   std::string variant;
   ReducePlan plan;
+  CheckedOperands checked;  // the last call's operands, whose checks passed
 };
 
 namespace {
@@ -88,7 +89,7 @@ std::size_t Reduce::scratch_size() const {
 
 void Reduce::enqueue(cudaStream_t stream, const void* in, void* out, void* scratch) const {
   const ReducePlan& plan = state_->plan;
-  check_operands("Reduce::enqueue",
+  check_operands(state_->checked, "Reduce::enqueue",
                  {{in, plan.n * size_of(plan.dtype), 16, "in"},
                   {out, size_of(plan.dtype), size_of(plan.dtype), "out"},
                   {scratch, plan.scratch_bytes, 256, "scratch", " (scratch_size())"}});

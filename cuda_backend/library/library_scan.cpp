@@ -16,6 +16,7 @@ struct Scan::State {
   std::size_t count = 0;
   ScanPlan plan;            // when count > 0
   std::uint64_t calls = 0;  // enqueued so far: ScanBuffers::launch
+  CheckedOperands checked;  // the last call's operands, whose checks passed
 };
 
 namespace {
@@ -88,7 +89,7 @@ void Scan::enqueue(cudaStream_t stream, ScanKind kind, const void* in, void* out
   if (state_->count == 0) return;
   const ScanPlan& plan = state_->plan;
   const std::size_t bytes = plan.n * size_of(plan.dtype);
-  check_operands("Scan::enqueue",
+  check_operands(state_->checked, "Scan::enqueue",
                  {{in, bytes, 16, "in"},
                   {out, bytes, 16, "out"},
                   {scratch, plan.scratch_bytes, 256, "scratch", " (scratch_size())"}});

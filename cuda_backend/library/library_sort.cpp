@@ -17,7 +17,8 @@ namespace xr::cuda {
 struct Sort::State {
   std::string variant;
   std::uint64_t count = 0;
-  SortPlan plan;  // when count > 0
+  SortPlan plan;            // when count > 0
+  CheckedOperands checked;  // the last call's operands, whose checks passed
 };
 
 namespace {
@@ -97,7 +98,7 @@ void Sort::enqueue(cudaStream_t stream, const void* keys_in, void* keys_out,
   const bool pairs = plan.problem.pairs;
   const std::size_t key_bytes = plan.problem.n * size_of(plan.problem.dtype);
   const std::size_t value_bytes = pairs ? plan.problem.n * sizeof(std::uint32_t) : 0;
-  check_operands("Sort::enqueue",
+  check_operands(state_->checked, "Sort::enqueue",
                  {{keys_in, key_bytes, 16, "keys_in"},
                   {keys_out, key_bytes, 16, "keys_out"},
                   {values_in, value_bytes, 16, "values_in"},

@@ -38,6 +38,7 @@ struct Reduce::State {
   std::string variant;
   DType accumulator = DType::i32;
   std::uint64_t bytes = 0;  // of the input
+  CheckedOperands checked;  // the last enqueue's queue and buffers, whose checks passed
   Launches plan;
 };
 
@@ -75,9 +76,8 @@ std::uint64_t Reduce::scratch_size() const {
 
 void Reduce::enqueue_scratch_init(cl_command_queue queue, cl_mem scratch) const {
   if (!scratch_size()) return;
-  check_queue(*state_->context, "Reduce::enqueue_scratch_init", queue);
-  check_buffers(
-      *state_->context, "Reduce::enqueue_scratch_init",
+  check_call(
+      *state_->context, "Reduce::enqueue_scratch_init", queue,
       {{scratch, scratch_size(), Access::read_write, "scratch", " (Reduce::scratch_size())"}});
   const cl_uchar zero = 0;
   XR_CL_CHECK(
@@ -86,12 +86,12 @@ void Reduce::enqueue_scratch_init(cl_command_queue queue, cl_mem scratch) const 
 
 void Reduce::enqueue(cl_command_queue queue, cl_mem input, cl_mem output, cl_mem scratch,
                      std::span<const cl_event> wait, cl_event* first, cl_event* last) const {
-  check_queue(*state_->context, "Reduce::enqueue", queue);
-  check_buffers(
-      *state_->context, "Reduce::enqueue",
+  check_call(
+      *state_->context, "Reduce::enqueue", queue,
       {{input, state_->bytes, Access::read, "input"},
        {output, size_of(state_->accumulator), Access::write, "output"},
-       {scratch, scratch_size(), Access::read_write, "scratch", " (Reduce::scratch_size())"}});
+       {scratch, scratch_size(), Access::read_write, "scratch", " (Reduce::scratch_size())"}},
+      &state_->checked);
   enqueue_passes(*state_->context->programs, queue, state_->plan.passes, {input, output, scratch},
                  {.wait = wait, .first = first, .last = last});
 }

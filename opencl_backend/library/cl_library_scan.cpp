@@ -36,6 +36,7 @@ struct Scan::State {
   ContextState* context = nullptr;
   std::string variant;
   std::uint64_t bytes = 0;  // of the input, and of the output
+  CheckedOperands checked;  // the last enqueue's queue and buffers, whose checks passed
   Launches plan;
 };
 
@@ -68,12 +69,12 @@ std::uint64_t Scan::scratch_size() const {
 void Scan::enqueue(cl_command_queue queue, cl_mem input, cl_mem output, cl_mem scratch,
                    std::span<const cl_event> wait, cl_event* first, cl_event* last) const {
   const Launches& plan = state_->plan;
-  check_queue(*state_->context, "Scan::enqueue", queue);
-  check_buffers(
-      *state_->context, "Scan::enqueue",
+  check_call(
+      *state_->context, "Scan::enqueue", queue,
       {{input, state_->bytes, Access::read, "input"},
        {output, state_->bytes, Access::write, "output"},
-       {scratch, plan.scratch_bytes, Access::read_write, "scratch", " (Scan::scratch_size())"}});
+       {scratch, plan.scratch_bytes, Access::read_write, "scratch", " (Scan::scratch_size())"}},
+      &state_->checked);
   if (!plan.zero_scratch) {
     enqueue_passes(*state_->context->programs, queue, plan.passes, {input, output, scratch},
                    {.wait = wait, .first = first, .last = last});
@@ -97,10 +98,8 @@ void Scan::enqueue(cl_command_queue queue, cl_mem input, cl_mem output, cl_mem s
 std::uint64_t Scan::fallbacks(cl_command_queue queue, cl_mem scratch) const {
   const auto& at = state_->plan.fallbacks_at;
   if (!at) return 0;
-  check_queue(*state_->context, "Scan::fallbacks", queue);
-  check_buffers(
-      *state_->context, "Scan::fallbacks",
-      {{scratch, scratch_size(), Access::read_write, "scratch", " (Scan::scratch_size())"}});
+  check_call(*state_->context, "Scan::fallbacks", queue,
+             {{scratch, scratch_size(), Access::read_write, "scratch", " (Scan::scratch_size())"}});
   cl_ulong count = 0;
   XR_CL_CHECK(
       clEnqueueReadBuffer(queue, scratch, CL_TRUE, *at, sizeof count, &count, 0, nullptr, nullptr));

@@ -45,10 +45,17 @@ struct Sort::State {
   std::uint64_t key_bytes = 0;    // of the keys in, and of the keys out
   std::uint64_t value_bytes = 0;  // of the values in and out; 0 without pairs
   SortLaunches plan;
+  CheckedOperands checked;  // the last enqueue's queue and buffers, whose checks passed
 
-  void check_scratch(std::string_view call, cl_mem scratch, std::uint64_t bytes) const {
-    check_buffers(*context, call,
-                  {{scratch, bytes, Access::read_write, "scratch", " (Sort::scratch_size())"}});
+  // Sort::scratch_size(): the plan's, at least one word (a sort of nothing takes one too).
+  std::uint64_t scratch_bytes() const {
+    return std::max<std::uint64_t>(plan.layout.scratch_bytes, 16);
+  }
+  // Every call but enqueue touches the scratch alone.
+  void check_scratch(std::string_view call, cl_command_queue queue, cl_mem scratch) const {
+    check_call(
+        *context, call, queue,
+        {{scratch, scratch_bytes(), Access::read_write, "scratch", " (Sort::scratch_size())"}});
   }
 };
 
@@ -79,13 +86,12 @@ const std::string& Sort::variant() const {
 }
 
 std::uint64_t Sort::scratch_size() const {
-  return std::max<std::uint64_t>(state_->plan.layout.scratch_bytes, 16);
+  return state_->scratch_bytes();
 }
 
 void Sort::enqueue_scratch_init(cl_command_queue queue, cl_mem scratch,
                                 std::span<const cl_event> wait, cl_event* done) const {
-  check_queue(*state_->context, "Sort::enqueue_scratch_init", queue);
-  state_->check_scratch("Sort::enqueue_scratch_init", scratch, scratch_size());
+  state_->check_scratch("Sort::enqueue_scratch_init", queue, scratch);
   const cl_uint zero = 0;
   XR_CL_CHECK(clEnqueueFillBuffer(queue, scratch, &zero, sizeof zero, 0, scratch_size(),
                                   static_cast<cl_uint>(wait.size()),
@@ -94,16 +100,16 @@ void Sort::enqueue_scratch_init(cl_command_queue queue, cl_mem scratch,
 
 void Sort::enqueue(cl_command_queue queue, const SortBuffers& b, std::span<const cl_event> wait,
                    cl_event* first, cl_event* last) const {
-  const State& s = *state_;
+  State& s = *state_;
   if (s.plan.passes.empty()) return;  // a sort of nothing
-  check_queue(*s.context, "Sort::enqueue", queue);
-  check_buffers(
-      *s.context, "Sort::enqueue",
+  check_call(
+      *s.context, "Sort::enqueue", queue,
       {{b.keys_in, s.key_bytes, Access::read, "keys_in"},
        {b.keys_out, s.key_bytes, Access::write, "keys_out"},
        {b.values_in, s.value_bytes, Access::read, "values_in"},
        {b.values_out, s.value_bytes, Access::write, "values_out"},
-       {b.scratch, scratch_size(), Access::read_write, "scratch", " (Sort::scratch_size())"}});
+       {b.scratch, scratch_size(), Access::read_write, "scratch", " (Sort::scratch_size())"}},
+      &s.checked);
   const SortCallPlan& l = s.plan.layout;
   const SortRegion words{b.scratch, l.words_at};
   // By SortOperand; keys-only calls hand the words to the values' arguments, never read.
@@ -130,8 +136,7 @@ std::vector<CompiledPass> Sort::compiled() const {
 std::uint64_t Sort::fallbacks(cl_command_queue queue, cl_mem scratch) const {
   const auto& at = state_->plan.layout.fallbacks_at;
   if (!at) return 0;
-  check_queue(*state_->context, "Sort::fallbacks", queue);
-  state_->check_scratch("Sort::fallbacks", scratch, scratch_size());
+  state_->check_scratch("Sort::fallbacks", queue, scratch);
   cl_uint count = 0;
   XR_CL_CHECK(
       clEnqueueReadBuffer(queue, scratch, CL_TRUE, *at, sizeof count, &count, 0, nullptr, nullptr));

@@ -1,5 +1,6 @@
 #include "cl_operands.hpp"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -50,11 +51,8 @@ void check_access(const std::string& who, const BufferUse& use, cl_mem_flags fla
     refuse(who, use.name, "was made CL_MEM_WRITE_ONLY, and the call reads it");
 }
 
-}  // namespace
-
-void check_buffers(const ContextState& context, std::string_view call,
+void check_buffers(const ContextState& context, const std::string& who,
                    std::initializer_list<BufferUse> buffers) {
-  const std::string who = "xreduce::opencl: " + std::string(call);
   std::vector<OperandSpan> spans;
   for (const BufferUse& use : buffers) {
     if (!use.bytes) continue;
@@ -74,8 +72,7 @@ void check_buffers(const ContextState& context, std::string_view call,
   require_disjoint(who, spans);
 }
 
-void check_queue(const ContextState& context, std::string_view call, cl_command_queue queue) {
-  const std::string who = "xreduce::opencl: " + std::string(call);
+void check_queue(const ContextState& context, const std::string& who, cl_command_queue queue) {
   cl_context queue_context = nullptr;
   cl_device_id device = nullptr;
   if (!queue) refuse(who, "queue", "is null");
@@ -87,6 +84,24 @@ void check_queue(const ContextState& context, std::string_view call, cl_command_
     refuse(who, "queue", "belongs to another cl_context than the Context's");
   if (device != context.facts.device)
     refuse(who, "queue", "feeds another device than the Context's");
+}
+
+}  // namespace
+
+void check_call(const ContextState& context, std::string_view call, cl_command_queue queue,
+                std::initializer_list<BufferUse> buffers, CheckedOperands* checked) {
+  const auto check = [&] {
+    const std::string who = "xreduce::opencl: " + std::string(call);
+    check_queue(context, who, queue);
+    check_buffers(context, who, buffers);
+  };
+  if (!checked) return check();
+  std::array<std::uint64_t, 8> handles{reinterpret_cast<std::uintptr_t>(queue)};
+  std::size_t n = 1;
+  for (const BufferUse& use : buffers)
+    if (n < handles.size())
+      handles[n++] = use.bytes ? reinterpret_cast<std::uintptr_t>(use.buffer) : 0;
+  checked->check({handles.data(), n}, check);
 }
 
 }  // namespace xr::opencl

@@ -10,6 +10,8 @@
 #include <initializer_list>
 #include <string_view>
 
+#include "xreduce/operand_spans.hpp"
+
 namespace xr::opencl {
 
 struct ContextState;
@@ -27,13 +29,12 @@ struct BufferUse {
   std::string_view why = {};  // what sizes it, for a refusal: " (scratch_size())"
 };
 
-// Error(usage) "xreduce::opencl: <call>: ..." naming the buffer that is null, not a buffer
-// object, of another cl_context, smaller than its bytes or made read-only (write-only) where the
-// call writes (reads) it, or the two buffers (or sub-buffers of one) that overlap.
-void check_buffers(const ContextState& context, std::string_view call,
-                   std::initializer_list<BufferUse> buffers);
-
-// Error(usage) when `queue` is null or is not a queue of the Context's cl_context and device.
-void check_queue(const ContextState& context, std::string_view call, cl_command_queue queue);
+// Error(usage) "xreduce::opencl: <call>: `name` ..." for a queue that is null or not of the
+// Context's cl_context and device, and for a buffer that is null, not a buffer object, of another
+// cl_context, smaller than its bytes or made read-only (write-only) where the call writes (reads)
+// it, or two buffers (or sub-buffers of one) that overlap. With `checked`, once per set of queue
+// and buffers: a call's every enqueue passes the same ones.
+void check_call(const ContextState& context, std::string_view call, cl_command_queue queue,
+                std::initializer_list<BufferUse> buffers, CheckedOperands* checked = nullptr);
 
 }  // namespace xr::opencl

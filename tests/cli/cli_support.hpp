@@ -72,6 +72,15 @@ inline Result xreduce(const std::vector<std::string>& args) {
   return r;
 }
 
+// The kernel cache's entries with `suffix` (".spv", ".clbin"), in name order.
+inline std::vector<fs::path> cache_entries(const TempDir& cache, std::string_view suffix) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(cache.path()))
+    if (e.path().extension() == suffix) out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 inline std::string show(const std::vector<std::string>& args) {
   std::string s = "xreduce";
   for (const auto& a : args) s += " " + a;

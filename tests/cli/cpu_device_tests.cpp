@@ -11,13 +11,6 @@ using namespace clitest;
 
 const std::string kOpenCl = "opencl";
 
-std::vector<fs::path> entries_with(const fs::path& dir, std::string_view suffix) {
-  std::vector<fs::path> out;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == suffix) out.push_back(e.path());
-  return out;
-}
-
 // Files anywhere under `dir`.
 std::size_t files_under(const fs::path& dir) {
   std::size_t n = 0;
@@ -78,7 +71,7 @@ TEST_CASE("a whole kernel-cache entry whose module is not valid SPIR-V is rebuil
   const std::string kernel = std::string(XR_EXAMPLE_KERNELS) + "/sequential.comp";
   const std::vector<std::string> run = {"run", "--kernel", kernel, "--n", "10000", "--reps", "1"};
   REQUIRE(xreduce(run).code == 0);
-  const auto modules = entries_with(cache.path(), ".spv");
+  const auto modules = cache_entries(cache, ".spv");
   REQUIRE_FALSE(modules.empty());
   // The module's header stays (magic, version, generator, bound, schema); its instructions are
   // overwritten; the entry is encoded again, so its key, lengths and hashes all match.

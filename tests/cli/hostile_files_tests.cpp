@@ -13,15 +13,6 @@ namespace {
 
 using namespace clitest;
 
-// The cache's entries with `suffix`, in name order.
-std::vector<fs::path> entries(const TempDir& cache, std::string_view suffix) {
-  std::vector<fs::path> out;
-  for (const auto& e : fs::directory_iterator(cache.path()))
-    if (e.path().extension() == suffix) out.push_back(e.path());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 // The notes the cache printed on stderr.
 int cache_notes(const std::string& err) {
   int notes = 0;
@@ -63,7 +54,7 @@ TEST_CASE("a truncated OpenCL program binary in the kernel cache is rebuilt with
   const Result first = xreduce(run);
   REQUIRE(first.code == 0);
   CHECK(cache_notes(first.err) == 0);
-  const auto programs = entries(cache, ".clbin");
+  const auto programs = cache_entries(cache, ".clbin");
   REQUIRE_FALSE(programs.empty());
   for (const fs::path& p : programs) write_bytes(p, slurp(p).substr(0, 40000));
   const Result again = xreduce(run);
@@ -94,7 +85,7 @@ TEST_CASE("another kernel's program binary under a key is never trusted",
       "check",      "--kernel", sequential, "--kernel-spec", "dtypes=i32 ops=sum,max",
       "--max-size", "3000"};
   REQUIRE(xreduce(check).code == 0);
-  const auto programs = entries(cache, ".clbin");
+  const auto programs = cache_entries(cache, ".clbin");
   REQUIRE(programs.size() >= 2);
   // Every entry holds another's bytes (the first the last's): each is refused for its key.
   const std::string last = slurp(programs.back());
@@ -124,7 +115,7 @@ TEST_CASE("a SPIR-V module in the kernel cache overwritten with random bytes is 
   const std::string kernel = std::string(XR_EXAMPLE_KERNELS) + "/sequential.comp";
   const std::vector<std::string> run = {"run", "--kernel", kernel, "--n", "10000", "--reps", "2"};
   REQUIRE(xreduce(run).code == 0);
-  const auto modules = entries(cache, ".spv");
+  const auto modules = cache_entries(cache, ".spv");
   REQUIRE_FALSE(modules.empty());
   std::string noise(4096, '\0');
   for (std::size_t i = 0; i < noise.size(); ++i)

@@ -15,10 +15,14 @@
 #include <string_view>
 #include <vector>
 
+#include "library_checks.hpp"
 #include "xreduce/cuda.hpp"
 #include "xreduce/error.hpp"
 
 namespace {
+
+using xrtest::check_stable_sort;
+using xrtest::refusal;
 
 // Without a CUDA device the test is skipped (ctest's SKIP_RETURN_CODE), unless CI or the GPU
 // recipe says CUDA must be there (XR_TEST_REQUIRE_BACKENDS).
@@ -182,21 +186,6 @@ TEST_CASE("a sort of float keys with u32 values, as a splat renderer sorts depth
   REQUIRE(cudaStreamDestroy(stream) == cudaSuccess);
 }
 
-namespace {
-
-std::string usage_refusal(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const xr::Error& e) {
-    CHECK(e.category() == xr::ErrorCategory::usage);
-    return e.what();
-  }
-  FAIL("no xr::Error thrown");
-  return {};
-}
-
-}  // namespace
-
 // The sort, scan and reduce refuse before they launch: arrays that overlap (in place included),
 // an array or temporary storage that ends before the call's bytes do (its allocation's end, as
 // the driver knows it), and then sort right.
@@ -214,21 +203,20 @@ TEST_CASE("the CUDA library refuses overlapping and short operands, then sorts r
   xr::cuda::Sort sort({.dtype = xr::DType::u32, .count = n, .bits = {0, 8}});
   const DevicePtr temp = device_bytes(sort.temp_storage_bytes());
   const DevicePtr short_temp = device_bytes(256);
-  CHECK_THAT(usage_refusal([&] {
-               sort.enqueue(nullptr, keys.get(), keys.get(), nullptr, nullptr, temp.get());
-             }),
-             Catch::Contains("`keys_in` and `keys_out` overlap"));
-  CHECK_THAT(usage_refusal([&] {
+  CHECK_THAT(
+      refusal([&] { sort.enqueue(nullptr, keys.get(), keys.get(), nullptr, nullptr, temp.get()); }),
+      Catch::Contains("`keys_in` and `keys_out` overlap"));
+  CHECK_THAT(refusal([&] {
                sort.enqueue(nullptr, short_keys.get(), sorted.get(), nullptr, nullptr, temp.get());
              }),
              Catch::Contains("`keys_in` holds") && Catch::Contains("to the end of its allocation"));
-  CHECK_THAT(usage_refusal([&] {
+  CHECK_THAT(refusal([&] {
                sort.enqueue(nullptr, keys.get(), sorted.get(), nullptr, nullptr, short_temp.get());
              }),
              Catch::Contains("`temp` holds") && Catch::Contains("temp_storage_bytes()"));
   xr::cuda::Scan scan({.dtype = xr::DType::i32, .count = n});
   const DevicePtr scratch = device_bytes(scan.scratch_size());
-  CHECK_THAT(usage_refusal([&] {
+  CHECK_THAT(refusal([&] {
                scan.enqueue(nullptr, xr::ScanKind::inclusive, keys.get(), keys.get(),
                             scratch.get());
              }),

@@ -17,12 +17,16 @@
 #include <string_view>
 #include <vector>
 
+#include "library_checks.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/opencl/reduce.hpp"
 #include "xreduce/opencl/scan.hpp"
 #include "xreduce/opencl/sort.hpp"
 
 namespace {
+
+using xrtest::check_stable_sort;
+using xrtest::refusal;
 
 // The caller's objects: the first device of the first platform that has one.
 struct Caller {
@@ -215,19 +219,6 @@ struct Mem {
   operator cl_mem() const { return m; }
 };
 
-// The message of the Error(usage) `f` throws: one line.
-std::string refusal(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const xr::Error& e) {
-    CHECK(e.category() == xr::ErrorCategory::usage);
-    CHECK(std::string_view(e.what()).find('\n') == std::string_view::npos);
-    return e.what();
-  }
-  FAIL("no xr::Error thrown");
-  return {};
-}
-
 cl_mem made(cl_context context, cl_mem_flags flags, std::size_t bytes) {
   cl_int status = CL_SUCCESS;
   cl_mem m = clCreateBuffer(context, flags, bytes, nullptr, &status);
@@ -334,14 +325,8 @@ TEST_CASE("the OpenCL sort refuses misused buffers, then sorts right", "[library
                               nullptr) == CL_SUCCESS);
   REQUIRE(clEnqueueReadBuffer(c.queue, both, CL_TRUE, second, bytes, got_values.data(), 0, nullptr,
                               nullptr) == CL_SUCCESS);
-  std::vector<std::uint32_t> order(index);
-  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return (keys[a] & 0xff) < (keys[b] & 0xff);
-  });
-  CHECK(got_values == order);
-  std::size_t keys_wrong = 0;
-  for (std::size_t j = 0; j < n; ++j) keys_wrong += got_keys[j] != keys[order[j]];
-  CHECK(keys_wrong == 0);
+  check_stable_sort(keys, got_keys, got_values,
+                    [](std::uint32_t a, std::uint32_t b) { return (a & 0xff) < (b & 0xff); });
 }
 
 TEST_CASE("the OpenCL reduce and scan refuse short, overlapping and foreign buffers", "[library]") {

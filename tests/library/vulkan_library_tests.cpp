@@ -15,11 +15,15 @@
 #include <vector>
 #include <vulkan/vulkan_raii.hpp>
 
+#include "library_checks.hpp"
 #include "vk_keep_loaded.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/vulkan.hpp"
 
 namespace {
+
+using xrtest::check_stable_sort;
+using xrtest::refusal;
 
 using xr::vulkan::Operand;
 
@@ -481,23 +485,6 @@ TEST_CASE("a sort of float keys with u32 values, as a splat renderer sorts depth
   }
 }
 
-namespace {
-
-// The message of the Error(usage) `f` throws: one line.
-std::string refusal(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const xr::Error& e) {
-    CHECK(e.category() == xr::ErrorCategory::usage);
-    CHECK(std::string_view(e.what()).find('\n') == std::string_view::npos);
-    return e.what();
-  }
-  FAIL("no xr::Error thrown");
-  return {};
-}
-
-}  // namespace
-
 // Every misuse a caller can make of a sort's operands is one line of usage before anything is
 // recorded, and the same command buffer then sorts right: in place (wrong keys, silently, for
 // sorts of one to three digit passes), overlapping ranges of one buffer, arrays and scratch
@@ -586,14 +573,8 @@ TEST_CASE("the Vulkan sort refuses misused operands, then sorts right", "[librar
   std::vector<std::uint32_t> got_keys(n), got_values(n);
   std::memcpy(got_keys.data(), host.mapped, bytes);
   std::memcpy(got_values.data(), static_cast<const char*>(host.mapped) + bytes, bytes);
-  std::vector<std::uint32_t> order(index);
-  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return (keys[a] & 0xff) < (keys[b] & 0xff);
-  });
-  CHECK(got_values == order);
-  std::size_t keys_wrong = 0;
-  for (std::uint64_t j = 0; j < n; ++j) keys_wrong += got_keys[j] != keys[order[j]];
-  CHECK(keys_wrong == 0);
+  check_stable_sort(keys, got_keys, got_values,
+                    [](std::uint32_t a, std::uint32_t b) { return (a & 0xff) < (b & 0xff); });
 }
 
 TEST_CASE("the Vulkan scan refuses an input that is its output, or short", "[library]") {

@@ -13,6 +13,7 @@
 #include "xreduce/cpu_backend.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/host_copy.hpp"
+#include "xreduce/operand_spans.hpp"
 #include "xreduce/printable.hpp"
 #include "xreduce/registry.hpp"
 #include "xreduce/types.hpp"
@@ -324,4 +325,38 @@ TEST_CASE("f16 and bf16 round to nearest even and widen exactly", "[unit][half]"
   CHECK(xr::fraction_bits(xr::DType::bf16) == 7);
   CHECK(xr::is_float(xr::DType::f16));
   CHECK_FALSE(xr::is_integer(xr::DType::bf16));
+}
+
+TEST_CASE("operand spans: overlaps within one space, sizes, and checks made once per operands",
+          "[unit]") {
+  using xr::OperandSpan;
+  const OperandSpan a{.space = 7, .begin = 0, .bytes = 64, .name = "keys_in"};
+  CHECK(xr::overlap(a, {.space = 7, .begin = 63, .bytes = 1, .name = "b"}));
+  CHECK_FALSE(xr::overlap(a, {.space = 7, .begin = 64, .bytes = 8, .name = "b"}));
+  CHECK_FALSE(xr::overlap(a, {.space = 8, .begin = 0, .bytes = 64, .name = "b"}));
+  CHECK_FALSE(xr::overlap(a, {.space = 7, .begin = 0, .bytes = 0, .name = "b"}));
+  // At the top of the space, where begin + bytes would wrap.
+  CHECK(xr::overlap({.space = 0, .begin = UINT64_MAX - 3, .bytes = 4, .name = "a"},
+                    {.space = 0, .begin = UINT64_MAX, .bytes = 1, .name = "b"}));
+  const std::vector<OperandSpan> spans{a,
+                                       {.space = 7, .begin = 32, .bytes = 64, .name = "keys_out"}};
+  require_error([&] { xr::require_disjoint("Sort::record", spans); }, xr::ErrorCategory::usage,
+                "Sort::record: `keys_in` and `keys_out` overlap");
+  require_error([] { xr::require_holds("Sort::enqueue", "temp", 256, 257, "", " (temp)"); },
+                xr::ErrorCategory::usage, "`temp` holds 256 bytes; the call needs 257 (temp)");
+
+  xr::CheckedOperands checked;
+  int checks = 0;
+  const std::uint64_t first[] = {1, 2}, second[] = {1, 3};
+  checked.check(first, [&] { ++checks; });
+  checked.check(first, [&] { ++checks; });
+  CHECK(checks == 1);  // the same operands: checked once
+  CHECK_THROWS(checked.check(second, [&] {
+    ++checks;
+    throw xr::Error(xr::ErrorCategory::usage, "refused");
+  }));
+  checked.check(second, [&] { ++checks; });
+  CHECK(checks == 3);  // a refusal is not remembered as a pass
+  checked.check(first, [&] { ++checks; });
+  CHECK(checks == 4);
 }

@@ -16,6 +16,14 @@ namespace {
   throw Error(ErrorCategory::usage, who + ": `" + std::string(name) + "` " + why);
 }
 
+// The bytes `buffer` may hold: its memory requirements' size (at least the size it was made
+// with; Vulkan tells no closer bound).
+vk::DeviceSize buffer_bytes(const ContextState& context, VkBuffer buffer) {
+  VkMemoryRequirements requirements{};
+  context.dispatch().vkGetBufferMemoryRequirements(**context.device, buffer, &requirements);
+  return requirements.size;
+}
+
 // The bytes an operand may use from its start: its range, within its buffer's bytes; to the end
 // of the buffer without one; empty for an address without one (Vulkan cannot tell).
 std::optional<vk::DeviceSize> operand_bytes(const ContextState& context, const std::string& who,
@@ -57,12 +65,6 @@ void check_form(const ContextState& context, const std::string& who, std::string
 }
 
 }  // namespace
-
-vk::DeviceSize buffer_bytes(const ContextState& context, VkBuffer buffer) {
-  VkMemoryRequirements requirements{};
-  context.dispatch().vkGetBufferMemoryRequirements(**context.device, buffer, &requirements);
-  return requirements.size;
-}
 
 void check_operands(const ContextState& context, std::string_view call, std::string_view bound_by,
                     std::initializer_list<OperandUse> operands) {

@@ -32,8 +32,4 @@ struct OperandUse {
 void check_operands(const ContextState& context, std::string_view call, std::string_view bound_by,
                     std::initializer_list<OperandUse> operands);
 
-// The bytes `buffer` may hold: its memory requirements' size (at least the size it was made
-// with; Vulkan tells no closer bound).
-vk::DeviceSize buffer_bytes(const ContextState& context, VkBuffer buffer);
-
 }  // namespace xr::vulkan

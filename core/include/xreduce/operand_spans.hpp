@@ -5,9 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace xr {
 
@@ -34,5 +37,19 @@ void require_disjoint(std::string_view call, std::span<const OperandSpan> spans)
 // (" (scratch_size())"); either may be empty.
 void require_holds(std::string_view call, std::string_view name, std::uint64_t holds,
                    std::uint64_t needs, std::string_view where = {}, std::string_view why = {});
+
+// The operands (their pointers or handles) of the last call whose checks passed. The checks ask
+// the driver (cuMemGetAddressRange, clGetMemObjectInfo): made once per set of operands, they
+// stay out of a timed loop's and a renderer's frame's calls, which pass the same ones each time.
+// Thread-safe.
+class CheckedOperands {
+ public:
+  // Runs `check` unless `handles` are those it last passed for; remembers them once it passes.
+  void check(std::span<const std::uint64_t> handles, const std::function<void()>& check);
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::uint64_t> passed_;
+};
 
 }  // namespace xr
