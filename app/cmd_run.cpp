@@ -308,7 +308,7 @@ std::string run_text(const Backend& backend, const VariantInfo& variant, const R
                        res.gkeys_per_s, res.gbps, radix_passes(r.operation.bits, data.dtype()));
   else
     out += fmt::format("bandwidth  {:.2f} GB/s{}\n", res.gbps, scan ? " (read + write)" : "");
-  if (!res.diagnostics.empty()) out += fmt::format("counted    {}\n", res.diagnostics);
+  if (!res.diagnostics.empty()) out += fmt::format("noted      {}\n", res.diagnostics);
   return out;
 }
 

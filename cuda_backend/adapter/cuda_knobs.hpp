@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "cub_sort_count.hpp"
 #include "xreduce/device_timeout.hpp"
 #include "xreduce/shapes.hpp"
 
@@ -22,6 +24,10 @@ struct CudaKnobs {
   // XR_SCAN_ONE_GROUP_MAX: the n up to which fast/decoupled-lookback runs as one block (a
   // malformed value refuses every scan with its error line).
   ScanOneGroupKnob one_group;
+  // XR_CUB_SORT_COUNT: 32 or 64, lib/cub's num_items width instead of the tuning table's choice
+  // (the measurement that fills the table); `cub_count_error` refuses every sort when malformed.
+  std::optional<CubCount> cub_count;
+  std::string cub_count_error;
   // Each knob set in the environment, as given (name, value).
   std::vector<std::pair<std::string, std::string>> set;
 };
@@ -38,6 +44,11 @@ inline CudaKnobs read_cuda_knobs() {
   knobs.one_group = read_scan_one_group_knob();
   if (!knobs.one_group.given.empty())
     knobs.set.emplace_back("XR_SCAN_ONE_GROUP_MAX", knobs.one_group.given);
+  if (const char* count = std::getenv("XR_CUB_SORT_COUNT"); count && *count) {
+    knobs.set.emplace_back("XR_CUB_SORT_COUNT", count);
+    knobs.cub_count = parse_cub_count(count);
+    if (!knobs.cub_count) knobs.cub_count_error = "XR_CUB_SORT_COUNT must be 32 or 64";
+  }
   return knobs;
 }
 

@@ -8,6 +8,7 @@
 
 #include "array.hpp"
 #include "compiled_call.hpp"
+#include "sort_dispatch.hpp"
 #include "sort_table.hpp"
 #include "timing.hpp"
 #include "variants.hpp"
@@ -36,6 +37,12 @@ class CudaSorter final : public DeviceSorter {
   CudaSorter(const SortEntry& entry, std::shared_ptr<Context> ctx)
       : DeviceSorter(sort_info_of(entry), "n = 0: nothing is launched"),
         ctx_((ctx->activate(), std::move(ctx))) {}
+
+  // lib/cub's plan, which says its num_items width and why (the tuning table's entry or the
+  // knob): the report keeps which CUB it measured.
+  std::string diagnostics() const override {
+    return sort_ && info().id == "lib/cub" ? sort_->describe() : std::string();
+  }
 
  private:
   struct Operands {
@@ -89,6 +96,8 @@ class CudaSorter final : public DeviceSorter {
 
   Sort& plan(const SortArrays& arrays, const SortCall& call) {
     ctx_->activate();
+    if (!ctx_->knobs().cub_count_error.empty())
+      throw Error(ErrorCategory::usage, ctx_->knobs().cub_count_error);
     const DType t = arrays.keys.dtype();
     const std::size_t n = arrays.keys.size();
     const bool pairs = arrays.values != nullptr;
@@ -102,7 +111,7 @@ class CudaSorter final : public DeviceSorter {
                .bits = call.bits,
                .pairs = pairs,
                .variant = info().id},
-              ctx_->limits());
+              ctx_->limits(), SortTuning{.cub_count = ctx_->knobs().cub_count});
     temp_ = ctx_->zeroed(sort.temp_storage_bytes());
     sort_.emplace(std::move(sort));
     key_ = key;

@@ -1,9 +1,9 @@
 // lib/cub: cub::DeviceRadixSort's SortKeys, SortKeysDescending, SortPairs and
 // SortPairsDescending over begin_bit..end_bit, the overloads that take separate input and output
 // arrays (CUB then keeps its alternate buffers in its temp storage, so the inputs are not
-// written). 32-bit offsets while n fits them, as a caller passing an int count gets; 64-bit
-// beyond. f16 / bf16 keys are __half / __nv_bfloat16, which CUB orders by the same bit transform
-// as the other variants (kernels/sort_keys.cuh), -0.0 and +0.0 one key.
+// written). num_items is 32- or 64-bit as the tuning table says is faster (cub_sort_count.hpp),
+// 64-bit past 2^32 - 1 keys. f16 / bf16 keys are __half / __nv_bfloat16, which CUB orders by the
+// same bit transform as the other variants (kernels/sort_keys.cuh), -0.0 and +0.0 one key.
 //   temp: CUB's, its size the query's for this plan's problem
 #include "kernels/sort_keys.cuh"
 // CUB after the 16-bit float headers (sort_keys.cuh), so its traits know __half and bfloat16.
@@ -35,10 +35,11 @@ void cub_sort(void* temp, std::size_t& bytes, const SortProblem& p, const SortBu
                                             begin, end, stream));
 }
 
-void cub_sort_any_n(void* temp, std::size_t& bytes, const SortProblem& p, const SortBuffers& b,
+void cub_sort_any_n(void* temp, std::size_t& bytes, const SortPlan& plan, const SortBuffers& b,
                     cudaStream_t stream) {
+  const SortProblem& p = plan.problem;
   kernels::with_key_type(p.dtype, [&]<class Key>() {
-    if (p.n <= 0xffffffffu)
+    if (plan.cub_count == CubCount::bits32)
       cub_sort<Key>(temp, bytes, p, b, static_cast<std::uint32_t>(p.n), stream);
     else
       cub_sort<Key>(temp, bytes, p, b, static_cast<std::uint64_t>(p.n), stream);
@@ -47,16 +48,20 @@ void cub_sort_any_n(void* temp, std::size_t& bytes, const SortProblem& p, const 
 
 }  // namespace
 
-void plan_sort_cub(SortPlan& plan, const DeviceLimits&) {
+void plan_sort_cub(SortPlan& plan, const DeviceLimits& dev, const SortTuning& tuning) {
+  const SortProblem& p = plan.problem;
+  const CubCountChoice count = choose_cub_count(dev, p.dtype, p.pairs, p.n, tuning.cub_count);
+  plan.cub_count = count.count;
+  plan.note = "num_items " + std::string(to_string(count.count)) + " (" + count.why + ")";
   std::size_t bytes = 0;
-  cub_sort_any_n(nullptr, bytes, plan.problem, SortBuffers{}, nullptr);
+  cub_sort_any_n(nullptr, bytes, plan, SortBuffers{}, nullptr);
   plan.passes = radix_passes(plan.problem.bits, plan.problem.dtype);
   plan.temp_bytes = std::max<std::size_t>(bytes, 16);
 }
 
 void enqueue_sort_cub(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream) {
   std::size_t bytes = plan.temp_bytes;
-  cub_sort_any_n(bufs.temp, bytes, plan.problem, bufs, stream);
+  cub_sort_any_n(bufs.temp, bytes, plan, bufs, stream);
   XR_CUDA_CHECK_LAUNCH();
 }
 

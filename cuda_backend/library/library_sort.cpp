@@ -58,7 +58,8 @@ const SortEntry& chosen(const SortEntry* asked, std::uint64_t count, const Devic
 }
 
 // As the Scan's: the request first, then the device.
-std::unique_ptr<Sort::State> plan(const SortDesc& desc, const DeviceLimits* known) {
+std::unique_ptr<Sort::State> plan(const SortDesc& desc, const DeviceLimits* known,
+                                  const SortTuning& tuning) {
   const SortEntry* asked = requested(desc);
   const DeviceLimits& device = known ? *known : current_device_limits();
   const SortEntry& e = chosen(asked, desc.count, device);
@@ -68,16 +69,17 @@ std::unique_ptr<Sort::State> plan(const SortDesc& desc, const DeviceLimits* know
   if (desc.count > 0) {
     const SortProblem problem{desc.dtype, static_cast<std::size_t>(desc.count), desc.order,
                               effective_bits(desc.bits, desc.dtype), desc.pairs};
-    state->plan = make_sort_plan(e.kernel, problem, device);
+    state->plan = make_sort_plan(e.kernel, problem, device, tuning);
   }
   return state;
 }
 
 }  // namespace
 
-Sort::Sort(const SortDesc& desc) : state_(plan(desc, nullptr)) {}
+Sort::Sort(const SortDesc& desc) : state_(plan(desc, nullptr, SortTuning{})) {}
 
-Sort::Sort(const SortDesc& desc, const DeviceLimits& device) : state_(plan(desc, &device)) {}
+Sort::Sort(const SortDesc& desc, const DeviceLimits& device, const SortTuning& tuning)
+    : state_(plan(desc, &device, tuning)) {}
 
 Sort::~Sort() = default;
 Sort::Sort(Sort&&) noexcept = default;

@@ -19,7 +19,8 @@ Policy sort_policy(SortKernel k, const DeviceLimits& dev) {
   return {};
 }
 
-SortPlan make_sort_plan(SortKernel k, const SortProblem& problem, const DeviceLimits& dev) {
+SortPlan make_sort_plan(SortKernel k, const SortProblem& problem, const DeviceLimits& dev,
+                        const SortTuning& tuning) {
   SortPlan plan;
   plan.kernel = k;
   plan.problem = problem;
@@ -34,7 +35,7 @@ SortPlan make_sort_plan(SortKernel k, const SortProblem& problem, const DeviceLi
       detail::plan_sort_onesweep(plan, dev);
       break;
     case SortKernel::lib_cub:
-      detail::plan_sort_cub(plan, dev);
+      detail::plan_sort_cub(plan, dev, tuning);
       break;
   }
   return plan;

@@ -9,9 +9,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "cub_sort_count.hpp"
 #include "cuda_check.hpp"
 #include "device_limits.hpp"
 #include "launch.hpp"
@@ -54,7 +56,14 @@ struct SortPlan {
   std::vector<std::size_t> offsets;  // family-defined, in bytes into temp, 256-byte aligned
   std::vector<std::size_t> counts;   // family-defined element counts
   std::string note;                  // family-defined, for describe()
+  CubCount cub_count{};              // lib/cub: num_items' width (note says why)
   std::string describe() const;
+};
+
+// The tool's knobs that change a sort's plan (the library's callers get the defaults).
+struct SortTuning {
+  // lib/cub's num_items forced to 32 or 64 bits (XR_CUB_SORT_COUNT), not the table's choice.
+  std::optional<CubCount> cub_count;
 };
 
 // Device pointers of one enqueue_sort() call.
@@ -70,7 +79,8 @@ struct SortBuffers {
 // its own numbers).
 Policy sort_policy(SortKernel k, const DeviceLimits& dev);
 // problem.n > 0 and problem.bits effective.
-SortPlan make_sort_plan(SortKernel k, const SortProblem& problem, const DeviceLimits& dev);
+SortPlan make_sort_plan(SortKernel k, const SortProblem& problem, const DeviceLimits& dev,
+                        const SortTuning& tuning = {});
 void enqueue_sort(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream);
 
 // --- per-family halves, one .cu each ---------------------------------------------------------
@@ -88,7 +98,7 @@ Policy policy_sort_onesweep(const DeviceLimits& dev);
 void plan_sort_onesweep(SortPlan& plan, const DeviceLimits& dev);
 void enqueue_sort_onesweep(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream);
 // dispatch_sort_cub.cu: lib/cub.
-void plan_sort_cub(SortPlan& plan, const DeviceLimits& dev);
+void plan_sort_cub(SortPlan& plan, const DeviceLimits& dev, const SortTuning& tuning);
 void enqueue_sort_cub(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream);
 }  // namespace detail
 

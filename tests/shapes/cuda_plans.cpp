@@ -5,7 +5,9 @@
 // device is present.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -190,4 +192,38 @@ TEST_CASE("CUDA bitonic/smem launches core's network", "[shapes][cuda][sort]") {
       CHECK(plan.bitonic_steps[i].stride == network.steps[i].stride);
     }
   }
+}
+
+TEST_CASE("lib/cub passes the num_items width its tuning table chose, 64-bit past 2^32 - 1",
+          "[shapes][cuda][sort]") {
+  // Every entry is found for its own GPU, key and form, and says its evidence.
+  for (const CubCountEntry& e : cub_count_table()) {
+    DeviceLimits d = kDevice;
+    d.cc_major = e.cc / 10;
+    d.cc_minor = e.cc % 10;
+    const CubCountChoice c = choose_cub_count(d, e.key, e.pairs, 1 << 20, std::nullopt);
+    CAPTURE(xr::to_string(e.key), e.pairs);
+    CHECK(c.count == e.count);
+    CHECK(c.why.find(std::string(e.evidence)) != std::string::npos);
+  }
+  // u32 keys on sm_90 take the 64-bit count; the same keys with values the 32-bit one.
+  CHECK(choose_cub_count(kDevice, xr::DType::u32, false, 1000, std::nullopt).count ==
+        CubCount::bits64);
+  CHECK(choose_cub_count(kDevice, xr::DType::u32, true, 1000, std::nullopt).count ==
+        CubCount::bits32);
+  // A GPU without entries: the 32-bit count, said so.
+  DeviceLimits other = kDevice;
+  other.cc_major = 8;
+  const CubCountChoice unknown = choose_cub_count(other, xr::DType::u32, false, 1000, std::nullopt);
+  CHECK(unknown.count == CubCount::bits32);
+  CAPTURE(unknown.why);
+  CHECK(unknown.why.find("no entry for u32 keys on sm_80") != std::string::npos);
+  // The knob wins below 2^32; past 2^32 - 1 keys only 64 bits can count them.
+  CHECK(choose_cub_count(kDevice, xr::DType::u32, false, 1000, CubCount::bits32).count ==
+        CubCount::bits32);
+  const std::uint64_t past = std::uint64_t{1} << 32;
+  CHECK(choose_cub_count(kDevice, xr::DType::f32, true, past, CubCount::bits32).count ==
+        CubCount::bits64);
+  CHECK(parse_cub_count("64") == CubCount::bits64);
+  CHECK(!parse_cub_count("16"));
 }

@@ -23,6 +23,7 @@
 namespace xr::cuda {
 
 struct DeviceLimits;  // the library's view of a device (read once by the tool)
+struct SortTuning;    // the tool's knobs (XR_CUB_SORT_COUNT)
 
 using SortDesc = xr::SortDesc;  // xreduce/sort_desc.hpp
 
@@ -32,8 +33,8 @@ class Sort {
   // launch, no allocation. Throws xr::Error: usage (an unknown id, a bit range past the key),
   // unsupported (what the variant needs that the device lacks), unavailable (no device).
   explicit Sort(const SortDesc& desc);
-  // The same for a device whose limits were read already.
-  Sort(const SortDesc& desc, const DeviceLimits& device);
+  // The same for a device whose limits were read already, with the tool's knobs.
+  Sort(const SortDesc& desc, const DeviceLimits& device, const SortTuning& tuning);
   ~Sort();
   Sort(Sort&&) noexcept;
   Sort& operator=(Sort&&) noexcept;
