@@ -562,9 +562,9 @@ TEST_CASE("vulkan/sort/radix/onesweep/forced-fallback", "[conformance][vulkan][s
 // The radix sorts ranking a tile by counting in shared memory, as they do on a device without
 // subgroup ballots, shuffles or arithmetic (XR_VK_SORT_RANKING=counting forces it here): core's
 // whole conformance run, every size, key type, order, bit range and pairs, on a backend made with
-// the knob; then one call says which ranking ran.
-TEST_CASE("vulkan/sort/radix/counting-ranking", "[conformance][vulkan][sort]") {
-  const char* id = GENERATE("radix/onesweep", "radix/reduce-then-scan");
+// the knob; then one call says which ranking ran. One case per sort, so ctest runs them side by
+// side.
+void check_counting_ranking(const char* id) {
   CAPTURE(id);
   const auto made =
       runner_with_knobs("vulkan", xr::Primitive::sort, id, {{"XR_VK_SORT_RANKING", "counting"}});
@@ -577,6 +577,14 @@ TEST_CASE("vulkan/sort/radix/counting-ranking", "[conformance][vulkan][sort]") {
   const std::string said = made->runner->diagnostics();
   INFO(said);
   CHECK(said.find("ranks tiles by counting") != std::string::npos);
+}
+
+TEST_CASE("vulkan/sort/radix/counting-ranking/onesweep", "[conformance][vulkan][sort]") {
+  check_counting_ranking("radix/onesweep");
+}
+
+TEST_CASE("vulkan/sort/radix/counting-ranking/reduce-then-scan", "[conformance][vulkan][sort]") {
+  check_counting_ranking("radix/reduce-then-scan");
 }
 
 // OpenCL's onesweep, forced the same way (pocl's work-groups really do stall).
