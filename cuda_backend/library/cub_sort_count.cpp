@@ -6,10 +6,9 @@
 namespace xr::cuda {
 namespace {
 
-// Measured at 2^28 keys uniform over every bit pattern (`--dist full`), cold, median of 5, SM
-// clock 1980 MHz: `xreduce compare --backend cuda --primitive sort --variant lib/cub` with
-// XR_CUB_SORT_COUNT=32 and 64 (docs/results/H100/sort/cub-count). Only u32 keys part by more than
-// 2 %; the rest keep the faster count, within noise for the 64-bit keys.
+// Each entry: the faster width for 2^28 keys uniform over every bit pattern, cold, the two widths
+// measured side by side (XR_CUB_SORT_COUNT=32 and 64); docs/results/H100/sort/cub-count holds
+// the runs. Entries within noise keep the measured faster width all the same.
 constexpr CubCountEntry kTable[] = {
     {90, DType::u32, false, CubCount::bits64,
      "H100 SXM, 2^28 u32 keys: 64-bit 5.512 ms, 32-bit 6.397"},

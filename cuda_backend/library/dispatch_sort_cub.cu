@@ -35,8 +35,8 @@ void cub_sort(void* temp, std::size_t& bytes, const SortProblem& p, const SortBu
                                             begin, end, stream));
 }
 
-void cub_sort_any_n(void* temp, std::size_t& bytes, const SortPlan& plan, const SortBuffers& b,
-                    cudaStream_t stream) {
+void cub_sort_with_count(void* temp, std::size_t& bytes, const SortPlan& plan, const SortBuffers& b,
+                         cudaStream_t stream) {
   const SortProblem& p = plan.problem;
   kernels::with_key_type(p.dtype, [&]<class Key>() {
     if (plan.cub_count == CubCount::bits32)
@@ -54,14 +54,14 @@ void plan_sort_cub(SortPlan& plan, const DeviceLimits& dev, const SortTuning& tu
   plan.cub_count = count.count;
   plan.note = "num_items " + std::string(to_string(count.count)) + " (" + count.why + ")";
   std::size_t bytes = 0;
-  cub_sort_any_n(nullptr, bytes, plan, SortBuffers{}, nullptr);
+  cub_sort_with_count(nullptr, bytes, plan, SortBuffers{}, nullptr);
   plan.passes = radix_passes(plan.problem.bits, plan.problem.dtype);
   plan.temp_bytes = std::max<std::size_t>(bytes, 16);
 }
 
 void enqueue_sort_cub(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream) {
   std::size_t bytes = plan.temp_bytes;
-  cub_sort_any_n(bufs.temp, bytes, plan, bufs, stream);
+  cub_sort_with_count(bufs.temp, bytes, plan, bufs, stream);
   XR_CUDA_CHECK_LAUNCH();
 }
 
