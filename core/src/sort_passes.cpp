@@ -267,6 +267,11 @@ void plan_bitonic(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, BitR
 
 }  // namespace
 
+std::uint32_t sort_key_kind(DType t) {
+  if (t == DType::u32 || t == DType::u64) return 0;
+  return is_integer(t) ? 1 : 2;
+}
+
 SortCallPlan plan_sort_call(SortFamily family, std::uint64_t n, DType t, bool pairs, BitRange bits,
                             const SortPlanOptions& options) {
   if (n == 0 || n > sort_plan_max_keys(family))

@@ -19,43 +19,47 @@ namespace xr::cuda::detail {
 namespace {
 
 // A pass's tile, threads x items keys, and the blocks per SM the registers must allow (2 blocks
-// of 384 allow 80 registers a thread, 3 allow 56). H200, 2^28 keys uniform over all bit patterns,
-// ms u32 keys / pairs, lib/cub in the same runs about 6.35 / 7.47:
-//   Ranking with the compiler's ballots, the codec's select (about 127 instructions a key, the SM
-//   86 % busy under ncu, CUB 80): 512x20 at 2 6.89 / 7.88; 384x19 at 3 7.21 / 8.27; 384x20 at 3
-//   7.17 / 8.39; 256x20 at 4 7.28 / 9.37.
-//   Ranking in PTX, the branch-free codec, full tiles unchecked, one multiply-add per address
-//   (about 89 instructions a key, the SM 76 % busy): 512x20 at 2 (pairs 384x23) 5.10 / 7.35;
-//   384x20 at 3 (pairs 384x16) 5.41 / 8.40; 384x22 at 3 (pairs 384x17) 5.18 / 8.24; 256x20 at 4
-//   (pairs 256x18) 5.79 / 9.52. Pairs alone, two rounds, lib/cub 7.41-7.44: 384x23 7.22 / 7.23,
-//   512x20 7.35 / 7.37, 448x20 7.28, 512x18 7.19, 384x26 6.99.
-//   64-bit keys (before the PTX ranking): 384x15 17.67 / 20.58, 384x18 16.26 / 20.53 (pairs
-//   spill), 256x15 at 3 18.58 / 22.66, 384x12 19.13 / 22.07; 384x18 / 384x15 after it 14.19 /
-//   20.23 (lib/cub 16.48 / 20.26).
+// of 384 allow 80 registers a thread, 3 allow 56). Each shape: the fastest of a sweep over
+// threads x items and blocks per SM, 2^28 keys uniform over all bit patterns, cold, beside
+// lib/cub in the same runs; each `evidence` holds the chosen shape's time and the runner-up's,
+// docs/results/H200/tuning-notes.md the whole sweeps (ballot and PTX rankings, keys and pairs).
 struct OnesweepShape {
   int threads;
   int items;
   int min_blocks;
   constexpr std::size_t tile() const { return std::size_t(threads) * items; }
 };
+// A shape and the measurement that chose it (apart: a shape is a template argument).
+struct OnesweepTuning {
+  OnesweepShape shape;
+  const char* evidence;
+};
+constexpr OnesweepTuning k32Keys{{512, 20, 2},
+                                 "H200, 2^28 u32 keys: 512x20 at 2 blocks/SM 5.10 ms, 384x22 at 3 "
+                                 "5.18 (lib/cub 6.35)"};
+constexpr OnesweepTuning k32Pairs{{384, 26, 2},
+                                  "H200, 2^28 u32 pairs: 384x26 6.99 ms, 512x18 7.19 (lib/cub "
+                                  "7.41-7.44)"};
+constexpr OnesweepTuning k64Keys{{384, 18, 2},
+                                 "H200, 2^28 u64 keys: 384x18 14.19 ms (lib/cub 16.48); before "
+                                 "the PTX ranking 384x18 16.26, 384x15 17.67"};
+constexpr OnesweepTuning k64Pairs{{384, 15, 2},
+                                  "H200, 2^28 u64 pairs: 384x15 20.23 ms (lib/cub 20.26); before "
+                                  "the PTX ranking 384x18 20.53 but spills, 384x15 20.58"};
 template <class Bits, bool kPairs>
-constexpr OnesweepShape kShape = sizeof(Bits) == 8 ? (kPairs ? OnesweepShape{384, 15, 2}
-                                                             : OnesweepShape{384, 18, 2})
-                                                   : (kPairs ? OnesweepShape{384, 26, 2}
-                                                             : OnesweepShape{512, 20, 2});
+constexpr OnesweepShape kShape = sizeof(Bits) == 8 ? (kPairs ? k64Pairs : k64Keys).shape
+                                                   : (kPairs ? k32Pairs : k32Keys).shape;
 template <class Bits, bool kPairs, class F>
 void with_shape(F&& f) {
   f.template operator()<kShape<Bits, kPairs>>();
 }
-// Predecessors one look-back round trip reads per digit. H200, 2^28 u32 keys / pairs at 384x20
-// (each digit recomputed): 1 7.74 / 8.52 ms, 8 7.75 / 8.62, 32 8.66 / 9.43.
-constexpr int kLookBackWindow = 8;
-// Pause between polls of a status word not yet published: 0 and 32 ns alike (H200, 2^28 u32,
-// 9.81 / 9.80 ms at 384 x 20); kept for the many waiters of larger grids.
+// Pause between polls of a status word not yet published: with or without it 2^28 keys sort
+// alike (docs/results/H200/tuning-notes.md); kept for the many waiters of larger grids.
 constexpr unsigned kSpinNs = 32;
 // The histogram kernel: 1024 threads (its shared counters, HistogramLayout, take 128 KiB: a
-// block per SM), 4 vectors of 16 bytes in flight each, one resident wave. H200, 2^28 u32 under
-// ncu (its locked clocks): 544 us; one shared copy per block of 256 threads 636, CUB's 593.
+// block per SM), 4 vectors of 16 bytes in flight each, one resident wave: faster under ncu than
+// one shared copy per block of 256 threads and than CUB's histogram pass
+// (docs/results/H200/tuning-notes.md).
 constexpr int kHistogramBlock = 1024;
 constexpr int kHistogramUnroll = 4;
 // A histogram block counts at most 2^31 keys: its 32-bit shared counters cannot wrap.
@@ -111,7 +115,7 @@ void run_pass(const SortPlan& plan, const kernels::RadixPassArgs<Bits>& pass_arg
   with_shape<Bits, kPairs>([&]<OnesweepShape s>() {
     using Tile = kernels::OnesweepTile<Bits, s.threads, s.items, kPairs>;
     const auto kernel =
-        kernels::onesweep_pass<Bits, s.threads, s.items, s.min_blocks, kLookBackWindow, kPairs>;
+        kernels::onesweep_pass<Bits, s.threads, s.items, s.min_blocks, kSortLookBackWindow, kPairs>;
     constexpr std::size_t shared = sizeof(typename Tile::Shared);
     allow_shared(kernel, shared);
     std::uint64_t* bins = r.bins + std::size_t(pass) * 2 * kernels::kRadix;

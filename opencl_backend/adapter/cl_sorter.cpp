@@ -1,54 +1,37 @@
 #include "cl_sorter.hpp"
 
-#include <optional>
-
 #include "cl_array.hpp"
 #include "cl_timed.hpp"
-#include "xreduce/device_variant.hpp"
 #include "xreduce/opencl/sort.hpp"
-#include "xreduce/sort_fallbacks.hpp"
 #include "xreduce/sort_reference.hpp"
+#include "xreduce/workspace_sorter.hpp"
 
 namespace xr::opencl {
 namespace {
 
-// The library's Sort of one call's description and its scratch, zeroed once: a new one only when
-// the description changes.
-struct SortWorkspace {
-  SortWorkspace(Device& device, const SortDesc& desc)
-      : desc(desc),
-        sort(device.library(), desc),
-        scratch(make_buffer(device, sort.scratch_size())) {
-    sort.enqueue_scratch_init(device.queue(), scratch.get());
-    XR_CL_CHECK(clFinish(device.queue()));
-  }
-  SortDesc desc;
-  Sort sort;
-  MemOwner scratch;
-};
-
-class ClSorter final : public DeviceSorter {
+// Enqueues the workspace's Sort over the call's buffers, timed by the queue's events.
+class ClSorter final : public WorkspaceSorter<Device, SortSpec, Sort, MemOwner> {
  public:
   ClSorter(std::shared_ptr<Device> device, const SortSpec& spec)
-      : DeviceSorter(Variants::info(Primitive::sort, spec.id()), "n = 0: nothing is launched"),
-        device_(std::move(device)),
-        spec_(spec) {}
-
-  std::string diagnostics() const override {
-    return spec_.family == SortFamily::onesweep ? fallbacks_.describe() : std::string();
-  }
+      : WorkspaceSorter(Variants::info(Primitive::sort, spec.id()), "n = 0: nothing is launched",
+                        std::move(device), spec) {}
 
  private:
+  Sort make_sort(const SortDesc& desc) override { return Sort(device_->library(), desc); }
+  MemOwner zeroed_scratch(const Sort& sort) override {
+    MemOwner scratch = make_buffer(*device_, sort.scratch_size());
+    sort.enqueue_scratch_init(device_->queue(), scratch.get());
+    XR_CL_CHECK(clFinish(device_->queue()));
+    return scratch;
+  }
+
   void prepare(const SortArrays& a) override {
-    device_array(a.keys, *device_);
-    device_array(a.sorted_keys, *device_);
-    if (a.values) device_array(*a.values, *device_);
-    if (a.sorted_values) device_array(*a.sorted_values, *device_);
+    require_own_arrays(a);
     require_dtype(spec_.id(), a.keys.dtype(), device_->facts());
   }
 
   Timing run(const SortArrays& a, const SortCall& call, int calls) override {
-    SortWorkspace& w = workspace(a, call);
+    Workspace& w = workspace(a, call);
     const SortBuffers buffers{
         .keys_in = device_array(a.keys, *device_).buffer(),
         .keys_out = device_array(a.sorted_keys, *device_).buffer(),
@@ -62,24 +45,6 @@ class ClSorter final : public DeviceSorter {
       fallbacks_.add(w.sort.fallbacks(device_->queue(), w.scratch.get()), w.sort.tiles(), calls);
     return t;
   }
-  std::vector<CompiledPass> compiled(const SortArrays& a, const SortCall& call) override {
-    return workspace(a, call).sort.compiled();
-  }
-
-  SortWorkspace& workspace(const SortArrays& a, const SortCall& call) {
-    const SortDesc desc = desc_of(a, call);
-    if (!workspace_ || workspace_->desc != desc) {
-      workspace_.reset();
-      workspace_.emplace(*device_, desc);
-      fallbacks_.reset();  // diagnostics() counts per workspace
-    }
-    return *workspace_;
-  }
-
-  std::shared_ptr<Device> device_;
-  const SortSpec& spec_;
-  std::optional<SortWorkspace> workspace_;
-  SortFallbacks fallbacks_;
 };
 
 }  // namespace

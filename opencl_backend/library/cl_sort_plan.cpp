@@ -1,10 +1,12 @@
 #include "cl_sort_plan.hpp"
 
 #include <algorithm>
-#include <bit>
+#include <limits>
 
 #include "cl_check.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/sort_plan.hpp"
+#include "xreduce/sort_tiles.hpp"
 
 namespace xr::opencl {
 namespace {
@@ -31,52 +33,48 @@ namespace {
 constexpr SortTile kBallotTile4{512, 18};
 constexpr SortTile kBallotTile8{512, 9};
 constexpr SortTile kCountingTile{256, 8};
-// bitonic/smem's tile: CUDA's and Vulkan's (32 KiB of items a work-group, 512 work-items), not
-// yet measured in OpenCL.
-constexpr SortTile kBitonicTile4{512, 8};  // 8-byte items: keys up to 32 bits
-constexpr SortTile kBitonicTile8{512, 4};  // 16-byte items: 64-bit keys
-// Predecessors a look-back poll reads per digit (CUDA's and Vulkan's window).
-constexpr std::uint32_t kLookBackWindow = 8;
 
-// Local memory of a tile of `threads` x `items` keys of `key_words` words (kernels/sort_tile.cl's
-// TILE_LOCALS, digit_first's 256 indices two words each in the wide form, and the look-back's two
-// words).
-std::uint64_t tile_bytes(const DeviceFacts& f, std::uint32_t threads, std::uint32_t items,
-                         std::uint32_t key_words, bool wide) {
-  const std::uint64_t tile = std::uint64_t{threads} * items;
-  const std::uint64_t sg = static_cast<std::uint64_t>(f.subgroup_size());
+// A digit tile's local memory (kernels/sort_tile.cl's TILE_LOCALS: the staged keys of
+// `key_words` words, digit_first's 256 indices, two words each in the wide form, the rankings'
+// counters, the totals and origins, the scan's slots; and the look-back's two words). With
+// sub-groups: 128 counters and a slot a sub-group, one total and one origin. Without: 16 counters
+// and two slots a work-item, a total and an origin a key (a tile of 256 work-items or more holds
+// at least the 256 totals).
+SortTileBytes tile_bytes(std::uint32_t key_words, bool wide, bool subgroups) {
   const std::uint64_t firsts = wide ? 512 : 256;
-  const std::uint64_t words =
-      sg > 1 ? tile * key_words + firsts + threads / sg * 128 + 2 + threads / sg
-             : tile * key_words + firsts + 16 * threads + std::max<std::uint64_t>(tile, 256) +
-                   tile + 2 * threads;
-  return 4 * (words + 2);
+  if (subgroups)
+    return {.fixed = 4 * (firsts + 1 + 1 + 2),
+            .per_subgroup = 4 * (128 + 1),
+            .per_key = 4 * std::uint64_t{key_words}};
+  return {.fixed = 4 * (firsts + 2),
+          .per_thread = 4 * (16 + 2),
+          .per_key = 4 * (std::uint64_t{key_words} + 2)};
 }
 
-std::uint32_t key_kind(DType t) {
-  if (t == DType::u32 || t == DType::u64) return 0;
-  return is_integer(t) ? 1 : 2;
+SortLimits limits_of(const DeviceFacts& f) {
+  return {.shared_bytes = f.local_memory,
+          .max_threads = static_cast<std::uint32_t>(
+              std::min<std::size_t>(f.max_work_group, std::numeric_limits<std::uint32_t>::max())),
+          .subgroup = static_cast<std::uint32_t>(f.subgroup_size()),
+          .cpu = (f.type & CL_DEVICE_TYPE_CPU) != 0,
+          .memory = "local",
+          .workgroups = "work-groups",
+          .device = f.info.name};
 }
 
 std::string width_define(DType t) {
   return size_of(t) == 8 ? "-DK64" : size_of(t) == 2 ? "-DK16" : "-DK32";
 }
 
-SortTile policy_tile(const DeviceFacts& f, std::uint32_t key_words) {
-  if (f.subgroup_size() == 1) return kCountingTile;
-  return key_words == 2 ? kBallotTile8 : kBallotTile4;
-}
-
-// The bitonic tile for this device: powers of two throughout, as the network needs.
-SortTile bitonic_tile(const DeviceFacts& f, DType t) {
-  const std::uint64_t item_bytes = bitonic_item_bytes(t);
-  SortTile tile = item_bytes == 16 ? kBitonicTile8 : kBitonicTile4;
-  tile.threads = std::min<std::uint32_t>(
-      tile.threads, std::bit_floor(static_cast<std::uint32_t>(f.max_work_group)));
-  const auto fits = [&] { return tile.keys() * item_bytes <= f.local_memory; };
-  while (!fits() && tile.items > 1) tile.items /= 2;
-  while (!fits() && tile.threads > 1) tile.threads /= 2;
-  return tile;
+// A digit pass's tile: the policy's, or `tile`, within the device's work-group and local memory.
+DigitTileRequest digit_request(const DeviceFacts& f, DType t, bool wide,
+                               std::optional<SortTile> tile) {
+  const std::uint32_t key_words = size_of(t) == 8 ? 2 : 1;
+  const bool subgroups = f.subgroup_size() > 1;
+  const SortTile policy = !subgroups ? kCountingTile : key_words == 2 ? kBallotTile8 : kBallotTile4;
+  return {.wanted = tile.value_or(policy),
+          .bytes = tile_bytes(key_words, wide, subgroups),
+          .capped = true};
 }
 
 KernelKey key_of(const SortPassPlan& p, DType t, bool wide_form) {
@@ -87,7 +85,7 @@ KernelKey key_of(const SortPassPlan& p, DType t, bool wide_form) {
   std::string defines = keyless ? "-DK32" : width_define(t);
   if (p.moves_values) defines += " -DPAIRS";
   if (wide) defines += " -DWIDE";  // with idx64: common.cl's IDX in 64 bits
-  if (p.stage == SortStage::onesweep) defines += " -DWINDOW=" + std::to_string(kLookBackWindow);
+  if (p.stage == SortStage::onesweep) defines += " -DWINDOW=" + std::to_string(kSortLookBackWindow);
   return {.kernel = std::string(p.kernel),
           .dtype = DType::u32,  // the key's width is the define: one build for every kind
           .op = Op::sum,
@@ -97,54 +95,24 @@ KernelKey key_of(const SortPassPlan& p, DType t, bool wide_form) {
           .defines = defines};
 }
 
-// A digit pass's tile: the policy's or `tile`, within the device's work-group and local memory.
-SortTile digit_tile(const DeviceFacts& f, DType t, bool wide, std::optional<SortTile> tile) {
-  const std::uint32_t key_words = size_of(t) == 8 ? 2 : 1;
-  SortTile wanted = tile ? *tile : policy_tile(f, key_words);
-  wanted.threads = std::min<std::uint32_t>(
-      wanted.threads, static_cast<std::uint32_t>(std::min<std::size_t>(f.max_work_group, 1024)));
-  if (wanted.threads < 256)
-    throw Error(ErrorCategory::unsupported, "a sort tile needs work-groups of 256, " + f.info.name +
-                                                " allows " + std::to_string(f.max_work_group));
-  while (wanted.items > 1 &&
-         tile_bytes(f, wanted.threads, wanted.items, key_words, wide) > f.local_memory)
-    --wanted.items;
-  if (tile_bytes(f, wanted.threads, wanted.items, key_words, wide) > f.local_memory)
-    throw Error(ErrorCategory::unsupported, "a sort tile needs more than the " +
-                                                std::to_string(f.local_memory) +
-                                                " bytes of local memory " + f.info.name + " has");
-  return wanted;
-}
-
 }  // namespace
 
 SortPlanOptions sort_plan_options(const DeviceFacts& f, SortFamily family, DType t, bool wide,
                                   std::uint32_t polls, std::optional<SortTile> tile) {
-  SortPlanOptions o;
-  if (family == SortFamily::bitonic)
-    o.bitonic = bitonic_tile(f, t);
-  else
-    o.tile = digit_tile(f, t, wide, tile);
-  o.wide = wide;
-  // reduce-then-scan's blocks: a GPU's resident wave, or on a CPU device its few threads' worth.
-  o.wave = (f.type & CL_DEVICE_TYPE_CPU) ? 16 : 256;
-  o.scan_threads = static_cast<std::uint32_t>(std::min<std::size_t>(1024, f.max_work_group));
-  o.polls = polls;
-  return o;
+  return xr::sort_plan_options(limits_of(f), family, t, wide, polls,
+                               digit_request(f, t, wide, tile));
 }
 
 SortLaunches sort_launches(const SortSpec& spec, const DeviceFacts& f, std::uint64_t n, DType t,
                            SortOrder order, BitRange bits, bool pairs, std::uint32_t polls,
                            std::optional<SortTile> tile, bool force_wide) {
-  if (n > sort_plan_max_keys(spec.family))
-    throw Error(ErrorCategory::unsupported,
-                std::string(spec.id()) + ": " + std::to_string(n) + " keys pass " +
-                    std::to_string(sort_plan_max_keys(spec.family)) + ", the most it takes");
-  const bool wide = spec.family != SortFamily::bitonic && (force_wide || sort_needs_wide(n));
+  if (const std::string why = sort_count_refusal(spec.id(), spec.family, n); !why.empty())
+    throw Error(ErrorCategory::unsupported, why);
+  const bool wide = sort_wide_form(spec.family, n, t, force_wide);
   SortLaunches out;
   out.layout = plan_sort_call(spec.family, n, t, pairs, bits,
                               sort_plan_options(f, spec.family, t, wide, polls, tile));
-  out.mode = key_kind(t) | (order == SortOrder::descending ? 4u : 0u);
+  out.mode = sort_mode(t, order);
   out.key_bytes = static_cast<std::uint32_t>(size_of(t));
   for (const SortPassPlan& p : out.layout.passes)
     out.passes.push_back(

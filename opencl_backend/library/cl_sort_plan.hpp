@@ -33,10 +33,11 @@ struct SortLaunches {
   std::uint32_t key_bytes = 4;
 };
 
-// What a sort of `family` over `t` (keys or pairs alike) asks of the device, as data: its tile
-// for this device (a digit pass's: the policy's, or `tile`, shrunk to fit its local memory;
-// bitonic's: halved until it fits) and the rest of core's options. `polls`: the look-back's
-// patience (0: the forced fallback). `wide`: core's wide form (kernels built with -DWIDE).
+// What a sort of `family` over `t` (keys or pairs alike) asks of the device, as data: core's
+// options (xreduce/sort_tiles.hpp) for this device's limits, with a digit pass's tile (the
+// policy's, or `tile`, fitted to its work-group and local memory) or core's bitonic tile.
+// `polls`: the look-back's patience (0: the forced fallback). `wide`: core's wide form (kernels
+// built with -DWIDE).
 SortPlanOptions sort_plan_options(const DeviceFacts& facts, SortFamily family, DType t, bool wide,
                                   std::uint32_t polls, std::optional<SortTile> tile);
 

@@ -13,14 +13,8 @@
 
 namespace xr::opencl {
 
-struct SortSpec {
-  std::string_view name;
-  SortFamily family = SortFamily::onesweep;
-  std::uint32_t needs = 0;        // Need bits (cl_requirements.hpp)
-  std::uint32_t threads = 256;    // the smallest work-group its passes take
-  std::uint32_t group_bytes = 0;  // the least local memory its tiles take
-  std::string_view id() const { return name; }
-};
+// Core's row: needs holds Need bits (cl_requirements.hpp), group_bytes local memory.
+using SortSpec = SortRow;
 
 std::span<const SortSpec> sort_table();
 inline const SortSpec* find_sort(std::string_view id) {

@@ -6,39 +6,22 @@
 
 #include "vk_array.hpp"
 #include "vk_program.hpp"
-#include "xreduce/device_variant.hpp"
 #include "xreduce/recent_cache.hpp"
-#include "xreduce/sort_fallbacks.hpp"
 #include "xreduce/vulkan/sort.hpp"
+#include "xreduce/workspace_sorter.hpp"
 
 namespace xr::vulkan {
 namespace {
 
-// The library's Sort of one call's description and its scratch, zeroed once: a new one only when
-// the description changes.
-struct SortWorkspace {
-  SortWorkspace(Device& device, const SortDesc& desc)
-      : desc(desc),
-        sort(device.context(), desc),
-        scratch(device, sort.scratch_size(), kStorageUsage, MemoryKind::device_local) {
-    device.run_once([&](const vk::raii::CommandBuffer& cmd) {
-      sort.record_scratch_init(*cmd, scratch.handle());
-    });
-  }
-  SortDesc desc;
-  Sort sort;
-  Buffer scratch;
-};
-
 // The serials of a call's arrays: a program per set.
 using ArraysKey = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>;
 
-class VulkanSorter final : public DeviceSorter {
+// Records a program per set of arrays over the workspace's scratch, and resubmits it.
+class VulkanSorter final : public WorkspaceSorter<Device, SortSpec, Sort, Buffer> {
  public:
   VulkanSorter(std::shared_ptr<Device> device, const SortSpec& spec)
-      : DeviceSorter(Variants::info(Primitive::sort, spec.id()), "n = 0: nothing is dispatched"),
-        device_(std::move(device)),
-        spec_(spec) {}
+      : WorkspaceSorter(Variants::info(Primitive::sort, spec.id()), "n = 0: nothing is dispatched",
+                        std::move(device), spec) {}
 
   // How the radix sorts ranked their tiles (subgroup ballots or counting: the device's features
   // decide), and onesweep's fallbacks.
@@ -46,46 +29,39 @@ class VulkanSorter final : public DeviceSorter {
     std::string said;
     if (workspace_ && !workspace_->sort.ranking().empty())
       said = "ranks tiles by " + std::string(workspace_->sort.ranking());
-    if (spec_.family == SortFamily::onesweep)
-      said += (said.empty() ? "" : "; ") + fallbacks_.describe();
+    if (const std::string fallbacks = WorkspaceSorter::diagnostics(); !fallbacks.empty())
+      said += (said.empty() ? "" : "; ") + fallbacks;
     return said;
   }
 
  private:
+  Sort make_sort(const SortDesc& desc) override { return Sort(device_->context(), desc); }
+  Buffer zeroed_scratch(const Sort& sort) override {
+    Buffer scratch(*device_, sort.scratch_size(), kStorageUsage, MemoryKind::device_local);
+    device_->run_once([&](const vk::raii::CommandBuffer& cmd) {
+      sort.record_scratch_init(*cmd, scratch.handle());
+    });
+    return scratch;
+  }
+  // The programs record over the old workspace's scratch.
+  void workspace_replaced() override { programs_.clear(); }
+
   void prepare(const SortArrays& a) override {
-    device_array(a.keys, *device_);
-    device_array(a.sorted_keys, *device_);
-    if (a.values) device_array(*a.values, *device_);
-    if (a.sorted_values) device_array(*a.sorted_values, *device_);
+    require_own_arrays(a);
     device_->raise_validation();
     require_dtype(spec_.id(), a.keys.dtype(), spec_.needs, spec_.group_bytes, device_->facts());
   }
   Timing empty_timing() const override { return Timing{0, 0, device_->facts().timestamps()}; }
 
   Timing run(const SortArrays& arrays, const SortCall& call, int calls) override {
-    SortWorkspace& w = workspace(arrays, call);
+    Workspace& w = workspace(arrays, call);
     Program& program = program_of(arrays, w);
     const Timing timing = program.run(calls);
     count_fallbacks(program, calls);
     device_->raise_validation();
     return timing;
   }
-  std::vector<CompiledPass> compiled(const SortArrays& arrays, const SortCall& call) override {
-    return workspace(arrays, call).sort.compiled();
-  }
-
-  SortWorkspace& workspace(const SortArrays& a, const SortCall& call) {
-    const SortDesc desc = desc_of(a, call);
-    if (!workspace_ || workspace_->desc != desc) {
-      programs_.clear();  // they record over the old workspace's scratch
-      workspace_.reset();
-      workspace_.emplace(*device_, desc);
-      fallbacks_.reset();  // diagnostics() counts per workspace
-    }
-    return *workspace_;
-  }
-
-  Program& program_of(const SortArrays& a, const SortWorkspace& w) {
+  Program& program_of(const SortArrays& a, const Workspace& w) {
     const auto& keys = device_array(a.keys, *device_);
     const auto& sorted = device_array(a.sorted_keys, *device_);
     const VulkanArray* values = a.values ? &device_array(*a.values, *device_) : nullptr;
@@ -119,13 +95,9 @@ class VulkanSorter final : public DeviceSorter {
     fallbacks_.add(total, workspace_->sort.tiles(), calls);
   }
 
-  // Declared first, destroyed last: the programs hold command buffers of its pool.
-  std::shared_ptr<Device> device_;
-  SortSpec spec_;
-  std::optional<SortWorkspace> workspace_;
-  // After the workspace: destroyed first, they record over its scratch.
+  // Destroyed before the base's workspace and device: they record over its scratch with command
+  // buffers of the device's pool.
   RecentCache<ArraysKey, Program> programs_{kProgramsKept};
-  SortFallbacks fallbacks_;
 };
 
 }  // namespace

@@ -69,12 +69,11 @@ struct SortDispatches {
 // not force counting.
 SortRanking sort_ranking(const SortSpec& spec, const DeviceFacts& facts, const SortKnobs& knobs);
 
-// What a sort of `family` over `t` asks of the device, as data: the radix sorts' digit-pass tile
-// for this device and `ranking` (the policy's, or knobs.tile, shrunk to fit
-// maxComputeSharedMemorySize with the ranking's counters; values are staged through the keys'
-// shared memory after them, so pairs take the same) or the bitonic tile (the policy's, shrunk to
-// the same limits; knobs.tile is the digit passes' alone), and the rest of core's options.
-// `wide`: core's wide form (the modules by address). Error(unsupported) where no tile fits.
+// What a sort of `family` over `t` asks of the device, as data: core's options
+// (xreduce/sort_tiles.hpp) for this device's limits, with the radix sorts' digit-pass tile for
+// `ranking` (the policy's, or knobs.tile, fitted to maxComputeSharedMemorySize with the ranking's
+// counters) or core's bitonic tile (knobs.tile is the digit passes' alone). `wide`: core's wide
+// form (the modules by address). Error(unsupported) where no tile fits.
 SortPlanOptions sort_plan_options(const DeviceFacts& facts, SortFamily family, DType t, bool wide,
                                   SortRanking ranking, const SortKnobs& knobs);
 

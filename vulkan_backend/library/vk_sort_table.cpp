@@ -17,10 +17,10 @@ constexpr std::uint32_t kLeastSortBytes = 256 * 4 * 4 + 2 * 1024;
 constexpr std::uint32_t kLeastBitonicBytes = 16 * 1024;
 
 constexpr SortSpec kSorts[] = {
-    {"radix/reduce-then-scan", SortFamily::reduce_then_scan, 0, kBallotRankNeeds, 256,
-     kLeastSortBytes},
-    {"radix/onesweep", SortFamily::onesweep, 0, kBallotRankNeeds, 256, kLeastSortBytes},
-    {"bitonic/smem", SortFamily::bitonic, 0, 0, 256, kLeastBitonicBytes},
+    {{"radix/reduce-then-scan", SortFamily::reduce_then_scan, 0, 256, kLeastSortBytes},
+     kBallotRankNeeds},
+    {{"radix/onesweep", SortFamily::onesweep, 0, 256, kLeastSortBytes}, kBallotRankNeeds},
+    {{"bitonic/smem", SortFamily::bitonic, 0, 256, kLeastBitonicBytes}, 0},
 };
 
 }  // namespace

@@ -14,14 +14,9 @@
 
 namespace xr::vulkan {
 
-struct SortSpec {
-  std::string_view name;
-  SortFamily family = SortFamily::onesweep;
-  std::uint32_t needs = 0;         // Need bits
-  std::uint32_t ballot_needs = 0;  // what ranking by subgroup ballots needs (0: it ranks no tile)
-  std::uint32_t threads = 256;     // the smallest workgroup its passes take
-  std::uint32_t group_bytes = 0;   // the least shared memory its tiles take
-  std::string_view id() const { return name; }
+// Core's row (needs: Need bits), and what ranking by subgroup ballots needs (0: it ranks no tile).
+struct SortSpec : SortRow {
+  std::uint32_t ballot_needs = 0;
 };
 
 std::span<const SortSpec> sort_table();

@@ -28,6 +28,18 @@ namespace xr {
 
 enum class SortFamily : std::uint8_t { reduce_then_scan, onesweep, bitonic };
 
+// A sort id in the table of an API that runs these passes: its family, what it needs of the
+// device (the API's requirement bits), the smallest workgroup its passes take and the least shared
+// memory its tiles take (the API's plan shrinks them to the device). LibraryVariants reads these.
+struct SortRow {
+  std::string_view name;
+  SortFamily family = SortFamily::onesweep;
+  std::uint32_t needs = 0;
+  std::uint32_t threads = 256;
+  std::uint32_t group_bytes = 0;
+  std::string_view id() const { return name; }
+};
+
 // The operands a pass binds: the caller's four arrays, the alternates in scratch, the words and
 // the bitonic items (in scratch, at binding 4 where the radix passes bind the words).
 enum class SortOperand : std::uint8_t {
@@ -154,6 +166,14 @@ inline constexpr std::uint64_t sort_plan_max_keys(SortFamily family) {
 // Whether a radix sort of n keys needs the wide form.
 inline constexpr bool sort_needs_wide(std::uint64_t n) {
   return n > kSortNarrowMaxKeys;
+}
+
+// The key's kind and order as every pass reads them (its mode: shaders/sort_common.glsl,
+// kernels/sort_common.cl): bits 0-1 the kind, unsigned (0), signed (1) or float (2); bit 2 a
+// descending order. The key's width is the pass's module or build.
+std::uint32_t sort_key_kind(DType t);
+inline std::uint32_t sort_mode(DType t, SortOrder order) {
+  return sort_key_kind(t) | (order == SortOrder::descending ? 4u : 0u);
 }
 
 // n in 1..sort_plan_max_keys(family), past kSortNarrowMaxKeys only with options.wide; `bits`

@@ -58,6 +58,11 @@ struct SortPortion {
 };
 std::vector<SortPortion> onesweep_portions(std::size_t n, std::size_t tile,
                                            std::size_t max_portion_keys);
+// onesweep's look-back: the predecessors one poll reads per digit, as independent loads (one
+// round trip's latency for all of them): 8 cost no more than 1 and walk back over many tiles in
+// fewer round trips; 32 are slower. Every API's onesweep reads this window: CUDA's template
+// argument, Vulkan's specialization constant 4, OpenCL's -DWINDOW.
+inline constexpr std::uint32_t kSortLookBackWindow = 8;
 // onesweep below one tile: a single block sorts the keys through every digit pass in its shared
 // memory and writes the output once (CUB's single-tile sort does the same), one launch where the
 // passes take the histograms, their scan and a launch per digit.

@@ -1,0 +1,98 @@
+// What one device allows a sort call of the APIs that launch core's plans (Vulkan, OpenCL), as
+// pure functions of plain numbers: the digit passes' tile and bitonic/smem's, the wide form, the
+// refusals, and core's plan options from them. Each API reads its device into SortLimits and says
+// what its tile kernels take of shared memory (SortTileBytes) and which tile its measurements
+// chose (vk_sort_plan.cpp, cl_sort_plan.cpp); the fitting is the same for both.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+
+#include "xreduce/sort_passes.hpp"
+#include "xreduce/types.hpp"
+
+namespace xr {
+
+// A device as a sort's tiles see it.
+struct SortLimits {
+  std::uint64_t shared_bytes = 0;  // shared (local) memory one workgroup may take
+  std::uint32_t max_threads = 0;   // invocations one workgroup may have in its first dimension
+  std::uint32_t subgroup = 1;      // the smallest subgroup the tile kernels run in (1: none)
+  bool cpu = false;                // a CPU device: few threads run at once
+  // The words of the refusals: the API's names of shared memory and of a workgroup, and the
+  // device.
+  std::string_view memory = "shared";
+  std::string_view workgroups = "workgroups";
+  std::string device = "this device";
+};
+
+// A digit pass's shared memory as its tile kernels lay it out: `fixed` bytes, `per_thread` an
+// invocation, `per_subgroup` a subgroup and `per_key` a key of the tile.
+struct SortTileBytes {
+  std::uint64_t fixed = 0;
+  std::uint64_t per_thread = 0;
+  std::uint64_t per_subgroup = 0;
+  std::uint64_t per_key = 0;
+  // What grows with the invocations alone: the ranking's counters.
+  std::uint64_t counters(std::uint32_t threads, std::uint32_t subgroup) const {
+    return per_thread * threads + per_subgroup * (threads / std::max<std::uint32_t>(subgroup, 1));
+  }
+  std::uint64_t of(SortTile tile, std::uint32_t subgroup) const {
+    return fixed + counters(tile.threads, subgroup) + per_key * tile.keys();
+  }
+};
+
+// A digit pass's tile as an API asks for it.
+struct DigitTileRequest {
+  SortTile wanted;  // the API's policy for this key and ranking, or a knob's tile
+  SortTileBytes bytes;
+  // Where the wanted invocations' counters would take more than half the shared memory, this
+  // many invocations instead (0: the wanted ones still): small subgroups need many counter rows.
+  std::uint32_t crowded_threads = 0;
+  // Whether the device's workgroup (and 1024) caps the invocations, refusing fewer than 256.
+  bool capped = false;
+};
+
+// A tile, or why none fits.
+struct SortTileChoice {
+  SortTile tile;
+  std::string why;  // empty where `tile` fits
+  bool fits() const { return why.empty(); }
+};
+
+// A digit pass's tile: the request's invocations, and as many of its wanted items as the shared
+// memory holds beside what the invocations take; why not, where not one item fits (or, capped,
+// the workgroup takes fewer than 256 invocations: the digit passes' 256 counters, one each).
+SortTileChoice fit_digit_tile(const SortLimits& limits, const DigitTileRequest& request);
+
+// bitonic/smem's tile for keys of `t`: 512 x 8 items of 8 bytes (512 x 4 of 16, 64-bit keys: 32
+// KiB of items a workgroup, CUDA's tile), items then invocations halved until the workgroup and
+// the shared memory take it; powers of two throughout, as the network needs. Always one: 1 x 1
+// at the least.
+SortTile fit_bitonic_tile(const SortLimits& limits, DType t);
+
+// Whether a sort call takes core's wide form (SortPlanOptions::wide): never bitonic/smem; a radix
+// sort past kSortNarrowMaxKeys keys, where `forced`, or where an array of its keys or values
+// passes `binding_bytes` (the most one binding reaches: the narrow form binds every array).
+bool sort_wide_form(SortFamily family, std::uint64_t n, DType t, bool forced,
+                    std::uint64_t binding_bytes = std::numeric_limits<std::uint64_t>::max());
+
+// Why `id` does not take n keys: past sort_plan_max_keys(family). Empty where it does.
+std::string sort_count_refusal(std::string_view id, SortFamily family, std::uint64_t n);
+// Why bitonic/smem's items (items_bytes for n keys of `t`) do not fit one storage-buffer binding
+// of `binding_bytes`: every pass binds them whole. Empty where they do.
+std::string sort_items_refusal(std::string_view id, std::uint64_t n, DType t,
+                               std::uint64_t items_bytes, std::uint64_t binding_bytes);
+
+// Core's options for a sort of `family` over keys of `t` on this device: the digit tile
+// (fit_digit_tile of `digit`) or bitonic's (fit_bitonic_tile), the form, reduce-then-scan's
+// blocks (a GPU's resident wave, or on a CPU device its few threads' worth, so that blocks count
+// several tiles from 2^16 keys up), the table scan's workgroup (up to 1024) and the look-back's
+// patience (0: the forced fallback). Error(unsupported) where no digit tile fits.
+SortPlanOptions sort_plan_options(const SortLimits& limits, SortFamily family, DType t, bool wide,
+                                  std::uint32_t polls, const DigitTileRequest& digit);
+
+}  // namespace xr

@@ -1,0 +1,97 @@
+#include "xreduce/sort_tiles.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "xreduce/error.hpp"
+
+namespace xr {
+namespace {
+
+// A digit pass's counters: 256, one an invocation.
+constexpr std::uint32_t kDigitThreads = 256;
+// The most invocations a sort pass's workgroup takes (a capped digit tile, the table scan).
+constexpr std::uint32_t kMostThreads = 1024;
+// bitonic/smem's tile before the device's limits: CUDA's, 32 KiB of items a workgroup.
+constexpr SortTile kBitonicTile4{512, 8};  // 8-byte items: keys up to 32 bits
+constexpr SortTile kBitonicTile8{512, 4};  // 16-byte items: 64-bit keys
+
+}  // namespace
+
+SortTileChoice fit_digit_tile(const SortLimits& limits, const DigitTileRequest& request) {
+  const SortTileBytes& bytes = request.bytes;
+  SortTile tile = request.wanted;
+  if (request.crowded_threads &&
+      bytes.counters(tile.threads, limits.subgroup) > limits.shared_bytes / 2)
+    tile.threads = request.crowded_threads;
+  if (request.capped) {
+    tile.threads = std::min({tile.threads, limits.max_threads, kMostThreads});
+    if (tile.threads < kDigitThreads)
+      return {tile, "a sort tile needs " + std::string(limits.workgroups) + " of " +
+                        std::to_string(kDigitThreads) + ", " + limits.device + " allows " +
+                        std::to_string(limits.max_threads)};
+  }
+  // Items past the invocations' share: the bytes are linear in them.
+  const std::uint64_t taken = bytes.fixed + bytes.counters(tile.threads, limits.subgroup);
+  const std::uint64_t room = limits.shared_bytes > taken ? limits.shared_bytes - taken : 0;
+  const std::uint64_t item_bytes = std::uint64_t{tile.threads} * bytes.per_key;
+  const std::uint64_t fits = item_bytes ? room / item_bytes : tile.items;
+  tile.items = static_cast<std::uint32_t>(std::min<std::uint64_t>(tile.items, fits));
+  if (tile.items == 0)
+    return {tile, "a sort tile needs more than the " + std::to_string(limits.shared_bytes) +
+                      " bytes of " + std::string(limits.memory) + " memory " + limits.device +
+                      " has"};
+  return {tile, {}};
+}
+
+SortTile fit_bitonic_tile(const SortLimits& limits, DType t) {
+  const std::uint64_t item_bytes = bitonic_item_bytes(t);
+  SortTile tile = item_bytes == 16 ? kBitonicTile8 : kBitonicTile4;
+  tile.threads = std::min(tile.threads, std::bit_floor(limits.max_threads));
+  const auto fits = [&] { return tile.keys() * item_bytes <= limits.shared_bytes; };
+  while (!fits() && tile.items > 1) tile.items /= 2;
+  while (!fits() && tile.threads > 1) tile.threads /= 2;
+  return tile;
+}
+
+bool sort_wide_form(SortFamily family, std::uint64_t n, DType t, bool forced,
+                    std::uint64_t binding_bytes) {
+  if (family == SortFamily::bitonic) return false;
+  // The largest array: the keys, or the 4-byte values of 16-bit keys.
+  const std::uint64_t largest = std::max<std::uint64_t>(size_of(t), 4) * n;
+  return forced || largest > binding_bytes || sort_needs_wide(n);
+}
+
+std::string sort_count_refusal(std::string_view id, SortFamily family, std::uint64_t n) {
+  if (n <= sort_plan_max_keys(family)) return {};
+  return std::string(id) + ": " + std::to_string(n) + " keys pass " +
+         std::to_string(sort_plan_max_keys(family)) + ", the most it takes";
+}
+
+std::string sort_items_refusal(std::string_view id, std::uint64_t n, DType t,
+                               std::uint64_t items_bytes, std::uint64_t binding_bytes) {
+  if (items_bytes <= binding_bytes) return {};
+  return std::string(id) + ": " + std::to_string(n) + " " + std::string(to_string(t)) +
+         " keys take " + std::to_string(items_bytes) +
+         " bytes of items, past one storage-buffer binding (" + std::to_string(binding_bytes) +
+         " bytes)";
+}
+
+SortPlanOptions sort_plan_options(const SortLimits& limits, SortFamily family, DType t, bool wide,
+                                  std::uint32_t polls, const DigitTileRequest& digit) {
+  SortPlanOptions o;
+  if (family == SortFamily::bitonic) {
+    o.bitonic = fit_bitonic_tile(limits, t);
+  } else {
+    const SortTileChoice choice = fit_digit_tile(limits, digit);
+    if (!choice.fits()) throw Error(ErrorCategory::unsupported, choice.why);
+    o.tile = choice.tile;
+  }
+  o.wide = wide;
+  o.wave = limits.cpu ? 16 : 256;
+  o.scan_threads = std::min(kMostThreads, limits.max_threads);
+  o.polls = polls;
+  return o;
+}
+
+}  // namespace xr

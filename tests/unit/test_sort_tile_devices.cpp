@@ -1,0 +1,186 @@
+// The sort tiles Vulkan's and OpenCL's translators (vk_sort_plan.cpp, cl_sort_plan.cpp) pick for
+// synthetic devices through core's fitting (xreduce/sort_tiles.hpp): lavapipe (subgroups of 8,
+// 32 or 64 KiB of shared memory), a GPU (subgroups of 32, 48 KiB), pocl (no sub-groups, 512 KiB
+// of local memory). White-box: it links each backend's internals, and runs without a device.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "xreduce/sort_plan.hpp"
+
+#ifdef XR_TEST_VULKAN
+#include "vk_sort_plan.hpp"
+#endif
+#ifdef XR_TEST_OPENCL
+#include "cl_sort_plan.hpp"
+#endif
+
+namespace {
+
+bool same(xr::SortTile a, xr::SortTile b) {
+  return a.threads == b.threads && a.items == b.items;
+}
+
+}  // namespace
+
+#ifdef XR_TEST_VULKAN
+namespace {
+
+xr::vulkan::DeviceFacts vulkan_device(std::uint32_t subgroup, std::uint32_t shared, bool cpu) {
+  xr::vulkan::DeviceFacts f;
+  f.limits.maxComputeWorkGroupCount = std::array<std::uint32_t, 3>{65535, 65535, 65535};
+  f.limits.maxComputeWorkGroupInvocations = 1024;
+  f.limits.maxComputeWorkGroupSize = std::array<std::uint32_t, 3>{1024, 1024, 64};
+  f.limits.maxComputeSharedMemorySize = shared;
+  f.limits.maxStorageBufferRange = cpu ? 134217728u : 4294967295u;
+  f.subgroup_size = f.min_subgroup_size = f.max_subgroup_size = subgroup;
+  f.type = cpu ? xr_vkhpp::PhysicalDeviceType::eCpu : xr_vkhpp::PhysicalDeviceType::eDiscreteGpu;
+  return f;
+}
+
+struct VulkanCase {
+  const char* device;
+  std::uint32_t subgroup, shared;
+  bool cpu;
+  xr::vulkan::SortRanking ranking;
+  xr::DType t;
+  xr::SortTile tile;
+};
+
+}  // namespace
+
+TEST_CASE("Vulkan's digit and bitonic tiles on lavapipe and a GPU", "[unit][sort][vulkan]") {
+  using R = xr::vulkan::SortRanking;
+  using xr::DType;
+  const VulkanCase cases[] = {
+      {"lavapipe 32 KiB", 8, 32768, true, R::ballots, DType::u32, {256, 10}},
+      {"lavapipe 32 KiB", 8, 32768, true, R::ballots, DType::u64, {256, 5}},
+      {"lavapipe 32 KiB", 8, 32768, true, R::counting, DType::f16, {256, 12}},
+      {"lavapipe 32 KiB", 8, 32768, true, R::counting, DType::i64, {256, 8}},
+      {"lavapipe 64 KiB", 8, 65536, true, R::ballots, DType::f32, {256, 10}},
+      {"lavapipe 64 KiB", 8, 65536, true, R::counting, DType::u32, {256, 20}},
+      {"lavapipe 64 KiB", 8, 65536, true, R::counting, DType::f64, {256, 10}},
+      {"GPU 48 KiB", 32, 49152, false, R::ballots, DType::u32, {768, 10}},
+      {"GPU 48 KiB", 32, 49152, false, R::ballots, DType::u64, {768, 5}},
+      {"GPU 48 KiB", 32, 49152, false, R::counting, DType::bf16, {256, 20}},
+      {"GPU 48 KiB", 32, 49152, false, R::counting, DType::u64, {256, 10}},
+  };
+  for (const VulkanCase& c : cases)
+    for (const bool wide : {false, true}) {
+      CAPTURE(c.device, std::string(xr::to_string(c.t)), wide, int(c.ranking));
+      const auto f = vulkan_device(c.subgroup, c.shared, c.cpu);
+      xr::vulkan::SortKnobs knobs;
+      knobs.polls = 9;
+      const xr::SortPlanOptions o =
+          xr::vulkan::sort_plan_options(f, xr::SortFamily::onesweep, c.t, wide, c.ranking, knobs);
+      CHECK(same(o.tile, c.tile));
+      CHECK(o.wave == (c.cpu ? 16u : 256u));
+      CHECK(o.scan_threads == 1024);
+      CHECK(o.polls == 9);
+      const xr::SortPlanOptions b =
+          xr::vulkan::sort_plan_options(f, xr::SortFamily::bitonic, c.t, false, c.ranking, knobs);
+      CHECK(same(b.bitonic, xr::size_of(c.t) == 8 ? xr::SortTile{512, 4} : xr::SortTile{512, 8}));
+    }
+  // A knob's tile keeps its invocations: lavapipe's 32 KiB hold 768 of them by counting alone.
+  auto lavapipe = vulkan_device(8, 32768, true);
+  xr::vulkan::SortKnobs knobs;
+  knobs.tile = xr::SortTile{768, 10};
+  CHECK(same(xr::vulkan::sort_plan_options(lavapipe, xr::SortFamily::onesweep, DType::u32, false,
+                                           R::counting, knobs)
+                 .tile,
+             {768, 2}));
+  CHECK_THROWS_WITH(xr::vulkan::sort_plan_options(lavapipe, xr::SortFamily::onesweep, DType::u32,
+                                                  false, R::ballots, knobs),
+                    "a sort tile needs more than the 32768 bytes of shared memory this device has");
+}
+
+TEST_CASE("Vulkan's sort dispatches take core's window, mode and smallest subgroup",
+          "[unit][sort][vulkan]") {
+  const auto f = vulkan_device(8, 32768, true);
+  const xr::vulkan::SortSpec& spec = *xr::vulkan::find_sort("radix/onesweep");
+  xr::vulkan::SortKnobs knobs;
+  knobs.polls = 64;
+  knobs.force_counting = true;
+  const xr::vulkan::SortDispatches d = xr::vulkan::sort_dispatches(
+      spec, f, 100000, xr::DType::i64, xr::SortOrder::descending, {0, 64}, true, knobs);
+  REQUIRE_FALSE(d.passes.empty());
+  for (const xr::vulkan::SortDispatch& p : d.passes) {
+    CAPTURE(p.module);
+    CHECK(p.window == xr::kSortLookBackWindow);
+    CHECK(p.sort_mode == 5);  // signed, descending
+    CHECK(p.min_subgroup == 8);
+  }
+  CHECK(d.passes.back().module == "sort_onesweep.k64.pairs.count");
+  CHECK(d.passes.back().workgroup == 256);
+  CHECK(d.passes.back().items == 8);
+}
+#endif
+
+#ifdef XR_TEST_OPENCL
+namespace {
+
+xr::opencl::DeviceFacts opencl_device(const char* name, bool warps, std::uint64_t local,
+                                      std::size_t work_group, bool cpu) {
+  xr::opencl::DeviceFacts f;
+  f.info.name = name;
+  f.subgroups = warps ? xr::opencl::SubgroupPath::nvidia_ptx : xr::opencl::SubgroupPath::single;
+  f.local_memory = local;
+  f.max_work_group = work_group;
+  f.type = cpu ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU;
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("OpenCL's digit and bitonic tiles on pocl and a GPU", "[unit][sort][opencl]") {
+  using xr::DType;
+  using xr::SortFamily;
+  using xr::SortTile;
+  const auto pocl = opencl_device("pocl", false, 524288, 4096, true);
+  const auto gpu = opencl_device("gpu", true, 49152, 1024, false);
+  for (const bool wide : {false, true}) {
+    CAPTURE(wide);
+    const auto tile = [&](const xr::opencl::DeviceFacts& f, DType t,
+                          std::optional<SortTile> knob = {}) {
+      return xr::opencl::sort_plan_options(f, SortFamily::reduce_then_scan, t, wide, 64, knob).tile;
+    };
+    CHECK(same(tile(pocl, DType::u32), {256, 8}));
+    CHECK(same(tile(pocl, DType::f64), {256, 8}));
+    CHECK(same(tile(pocl, DType::u64, SortTile{1024, 32}), {1024, 27}));
+    CHECK(same(tile(gpu, DType::f32), {512, 18}));
+    CHECK(same(tile(gpu, DType::i64), {512, 9}));
+    CHECK(same(tile(gpu, DType::u32, SortTile{1024, 32}), {1024, 7}));
+  }
+  const xr::SortPlanOptions o =
+      xr::opencl::sort_plan_options(pocl, SortFamily::bitonic, DType::u64, false, 64, {});
+  CHECK(same(o.bitonic, {512, 4}));
+  CHECK(o.wave == 16);
+  CHECK(o.scan_threads == 1024);
+  CHECK(xr::opencl::sort_plan_options(gpu, SortFamily::onesweep, DType::u32, false, 64, {}).wave ==
+        256);
+  CHECK_THROWS_WITH(xr::opencl::sort_plan_options(opencl_device("narrow", true, 49152, 128, false),
+                                                  SortFamily::onesweep, DType::u32, false, 64, {}),
+                    "a sort tile needs work-groups of 256, narrow allows 128");
+  CHECK_THROWS_WITH(xr::opencl::sort_plan_options(opencl_device("small", false, 4096, 1024, false),
+                                                  SortFamily::onesweep, DType::u32, false, 64, {}),
+                    "a sort tile needs more than the 4096 bytes of local memory small has");
+}
+
+TEST_CASE("OpenCL's onesweep builds with core's window and mode", "[unit][sort][opencl]") {
+  const auto gpu = opencl_device("gpu", true, 49152, 1024, false);
+  const xr::opencl::SortSpec& spec = *xr::opencl::find_sort("radix/onesweep");
+  const xr::opencl::SortLaunches l = xr::opencl::sort_launches(
+      spec, gpu, 100000, xr::DType::f32, xr::SortOrder::descending, {0, 32}, false, 64);
+  CHECK(l.mode == 6);  // float, descending
+  bool onesweep = false;
+  for (const xr::opencl::SortLaunch& p : l.passes)
+    if (p.key.kernel == "sort_onesweep") {
+      onesweep = true;
+      CHECK(p.key.defines == "-DK32 -DWINDOW=" + std::to_string(xr::kSortLookBackWindow));
+      CHECK(p.key.workgroup == 512);
+      CHECK(p.key.unroll == 18);
+    }
+  CHECK(onesweep);
+}
+#endif
