@@ -152,8 +152,8 @@ struct ClaimDefaults {
   std::optional<DType> dtype;
   std::optional<Op> op;
   std::optional<ScanKind> kind;  // where a kernel is a scan
-  // "--dtype f32 --op sum: the --kernel's first claims (seed003_1_interleaved.hlsl), as no flag
-  // named them"; empty when nothing was taken.
+  // "--dtype f32 --op sum: the --kernel's first claims (an HLSL step that hard-codes float and +=),
+  // as no flag named them"; empty when nothing was taken.
   std::string note;
 };
 ClaimDefaults claim_defaults(const std::vector<UserKernel>& kernels, const GivenAxes& given);

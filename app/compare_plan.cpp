@@ -17,7 +17,7 @@
 namespace xr::app {
 namespace {
 
-// Default size of compare: seed 000's 2^24 elements.
+// Default size of compare: 2^24 elements, the classic reduction benchmark size.
 constexpr std::uint64_t kDefaultN = std::uint64_t{1} << 24;
 
 // --transfers' default sizes in bytes: from 1 MiB, where a transfer's fixed costs show, past

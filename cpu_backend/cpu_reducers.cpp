@@ -18,7 +18,7 @@
 namespace xr::cpu {
 namespace {
 
-// Seed 000's recursiveReduce: interleaved pairs data[i] op= data[i + stride], halving the size.
+// The classic recursiveReduce: interleaved pairs data[i] op= data[i + stride], halving the size.
 // Made correct for odd sizes (the middle element carries over) and non-destructive: the first
 // level reads the input and writes a scratch buffer the later levels reduce in place. The pairs
 // combine in the device's accumulator type (float for f16/bf16), as the GPUs' trees do.

@@ -1,6 +1,6 @@
-// The CPU scan variants (seed 001's CPU row). Float sums accumulate in double and round once per
-// element, as the reduce variants do (f64 in long double), so the reference backend is the most
-// accurate one; integer sums wrap like the GPUs'.
+// The CPU scan variants (the CPU row of the BIT scan's table). Float sums accumulate in double and
+// round once per element, as the reduce variants do (f64 in long double), so the reference backend
+// is the most accurate one; integer sums wrap like the GPUs'.
 #include <algorithm>
 #include <execution>
 #include <numeric>

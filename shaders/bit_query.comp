@@ -1,9 +1,9 @@
 #version 450
-// bit/one-layer and bit/between-blocks query (CUDA's calc_sum_using_bit, the seed's first form):
-// output i is the Fenwick prefix of position i + 1 (inclusive) or i (exclusive), accumulated
-// from the right end leftwards (node op acc) in the output element itself. The output is
-// volatile, as the seed's pointer was: one real global read-modify-write per tree node, which is
-// what this variant measures (glslang decorates it Coherent as well).
+// bit/one-layer and bit/between-blocks query (CUDA's calc_sum_using_bit, the original's first
+// form): output i is the Fenwick prefix of position i + 1 (inclusive) or i (exclusive), accumulated
+// from the right end leftwards (node op acc) in the output element itself. The output is volatile,
+// as the original's pointer was: one real global read-modify-write per tree node, which is what
+// this variant measures (glslang decorates it Coherent as well).
 #include "scan_common.glsl"
 
 // The output element at pc.dst, volatile (see above).

@@ -73,11 +73,11 @@
 // Held as uint16_t in buffers only and converted at once to 32 bits (16-bit storage, no 16-bit
 // arithmetic: no shaderInt16 needed).
 // A vector of four is a uvec2 of packed pairs (element 0 in the low half of x), one 64-bit access
-// whatever a compiler makes of u16vec4. H200, 2^27 f16, u16vec4 -> uvec2: the look-back's tile pass
-// alone 0.358 -> 0.350 ms, fast/reduce-then-scan 0.328 -> 0.317 ms. The fast/* scan tiles take 8 to
-// a lane, one 16-byte uvec4 (scan_common.glsl, scan_vector_tile.glsl). The f16 look-back's extra
-// cost is narrow_bits below: its tile alone costs 0.134 ms more than bf16's at 2^28 on an H200
-// (docs/results/H200/compiled); packHalf2x16 would need float controls' RTE mode to be exact.
+// whatever a compiler makes of u16vec4, which is faster in both fast/* scans. The fast/* scan
+// tiles take 8 to a lane, one 16-byte uvec4 (scan_common.glsl, scan_vector_tile.glsl). The f16
+// look-back's extra cost over bf16's is narrow_bits below (docs/results/H200/compiled; the runs
+// are in docs/results/H200/tuning-notes.md); packHalf2x16 would need float controls' RTE mode to
+// be exact.
 #define E uint16_t
 #define E4 uvec2
 #define E_BYTES 2
@@ -187,8 +187,8 @@ layout(local_size_x_id = 0) in;
 //  - XR_ADDRESS: by device address (pc.src, pc.dst, pc.aux), for arrays past one storage-buffer
 //    binding (maxStorageBufferRange) or past 2^31 elements;
 //  - otherwise: by descriptor bindings 0, 1, 2 (the same buffers), 32-bit indices. Below the
-//    binding limit it is as fast on an H200 and 2-3x faster on lavapipe, whose loads through
-//    device addresses go element by element, and synchronization validation sees its accesses.
+//    binding limit it is as fast on a GPU and faster on lavapipe, whose loads through device
+//    addresses go element by element, and synchronization validation sees its accesses.
 // Shaders index both alike, with IDX element indices (absolute: add pc.in_offset etc. yourself)
 // and PC_N elements (params.glsl).
 #ifdef XR_ADDRESS

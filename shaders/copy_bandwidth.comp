@@ -2,8 +2,8 @@
 // The copy probe behind Backend::measure_copy_bandwidth_gbps: 128-bit loads and stores over a
 // grid-stride loop, UNROLL loads in flight per invocation before their stores. A shader, like
 // the read probe and like the copy kernel behind cudaMemcpy's device-to-device path, because
-// vkCmdCopyBuffer may go through a DMA engine (850 GB/s on an H200, against 4196 GB/s for
-// cudaMemcpyAsync), which is not what a scan shader competes with.
+// vkCmdCopyBuffer may go through a DMA engine, far slower than cudaMemcpyAsync's copy kernel
+// (docs/results/H200/tuning-notes.md), which is not what a scan shader competes with.
 // Operands (params.glsl): PC_N 16-byte vectors from pc.src to pc.dst.
 #extension GL_EXT_control_flow_attributes : require
 #include "params.glsl"

@@ -13,7 +13,8 @@ layout(constant_id = 1) const uint VECS = 8;
 // A lane's elements per segment: 4 (one T4, 16 bytes or 32 of 8-byte types), or 8 of the 16-bit
 // types, one 16-byte vector widened into two T4, as CUDA's lanes take 16 bytes whatever the
 // element: a 16-bit tile then does an f32 tile's subgroup scans and shuffles per 16 bytes, not per
-// 8 (the host's lane_elements; measured on an H200 at 2^28: docs/results/H200/compiled).
+// 8 (the host's lane_elements; core's shape exception carries the runs,
+// docs/results/H200/compiled).
 #if E_BYTES == 2
 const uint LANE_T4 = 2u;
 #else

@@ -1,5 +1,5 @@
 #version 450
-// smem/complete-unroll (Harris #6, seed 000 CompleteUnroll<iBlockSize>): #5 with every step
+// smem/complete-unroll (Harris #6, classic CompleteUnroll<iBlockSize>): #5 with every step
 // unrolled for the workgroup size given as a specialization constant.
 #extension GL_KHR_shader_subgroup_basic : require
 #include "common.glsl"

@@ -1,5 +1,5 @@
 #version 450
-// smem/first-add (Harris #4, seed 000 Unrolling2): each invocation adds two elements, WG apart,
+// smem/first-add (Harris #4, classic Unrolling2): each invocation adds two elements, WG apart,
 // while loading, so a workgroup covers 2*WG elements and no invocation idles in the first step.
 #extension GL_EXT_control_flow_attributes : require
 #include "common.glsl"

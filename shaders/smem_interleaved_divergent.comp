@@ -1,5 +1,5 @@
 #version 450
-// smem/interleaved-divergent (Harris #1, seed 003 #1): interleaved addressing with a modulo
+// smem/interleaved-divergent (Harris #1, HLSL step #1): interleaved addressing with a modulo
 // test, so the active invocations of every step are scattered across subgroups (divergent).
 #include "common.glsl"
 

@@ -1,5 +1,5 @@
 #version 450
-// smem/interleaved-strided (Harris #2, seed 003 #2): the same pairs as #1, but invocation tid
+// smem/interleaved-strided (Harris #2, HLSL step #2): the same pairs as #1, but invocation tid
 // handles index 2*s*tid, so the active invocations are contiguous (no divergence, bank
 // conflicts instead).
 #include "common.glsl"

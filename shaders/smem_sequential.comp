@@ -1,5 +1,5 @@
 #version 450
-// smem/sequential (Harris #3, seed 003 #3): sequential addressing, the active half folds the
+// smem/sequential (Harris #3, HLSL step #3): sequential addressing, the active half folds the
 // upper half onto itself (conflict-free, half the invocations idle from the first step).
 #extension GL_EXT_control_flow_attributes : require
 #include "common.glsl"

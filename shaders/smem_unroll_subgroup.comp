@@ -1,9 +1,9 @@
 #version 450
 // smem/unroll-last-warp (Harris #5) as "unroll within a subgroup": first-add loading, workgroup
 // barriers while more than two subgroups' worth of slots hold data, then the last steps inside
-// subgroup 0 with subgroup barriers (the Vulkan counterpart of __syncwarp(), where the seed's
+// subgroup 0 with subgroup barriers (the Vulkan counterpart of __syncwarp(), where the original's
 // `volatile` warp-synchronous code is a data race), from 2 x subgroup-size slots as CUDA's last
-// warp: the shape and its H200 measurement are in smem_unrolled.glsl. Correct for any subgroup
+// warp: the shape and why are in smem_unrolled.glsl. Correct for any subgroup
 // size (lavapipe 8, NVIDIA 32), given full subgroups and a workgroup of at least one subgroup
 // (the host checks both).
 #extension GL_KHR_shader_subgroup_basic : require

@@ -5,8 +5,8 @@
 // workgroup; from the subgroup size down (2 x subgroup-size live slots, as CUDA's last warp
 // reads 64) they run in subgroup 0 with subgroup barriers. The test against gl_SubgroupSize is
 // uniform, so every barrier stays in uniform control flow, and the fold is correct for any
-// subgroup size. H200, 2^28 f32 (bench/gpu/tail): the tail from 16 after a workgroup barrier at
-// 32 took 0.570 ms, this shape 0.532 (CUDA's 0.468).
+// subgroup size. Starting the subgroup tail at 2 x subgroup size beats a tail from 16 after a
+// workgroup barrier at 32 (bench/gpu/tail; docs/results/H200/tuning-notes.md).
 // Requires: shared T sdata[WG] filled and followed by barrier(); GL_KHR_shader_subgroup_basic.
 // Result: sdata[0], visible to subgroup 0 only; write it from `if (gl_SubgroupID == 0)`.
 

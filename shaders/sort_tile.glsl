@@ -19,9 +19,10 @@ shared uint staged[TILE * KEY_WORDS];  // the tile in digit order: keys, then va
 // digit counts and first places, handed between the invocations of digits and of words.
 shared IDX digit_first[kRadix];
 
-// Registers decide how many workgroups an SM holds (134 a thread with a digit, a rank and an
-// output digit per item at 384 x 20 on an H200: one workgroup): digits go four to a word, and a
-// key is staged as soon as it is ranked, so only pairs keep their ranks (for the values).
+// Registers decide how many workgroups an SM holds (a digit, a rank and an output digit per item
+// hold a tile to one workgroup an SM; docs/results/H200/tuning-notes.md): digits go four to a
+// word, and a key is staged as soon as it is ranked, so only pairs keep their ranks (for the
+// values).
 const uint kDigitWords = (ITEMS + 3u) / 4u;
 BITS tile_key[ITEMS];
 uint tile_digits[kDigitWords];

@@ -1,7 +1,7 @@
 #version 450
-// subgroup/shuffle-down (seed 002 warpReduce/blockReduce with __shfl_down_sync): a tree of
-// subgroupShuffleDown steps; lane 0 ends with the subgroup's value. Lanes whose source lies past
-// the subgroup read an undefined value, which never reaches lane 0.
+// subgroup/shuffle-down (the classic warp-shuffle warpReduce/blockReduce with __shfl_down_sync): a
+// tree of subgroupShuffleDown steps; lane 0 ends with the subgroup's value. Lanes whose source lies
+// past the subgroup read an undefined value, which never reaches lane 0.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle_relative : require
 #include "common.glsl"

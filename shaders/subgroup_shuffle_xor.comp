@@ -1,6 +1,7 @@
 #version 450
-// subgroup/shuffle-xor (seed 002 __shfl_xor_sync): a butterfly of subgroupShuffleXor steps;
-// every lane ends with the subgroup's value (a+b == b+a, so they agree bitwise for floats too).
+// subgroup/shuffle-xor (the classic warp-shuffle __shfl_xor_sync): a butterfly of
+// subgroupShuffleXor steps; every lane ends with the subgroup's value (a+b == b+a, so they agree
+// bitwise for floats too).
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #include "common.glsl"

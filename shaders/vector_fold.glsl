@@ -4,7 +4,7 @@
 // Requires: common.glsl's src_at and src4_at (the pass's input at pc.src).
 
 // Vector loads per invocation and iteration (4 x 16 bytes in flight). Not swept against other
-// values; with it fast/vectorized reaches 95% of the read probe on an H200 at 2^28 f32.
+// values; with it fast/vectorized streams near the read probe (docs/results/H200/tuning-notes.md).
 layout(constant_id = 1) const uint UNROLL = 4;
 
 T vector_fold(uint gid, uint threads) {

@@ -42,7 +42,8 @@ Table overhead_table(const std::vector<Overhead>& overheads);
 // compare --transfers for one backend: the link row (the anchor), then its own path by size.
 Table transfer_table(const TransferTable& t, const std::vector<TransferShares>& shares);
 
-// The seed 000 table of one backend at one point, plus % of peak and the CUB ratio when known.
+// The ladder table (the classic reduction kernels' rows in ladder order) of one backend at one
+// point, plus % of peak and the CUB ratio when known.
 Table ladder_table(const AnalyzedReport& ar, const Ladder& ladder);
 // The variants measured on CUDA and another GPU API at one point: CUDA's time and GB/s, and each
 // other API's (those of partner_apis(here)) with its time over CUDA's.

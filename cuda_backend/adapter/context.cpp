@@ -104,8 +104,8 @@ namespace {
 constexpr std::size_t kProbeBytes = std::size_t(1) << 30;
 constexpr int kProbeRuns = 11;
 // Untimed runs first: the probe is the first thing a compare measures, while the clocks may
-// still ramp from idle. With one warm-up and no gate the probe came out 1-2 % under lib/cub's
-// 2^28 stream on the H200 (4248 against 4301 GB/s).
+// still ramp from idle; with one warm-up it reads under what lib/cub streams
+// (docs/results/H200/tuning-notes.md).
 constexpr int kProbeWarmups = 4;
 constexpr unsigned kProbeMaxWaves = 4;  // read probe grids: 1, 2 and 4 resident waves
 }  // namespace
@@ -232,8 +232,8 @@ double Context::read_bandwidth_gbps() {
   DeviceBuffer buf(bytes);
   DeviceBuffer sink(std::size_t(kProbeMaxWaves * stream_read_blocks(limits_)) * sizeof(unsigned));
   XR_CUDA_CHECK(cudaMemsetAsync(buf.get(), 1, bytes, stream()));
-  // The best of a few grid shapes, so a variant is not measured above a peak the probe's one
-  // shape happened to miss (H200, 2^28 f32: one wave streamed 4278 GB/s, lib/cub 4310).
+  // The best of a few grid shapes, so a variant never streams above a peak the probe's one
+  // shape happened to miss (docs/results/H200/tuning-notes.md).
   for (unsigned waves = 1; waves <= kProbeMaxWaves; waves *= 2)
     read_gbps_ = std::max(read_gbps_, probe_gbps(static_cast<double>(bytes), [&] {
                             enqueue_stream_read(buf.get(), bytes, sink.as<unsigned>(), limits_,

@@ -60,7 +60,7 @@ void CudaArray::read_into(HostArray& out) const {
 namespace {
 
 // Device memory kept free beside an array: scratch (partials are < 1% of n), CUB temp storage,
-// the L2-flush buffer and the driver's own needs. A starting point, not measured.
+// the L2-flush buffer and the driver's own needs. A generous starting point, not a tuned number.
 constexpr std::uint64_t kReserveBytes = std::uint64_t(512) << 20;
 
 class CudaBackend final : public Backend {

@@ -1,6 +1,6 @@
 // Users' kernels as CUDA variants (`--kernel FILE.cu|.ptx|.cubin`): a Reducer that runs the
-// kernel's one pass again over its partials until one value is left (seed 000's recursive
-// scheme), and a Scanner that runs its passes in order over (input, output, zeroed scratch);
+// kernel's one pass again over its partials until one value is left (the classic recursive
+// reduction), and a Scanner that runs its passes in order over (input, output, zeroed scratch);
 // both plan once per (n, dtype, op) and time their launches behind the gate like the built-in
 // variants (timing.hpp).
 #include "user_variants.hpp"

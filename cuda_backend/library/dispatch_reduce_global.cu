@@ -1,8 +1,8 @@
-// global/*: seed 000's in-place kernels. Each pass reduces blocks of block x K elements in place
-// and writes one partial per block; the next pass runs the same kernel over the partials. They
-// keep to the 32-bit types seed 000 ran (i32, u32, f32): the partials live in the input itself,
-// which for f16 / bf16 has no room for their float partials; the 64-bit types would fit but are
-// not instantiated, as the ladder exists to reproduce the seed's table.
+// global/*: the classic in-place reduction kernels. Each pass reduces blocks of block x K elements
+// in place and writes one partial per block; the next pass runs the same kernel over the partials.
+// They keep to the 32-bit types the classic kernels ran (i32, u32, f32): the partials live in the
+// input itself, which for f16 / bf16 has no room for their float partials; the 64-bit types would
+// fit but are not instantiated, as the ladder exists to reproduce the original's table.
 #include "kernels/reduce_global.cuh"
 #include "reduce_dispatch.hpp"
 
@@ -52,7 +52,7 @@ void enqueue_reduce_global(const ReducePlan& plan, const ReduceBuffers& bufs, cu
           k::global_complete_unroll<T, O, 0><<<p.grid, p.block, 0, stream>>>(src, dst, p.elems);
           break;
         case ReduceKernel::global_complete_unroll_template:
-          // The seed's switch: the block size becomes a template constant.
+          // The original's switch: the block size becomes a template constant.
           switch (p.block) {
             case 1024:
               k::global_complete_unroll<T, O, 1024><<<p.grid, 1024, 0, stream>>>(src, dst, p.elems);

@@ -1,13 +1,13 @@
-// warp/*: seed 002's deviceReduce. A grid-stride pass of at most 1024 blocks of 512 threads,
-// then one block of 1024 threads over the partials.
+// warp/*: the classic warp-shuffle deviceReduce. A grid-stride pass of at most 1024 blocks of 512
+// threads, then one block of 1024 threads over the partials.
 #include "kernels/reduce_warp.cuh"
 #include "reduce_dispatch.hpp"
 
 namespace xr::cuda::detail {
 namespace {
 
-// Seed 002's constants: `threads = 512; blocks = min((n + threads - 1) / threads, 1024)` and a
-// second launch <<<1, 1024>>>.
+// The classic warp-shuffle reduce's constants: `threads = 512; blocks = min((n + threads - 1) /
+// threads, 1024)` and a second launch <<<1, 1024>>>.
 constexpr unsigned kMaxBlocks = 1024;
 constexpr unsigned kFinalBlock = 1024;
 // At most this many elements go straight to the one-block launch (<= 4 loop trips a thread).

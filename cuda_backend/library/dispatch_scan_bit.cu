@@ -1,10 +1,10 @@
-// bit/*: seed 001's Fenwick-tree scan. The tree (n elements) lives in scratch: built from the
+// bit/*: the Fenwick-tree (BIT) scan. The tree (n elements) lives in scratch: built from the
 // input, then queried into the output; the input is never written.
 //
 // Plan fields: offsets[0] = 0, the tree (n accumulator values), counts[0] = n, its elements;
 // offsets[1], for types that are not their own accumulator (f16, bf16) only: n accumulator values
-// where bit/one-layer and bit/between-blocks accumulate their queries. block = tile = the seed's
-// 256; tiles = the blocks of the in-block build and of the query; grid = tiles, except
+// where bit/one-layer and bit/between-blocks accumulate their queries. block = tile = the
+// original's 256; tiles = the blocks of the in-block build and of the query; grid = tiles, except
 // bit/cooperative, whose grid is capped at one co-resident wave. The tree is fully rewritten by
 // every call, so the zero fill is not relied on.
 #include "kernels/scan_bit.cuh"
@@ -14,8 +14,8 @@
 namespace xr::cuda::detail {
 namespace {
 
-// Seed 001 launches every kernel with dim3 dimBlock(256) (and gen_bit_between_blocks as
-// <<<1, 256>>>): core's shared shape of every bit/* id, so the ladder reproduces the seed's
+// The BIT scan launches every kernel with dim3 dimBlock(256) (and gen_bit_between_blocks as
+// <<<1, 256>>>): core's shared shape of every bit/* id, so the ladder reproduces the original's
 // steps. The unrolled and cooperative kernels take it as a compile-time size.
 constexpr unsigned kBitBlock = shared_shape(Primitive::scan, "bit/one-layer").threads;
 static_assert(shared_shape(Primitive::scan, "bit/unrolled").threads == kBitBlock);
@@ -38,9 +38,9 @@ Policy policy_scan_bit(ScanKernel k, const DeviceLimits& /*dev*/) {
     case ScanKernel::bit_between_blocks:
     case ScanKernel::bit_smem:
     case ScanKernel::bit_unrolled:
-      return {int(kBitBlock), 1, 4, 0, "seed 001: block 256"};
+      return {int(kBitBlock), 1, 4, 0, "BIT scan: block 256"};
     case ScanKernel::bit_cooperative:
-      return {int(kBitBlock), 1, 4, 0, "seed 001: block 256; grid: one co-resident wave"};
+      return {int(kBitBlock), 1, 4, 0, "BIT scan: block 256; grid: one co-resident wave"};
     default:
       throw Error(ErrorCategory::unsupported, "cuda: not a bit/* scan kernel");
   }

@@ -16,20 +16,18 @@ namespace xr::cuda::detail {
 namespace {
 
 // The look-back's tile: core's shared shape (xreduce/shapes.hpp holds the sweep that chose it,
-// xreduce_cuda_scan_tune on an H200), 8 vectors of 16 bytes. Its pauses below are what pays:
-// hundreds of warps polling the same status lines slow every L2 access (H200, 2^28, 256 x 4
-// vectors: 0.890 / 0.922 ms u32 / f32 without pauses, 0.729 / 0.771 with them; CUB's sm90
-// tuning pauses likewise). Drawing tiles from the counter rather than taking blockIdx.x costs
-// 1-2% (256 x 8: 0.688 against 0.682 ms) and buys independence from the order in which the
-// hardware starts blocks.
+// xreduce_cuda_scan_tune), 8 vectors of 16 bytes. Its pauses below are what pays: hundreds of
+// warps polling the same status lines slow every L2 access (CUB's sm90 tuning pauses likewise).
+// Drawing tiles from the counter rather than taking blockIdx.x costs little and buys
+// independence from the order in which the hardware starts blocks. The runs behind both are in
+// docs/results/H200/tuning-notes.md.
 constexpr TileShape kLookBack = shared_shape(Primitive::scan, "fast/decoupled-lookback");
 constexpr int kLookBackBlock = kLookBack.threads;
 constexpr int kLookBackVecs = kLookBack.items / 4;
 // 8-byte accumulators (i64, u64, f64): 128 x 16 vectors of two elements, core's shared 128 x 32
-// in elements, with the halves tile states. H200, 2^28, cold, xreduce_cuda_scan_tune, u64 / f64
-// ms: 128 x 16 1.198 / 1.193 (1.03x / 1.09x CUB), 256 x 16 1.209 / 1.190, 256 x 8 1.264 / 1.256,
-// 128 x 8 1.246 / 1.240, CUB's 224 x 24 items 1.300 / 1.289; the split layout's best, 256 x 16
-// (the policy before), 1.475 / 1.453.
+// in elements, with the halves tile states: the fastest point of a block x vectors sweep, and
+// ahead of the split layout's best (the sweep is in docs/results/H200/tuning-notes.md; the
+// policy's chosen_by carries the ratio to CUB).
 constexpr int k8ByteLookBackBlock = 128;
 constexpr int k8ByteLookBackVecs = 16;
 constexpr int lookback_block(std::size_t acc_bytes) {
@@ -41,7 +39,7 @@ constexpr int lookback_vecs(std::size_t acc_bytes) {
 constexpr unsigned kFirstWaitNs = 1200;
 constexpr unsigned kSpinNs = 600;
 // reduce-then-scan: each persistent block rescans a chunk of core's 256 x 4-vector tiles (its
-// pass 3 ran at 3.9 TB/s of its 3n bytes in the first H200 measurement; not swept further).
+// pass 3 streams its 3n bytes near the read peak; not swept).
 constexpr TileShape kReduceThenScan = shared_shape(Primitive::scan, "fast/reduce-then-scan");
 constexpr int kBlock = kReduceThenScan.threads;
 constexpr int kVecs = kReduceThenScan.items / 4;
@@ -63,7 +61,7 @@ unsigned wave(Kernel kernel, const DeviceLimits& dev) {
 
 // Elements of one tile of `t`. A tile is a number of 16-byte vectors whatever the dtype, so the
 // bytes per tile and in flight per block stay those tuned on 32-bit types (but for the 8-byte
-// look-back above; f16 / bf16 look-back: 1.30x CUB's float-accumulator scan, H100, 2^28).
+// look-back above; the f16 / bf16 look-back's ratio to CUB is core's shape-exception evidence).
 std::size_t tile_elems(int block, int vecs, DType t) {
   return std::size_t(block) * vecs * (16 / size_of(t));
 }

@@ -21,7 +21,8 @@ constexpr BitonicShape kPackedShape{512, 8};  // 8-byte items: keys up to 32 bit
 constexpr BitonicShape kWideShape{512, 4};    // 16-byte items: 64-bit keys
 template <class Bits>
 constexpr BitonicShape kShape = sizeof(Bits) <= 4 ? kPackedShape : kWideShape;
-// Threads of a global merge step and of the gather, one pair or key each; not measured.
+// Threads of a global merge step and of the gather, one pair or key each; a conventional size, not
+// tuned.
 constexpr int kStepBlock = 256;
 
 template <class Bits>

@@ -15,8 +15,8 @@ namespace xr::cuda::detail {
 namespace {
 
 // The downsweep's tile per key width, 256 threads x kItems keys, warp-striped: onesweep's (see
-// dispatch_sort_onesweep.cu), at 3 blocks per SM (80 registers), where 4 spill. A starting
-// point, not yet measured on its own.
+// dispatch_sort_onesweep.cu), at 3 blocks per SM (80 registers), where 4 spill. Onesweep's
+// shape taken as it is, not swept for this kernel.
 struct RadixShape {
   int threads;
   int items;

@@ -45,23 +45,38 @@ std::optional<Allocation> allocation_of(const void* p) {
   return Allocation{static_cast<std::uintptr_t>(base), bytes};
 }
 
-// The library's choice, from the H200 report (docs/results/H200/results.json, i32 and f32 sums,
-// 1K..256M, cold and batch, commit 8ef547b): fast/single-pass streams 4279 GB/s at 2^28 i32
-// (lib/cub 4268) and is the fastest reduce from 1K (3.90 us cold, CUB 4.54); fast/decoupled-
-// lookback the fastest scan at every size (0.643 ms at 2^28 i32 against CUB's 0.684, its
-// one-block path up to 4K).
-constexpr std::string_view kReducePolicy[] = {"fast/single-pass", "fast/vectorized"};
-constexpr std::string_view kScanPolicy[] = {"fast/decoupled-lookback", "fast/reduce-then-scan"};
-// Sort, in the order measured on an H200 at 2^28 u32 keys (docs/results/H200/sort): radix/onesweep
-// 5.10 ms, lib/cub 6.34, radix/reduce-then-scan 12.46, bitonic/smem 163.9; the other key types
-// and pairs alike but u64 pairs (onesweep 20.32, lib/cub 20.19). Below 1M keys lib/cub is faster
-// (onesweep 0.86x at 64K: CUB's one-block path).
-constexpr std::string_view kSortPolicy[] = {"radix/onesweep", "lib/cub", "radix/reduce-then-scan",
-                                            "bitonic/smem"};
+// One id of the library's choice and the measurement that puts it there.
+struct Choice {
+  std::string_view id;
+  std::string_view evidence;
+};
+
+// The library's choice, fastest first: each measured entry's place from the report its evidence
+// names (i32 and f32 sums, 1K..256M, cold and batch; sorts at 2^28 keys); an entry without
+// evidence follows its fast end, for devices that lack what that one needs.
+constexpr Choice kReducePolicy[] = {
+    {"fast/single-pass",
+     "H200, 2^28 i32: 4279 GB/s, lib/cub 4268; fastest reduce from 1K (3.90 us cold, CUB 4.54); "
+     "docs/results/H200/results.json"},
+    {"fast/vectorized", ""}};
+constexpr Choice kScanPolicy[] = {
+    {"fast/decoupled-lookback",
+     "H200, 2^28 i32: 0.643 ms, lib/cub 0.684; fastest scan at every size (one block up to 4K); "
+     "docs/results/H200/results.json"},
+    {"fast/reduce-then-scan", ""}};
+constexpr Choice kSortPolicy[] = {
+    {"radix/onesweep",
+     "H200, 2^28 u32 keys: 5.10 ms, lib/cub 6.34; other key types and pairs alike but u64 pairs "
+     "(20.32, lib/cub 20.19), and lib/cub below 1M keys (0.86x at 64K: CUB's one-block path); "
+     "docs/results/H200/sort"},
+    {"lib/cub", "H200, 2^28 u32 keys: 6.34 ms; docs/results/H200/sort"},
+    {"radix/reduce-then-scan", "H200, 2^28 u32 keys: 12.46 ms; docs/results/H200/sort"},
+    {"bitonic/smem", "H200, 2^28 u32 keys: 163.9 ms; docs/results/H200/sort"}};
 
 template <class Table, std::size_t N>
-std::vector<std::string_view> order(const std::string_view (&policy)[N], const Table& table) {
-  std::vector<std::string_view> ids(std::begin(policy), std::end(policy));
+std::vector<std::string_view> order(const Choice (&policy)[N], const Table& table) {
+  std::vector<std::string_view> ids;
+  for (const Choice& c : policy) ids.push_back(c.id);
   for (auto it = table.rbegin(); it != table.rend(); ++it)
     if (std::find(ids.begin(), ids.end(), it->id) == ids.end()) ids.push_back(it->id);
   return ids;

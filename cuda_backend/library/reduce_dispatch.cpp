@@ -40,21 +40,21 @@ Policy reduce_policy(ReduceKernel k, const DeviceLimits& dev) {
   // One resident wave of 256-thread blocks: what the grid-stride kernels cap their grid at.
   const int wave_256 = dev.max_threads_per_sm > 0 ? dev.max_threads_per_sm / 256 : 8;
   switch (k) {
-    // Block 512 is seed 000's (its table was taken at 2^24 i32, block 512): kept so the global/*
-    // ladder reproduces that table row for row.
+    // Block 512 is the classic kernels' (their table was taken at 2^24 i32, block 512): kept so the
+    // global/* ladder reproduces that table row for row.
     case K::global_neighbored:
     case K::global_neighbored_less:
     case K::global_interleaved:
-      return {512, 1, 4, 0, "seed 000: block 512"};
+      return {512, 1, 4, 0, "classic in-place table: block 512"};
     case K::global_unroll2:
-      return {512, 2, 4, 0, "seed 000: block 512, grid/2"};
+      return {512, 2, 4, 0, "classic in-place table: block 512, grid/2"};
     case K::global_unroll4:
-      return {512, 4, 4, 0, "seed 000: block 512, grid/4"};
+      return {512, 4, 4, 0, "classic in-place table: block 512, grid/4"};
     case K::global_unroll8:
     case K::global_unroll_warps8:
     case K::global_complete_unroll_warps8:
     case K::global_complete_unroll_template:
-      return {512, 8, 4, 0, "seed 000: block 512, grid/8"};
+      return {512, 8, 4, 0, "classic in-place table: block 512, grid/8"};
     // The Harris ladder: core's shared shapes (the measurements are there).
     case K::smem_interleaved_divergent:
       return shared("smem/interleaved-divergent", 0, "core's shape; H200 2^28 f32 416 GB/s");
@@ -70,11 +70,13 @@ Policy reduce_policy(ReduceKernel k, const DeviceLimits& dev) {
       return shared("smem/complete-unroll", 0, "core's shape; H200 2^28 f32 2281 GB/s");
     case K::smem_multi_element:
       return shared("smem/multi-element", wave_256, "core's shape, one resident wave");
-    // Seed 002: 512 threads, at most 1024 blocks, then <<<1, 1024>>> over the partials.
+    // The classic warp-shuffle reduce: 512 threads, at most 1024 blocks, then <<<1, 1024>>> over
+    // the partials.
     case K::warp_shuffle_down:
     case K::warp_shuffle_xor:
     case K::warp_redux:
-      return {512, 1, 4, 0, "seed 002: 512 threads, grid <= 1024, then 1 x 1024"};
+      return {512, 1, 4, 0,
+              "classic warp-shuffle reduce: 512 threads, grid <= 1024, then 1 x 1024"};
     // 256 threads x 4 loads of 16 bytes in flight (16 elements of 4 bytes: core's shape), one
     // resident wave (8 blocks/SM); the sweep is core's chosen_by.
     case K::fast_vectorized:

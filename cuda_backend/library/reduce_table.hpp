@@ -14,7 +14,8 @@ namespace xr::cuda {
 struct ReduceEntry {
   std::string_view id;
   ReduceKernel kernel{};
-  // Seed 000's in-place kernels: they write into the input, and keep to the 32-bit types.
+  // The classic in-place reduction kernels: they write into the input, and keep to the 32-bit
+  // types.
   bool in_place = false;
   int min_cc = 0;                     // compute capability x 10
   std::string_view requirement = {};  // what min_cc stands for, as `xreduce list` shows it

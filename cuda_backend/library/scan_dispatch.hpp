@@ -89,7 +89,7 @@ Policy policy_scan_tiled(ScanKernel k, const DeviceLimits& dev);
 void plan_scan_tiled(ScanPlan& plan, const DeviceLimits& dev);
 void enqueue_scan_tiled(const ScanPlan& plan, const ScanBuffers& bufs, ScanKind kind,
                         cudaStream_t stream);
-// dispatch_scan_bit.cu: seed 001's Fenwick-tree (BIT) scan and its cooperative completion.
+// dispatch_scan_bit.cu: the Fenwick-tree (BIT) scan and its cooperative completion.
 Policy policy_scan_bit(ScanKernel k, const DeviceLimits& dev);
 void plan_scan_bit(ScanPlan& plan, const DeviceLimits& dev);
 void enqueue_scan_bit(const ScanPlan& plan, const ScanBuffers& bufs, ScanKind kind,

@@ -1,10 +1,10 @@
 // How a timed OpenCL interval is held until all of it is enqueued (XR_CL_GATE, docs/cli.md):
 // behind a blocking kernel (nvbench's, as CUDA's gate: the commands reach the device before the
 // interval starts and run back to back), behind a user event its first command waits for, or not
-// at all. The default is the blocking kernel on a GPU, one method with CUDA: on the H200 the user
-// event left each dependent command of a call ~15 us late (the ungated interval alike): small
-// calls took twice their time behind the kernel (docs/results/H200/opencl). A CPU device, and a
-// GPU that cannot release the kernel, take the user event.
+// at all. The default is the blocking kernel on a GPU, one method with CUDA: on NVIDIA's driver
+// the user event leaves each dependent command of a call late (the ungated interval alike), so
+// small calls take about twice their time behind the kernel (docs/results/H200/opencl). A CPU
+// device, and a GPU that cannot release the kernel, take the user event.
 #pragma once
 
 #include <CL/cl.h>
@@ -45,7 +45,7 @@ std::string held_by(GateKind kind, const std::string& why);
 // memory, released by a write on a queue of the gate's own, which the device runs beside the held
 // queue (NVIDIA's 580.159 and pocl do). Not a mapped host buffer, as CUDA's gate: only
 // fine-grained SVM promises that a running kernel sees the host's writes, and NVIDIA's driver has
-// coarse-grained SVM alone (H200).
+// coarse-grained SVM alone.
 class KernelGate {
  public:
   // Builds the kernel and tries one empty interval: Error(unsupported) when the device does not

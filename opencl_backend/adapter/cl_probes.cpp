@@ -14,7 +14,7 @@
 namespace xr::opencl {
 namespace {
 
-// Twice the largest L2 expected (H100/H200 have 50 MiB), as Vulkan's flush.
+// Twice the largest L2 expected (50 MiB on the GPUs of this project), as Vulkan's flush.
 constexpr std::uint64_t kFlushBytes = std::uint64_t{128} << 20;
 // As Vulkan's probes (vk_probes.cpp): up to 1 GiB, one warm-up, then the median of 7 on a GPU
 // and the fastest of 21 on a CPU device (its speed jumps as the host schedules its threads).
@@ -42,8 +42,8 @@ double probe_ms(const Device& device, const char* name, cl_mem src, cl_mem dst,
   const std::uint32_t groups =
       std::min(ceil_div32(vectors, std::uint64_t{kProbeWorkgroup} * kProbeUnroll), kProbeGroups);
   const Pass pass = probe_pass(name, kProbeWorkgroup, groups, vectors, kProbeUnroll);
-  // Built before the first interval: a build inside it held the blocking-kernel gate past its 1 s
-  // on the H200 (NVIDIA's program binaries are PTX, compiled again on load).
+  // Built before the first interval: a build inside it can hold the blocking-kernel gate past its
+  // time limit (NVIDIA's program binaries are PTX, compiled again on load).
   programs_of(device).kernel(pass.key);
   const int runs = cpu_device(device.facts()) ? kCpuProbeRuns : kProbeRuns;
   std::vector<double> ms;

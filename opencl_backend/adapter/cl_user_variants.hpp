@@ -1,5 +1,5 @@
 // Users' kernels as OpenCL variants (`--kernel FILE.cl`): a Reducer that runs the kernel's one
-// pass again over its partials until one value is left (seed 000's recursive scheme), and a
+// pass again over its partials until one value is left (the classic recursive reduction), and a
 // Scanner that runs its passes in order over (input, output, zeroed scratch); both enqueue their
 // passes behind run_timed's gate and are timed by profiling events like the built-in variants.
 #pragma once

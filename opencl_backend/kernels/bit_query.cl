@@ -1,7 +1,7 @@
 // bit/one-layer and bit/between-blocks query (shaders/bit_query.comp, CUDA's calc_sum_using_bit,
-// the seed's first form): output i is the Fenwick prefix of position i + 1 (inclusive) or i
+// the original's first form): output i is the Fenwick prefix of position i + 1 (inclusive) or i
 // (exclusive), accumulated from the right end leftwards (node op acc) in the output element
-// itself. The output is volatile, as the seed's pointer was: one real global read-modify-write
+// itself. The output is volatile, as the original's pointer was: one real global read-modify-write
 // per tree node, which is what this variant measures.
 // f16/bf16: the output element cannot hold the float accumulator without rounding at every node,
 // so those accumulate in a register and store once.

@@ -1,9 +1,9 @@
-// bit/smem and bit/unrolled query (shaders/bit_query_smem.comp, CUDA's calc_sum_using_bit_smem,
-// seed 001 section 4): the query of bit_query.cl accumulating in local memory at the
-// work-item's own slot, written to the output once. The seed's accumulator was volatile shared;
+// bit/smem and bit/unrolled query (shaders/bit_query_smem.comp, CUDA's calc_sum_using_bit_smem, the
+// BIT scan's shared-memory query): the query of bit_query.cl accumulating in local memory at the
+// work-item's own slot, written to the output once. The original's accumulator was volatile shared;
 // GLSL has none, so the Vulkan shader keeps the shared round trip with a subgroup-scope shared
 // memory barrier after each store. OpenCL C has volatile local memory, which keeps exactly the
-// seed's round trip (one local load and store per node) without a fence. No work-group barrier:
+// original's round trip (one local load and store per node) without a fence. No work-group barrier:
 // nothing is shared between work-items.
 XR_KERNEL {
   XR_UNUSED_ARGS;

@@ -105,9 +105,8 @@ T4 xr_op4(T4 a, T4 b) { return select(a, b, b > a); }
 // so the vector pointer is aligned, which is what a single wide access needs; vload4/vstore4
 // promise only an element's alignment, so a compiler that cannot prove more splits them into
 // scalar accesses. XR_VLOAD (the host's XR_CL_VECTOR_LOADS=vload) keeps vload4/vstore4: the
-// experiment that measures the difference (bench/gpu/opencl/run; H100, 2^28, cold, vload4 ->
-// vector pointers: fast/single-pass f32 0.369 -> 0.361 ms, look-back scan f64 2.669 -> 1.530,
-// reduce-then-scan f64 3.424 -> 2.496; docs/results/H100/opencl/why/loads-diff.md).
+// experiment that measures the difference (bench/gpu/opencl/run;
+// docs/results/H100/opencl/why/loads-diff.md): vector pointers are faster, most for 8-byte scans.
 #ifdef XR_VLOAD
 #define VLOAD4(V, p, i4) vload4((i4), (p))
 #define VSTORE4(V, p, i4, x) vstore4((x), (i4), (p))

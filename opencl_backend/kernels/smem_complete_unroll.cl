@@ -1,4 +1,4 @@
-// smem/complete-unroll (Harris #6, seed 000 CompleteUnroll<iBlockSize>): #5 with every step written
+// smem/complete-unroll (Harris #6, classic CompleteUnroll<iBlockSize>): #5 with every step written
 // out for the compile-time WG (shaders/smem_unrolled.glsl); dead steps fold away at build time.
 #if SG > 32
 #error "the sub-group steps below start at 32"

@@ -1,4 +1,4 @@
-// smem/first-add (Harris #4, seed 000 Unrolling2): each work-item combines two elements, WG apart,
+// smem/first-add (Harris #4, classic Unrolling2): each work-item combines two elements, WG apart,
 // while loading, so a work-group covers 2*WG elements; then sequential addressing (#3).
 XR_KERNEL {
   XR_UNUSED_ARGS;

@@ -1,4 +1,4 @@
-// smem/interleaved-divergent (Harris #1, seed 003 #1): interleaved addressing with a modulo test,
+// smem/interleaved-divergent (Harris #1, HLSL step #1): interleaved addressing with a modulo test,
 // so the active work-items of every step are scattered across sub-groups (divergent).
 XR_KERNEL {
   XR_UNUSED_ARGS;

@@ -1,4 +1,4 @@
-// smem/interleaved-strided (Harris #2, seed 003 #2): the pairs of #1, but work-item tid handles
+// smem/interleaved-strided (Harris #2, HLSL step #2): the pairs of #1, but work-item tid handles
 // index 2*s*tid, so the active work-items are contiguous (no divergence, bank conflicts instead).
 XR_KERNEL {
   XR_UNUSED_ARGS;

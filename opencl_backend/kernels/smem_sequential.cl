@@ -1,4 +1,4 @@
-// smem/sequential (Harris #3, seed 003 #3): sequential addressing, the active half folds the
+// smem/sequential (Harris #3, HLSL step #3): sequential addressing, the active half folds the
 // upper half onto itself (conflict-free, half the work-items idle from the first step).
 XR_KERNEL {
   XR_UNUSED_ARGS;

@@ -9,7 +9,7 @@
 // Two rankings, by what the device gives OpenCL C (group.cl):
 //  - NVIDIA's warps (XR_SG_PTX): as the Vulkan tile: the lanes of equal digits find each other
 //    by eight ballots (CUDA's PTX; XR_SORT_MATCH_ANY, an experiment, by one match.any, sm_70+:
-//    slower on an H200, cl_sort_plan.cpp); a warp's counters are its own row, two 16-bit
+//    slower, cl_sort_plan.cpp); a warp's counters are its own row, two 16-bit
 //    counters a word (a tile holds fewer than 2^16 keys); the highest lane of a digit moves the
 //    row on by their number with one local atomic and hands the place before to the others by a
 //    shuffle.
@@ -60,8 +60,8 @@ typedef struct {
 // A work-item's share of the tile (private; fully unrolled, in registers). Registers decide the
 // work-groups an SM holds: a pair's rank is kept two to a word (a tile holds fewer than 2^16
 // keys) and its value is read only when the keys are out, straight into local memory (holding
-// every rank and value through the look-back took 167 registers at 384 x 24 on an H200: one
-// work-group an SM).
+// every rank and value through the look-back leaves one work-group an SM;
+// docs/results/H200/tuning-notes.md).
 #define kRankWords ((ITEMS + 1u) / 2u)
 typedef struct {
   BITS key[ITEMS];

@@ -1,7 +1,7 @@
-// subgroup/shuffle-down (seed 002 warpReduce/blockReduce with __shfl_down_sync): a tree of
-// shuffles down, lane 0 ends with the sub-group's value; sub-group totals through local memory,
-// sub-group 0 finishes. Built for SG > 1 only (the host refuses SG == 1), correct for any SG.
-// Lanes whose source lies past the sub-group get their own value, which never reaches lane 0.
+// subgroup/shuffle-down (the classic warp-shuffle warpReduce/blockReduce with __shfl_down_sync): a
+// tree of shuffles down, lane 0 ends with the sub-group's value; sub-group totals through local
+// memory, sub-group 0 finishes. Built for SG > 1 only (the host refuses SG == 1), correct for any
+// SG. Lanes whose source lies past the sub-group get their own value, which never reaches lane 0.
 T warp_reduce(T v) {
   for (uint d = SG / 2u; d > 0u; d >>= 1) {
     const T o = sg_shuffle_down(v, d);  // not inside OP: min/max would branch around the shuffle

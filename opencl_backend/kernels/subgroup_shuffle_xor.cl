@@ -1,6 +1,6 @@
-// subgroup/shuffle-xor (seed 002 __shfl_xor_sync): a butterfly of xor shuffles, every lane ends
-// with the sub-group's value; sub-group totals through local memory, sub-group 0 finishes.
-// Built for SG > 1 only (the host refuses SG == 1), correct for any SG.
+// subgroup/shuffle-xor (the classic warp-shuffle __shfl_xor_sync): a butterfly of xor shuffles,
+// every lane ends with the sub-group's value; sub-group totals through local memory, sub-group 0
+// finishes. Built for SG > 1 only (the host refuses SG == 1), correct for any SG.
 T warp_reduce(T v) {
   for (uint m = SG / 2u; m > 0u; m >>= 1) {
     const T o = sg_shuffle_xor(v, m);  // not inside OP: min/max would branch around the shuffle

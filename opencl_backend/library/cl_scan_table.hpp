@@ -27,15 +27,18 @@ struct ScanSpec {
 };
 
 // fast/decoupled-lookback's tile and patience: Vulkan's 32-bit shape (128 x 8 vectors of 4), kept
-// by OpenCL's own sweep (XR_CL_LOOKBACK_SHAPE, bench/gpu/opencl/run; H100, 2^28, cold, i32 / f32
-// ms: 128x8 0.775 / 0.765, 128x16 0.762 / 0.762, 256x8 0.760 / 0.767, 64x8 0.786 / 0.798, 128x4
-// 0.847 / 0.857, 256x4 0.840 / 0.842: within 2 % of the best, which varies by type); polls of an
+// by OpenCL's own sweep (XR_CL_LOOKBACK_SHAPE, bench/gpu/opencl/run; the whole sweep is in
+// docs/results/H100/tuning-notes.md): within noise of the best, which varies by type; polls of an
 // incomplete window before the work-group reduces the missing predecessors itself (the
 // decoupled fallback).
 struct LookBackPolicy {
   LookBackShape shape{128, 8};
   std::uint32_t polls = 512;
   std::uint64_t one_group_max = kScanOneGroupMax;
+  // The measurement that kept the shape.
+  std::string_view evidence =
+      "H100, 2^28 i32 / f32, cold: 128x8 0.775 / 0.765 ms, 256x8 0.760 / 0.767, 128x16 0.762 / "
+      "0.762";
 };
 
 std::span<const ScanSpec> scan_table();

@@ -21,7 +21,8 @@ struct CompileOptions {
   bool optimize = true;                             // glslc -O
   std::string entry_point = "main";                 // HLSL's entry function (GLSL's is main)
   // Bindings for resources that declare none, in declaration order, in set 0 (HLSL's
-  // StructuredBuffer without register(): seed 003's); HLSL's register(uN/tN) map to bindings.
+  // StructuredBuffer without register(), as the HLSL reduction steps declare); HLSL's
+  // register(uN/tN) map to bindings.
   bool auto_bind = false;
 };
 

@@ -69,9 +69,9 @@ class Device {
   // DeviceTimeout); device_timed_out then ends the wait.
   std::chrono::milliseconds timeout() const { return knobs().timeout.limit; }
   [[noreturn]] void timed_out(std::string_view what) const;
-  // Polling the fence: the blocking vkWaitForFences sleeps and is woken. H200, the host round
-  // trip of an empty call (`compare --overheads`): 14.0 us polled against 20.4 us blocking; the
-  // timeline semaphore is no faster (23.1 blocking, 14.0 polled). CUDA's synchronise spins too.
+  // Polling the fence: the blocking vkWaitForFences sleeps and is woken, which lengthens the
+  // host round trip of an empty call (`compare --overheads`); the timeline semaphore is no
+  // faster (docs/results/H200/tuning-notes.md). CUDA's synchronise spins too.
   static constexpr Wait kGpuWait = Wait::spin;
 
  private:

@@ -13,7 +13,7 @@ namespace xr::vulkan {
 // --- probes ---------------------------------------------------------------------------------
 
 namespace {
-// Flush scratch: twice the largest L2 expected on the GPUs of this project (H100/H200: 50 MiB).
+// Flush scratch: twice the largest L2 expected on the GPUs of this project (50 MiB).
 constexpr vk::DeviceSize kFlushBytes = vk::DeviceSize{128} << 20;
 // Bytes the read-bandwidth probe streams, the same as the CUDA backend's probe.
 constexpr vk::DeviceSize kProbeBytes = vk::DeviceSize{1} << 30;
@@ -27,8 +27,8 @@ namespace {
 // Time in ms of the work `record` puts in a command buffer over kProbeRuns runs after a warm-up:
 // timestamps around it where the device has them, else the host's submit-to-fence time. The
 // median on a GPU; the fastest run on a CPU device, whose speed jumps between runs as the host
-// schedules its threads (lavapipe on 2 cores: 2.9 to 4.5 GB/s from one process to the next), so
-// that the peak is one the device reached.
+// schedules its threads (lavapipe on 2 cores varies by half from one process to the next;
+// docs/results/H200/tuning-notes.md), so that the peak is one the device reached.
 template <class Record>
 double probe_median_ms(Device& device, Record&& record) {
   TimedCommands commands(device);
@@ -114,9 +114,8 @@ namespace {
 // DRAM stream over the largest buffer. A CPU device's caches are not flushed (the host's cannot
 // be from here), so small arrays run from cache there: its peak is the best over sizes from one
 // past a host's last-level cache down to one that fits a core's L2, or "% of peak" would pass
-// 100 % (226 % on lavapipe). Larger buffers only stream the host's DRAM, which is slower: on
-// lavapipe (2-core build machine) 128 MiB read at 7.3-8.1 GB/s against 8.6-9.4 at 32 and 4 MiB,
-// and copied at 4.0 against 12.2, yet took 75-85 % of each probe's time.
+// 100 %. Larger buffers only stream the host's DRAM, which is slower, yet take most of each
+// probe's time (the lavapipe runs are in docs/results/H200/tuning-notes.md).
 std::vector<vk::DeviceSize> probe_sizes(const DeviceFacts& f, vk::DeviceSize largest) {
   if (!f.cpu()) return {largest};
   std::vector<vk::DeviceSize> sizes;

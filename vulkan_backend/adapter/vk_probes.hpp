@@ -15,7 +15,7 @@ class Probes {
  public:
   explicit Probes(std::shared_ptr<Device> device) : device_(std::move(device)) {}
   // Backend::flush_cache: fills a scratch buffer of twice the largest L2 expected (64 MiB;
-  // H100/H200 have 50 MiB), so earlier data is evicted; nothing on a CPU device.
+  // the GPUs of this project have 50 MiB), so earlier data is evicted; nothing on a CPU device.
   void flush_cache();
   // Backend::measure_read_bandwidth_gbps: the read_bandwidth shader over up to 1 GiB (less when
   // the device holds less), median of several timed runs; on a CPU device the best over 32 MiB

@@ -27,8 +27,8 @@ struct UserModule {
 
 // The device's limits a user's kernel is checked against before a pipeline is made of it: a
 // kernel past them is refused (Error(usage), naming the file, the limit and the value), never run
-// (the Vulkan spec leaves such a dispatch undefined: an H200 hung on 4 MB of shared memory,
-// lavapipe ran it and summed wrong).
+// (the Vulkan spec leaves such a dispatch undefined: a GPU may hang on it, a CPU device may run
+// it and sum wrong; docs/results/H200/tuning-notes.md).
 struct UserKernelLimits {
   std::string device;                  // its name, for the message
   std::uint32_t max_shared_bytes = 0;  // maxComputeSharedMemorySize

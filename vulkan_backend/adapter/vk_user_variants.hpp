@@ -1,6 +1,6 @@
 // Users' kernels as Vulkan variants (`--kernel FILE.comp|.glsl|.hlsl|.spv`): a Reducer that runs
-// the kernel's one pass again over its partials until one value is left (seed 000's recursive
-// scheme), and a Scanner that runs its passes in order over (input, output, zeroed scratch);
+// the kernel's one pass again over its partials until one value is left (the classic recursive
+// reduction), and a Scanner that runs its passes in order over (input, output, zeroed scratch);
 // both record programs (vk_program.hpp) like the built-in variants, timed the same way.
 #pragma once
 

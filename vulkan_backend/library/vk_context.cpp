@@ -15,19 +15,30 @@
 namespace xr::vulkan {
 namespace {
 
-// The library's choice, fastest first, from the H200 report (docs/results/H200/results.json,
-// i32 and f32 sums, 1K..256M, cold and batch): fast/single-pass is the fastest Vulkan reduce at
-// every size from 16K (fast/vectorized by 0.3-0.6 us at 1K-4K, where single-pass runs one
-// workgroup too); fast/decoupled-lookback the fastest scan from 16K up to 2^28 (its one-group
-// path below). The rest of each table follows from its fast end, for devices that lack what
-// these need.
-constexpr std::string_view kReducePolicy[] = {"fast/single-pass", "fast/vectorized"};
-constexpr std::string_view kScanPolicy[] = {"fast/decoupled-lookback", "fast/reduce-then-scan"};
-// Sorts: onesweep, one read and one write of the keys a digit pass against reduce-then-scan's
-// two reads, first; bitonic/smem, the ladder's slow first rung (O(n log^2 n) compares), last,
-// the sort of a device without the radix sorts' subgroup operations.
-constexpr std::string_view kSortPolicy[] = {"radix/onesweep", "radix/reduce-then-scan",
-                                            "bitonic/smem"};
+// One id of the library's choice and the measurement (or the reason) that puts it there.
+struct Choice {
+  std::string_view id;
+  std::string_view evidence;
+};
+
+// The library's choice, fastest first (i32 and f32 sums, 1K..256M, cold and batch). The rest of
+// each table follows from its fast end, for devices that lack what these need.
+constexpr Choice kReducePolicy[] = {
+    {"fast/single-pass",
+     "H200: the fastest Vulkan reduce from 16K; fast/vectorized 0.3-0.6 us faster at 1K-4K, "
+     "where single-pass runs one workgroup too; docs/results/H200/results.json"},
+    {"fast/vectorized", ""}};
+constexpr Choice kScanPolicy[] = {
+    {"fast/decoupled-lookback",
+     "H200: the fastest Vulkan scan from 16K up to 2^28 (its one-group path below); "
+     "docs/results/H200/results.json"},
+    {"fast/reduce-then-scan", ""}};
+// Sorts: onesweep first; bitonic/smem, the ladder's slow first rung, last.
+constexpr Choice kSortPolicy[] = {
+    {"radix/onesweep", "one read and one write of the keys a digit pass"},
+    {"radix/reduce-then-scan", "two reads of the keys a digit pass"},
+    {"bitonic/smem",
+     "O(n log^2 n) compares: the sort of a device without the radix sorts' subgroup operations"}};
 
 [[noreturn]] void misused(const std::string& what) {
   throw Error(ErrorCategory::usage, "xreduce::vulkan: ContextInfo: " + what);
@@ -114,15 +125,15 @@ std::vector<std::string_view> variant_order(Primitive primitive) {
     if (std::find(order.begin(), order.end(), id) == order.end()) order.push_back(id);
   };
   if (primitive == Primitive::reduce) {
-    for (std::string_view id : kReducePolicy) add(id);
+    for (const Choice& c : kReducePolicy) add(c.id);
     const auto table = reduce_table();
     for (auto it = table.rbegin(); it != table.rend(); ++it) add(it->id());
   } else if (primitive == Primitive::scan) {
-    for (std::string_view id : kScanPolicy) add(id);
+    for (const Choice& c : kScanPolicy) add(c.id);
     const auto table = scan_table();
     for (auto it = table.rbegin(); it != table.rend(); ++it) add(it->id());
   } else {
-    for (std::string_view id : kSortPolicy) add(id);
+    for (const Choice& c : kSortPolicy) add(c.id);
     const auto table = sort_table();
     for (auto it = table.rbegin(); it != table.rend(); ++it) add(it->id());
   }

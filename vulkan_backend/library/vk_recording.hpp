@@ -24,9 +24,9 @@ struct ContextState;
 
 // How a recording's shaders reach their operands (shaders/common.glsl): by binding, pushed,
 // with 32-bit indices, where the device has push descriptors, every range fits one binding and
-// n < 2^31 (as fast on an H200, 2-3x faster on lavapipe, and seen by synchronization
-// validation); else by device address with 64-bit indices. XR_VK_ADDRESSING=address (the
-// tool's knob) forces the second.
+// n < 2^31 (as fast on a GPU, faster on a CPU device, and seen by synchronization validation;
+// docs/results/H200/tuning-notes.md); else by device address with 64-bit indices.
+// XR_VK_ADDRESSING=address (the tool's knob) forces the second.
 enum class Addressing { binding, address };
 
 // Which of the caller's operands a pass reaches at each binding (src, dst, aux): core's buffer

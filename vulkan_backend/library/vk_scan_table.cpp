@@ -43,22 +43,24 @@ constexpr ScanSpec kScans[] = {
 }  // namespace
 
 LookBackPolicy lookback_policy(const VulkanKnobs& knobs) {
-  // H200, 2^28 (f16/bf16 2^27), inclusive sum, cold, each point beside CUDA's look-back in the
-  // same process (bench/gpu/scan-study, docs/results/H200/scan/vulkan-vs-cuda.md), Vulkan ms:
-  // - 32-bit: 128 x 8 with 2400 clock cycles 0.668 / 0.670 (i32 / f32; CUDA 0.646 / 0.651);
-  //   256 x 8 0.673 / 0.670; 128 x 16 0.677 / 0.723, without pauses 0.743-0.751 /
-  //   0.793-0.797; its 3600 cycles 0.672 / 0.747, 4800 0.711 / 0.810. Integer steps instead of
-  //   the clock gained nothing (an earlier sweep of the same study).
-  // - 8-byte: 64 x 16 with 1200 cycles 1.349 / 1.563 (i64 / f64; CUDA 1.196); with window 2
-  //   1.359 / 1.593; 128 x 8 with window 2, 1200 cycles 1.461 / 1.517; 256 x 8 without pauses
-  //   1.719 / 1.800.
-  // - f16/bf16: 128 x 8 with 1200 cycles 0.321 / 0.282 (CUDA 0.181 / 0.183); 128 x 16 without
-  //   pauses 0.422 / 0.324; 64 x 8 0.371 / 0.314; 128 x 4 0.381 / 0.352.
-  // Windows of 2-4 words per lane helped no 32-bit or 16-bit type. polls: a starting point (how
-  // often the fallback fires on the H200 and on lavapipe is in docs/results).
-  LookBackPolicy p{.four = {{128, 8}, 2400},
-                   .two = {{128, 8}, 1200},
-                   .eight = {{64, 16}, 1200},
+  // Each tile: the fastest point of a sweep of workgroup x vectors, pauses and window, inclusive
+  // sum at 2^28 (f16/bf16 2^27), cold, each point beside CUDA's look-back in the same process
+  // (bench/gpu/scan-study; docs/results/H200/scan/vulkan-vs-cuda.md, the whole sweep in
+  // docs/results/H200/tuning-notes.md). Pausing by the clock, not by integer steps: the steps
+  // gain nothing. Windows of 2-4 words per lane help no 32-bit or 16-bit type. polls: a starting
+  // point (how often the fallback fires is in docs/results).
+  LookBackPolicy p{.four = {{128, 8},
+                            2400,
+                            "H200, 2^28 i32 / f32: 128x8 at 2400 cycles 0.668 / 0.670 ms, 256x8 "
+                            "0.673 / 0.670 (CUDA 0.646 / 0.651)"},
+                   .two = {{128, 8},
+                           1200,
+                           "H200, 2^27 f16 / bf16: 128x8 at 1200 cycles 0.321 / 0.282 ms, 64x8 "
+                           "0.371 / 0.314 (CUDA 0.181 / 0.183)"},
+                   .eight = {{64, 16},
+                             1200,
+                             "H200, 2^28 i64 / f64: 64x16 at 1200 cycles 1.349 / 1.563 ms, with "
+                             "window 2 1.359 / 1.593 (CUDA 1.196)"},
                    .polls = 512,
                    .pause_tiles = 500,
                    .window = 1,
@@ -70,6 +72,8 @@ LookBackPolicy lookback_policy(const VulkanKnobs& knobs) {
   for (LookBackTile* tile : {&p.four, &p.two, &p.eight}) {
     if (knobs.lookback_shape) tile->shape = *knobs.lookback_shape;
     if (knobs.lookback_backoff) tile->backoff = *knobs.lookback_backoff;
+    if (knobs.lookback_shape || knobs.lookback_backoff)
+      tile->evidence = "set by XR_VK_LOOKBACK_SHAPE / XR_VK_LOOKBACK_BACKOFF";
   }
   if (knobs.lookback_polls) p.polls = *knobs.lookback_polls;
   if (knobs.lookback_window) p.window = *knobs.lookback_window;

@@ -36,6 +36,7 @@ struct ScanSpec {
 struct LookBackTile {
   LookBackShape shape;
   std::uint32_t backoff = 0;
+  std::string_view evidence;  // the measurement that chose shape and backoff
 };
 
 // XR_VK_LOOKBACK_CLOCK: unset, the clock wherever the device has it; 1, required; 0, never.

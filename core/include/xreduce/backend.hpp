@@ -41,12 +41,12 @@ struct DeviceInfo {
 struct VariantInfo {
   Primitive primitive = Primitive::reduce;
   std::string id;       // "family/name", unique within its primitive
-  std::string mirrors;  // the seed or paper step it mirrors
+  std::string mirrors;  // the classic kernel or paper step it mirrors
   std::vector<DType> dtypes;
   std::vector<Op> ops;
   std::vector<ScanKind> scan_kinds;  // scan: the kinds it implements; empty otherwise
-  // The variant writes into its input (seed 000's in-place kernels): the harness restores the
-  // input between repetitions, outside the timed region.
+  // The variant writes into its input (the classic in-place reduction kernels): the harness
+  // restores the input between repetitions, outside the timed region.
   bool writes_input = false;
   // Float results are bitwise the same run to run on the same device (integers always are: they
   // are exact). False for look-back scans, whose float combination order depends on timing.
@@ -227,7 +227,7 @@ class Sorter {
 // How a device is chosen. An empty selector means the backend's default, which prefers the
 // device whose UUID is `preferred_uuid` (the CUDA device's, so Vulkan measures the same GPU).
 struct DeviceChoice {
-  std::string selector;  // index ("0"), name substring ("H200") or UUID (32 hex digits)
+  std::string selector;  // index ("0"), name substring ("NVIDIA") or UUID (32 hex digits)
   std::string preferred_uuid;
 };
 

@@ -1,10 +1,11 @@
-// The SM clock a measurement ran at (docs/cli.md, "The SM clock"). An H200 idles its SMs at 345 MHz
-// and works at 1980: a time means nothing without the clock it was taken at. Each GPU backend has a
-// probe of its own API (CUDA: clock64 against %globaltimer, as nvbench's gpu_frequency; Vulkan:
-// VK_KHR_shader_clock's subgroup clock against its device clock; OpenCL, on NVIDIA's driver:
-// CUDA's, by inline PTX), run outside the timed interval; the harness reads it around every sample,
-// retakes the samples under a threshold of the reference clock after a warm-up, and flags a point
-// it could not measure at clock within its budget. No clock is ever locked or set.
+// The SM clock a measurement ran at (docs/cli.md, "The SM clock"). A GPU idles its SMs at a
+// fraction of the clock it works at: a time means nothing without the clock it was taken at. Each
+// GPU backend has a probe of its own API (CUDA: clock64 against %globaltimer, as nvbench's
+// gpu_frequency; Vulkan: VK_KHR_shader_clock's subgroup clock against its device clock; OpenCL, on
+// NVIDIA's driver: CUDA's, by inline PTX), run outside the timed interval; the harness reads it
+// around every sample, retakes the samples under a threshold of the reference clock after a
+// warm-up, and flags a point it could not measure at clock within its budget. No clock is ever
+// locked or set.
 #pragma once
 
 #include <optional>

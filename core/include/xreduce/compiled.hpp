@@ -56,7 +56,7 @@ struct CompiledCall {
 // The per-multiprocessor limits that bound residency (cudaDeviceProp's names), with the
 // allocation rules of compute capability 7.0 and later.
 struct SmLimits {
-  std::string device;  // whose limits, "NVIDIA H200 (sm_90)"
+  std::string device;  // whose limits, "<device name> (sm_90)"
   int warp_size = 32;
   int max_threads_per_sm = 0;
   int max_threads_per_block = 0;

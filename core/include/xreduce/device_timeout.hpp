@@ -18,9 +18,9 @@ namespace xr {
 
 // XR_DEVICE_TIMEOUT, parsed once by each backend's knobs.
 struct DeviceTimeout {
-  // A wait this long means the device stopped answering. Far above the slowest single submission
-  // seen (lavapipe, 2^25 elements, well under a second; an H200 sweep's longest call, 2^32
-  // elements, under 0.1 s); not a tuned number.
+  // A wait this long means the device stopped answering: far above the slowest single
+  // submission of any sweep, on a GPU or on a CPU device (docs/results/H200/tuning-notes.md);
+  // not a tuned number.
   std::chrono::milliseconds limit{60'000};
   std::string given;  // the knob's value as set, empty when unset
   std::string error;  // one line when the value is not a number of seconds in (0, 86400]

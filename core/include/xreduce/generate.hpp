@@ -13,7 +13,8 @@
 namespace xr {
 
 enum class Distribution {
-  // Integers uniform in [0, 255] (seed 000's `rand() & 0xFF`); floats uniform in [-1, 1) on the
+  // Integers uniform in [0, 255] (the classic reduction benchmark's `rand() & 0xFF`); floats
+  // uniform in [-1, 1) on the
   // type's grid (2^-24 for f32, 2^-53 f64, 2^-11 f16, 2^-8 bf16). The default of the tool.
   small,
   // Integers uniform over all bit patterns (sums wrap); floats uniform in [-2^20, 2^20)

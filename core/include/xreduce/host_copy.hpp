@@ -16,8 +16,8 @@ inline constexpr std::size_t kParallelCopyMin = std::size_t{1} << 20;
 // The staged transfers of both GPU backends: two staging buffers of kStagingBytes, a transfer
 // cut into chunks of an eighth of it, from 4 MiB up to kStagingBytes. The DMA of one chunk
 // overlaps the host copy of the next, but the first chunk's host copy and the last one's DMA
-// are not overlapped: chunks must be small next to the whole, and large next to the ~20 us a
-// chunk costs in waits and in waking the copy threads.
+// are not overlapped: chunks must be small next to the whole, and large next to the fixed cost
+// of a chunk in waits and in waking the copy threads (docs/results/H200/tuning-notes.md).
 inline constexpr std::size_t kStagingBytes = std::size_t{32} << 20;
 std::size_t staging_chunk_bytes(std::size_t transfer_bytes);
 

@@ -47,11 +47,10 @@ constexpr std::uint32_t reduce_group_memory_bytes(const ReduceSchedule& schedule
   return schedule.threads * 4 + 64;
 }
 
-// Blocks of the grid-stride reduces' first pass: enough to keep every SM of an H100/H200 (132 SMs
-// x 8 blocks of 256) busy in one wave, and few enough that one block folds the partials in the
-// second pass. Chosen by that reasoning, then checked, not swept: on an H200 (driver 580.159.04)
-// Vulkan's fast/vectorized sums 2^28 f32 at 4215 GB/s, 95.0% of the 4435 GB/s its read probe
-// measures.
+// Blocks of the grid-stride reduces' first pass: enough to keep every SM of a 132-SM GPU busy in
+// one wave (8 blocks of 256 each), and few enough that one block folds the partials in the
+// second pass. Chosen by that reasoning, not swept; the check that it streams near the read
+// probe is in docs/results/H200/tuning-notes.md.
 inline constexpr std::uint32_t kGridGroups = 1024;
 
 namespace detail {

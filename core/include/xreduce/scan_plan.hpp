@@ -20,13 +20,13 @@ namespace xr {
 enum class ScanFamily {
   tiled,             // a block scans a tile and writes its total; the totals are scanned by the
                      // same kernel level by level, then added back down (scan_uniform_add)
-  bit,               // seed 001's Fenwick tree: build in-block, build above, query
+  bit,               // the Fenwick-tree (BIT) scan: build in-block, build above, query
   reduce_then_scan,  // fast/reduce-then-scan: reduce chunks, scan the partials, rescan chunks
   look_back,         // fast/decoupled-lookback: one pass with the decoupled fallback
 };
 
-// How a BIT builds the levels above the block: one launch per level (seed 001's first scheme), or
-// one block for every level (its second).
+// How a BIT builds the levels above the block: one launch per level (the BIT scan's first scheme),
+// or one block for every level (its second).
 enum class BitLevels { per_level, one_block };
 
 struct ScanSchedule {

@@ -41,7 +41,8 @@ inline constexpr SharedShape kSharedShapes[] = {
     {Primitive::reduce,
      "smem/interleaved-divergent",
      {256, 1},
-     "Harris used 128; 256 fills an SM with 8 blocks of the shared tree, as seed 003. Not swept"},
+     "Harris used 128; 256 fills an SM with 8 blocks of the shared tree, as the HLSL reduction "
+     "steps. Not swept"},
     {Primitive::reduce, "smem/interleaved-strided", {256, 1}, "as interleaved-divergent"},
     {Primitive::reduce, "smem/sequential", {256, 1}, "as interleaved-divergent"},
     {Primitive::reduce, "smem/first-add", {256, 2}, "Harris #4: two elements per thread on load"},
@@ -58,11 +59,14 @@ inline constexpr SharedShape kSharedShapes[] = {
      "every block of 128..512 x unroll 2..8 within 0.987x..0.998x"},
     {Primitive::reduce, "fast/single-pass", {256, 16}, "as fast/vectorized"},
     {Primitive::scan, "smem/hillis-steele", {512, 1}, "GPU Gems 3 39.2.1: one element per thread"},
-    {Primitive::scan, "bit/one-layer", {256, 1}, "seed 001's 256 threads"},
-    {Primitive::scan, "bit/between-blocks", {256, 1}, "seed 001's 256 threads"},
-    {Primitive::scan, "bit/smem", {256, 1}, "seed 001's 256 threads"},
-    {Primitive::scan, "bit/unrolled", {256, 1}, "seed 001's 256 threads"},
-    {Primitive::scan, "blelloch/bcao", {512, 2}, "the bcao seed 001 measured: 512 threads x 2"},
+    {Primitive::scan, "bit/one-layer", {256, 1}, "the BIT scan's 256 threads"},
+    {Primitive::scan, "bit/between-blocks", {256, 1}, "the BIT scan's 256 threads"},
+    {Primitive::scan, "bit/smem", {256, 1}, "the BIT scan's 256 threads"},
+    {Primitive::scan, "bit/unrolled", {256, 1}, "the BIT scan's 256 threads"},
+    {Primitive::scan,
+     "blelloch/bcao",
+     {512, 2},
+     "the bcao the BIT scan is measured against: 512 threads x 2"},
     {Primitive::scan,
      "fast/reduce-then-scan",
      {256, 16},
@@ -131,21 +135,17 @@ bool shape_exception(std::string_view backend, Primitive primitive, std::string_
 
 // fast/single-pass: one block, without partials or ticket, up to this n; the ticket's chain of L2
 // round trips (partial store, fence, atomic, the last block's loads) costs more than one block's
-// extra iterations below it. H200, f32 sum, cold / batch us, one block against 4096-element
-// tiles: CUDA 8K 4.7 / 2.6 against 5.6 / 3.7, 16K 5.8 / 3.1 against 6.0 / 4.0, but 32K 7.7 / 3.9
-// against 5.7 / 3.8; Vulkan 8K 6.7 / 2.9 against 8.8 / 4.2, 16K 7.5 / 3.4 against 8.7 / 4.3,
-// 32K 9.9 / 4.1 against 8.5 / 4.0 (a sweep of 8K..64K).
+// extra iterations below it; one block still wins at 16K and loses at 32K in both APIs (the
+// 8K..64K sweep is in docs/results/H200/tuning-notes.md).
 inline constexpr std::uint64_t kSinglePassOneBlockMax = 16384;
 
 // fast/decoupled-lookback (both APIs) up to this n: one block (workgroup) scans the array tile by
 // tile with a running carry (fast/reduce-then-scan's tile pass over one chunk), without ticket,
 // status words or look-back, whose L2 round trips and larger code cost more than one block's
 // extra tiles below it (cold, the look-back's code itself is fetched from DRAM). Chosen by
-// XR_SCAN_ONE_GROUP_MAX sweeps; the measurement is in docs/results/H200/scan/vulkan-vs-cuda.md.
-// H200, i32, XR_SCAN_ONE_GROUP_MAX=0 against 1048576 (bench/gpu/scan-study), cold / batch us:
-// CUDA 1K 3.9 / 2.2 against 4.6 / 2.8, 4K 4.1 / 2.3 against 4.8 / 2.9, 16K 7.4 / 4.9 against
-// 6.0 / 3.4; Vulkan 1K 8.3 / 3.7 against 19.5 / 7.6, 4K 7.1 / 3.5 against 20.0 / 8.2, 16K
-// 12.8 / 7.7 against 13.0 / 7.0. One tile of the pass (256 x 4 vectors) is where it stops paying.
+// XR_SCAN_ONE_GROUP_MAX sweeps (docs/results/H200/scan/vulkan-vs-cuda.md; the points are in
+// docs/results/H200/tuning-notes.md): one tile of the pass (256 x 4 vectors) is where it stops
+// paying.
 inline constexpr std::uint64_t kScanOneGroupMax = 4096;
 
 // XR_SCAN_ONE_GROUP_MAX=N: kScanOneGroupMax for this process (0: never one group), for the

@@ -22,7 +22,7 @@ namespace xr {
 enum class DType : std::uint8_t { i32, u32, f32, i64, u64, f64, f16, bf16 };
 inline constexpr DType kAllDTypes[] = {DType::i32, DType::u32, DType::f32, DType::i64,
                                        DType::u64, DType::f64, DType::f16, DType::bf16};
-// The 32-bit types every variant has run since the seeds (and the seeds' in-place kernels keep to).
+// The 32-bit types every variant runs (and the classic in-place reduction kernels keep to).
 inline constexpr DType k32BitDTypes[] = {DType::i32, DType::u32, DType::f32};
 
 enum class Op : std::uint8_t { sum, min, max };

@@ -45,7 +45,7 @@ inline constexpr std::uint32_t kKernelScratchBinding = 2;
 inline constexpr std::uint32_t kKernelPushBytes = 8;
 
 // Bytes past n every GPU array of xreduce holds (DeviceArray), so a kernel that reads a whole
-// last tile without a bound check (as the seeds' kernels do) reads the op's identity there: the
+// last tile without a bound check (as the classic kernels do) reads the op's identity there: the
 // framework writes it before each call. A tile of block * items elements must fit.
 inline constexpr std::uint64_t kKernelSlackBytes = std::uint64_t{1} << 18;
 
@@ -60,7 +60,7 @@ struct UserKernel {
   std::uint32_t block = 0;
   std::uint32_t items = 1;  // elements per thread per tile: tile = block * items
   // grid=N: at most N blocks in a `tiles` pass, for a kernel that loops over its input with a
-  // grid stride (seed 002's); 0: one block per tile.
+  // grid stride (as the classic warp-shuffle deviceReduce); 0: one block per tile.
   std::uint64_t max_groups = 0;
   std::vector<DType> dtypes{DType::i32};
   std::vector<Op> ops{Op::sum};
@@ -135,8 +135,8 @@ std::uint64_t kernel_groups(KernelGrid grid, std::uint64_t n, std::uint64_t tile
 std::uint64_t kernel_padded(std::uint64_t n, std::uint64_t tile, DType t, std::string_view id);
 // The element counts of a reduce's levels over n > 0 elements: level 0 is the input, level i + 1
 // holds one partial per block of the pass over level i (one per tile, at most max_groups when
-// set), the last holds one value (seed 000's recursive scheme). Error(usage) for a tile of fewer
-// than 2 elements, which would never get there.
+// set), the last holds one value (the classic recursive reduction). Error(usage) for a tile of
+// fewer than 2 elements, which would never get there.
 std::vector<std::uint64_t> kernel_reduce_levels(std::uint64_t n, std::uint64_t tile,
                                                 std::uint64_t max_groups = 0);
 // A scan's zeroed scratch over n elements in tiles of `tile`: scratch-per-tile per block of a

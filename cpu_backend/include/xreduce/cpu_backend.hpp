@@ -1,4 +1,4 @@
-// The CPU backend: the reference ladder (seed 000's recursive reduce, a sequential loop, and a
+// The CPU backend: the reference ladder (the classic recursive reduce, a sequential loop, and a
 // multi-threaded reduce on TBB). Always built, always available.
 #pragma once
 

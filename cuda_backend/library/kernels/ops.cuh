@@ -161,8 +161,8 @@ auto cub_operator() {
     return std::conditional_t<kTyped, ::cuda::maximum<A>, ::cuda::maximum<>>{};
 }
 
-// Which element types a family instantiates: all of them, or the 32-bit ones the seeds ran (the
-// in-place global/* kernels).
+// Which element types a family instantiates: all of them, or the 32-bit ones the classic kernels
+// ran (the in-place global/* kernels).
 enum class TypeSet { all, bits32 };
 
 // Calls f.template operator()<T, A, O>() with the device storage type T of (t, op), its

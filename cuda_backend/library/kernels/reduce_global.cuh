@@ -1,7 +1,7 @@
-// Seed 000's in-place global-memory kernels, one per row of its table, made correct for every
-// n: no thread returns before a __syncthreads() (threads past n stay for the barriers and skip
-// the adds), tails are folded instead of dropped, indices are 64-bit, and the warp-synchronous
-// tail uses __syncwarp() where the seed relied on `volatile` lock-step (a race since Volta).
+// The classic in-place global-memory reduction kernels, one per row of their table, made correct
+// for every n: no thread returns before a __syncthreads() (threads past n stay for the barriers and
+// skip the adds), tails are folded instead of dropped, indices are 64-bit, and the warp-synchronous
+// tail uses __syncwarp() where the original relied on `volatile` lock-step (a race since Volta).
 //
 // In-place rule that keeps tails exact: after each step, slot j of a block holds the fold of the
 // original elements mapped to it; the slot is live iff its first element, base + j, is < n. An
@@ -53,7 +53,7 @@ __device__ __forceinline__ void interleaved_tree(T* idata, std::size_t base, std
   }
 }
 
-// The seed's `volatile` last warp, race-free: in each step lanes below `stride` read
+// The original's `volatile` last warp, race-free: in each step lanes below `stride` read
 // [stride, 2*stride) and write [0, stride) (disjoint), and __syncwarp() orders one step's
 // writes before the next step's reads. Called by the 32 threads of warp 0; blockDim.x >= 64.
 template <class T, class O>
@@ -76,8 +76,8 @@ __global__ void global_interleaved(T* g_idata, T* g_odata, std::size_t n) {
 }
 
 // The unrolling prologue: slot idx folds the K data blocks idx, idx + blockDim.x, ... in place.
-// Full groups take the seed's K independent loads; the last, partial group folds what exists
-// (the seed dropped it).
+// Full groups take the original's K independent loads; the last, partial group folds what exists
+// (the original dropped it).
 template <class T, class O, int K>
 __device__ __forceinline__ void fold_k_blocks(T* g_idata, std::size_t idx, std::size_t n) {
   const std::size_t bd = blockDim.x;

@@ -1,5 +1,6 @@
-// warp/*: seed 002's grid-stride kernel with register-level warp trees. Each block writes one
-// partial; dispatch ends with one block over the partials (the seed's <<<1, 1024>>>).
+// warp/*: the classic warp-shuffle reduce's grid-stride kernel with register-level warp trees. Each
+// block writes one partial; dispatch ends with one block over the partials (the original's <<<1,
+// 1024>>>).
 #pragma once
 
 #include <cooperative_groups.h>
@@ -9,7 +10,7 @@
 
 namespace xr::cuda::kernels {
 
-// In the accumulator. One element per thread per step, as the seed: the variants of this family
+// In the accumulator. One element per thread per step, as the original: the variants of this family
 // are about the shuffle tree, not the loads (fast/* is the vectorised reduce).
 template <class T, class O>
 __device__ __forceinline__ acc_t<T> grid_stride_fold(const T* in, std::size_t n) {

@@ -1,9 +1,9 @@
-// bit/*: seed 001's prefix sum on a Fenwick tree (binary indexed tree, BIT). The tree is an
+// bit/*: the prefix sum on a Fenwick tree (binary indexed tree, BIT). The tree is an
 // n-element array in scratch over 1-based positions 1..n, node p covering (p - lowbit(p), p]; it
 // is built from `in` level by level (at level `idx`, every p that is a multiple of idx gets
 // tree[p-1] = tree[p-1-idx/2] op tree[p-1]), then every output is an O(log n) query.
 //
-// Fixes over the seed, which the seed's own code needs for any n: barriers are outside the
+// Fixes over the original, which the original's own code needs for any n: barriers are outside the
 // `i < n` test (threads past n take part in every __syncthreads and do nothing else), indices and
 // Fenwick positions are 64-bit, the input is copied into the tree instead of being overwritten,
 // and the query starts from the op's identity so it serves min and max as well as sum.
@@ -32,7 +32,7 @@ __device__ __forceinline__ void bit_absorb(T* tree, std::size_t i, std::size_t i
   tree[i] = O::apply(tree[i - idx / 2], tree[i]);
 }
 
-// Seed 001 §2.1 gen_bit_in_one_block: each block copies its slice of `in` into the tree and
+// The BIT scan's gen_bit_in_one_block: each block copies its slice of `in` into the tree and
 // builds the levels idx = 2 .. blockDim.x in global memory, with __syncthreads between levels
 // (block-local: p - idx/2 stays inside the block for idx <= blockDim.x).
 template <class T, class O>
@@ -47,8 +47,8 @@ __global__ void gen_bit_in_one_block(const T* __restrict__ in, acc_t<T>* __restr
   }
 }
 
-// Seed 001 §5 (2024/8/13): the same in-block build with a compile-time block size, every level
-// an explicit step (one __syncthreads each, reached by every thread).
+// The BIT scan's unrolled build: the same in-block build with a compile-time block size, every
+// level an explicit step (one __syncthreads each, reached by every thread).
 template <class T, class O, unsigned kBlock>
 __global__ void __launch_bounds__(kBlock)
     gen_bit_in_one_block_unrolled(const T* __restrict__ in, acc_t<T>* __restrict__ tree,
@@ -63,7 +63,7 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
-// Seed 001 §2.2, first scheme (gen_bit_one_layer): one level above the block per launch, one
+// The BIT scan's first scheme (gen_bit_one_layer): one level above the block per launch, one
 // thread per position; the launch boundary is the grid-wide barrier.
 template <class T, class O>
 __global__ void gen_bit_one_layer(T* tree, std::size_t n, std::size_t idx) {
@@ -71,7 +71,7 @@ __global__ void gen_bit_one_layer(T* tree, std::size_t n, std::size_t idx) {
   if (i < n && ((i + 1) & (idx - 1)) == 0) bit_absorb<T, O>(tree, i, idx);
 }
 
-// Seed 001 §2.2, second scheme (gen_bit_between_blocks): one block builds every level from
+// The BIT scan's second scheme (gen_bit_between_blocks): one block builds every level from
 // `idx` up, its threads striding over the positions of a level, __syncthreads between levels.
 template <class T, class O>
 __global__ void gen_bit_between_blocks(T* tree, std::size_t n, std::size_t idx) {
@@ -83,9 +83,9 @@ __global__ void gen_bit_between_blocks(T* tree, std::size_t n, std::size_t idx) 
   }
 }
 
-// Seed 001 §1 calc_sum_using_bit, first form: the prefix is accumulated in global memory, one
+// The BIT scan's calc_sum_using_bit, first form: the prefix is accumulated in global memory, one
 // read-modify-write per tree node (volatile, so the compiler cannot keep it in a register and
-// the measurement is of what the seed wrote): in out[i] itself where T is its own accumulator,
+// the measurement is of what the original wrote): in out[i] itself where T is its own accumulator,
 // else in `sums[i]` (n accumulator values in scratch), stored to out[i] rounded once. Inclusive
 // queries position i + 1, exclusive i.
 template <class T, class O>
@@ -107,9 +107,9 @@ __global__ void calc_sum_using_bit(const acc_t<T>* __restrict__ tree, T* out, ac
   if constexpr (!std::is_same_v<T, A>) out[i] = from_acc<T>(*acc);
 }
 
-// Seed 001 §4 (2024/8/12): the same query accumulating in shared memory (sum[threadIdx.x],
-// volatile for the same reason), written to out[i] once. Shared: blockDim.x elements. No
-// barrier: each thread touches only its own slot.
+// The BIT scan's shared-memory query: the same query accumulating in shared memory
+// (sum[threadIdx.x], volatile for the same reason), written to out[i] once. Shared: blockDim.x
+// elements. No barrier: each thread touches only its own slot.
 template <class T, class O>
 __global__ void calc_sum_using_bit_smem(const acc_t<T>* __restrict__ tree, T* __restrict__ out,
                                         std::size_t n, bool exclusive) {
@@ -125,7 +125,7 @@ __global__ void calc_sum_using_bit_smem(const acc_t<T>* __restrict__ tree, T* __
   out[i] = from_acc<T>(*acc);
 }
 
-// Seed 001 §3's open question ("cooperative groups ... always wrong"), answered: the whole BIT
+// The BIT scan's open question ("cooperative groups ... always wrong"), answered: the whole BIT
 // built and queried in one cooperative launch. The grid is at most one co-resident wave and
 // strides over everything: (1) each kBlock-element slice is built in shared memory (levels
 // 2 .. kBlock) and written to the tree; grid sync; (2) every level above the block over the

@@ -2,8 +2,8 @@
 // and writes the tile's total; dispatch scans the totals exclusively with the same kernel, level
 // by level, then adds each tile's exclusive prefix back down (uniform_add). Three tile kernels,
 // the classic ladder: Hillis-Steele (GPU Gems 3 §39.2.1), Blelloch with bank-conflict avoidance
-// (§39.2.2-39.2.3, the "bcao" implementation seed 001 measured against), and a Kogge-Stone scan
-// in registers with __shfl_up_sync.
+// (§39.2.2-39.2.3, the "bcao" implementation the BIT scan is measured against), and a Kogge-Stone
+// scan in registers with __shfl_up_sync.
 //
 // Shared contract: blockDim.x is a power of two in 64..1024; a slot past n holds the op's
 // identity, so every thread reaches every barrier and the trees need no tail checks; `totals`
@@ -116,11 +116,11 @@ __device__ __forceinline__ T warp_scan_inclusive(T v) {
   return v;
 }
 
-// warp/shuffle-up: the register rung (seed 002 took the shuffles to reduce; this is the same
-// step for scan). The tile is staged through padded shared memory so that global loads and
-// stores stay coalesced while each thread scans kItems consecutive items serially in registers;
-// the thread totals are scanned per warp with __shfl_up_sync, the warp totals by warp 0, and
-// each thread's items are combined with the prefix of the warps and lanes before it.
+// warp/shuffle-up: the register rung (the classic warp-shuffle reduce takes the shuffles to reduce;
+// this is the same step for scan). The tile is staged through padded shared memory so that global
+// loads and stores stay coalesced while each thread scans kItems consecutive items serially in
+// registers; the thread totals are scanned per warp with __shfl_up_sync, the warp totals by warp 0,
+// and each thread's items are combined with the prefix of the warps and lanes before it.
 template <class In, class Out, class O, unsigned kBlock, unsigned kItems>
 __global__ void __launch_bounds__(kBlock)
     scan_warp_shuffle_up(const In* __restrict__ in, Out* __restrict__ out,

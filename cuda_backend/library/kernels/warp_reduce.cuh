@@ -1,6 +1,6 @@
-// Warp- and block-level trees over registers (seed 002's warpReduce / blockReduce), shared by
-// warp/*, fast/* and the bandwidth kernel. Shuffles are warp-synchronous by definition: no
-// shared-memory lock-step, so they are race-free on Volta and later.
+// Warp- and block-level trees over registers (the classic warp-shuffle warpReduce / blockReduce),
+// shared by warp/*, fast/* and the bandwidth kernel. Shuffles are warp-synchronous by definition:
+// no shared-memory lock-step, so they are race-free on Volta and later.
 #pragma once
 
 #include "kernels/ops.cuh"
@@ -25,7 +25,7 @@ __device__ __forceinline__ T warp_reduce_xor(T v) {
   return v;
 }
 
-// Seed 002's blockReduce: each warp reduces, lane 0 parks the value in one of 32 slots, warp 0
+// The classic blockReduce: each warp reduces, lane 0 parks the value in one of 32 slots, warp 0
 // reduces the slots. blockDim.x must be a multiple of the warp size (<= 1024, so <= 32 warps).
 // Thread 0 ends with the block's value. Calls __syncthreads once: call it once per kernel.
 template <class T, class O, bool kXor = false>

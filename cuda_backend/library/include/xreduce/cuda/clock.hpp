@@ -1,6 +1,6 @@
 // The SM clock the device runs at (docs/library.md, "The clock"): one thread reading clock64
-// against %globaltimer over a short window, as nvbench's gpu_frequency does. An H200 idles its
-// SMs at 345 MHz and works at 1980: read it beside a time to know what the time means.
+// against %globaltimer over a short window, as nvbench's gpu_frequency does. A GPU idles its SMs
+// at a fraction of its working clock: read it beside a time to know what the time means.
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -23,7 +23,7 @@ struct ReduceDesc {
   Op op = Op::sum;
   std::uint64_t count = 1;  // at least 1 (the reduce of nothing is the identity, no launch)
   std::string variant{};    // empty: the library's choice (reduce_variants)
-  // Seed 000's global/* ladder writes its partials into the input: asked for by id, it runs
+  // The classic global/* ladder writes its partials into the input: asked for by id, it runs
   // only with this set, and only over 32-bit types.
   bool overwrite_input = false;
 };

@@ -59,12 +59,11 @@ class SmClock {
 
 // How long to keep a device busy to find the clock it works at (peak_mhz). Vulkan has no query
 // for the SM's maximum clock, and NVIDIA's driver, in a process without a CUDA context, raises
-// an idle GPU's clock in steps sized by how busy the GPU was over its last period, flat for up
-// to about 200 ms in between: an H200 kept busy by back-to-back 10 ms probes read 344 MHz for
-// 70 ms, 374 for the next 170 ms, then 981 and 1976; another run 344 MHz for 200 ms, then 1975
-// (docs/results/H200/clock). So "two readings agree" settles at idle clock; the rule is
-// busy for at least min_busy_ms, then until no new peak (a rise above the highest so far) for
-// quiet_ms, two of the driver's periods, and never longer than max_busy_ms.
+// an idle GPU's clock in steps sized by how busy the GPU was over its last period, flat for a
+// whole period in between (the steps are in docs/results/H200/clock). So "two readings agree"
+// settles at idle clock; the rule is busy for at least min_busy_ms, then until no new peak (a
+// rise above the highest so far) for quiet_ms, two of the driver's periods, and never longer
+// than max_busy_ms.
 struct PeakRule {
   double min_busy_ms = 200;
   double quiet_ms = 400;
