@@ -45,6 +45,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,42 @@ struct SkipCase {
 
 [[noreturn]] void skip(const std::string& reason) {
   throw SkipCase{reason};
+}
+
+// XR_TEST_SORT_MAX_SIZE: SIZE[,PREFIX=SIZE...], the largest size of a sort's conformance; a case
+// whose name starts with PREFIX stops at that entry's size instead (the longest prefix wins). How
+// CI keeps to the sizes past every structure a case checks on a CPU device: a sorting network's
+// levels past its tile, a ranking's tiles. Unset or empty: no cap.
+std::optional<std::uint64_t> sort_size_cap(const std::string& case_name) {
+  const char* text = std::getenv("XR_TEST_SORT_MAX_SIZE");
+  if (!text || !*text) return std::nullopt;
+  const auto size_of = [&](const std::string& digits) {
+    char* end = nullptr;
+    const std::uint64_t n = std::strtoull(digits.c_str(), &end, 10);
+    if (digits.empty() || *end != '\0')
+      throw xr::Error(
+          xr::ErrorCategory::usage,
+          "XR_TEST_SORT_MAX_SIZE must be SIZE[,PREFIX=SIZE...], not '" + std::string(text) + "'");
+    return n;
+  };
+  std::optional<std::uint64_t> cap;
+  std::size_t matched = 0;
+  std::string entry;
+  for (std::istringstream list(text); std::getline(list, entry, ',');) {
+    const std::size_t equals = entry.find('=');
+    if (equals == std::string::npos) {
+      const std::uint64_t n = size_of(entry);
+      if (matched == 0) cap = n;
+      continue;
+    }
+    const std::string prefix = entry.substr(0, equals);
+    const std::uint64_t n = size_of(entry.substr(equals + 1));
+    if (case_name.starts_with(prefix) && prefix.size() >= matched) {
+      cap = n;
+      matched = prefix.size();
+    }
+  }
+  return cap;
 }
 
 enum class Mode { conformance, past_limit, contract };
@@ -183,11 +220,9 @@ class VariantCase final : public Catch::ITestInvoker {
       options.max_size = std::strtoull(cap, nullptr, 10);
     // A sort's sizes may stop lower: each size's check is a host sort, and a CPU device's radix
     // passes cost more per key than a reduce or a scan.
-    if (const char* cap = std::getenv("XR_TEST_SORT_MAX_SIZE");
-        cap && *cap && primitive_ == xr::Primitive::sort) {
-      const std::uint64_t sort_cap = std::strtoull(cap, nullptr, 10);
-      options.max_size = options.max_size ? std::min(options.max_size, sort_cap) : sort_cap;
-    }
+    if (primitive_ == xr::Primitive::sort)
+      if (const auto sort_cap = sort_size_cap(Catch::getResultCapture().getCurrentTestName()))
+        options.max_size = options.max_size ? std::min(options.max_size, *sort_cap) : *sort_cap;
     const xr::ConformanceSummary summary =
         xr::run_conformance(*backend_, primitive_, id_, options, listener);
     CHECK(summary.checks > 0);
