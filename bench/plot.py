@@ -3,7 +3,8 @@
 one or more reports at one n.
 
     python3 bench/plot.py REPORT.json OUT.svg|OUT.png|OUT.pdf
-    python3 bench/plot.py --ladders [--n N] [--dtype T] [--mode M] REPORT.json [REPORT.json...] OUT
+    python3 bench/plot.py --ladders [--n N] [--dtype T] [--sort-dtype T] [--mode M] REPORT.json
+        [REPORT.json...] OUT
 
 One column of panels per section (primitive, scan kind, op, dtype, mode; reports without a mode
 are "cold"), two sections across:
@@ -29,19 +30,29 @@ comparison instead: one panel per section, the new/old time ratio of every match
 dashed, one colour per id), filled markers where the verdict is faster or slower beyond noise,
 hollow where it is the same, and the rule's noise floor shaded.
 
---ladders draws each primitive's ladder at one n as grouped horizontal bars, one panel per
-primitive (reduce, then scan), stacked: one group per variant id measured on at least two GPU APIs,
-in ladder order, its CUDA, Vulkan and OpenCL bars side by side in fixed slots (an API without the
-id leaves its slot empty), then lib/cub as the anchor. A bar is the row's GB/s (bytes the primitive
-must move over the median device time: read for reduce, read + written for scan); its label is the
-median time and, beside another API's, its time over CUDA's. A dotted line per API is its measured
-peak (read for reduce, copy for scan). Failed rows are a red "failed" in their slot, never a bar;
-throttled rows are hatched. The titles state the GPU, the point (op, dtype, mode, n), each API's
-reference SM clock, the lowest clock of any drawn sample, how many rows were throttled and the
-device UUID where the APIs share one; a footnote names the report, its commit and the ids left out
-(measured on one API). Defaults: n the largest measured on the most GPU APIs, dtype i32 (else the
-first), mode cold (else the first), op sum and scan kind inclusive where present. Reports may be
-gzipped (`.gz`); a primitive found in several reports is taken from the first that has it.
+--ladders draws the ladders at one n as grouped horizontal bars in one compact figure: a panel per
+primitive present, side by side in ladder order (reduce, scan, sort), top-aligned, one bar height in
+every panel (a short ladder's panel is short), the same colour per API in every panel and one
+legend under the title. A panel has one group per variant id measured on at least two GPU APIs, in
+ladder order, its name above its CUDA, Vulkan and OpenCL bars in fixed slots (an API without the id
+leaves its slot empty), then lib/cub as the anchor. A reduce or scan bar is the row's GB/s (bytes
+the primitive must move over the median device time: read for reduce, read + written for scan),
+its label the median time and, beside another API's, its time over CUDA's; the dotted line per API
+is its measured peak (read for reduce, copy for scan). A sort bar is keys per second (G keys/s = n /
+median time), its label the median time and its keys per second over lib/cub's where the report
+has it ("0.56x CUB": the share of CUB's rate, above 1 faster); the dotted line per API is the radix
+bound, its copy peak over the radix bytes model (36 B a u32 key). Failed rows are a red "failed" in
+their slot, never a bar; throttled rows are hatched. The title states the GPU and n (each panel's
+title its point: op, scan kind or sort form, dtype, mode, and n where the panels differ); a
+footnote states per panel the report and its commit, the peaks, each API's reference SM clock and
+the device UUID where the APIs share one (both once where every panel's are the same), the lowest
+clock of any drawn sample, how many rows were throttled and the ids left out (measured on one
+API). Defaults: n the largest measured on the most GPU APIs, mode cold (else the first), op sum,
+scan kind inclusive, sort ascending keys only (no values) where present; dtype i32 for reduce and
+scan (--dtype), u32 for sort (--sort-dtype), else the first. --n and --mode apply to every panel.
+Reports may be gzipped (`.gz`); a primitive found in several reports is taken from the first that
+has it. The figure is 9 inches (1350 px at 150 dpi) wide, as tall as its longest ladder needs
+(under 1000 px for the three at 2^28).
 
 `xreduce compare --plot FILE` and `xreduce diff --plot FILE` run this script on their own
 report. Needs matplotlib (Debian: python3-matplotlib).
@@ -648,18 +659,25 @@ def draw_baseline(baseline, out, mpl):
     return 0
 
 
-
 # ---- the ladders at one n (--ladders) ---------------------------------------------------------
 
-LADDERS_USAGE = ("usage: plot.py --ladders [--n N] [--dtype T] [--mode M] REPORT.json "
-                 "[REPORT.json...] OUT.svg|OUT.png|OUT.pdf")
+LADDERS_USAGE = ("usage: plot.py --ladders [--n N] [--dtype T] [--sort-dtype T] [--mode M] "
+                 "REPORT.json [REPORT.json...] OUT.svg|OUT.png|OUT.pdf")
 # One colour per API, the same in every panel (Okabe-Ito: apart for colour-blind readers too).
 API_COLOUR = {"cuda": "#009E73", "vulkan": "#D55E00", "opencl": "#0072B2"}
 API_NAME = {"cuda": "CUDA", "vulkan": "Vulkan", "opencl": "OpenCL"}
 LADDER_ANCHOR = "lib/cub"
-# Layout, inches: one bar slot, the gap between groups, a panel's room above and below its bars.
-SLOT_H, GROUP_GAP, PANEL_TOP, PANEL_BOTTOM, LADDER_W = 0.13, 0.13, 0.85, 0.9, 7.6
-INSIDE_FROM = 0.35  # a bar longer than this share of the axis carries its label inside
+LADDER_ORDER = ("reduce", "scan", "sort")  # the panels, left to right
+# Layout, inches. One scale for every panel (a bar is SLOT_H tall in each), so a short ladder's
+# panel is short, top-aligned with the others; the width is fixed, the panels share it.
+SLOT_H, NAME_H, GROUP_GAP = 0.08, 0.115, 0.035  # a bar; the id's name above its bars; the gap
+LADDER_W, PANEL_GAP, SIDE = 9.0, 0.32, 0.1  # the figure; between panels; left and right
+# The rows above the bars (title, legend, panel title) and below (x axis, a footnote line).
+L_SUPTITLE_H, L_LEGEND_H, L_TITLE_H, L_AXIS_H, L_NOTE_H = 0.3, 0.24, 0.2, 0.46, 0.108
+LADDER_DPI = 150
+# Points: the figure is read at about 900 px wide, 0.65 of its width at LADDER_DPI.
+NAME_PT, BAR_PT, AXIS_PT, TITLE_PT, NOTE_PT = 7.3, 6.3, 6.8, 8.8, 6.3
+INSIDE_FROM = 0.4  # a bar longer than this share of the axis carries its label inside
 
 
 def parse_count(text):
@@ -676,15 +694,15 @@ def parse_count(text):
 
 def parse_ladder_args(args):
     """(options, report paths, output), or an error line."""
-    options = {"n": None, "dtype": None, "mode": None}
+    options = {"n": None, "dtype": None, "sort_dtype": None, "mode": None}
     paths = []
     i = 0
     while i < len(args):
         a = args[i]
-        if a in ("--n", "--dtype", "--mode"):
+        if a in ("--n", "--dtype", "--sort-dtype", "--mode"):
             if i + 1 >= len(args):
                 return None, None, None, f"{a} needs a value"
-            options[a[2:]] = args[i + 1]
+            options[a[2:].replace("-", "_")] = args[i + 1]
             i += 2
         elif a.startswith("--"):
             return None, None, None, f"unknown option {a}"
@@ -734,13 +752,14 @@ def ladder_rows(report, path):
         row["clock_min"] = float(clock["min"]) if isinstance(clock, dict) and \
             isinstance(clock.get("min"), (int, float)) else None
         if row["ms"] is not None:
-            gbps = r.get("gbps")
-            if not isinstance(gbps, (int, float)) or not gbps > 0:  # bytes moved / time
-                bytes_moved = row["n"] * (
-                    sort_bytes_per_key(row["dtype"], row["kind"]) if primitive == "sort" else
-                    ELEMENT_BYTES.get(row["dtype"], 4) * (2 if primitive == "scan" else 1))
-                gbps = bytes_moved / (row["ms"] * 1e6)
-            row["gbps"] = float(gbps)
+            if primitive == "sort":  # keys a second, 10^9: the sort's own measure
+                row["value"] = row["n"] / (row["ms"] * 1e6)
+            else:
+                gbps = r.get("gbps")
+                if not isinstance(gbps, (int, float)) or not gbps > 0:  # bytes moved / time
+                    gbps = row["n"] * ELEMENT_BYTES.get(row["dtype"], 4) * \
+                        (2 if primitive == "scan" else 1) / (row["ms"] * 1e6)
+                row["value"] = float(gbps)
         rows.append(row)
     return rows
 
@@ -776,14 +795,16 @@ def compact_ids(ids):
 
 def ladder_panel(rows, primitive, options):
     """One primitive's point (op, kind, dtype, mode, n) and what its panel draws, or an error."""
+    sort = primitive == "sort"
     mine = [r for r in rows if r["primitive"] == primitive]
     op = pick((r["op"] for r in mine), None, "sum")
-    kind = pick((r["kind"] for r in mine), None, "asc" if primitive == "sort" else "inclusive")
+    kind = pick((r["kind"] for r in mine), None, "asc" if sort else "inclusive")
     mine = [r for r in mine if r["op"] == op and r["kind"] == kind]
-    dtype = pick((r["dtype"] for r in mine), options["dtype"], "i32")
+    wanted = options["sort_dtype"] if sort else options["dtype"]
+    dtype = pick((r["dtype"] for r in mine), wanted, "u32" if sort else "i32")
     mode = pick((r["mode"] for r in mine), options["mode"], "cold")
     if dtype is None or mode is None:
-        return None, f"no {primitive} row of dtype {options['dtype'] or dtype} and mode " \
+        return None, f"no {primitive} row of dtype {wanted or dtype} and mode " \
                      f"{options['mode'] or mode} in {mine[0]['path'] if mine else 'the reports'}"
     mine = [r for r in mine if r["dtype"] == dtype and r["mode"] == mode and r["backend"] in GPUS]
     apis_at = {}
@@ -817,132 +838,179 @@ def ladder_panel(rows, primitive, options):
             "row": row_of, "anchor": anchor, "rows": point}, None
 
 
-def clock_line(panel):
-    """The SM clock as the reports state it: each API's reference, the lowest drawn sample."""
-    rows = [r for r in panel["rows"] if r["variant"] in panel["ids"] or r is panel["anchor"]]
-    by_ref = {}
+def panel_peaks(panel):
+    """{api: the dotted line's value}: the read peak (reduce) or copy peak (scan) in GB/s; for a
+    sort the radix bound, the copy peak over the radix bytes model, in G keys/s."""
+    devices = panel["rows"][0]["devices"]
+    sort = panel["primitive"] == "sort"
+    peaks = {}
     for b in panel["apis"]:
-        ref = panel["rows"][0]["devices"].get(b, {}).get("reference_clock_mhz")
-        if isinstance(ref, (int, float)):
-            by_ref.setdefault(round(ref), []).append(API_NAME[b])
-    lows = [r["clock_min"] for r in rows if r["clock_min"] is not None]
-    throttled = sum(r["throttled"] for r in rows)
-    parts = []
-    if by_ref:
-        parts.append("SM clock: reference " + ", ".join(
-            f"{mhz} MHz ({', '.join(names)})" for mhz, names in by_ref.items()))
-    if lows:
-        parts.append(f"lowest sample drawn {min(lows):.0f} MHz")
-    parts.append("no row throttled" if not throttled else
-                 f"{throttled} row{'s' if throttled > 1 else ''} THROTTLED (hatched)")
-    line = "; ".join(parts)
-    uuids = {panel["rows"][0]["devices"].get(b, {}).get("uuid") for b in panel["apis"]}
-    if len(uuids) == 1 and next(iter(uuids)):
-        apis = len(panel["apis"])
-        line += (f"\nOne device for the {apis} APIs" if apis > 1 else "\nDevice") + \
-            f": UUID {next(iter(uuids))}"
-    return line
+        peak = peak_of(devices.get(b), panel["primitive"] != "reduce")
+        if peak:
+            peaks[b] = peak / sort_bytes_per_key(panel["dtype"], panel["kind"]) if sort else peak
+    return peaks
+
+
+def panel_height(panel):
+    """The bars' height in inches: a name and a slot per API for each id, then the anchor's."""
+    groups = len(panel["ids"]) * (NAME_H + len(panel["apis"]) * SLOT_H + GROUP_GAP)
+    return groups + (NAME_H + SLOT_H + GROUP_GAP if panel["anchor"] is not None else 0)
+
+
+def panel_point(panel, with_n):
+    """The panel's title: reduce · sum i32 · cold, sort · u32 keys asc · cold."""
+    if panel["primitive"] == "sort":
+        order, *rest = panel["kind"].split(", ")
+        form = "pairs" if "pairs" in rest else "keys"
+        what = f"sort · {panel['dtype']} {form} {order}" + \
+            "".join(f", {x}" for x in rest if x != "pairs")
+    else:
+        kind = f"{panel['kind']} scan" if panel["primitive"] == "scan" and panel["kind"] else \
+            panel["primitive"]
+        what = f"{kind} · " + " ".join(x for x in (panel["op"], panel["dtype"]) if x)
+    n = f" · n = {n_label(panel['n'])}" if with_n else ""
+    return f"{what} · {panel['mode']}{n}"
+
+
+def n_label(n):
+    return f"2^{n.bit_length() - 1}" if n & (n - 1) == 0 else count_label(n)
+
+
+def ms_label(ms):
+    return f"{ms:.3g}" if ms < 100 else f"{ms:.0f}"
 
 
 def bar_label(ax, width, y, text, xmax):
     """A bar's label: inside its end in white where the bar is long (the peak lines run there),
     else right of it."""
     if width > INSIDE_FROM * xmax:
-        ax.text(width, y, text + "  ", va="center", ha="right", fontsize=6.6, color="white",
+        ax.text(width, y, text + " ", va="center", ha="right", fontsize=BAR_PT, color="white",
                 fontweight="bold", zorder=4)
     else:
-        ax.text(width, y, "  " + text, va="center", ha="left", fontsize=6.6, zorder=4)
+        ax.text(width, y, " " + text, va="center", ha="left", fontsize=BAR_PT, zorder=4)
 
 
-def draw_ladder_panel(ax, panel, mpl):
+def draw_bar(ax, r, y, colour, text, xmax):
+    """One row in its slot: a bar (hatched when throttled), or a word where it has no time."""
+    if r["status"] != "ok":
+        failed = r["status"] == "failed"
+        ax.text(0, y, " failed: not a valid time" if failed else " unsupported", va="center",
+                ha="left", fontsize=BAR_PT, color=FAILED_COLOUR if failed else "0.4")
+        return
+    ax.barh(y, r["value"], height=SLOT_H * 0.9, color=colour, zorder=3,
+            hatch="////" if r["throttled"] else None, edgecolor="white", linewidth=0.3)
+    bar_label(ax, r["value"], y, text, xmax)
+
+
+def draw_ladder_panel(ax, panel, with_n, mpl):
+    """The bars top-down in inches (the axes are placed panel_height tall), ids' names above."""
     apis, ids = panel["apis"], panel["ids"]
-    slots = len(apis)
-    group_h = slots * SLOT_H + GROUP_GAP
-    scan = panel["primitive"] == "scan"
-    copy = scan or panel["primitive"] == "sort"
-    devices = panel["rows"][0]["devices"]
-    peaks = {b: peak_of(devices.get(b), copy) for b in apis}
+    sort = panel["primitive"] == "sort"
+    peaks = panel_peaks(panel)
+    anchor = panel["anchor"]
+    cub_ms = anchor["ms"] if anchor is not None and anchor["status"] == "ok" else None
     drawn = [r for r in panel["rows"] if r["status"] == "ok" and
-             (r["variant"] in ids or r is panel["anchor"])]
-    xmax = max([r["gbps"] for r in drawn] + [p for p in peaks.values() if p]) * 1.5
-    ys, labels = [], []
-    ratio_base = {}
+             (r["variant"] in ids or r is anchor)]
+    xmax = max([r["value"] for r in drawn] + list(peaks.values())) * 1.06
+    pitch = NAME_H + len(apis) * SLOT_H + GROUP_GAP
+    name_style = dict(va="bottom", ha="left", fontsize=NAME_PT, color="0.1", zorder=5)
     for gi, v in enumerate(ids):
-        y0 = gi * group_h
-        ys.append(y0 + (slots - 1) * SLOT_H / 2)
-        labels.append(v)
+        top = gi * pitch
+        ax.text(0, top + NAME_H - 0.012, " " + v, **name_style)
         cuda = panel["row"].get(("cuda", v))
-        if cuda and cuda["status"] == "ok":
-            ratio_base[v] = cuda["ms"]
+        base = cuda["ms"] if cuda and cuda["status"] == "ok" else None
         for j, b in enumerate(apis):
             r = panel["row"].get((b, v))
-            if r is None:
+            if r is None:  # an API without the id leaves its slot empty
                 continue
-            y = y0 + j * SLOT_H
-            if r["status"] != "ok":
-                failed = r["status"] == "failed"
-                ax.text(0, y, " failed: not a valid time" if failed else " unsupported",
-                        va="center", ha="left", fontsize=6.5,
-                        color=FAILED_COLOUR if failed else "0.4")
-                continue
-            ax.barh(y, r["gbps"], height=SLOT_H * 0.88, color=API_COLOUR[b], zorder=3,
-                    hatch="////" if r["throttled"] else None, edgecolor="white", linewidth=0.3)
-            text = f"{r['ms']:.4g} ms"
-            if b != "cuda" and v in ratio_base:
-                text += f" · {r['ms'] / ratio_base[v]:.2f}x"
-            bar_label(ax, r["gbps"], y, text, xmax)
-    a = panel["anchor"]
-    if a is not None and a["status"] == "ok":
-        y = len(ids) * group_h
-        ys.append(y)
-        labels.append(f"{LADDER_ANCHOR} (CUDA)")
-        ax.barh(y, a["gbps"], height=SLOT_H * 0.88, color="black", zorder=3,
-                hatch="////" if a["throttled"] else None, edgecolor="white", linewidth=0.3)
-        bar_label(ax, a["gbps"], y, f"{a['ms']:.4g} ms", xmax)
-    # Each API's measured peak: read for reduce, copy for scan.
-    handles = [mpl.Patch(color=API_COLOUR[b], label=API_NAME[b]) for b in apis]
-    if a is not None:
-        handles.append(mpl.Patch(color="black", label=f"{LADDER_ANCHOR}, the vendor anchor"))
-    for b in apis:
-        peak = peaks[b]
-        if peak:
-            handles.append(ax.axvline(peak, color=API_COLOUR[b], linestyle=":", linewidth=1.2,
-                                      zorder=2, label=f"{API_NAME[b]}'s measured "
-                                      f"{'copy' if copy else 'read'} peak, {peak:.0f} GB/s"))
-    ax.set_yticks(ys)
-    ax.set_yticklabels(labels, fontsize=7.5)
-    ax.set_ylim(max(ys) + group_h * 0.6, -group_h * 0.45)  # the ladder top-down
+            text = f"{ms_label(r['ms'])} ms" if r["ms"] is not None else ""
+            if sort and cub_ms and r["status"] == "ok":  # keys a second over CUB's
+                text += f" · {cub_ms / r['ms']:.2f}x CUB"
+            elif not sort and b != "cuda" and base and r["status"] == "ok":
+                text += f" · {r['ms'] / base:.2f}x"
+            draw_bar(ax, r, top + NAME_H + (j + 0.5) * SLOT_H, API_COLOUR[b], text, xmax)
+    if anchor is not None:
+        top = len(ids) * pitch
+        ax.text(0, top + NAME_H - 0.012, f" {LADDER_ANCHOR} (CUDA)", **name_style)
+        text = f"{ms_label(anchor['ms'])} ms" if anchor["ms"] is not None else ""
+        draw_bar(ax, anchor, top + NAME_H + 0.5 * SLOT_H, "black", text, xmax)
+    for b, peak in peaks.items():
+        ax.axvline(peak, color=API_COLOUR[b], linestyle=":", linewidth=1.1, zorder=2)
+    ax.set_ylim(panel_height(panel), 0)
     ax.set_xlim(0, xmax)
-    ax.tick_params(axis="x", labelsize=7.5)
-    ax.tick_params(axis="y", length=0)
+    ax.set_yticks([])
+    ax.xaxis.set_major_locator(mpl.MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]))
+    ax.tick_params(axis="x", labelsize=AXIS_PT, length=2.5, pad=1.5)
     ax.grid(True, axis="x", alpha=0.3, zorder=0)
     ax.set_axisbelow(True)
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
-    what = "the radix sort's bytes model" if panel["primitive"] == "sort" else \
-        "bytes read + written" if scan else "bytes read"
-    ax.set_xlabel(f"GB/s = {what} / median device time, each API's own timer (longer is faster)"
-                  f"\nlabels: median time · time over CUDA's", fontsize=7.5)
-    ax.legend(handles=handles, loc="upper right", fontsize=6.6, frameon=True, framealpha=0.95,
-              edgecolor="0.85")
-    kind = f"{panel['kind']} scan" if scan and panel["kind"] else \
-        f"sort ({panel['kind']})" if panel["primitive"] == "sort" else panel["primitive"]
-    op = f"{panel['op']} " if panel["op"] else ""
-    n = panel["n"]
-    power = f" = 2^{n.bit_length() - 1}" if n & (n - 1) == 0 else ""
-    ax.set_title(f"{kind} · {op}{panel['dtype']} · {panel['mode']} · "
-                 f"n = {count_label(n)}{power}", loc="left", fontsize=10, fontweight="bold",
-                 pad=24)
-    ax.annotate(clock_line(panel), (0, 1), xycoords="axes fraction", xytext=(0, 4),
-                textcoords="offset points", fontsize=6.8, color="0.25", va="bottom")
+    if sort:
+        xlabel = "G keys/s = n / median time\nlabels: median · keys/s over CUB's"
+    else:
+        moved = "read + written" if panel["primitive"] == "scan" else "read"
+        xlabel = f"GB/s = bytes {moved} / median time\nlabels: median · time over CUDA's"
+    ax.set_xlabel(xlabel, fontsize=AXIS_PT, labelpad=2, linespacing=1.25)
+    ax.set_title(panel_point(panel, with_n), loc="left", fontsize=TITLE_PT, fontweight="bold",
+                 pad=3)
+
+
+def panel_facts(panel):
+    """What the footnote says of one panel, by key: the report, the dotted lines, the clock, the
+    throttled rows, the device and the ids left out."""
+    rows = [r for r in panel["rows"] if r["variant"] in panel["ids"] or r is panel["anchor"]]
+    devices = panel["rows"][0]["devices"]
     first = panel["rows"][0]
-    note = f"Data: {first['path']}" + (f" (commit {first['commit']})." if first["commit"] else ".")
+    facts = {"data": first["path"] + (f" ({first['commit']})" if first["commit"] else "")}
+    peaks = panel_peaks(panel)
+    if peaks:
+        values = ", ".join(f"{API_NAME[b]} {p:.3g}" if panel["primitive"] == "sort" else
+                           f"{API_NAME[b]} {p:.0f}" for b, p in peaks.items())
+        if panel["primitive"] == "sort":
+            per_key = sort_bytes_per_key(panel["dtype"], panel["kind"])
+            facts["peaks"] = f"radix bound (copy peak / {per_key} B a key) {values} G keys/s"
+        else:
+            which = "copy" if panel["primitive"] == "scan" else "read"
+            facts["peaks"] = f"{which} peak {values} GB/s"
+    by_ref = {}
+    for b in panel["apis"]:
+        ref = devices.get(b, {}).get("reference_clock_mhz")
+        if isinstance(ref, (int, float)):
+            by_ref.setdefault(round(ref), []).append(API_NAME[b])
+    if by_ref:
+        facts["clock"] = "SM clock ref. " + ", ".join(
+            f"{mhz} MHz ({', '.join(names)})" for mhz, names in by_ref.items())
+    lows = [r["clock_min"] for r in rows if r["clock_min"] is not None]
+    if lows:
+        facts["low"] = f"lowest {min(lows):.0f} MHz"
+    throttled = sum(r["throttled"] for r in rows)
+    facts["throttled"] = "none throttled" if not throttled else \
+        f"{throttled} row{'s' if throttled > 1 else ''} THROTTLED (hatched)"
+    uuids = {devices.get(b, {}).get("uuid") for b in panel["apis"]}
+    if len(uuids) == 1 and next(iter(uuids)):
+        apis = len(panel["apis"])
+        facts["uuid"] = f"UUID {next(iter(uuids))}" + (f" for all {apis} APIs" if apis > 1 else "")
     if panel["alone"]:
-        left_out = "; ".join(f"{API_NAME[b]} {compact_ids(v)}" for b, v in panel["alone"].items())
-        note += f" Not drawn, measured on one API only: {left_out}."
-    note = "\n".join(textwrap.wrap(note, 125))
-    ax.annotate(note, (0, 0), xycoords="axes fraction", xytext=(0, -36),
-                textcoords="offset points", fontsize=6.5, color="0.35", va="top")
+        facts["alone"] = "not drawn (one API only): " + "; ".join(
+            f"{API_NAME[b]} {compact_ids(v)}" for b, v in panel["alone"].items())
+    return facts
+
+
+def footnote(panels, width_chars):
+    """The footnote's lines: what every panel shares once, then one paragraph per panel."""
+    facts = [panel_facts(p) for p in panels]
+    shared = [k for k in ("clock", "uuid") if len(panels) > 1 and k in facts[0] and
+              all(f.get(k) == facts[0][k] for f in facts)]
+    modes = list(dict.fromkeys(p["mode"] for p in panels))
+    head = "Median device time, each API's own timer; " + \
+        "; ".join(MODE_NOTE.get(m, m) for m in modes) + "".join(
+            f"; {facts[0][k]}" for k in shared) + "."
+    lines = textwrap.wrap(head, width_chars)
+    for p, f in zip(panels, facts):
+        text = f"{p['primitive'].capitalize()}: " + "; ".join(
+            v for k, v in f.items() if k not in shared) + "."
+        lines += textwrap.wrap(text, width_chars, subsequent_indent="   ")
+    return lines
 
 
 def ladders_main(args):
@@ -954,8 +1022,10 @@ def ladders_main(args):
     if mpl is None:
         return 3
     from matplotlib.patches import Patch
-    mpl.Patch = Patch
+    from matplotlib.ticker import MaxNLocator
+    mpl.Patch, mpl.MaxNLocator = Patch, MaxNLocator
     mpl.plt.rcParams["svg.hashsalt"] = "xreduce --ladders"
+    mpl.plt.rcParams["hatch.linewidth"] = 0.6
     panels = []
     for path in paths:
         try:
@@ -977,30 +1047,57 @@ def ladders_main(args):
         print("nothing to draw: no variant id measured on two GPU APIs, nor lib/cub",
               file=sys.stderr)
         return 2
-    heights = []
-    for p in panels:
-        groups = len(p["ids"]) + (p["anchor"] is not None)
-        heights.append(groups * (len(p["apis"]) * SLOT_H + GROUP_GAP))
-    fig_h = sum(heights) + len(panels) * (PANEL_TOP + PANEL_BOTTOM) + 0.5
-    fig, axes = mpl.plt.subplots(len(panels), 1, squeeze=False, figsize=(LADDER_W, fig_h),
-                                 gridspec_kw={"height_ratios": heights})
-    for ax, panel in zip(axes.flat, panels):
-        draw_ladder_panel(ax, panel, mpl)
+    order = {p: i for i, p in enumerate(LADDER_ORDER)}
+    panels.sort(key=lambda p: order.get(p["primitive"], len(order)))
+    k = len(panels)
+    panel_w = (LADDER_W - 2 * SIDE - (k - 1) * PANEL_GAP) / k
+    # DejaVu Sans averages about half an em a character in this text.
+    notes = footnote(panels, int((LADDER_W - 2 * SIDE) * 72 / (NOTE_PT * 0.55)))
+    bars_h = max(panel_height(p) for p in panels)
+    top = L_SUPTITLE_H + L_LEGEND_H + L_TITLE_H
+    fig_h = top + bars_h + L_AXIS_H + len(notes) * L_NOTE_H + 0.05
+    fig = mpl.plt.figure(figsize=(LADDER_W, fig_h))
+    ns = {p["n"] for p in panels}
+    for i, panel in enumerate(panels):
+        h = panel_height(panel)
+        x = SIDE + i * (panel_w + PANEL_GAP)
+        ax = fig.add_axes([x / LADDER_W, 1 - (top + h) / fig_h, panel_w / LADDER_W, h / fig_h])
+        draw_ladder_panel(ax, panel, len(ns) > 1, mpl)
     names = {p["rows"][0]["devices"].get(b, {}).get("name", "") for p in panels for b in p["apis"]}
-    gpu = next(iter(names)) if len(names) == 1 else " / ".join(sorted(n for n in names if n))
-    apis = [API_NAME[b] for b in GPUS if any(b in p["apis"] for p in panels)]
-    fig.suptitle(f"xreduce on {gpu}: the {' and '.join(p['primitive'] for p in panels)} "
-                 f"ladder{'s' if len(panels) > 1 else ''}, {', '.join(apis)}", fontsize=11.5,
-                 fontweight="bold")
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.35 / fig_h), h_pad=3.2)
+    gpu = " / ".join(sorted(n for n in names if n)) or "the GPU"
+    apis = [b for b in GPUS if any(b in p["apis"] for p in panels)]
+    what = [p["primitive"] for p in panels]
+    what = ", ".join(what[:-1]) + " and " + what[-1] if len(what) > 1 else what[0]
+    at = f" at n = {n_label(next(iter(ns)))}" if len(ns) == 1 else ""
+    cub = " beside CUB" if any(p["anchor"] is not None for p in panels) else ""
+    fig.text(0.5, 1 - 0.06 / fig_h, f"{what.capitalize()}{at} on {gpu}: "
+             f"{', '.join(API_NAME[b] for b in apis)}{cub}", ha="center", va="top",
+             fontsize=10.5, fontweight="bold")
+    handles = [Patch(color=API_COLOUR[b], label=API_NAME[b]) for b in apis]
+    if any(p["anchor"] is not None for p in panels):
+        handles.append(Patch(color="black", label=f"{LADDER_ANCHOR}, the vendor anchor"))
+    if any(panel_peaks(p) for p in panels):
+        sort = any(p["primitive"] == "sort" for p in panels)
+        handles.append(mpl.Line2D([], [], color="0.35", linestyle=":", linewidth=1.3,
+                                  label="each API's peak" + (" (sort: radix bound)" if sort else
+                                                             ", in its colour")))
+    if any(r["throttled"] for p in panels for r in p["rows"]):
+        handles.append(Patch(facecolor="0.55", hatch="////", edgecolor="white",
+                             label="throttled"))
+    fig.legend(handles=handles, loc="upper center", ncol=len(handles), frameon=False,
+               bbox_to_anchor=(0.5, 1 - (L_SUPTITLE_H + 0.01) / fig_h), fontsize=7.6,
+               handlelength=1.5, handletextpad=0.5, columnspacing=1.6, borderaxespad=0)
+    fig.text(SIDE / LADDER_W, (len(notes) * L_NOTE_H + 0.04) / fig_h, "\n".join(notes),
+             ha="left", va="top", fontsize=NOTE_PT, color="0.3", linespacing=1.3)
     # The same reports give the same bytes: no date, fixed SVG ids (the figure is committed).
     metadata = {"Date": None} if out.lower().endswith(".svg") else None
     try:
-        fig.savefig(out, bbox_inches="tight", dpi=150, metadata=metadata)
+        fig.savefig(out, bbox_inches="tight", pad_inches=0.06, dpi=LADDER_DPI, metadata=metadata)
     except (OSError, ValueError) as e:
         print(f"cannot write {out}: {e}", file=sys.stderr)
         return 2
     return 0
+
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))
