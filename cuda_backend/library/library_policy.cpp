@@ -12,6 +12,7 @@
 #include "reduce_table.hpp"
 #include "scan_table.hpp"
 #include "sort_table.hpp"
+#include "xreduce/choice_order.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/operand_spans.hpp"
 
@@ -45,26 +46,20 @@ std::optional<Allocation> allocation_of(const void* p) {
   return Allocation{static_cast<std::uintptr_t>(base), bytes};
 }
 
-// One id of the library's choice and the measurement that puts it there.
-struct Choice {
-  std::string_view id;
-  std::string_view evidence;
-};
-
 // The library's choice, fastest first: each measured entry's place from the report its evidence
 // names (i32 and f32 sums, 1K..256M, cold and batch; sorts at 2^28 keys); an entry without
 // evidence follows its fast end, for devices that lack what that one needs.
-constexpr Choice kReducePolicy[] = {
+constexpr LibraryChoice kReducePolicy[] = {
     {"fast/single-pass",
      "H200, 2^28 i32: 4279 GB/s, lib/cub 4268; fastest reduce from 1K (3.90 us cold, CUB 4.54); "
      "docs/results/H200/results.json"},
     {"fast/vectorized", ""}};
-constexpr Choice kScanPolicy[] = {
+constexpr LibraryChoice kScanPolicy[] = {
     {"fast/decoupled-lookback",
      "H200, 2^28 i32: 0.643 ms, lib/cub 0.684; fastest scan at every size (one block up to 4K); "
      "docs/results/H200/results.json"},
     {"fast/reduce-then-scan", ""}};
-constexpr Choice kSortPolicy[] = {
+constexpr LibraryChoice kSortPolicy[] = {
     {"radix/onesweep",
      "H200, 2^28 u32 keys: 5.10 ms, lib/cub 6.34; other key types and pairs alike but u64 pairs "
      "(20.32, lib/cub 20.19), and lib/cub below 1M keys (0.86x at 64K: CUB's one-block path); "
@@ -73,25 +68,19 @@ constexpr Choice kSortPolicy[] = {
     {"radix/reduce-then-scan", "H200, 2^28 u32 keys: 12.46 ms; docs/results/H200/sort"},
     {"bitonic/smem", "H200, 2^28 u32 keys: 163.9 ms; docs/results/H200/sort"}};
 
-template <class Table, std::size_t N>
-std::vector<std::string_view> order(const Choice (&policy)[N], const Table& table) {
-  std::vector<std::string_view> ids;
-  for (const Choice& c : policy) ids.push_back(c.id);
-  for (auto it = table.rbegin(); it != table.rend(); ++it)
-    if (std::find(ids.begin(), ids.end(), it->id) == ids.end()) ids.push_back(it->id);
-  return ids;
-}
+// A CUDA table row's id.
+constexpr auto kRowId = [](const auto& row) { return std::string_view(row.id); };
 
 }  // namespace
 
 std::vector<std::string_view> library_order(Primitive primitive) {
   switch (primitive) {
     case Primitive::reduce:
-      return order(kReducePolicy, reduce_table());
+      return choice_order(kReducePolicy, reduce_table(), kRowId);
     case Primitive::scan:
-      return order(kScanPolicy, scan_table());
+      return choice_order(kScanPolicy, scan_table(), kRowId);
     case Primitive::sort:
-      return order(kSortPolicy, sort_table());
+      return choice_order(kSortPolicy, sort_table(), kRowId);
   }
   return {};
 }

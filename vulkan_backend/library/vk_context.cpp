@@ -9,32 +9,27 @@
 #include "vk_reduce_table.hpp"
 #include "vk_requirements.hpp"
 #include "xreduce/call_check.hpp"
+#include "xreduce/choice_order.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/library_variants.hpp"
 
 namespace xr::vulkan {
 namespace {
 
-// One id of the library's choice and the measurement (or the reason) that puts it there.
-struct Choice {
-  std::string_view id;
-  std::string_view evidence;
-};
-
 // The library's choice, fastest first (i32 and f32 sums, 1K..256M, cold and batch). The rest of
 // each table follows from its fast end, for devices that lack what these need.
-constexpr Choice kReducePolicy[] = {
+constexpr LibraryChoice kReducePolicy[] = {
     {"fast/single-pass",
      "H200: the fastest Vulkan reduce from 16K; fast/vectorized 0.3-0.6 us faster at 1K-4K, "
      "where single-pass runs one workgroup too; docs/results/H200/results.json"},
     {"fast/vectorized", ""}};
-constexpr Choice kScanPolicy[] = {
+constexpr LibraryChoice kScanPolicy[] = {
     {"fast/decoupled-lookback",
      "H200: the fastest Vulkan scan from 16K up to 2^28 (its one-group path below); "
      "docs/results/H200/results.json"},
     {"fast/reduce-then-scan", ""}};
 // Sorts: onesweep first; bitonic/smem, the ladder's slow first rung, last.
-constexpr Choice kSortPolicy[] = {
+constexpr LibraryChoice kSortPolicy[] = {
     {"radix/onesweep", "one read and one write of the keys a digit pass"},
     {"radix/reduce-then-scan", "two reads of the keys a digit pass"},
     {"bitonic/smem",
@@ -120,24 +115,10 @@ vk::DeviceSize ContextState::operand_alignment() const {
 }
 
 std::vector<std::string_view> variant_order(Primitive primitive) {
-  std::vector<std::string_view> order;
-  const auto add = [&](std::string_view id) {
-    if (std::find(order.begin(), order.end(), id) == order.end()) order.push_back(id);
-  };
-  if (primitive == Primitive::reduce) {
-    for (const Choice& c : kReducePolicy) add(c.id);
-    const auto table = reduce_table();
-    for (auto it = table.rbegin(); it != table.rend(); ++it) add(it->id());
-  } else if (primitive == Primitive::scan) {
-    for (const Choice& c : kScanPolicy) add(c.id);
-    const auto table = scan_table();
-    for (auto it = table.rbegin(); it != table.rend(); ++it) add(it->id());
-  } else {
-    for (const Choice& c : kSortPolicy) add(c.id);
-    const auto table = sort_table();
-    for (auto it = table.rbegin(); it != table.rend(); ++it) add(it->id());
-  }
-  return order;
+  const auto id_of = [](const auto& row) { return std::string_view(row.id()); };
+  if (primitive == Primitive::reduce) return choice_order(kReducePolicy, reduce_table(), id_of);
+  if (primitive == Primitive::scan) return choice_order(kScanPolicy, scan_table(), id_of);
+  return choice_order(kSortPolicy, sort_table(), id_of);
 }
 
 // --- the public Context --------------------------------------------------------------------
