@@ -19,11 +19,6 @@ constexpr std::uint64_t kCalibrationCycles = 2'000'000;
 // warm() keeps the device busy with probes of this window back to back: one submission per
 // millisecond, so the device idles only for a host round trip.
 constexpr double kSpinUs = 1000;
-// No SM clock runs this fast: a reading above it is a subgroup clock that went backwards within
-// the probe and wrapped (lavapipe's, now and then), and is taken again.
-constexpr double kFastestMhz = 1e5;
-// Readings taken before a probe whose clock keeps wrapping is an error.
-constexpr int kReadTries = 4;
 
 }  // namespace
 
@@ -105,16 +100,7 @@ TimedCommands VulkanClock::recorded_probe(double window_us) {
 
 double VulkanClock::read_mhz() {
   if (!probe_) calibrate();
-  return plausible_mhz(*probe_);
-}
-
-double VulkanClock::plausible_mhz(TimedCommands& probe) {
-  for (int i = 0; i < kReadTries; ++i)
-    if (const double mhz = SmClock::mhz(run(probe), ticks_per_us_); mhz < kFastestMhz) return mhz;
-  throw Error(ErrorCategory::unsupported, "vulkan: the SM clock probe read more than " +
-                                              std::to_string(int(kFastestMhz)) + " MHz " +
-                                              std::to_string(kReadTries) +
-                                              " times: its subgroup clock goes backwards");
+  return SmClock::mhz(run(*probe_), ticks_per_us_);
 }
 
 void VulkanClock::warm(double ms) {
@@ -127,7 +113,8 @@ double VulkanClock::reference_mhz() {
   if (!spin_) calibrate();
   // Spin probes back to back, each reading the clock over its own millisecond: the library's
   // rule (PeakRule's defaults: at least 200 ms, then 400 ms without a new peak, at most 2 s).
-  reference_ = peak_mhz([&](double) { return plausible_mhz(*spin_); }, kSpinUs / 1e3);
+  reference_ =
+      peak_mhz([&](double) { return SmClock::mhz(run(*spin_), ticks_per_us_); }, kSpinUs / 1e3);
   return *reference_;
 }
 

@@ -32,8 +32,6 @@ class VulkanClock final : public ClockProbe {
   void calibrate();
   // A command buffer of one probe of `window_us` and the barrier to its read-back.
   TimedCommands recorded_probe(double window_us);
-  // One probe's reading, taken again while it is past any SM clock.
-  double plausible_mhz(TimedCommands& probe);
 
   std::shared_ptr<Device> device_;
   SmClock clock_;
