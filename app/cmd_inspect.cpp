@@ -53,13 +53,14 @@ CompareOptions selection_of(const Registry& registry, const InspectOptions& o) {
 // One point: the variant's inspect() on arrays of n elements, or the reason it cannot run.
 InspectRow inspect_point(Backend& b, const VariantInfo& v, const Operation& op, DType t,
                          std::uint64_t n, const LimitsSource& limits) {
-  InspectRow row{std::string(b.name()), b.device().name, v.id, op, t, n, {}, {}};
+  InspectRow row{std::string(b.name()), b.device().name, v.id, op, t, n, {}, {}, {}};
   if (std::string why = b.unsupported_reason(v.primitive, v.id); !why.empty())
     return row.note = "cannot run here: " + why, row;
   std::unique_ptr<DeviceArray> input = b.allocate(t, n);
   Runner runner(b, v.primitive, v.id);
   CompiledCall call = runner.inspect(*input, op);
   row.note = call.note;
+  row.tuning = call.tuning;
   row.passes = with_occupancy(std::move(call), limits);
   return row;
 }

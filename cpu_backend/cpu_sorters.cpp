@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "cpu_reducers.hpp"
-#include "xreduce/call_check.hpp"
 #include "xreduce/catalog.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/sort_keys.hpp"
+#include "xreduce/sort_request.hpp"
 #include "xreduce/units.hpp"
 
 namespace xr::cpu {
@@ -26,11 +26,10 @@ struct Record {
   std::uint64_t position;
 };
 
-std::vector<Record> records_of(HostView keys, const SortCall& call) {
-  const BitRange range = effective_bits(call.bits, keys.dtype);
+std::vector<Record> records_of(HostView keys, const SortDesc& desc) {
   std::vector<Record> out(keys.size);
   for (std::size_t i = 0; i < keys.size; ++i)
-    out[i] = {digit_bits(sort_bits(keys.dtype, keys.data, i, call.order), range), i};
+    out[i] = {digit_bits(sort_bits(keys.dtype, keys.data, i, desc.order), desc.bits), i};
   return out;
 }
 
@@ -71,16 +70,16 @@ class CpuSorter final : public Sorter {
       : info_(std::move(info)), algorithm_(algorithm) {}
   const VariantInfo& info() const override { return info_; }
 
-  Timing sort(const SortArrays& arrays, const SortCall& call) override {
-    check_sort_call(info_, arrays, call, 1);
-    const HostView keys = own_array<CpuArray>(arrays.keys, "cpu").view();
-    auto& out = own_array<CpuArray>(arrays.sorted_keys, "cpu");
+  Timing sort(const SortRequest& request) override {
+    request.check_made_for(info_);
+    const SortDesc& desc = request.desc();
+    const HostView keys = own_array<CpuArray>(request.keys(), "cpu").view();
+    auto& out = own_array<CpuArray>(request.sorted_keys(), "cpu");
     const auto start = HostClock::now();
-    std::vector<Record> records = records_of(keys, call);
-    const BitRange range = effective_bits(call.bits, keys.dtype);
-    order_records(records, algorithm_, range.end - range.begin);
+    std::vector<Record> records = records_of(keys, desc);
+    order_records(records, algorithm_, desc.bits.end - desc.bits.begin);
     gather_keys(keys, records, out);
-    if (arrays.values) gather_values(arrays, records);
+    if (request.values()) gather_values(request, records);
     const double ms = ms_since(start);
     return Timing{ms, ms, true};
   }
@@ -94,9 +93,9 @@ class CpuSorter final : public Sorter {
       std::memcpy(to + j * width, in + records[j].position * width, width);
   }
 
-  static void gather_values(const SortArrays& arrays, const std::vector<Record>& records) {
-    auto& values = own_array<CpuArray>(*arrays.values, "cpu");
-    auto& sorted = own_array<CpuArray>(*arrays.sorted_values, "cpu");
+  static void gather_values(const SortRequest& request, const std::vector<Record>& records) {
+    auto& values = own_array<CpuArray>(*request.values(), "cpu");
+    auto& sorted = own_array<CpuArray>(*request.sorted_values(), "cpu");
     const auto from = values.view().as<std::uint32_t>();
     auto to = sorted.span<std::uint32_t>();
     for (std::size_t j = 0; j < records.size(); ++j) to[j] = from[records[j].position];

@@ -31,38 +31,11 @@ BITS rank_mask() {
 // A key's rank: its sort bits (core's order, sort_common.glsl) in [begin, end), shifted down.
 BITS rank_of(BITS key) { return (sort_bits(key) >> pc.begin) & rank_mask(); }
 
-ITEM make_item(BITS rank, uint position) {
-#if KEY_BITS == 64
-  return uvec4(uint(rank), uint(rank >> 32), position, 0u);
-#else
-  return uvec2(rank, position);
-#endif
-}
-
-uint position_of(ITEM item) {
-#if KEY_BITS == 64
-  return item.z;
-#else
-  return item.y;
-#endif
-}
-
-bool item_less(ITEM a, ITEM b) {
-#if KEY_BITS == 64
-  if (a.y != b.y) return a.y < b.y;
-  if (a.x != b.x) return a.x < b.x;
-  return a.z < b.z;
-#else
-  if (a.x != b.x) return a.x < b.x;
-  return a.y < b.y;
-#endif
-}
-
-// The first item of pair q of a step at stride j (a power of two).
-uint pair_first(uint q, uint j) { return 2u * q - (q & (j - 1u)); }
-
-// Whether the run of stage k holding item i (of the whole sequence) sorts ascending.
-bool ascending_at(uint i, uint k) { return (i & k) == 0u; }
+// The items' construction and order, shared with OpenCL C.
+#define XR_UINT(x) uint(x)
+#define XR_UINT2 uvec2
+#define XR_UINT4 uvec4
+#include "xreduce/kernel/sort_bitonic_items.h"
 
 // The dispatch's workgroups in one row (grids past maxComputeWorkGroupCount[0] are 2-D).
 uint workgroup_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }

@@ -37,28 +37,10 @@ layout(push_constant) uniform SortParams {
   uint64_t values_in_at;
   uint64_t values_out_at;
 #endif
-  uint n;            // keys of the sort
-  uint shift;        // the pass's digit: sort bits [shift, shift + width)
-  uint width;        // 1..8
-  uint first_tile;   // onesweep: the portion's first tile
-  uint tiles;        // onesweep: the portion's tiles; reduce-then-scan: tiles per block
-  uint blocks;       // reduce-then-scan: blocks (the table's row length); init: words to zero
-  uint bins_in;      // onesweep: each digit's first index for this portion; rts: the table
-  uint bins_out;     // onesweep: the same for the next portion
-  uint status;       // onesweep: the status set this launch uses
-  uint next_status;  // onesweep: the set it zeroes for the next launch
-  uint zero_rows;    // onesweep: rows of 256 words of next_status to zero
-  uint counter;      // onesweep: this launch's tile counter
-  uint histograms;   // histogram and bins passes: every pass's 256 counts
-  uint begin;        // histogram: the sort's bit range
-  uint end;
-  uint limit;        // onesweep: polls of an unpublished predecessor before the fallback
-  uint fallbacks;    // onesweep: the running count of fallbacks
-  uint bins;         // the bins pass: where pass 0's bins go (two sets of 256 a pass)
-  uint stage;        // bitonic: k, the length of the runs a step merges
-  uint stride;       // bitonic: j, a global step's compare distance
-  uint padded;       // bitonic: the items (n padded to a power of two, at least one tile)
-  uint n_high;       // n's bits from 32 (the wide form)
+  // core's SortArgs, field for field (xreduce/kernel/sort_args.h).
+#define XR_SORT_ARG(name, initial) uint name;
+#include "xreduce/kernel/sort_args.h"
+#undef XR_SORT_ARG
 }
 pc;
 

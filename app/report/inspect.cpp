@@ -208,6 +208,15 @@ json limits_json(const LimitsSource& l) {
   return j;
 }
 
+// "tuning: <variant> <call>: <entry>" for each row of `backend` whose plan names its tuning.
+std::vector<std::string> tuning_lines(const InspectReport& r, std::string_view backend) {
+  std::vector<std::string> lines;
+  for (const InspectRow& row : r.rows)
+    if (row.backend == backend && !row.tuning.empty())
+      lines.push_back(fmt::format("tuning: {} {}: {}", row.variant, row_title(row), row.tuning));
+  return lines;
+}
+
 }  // namespace
 
 std::string inspect_text(const InspectReport& r, bool color) {
@@ -218,6 +227,7 @@ std::string inspect_text(const InspectReport& r, bool color) {
     out += "  " + limits_line(l) + "\n";
     for (const std::string& why : not_reported(r, l.backend)) out += "  " + st.dim(why) + "\n";
     out += pass_table(r, l.backend).text(st) + "\n";
+    for (const std::string& line : tuning_lines(r, l.backend)) out += "  " + line + "\n";
   }
   return out + st.dim(kLegend) + "\n";
 }
@@ -230,6 +240,7 @@ std::string inspect_markdown(const InspectReport& r) {
     out += fmt::format("## {}\n\n{}\n\n", b, limits_line(*l));
     for (const std::string& why : not_reported(r, b)) out += "*" + why + "*\n\n";
     out += pass_table(r, b).markdown() + "\n";
+    for (const std::string& line : tuning_lines(r, b)) out += "- " + line + "\n";
   }
   return out + kLegend + "\n";
 }
@@ -281,6 +292,7 @@ std::string inspect_json(const InspectReport& r) {
                     {"dtype", to_string(row.dtype)},
                     {"n", row.n},
                     {"note", row.note},
+                    {"tuning", row.tuning},
                     {"passes", passes}});
   }
   return json{{"schema", 1}, {"limits", limits}, {"rows", rows}}.dump(2) + "\n";

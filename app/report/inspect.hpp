@@ -26,7 +26,8 @@ struct InspectRow {
   DType dtype = DType::i32;
   std::uint64_t n = 0;
   std::vector<InspectedPass> passes;
-  std::string note;  // no passes: why (host code, n = 0, the device cannot run it)
+  std::string note;    // no passes: why (host code, n = 0, the device cannot run it)
+  std::string tuning;  // CompiledCall::tuning: the tuning entry the plan used, and its evidence
 };
 
 // Whose per-SM limits a backend's occupancy used, or why there is none.

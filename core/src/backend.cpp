@@ -63,11 +63,11 @@ Timing Scanner::scan_batch(DeviceArray& input, DeviceArray& output, Op op, ScanK
   return per_call(total, calls);
 }
 
-Timing Sorter::sort_batch(const SortArrays& arrays, const SortCall& call, int calls) {
+Timing Sorter::sort_batch(const SortRequest& request, int calls) {
   check_calls(calls);
   Timing total{0, 0, true};
   for (int i = 0; i < calls; ++i) {
-    const Timing t = sort(arrays, call);
+    const Timing t = sort(request);
     total.device_ms += t.device_ms;
     total.host_ms += t.host_ms;
     total.device_timer = t.device_timer;
@@ -88,7 +88,7 @@ CompiledCall Scanner::inspect(DeviceArray& /*input*/, DeviceArray& /*output*/, O
   return {.passes = {}, .note = kHostCode};
 }
 
-CompiledCall Sorter::inspect(const SortArrays& /*arrays*/, const SortCall& /*call*/) {
+CompiledCall Sorter::inspect(const SortRequest& /*request*/) {
   return {.passes = {}, .note = kHostCode};
 }
 

@@ -1,7 +1,5 @@
 #include "xreduce/call_check.hpp"
 
-#include "xreduce/sort_reference.hpp"
-
 namespace xr {
 
 void check_calls(int calls) {
@@ -29,31 +27,6 @@ void check_scan_call(const VariantInfo& info, const DeviceArray& input, const De
   if (&input == &output || output.dtype() != t || output.size() != input.size())
     throw Error(ErrorCategory::usage,
                 "scan output must be a distinct array of the input's dtype and size");
-}
-
-void check_sort_call(const VariantInfo& info, const SortArrays& arrays, const SortCall& call,
-                     int calls) {
-  check_calls(calls);
-  const DeviceArray& keys = arrays.keys;
-  const DType t = keys.dtype();
-  if (!info.claims(t))
-    throw Error(ErrorCategory::unsupported,
-                info.id + " does not sort " + std::string(to_string(t)) + " keys");
-  const DeviceArray& out = arrays.sorted_keys;
-  if (&keys == &out || out.dtype() != t || out.size() != keys.size())
-    throw Error(ErrorCategory::usage,
-                "sorted keys must be a distinct array of the keys' dtype and size");
-  if (!arrays.values != !arrays.sorted_values)
-    throw Error(ErrorCategory::usage, "a sort of pairs needs both the values and their output");
-  if (arrays.values) {
-    const DeviceArray& v = *arrays.values;
-    const DeviceArray& w = *arrays.sorted_values;
-    if (&v == &w || v.dtype() != DType::u32 || w.dtype() != DType::u32 || v.size() != keys.size() ||
-        w.size() != keys.size())
-      throw Error(ErrorCategory::usage,
-                  "a sort's values and their output must be distinct u32 arrays of the keys' size");
-  }
-  check_sort_bits(call.bits, t);
 }
 
 std::string unknown_variant(std::string_view id) {

@@ -42,28 +42,19 @@ CompiledCall DeviceScanner::inspect(DeviceArray& input, DeviceArray& output, Op 
 DeviceSorter::DeviceSorter(VariantInfo info, std::string nothing_runs)
     : info_(std::move(info)), nothing_runs_(std::move(nothing_runs)) {}
 
-Timing DeviceSorter::sort_batch(const SortArrays& arrays, const SortCall& call, int calls) {
-  check_sort_call(info_, arrays, call, calls);
-  prepare(arrays);
-  if (arrays.keys.size() == 0) return empty_timing();
-  return run(arrays, call, calls);
+Timing DeviceSorter::sort_batch(const SortRequest& request, int calls) {
+  check_calls(calls);
+  request.check_made_for(info_);
+  prepare(request);
+  if (request.count() == 0) return empty_timing();
+  return run(request, calls);
 }
 
-SortDesc DeviceSorter::desc_of(const SortArrays& arrays, const SortCall& call) const {
-  const DType t = arrays.keys.dtype();
-  return {.dtype = t,
-          .count = arrays.keys.size(),
-          .order = call.order,
-          .bits = effective_bits(call.bits, t),
-          .pairs = arrays.values != nullptr,
-          .variant = info_.id};
-}
-
-CompiledCall DeviceSorter::inspect(const SortArrays& arrays, const SortCall& call) {
-  check_sort_call(info_, arrays, call, 1);
-  prepare(arrays);
-  if (arrays.keys.size() == 0) return {.passes = {}, .note = nothing_runs_};
-  return {.passes = compiled(arrays, call), .note = {}};
+CompiledCall DeviceSorter::inspect(const SortRequest& request) {
+  request.check_made_for(info_);
+  prepare(request);
+  if (request.count() == 0) return {.passes = {}, .note = nothing_runs_, .tuning = {}};
+  return {.passes = compiled(request), .note = {}, .tuning = tuning(request)};
 }
 
 }  // namespace xr

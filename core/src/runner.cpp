@@ -64,11 +64,12 @@ void Runner::check_primitive(const Operation& operation, std::string_view what) 
                                           std::string(to_string(operation.primitive)));
 }
 
-SortArrays Runner::sort_arrays(DeviceArray& keys, const Operation& operation) {
+SortRequest Runner::sort_request(DeviceArray& keys, const Operation& operation) {
   DeviceArray* out = prepare_output(keys.dtype(), keys.size());
-  if (!operation.pairs) return {keys, *out};
-  DeviceArray* sorted_values = prepare_sorted_values(keys.size());
-  return {keys, *out, positions_.get(), sorted_values};
+  DeviceArray* sorted_values = operation.pairs ? prepare_sorted_values(keys.size()) : nullptr;
+  return SortRequest::make(sorter_->info(), keys, *out,
+                           operation.pairs ? positions_.get() : nullptr, sorted_values,
+                           operation.order, operation.bits);
 }
 
 Timing Runner::run(DeviceArray& input, const Operation& operation) {
@@ -84,10 +85,9 @@ Timing Runner::run_batch(DeviceArray& input, const Operation& operation, int cal
     return r.timing;
   }
   if (sorter_) {
-    const SortArrays arrays = sort_arrays(input, operation);
+    const SortRequest request = sort_request(input, operation);
     last_pairs_ = operation.pairs;
-    const SortCall call{operation.order, operation.bits};
-    return calls == 1 ? sorter_->sort(arrays, call) : sorter_->sort_batch(arrays, call, calls);
+    return calls == 1 ? sorter_->sort(request) : sorter_->sort_batch(request, calls);
   }
   DeviceArray* out = prepare_output(input.dtype(), input.size());
   return calls == 1 ? scanner_->scan(input, *out, operation.op, operation.scan)
@@ -97,8 +97,7 @@ Timing Runner::run_batch(DeviceArray& input, const Operation& operation, int cal
 CompiledCall Runner::inspect(DeviceArray& input, const Operation& operation) {
   check_primitive(operation, "inspect a ");
   if (reducer_) return reducer_->inspect(input, operation.op);
-  if (sorter_)
-    return sorter_->inspect(sort_arrays(input, operation), {operation.order, operation.bits});
+  if (sorter_) return sorter_->inspect(sort_request(input, operation));
   DeviceArray* out = prepare_output(input.dtype(), input.size());
   return scanner_->inspect(input, *out, operation.op, operation.scan);
 }

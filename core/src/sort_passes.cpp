@@ -2,12 +2,45 @@
 
 #include <algorithm>
 #include <bit>
+#include <initializer_list>
+#include <span>
 
 #include "xreduce/error.hpp"
 #include "xreduce/sort_plan.hpp"
 
 namespace xr {
 namespace {
+
+// A row of xreduce/sort_stages.h.
+enum class StageForm { keys, pairs, ranks, address, items, tile };
+constexpr SortStageForms stage_row(std::string_view kernel,
+                                   std::initializer_list<StageForm> forms) {
+  SortStageForms r{.kernel = kernel};
+  for (StageForm f : forms) {
+    r.keys |= f == StageForm::keys;
+    r.pairs |= f == StageForm::pairs;
+    r.ranks |= f == StageForm::ranks;
+    r.address |= f == StageForm::address;
+    r.items |= f == StageForm::items;
+    r.tile |= f == StageForm::tile;
+  }
+  return r;
+}
+
+// Every stage's forms, by SortStage.
+std::span<const SortStageForms> stage_table() {
+  using enum StageForm;
+  static constexpr SortStageForms table[] = {
+#define XR_SORT_STAGE(stage, ...) stage_row("sort_" #stage, {__VA_ARGS__}),
+#include "xreduce/sort_stages.h"
+#undef XR_SORT_STAGE
+  };
+  return table;
+}
+
+std::string_view kernel_of(SortStage s) {
+  return sort_stage_forms(s).kernel;
+}
 
 constexpr std::uint32_t kRadix = 256;
 // A status word's count has 30 bits (shaders/sort_onesweep.comp).
@@ -98,7 +131,7 @@ void plan_onesweep(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, Bit
   base.histograms = histograms;
   base.bins = bins;
   SortPassPlan init{.stage = SortStage::init,
-                    .kernel = "sort_init",
+                    .kernel = kernel_of(SortStage::init),
                     .threads = 256,
                     .groups = std::min<std::uint64_t>((status1 + 1023) / 1024, 256),
                     .bindings = kWordsOnly,
@@ -107,7 +140,7 @@ void plan_onesweep(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, Bit
   plan.passes.push_back(init);
   SortPassPlan histogram{
       .stage = SortStage::histogram,
-      .kernel = "sort_histogram",
+      .kernel = kernel_of(SortStage::histogram),
       .threads = o.histogram.threads,
       .items = o.histogram.items,
       .groups = std::clamp<std::uint64_t>(n / (o.histogram.keys() * 8), 1, o.histogram_groups),
@@ -115,7 +148,7 @@ void plan_onesweep(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, Bit
       .args = base};
   plan.passes.push_back(histogram);
   plan.passes.push_back({.stage = SortStage::bins,
-                         .kernel = "sort_bins",
+                         .kernel = kernel_of(SortStage::bins),
                          .threads = kRadix,
                          .groups = passes,
                          .bindings = kWordsOnly,
@@ -137,7 +170,7 @@ void plan_onesweep(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, Bit
       a.limit = o.polls;
       a.fallbacks = fallbacks;
       plan.passes.push_back({.stage = SortStage::onesweep,
-                             .kernel = "sort_onesweep",
+                             .kernel = kernel_of(SortStage::onesweep),
                              .moves_values = pairs,
                              .threads = o.tile.threads,
                              .items = o.tile.items,
@@ -163,20 +196,20 @@ void plan_reduce_then_scan(SortCallPlan& plan, std::uint64_t n, DType t, bool pa
     a.begin = bits.begin;
     a.end = bits.end;
     plan.passes.push_back({.stage = SortStage::rts_count,
-                           .kernel = "sort_rts_count",
+                           .kernel = kernel_of(SortStage::rts_count),
                            .threads = o.tile.threads,
                            .items = o.tile.items,
                            .groups = chunks.blocks,
                            .bindings = keys_only(keys_of(d.reads)),
                            .args = a});
     plan.passes.push_back({.stage = SortStage::rts_scan,
-                           .kernel = "sort_rts_scan",
+                           .kernel = kernel_of(SortStage::rts_scan),
                            .threads = o.scan_threads,
                            .groups = 1,
                            .bindings = kWordsOnly,
                            .args = a});
     plan.passes.push_back({.stage = SortStage::rts_scatter,
-                           .kernel = "sort_rts_scatter",
+                           .kernel = kernel_of(SortStage::rts_scatter),
                            .moves_values = pairs,
                            .threads = o.tile.threads,
                            .items = o.tile.items,
@@ -228,7 +261,7 @@ SortPassPlan bitonic_step_pass(const BitonicStep& step, const SortArgs& base, So
     args.stride = u32(step.stride);
     const std::uint64_t pairs = std::uint64_t{base.padded} / 2;
     return {.stage = SortStage::bitonic_global,
-            .kernel = "sort_bitonic_global",
+            .kernel = kernel_of(SortStage::bitonic_global),
             .threads = kBitonicStepThreads,
             .groups = (pairs + kBitonicStepThreads - 1) / kBitonicStepThreads,
             .bindings = bitonic_items_only(),
@@ -236,7 +269,7 @@ SortPassPlan bitonic_step_pass(const BitonicStep& step, const SortArgs& base, So
   }
   const bool first = step.kind == BitonicStepKind::sort_tiles;
   return {.stage = first ? SortStage::bitonic_tiles : SortStage::bitonic_merge,
-          .kernel = first ? "sort_bitonic_tiles" : "sort_bitonic_merge",
+          .kernel = kernel_of(first ? SortStage::bitonic_tiles : SortStage::bitonic_merge),
           .threads = tile.threads,
           .items = tile.items,
           .groups = tiles,
@@ -257,7 +290,7 @@ void plan_bitonic(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, BitR
   for (const BitonicStep& step : network.steps)
     plan.passes.push_back(bitonic_step_pass(step, base, tile, network.tiles));
   plan.passes.push_back({.stage = SortStage::bitonic_gather,
-                         .kernel = "sort_bitonic_gather",
+                         .kernel = kernel_of(SortStage::bitonic_gather),
                          .moves_values = pairs,
                          .threads = kBitonicStepThreads,
                          .groups = (n + kBitonicStepThreads - 1) / kBitonicStepThreads,
@@ -266,6 +299,16 @@ void plan_bitonic(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, BitR
 }
 
 }  // namespace
+
+const SortStageForms& sort_stage_forms(SortStage s) {
+  return stage_table()[static_cast<std::size_t>(s)];
+}
+
+const SortStageForms* sort_stage_forms(std::string_view kernel) {
+  for (const SortStageForms& s : stage_table())
+    if (s.kernel == kernel) return &s;
+  return nullptr;
+}
 
 std::uint32_t sort_key_kind(DType t) {
   if (t == DType::u32 || t == DType::u64) return 0;
@@ -298,6 +341,7 @@ SortCallPlan plan_sort_call(SortFamily family, std::uint64_t n, DType t, bool pa
     plan_reduce_then_scan(plan, n, t, pairs, bits, options);
   else
     plan_bitonic(plan, n, t, pairs, bits, options);
+  plan.tuning = options.tuning;
   return plan;
 }
 

@@ -77,15 +77,43 @@ std::string sort_items_refusal(std::string_view id, std::uint64_t n, DType t,
          " bytes)";
 }
 
+const DigitTileTuning& find_digit_tuning(std::span<const DigitTileTuning> table,
+                                         std::string_view ranking, DType t) {
+  const std::uint32_t key_bytes = size_of(t) == 8 ? 8 : 4;
+  for (const DigitTileTuning& row : table)
+    if (row.ranking == ranking && row.key_bytes == key_bytes) return row;
+  throw Error(ErrorCategory::unsupported, "no digit tile tuned for " + std::string(ranking) +
+                                              " and " + std::to_string(8 * key_bytes) +
+                                              "-bit keys");
+}
+
+namespace {
+
+std::string tile_text(SortTile t) {
+  return std::to_string(t.threads) + " x " + std::to_string(t.items);
+}
+
+std::string digit_tuning(const SortTile& fitted, const DigitTileRequest& digit) {
+  std::string s = "digit tile " + tile_text(fitted);
+  if (fitted.threads != digit.wanted.threads || fitted.items != digit.wanted.items)
+    s += " (" + tile_text(digit.wanted) + " asked, fitted to the device)";
+  return s + ": " + std::string(digit.evidence);
+}
+
+}  // namespace
+
 SortPlanOptions sort_plan_options(const SortLimits& limits, SortFamily family, DType t, bool wide,
                                   std::uint32_t polls, const DigitTileRequest& digit) {
   SortPlanOptions o;
   if (family == SortFamily::bitonic) {
     o.bitonic = fit_bitonic_tile(limits, t);
+    o.tuning = "bitonic tile " + tile_text(o.bitonic) +
+               ": CUDA's 32 KiB of items a workgroup, halved to the device; not measured here";
   } else {
     const SortTileChoice choice = fit_digit_tile(limits, digit);
     if (!choice.fits()) throw Error(ErrorCategory::unsupported, choice.why);
     o.tile = choice.tile;
+    o.tuning = digit_tuning(choice.tile, digit);
   }
   o.wide = wide;
   o.wave = limits.cpu ? 16 : 256;

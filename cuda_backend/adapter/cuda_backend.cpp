@@ -25,9 +25,8 @@ namespace xr::cuda {
 // Past its n elements every array holds core's slack (kKernelSlackBytes), where a user's kernel
 // that reads its whole last tile finds the identity (written before each of its calls).
 CudaArray::CudaArray(std::shared_ptr<Context> ctx, DType t, std::size_t n)
-    : ctx_((ctx->activate(), std::move(ctx))),
-      dtype_(t),
-      size_(n),
+    : SizedArray(t, n),
+      ctx_((ctx->activate(), std::move(ctx))),
       buffer_(n * size_of(t) + kKernelSlackBytes) {}
 
 CudaArray::CudaArray(std::shared_ptr<Context> ctx, HostView src)
@@ -35,10 +34,8 @@ CudaArray::CudaArray(std::shared_ptr<Context> ctx, HostView src)
   write(src);
 }
 
-void CudaArray::write(HostView src) {
-  if (src.dtype != dtype_ || src.size != size_)
-    throw Error(ErrorCategory::usage, "DeviceArray::write: dtype or size differs from the array");
-  ctx_->upload(buffer_.get(), src.data, src.bytes());
+void CudaArray::copy_in(const void* src) {
+  ctx_->upload(buffer_.get(), src, bytes());
 }
 
 CudaArray& device_array(DeviceArray& array, const Context& ctx) {
@@ -50,11 +47,8 @@ CudaArray& device_array(DeviceArray& array, const Context& ctx) {
   return a;
 }
 
-void CudaArray::read_into(HostArray& out) const {
-  if (out.dtype() != dtype_ || out.size() != size_)
-    throw Error(ErrorCategory::usage,
-                "DeviceArray::read_into: dtype or size differs from the array");
-  ctx_->download(out.data(), buffer_.get(), out.bytes());
+void CudaArray::copy_out(void* dst) const {
+  ctx_->download(dst, buffer_.get(), bytes());
 }
 
 namespace {

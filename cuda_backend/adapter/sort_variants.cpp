@@ -4,7 +4,6 @@
 #include <iterator>
 #include <optional>
 #include <string>
-#include <tuple>
 
 #include "array.hpp"
 #include "compiled_call.hpp"
@@ -29,9 +28,6 @@ VariantInfo sort_info_of(const SortEntry& e) {
   return info;
 }
 
-// What a plan is made for: a new one (and its temporary storage) only when this changes.
-using SortKey = std::tuple<DType, std::size_t, SortOrder, std::uint32_t, std::uint32_t, bool>;
-
 class CudaSorter final : public DeviceSorter {
  public:
   CudaSorter(const SortEntry& entry, std::shared_ptr<Context> ctx)
@@ -52,27 +48,27 @@ class CudaSorter final : public DeviceSorter {
     std::uint32_t* sorted_values = nullptr;
   };
 
-  void prepare(const SortArrays& a) override {
-    device_array(a.keys, *ctx_);
-    device_array(a.sorted_keys, *ctx_);
-    if (a.values) device_array(*a.values, *ctx_);
-    if (a.sorted_values) device_array(*a.sorted_values, *ctx_);
+  // Every array is this device's, and the plan is made, n = 0 included: the library refuses
+  // what the device cannot run.
+  void prepare(const SortRequest& r) override {
+    r.for_each_array([&](DeviceArray& a) { device_array(a, *ctx_); });
+    plan(r);
   }
 
-  Operands operands(const SortArrays& a) const {
-    Operands o{device_array(a.keys, *ctx_).data(), device_array(a.sorted_keys, *ctx_).data()};
-    if (a.values) {
-      o.values = static_cast<const std::uint32_t*>(device_array(*a.values, *ctx_).data());
-      o.sorted_values = static_cast<std::uint32_t*>(device_array(*a.sorted_values, *ctx_).data());
+  Operands operands(const SortRequest& r) const {
+    Operands o{device_array(r.keys(), *ctx_).data(), device_array(r.sorted_keys(), *ctx_).data()};
+    if (r.values()) {
+      o.values = static_cast<const std::uint32_t*>(device_array(*r.values(), *ctx_).data());
+      o.sorted_values = static_cast<std::uint32_t*>(device_array(*r.sorted_values(), *ctx_).data());
     }
     return o;
   }
 
   // `calls` back-to-back sorts in one interval behind the gate (timing.hpp).
-  Timing run(const SortArrays& arrays, const SortCall& call, int calls) override {
+  Timing run(const SortRequest& request, int calls) override {
     const auto t0 = HostClock::now();
-    const Operands o = operands(arrays);
-    Sort& sort = plan(arrays, call);
+    const Operands o = operands(request);
+    Sort& sort = plan(request);
     const cudaStream_t s = ctx_->stream();
     timer_.record(s, launches_ > 0 && ctx_->knobs().gate, calls, [&] {
       sort.enqueue(s, o.keys, o.sorted, o.values, o.sorted_values, temp_.get());
@@ -85,43 +81,37 @@ class CudaSorter final : public DeviceSorter {
   // The plan a timed call just ran, captured without running; with nothing timed yet (`xreduce
   // inspect`), the call itself, run and captured. A sort's plan counts nothing between calls, so
   // the plan itself is captured.
-  std::vector<CompiledPass> compiled(const SortArrays& arrays, const SortCall& call) override {
-    const Operands o = operands(arrays);
-    Sort& sort = plan(arrays, call);
+  std::vector<CompiledPass> compiled(const SortRequest& request) override {
+    const Operands o = operands(request);
+    Sort& sort = plan(request);
     const auto enqueue = [&](cudaStream_t s) {
       sort.enqueue(s, o.keys, o.sorted, o.values, o.sorted_values, temp_.get());
     };
     return (launches_ > 0 ? captured_call(*ctx_, enqueue) : compiled_call(*ctx_, enqueue)).passes;
   }
 
-  Sort& plan(const SortArrays& arrays, const SortCall& call) {
+  // The library's Sort of the request's description, and its temporary storage: made again
+  // only where the description changes.
+  std::string tuning(const SortRequest& request) override { return plan(request).tuning(); }
+
+  Sort& plan(const SortRequest& request) {
     ctx_->activate();
     if (!ctx_->knobs().cub_count_error.empty())
       throw Error(ErrorCategory::usage, ctx_->knobs().cub_count_error);
-    const DType t = arrays.keys.dtype();
-    const std::size_t n = arrays.keys.size();
-    const bool pairs = arrays.values != nullptr;
-    const SortKey key{t, n, call.order, call.bits.begin, call.bits.end, pairs};
-    if (sort_ && key_ == key) return *sort_;
+    if (sort_ && desc_ == request.desc()) return *sort_;
     sort_.reset();
     temp_ = DeviceBuffer();
-    Sort sort({.dtype = t,
-               .count = n,
-               .order = call.order,
-               .bits = call.bits,
-               .pairs = pairs,
-               .variant = info().id},
-              ctx_->limits(), SortTuning{.cub_count = ctx_->knobs().cub_count});
+    Sort sort(request.desc(), ctx_->limits(), SortTuning{.cub_count = ctx_->knobs().cub_count});
     temp_ = ctx_->zeroed(sort.temp_storage_bytes());
     sort_.emplace(std::move(sort));
-    key_ = key;
+    desc_ = request.desc();
     launches_ = 0;
     return *sort_;
   }
 
   std::shared_ptr<Context> ctx_;
   std::optional<Sort> sort_;
-  SortKey key_{};
+  SortDesc desc_{};
   DeviceBuffer temp_;
   std::uint64_t launches_ = 0;  // on this plan; its first loads the modules and is not gated
   CallTimer timer_;

@@ -124,12 +124,6 @@ void check_block(const UserKernel& k, cudaKernel_t kernel, const std::string& en
 
 }  // namespace
 
-std::string user_source(const UserKernel& k, const UserModuleKey& key) {
-  const KernelMacros macros = kernel_macros(k.language, key.data, key.dtype, key.op, key.kind,
-                                            k.block, k.items, /*pass=*/0);
-  return kernel_prelude(k.language, macros) + "#line 1 \"" + k.path.string() + "\"\n" + k.contents;
-}
-
 std::string user_image(const UserKernel& k, const UserModuleKey& key, int cc_major, int cc_minor) {
   if (k.language != KernelLanguage::cuda) return k.contents;
   const NvrtcSetup setup = nvrtc_setup(cc_major, cc_minor);

@@ -14,18 +14,13 @@
 #include <vector>
 
 #include "context.hpp"
+#include "xreduce/user_build.hpp"
 #include "xreduce/user_kernel.hpp"
 
 namespace xr::cuda {
 
-// What one compile is for (the macros' arguments). One module holds every pass: a CUDA kernel
-// names each pass's entry point, so XR_PASS is 0.
-struct UserModuleKey {
-  DType data = DType::i32;  // what the pass reads (a reduce's partials: the accumulator)
-  DType dtype = DType::i32;
-  Op op = Op::sum;
-  ScanKind kind = ScanKind::inclusive;
-};
+// What one compile is for: one module holds every pass (core's UserBuildKey).
+using UserModuleKey = UserBuildKey;
 
 struct LibraryUnload {
   void operator()(cudaLibrary_t l) const noexcept { XR_CUDA_CHECK_NOTHROW(cudaLibraryUnload(l)); }
@@ -59,9 +54,6 @@ class UserModules {
   std::map<std::string, std::unique_ptr<UserModule>> modules_;
 };
 
-// The text NVRTC compiles for `key`: the ABI's prelude (core's kernel_prelude), then the file
-// under its own name and line numbers.
-std::string user_source(const UserKernel& kernel, const UserModuleKey& key);
 // What is loaded for `key` on an sm_<cc_major><cc_minor> device: a .cu's cubin (from the kernel
 // cache, else compiled by NVRTC and stored there), or a .ptx's or .cubin's own bytes. Needs no
 // device. Error(usage) with the compiler's messages.

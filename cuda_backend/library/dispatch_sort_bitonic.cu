@@ -1,7 +1,7 @@
 // bitonic/smem: core's network (xreduce/sort_plan.hpp's bitonic_schedule: the padded items, the
 // tile sort, the merge stages) as launches, then the gather (kernels/sort_bitonic.cuh).
-//   temp: [offsets[0]] the items, counts[0] of them: n padded to a power of two, at least one
-//         tile; 8 bytes each for keys up to 32 bits, 16 for 64-bit keys
+//   temp: at.items the items, `padded` of them: n padded to a power of two, at least one tile;
+//         8 bytes each for keys up to 32 bits, 16 for 64-bit keys
 //   tiles: the items' tiles; passes: the stages past the tile (each launches one global step per
 //   stride >= tile, then one shared-memory launch for the strides below)
 #include "kernels/sort_bitonic.cuh"
@@ -29,7 +29,7 @@ template <class Bits>
 using Items = kernels::BitonicItem<Bits>*;
 
 template <class Bits>
-kernels::RankOf<Bits> rank_of(const SortProblem& p) {
+kernels::RankOf<Bits> rank_of(const SortDesc& p) {
   const unsigned width = p.bits.end - p.bits.begin;
   return {kernels::KeyCodec<Bits>::make(kernels::key_kind(p.dtype), p.order), p.bits.begin,
           width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1};
@@ -41,7 +41,7 @@ template <class Bits>
 void merge_stages(const SortPlan& plan, Items<Bits> items, cudaStream_t stream) {
   using Item = kernels::BitonicItem<Bits>;
   constexpr BitonicShape s = kShape<Bits>;
-  const std::size_t pairs = plan.counts[0] / 2;
+  const std::size_t pairs = plan.padded / 2;
   const unsigned step_grid = to_grid(ceil_div(pairs, kStepBlock));
   for (const BitonicStep& step : plan.bitonic_steps) {
     if (step.kind == BitonicStepKind::merge_global)
@@ -58,11 +58,11 @@ void merge_stages(const SortPlan& plan, Items<Bits> items, cudaStream_t stream) 
 
 template <class Bits>
 void gather(const SortPlan& plan, const SortBuffers& bufs, Items<Bits> items, cudaStream_t stream) {
-  const std::size_t n = plan.problem.n;
+  const std::size_t n = plan.desc.count;
   const auto* in = static_cast<const Bits*>(bufs.keys_in);
   auto* out = static_cast<Bits*>(bufs.keys_out);
   const unsigned grid = to_grid(ceil_div(n, kStepBlock));
-  if (plan.problem.pairs)
+  if (plan.desc.pairs)
     kernels::bitonic_gather<Bits, true>
         <<<grid, kStepBlock, 0, stream>>>(items, in, out, bufs.values_in, bufs.values_out, n);
   else
@@ -80,28 +80,28 @@ Policy policy_sort_bitonic(const DeviceLimits&) {
 }
 
 void plan_sort_bitonic(SortPlan& plan, const DeviceLimits&) {
-  const SortProblem& p = plan.problem;
+  const SortDesc& p = plan.desc;
   const bool packed = size_of(p.dtype) <= 4;
   const BitonicShape shape = packed ? kPackedShape : kWideShape;
   plan.block = static_cast<unsigned>(shape.threads);
   plan.tile = shape.tile();
-  const BitonicSchedule network = bitonic_schedule(p.n, plan.tile);
+  const BitonicSchedule network = bitonic_schedule(p.count, plan.tile);
   plan.tiles = network.tiles;
   plan.grid = to_grid(plan.tiles);
   plan.passes = network.stages;
   plan.bitonic_steps = network.steps;
-  plan.offsets = {0};
-  plan.counts = {network.padded};
+  plan.at.items = 0;
+  plan.padded = network.padded;
   plan.temp_bytes = network.padded * (packed ? sizeof(std::uint64_t) : sizeof(kernels::WideItem));
   plan.note = "items padded to " + std::to_string(network.padded);
 }
 
 void enqueue_sort_bitonic(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream) {
-  kernels::with_key_bits(plan.problem.dtype, [&]<class Bits>() {
+  kernels::with_key_bits(plan.desc.dtype, [&]<class Bits>() {
     constexpr BitonicShape s = kShape<Bits>;
-    auto items = reinterpret_cast<Items<Bits>>(static_cast<char*>(bufs.temp) + plan.offsets[0]);
+    auto items = reinterpret_cast<Items<Bits>>(static_cast<char*>(bufs.temp) + plan.at.items);
     kernels::bitonic_sort_tiles<Bits, s.threads, s.per_thread><<<plan.grid, s.threads, 0, stream>>>(
-        static_cast<const Bits*>(bufs.keys_in), plan.problem.n, rank_of<Bits>(plan.problem), items);
+        static_cast<const Bits*>(bufs.keys_in), plan.desc.count, rank_of<Bits>(plan.desc), items);
     XR_CUDA_CHECK_LAUNCH();
     merge_stages<Bits>(plan, items, stream);
     gather<Bits>(plan, bufs, items, stream);

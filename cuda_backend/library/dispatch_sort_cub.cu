@@ -4,7 +4,7 @@
 // written). num_items is 32- or 64-bit as the tuning table says is faster (cub_sort_count.hpp),
 // 64-bit past 2^32 - 1 keys. f16 / bf16 keys are __half / __nv_bfloat16, which CUB orders by the
 // same bit transform as the other variants (kernels/sort_keys.cuh), -0.0 and +0.0 one key.
-//   temp: CUB's, its size the query's for this plan's problem
+//   temp: CUB's, its size the query's for this plan's description
 #include "kernels/sort_keys.cuh"
 // CUB after the 16-bit float headers (sort_keys.cuh), so its traits know __half and bfloat16.
 #include <cub/device/device_radix_sort.cuh>
@@ -16,7 +16,7 @@ namespace {
 
 // temp == nullptr: query the size into `bytes`.
 template <class Key, class N>
-void cub_sort(void* temp, std::size_t& bytes, const SortProblem& p, const SortBuffers& b, N n,
+void cub_sort(void* temp, std::size_t& bytes, const SortDesc& p, const SortBuffers& b, N n,
               cudaStream_t stream) {
   const auto* in = static_cast<const Key*>(b.keys_in);
   auto* out = static_cast<Key*>(b.keys_out);
@@ -37,25 +37,26 @@ void cub_sort(void* temp, std::size_t& bytes, const SortProblem& p, const SortBu
 
 void cub_sort_with_count(void* temp, std::size_t& bytes, const SortPlan& plan, const SortBuffers& b,
                          cudaStream_t stream) {
-  const SortProblem& p = plan.problem;
+  const SortDesc& p = plan.desc;
   kernels::with_key_type(p.dtype, [&]<class Key>() {
     if (plan.cub_count == CubCount::bits32)
-      cub_sort<Key>(temp, bytes, p, b, static_cast<std::uint32_t>(p.n), stream);
+      cub_sort<Key>(temp, bytes, p, b, static_cast<std::uint32_t>(p.count), stream);
     else
-      cub_sort<Key>(temp, bytes, p, b, static_cast<std::uint64_t>(p.n), stream);
+      cub_sort<Key>(temp, bytes, p, b, static_cast<std::uint64_t>(p.count), stream);
   });
 }
 
 }  // namespace
 
 void plan_sort_cub(SortPlan& plan, const DeviceLimits& dev, const SortTuning& tuning) {
-  const SortProblem& p = plan.problem;
-  const CubCountChoice count = choose_cub_count(dev, p.dtype, p.pairs, p.n, tuning.cub_count);
+  const SortDesc& p = plan.desc;
+  const CubCountChoice count = choose_cub_count(dev, p.dtype, p.pairs, p.count, tuning.cub_count);
   plan.cub_count = count.count;
   plan.note = "num_items " + std::string(to_string(count.count)) + " (" + count.why + ")";
+  plan.tuning = "CUB's own tuning policies; " + plan.note;
   std::size_t bytes = 0;
   cub_sort_with_count(nullptr, bytes, plan, SortBuffers{}, nullptr);
-  plan.passes = radix_passes(plan.problem.bits, plan.problem.dtype);
+  plan.passes = radix_passes(plan.desc.bits, plan.desc.dtype);
   plan.temp_bytes = std::max<std::size_t>(bytes, 16);
 }
 

@@ -1,14 +1,14 @@
 // radix/onesweep: the histograms, the bins and one launch per digit pass and portion, the passes
 // and portions core's plan (xreduce/sort_plan.hpp), the kernels kernels/sort_onesweep.cuh; keys
 // within one tile, one launch of one block (the plan's onesweep_one_tile).
-//   temp: [offsets[0]] the alternate keys, [offsets[1]] the alternate values (both only where a
-//         pass must write them), [offsets[2]] every pass's histogram (kRadix 64-bit counts),
-//         [offsets[3]] every pass's bins (two sets of kRadix 64-bit indices: the portions of a
-//         pass hand them on by turns), [offsets[4]] the tile counter, then from offsets[4] + 256
-//         the look-back status (kRadix 32-bit words per tile of a portion)
-//   counts[0]: tiles per portion (a portion holds at most 2^30 - 1 keys), counts[1]: blocks of
-//   the histogram kernel. Zeroed in every enqueue by cudaMemsetAsync: the histograms once, the
-//   counter and status before each launch of a pass.
+//   temp: at.alternate_keys, at.alternate_values (both only where a pass must write them),
+//         at.digit_counts every pass's histogram (kRadix 64-bit counts), at.bins every pass's
+//         bins (two sets of kRadix 64-bit indices: the portions of a pass hand them on by turns),
+//         at.tile_counter the tile counter, then from 256 bytes past it the look-back status
+//         (kRadix 32-bit words per tile of the largest portion; a portion holds at most
+//         2^30 - 1 keys)
+//   histogram_blocks: the histogram kernel's grid. Zeroed in every enqueue by cudaMemsetAsync:
+//   the histograms once, the counter and status before each launch of a pass.
 #include <algorithm>
 
 #include "kernels/sort_onesweep.cuh"
@@ -73,6 +73,11 @@ void allow_shared(Kernel kernel, std::size_t bytes) {
                                      static_cast<int>(bytes)));
 }
 
+const OnesweepTuning& tuning_of(DType t, bool pairs) {
+  if (size_of(t) == 8) return pairs ? k64Pairs : k64Keys;
+  return pairs ? k32Pairs : k32Keys;
+}
+
 OnesweepShape shape_of(DType t, bool pairs) {
   OnesweepShape shape{};
   kernels::with_key_bits(
@@ -80,7 +85,7 @@ OnesweepShape shape_of(DType t, bool pairs) {
   return shape;
 }
 
-unsigned histogram_grid(const SortProblem& p, const DeviceLimits& dev) {
+unsigned histogram_grid(const SortDesc& p, const DeviceLimits& dev) {
   int per_sm = 0;
   kernels::with_key_bits(p.dtype, [&]<class Bits>() {
     const auto kernel = kernels::onesweep_histograms<Bits, kHistogramBlock, kHistogramUnroll>;
@@ -90,8 +95,8 @@ unsigned histogram_grid(const SortProblem& p, const DeviceLimits& dev) {
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kHistogramBlock, bytes));
   });
   const std::size_t wave = std::size_t(std::max(per_sm, 1)) * std::max(dev.sm_count, 1);
-  const std::size_t useful = ceil_div(p.n, std::size_t(kHistogramBlock) * 16);
-  return to_grid(std::max(std::min(wave, useful), ceil_div(p.n, kMaxBlockKeys)));
+  const std::size_t useful = ceil_div(p.count, std::size_t(kHistogramBlock) * 16);
+  return to_grid(std::max(std::min(wave, useful), ceil_div(p.count, kMaxBlockKeys)));
 }
 
 struct Regions {
@@ -102,9 +107,9 @@ struct Regions {
 
 Regions regions(const SortPlan& plan, void* temp) {
   char* t = static_cast<char*>(temp);
-  return {reinterpret_cast<std::uint64_t*>(t + plan.offsets[2]),
-          reinterpret_cast<std::uint64_t*>(t + plan.offsets[3]),
-          reinterpret_cast<unsigned*>(t + plan.offsets[4])};
+  return {reinterpret_cast<std::uint64_t*>(t + plan.at.digit_counts),
+          reinterpret_cast<std::uint64_t*>(t + plan.at.bins),
+          reinterpret_cast<unsigned*>(t + plan.at.tile_counter)};
 }
 
 // The launches of one pass: core's portions in order, each with its counter and status zeroed,
@@ -149,7 +154,7 @@ void run_one_tile(const SortPlan& plan, const kernels::PassBuffers<Bits>& b,
     constexpr std::size_t shared = sizeof(typename Tile::Shared);
     allow_shared(kernel, shared);
     kernels::OneTileArgs<Bits> a{
-        b.keys_in,   b.keys_out, b.values_in, b.values_out, static_cast<unsigned>(plan.problem.n),
+        b.keys_in,   b.keys_out, b.values_in, b.values_out, static_cast<unsigned>(plan.desc.count),
         plan.passes, {}};
     for (unsigned pass = 0; pass < plan.passes; ++pass)
       a.digit_of[pass] = kernels::digit_of(codec, plan.digit_passes[pass]);
@@ -162,15 +167,14 @@ void run_one_tile(const SortPlan& plan, const kernels::PassBuffers<Bits>& b,
 template <class Bits>
 void count_digits(const SortPlan& plan, const Bits* keys, const kernels::KeyCodec<Bits>& codec,
                   const Regions& r, cudaStream_t stream) {
-  const SortProblem& p = plan.problem;
+  const SortDesc& p = plan.desc;
   allow_shared(kernels::onesweep_histograms<Bits, kHistogramBlock, kHistogramUnroll>,
                kernels::HistogramLayout<Bits>::kSharedBytes);
   XR_CUDA_CHECK(cudaMemsetAsync(
       r.histograms, 0, std::size_t(plan.passes) * kernels::kRadix * sizeof(std::uint64_t), stream));
   kernels::onesweep_histograms<Bits, kHistogramBlock, kHistogramUnroll>
-      <<<static_cast<unsigned>(plan.counts[1]), kHistogramBlock,
-         kernels::HistogramLayout<Bits>::kSharedBytes, stream>>>(keys, p.n, codec, p.bits,
-                                                                 plan.passes, r.histograms);
+      <<<plan.histogram_blocks, kHistogramBlock, kernels::HistogramLayout<Bits>::kSharedBytes,
+         stream>>>(keys, p.count, codec, p.bits, plan.passes, r.histograms);
   XR_CUDA_CHECK_LAUNCH();
   kernels::onesweep_bins<<<plan.passes, kernels::kRadix, 0, stream>>>(r.histograms, r.bins);
   XR_CUDA_CHECK_LAUNCH();
@@ -187,46 +191,51 @@ Policy policy_sort_onesweep(const DeviceLimits&) {
 }
 
 void plan_sort_onesweep(SortPlan& plan, const DeviceLimits& dev) {
-  const SortProblem& p = plan.problem;
+  const SortDesc& p = plan.desc;
   plan.digit_passes = radix_digit_passes(p.bits);
   plan.passes = static_cast<unsigned>(plan.digit_passes.size());
   const OnesweepShape shape = shape_of(p.dtype, p.pairs);
+  plan.tuning = "tile " + std::to_string(shape.threads) + " x " + std::to_string(shape.items) +
+                ", " + std::to_string(shape.min_blocks) +
+                " blocks/SM: " + tuning_of(p.dtype, p.pairs).evidence;
   plan.block = static_cast<unsigned>(shape.threads);
   plan.tile = shape.tile();
-  plan.tiles = ceil_div(p.n, plan.tile);
-  plan.portions = onesweep_portions(p.n, plan.tile, kernels::DigitStatus::kMaxPortionKeys);
+  plan.tiles = ceil_div(p.count, plan.tile);
+  plan.portions = onesweep_portions(p.count, plan.tile, kernels::DigitStatus::kMaxPortionKeys);
   const std::size_t portion_tiles = plan.portions.front().tiles;  // the largest
   plan.grid = to_grid(portion_tiles);
-  plan.counts = {portion_tiles, histogram_grid(p, dev)};
+  plan.histogram_blocks = histogram_grid(p, dev);
   const bool alternate = needs_alternate(plan.digit_passes);
-  const std::size_t key_bytes = alternate ? p.n * size_of(p.dtype) : 0;
-  const std::size_t value_bytes = alternate && p.pairs ? p.n * sizeof(std::uint32_t) : 0;
+  const std::size_t key_bytes = alternate ? p.count * size_of(p.dtype) : 0;
+  const std::size_t value_bytes = alternate && p.pairs ? p.count * sizeof(std::uint32_t) : 0;
   const std::size_t per_pass = std::size_t(kernels::kRadix) * sizeof(std::uint64_t);
-  const std::size_t histograms_at = align256(key_bytes) + align256(value_bytes);
-  const std::size_t bins_at = histograms_at + align256(plan.passes * per_pass);
-  const std::size_t counter_at = bins_at + align256(2 * plan.passes * per_pass);
-  plan.offsets = {0, align256(key_bytes), histograms_at, bins_at, counter_at};
-  plan.temp_bytes = counter_at + kCounterBytes + portion_tiles * kernels::kRadix * sizeof(unsigned);
+  plan.at.alternate_keys = 0;
+  plan.at.alternate_values = align256(key_bytes);
+  plan.at.digit_counts = plan.at.alternate_values + align256(value_bytes);
+  plan.at.bins = plan.at.digit_counts + align256(plan.passes * per_pass);
+  plan.at.tile_counter = plan.at.bins + align256(2 * plan.passes * per_pass);
+  plan.temp_bytes =
+      plan.at.tile_counter + kCounterBytes + portion_tiles * kernels::kRadix * sizeof(unsigned);
   const std::size_t portions = plan.portions.size();
-  plan.note = onesweep_one_tile(p.n, plan.tile)
+  plan.note = onesweep_one_tile(p.count, plan.tile)
                   ? "within one tile: one block sorts it through every pass in shared memory"
                   : std::to_string(portions) + (portions == 1 ? " portion" : " portions") +
                         "; counts and look-back status zeroed by cudaMemsetAsync in every enqueue";
 }
 
 void enqueue_sort_onesweep(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream) {
-  const SortProblem& p = plan.problem;
+  const SortDesc& p = plan.desc;
   kernels::with_key_bits(p.dtype, [&]<class Bits>() {
     const auto codec = kernels::KeyCodec<Bits>::make(kernels::key_kind(p.dtype), p.order);
     char* temp = static_cast<char*>(bufs.temp);
     const kernels::PassBuffers<Bits> buffers{
         static_cast<const Bits*>(bufs.keys_in),
         static_cast<Bits*>(bufs.keys_out),
-        reinterpret_cast<Bits*>(temp + plan.offsets[0]),
+        reinterpret_cast<Bits*>(temp + plan.at.alternate_keys),
         p.pairs ? bufs.values_in : nullptr,
         p.pairs ? bufs.values_out : nullptr,
-        reinterpret_cast<std::uint32_t*>(temp + plan.offsets[1])};
-    if (onesweep_one_tile(p.n, plan.tile)) {
+        reinterpret_cast<std::uint32_t*>(temp + plan.at.alternate_values)};
+    if (onesweep_one_tile(p.count, plan.tile)) {
       if (p.pairs)
         run_one_tile<Bits, true>(plan, buffers, codec, stream);
       else
@@ -236,7 +245,7 @@ void enqueue_sort_onesweep(const SortPlan& plan, const SortBuffers& bufs, cudaSt
     const Regions r = regions(plan, bufs.temp);
     count_digits<Bits>(plan, buffers.keys_in, codec, r, stream);
     for (unsigned pass = 0; pass < plan.passes; ++pass) {
-      const auto args = kernels::pass_args(buffers, plan.digit_passes[pass], p.n, codec);
+      const auto args = kernels::pass_args(buffers, plan.digit_passes[pass], p.count, codec);
       if (p.pairs)
         run_pass<Bits, true>(plan, args, r, pass, stream);
       else

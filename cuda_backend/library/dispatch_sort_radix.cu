@@ -1,11 +1,11 @@
 // radix/reduce-then-scan: core's plan (xreduce/sort_plan.hpp: the digit passes and their
 // buffers, the blocks' chunks of tiles) as the three launches of each digit pass
 // (kernels/sort_radix.cuh).
-//   temp: [offsets[0]] the alternate keys, [offsets[1]] the alternate values (both only where a
-//         pass must write them: more than one pass; values for pairs), [offsets[2]] the digit
-//         counts, kRadix per block, 64-bit, scanned in place
-//   counts[0]: tiles per block; grid: one resident wave of the downsweep at most, each block a
-//   contiguous chunk of tiles (the upsweep's blocks count the same chunks)
+//   temp: at.alternate_keys, at.alternate_values (both only where a pass must write them: more
+//         than one pass; values for pairs), at.digit_counts: kRadix per block, 64-bit, scanned in
+//         place
+//   tiles_per_block: each block's chunk; grid: one resident wave of the downsweep at most, each
+//   block a contiguous chunk of tiles (the upsweep's blocks count the same chunks)
 #include <algorithm>
 
 #include "kernels/sort_passes.cuh"
@@ -40,7 +40,7 @@ std::size_t tile_of(DType t) {
 }
 
 // Blocks of the downsweep resident at once on the device.
-unsigned downsweep_wave(const SortProblem& p, const DeviceLimits& dev) {
+unsigned downsweep_wave(const SortDesc& p, const DeviceLimits& dev) {
   int per_sm = 0;
   kernels::with_key_bits(p.dtype, [&]<class Bits>() {
     constexpr RadixShape s = kShape<Bits>;
@@ -57,13 +57,13 @@ unsigned downsweep_wave(const SortProblem& p, const DeviceLimits& dev) {
 template <class Bits>
 kernels::PassBuffers<Bits> pass_buffers(const SortPlan& plan, const SortBuffers& bufs) {
   char* temp = static_cast<char*>(bufs.temp);
-  const bool pairs = plan.problem.pairs;
+  const bool pairs = plan.desc.pairs;
   return {static_cast<const Bits*>(bufs.keys_in),
           static_cast<Bits*>(bufs.keys_out),
-          reinterpret_cast<Bits*>(temp + plan.offsets[0]),
+          reinterpret_cast<Bits*>(temp + plan.at.alternate_keys),
           pairs ? bufs.values_in : nullptr,
           pairs ? bufs.values_out : nullptr,
-          reinterpret_cast<std::uint32_t*>(temp + plan.offsets[1])};
+          reinterpret_cast<std::uint32_t*>(temp + plan.at.alternate_values)};
 }
 
 template <class Bits>
@@ -71,7 +71,7 @@ void run_pass(const SortPlan& plan, const kernels::RadixPassArgs<Bits>& a, std::
               cudaStream_t stream) {
   constexpr RadixShape s = kShape<Bits>;
   static_assert(s.tile() * sizeof(Bits) % 16 == 0, "chunks of whole tiles are 16-byte aligned");
-  const std::size_t tiles_per_block = plan.counts[0];
+  const std::size_t tiles_per_block = plan.tiles_per_block;
   kernels::radix_upsweep<Bits, kUpsweepBlock, kUpsweepUnroll>
       <<<plan.grid, kUpsweepBlock, 0, stream>>>(a.keys_in, a.n, tiles_per_block * plan.tile,
                                                 a.digit_of, counts);
@@ -79,7 +79,7 @@ void run_pass(const SortPlan& plan, const kernels::RadixPassArgs<Bits>& a, std::
   kernels::scan_rts_partials<std::uint64_t, kernels::SumOp, kCountsBlock>
       <<<1, kCountsBlock, 0, stream>>>(counts, std::size_t(kernels::kRadix) * plan.grid);
   XR_CUDA_CHECK_LAUNCH();
-  if (plan.problem.pairs)
+  if (plan.desc.pairs)
     kernels::radix_downsweep<Bits, s.threads, s.items, s.min_blocks, true>
         <<<plan.grid, s.threads, 0, stream>>>(a, counts, tiles_per_block);
   else
@@ -98,33 +98,35 @@ Policy policy_sort_radix(const DeviceLimits&) {
 }
 
 void plan_sort_radix(SortPlan& plan, const DeviceLimits& dev) {
-  const SortProblem& p = plan.problem;
+  const SortDesc& p = plan.desc;
   plan.digit_passes = radix_digit_passes(p.bits);
   plan.passes = static_cast<unsigned>(plan.digit_passes.size());
   plan.block = 256;
   plan.tile = tile_of(p.dtype);
-  const RadixChunks chunks = radix_chunks(p.n, plan.tile, downsweep_wave(p, dev), kMaxBlockKeys);
+  const RadixChunks chunks =
+      radix_chunks(p.count, plan.tile, downsweep_wave(p, dev), kMaxBlockKeys);
   plan.tiles = chunks.tiles;
   plan.grid = to_grid(chunks.blocks);
-  plan.counts = {chunks.tiles_per_block};
+  plan.tiles_per_block = chunks.tiles_per_block;
   const bool alternate = needs_alternate(plan.digit_passes);
-  const std::size_t key_bytes = alternate ? p.n * size_of(p.dtype) : 0;
-  const std::size_t value_bytes = alternate && p.pairs ? p.n * sizeof(std::uint32_t) : 0;
-  const std::size_t values_at = align256(key_bytes);
-  const std::size_t counts_at = values_at + align256(value_bytes);
-  plan.offsets = {0, values_at, counts_at};
-  plan.temp_bytes = counts_at + std::size_t(kernels::kRadix) * plan.grid * sizeof(std::uint64_t);
+  const std::size_t key_bytes = alternate ? p.count * size_of(p.dtype) : 0;
+  const std::size_t value_bytes = alternate && p.pairs ? p.count * sizeof(std::uint32_t) : 0;
+  plan.at.alternate_keys = 0;
+  plan.at.alternate_values = align256(key_bytes);
+  plan.at.digit_counts = plan.at.alternate_values + align256(value_bytes);
+  plan.temp_bytes =
+      plan.at.digit_counts + std::size_t(kernels::kRadix) * plan.grid * sizeof(std::uint64_t);
 }
 
 void enqueue_sort_radix(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream) {
-  const SortProblem& p = plan.problem;
+  const SortDesc& p = plan.desc;
   kernels::with_key_bits(p.dtype, [&]<class Bits>() {
     const auto codec = kernels::KeyCodec<Bits>::make(kernels::key_kind(p.dtype), p.order);
     auto* counts =
-        reinterpret_cast<std::uint64_t*>(static_cast<char*>(bufs.temp) + plan.offsets[2]);
+        reinterpret_cast<std::uint64_t*>(static_cast<char*>(bufs.temp) + plan.at.digit_counts);
     const kernels::PassBuffers<Bits> buffers = pass_buffers<Bits>(plan, bufs);
     for (const DigitPass& pass : plan.digit_passes)
-      run_pass<Bits>(plan, kernels::pass_args(buffers, pass, p.n, codec), counts, stream);
+      run_pass<Bits>(plan, kernels::pass_args(buffers, pass, p.count, codec), counts, stream);
   });
 }
 

@@ -10,7 +10,6 @@
 #include "sort_table.hpp"
 #include "xreduce/cuda/sort.hpp"
 #include "xreduce/error.hpp"
-#include "xreduce/sort_reference.hpp"
 
 namespace xr::cuda {
 
@@ -34,7 +33,6 @@ void check_count(const SortEntry& e, std::uint64_t count) {
 
 // The variant `desc` asks for by id, checked without a device; nullptr for the library's choice.
 const SortEntry* requested(const SortDesc& desc) {
-  check_sort_bits(desc.bits, desc.dtype);  // within the key, or all()
   if (desc.variant.empty()) return nullptr;
   const SortEntry* e = find_sort(desc.variant);
   if (!e) refuse(ErrorCategory::usage, "unknown sort variant '" + desc.variant + "'");
@@ -58,19 +56,16 @@ const SortEntry& chosen(const SortEntry* asked, std::uint64_t count, const Devic
 }
 
 // As the Scan's: the request first, then the device.
-std::unique_ptr<Sort::State> plan(const SortDesc& desc, const DeviceLimits* known,
+std::unique_ptr<Sort::State> plan(const SortDesc& given, const DeviceLimits* known,
                                   const SortTuning& tuning) {
+  const SortDesc desc = check_sort_desc(given);
   const SortEntry* asked = requested(desc);
   const DeviceLimits& device = known ? *known : current_device_limits();
   const SortEntry& e = chosen(asked, desc.count, device);
   auto state = std::make_unique<Sort::State>();
   state->variant = std::string(e.id);
   state->count = desc.count;
-  if (desc.count > 0) {
-    const SortProblem problem{desc.dtype, static_cast<std::size_t>(desc.count), desc.order,
-                              effective_bits(desc.bits, desc.dtype), desc.pairs};
-    state->plan = make_sort_plan(e.kernel, problem, device, tuning);
-  }
+  if (desc.count > 0) state->plan = make_sort_plan(e.kernel, desc, device, tuning);
   return state;
 }
 
@@ -97,9 +92,9 @@ void Sort::enqueue(cudaStream_t stream, const void* keys_in, void* keys_out,
                    const std::uint32_t* values_in, std::uint32_t* values_out, void* temp) {
   if (state_->count == 0) return;
   const SortPlan& plan = state_->plan;
-  const bool pairs = plan.problem.pairs;
-  const std::size_t key_bytes = plan.problem.n * size_of(plan.problem.dtype);
-  const std::size_t value_bytes = pairs ? plan.problem.n * sizeof(std::uint32_t) : 0;
+  const bool pairs = plan.desc.pairs;
+  const std::size_t key_bytes = plan.desc.count * size_of(plan.desc.dtype);
+  const std::size_t value_bytes = pairs ? plan.desc.count * sizeof(std::uint32_t) : 0;
   check_operands(state_->checked, "Sort::enqueue",
                  {{keys_in, key_bytes, 16, "keys_in"},
                   {keys_out, key_bytes, 16, "keys_out"},
@@ -114,6 +109,10 @@ void Sort::enqueue(cudaStream_t stream, const void* keys_in, void* keys_out,
 std::string Sort::describe() const {
   if (!state_->count) return state_->variant + ": 0 keys, no launch";
   return state_->variant + ": " + state_->plan.describe();
+}
+
+std::string Sort::tuning() const {
+  return state_->count ? state_->plan.tuning : std::string();
 }
 
 std::vector<std::string> sort_variants(DType t) {

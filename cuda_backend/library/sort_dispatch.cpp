@@ -19,11 +19,11 @@ Policy sort_policy(SortKernel k, const DeviceLimits& dev) {
   return {};
 }
 
-SortPlan make_sort_plan(SortKernel k, const SortProblem& problem, const DeviceLimits& dev,
+SortPlan make_sort_plan(SortKernel k, const SortDesc& desc, const DeviceLimits& dev,
                         const SortTuning& tuning) {
   SortPlan plan;
   plan.kernel = k;
-  plan.problem = problem;
+  plan.desc = desc;
   switch (k) {
     case SortKernel::bitonic_smem:
       detail::plan_sort_bitonic(plan, dev);
@@ -38,6 +38,7 @@ SortPlan make_sort_plan(SortKernel k, const SortProblem& problem, const DeviceLi
       detail::plan_sort_cub(plan, dev, tuning);
       break;
   }
+  if (plan.tuning.empty()) plan.tuning = sort_policy(k, dev).to_string();
   return plan;
 }
 
@@ -55,8 +56,8 @@ void enqueue_sort(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t st
 }
 
 std::string SortPlan::describe() const {
-  const SortProblem& p = problem;
-  std::string s = std::to_string(p.n) + " " + std::string(to_string(p.dtype)) + " keys" +
+  const SortDesc& p = desc;
+  std::string s = std::to_string(p.count) + " " + std::string(to_string(p.dtype)) + " keys" +
                   (p.pairs ? " with u32 values" : "") + ", " + std::string(to_string(p.order)) +
                   ", bits " + to_string(p.bits, p.dtype);
   if (passes) s += ", " + std::to_string(passes) + " passes";

@@ -18,6 +18,7 @@
 #include "device_limits.hpp"
 #include "launch.hpp"
 #include "xreduce/primitive.hpp"
+#include "xreduce/sort_desc.hpp"
 #include "xreduce/sort_plan.hpp"
 
 namespace xr::cuda {
@@ -30,20 +31,23 @@ enum class SortKernel {
   lib_cub,                 // lib/cub
 };
 
-// What one sort computes, apart from the data.
-struct SortProblem {
-  DType dtype{};
-  std::size_t n = 0;  // > 0
-  SortOrder order{};
-  BitRange bits{};  // effective: begin < end <= the key's width
-  bool pairs = false;
-};
-
-// A sort plan. The fields past `problem` are the family's to define (each family's dispatch file
-// says what its `offsets` and `counts` hold); describe() prints them for logs.
+// A sort plan: the description it was made for, its launches' shape and where each part of its
+// temporary storage starts; describe() prints them for logs.
 struct SortPlan {
+  // Byte offsets into the temporary storage, each 256-byte aligned. A family sets the parts it
+  // uses; the others stay 0 and are never read.
+  struct Temp {
+    std::size_t alternate_keys = 0;    // radix: the keys between digit passes
+    std::size_t alternate_values = 0;  // radix, pairs: the values between digit passes
+    std::size_t digit_counts = 0;  // kRadix 64-bit counts: per block (reduce-then-scan), per pass
+                                   // (onesweep's histograms)
+    std::size_t bins = 0;          // onesweep: two sets of kRadix 64-bit indices per pass
+    std::size_t tile_counter = 0;  // onesweep: the counter; the look-back status follows it
+    std::size_t items = 0;         // bitonic: the padded items
+  };
+
   SortKernel kernel{};
-  SortProblem problem{};
+  SortDesc desc{};      // count > 0, bits effective (check_sort_desc)
   unsigned passes = 0;  // radix: 8-bit digit passes; bitonic: merge stages past the tile
   std::vector<DigitPass> digit_passes;     // radix: core's schedule of the passes
   std::vector<BitonicStep> bitonic_steps;  // bitonic: core's network
@@ -53,10 +57,13 @@ struct SortPlan {
   std::size_t tiles = 0;                   // tiles over n (bitonic: over the padded power of two)
   unsigned grid = 0;                       // blocks of the main launch
   std::size_t temp_bytes = 0;
-  std::vector<std::size_t> offsets;  // family-defined, in bytes into temp, 256-byte aligned
-  std::vector<std::size_t> counts;   // family-defined element counts
-  std::string note;                  // family-defined, for describe()
-  CubCount cub_count{};              // lib/cub: num_items' width (note says why)
+  Temp at;                          // where temp's parts start
+  std::size_t padded = 0;           // bitonic: the items, n padded to a power of two
+  std::size_t tiles_per_block = 0;  // reduce-then-scan: each block's chunk
+  unsigned histogram_blocks = 0;    // onesweep: the histogram launch's grid
+  std::string note;                 // family-defined, for describe()
+  std::string tuning;               // the tuning entry the plan used, with its evidence
+  CubCount cub_count{};             // lib/cub: num_items' width (note says why)
   std::string describe() const;
 };
 
@@ -78,8 +85,8 @@ struct SortBuffers {
 // Printable tuning of a sort kernel, with how it was chosen (each family's dispatch file holds
 // its own numbers).
 Policy sort_policy(SortKernel k, const DeviceLimits& dev);
-// problem.n > 0 and problem.bits effective.
-SortPlan make_sort_plan(SortKernel k, const SortProblem& problem, const DeviceLimits& dev,
+// desc.count > 0 and desc.bits effective (check_sort_desc).
+SortPlan make_sort_plan(SortKernel k, const SortDesc& desc, const DeviceLimits& dev,
                         const SortTuning& tuning = {});
 void enqueue_sort(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream);
 

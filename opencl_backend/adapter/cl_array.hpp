@@ -6,30 +6,24 @@
 #include <memory>
 
 #include "cl_device.hpp"
-#include "xreduce/backend.hpp"
+#include "xreduce/sized_array.hpp"
 
 namespace xr::opencl {
 
-class ClArray final : public DeviceArray {
+// Its serial() keys programs, not its address.
+class ClArray final : public SizedArray {
  public:
   ClArray(std::shared_ptr<Device> device, DType t, std::size_t n);
   ClArray(std::shared_ptr<Device> device, HostView data);
 
-  DType dtype() const override { return dtype_; }
-  std::size_t size() const override { return size_; }
-  void write(HostView src) override;
-  void read_into(HostArray& dst) const override;
-
   cl_mem buffer() const { return buffer_.get(); }
-  // Unique per array for the life of the process: programs key on it, not on the address.
-  std::uint64_t serial() const { return serial_; }
 
  private:
+  void copy_in(const void* src) override;
+  void copy_out(void* dst) const override;
+
   std::shared_ptr<Device> device_;
-  DType dtype_;
-  std::size_t size_;
   MemOwner buffer_;
-  std::uint64_t serial_;
 };
 
 // `array` as a ClArray of `device`, else Error(usage).

@@ -5,8 +5,10 @@
 #include <thread>
 
 #include "cl_internal.hpp"
+#include "xreduce/env_knobs.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/kernel_cache.hpp"
+#include "xreduce/shapes.hpp"
 
 namespace xr::opencl {
 namespace {
@@ -26,6 +28,44 @@ std::string stopped_answering(const char* what, const DeviceTimeout& timeout) {
   return std::string("opencl: ") + what + " did not finish within " + timeout.describe() +
          ": the device stopped answering (a kernel that never finishes?); XR_DEVICE_TIMEOUT "
          "sets the limit";
+}
+
+void read_opencl_lookback_knobs(OpenClKnobs& k) {
+  if (const char* v = read_knob_if_set(k.set, "XR_CL_LOOKBACK_POLLS")) {
+    if (const auto polls = parse_knob_u32(v)) {
+      k.lookback.polls = *polls;
+      k.polls_given = polls;
+    } else {
+      keep_first_error(k.error, u32_knob_error("XR_CL_LOOKBACK_POLLS"));
+    }
+  }
+  if (const char* v = read_knob_if_set(k.set, "XR_CL_LOOKBACK_SHAPE")) {
+    if (const auto shape = parse_lookback_shape_knob(v))
+      k.lookback.shape = *shape;
+    else
+      keep_first_error(k.error, lookback_shape_knob_error("XR_CL_LOOKBACK_SHAPE"));
+  }
+  const ScanOneGroupKnob one_group = read_scan_one_group_knob();
+  k.lookback.one_group_max = one_group.max;
+  if (!one_group.given.empty()) k.set.emplace_back("XR_SCAN_ONE_GROUP_MAX", one_group.given);
+  if (!one_group.error.empty()) keep_first_error(k.error, one_group.error);
+}
+
+// The OpenCL knobs (docs/cli.md, "Environment knobs") from the tool's environment, read for each
+// device as its Context is made: the library takes them as data (make_context) and reads none.
+// A knob set empty counts as unset; the first malformed one's line goes to `error`.
+OpenClKnobs read_opencl_knobs() {
+  OpenClKnobs k;
+  read_choice_knob(k.set, "XR_CL_VECTOR_LOADS", "pointer", "vload", k.vload, k.error);
+  if (const char* v = read_knob_if_set(k.set, "XR_CL_BUILD_OPTIONS")) k.build_options = v;
+  read_opencl_lookback_knobs(k);
+  if (const char* v = read_knob_if_set(k.set, "XR_CL_SORT_TILE")) {
+    k.sort_tile = parse_sort_tile_knob(v);
+    if (!k.sort_tile) keep_first_error(k.error, sort_tile_knob_error("XR_CL_SORT_TILE", "768x10"));
+  }
+  read_choice_knob(k.set, "XR_CL_SUBGROUPS", "auto", "single", k.single_subgroups, k.error);
+  read_choice_knob(k.set, "XR_CL_SORT_WIDE", "0", "1", k.sort_wide, k.error);
+  return k;
 }
 
 }  // namespace

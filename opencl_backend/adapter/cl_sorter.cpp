@@ -10,11 +10,11 @@ namespace xr::opencl {
 namespace {
 
 // Enqueues the workspace's Sort over the call's buffers, timed by the queue's events.
-class ClSorter final : public WorkspaceSorter<Device, SortSpec, Sort, MemOwner> {
+class ClSorter final : public WorkspaceSorter<Device, Sort, MemOwner> {
  public:
-  ClSorter(std::shared_ptr<Device> device, const SortSpec& spec)
-      : WorkspaceSorter(Variants::info(Primitive::sort, spec.id()), "n = 0: nothing is launched",
-                        std::move(device), spec) {}
+  ClSorter(std::shared_ptr<Device> device, std::string_view id)
+      : WorkspaceSorter(Variants::info(Primitive::sort, id), "n = 0: nothing is launched",
+                        std::move(device)) {}
 
  private:
   Sort make_sort(const SortDesc& desc) override { return Sort(device_->library(), desc); }
@@ -25,32 +25,28 @@ class ClSorter final : public WorkspaceSorter<Device, SortSpec, Sort, MemOwner> 
     return scratch;
   }
 
-  void prepare(const SortArrays& a) override {
-    require_own_arrays(a);
-    require_dtype(spec_.id(), a.keys.dtype(), device_->facts());
-  }
-
-  Timing run(const SortArrays& a, const SortCall& call, int calls) override {
-    Workspace& w = workspace(a, call);
+  Timing run(const SortRequest& r, int calls) override {
+    Workspace& w = workspace(r);
     const SortBuffers buffers{
-        .keys_in = device_array(a.keys, *device_).buffer(),
-        .keys_out = device_array(a.sorted_keys, *device_).buffer(),
-        .values_in = a.values ? device_array(*a.values, *device_).buffer() : nullptr,
-        .values_out = a.sorted_values ? device_array(*a.sorted_values, *device_).buffer() : nullptr,
+        .keys_in = device_array(r.keys(), *device_).buffer(),
+        .keys_out = device_array(r.sorted_keys(), *device_).buffer(),
+        .values_in = r.values() ? device_array(*r.values(), *device_).buffer() : nullptr,
+        .values_out =
+            r.sorted_values() ? device_array(*r.sorted_values(), *device_).buffer() : nullptr,
         .scratch = w.scratch.get()};
     const Timing t = run_timed(*device_, calls, [&](auto wait, cl_event* first, cl_event* last) {
       w.sort.enqueue(device_->queue(), buffers, wait, first, last);
     });
-    if (spec_.family == SortFamily::onesweep)
-      fallbacks_.add(w.sort.fallbacks(device_->queue(), w.scratch.get()), w.sort.tiles(), calls);
+    if (const Diagnostics d = w.sort.diagnostics(); d.tiles() > 0)  // onesweep counts fallbacks
+      fallbacks_.add(d.fallbacks(device_->queue(), w.scratch.get()), d.tiles(), calls);
     return t;
   }
 };
 
 }  // namespace
 
-std::unique_ptr<Sorter> make_sorter(std::shared_ptr<Device> device, const SortSpec& spec) {
-  return std::make_unique<ClSorter>(std::move(device), spec);
+std::unique_ptr<Sorter> make_sorter(std::shared_ptr<Device> device, std::string_view id) {
+  return std::make_unique<ClSorter>(std::move(device), id);
 }
 
 }  // namespace xr::opencl

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <string_view>
 
 #include "cl_device.hpp"
 #include "cl_internal.hpp"
@@ -10,6 +11,6 @@
 
 namespace xr::opencl {
 
-std::unique_ptr<Sorter> make_sorter(std::shared_ptr<Device> device, const SortSpec& spec);
+std::unique_ptr<Sorter> make_sorter(std::shared_ptr<Device> device, std::string_view id);
 
 }  // namespace xr::opencl

@@ -207,12 +207,6 @@ void check_block(const UserKernel& k, cl_kernel kernel, const std::string& entry
 
 }  // namespace
 
-std::string user_source(const UserKernel& k, const UserProgramKey& key) {
-  const KernelMacros macros = kernel_macros(k.language, key.data, key.dtype, key.op, key.kind,
-                                            k.block, k.items, /*pass=*/0);
-  return kernel_prelude(k.language, macros) + "#line 1 \"" + k.path.string() + "\"\n" + k.contents;
-}
-
 UserProgram::UserProgram(const Device& device, const UserKernel& k, const UserProgramKey& key)
     : device_(device), kernel_(k), built_(&build_user_program(device, k, user_source(k, key))) {
   for (const KernelPass& pass : k.passes) {

@@ -15,27 +15,17 @@
 #include "cl_internal.hpp"
 #include "xreduce/compiled.hpp"
 #include "xreduce/cpu_fault_guard.hpp"
+#include "xreduce/user_build.hpp"
 #include "xreduce/user_kernel.hpp"
 
 namespace xr::opencl {
 
-// What one build is for (the macros' arguments). One program holds every pass: an OpenCL C
-// kernel names each pass's entry point, as a CUDA one does, so XR_PASS is 0.
-struct UserProgramKey {
-  DType data = DType::i32;  // what the pass reads (a reduce's partials: the accumulator)
-  DType dtype = DType::i32;
-  Op op = Op::sum;
-  ScanKind kind = ScanKind::inclusive;
-  auto operator<=>(const UserProgramKey&) const = default;
-};
+// What one build is for: one program holds every pass (core's UserBuildKey).
+using UserProgramKey = UserBuildKey;
 
 // The options every user's kernel is built with; -cl-kernel-arg-info keeps each argument's type
 // name, which the ABI check reads (a `float n` has a uint's size).
 inline constexpr const char* kUserBuildOptions = "-cl-std=CL1.2 -cl-kernel-arg-info";
-
-// The text the device's compiler builds for `key`: the ABI's prelude (core's kernel_prelude),
-// then the file under its own name and line numbers.
-std::string user_source(const UserKernel& kernel, const UserProgramKey& key);
 
 // One build of a user's kernel and the kernel object of each of its passes, in pass order.
 class UserProgram {

@@ -135,7 +135,7 @@ class OpenClBackend final : public DeviceBackend {
     return opencl::make_scanner(device(true), *find_scan(id));
   }
   std::unique_ptr<Sorter> make_builtin_sorter(std::string_view id) override {
-    return opencl::make_sorter(device(true), *find_sort(id));
+    return opencl::make_sorter(device(true), id);
   }
 
   void release_device() override {

@@ -29,35 +29,8 @@ BITS rank_of(BITS key, const SortArgs* pc, uint mode) {
   return (sort_bits(key, mode) >> pc->begin) & rank_mask(pc);
 }
 
-ITEM make_item(BITS rank, uint position) {
-#if KEY_BITS == 64
-  return (uint4)((uint)rank, (uint)(rank >> 32), position, 0u);
-#else
-  return (uint2)(rank, position);
-#endif
-}
-
-uint position_of(ITEM item) {
-#if KEY_BITS == 64
-  return item.z;
-#else
-  return item.y;
-#endif
-}
-
-bool item_less(ITEM a, ITEM b) {
-#if KEY_BITS == 64
-  if (a.y != b.y) return a.y < b.y;
-  if (a.x != b.x) return a.x < b.x;
-  return a.z < b.z;
-#else
-  if (a.x != b.x) return a.x < b.x;
-  return a.y < b.y;
-#endif
-}
-
-// The first item of pair q of a step at stride j (a power of two).
-uint pair_first(uint q, uint j) { return 2u * q - (q & (j - 1u)); }
-
-// Whether the run of stage k holding item i (of the whole sequence) sorts ascending.
-bool ascending_at(uint i, uint k) { return (i & k) == 0u; }
+// The items' construction and order, shared with GLSL.
+#define XR_UINT(x) (uint)(x)
+#define XR_UINT2 (uint2)
+#define XR_UINT4 (uint4)
+#include "xreduce/kernel/sort_bitonic_items.h"

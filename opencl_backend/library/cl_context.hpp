@@ -38,8 +38,8 @@ std::string variant_unsupported_reason(Primitive primitive, std::string_view id,
 // The state of `context` (a friend of Context: no public accessor).
 ContextState& state_of(const Context& context);
 
-// The tool's Context: `knobs` read from its environment (read_opencl_knobs), where a library
-// caller's Context takes the defaults.
+// The tool's Context: `knobs` read from its environment (the adapter's cl_device.cpp), where a
+// library caller's Context takes the defaults.
 Context make_context(cl_context context, cl_device_id device, OpenClKnobs knobs);
 
 // Throws Error(usage) with the knobs' line when one of them is malformed: every reduce and scan

@@ -1,7 +1,9 @@
-// The OpenCL library's knobs (docs/cli.md, "OpenCL"): the experiments that chose (or will choose)
-// its policies, and the fallback forced for tests. The tool reads them from its environment once
-// per device and hands them to the library (make_context); a library caller's Context has the
-// defaults and reads no environment.
+// The OpenCL knobs (docs/cli.md, "Environment knobs") as data: the experiments that chose (or
+// will choose) the library's policies, and the fallback forced for tests. The tool reads them
+// from its environment once per device (opencl_backend/adapter/cl_device.cpp) and hands them to
+// the library (make_context); a library caller's Context has the defaults and the library reads
+// no knob from the environment. Internal (not installed): experiments and test forcings, not an
+// API.
 #pragma once
 
 #include <optional>
@@ -44,7 +46,5 @@ struct OpenClKnobs {
   // build_options).
   std::string program_options() const;
 };
-
-OpenClKnobs read_opencl_knobs();
 
 }  // namespace xr::opencl

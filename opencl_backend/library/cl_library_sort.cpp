@@ -38,7 +38,7 @@ const SortSpec& choose_sort(const Context& context, const std::string& id, DType
 
 }  // namespace
 
-struct Sort::State {
+struct Sort::State final : Diagnostics::Source {
   ContextState* context = nullptr;
   std::string variant;
   bool pairs = false;
@@ -57,12 +57,17 @@ struct Sort::State {
         *context, call, queue,
         {{scratch, scratch_bytes(), Access::read_write, "scratch", " (Sort::scratch_size())"}});
   }
+
+  std::vector<CompiledPass> compiled() const override;
+  std::uint64_t fallbacks(cl_command_queue queue, cl_mem scratch) const override;
+  std::uint64_t tiles() const override { return plan.layout.tiles; }
+  std::string_view tuning() const override { return plan.layout.tuning; }
 };
 
-Sort::Sort(const Context& context, const SortDesc& desc) : state_(std::make_unique<State>()) {
+Sort::Sort(const Context& context, const SortDesc& asked) : state_(std::make_unique<State>()) {
   require_knobs(state_of(context));
-  const SortSpec& spec = choose_sort(context, desc.variant, desc.dtype);
-  check_sort_bits(desc.bits, desc.dtype);
+  const SortSpec& spec = choose_sort(context, asked.variant, asked.dtype);
+  const SortDesc desc = check_sort_desc(asked);
   State& s = *state_;
   s.context = &state_of(context);
   s.variant = spec.id();
@@ -71,9 +76,9 @@ Sort::Sort(const Context& context, const SortDesc& desc) : state_(std::make_uniq
   s.value_bytes = desc.pairs ? desc.count * sizeof(cl_uint) : 0;
   if (desc.count == 0) return;
   const OpenClKnobs& k = s.context->knobs;
-  s.plan = sort_launches(spec, s.context->facts, desc.count, desc.dtype, desc.order,
-                         effective_bits(desc.bits, desc.dtype), desc.pairs,
-                         k.polls_given.value_or(kLookBackPolls), k.sort_tile, k.sort_wide);
+  s.plan =
+      sort_launches(spec, s.context->facts, desc.count, desc.dtype, desc.order, desc.bits,
+                    desc.pairs, k.polls_given.value_or(kLookBackPolls), k.sort_tile, k.sort_wide);
   for (const SortLaunch& p : s.plan.passes) s.context->programs->kernel(p.key);  // build now
 }
 
@@ -125,26 +130,25 @@ void Sort::enqueue(cl_command_queue queue, const SortBuffers& b, std::span<const
                {.wait = wait, .first = first, .last = last});
 }
 
-std::vector<CompiledPass> Sort::compiled() const {
+std::vector<CompiledPass> Sort::State::compiled() const {
   std::vector<CompiledPass> out;
-  for (const SortLaunch& p : state_->plan.passes)
-    out.push_back(
-        compiled_kernel(*state_->context->programs, state_->context->facts, p.key, p.groups));
+  for (const SortLaunch& p : plan.passes)
+    out.push_back(compiled_kernel(*context->programs, context->facts, p.key, p.groups));
   return out;
 }
 
-std::uint64_t Sort::fallbacks(cl_command_queue queue, cl_mem scratch) const {
-  const auto& at = state_->plan.layout.fallbacks_at;
+std::uint64_t Sort::State::fallbacks(cl_command_queue queue, cl_mem scratch) const {
+  const auto& at = plan.layout.fallbacks_at;
   if (!at) return 0;
-  state_->check_scratch("Sort::fallbacks", queue, scratch);
+  check_scratch("Diagnostics::fallbacks", queue, scratch);
   cl_uint count = 0;
   XR_CL_CHECK(
       clEnqueueReadBuffer(queue, scratch, CL_TRUE, *at, sizeof count, &count, 0, nullptr, nullptr));
   return count;
 }
 
-std::uint64_t Sort::tiles() const {
-  return state_->plan.layout.tiles;
+Diagnostics Sort::diagnostics() const {
+  return Diagnostics(*state_);
 }
 
 }  // namespace xr::opencl

@@ -11,29 +11,28 @@
 namespace xr::opencl {
 namespace {
 
-// A digit pass's tile and ranking before the device's limits. NVIDIA's warps (48 KiB of local
-// memory a work-group): H200, 2^28 u32 keys uniform over every bit pattern, radix/onesweep ms
-// (keys / pairs; lib/cub 6.31 / 7.46 in the same sessions), by XR_CL_SORT_TILE and
-// XR_CL_BUILD_OPTIONS (-DXR_SORT_MATCH_ANY ranks by one match.any instead of eight ballots):
-//   match.any: 256x24 11.13; 256x30 11.31 / 17.49; 320x30 10.84; 384x16 11.66; 384x20 11.13 /
-//              17.11; 384x24 10.84 / 15.03; 448x20 11.61; 512x18 11.67 / 15.12; 768x10 13.43
-//   ballots:   384x24 7.66 / 16.65; 512x18 7.09 / 16.72; 640x14 7.95; 256x30 - / 17.82;
-//              in a later session (lib/cub 6.315): 512x18 7.102; 512x19 (asked 512x20 and
-//              512x22; the most 48 KiB holds at 512) 7.154; 448x22 7.155; 480x20 7.243; 544x18
-//              8.010, 576x16 8.296 (two work-groups an SM at 40 registers)
-// Pairs kept every item's rank and value through the look-back (167 registers and a 336-byte
-// stack at 384 x 24); with the ranks two to a word and the values read once the keys are out
-// (40 registers at 512 x 18, three work-groups an SM, as keys), lib/cub 7.45 / 6.34:
-//   pairs:     ballots 512x18 13.33; match.any 384x24 14.32, 512x18 14.94, 256x30 15.87;
-//              ballots with -cl-nv-maxrregcount 48 / 64 at 512x18 13.35 / 13.34 (the same 40
-//              registers and 152-byte stack), 56 at 384x24 14.06, 80 at 256x30 15.41
-// Keys and pairs rank by ballots at 512 x 18. A pause between polls (CUDA's nanosleep of 32 ns)
-// measured the same (10.84, 7.64). 64-bit keys take half the items (not measured). Without
-// sub-groups (pocl, a CPU): 256 x 8, a work-group's run of keys a cache's worth (not measured).
-constexpr SortTile kBallotTile4{512, 18};
-constexpr SortTile kBallotTile8{512, 9};
-constexpr SortTile kCountingTile{256, 8};
-
+// A digit pass's tile before the device's limits, by whether the device has sub-groups and by key
+// width: on NVIDIA's warps (eight warp ballots), three work-groups an SM at 40 registers; without
+// sub-groups (a CPU), a work-group's run of keys a cache's worth. Pairs rank as keys do: their
+// values are read once the keys are out. The sweeps behind each row (tiles, match.any against
+// ballots, register caps, pauses between polls): docs/results/H200/tuning-notes.md.
+constexpr DigitTileTuning kDigitTiles[] = {
+    {"sub-groups",
+     4,
+     {512, 18},
+     "H200, 2^28 u32 keys / pairs, radix/onesweep 7.10 / 13.33 ms (lib/cub 6.32 / 7.45 in the "
+     "same sessions), the fastest of 9 ballot tiles from 256 x 30 to 640 x 14 and of 9 match.any "
+     "tiles"},
+    {"sub-groups", 8, {512, 9}, "half the 32-bit keys' items; not measured"},
+    {"no sub-groups",
+     4,
+     {256, 8},
+     "a CPU device's cache's worth of keys a work-group; not measured"},
+    {"no sub-groups",
+     8,
+     {256, 8},
+     "a CPU device's cache's worth of keys a work-group; not measured"},
+};
 // A digit tile's local memory (kernels/sort_tile.cl's TILE_LOCALS: the staged keys of
 // `key_words` words, digit_first's 256 indices, two words each in the wide form, the rankings'
 // counters, the totals and origins, the scan's slots; and the look-back's two words). With
@@ -66,23 +65,26 @@ std::string width_define(DType t) {
   return size_of(t) == 8 ? "-DK64" : size_of(t) == 2 ? "-DK16" : "-DK32";
 }
 
-// A digit pass's tile: the policy's, or `tile`, within the device's work-group and local memory.
+// A digit pass's tile: the tuning table's, or `tile`, within the device's work-group and local
+// memory.
 DigitTileRequest digit_request(const DeviceFacts& f, DType t, bool wide,
                                std::optional<SortTile> tile) {
   const std::uint32_t key_words = size_of(t) == 8 ? 2 : 1;
   const bool subgroups = f.subgroup_size() > 1;
-  const SortTile policy = !subgroups ? kCountingTile : key_words == 2 ? kBallotTile8 : kBallotTile4;
-  return {.wanted = tile.value_or(policy),
+  const DigitTileTuning& row =
+      find_digit_tuning(kDigitTiles, subgroups ? "sub-groups" : "no sub-groups", t);
+  return {.wanted = tile.value_or(row.tile),
+          .evidence = tile ? "the tool's XR_CL_SORT_TILE" : row.evidence,
           .bytes = tile_bytes(key_words, wide, subgroups),
           .capped = true};
 }
 
+// The build of the pass's stage for the key's width (one build for a keyless stage), its values
+// and the wide form (the stages with one: xreduce/sort_stages.h).
 KernelKey key_of(const SortPassPlan& p, DType t, bool wide_form) {
-  const bool keyless =
-      p.stage == SortStage::init || p.stage == SortStage::bins || p.stage == SortStage::rts_scan;
-  // init zeroes words the same way in either form: one program for both.
-  const bool wide = wide_form && p.stage != SortStage::init;
-  std::string defines = keyless ? "-DK32" : width_define(t);
+  const SortStageForms& forms = sort_stage_forms(p.stage);
+  const bool wide = wide_form && forms.address;
+  std::string defines = forms.keys ? width_define(t) : "-DK32";
   if (p.moves_values) defines += " -DPAIRS";
   if (wide) defines += " -DWIDE";  // with idx64: common.cl's IDX in 64 bits
   if (p.stage == SortStage::onesweep) defines += " -DWINDOW=" + std::to_string(kSortLookBackWindow);

@@ -297,3 +297,39 @@ TEST_CASE("inspect: a sort of keys and one of pairs, each its own modules",
     CHECK((pairs_modules > 0) == pairs);
   }
 }
+
+TEST_CASE("inspect: each sort says the tuning entry its plan used, or the knob over it",
+          "[cli][inspect][vulkan]") {
+  require_vulkan_or_skip();
+  const auto tuning_of = [](const char* variant) {
+    const json j = inspect_json({"--backend", "vulkan", "--primitive", "sort", "--variant", variant,
+                                 "--dtype", "u32", "--n", "100000"});
+    REQUIRE(j["rows"].size() == 1);
+    return j["rows"][0]["tuning"].get<std::string>();
+  };
+  // The table's row for subgroup ballots and 32-bit keys, and the measurement that chose it.
+  const std::string onesweep = tuning_of("radix/onesweep");
+  CHECK_THAT(onesweep, Catch::StartsWith("digit tile "));
+  CHECK_THAT(onesweep, Catch::Contains("radix/onesweep 9.79 / 11.89 ms"));
+  CHECK_THAT(tuning_of("bitonic/smem"), Catch::StartsWith("bitonic tile "));
+  setenv("XR_VK_SORT_TILE", "256x4", 1);
+  const std::string knob = tuning_of("radix/onesweep");
+  unsetenv("XR_VK_SORT_TILE");
+  CHECK(knob == "digit tile 256 x 4: the tool's XR_VK_SORT_TILE");
+  // The text report carries the same line under its table.
+  const Result r = xreduce({"inspect", "--backend", "vulkan", "--primitive", "sort", "--variant",
+                            "radix/onesweep", "--dtype", "u32", "--n", "100000"});
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("tuning: radix/onesweep") && Catch::Contains(onesweep));
+}
+
+TEST_CASE("inspect: an OpenCL sort says its tuning entry too", "[cli][inspect][opencl]") {
+  require_backend_or_skip("opencl");
+  const json j = inspect_json({"--backend", "opencl", "--primitive", "sort", "--variant",
+                               "radix/onesweep", "--dtype", "u64", "--n", "100000"});
+  REQUIRE(j["rows"].size() == 1);
+  // 64-bit keys: the table's row for them, whichever ranking the device takes.
+  const std::string tuning = j["rows"][0]["tuning"].get<std::string>();
+  CHECK_THAT(tuning, Catch::StartsWith("digit tile "));
+  CHECK_THAT(tuning, Catch::Contains("not measured"));
+}

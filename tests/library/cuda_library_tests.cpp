@@ -163,6 +163,8 @@ TEST_CASE("a sort of float keys with u32 values, as a splat renderer sorts depth
   CHECK(xr::cuda::sort_variants(xr::DType::f32).front() == "radix/onesweep");
   xr::cuda::Sort sort({.dtype = xr::DType::f32, .count = n, .pairs = true});
   CHECK(sort.variant() == "radix/onesweep");
+  // The tuning table's row for 32-bit pairs, with the measurement that chose it.
+  CHECK_THAT(sort.tuning(), Catch::StartsWith("tile 384 x 26, 2 blocks/SM: H200"));
   const DevicePtr temp = device_bytes(sort.temp_storage_bytes());
   // The expected order: stable, so equal depths keep their indices ascending.
   std::vector<std::uint32_t> order(index);

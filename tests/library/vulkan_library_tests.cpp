@@ -449,7 +449,21 @@ TEST_CASE("a sort of float keys with u32 values, as a splat renderer sorts depth
         }) == xr::ErrorCategory::usage);
   const xr::vulkan::Sort sort(context, {.dtype = xr::DType::f32, .count = n, .pairs = true});
   CHECK(sort.variant() == "radix/onesweep");
-  CHECK(sort.ranking() == "subgroup ballots");  // lavapipe has every subgroup operation
+  CHECK(sort.diagnostics().ranking() ==
+        "subgroup ballots");  // lavapipe has every subgroup operation
+  {
+    // The tool's knobs are the tool's: a library user's environment changes nothing.
+    setenv("XR_VK_SORT_RANKING", "counting", 1);
+    setenv("XR_VK_SORT_TILE", "256x4", 1);
+    const xr::vulkan::Context knobbed(d.info());
+    const xr::vulkan::Sort same(knobbed, {.dtype = xr::DType::f32, .count = n, .pairs = true});
+    unsetenv("XR_VK_SORT_RANKING");
+    unsetenv("XR_VK_SORT_TILE");
+    CHECK(same.diagnostics().ranking() == "subgroup ballots");
+    CHECK_THAT(std::string(sort.diagnostics().tuning()), Catch::StartsWith("digit tile "));
+    CHECK(same.diagnostics().tuning() == sort.diagnostics().tuning());
+    CHECK(same.scratch_size() == sort.scratch_size());
+  }
   // Every operand at an offset into its buffer.
   const VkDeviceSize at = context.operand_alignment(), bytes = n * 4;
   const auto keys = d.buffer(at + bytes, false), keys_out = d.buffer(at + bytes, false);

@@ -180,10 +180,10 @@ TEST_CASE("CUDA fast/decoupled-lookback runs one block up to core's one-group li
 
 TEST_CASE("CUDA bitonic/smem launches core's network", "[shapes][cuda][sort]") {
   for (std::size_t n : {std::size_t{1}, std::size_t{5000}, std::size_t{1} << 20}) {
-    const SortProblem p{xr::DType::u32, n, xr::SortOrder::ascending, {0, 32}, false};
-    const SortPlan plan = make_sort_plan(SortKernel::bitonic_smem, p, kDevice);
+    const xr::SortDesc d{.dtype = xr::DType::u32, .count = n, .bits = {0, 32}};
+    const SortPlan plan = make_sort_plan(SortKernel::bitonic_smem, d, kDevice);
     const xr::BitonicSchedule network = xr::bitonic_schedule(n, plan.tile);
-    CHECK(plan.counts[0] == network.padded);
+    CHECK(plan.padded == network.padded);
     CHECK(plan.passes == network.stages);
     REQUIRE(plan.bitonic_steps.size() == network.steps.size());
     for (std::size_t i = 0; i < network.steps.size(); ++i) {

@@ -1,7 +1,6 @@
 #include "vk_array.hpp"
 
 #include <algorithm>
-#include <atomic>
 
 #include "xreduce/call_check.hpp"
 #include "xreduce/error.hpp"
@@ -9,8 +8,6 @@
 
 namespace xr::vulkan {
 namespace {
-
-std::atomic<std::uint64_t> g_next_serial{1};
 
 // The elements, rounded to 16 bytes, then the slack a user's kernel may read past n
 // (kKernelSlackBytes: the identity, written before each of its calls).
@@ -37,32 +34,24 @@ VulkanArray& device_array(DeviceArray& array, const Device& device) {
 }
 
 VulkanArray::VulkanArray(std::shared_ptr<Device> device, DType t, std::size_t n)
-    : device_(std::move(device)),
-      dtype_(t),
-      size_(n),
-      buffer_(*device_, array_bytes(t, n), kStorageUsage, MemoryKind::device_local),
-      serial_(g_next_serial++) {}
+    : SizedArray(t, n),
+      device_(std::move(device)),
+      buffer_(*device_, array_bytes(t, n), kStorageUsage, MemoryKind::device_local) {}
 
 VulkanArray::VulkanArray(std::shared_ptr<Device> device, HostView data)
     : VulkanArray(std::move(device), data.dtype, data.size) {
-  device_->write_buffer(buffer_, data.data, data.bytes());
+  write(data);
+}
+
+void VulkanArray::copy_in(const void* src) {
+  device_->raise_validation();
+  device_->write_buffer(buffer_, src, bytes());
   device_->raise_validation();
 }
 
-void VulkanArray::write(HostView src) {
-  if (src.dtype != dtype_ || src.size != size_)
-    throw Error(ErrorCategory::usage, "DeviceArray::write: dtype or size differs from the array");
+void VulkanArray::copy_out(void* dst) const {
   device_->raise_validation();
-  device_->write_buffer(buffer_, src.data, src.bytes());
-  device_->raise_validation();
-}
-
-void VulkanArray::read_into(HostArray& out) const {
-  if (out.dtype() != dtype_ || out.size() != size_)
-    throw Error(ErrorCategory::usage,
-                "DeviceArray::read_into: dtype or size differs from the array");
-  device_->raise_validation();
-  device_->read_buffer(buffer_, out.data(), out.bytes());
+  device_->read_buffer(buffer_, dst, bytes());
   device_->raise_validation();
 }
 

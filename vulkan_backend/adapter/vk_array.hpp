@@ -8,7 +8,7 @@
 
 #include "vk_buffer.hpp"
 #include "vk_device.hpp"
-#include "xreduce/backend.hpp"
+#include "xreduce/sized_array.hpp"
 
 namespace xr::vulkan {
 
@@ -18,29 +18,23 @@ std::uint64_t max_elements(const Device& device, DType t);
 std::uint64_t max_elements(const DeviceFacts& facts, const VulkanKnobs& knobs, DType t);
 
 // Device memory holding n elements of one dtype. Keeps its device alive.
-class VulkanArray final : public DeviceArray {
+// Its serial() keys recorded command buffers.
+class VulkanArray final : public SizedArray {
  public:
   VulkanArray(std::shared_ptr<Device> device, HostView data);
   // Uninitialised: a scan's output.
   VulkanArray(std::shared_ptr<Device> device, DType t, std::size_t n);
-  DType dtype() const override { return dtype_; }
-  std::size_t size() const override { return size_; }
-  void write(HostView src) override;
-  void read_into(HostArray& out) const override;
 
   const Device* device() const { return device_.get(); }
   const Buffer& buffer() const { return buffer_; }
   vk::DeviceAddress address() const { return buffer_.address(); }
-  // Unique per array for the life of the process: the key of recorded command buffers, which
-  // must never be reused for a later array at the same handle.
-  std::uint64_t serial() const { return serial_; }
 
  private:
+  void copy_in(const void* src) override;
+  void copy_out(void* dst) const override;
+
   std::shared_ptr<Device> device_;
-  DType dtype_;
-  std::size_t size_;
   Buffer buffer_;
-  std::uint64_t serial_;
 };
 
 // `array` as a Vulkan array of `device`, or Error(usage) naming what it is instead.

@@ -17,18 +17,18 @@ namespace {
 using ArraysKey = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>;
 
 // Records a program per set of arrays over the workspace's scratch, and resubmits it.
-class VulkanSorter final : public WorkspaceSorter<Device, SortSpec, Sort, Buffer> {
+class VulkanSorter final : public WorkspaceSorter<Device, Sort, Buffer> {
  public:
-  VulkanSorter(std::shared_ptr<Device> device, const SortSpec& spec)
-      : WorkspaceSorter(Variants::info(Primitive::sort, spec.id()), "n = 0: nothing is dispatched",
-                        std::move(device), spec) {}
+  VulkanSorter(std::shared_ptr<Device> device, std::string_view id)
+      : WorkspaceSorter(Variants::info(Primitive::sort, id), "n = 0: nothing is dispatched",
+                        std::move(device)) {}
 
   // How the radix sorts ranked their tiles (subgroup ballots or counting: the device's features
   // decide), and onesweep's fallbacks.
   std::string diagnostics() const override {
     std::string said;
-    if (workspace_ && !workspace_->sort.ranking().empty())
-      said = "ranks tiles by " + std::string(workspace_->sort.ranking());
+    if (workspace_ && !workspace_->sort.diagnostics().ranking().empty())
+      said = "ranks tiles by " + std::string(workspace_->sort.diagnostics().ranking());
     if (const std::string fallbacks = WorkspaceSorter::diagnostics(); !fallbacks.empty())
       said += (said.empty() ? "" : "; ") + fallbacks;
     return said;
@@ -46,32 +46,32 @@ class VulkanSorter final : public WorkspaceSorter<Device, SortSpec, Sort, Buffer
   // The programs record over the old workspace's scratch.
   void workspace_replaced() override { programs_.clear(); }
 
-  void prepare(const SortArrays& a) override {
-    require_own_arrays(a);
+  void prepare(const SortRequest& request) override {
     device_->raise_validation();
-    require_dtype(spec_.id(), a.keys.dtype(), spec_.needs, spec_.group_bytes, device_->facts());
+    WorkspaceSorter::prepare(request);
   }
   Timing empty_timing() const override { return Timing{0, 0, device_->facts().timestamps()}; }
 
-  Timing run(const SortArrays& arrays, const SortCall& call, int calls) override {
-    Workspace& w = workspace(arrays, call);
-    Program& program = program_of(arrays, w);
+  Timing run(const SortRequest& request, int calls) override {
+    Workspace& w = workspace(request);
+    Program& program = program_of(request, w);
     const Timing timing = program.run(calls);
     count_fallbacks(program, calls);
     device_->raise_validation();
     return timing;
   }
-  Program& program_of(const SortArrays& a, const Workspace& w) {
-    const auto& keys = device_array(a.keys, *device_);
-    const auto& sorted = device_array(a.sorted_keys, *device_);
-    const VulkanArray* values = a.values ? &device_array(*a.values, *device_) : nullptr;
+  Program& program_of(const SortRequest& r, const Workspace& w) {
+    const auto& keys = device_array(r.keys(), *device_);
+    const auto& sorted = device_array(r.sorted_keys(), *device_);
+    const VulkanArray* values = r.values() ? &device_array(*r.values(), *device_) : nullptr;
     const VulkanArray* sorted_values =
-        a.sorted_values ? &device_array(*a.sorted_values, *device_) : nullptr;
+        r.sorted_values() ? &device_array(*r.sorted_values(), *device_) : nullptr;
     const ArraysKey key{keys.serial(), sorted.serial(), values ? values->serial() : 0,
                         sorted_values ? sorted_values->serial() : 0};
     return programs_.get(key, [&] {
       std::optional<ReadBack> fallbacks;
-      if (const auto at = w.sort.fallback_count_offset()) fallbacks = ReadBack{&w.scratch, *at, 8};
+      if (const auto at = w.sort.diagnostics().fallback_count_offset())
+        fallbacks = ReadBack{&w.scratch, *at, 8};
       const Operand none{};
       const Operand operands[] = {
           Operand::of(keys.buffer().handle()), Operand::of(sorted.buffer().handle()),
@@ -92,7 +92,7 @@ class VulkanSorter final : public WorkspaceSorter<Device, SortSpec, Sort, Buffer
     if (!program.read_back()) return;
     std::uint32_t total;
     std::memcpy(&total, program.read_back(), sizeof total);
-    fallbacks_.add(total, workspace_->sort.tiles(), calls);
+    fallbacks_.add(total, workspace_->sort.diagnostics().tiles(), calls);
   }
 
   // Destroyed before the base's workspace and device: they record over its scratch with command
@@ -102,8 +102,8 @@ class VulkanSorter final : public WorkspaceSorter<Device, SortSpec, Sort, Buffer
 
 }  // namespace
 
-std::unique_ptr<Sorter> make_sorter(std::shared_ptr<Device> device, const SortSpec& spec) {
-  return std::make_unique<VulkanSorter>(std::move(device), spec);
+std::unique_ptr<Sorter> make_sorter(std::shared_ptr<Device> device, std::string_view id) {
+  return std::make_unique<VulkanSorter>(std::move(device), id);
 }
 
 }  // namespace xr::vulkan

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <string_view>
 
 #include "vk_device.hpp"
 #include "vk_internal.hpp"
@@ -10,6 +11,6 @@
 
 namespace xr::vulkan {
 
-std::unique_ptr<Sorter> make_sorter(std::shared_ptr<Device> device, const SortSpec& spec);
+std::unique_ptr<Sorter> make_sorter(std::shared_ptr<Device> device, std::string_view id);
 
 }  // namespace xr::vulkan

@@ -3,6 +3,8 @@
 #include "xreduce/vulkan_backend.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 
 #include "vk_array.hpp"
 #include "vk_clock.hpp"
@@ -19,11 +21,82 @@
 #include "vk_user_variants.hpp"
 #include "xreduce/call_check.hpp"
 #include "xreduce/device_backend.hpp"
+#include "xreduce/env_knobs.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/shapes.hpp"
 #include "xreduce/user_kernel.hpp"
 
 namespace xr::vulkan {
 namespace {
+
+// The Vulkan knobs (docs/cli.md, "Environment knobs") from the tool's environment, once, when
+// the backend is made: the library's Context takes them as data (ContextState) and reads none.
+// Errors go to device_error and scan_error; never throws. Polls, back-off, window, shape and sort
+// tile set empty are malformed; the other knobs take empty as unset.
+void read_vulkan_device_knobs(VulkanKnobs& k) {
+  k.timeout = read_device_timeout();
+  if (!k.timeout.given.empty()) k.set.emplace_back("XR_DEVICE_TIMEOUT", k.timeout.given);
+  if (!k.timeout.error.empty()) keep_first_error(k.device_error, k.timeout.error);
+  if (const char* v = read_knob(k.set, "XR_VK_VALIDATION"))
+    k.validation = std::string_view(v) == "1";
+  read_choice_knob(k.set, "XR_VK_ADDRESSING", "auto", "address", k.force_address, k.device_error);
+  read_choice_knob(k.set, "XR_VK_SORT_RANKING", "auto", "counting", k.force_counting,
+                   k.device_error);
+  if (const char* v = read_knob_if_set(k.set, "XR_VK_CAPTURE_IR")) k.capture_ir_dir = v;
+  if (const char* v = read_knob_if_set(k.set, "XR_VK_BLOCK_BYTES")) {
+    char* end = nullptr;
+    const unsigned long long bytes = std::strtoull(v, &end, 10);
+    if (*end != '\0' || v[0] == '-' || bytes < (1u << 20))
+      keep_first_error(k.device_error,
+                       "XR_VK_BLOCK_BYTES must be a number of bytes of at least 1048576");
+    else
+      k.block_bytes = bytes;
+  }
+  if (const char* v = read_knob(k.set, "XR_VK_SORT_TILE")) {
+    k.sort_tile = parse_sort_tile_knob(v);
+    if (!k.sort_tile)
+      keep_first_error(k.device_error, sort_tile_knob_error("XR_VK_SORT_TILE", "384x20"));
+  }
+}
+
+void read_vulkan_lookback_knobs(VulkanKnobs& k) {
+  for (auto [name, field] : {std::pair{"XR_VK_LOOKBACK_POLLS", &k.lookback_polls},
+                             std::pair{"XR_VK_LOOKBACK_BACKOFF", &k.lookback_backoff}})
+    if (const char* v = read_knob(k.set, name)) {
+      *field = parse_knob_u32(v);
+      if (!*field) keep_first_error(k.scan_error, u32_knob_error(name));
+    }
+  if (const char* v = read_knob_if_set(k.set, "XR_VK_LOOKBACK_EXPERIMENT")) {
+    k.lookback_no_wait = std::string_view(v) == "no-wait";
+    k.lookback_plain_loads = std::string_view(v) == "plain-loads";
+    if (!k.lookback_no_wait && !k.lookback_plain_loads)
+      keep_first_error(k.scan_error,
+                       "XR_VK_LOOKBACK_EXPERIMENT must be no-wait, plain-loads or empty");
+  }
+  if (const char* v = read_knob(k.set, "XR_VK_LOOKBACK_WINDOW")) {
+    k.lookback_window = parse_knob_u32(v);
+    if (!k.lookback_window || *k.lookback_window < 1 || *k.lookback_window > 4)
+      keep_first_error(k.scan_error, "XR_VK_LOOKBACK_WINDOW must be 1, 2, 3 or 4 (words per lane)");
+  }
+  if (bool clock = false;
+      read_choice_knob(k.set, "XR_VK_LOOKBACK_CLOCK", "0", "1", clock, k.scan_error))
+    k.lookback_clock = clock;
+  k.one_group = read_scan_one_group_knob();
+  if (!k.one_group.given.empty()) k.set.emplace_back("XR_SCAN_ONE_GROUP_MAX", k.one_group.given);
+  if (!k.one_group.error.empty()) keep_first_error(k.scan_error, k.one_group.error);
+  if (const char* v = read_knob(k.set, "XR_VK_LOOKBACK_SHAPE")) {
+    k.lookback_shape = parse_lookback_shape_knob(v);
+    if (!k.lookback_shape)
+      keep_first_error(k.scan_error, lookback_shape_knob_error("XR_VK_LOOKBACK_SHAPE"));
+  }
+}
+
+VulkanKnobs read_vulkan_knobs() {
+  VulkanKnobs knobs;
+  read_vulkan_device_knobs(knobs);
+  read_vulkan_lookback_knobs(knobs);
+  return knobs;
+}
 
 class VulkanBackend final : public DeviceBackend {
  public:
@@ -168,7 +241,7 @@ class VulkanBackend final : public DeviceBackend {
     return vulkan::make_reducer(logical_device(), *find_reduce(id));
   }
   std::unique_ptr<Sorter> make_builtin_sorter(std::string_view id) override {
-    return vulkan::make_sorter(logical_device(), *find_sort(id));
+    return vulkan::make_sorter(logical_device(), id);
   }
   std::unique_ptr<Scanner> make_builtin_scanner(std::string_view id) override {
     if (!scan_error_.empty()) throw Error(ErrorCategory::usage, scan_error_);

@@ -1,6 +1,9 @@
-// The Vulkan backend's environment knobs (docs/cli.md), read once when the backend is made into
-// one typed struct, so every part of the backend sees the same values and a report can say which
-// were set (Backend::knobs).
+// The Vulkan knobs (docs/cli.md, "Environment knobs") as data: the tool reads them from its
+// environment once, when its backend is made (vulkan_backend/adapter/vulkan_backend.cpp), and
+// hands them to the library's Context (ContextState), so every part of the backend sees the same
+// values and a report can say which were set (Backend::knobs). The library reads no environment:
+// a caller's Context takes these defaults, the tuned policy. Internal (not installed): the knobs
+// are the tool's experiments and test forcings, not an API.
 #pragma once
 
 #include <cstdint>
@@ -58,7 +61,7 @@ struct VulkanKnobs {
   // bench/gpu/tail/run, reads it for the ladder's subgroup tail). Empty: none kept.
   std::string capture_ir_dir;
 
-  // Each knob set in the environment, as given (name, value), in the order above.
+  // Each knob set in the environment, as given (name, value), in the order read.
   std::vector<std::pair<std::string, std::string>> set;
   // One line on the first malformed knob: a device knob (validation, addressing, blocks, the sort
   // tile) leaves the backend unavailable; a look-back knob refuses every scanner with
@@ -66,8 +69,5 @@ struct VulkanKnobs {
   std::string device_error;
   std::string scan_error;
 };
-
-// The knobs from the environment; never throws (errors go to device_error and scan_error).
-VulkanKnobs read_vulkan_knobs();
 
 }  // namespace xr::vulkan

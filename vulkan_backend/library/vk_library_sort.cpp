@@ -56,14 +56,14 @@ const SortSpec& choose_sort(const Context& context, const std::string& id, DType
 
 }  // namespace
 
-struct Sort::State {
+struct Sort::State final : Diagnostics::Source {
   const ContextState* context = nullptr;
   std::string variant;
   bool pairs = false;
   std::uint64_t count = 0;
   std::uint64_t key_bytes = 0;
   SortDispatches plan;
-  std::string_view ranking;             // Sort::ranking()
+  std::string_view ranking_;            // Diagnostics::ranking()
   std::vector<vk::Pipeline> pipelines;  // one per pass
 
   // Each SortOperand over the caller's operands: its descriptor and, for a plan by address, the
@@ -78,6 +78,14 @@ struct Sort::State {
   vk::DeviceSize scratch_bytes() const {
     return std::max<vk::DeviceSize>(plan.layout.scratch_bytes, 16);
   }
+
+  std::vector<CompiledPass> compiled() const override;
+  std::optional<VkDeviceSize> fallback_count_offset() const override {
+    return plan.layout.fallbacks_at;
+  }
+  std::string_view ranking() const override { return ranking_; }
+  std::uint64_t tiles() const override { return plan.layout.tiles; }
+  std::string_view tuning() const override { return plan.layout.tuning; }
 };
 
 void Sort::State::check_operands(const std::array<Operand, kCallers>& ops) const {
@@ -131,10 +139,10 @@ Sort::State::Resolved Sort::State::resolve(const std::array<Operand, kCallers>& 
   return r;
 }
 
-Sort::Sort(const Context& context, const SortDesc& desc) : state_(std::make_unique<State>()) {
+Sort::Sort(const Context& context, const SortDesc& asked) : state_(std::make_unique<State>()) {
   ContextState& c = state_of(context);
-  const SortSpec& spec = choose_sort(context, desc.variant, desc.dtype);
-  check_sort_bits(desc.bits, desc.dtype);
+  const SortSpec& spec = choose_sort(context, asked.variant, asked.dtype);
+  const SortDesc desc = check_sort_desc(asked);
   State& s = *state_;
   s.context = &c;
   s.variant = spec.id();
@@ -145,10 +153,11 @@ Sort::Sort(const Context& context, const SortDesc& desc) : state_(std::make_uniq
                         .tile = c.knobs.sort_tile,
                         .force_address = c.knobs.force_address,
                         .force_counting = c.knobs.force_counting};
-  if (spec.family != SortFamily::bitonic) s.ranking = to_string(sort_ranking(spec, c.facts, knobs));
+  if (spec.family != SortFamily::bitonic)
+    s.ranking_ = to_string(sort_ranking(spec, c.facts, knobs));
   if (desc.count == 0) return;
-  s.plan = sort_dispatches(spec, c.facts, desc.count, desc.dtype, desc.order,
-                           effective_bits(desc.bits, desc.dtype), desc.pairs, knobs);
+  s.plan = sort_dispatches(spec, c.facts, desc.count, desc.dtype, desc.order, desc.bits, desc.pairs,
+                           knobs);
   for (const SortDispatch& d : s.plan.passes)
     s.pipelines.push_back(c.pipelines->get({.module = d.module,
                                             .workgroup = d.workgroup,
@@ -204,27 +213,18 @@ void Sort::record(VkCommandBuffer cmd, const Operand& keys_in, const Operand& ke
   }
 }
 
-std::vector<CompiledPass> Sort::compiled() const {
-  const State& s = *state_;
+std::vector<CompiledPass> Sort::State::compiled() const {
   std::vector<CompiledPass> out;
-  for (std::size_t i = 0; i < s.plan.passes.size(); ++i) {
-    const SortDispatch& p = s.plan.passes[i];
-    out.push_back(compiled_pass(*s.context->device, s.context->facts, s.pipelines[i], p.module,
+  for (std::size_t i = 0; i < plan.passes.size(); ++i) {
+    const SortDispatch& p = plan.passes[i];
+    out.push_back(compiled_pass(*context->device, context->facts, pipelines[i], p.module,
                                 p.workgroup, p.grid));
   }
   return out;
 }
 
-std::string_view Sort::ranking() const {
-  return state_->ranking;
-}
-
-std::optional<VkDeviceSize> Sort::fallback_count_offset() const {
-  return state_->plan.layout.fallbacks_at;
-}
-
-std::uint64_t Sort::tiles() const {
-  return state_->plan.layout.tiles;
+Diagnostics Sort::diagnostics() const {
+  return Diagnostics(*state_);
 }
 
 }  // namespace xr::vulkan

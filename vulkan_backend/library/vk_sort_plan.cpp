@@ -9,23 +9,25 @@
 namespace xr::vulkan {
 namespace {
 
-// A digit pass's tile before the device's limits (48 KiB of shared memory on NVIDIA's Vulkan).
-// H200, 2^28 u32 keys / pairs uniform over every bit pattern, radix/onesweep ms (lib/cub 6.34 /
-// 7.45 in the same runs), one workgroup per SM by registers (96 a thread, pairs 114): 384x20
-// 12.26 / 13.04; 256x20 16.66 / 17.26; 256x28 14.92 / 15.35; 384x16 13.33 / 14.21; 512x12
-// 12.35 / 13.43; 512x16 10.96 / 11.85; 768x10 9.79 / 11.89. More invocations per SM is what
-// pays: the pass is latency-bound at one workgroup. 64-bit keys take half the items (unmeasured).
-constexpr std::uint32_t kTileThreads = 768;
-constexpr std::uint32_t kTileItems4 = 10;  // 32- and 16-bit keys
-constexpr std::uint32_t kTileItems8 = 5;   // 64-bit keys
-// Ranking by counting (XR_VK_SORT_RANKING=counting on an H200, 2^28 u32 keys, radix/onesweep ms,
-// lib/cub 6.32): 256x10 30.28; 256x16 26.52; 256x20 20.58; 512x8 26.02; 512x10 22.74; 1024x4
-// 39.64. Its four rounds and their workgroup scans cost per tile, so the most keys a tile: the
-// fewest invocations a digit pass allows (256) and the items 48 KiB holds beside the counters.
-// 64-bit keys take half the items (unmeasured).
-constexpr std::uint32_t kCountingTileThreads = 256;
-constexpr std::uint32_t kCountingTileItems4 = 20;
-constexpr std::uint32_t kCountingTileItems8 = 10;
+// A digit pass's tile before the device's limits, by ranking and key width. By ballots, more
+// invocations an SM pay (the pass is latency-bound at one workgroup an SM, which the registers
+// allow); by counting, the most keys a tile (its rounds and their scans cost per tile) at the
+// fewest invocations a digit pass takes, 256. The sweeps behind each row:
+// docs/results/H200/tuning-notes.md.
+constexpr DigitTileTuning kDigitTiles[] = {
+    {"subgroup ballots",
+     4,
+     {768, 10},
+     "H200, 2^28 u32 keys / pairs, radix/onesweep 9.79 / 11.89 ms (lib/cub 6.34 / 7.45 in the "
+     "same runs), the fastest of 7 tiles from 256 x 20 to 768 x 10"},
+    {"subgroup ballots", 8, {768, 5}, "half the 32-bit keys' items; not measured"},
+    {"counting",
+     4,
+     {256, 20},
+     "H200, 2^28 u32 keys ranked by counting, radix/onesweep 20.58 ms (lib/cub 6.32), the fastest "
+     "of 6 tiles from 256 x 10 to 1024 x 4"},
+    {"counting", 8, {256, 10}, "half the 32-bit keys' items; not measured"},
+};
 // Shared memory beside the staged tile and the counter rows: digit_first (its indices 32- or
 // 64-bit, the wide form's), the scans' totals.
 constexpr std::uint32_t kTileOverheadBytes = 1024 + 256 + 64;
@@ -66,35 +68,22 @@ SortLimits limits_of(const DeviceFacts& f) {
 // than half of it (small subgroups: more rows).
 DigitTileRequest digit_request(DType t, bool wide, SortRanking ranking,
                                std::optional<SortTile> knob) {
-  const bool wide_keys = size_of(t) == 8;
-  const SortTile policy =
-      ranking == SortRanking::counting
-          ? SortTile{kCountingTileThreads, wide_keys ? kCountingTileItems8 : kCountingTileItems4}
-          : SortTile{kTileThreads, wide_keys ? kTileItems8 : kTileItems4};
-  return {.wanted = knob.value_or(policy),
+  const DigitTileTuning& row = find_digit_tuning(kDigitTiles, to_string(ranking), t);
+  return {.wanted = knob.value_or(row.tile),
+          .evidence = knob ? "the tool's XR_VK_SORT_TILE" : row.evidence,
           .bytes = tile_bytes(ranking, t, wide),
           .crowded_threads = knob ? 0u : 256u};
 }
 
-// The radix passes, built both ways (shaders/CMakeLists.txt); init zeroes words either way.
-bool has_address_form(SortStage s) {
-  return s == SortStage::histogram || s == SortStage::bins || s == SortStage::onesweep ||
-         s == SortStage::rts_count || s == SortStage::rts_scan || s == SortStage::rts_scatter;
-}
-
-// The passes that rank a tile, built both ways too.
-bool ranks_tiles(SortStage s) {
-  return s == SortStage::onesweep || s == SortStage::rts_scatter;
-}
-
+// The pass's module, named as shaders/CMakeLists.txt builds it from its stage's forms
+// (xreduce/sort_stages.h).
 std::string module_of(const SortPassPlan& p, DType t, bool by_address, SortRanking ranking) {
+  const SortStageForms& forms = sort_stage_forms(p.stage);
   std::string m(p.kernel);
-  const bool keyless =
-      p.stage == SortStage::init || p.stage == SortStage::bins || p.stage == SortStage::rts_scan;
-  if (!keyless) m += ".k" + std::to_string(8 * size_of(t));
+  if (forms.keys) m += ".k" + std::to_string(8 * size_of(t));
   if (p.moves_values) m += ".pairs";
-  if (ranking == SortRanking::counting && ranks_tiles(p.stage)) m += ".count";
-  if (by_address && has_address_form(p.stage)) m += ".addr";
+  if (ranking == SortRanking::counting && forms.ranks) m += ".count";
+  if (by_address && forms.address) m += ".addr";
   return m;
 }
 
@@ -143,7 +132,7 @@ SortDispatches sort_dispatches(const SortSpec& spec, const DeviceFacts& f, std::
                           .bindings = p.bindings,
                           .push = p.args,
                           .grid = grid_for(p.groups, f, spec.id()),
-                          .by_address = out.by_address && has_address_form(p.stage)});
+                          .by_address = out.by_address && sort_stage_forms(p.stage).address});
   return out;
 }
 

@@ -1,7 +1,7 @@
 // The interfaces every backend implements (docs/design.md, "The flow of one measurement"):
 //   Backend::upload -> DeviceArray -> Reducer::reduce(array, op) -> Reduction{Value, Timing}
 //                                   -> Scanner::scan(array, output, op, kind) -> Timing
-//                                   -> Sorter::sort({keys, sorted, ...}, {order, bits}) -> Timing
+//                                   -> Sorter::sort(SortRequest) -> Timing
 // A backend depends on core alone; the app and the tests see backends only through these types
 // (and runner.hpp, which drives either primitive through one seam).
 #pragma once
@@ -185,20 +185,7 @@ class Scanner {
   virtual std::string diagnostics() const { return {}; }
 };
 
-// The arrays of one sort: the keys and where they go, and for a sort of pairs the u32 values
-// and where they go (both null for keys only).
-struct SortArrays {
-  DeviceArray& keys;
-  DeviceArray& sorted_keys;
-  DeviceArray* values = nullptr;
-  DeviceArray* sorted_values = nullptr;
-};
-
-// What one sort orders by (sort_keys.hpp).
-struct SortCall {
-  SortOrder order = SortOrder::ascending;
-  BitRange bits{};
-};
+class SortRequest;  // sort_request.hpp: a sort's arrays and description, checked once
 
 // One sort variant bound to one backend and device; owns its temporary storage like a Reducer.
 class Sorter {
@@ -209,16 +196,15 @@ class Sorter {
   virtual ~Sorter() = default;
 
   virtual const VariantInfo& info() const = 0;
-  // Writes the keys in `call`'s stable order into sorted_keys (and each value beside its key)
-  // and returns when that is complete on the device. Preconditions: info() claims the keys'
-  // dtype, else Error(unsupported); sorted_keys a distinct array of the same backend, dtype and
-  // size; values and sorted_values both null or both distinct u32 arrays of n; the bit range
-  // within the key (Error(usage) otherwise). The inputs are not written. Any n >= 0.
-  virtual Timing sort(const SortArrays& arrays, const SortCall& call) = 0;
+  // Writes the request's keys in its stable order into its sorted keys (and each value beside
+  // its key) and returns when that is complete on the device. The request was checked where it
+  // was made (SortRequest::make, for this variant: Error(usage) for another's); the arrays
+  // must be this backend's. The inputs are not written. Any n >= 0.
+  virtual Timing sort(const SortRequest& request) = 0;
   // Batch mode, as Reducer::reduce_batch.
-  virtual Timing sort_batch(const SortArrays& arrays, const SortCall& call, int calls);
+  virtual Timing sort_batch(const SortRequest& request, int calls);
   // As Reducer::inspect, for one sort().
-  virtual CompiledCall inspect(const SortArrays& arrays, const SortCall& call);
+  virtual CompiledCall inspect(const SortRequest& request);
   // As Scanner::diagnostics: what the variant counted over the calls since its plan was made
   // (a look-back's fallbacks), for the report; empty for most.
   virtual std::string diagnostics() const { return {}; }

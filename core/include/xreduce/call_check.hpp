@@ -23,12 +23,6 @@ void check_reduce_call(const VariantInfo& info, const DeviceArray& input, Op op,
 void check_scan_call(const VariantInfo& info, const DeviceArray& input, const DeviceArray& output,
                      Op op, ScanKind kind, int calls);
 
-// check_calls, then Error(unsupported) "<id> does not sort <dtype> keys" unless the variant
-// claims the keys' dtype, then Error(usage) unless the arrays are as Sorter::sort requires and
-// the bit range is within the key.
-void check_sort_call(const VariantInfo& info, const SortArrays& arrays, const SortCall& call,
-                     int calls);
-
 // What a library answers for a variant id it lacks: "unknown variant '<id>'".
 std::string unknown_variant(std::string_view id);
 // A backend's refusal to make a built-in variant of its library: Error(usage) "the <backend>

@@ -51,6 +51,9 @@ struct CompiledPass {
 struct CompiledCall {
   std::vector<CompiledPass> passes;
   std::string note;  // why there are no passes (the CPU runs host code), else empty
+  // The tuning entry the call's plan used (a tile, a count type) with the measurement that chose
+  // it, where the variant has one.
+  std::string tuning = {};
 };
 
 // The per-multiprocessor limits that bound residency (cudaDeviceProp's names), with the

@@ -16,6 +16,7 @@
 #include "xreduce/backend.hpp"
 #include "xreduce/recent_cache.hpp"
 #include "xreduce/sort_desc.hpp"
+#include "xreduce/sort_request.hpp"
 
 namespace xr {
 
@@ -112,24 +113,21 @@ class DeviceScanner : public Scanner {
 class DeviceSorter : public Sorter {
  public:
   const VariantInfo& info() const final { return info_; }
-  Timing sort(const SortArrays& arrays, const SortCall& call) final {
-    return sort_batch(arrays, call, 1);
-  }
-  Timing sort_batch(const SortArrays& arrays, const SortCall& call, int calls) final;
-  CompiledCall inspect(const SortArrays& arrays, const SortCall& call) final;
+  Timing sort(const SortRequest& request) final { return sort_batch(request, 1); }
+  Timing sort_batch(const SortRequest& request, int calls) final;
+  CompiledCall inspect(const SortRequest& request) final;
 
  protected:
   DeviceSorter(VariantInfo info, std::string nothing_runs);
 
-  // As DeviceReducer's, for every array of the call.
-  virtual void prepare(const SortArrays& arrays) { (void)arrays; }
+  // As DeviceReducer's, for every array of the request, and for n = 0 too: what the device
+  // cannot run over the request is refused even where nothing would run.
+  virtual void prepare(const SortRequest& request) { (void)request; }
   virtual Timing empty_timing() const { return Timing{0, 0, true}; }
-  virtual Timing run(const SortArrays& arrays, const SortCall& call, int calls) = 0;
-  virtual std::vector<CompiledPass> compiled(const SortArrays& arrays, const SortCall& call) = 0;
-
-  // The library Sort this variant makes for `arrays` and `call` (its bits effective): what a GPU
-  // sorter plans, and keeps its plan and scratch by.
-  SortDesc desc_of(const SortArrays& arrays, const SortCall& call) const;
+  virtual Timing run(const SortRequest& request, int calls) = 0;
+  virtual std::vector<CompiledPass> compiled(const SortRequest& request) = 0;
+  // The tuning entry the request's plan uses, with its evidence (CompiledCall::tuning).
+  virtual std::string tuning(const SortRequest& request) = 0;
 
  private:
   VariantInfo info_;

@@ -7,6 +7,7 @@
 
 #include "xreduce/backend.hpp"
 #include "xreduce/check.hpp"
+#include "xreduce/sort_request.hpp"
 
 namespace xr {
 
@@ -63,7 +64,9 @@ class Runner {
   bool last_pairs_ = false;
   Outcome last_;
 
-  SortArrays sort_arrays(DeviceArray& keys, const Operation& operation);
+  // The sort `operation` asks of this runner's sorter over `keys`, into prepare_output (and
+  // prepare_sorted_values for pairs), checked once (SortRequest::make).
+  SortRequest sort_request(DeviceArray& keys, const Operation& operation);
   void check_primitive(const Operation& operation, std::string_view what) const;
 };
 

@@ -1,5 +1,5 @@
-// What every GPU library's Sort is made for (xr::cuda::Sort, xr::vulkan::Sort): the keys, their
-// order and bits, whether a value travels with each, and the variant.
+// What every GPU library's Sort is made for (xr::cuda::Sort, xr::vulkan::Sort, xr::opencl::Sort):
+// the keys, their order and bits, whether a value travels with each, and the variant.
 #pragma once
 
 #include <cstdint>
@@ -19,5 +19,11 @@ struct SortDesc {
   std::string variant{};  // empty: the library's choice for the device
   bool operator==(const SortDesc&) const = default;
 };
+
+// `desc` with its bits made effective (all() becomes 0 to the key's width): what a plan is made
+// by. Error(usage) "bits B:E are not within the W bits of a <dtype> key" unless the bit range is
+// all() or within the key. The one check of a desc, whoever made it: the tool's SortRequest and
+// each library's Sort.
+SortDesc check_sort_desc(const SortDesc& desc);
 
 }  // namespace xr

@@ -16,6 +16,8 @@ class SortFallbacks {
     seen_ = running_total;
     tiles_ += tiles_per_call * static_cast<std::uint64_t>(calls);
   }
+  // Whether a call has been counted since the last reset.
+  bool counted() const { return calls_ > 0; }
   // A new workspace: its scratch counts from zero.
   void reset() { *this = SortFallbacks(); }
   std::string describe() const {

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -57,45 +58,34 @@ inline constexpr std::size_t kSortBindings = 5;  // keys read, keys written, val
 using SortBindings = std::array<SortOperand, kSortBindings>;
 
 // A pass's arguments, in this order as the shaders' push constants (shaders/sort_common.glsl)
-// and the kernels' arguments. Offsets are in 32-bit words of the words operand.
+// and the kernels' arguments (kernels/sort_common.cl): the fields of xreduce/kernel/sort_args.h,
+// which all three include.
 struct SortArgs {
-  std::uint32_t n = 0;
-  std::uint32_t shift = 0;
-  std::uint32_t width = 8;
-  std::uint32_t first_tile = 0;
-  std::uint32_t tiles = 0;
-  std::uint32_t blocks = 0;
-  std::uint32_t bins_in = 0;
-  std::uint32_t bins_out = 0;
-  std::uint32_t status = 0;
-  std::uint32_t next_status = 0;
-  std::uint32_t zero_rows = 0;
-  std::uint32_t counter = 0;
-  std::uint32_t histograms = 0;
-  std::uint32_t begin = 0;
-  std::uint32_t end = 0;
-  std::uint32_t limit = 0;
-  std::uint32_t fallbacks = 0;
-  std::uint32_t bins = 0;
-  std::uint32_t stage = 0;   // bitonic: k, the length of the runs a step merges (up to 2^31)
-  std::uint32_t stride = 0;  // bitonic: j, a global step's compare distance
-  std::uint32_t padded = 0;  // bitonic: the items (n padded)
-  std::uint32_t n_high = 0;  // the wide form: n's bits from 32 (n holds the low 32)
+#define XR_SORT_ARG(name, initial) std::uint32_t name = initial;
+#include "xreduce/kernel/sort_args.h"
+#undef XR_SORT_ARG
 };
 
+// The stages of xreduce/sort_stages.h, in its order.
 enum class SortStage : std::uint8_t {
-  init,            // zero the histograms, counters and the first status set
-  histogram,       // onesweep: every pass's digit counts in one read
-  bins,            // onesweep: each pass's counts scanned
-  onesweep,        // onesweep: one portion of one digit pass
-  rts_count,       // reduce-then-scan: each block's digit counts
-  rts_scan,        // reduce-then-scan: the table scanned
-  rts_scatter,     // reduce-then-scan: each block's keys ranked and written
-  bitonic_tiles,   // bitonic: the keys into items, padded, each tile sorted in shared memory
-  bitonic_global,  // bitonic: one compare-exchange step at stride j >= tile of stage k
-  bitonic_merge,   // bitonic: stage k's strides below the tile, each tile in shared memory
-  bitonic_gather,  // bitonic: the keys (and values) out in the sorted items' order
+#define XR_SORT_STAGE(stage, ...) stage,
+#include "xreduce/sort_stages.h"
+#undef XR_SORT_STAGE
 };
+
+// The forms a stage's kernel is built in (xreduce/sort_stages.h says what each means).
+struct SortStageForms {
+  std::string_view kernel;  // sort_<stage>
+  bool keys = false;        // one build per key width
+  bool pairs = false;       // also one moving values
+  bool ranks = false;       // ranks a tile's digits: also by counting
+  bool address = false;     // also in core's wide form
+  bool items = false;       // on bitonic/smem's items
+  bool tile = false;        // sorts tiles of items in shared memory
+};
+const SortStageForms& sort_stage_forms(SortStage s);
+// The stage whose kernel is `kernel` ("sort_onesweep"); nullptr for any other name.
+const SortStageForms* sort_stage_forms(std::string_view kernel);
 
 struct SortPassPlan {
   SortStage stage = SortStage::init;
@@ -131,6 +121,8 @@ struct SortPlanOptions {
   // The radix sorts' wide form: 64-bit indices, and every count that may pass 2^32 (the
   // histograms, the bins, reduce-then-scan's table) in two words, low then high.
   bool wide = false;
+  // The tile and the tuning entry (or knob) it came from, for `xreduce inspect`.
+  std::string tuning;
 };
 
 struct SortCallPlan {
@@ -143,6 +135,7 @@ struct SortCallPlan {
   std::uint64_t tiles = 0;                    // onesweep: tiles of one call (all passes)
   std::uint64_t items_at = 0;                 // bitonic: bytes into scratch of the items
   std::uint64_t items_bytes = 0;              // bitonic: 0 for the radix sorts
+  std::string tuning;                         // SortPlanOptions::tuning
 };
 
 // bitonic: an item's bytes, (rank, input position) for keys up to 32 bits, a 64-bit rank's two

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -45,9 +46,23 @@ struct SortTileBytes {
   }
 };
 
+// A row of an API's tuning table of digit tiles: the tile its measurements chose for one way of
+// ranking a tile and one key width, with the evidence (the GPU, the shape, the times, the report
+// the numbers are kept in).
+struct DigitTileTuning {
+  std::string_view ranking;     // as the API's diagnostics name it: "subgroup ballots", "counting"
+  std::uint32_t key_bytes = 4;  // 4: keys up to 32 bits; 8: 64-bit keys
+  SortTile tile;
+  std::string_view evidence;
+};
+// The row of `table` for `ranking` and keys of `t`; Error(unsupported) where the table lacks it.
+const DigitTileTuning& find_digit_tuning(std::span<const DigitTileTuning> table,
+                                         std::string_view ranking, DType t);
+
 // A digit pass's tile as an API asks for it.
 struct DigitTileRequest {
-  SortTile wanted;  // the API's policy for this key and ranking, or a knob's tile
+  SortTile wanted;  // the API's tuning table's for this key and ranking, or a knob's tile
+  std::string_view evidence = {};  // why `wanted`: the row's evidence, or the knob that set it
   SortTileBytes bytes;
   // Where the wanted invocations' counters would take more than half the shared memory, this
   // many invocations instead (0: the wanted ones still): small subgroups need many counter rows.
@@ -91,7 +106,8 @@ std::string sort_items_refusal(std::string_view id, std::uint64_t n, DType t,
 // (fit_digit_tile of `digit`) or bitonic's (fit_bitonic_tile), the form, reduce-then-scan's
 // blocks (a GPU's resident wave, or on a CPU device its few threads' worth, so that blocks count
 // several tiles from 2^16 keys up), the table scan's workgroup (up to 1024) and the look-back's
-// patience (0: the forced fallback). Error(unsupported) where no digit tile fits.
+// patience (0: the forced fallback), and `tuning`: the tile, what was asked and why, for
+// `xreduce inspect`. Error(unsupported) where no digit tile fits.
 SortPlanOptions sort_plan_options(const SortLimits& limits, SortFamily family, DType t, bool wide,
                                   std::uint32_t polls, const DigitTileRequest& digit);
 

@@ -1,5 +1,5 @@
 // The glue a GPU sorter over its library's Sort shares (Vulkan's and OpenCL's adapters), written
-// once: a call's description (SortDesc) is planned into a workspace, the library's Sort and its
+// once: a request's description (SortDesc) is planned into a workspace, the library's Sort and its
 // scratch zeroed once, kept while the calls keep that description; every array of a call is the
 // device's own; the compiled passes are the workspace's Sort's; and onesweep's look-back
 // fallbacks are counted per workspace (its scratch's running count starts at zero). A backend
@@ -14,19 +14,18 @@
 
 #include "xreduce/device_variant.hpp"
 #include "xreduce/sort_fallbacks.hpp"
-#include "xreduce/sort_passes.hpp"
 
 namespace xr {
 
-// `Sort`: the library's sort (answers compiled()); `Scratch`: the memory that holds its scratch;
-// `Spec`: a row of the library's sort table (its family), outliving the sorter. The backend's
-// device_array(DeviceArray&, Device&), found by argument-dependent lookup, is its own array.
-template <class Device, class Spec, class Sort, class Scratch>
+// `Sort`: the library's sort (its diagnostics() answer compiled()); `Scratch`: the memory that
+// holds its scratch. The backend's device_array(DeviceArray&, Device&), found by argument-dependent
+// lookup, is its own array.
+template <class Device, class Sort, class Scratch>
 class WorkspaceSorter : public DeviceSorter {
  public:
-  // onesweep's fallbacks over this workspace's calls.
+  // onesweep's fallbacks over this workspace's calls, once a call has counted them.
   std::string diagnostics() const override {
-    return spec_.family == SortFamily::onesweep ? fallbacks_.describe() : std::string();
+    return fallbacks_.counted() ? fallbacks_.describe() : std::string();
   }
 
  protected:
@@ -36,11 +35,8 @@ class WorkspaceSorter : public DeviceSorter {
     Scratch scratch;
   };
 
-  WorkspaceSorter(VariantInfo info, std::string nothing_runs, std::shared_ptr<Device> device,
-                  const Spec& spec)
-      : DeviceSorter(std::move(info), std::move(nothing_runs)),
-        device_(std::move(device)),
-        spec_(spec) {}
+  WorkspaceSorter(VariantInfo info, std::string nothing_runs, std::shared_ptr<Device> device)
+      : DeviceSorter(std::move(info), std::move(nothing_runs)), device_(std::move(device)) {}
 
   // The library's Sort of `desc` on this device.
   virtual Sort make_sort(const SortDesc& desc) = 0;
@@ -49,21 +45,23 @@ class WorkspaceSorter : public DeviceSorter {
   // Drops what the backend made over the workspace's scratch, before a new workspace replaces it.
   virtual void workspace_replaced() {}
 
-  // Every array of the call is this device's (device_array throws otherwise).
-  void require_own_arrays(const SortArrays& a) const {
-    device_array(a.keys, *device_);
-    device_array(a.sorted_keys, *device_);
-    if (a.values) device_array(*a.values, *device_);
-    if (a.sorted_values) device_array(*a.sorted_values, *device_);
+  // Every array of the request is this device's (device_array throws otherwise), and its
+  // workspace is made, n = 0 included: the library's Sort refuses what the device cannot run.
+  void prepare(const SortRequest& r) override {
+    r.for_each_array([&](DeviceArray& a) { device_array(a, *device_); });
+    workspace(r);
   }
 
-  std::vector<CompiledPass> compiled(const SortArrays& arrays, const SortCall& call) override {
-    return workspace(arrays, call).sort.compiled();
+  std::vector<CompiledPass> compiled(const SortRequest& request) override {
+    return workspace(request).sort.diagnostics().compiled();
+  }
+  std::string tuning(const SortRequest& request) override {
+    return std::string(workspace(request).sort.diagnostics().tuning());
   }
 
-  // The workspace of this call's description: a new one only where the description changes.
-  Workspace& workspace(const SortArrays& arrays, const SortCall& call) {
-    const SortDesc desc = desc_of(arrays, call);
+  // The workspace of this request's description: a new one only where the description changes.
+  Workspace& workspace(const SortRequest& request) {
+    const SortDesc& desc = request.desc();
     if (!workspace_ || workspace_->desc != desc) {
       workspace_replaced();
       workspace_.reset();
@@ -78,7 +76,6 @@ class WorkspaceSorter : public DeviceSorter {
   // Declared first, destroyed last: the workspace and what a backend records over it use the
   // device.
   std::shared_ptr<Device> device_;
-  const Spec& spec_;
   std::optional<Workspace> workspace_;
   SortFallbacks fallbacks_;
 };

@@ -52,6 +52,9 @@ class Sort {
                const std::uint32_t* values_in, std::uint32_t* values_out, void* temp);
   // The plan, for logs: the variant, its passes and tiles.
   std::string describe() const;
+  // The tuning entry the plan used (its tile, or lib/cub's num_items width) with the measurement
+  // that chose it, for `xreduce inspect`; empty for 0 keys.
+  std::string tuning() const;
 
   struct State;
 

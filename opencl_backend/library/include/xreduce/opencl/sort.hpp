@@ -12,10 +12,9 @@
 #include <memory>
 #include <span>
 #include <string>
-#include <vector>
 
-#include "xreduce/compiled.hpp"
 #include "xreduce/opencl/context.hpp"
+#include "xreduce/opencl/diagnostics.hpp"
 #include "xreduce/sort_desc.hpp"
 
 namespace xr::opencl {
@@ -61,13 +60,9 @@ class Sort {
   void enqueue(cl_command_queue queue, const SortBuffers& buffers,
                std::span<const cl_event> wait = {}, cl_event* first = nullptr,
                cl_event* last = nullptr) const;
-  std::vector<CompiledPass> compiled() const;
-
-  // Onesweep's running count of look-back fallbacks in scratch (a work-group counting a
-  // predecessor's digits itself rather than wait for it), read back (blocking); 0 otherwise.
-  std::uint64_t fallbacks(cl_command_queue queue, cl_mem scratch) const;
-  // Tiles of one call over every digit pass (the fallback count's denominator); 0 without one.
-  std::uint64_t tiles() const;
+  // For measuring tools, apart from what a renderer calls: the kernels' compiled code and the
+  // look-back's fallback count (diagnostics.hpp). Valid while this Sort lives.
+  Diagnostics diagnostics() const;
 
  private:
   struct State;

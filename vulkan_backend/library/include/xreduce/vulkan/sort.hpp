@@ -10,16 +10,13 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
-#include <string_view>
-#include <vector>
 
-#include "xreduce/compiled.hpp"
 #include "xreduce/primitive.hpp"
 #include "xreduce/sort_desc.hpp"
 #include "xreduce/types.hpp"
 #include "xreduce/vulkan/context.hpp"
+#include "xreduce/vulkan/diagnostics.hpp"
 #include "xreduce/vulkan/operand.hpp"
 
 namespace xr::vulkan {
@@ -57,18 +54,9 @@ class Sort {
   // push and dispatch commands, no allocation. Thread-safe on distinct command buffers.
   void record(VkCommandBuffer cmd, const Operand& keys_in, const Operand& keys_out,
               const Operand& values_in, const Operand& values_out, const Operand& scratch) const;
-  // What each pass's pipeline compiled into and how it dispatches (as Scan::compiled).
-  std::vector<CompiledPass> compiled() const;
-
-  // Onesweep's running count of look-back fallbacks (a workgroup counting a predecessor's digits
-  // itself rather than wait for it): a uint32 at this byte offset of scratch. Empty otherwise.
-  std::optional<VkDeviceSize> fallback_count_offset() const;
-  // How the radix sorts rank a tile's keys on this device: "subgroup ballots", or "counting" (in
-  // shared memory, no subgroup operation) where it lacks subgroup ballots, shuffles or arithmetic
-  // or XR_VK_SORT_RANKING=counting is set. Empty for bitonic/smem, which ranks none.
-  std::string_view ranking() const;
-  // Tiles of one call over every digit pass (the fallback count's denominator); 0 without one.
-  std::uint64_t tiles() const;
+  // For measuring tools, apart from what a renderer calls: the passes' compiled code, the
+  // ranking, the look-back's fallback count (diagnostics.hpp). Valid while this Sort lives.
+  Diagnostics diagnostics() const;
 
   struct State;
 
