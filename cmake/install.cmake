@@ -7,7 +7,9 @@ set(XR_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/xreduce)
 
 set_target_properties(xreduce_core PROPERTIES EXPORT_NAME core)
 set_target_properties(xreduce_shaders PROPERTIES EXPORT_NAME shaders)
-# Core's public headers alone (core/public_headers.txt): the rest are no API of the package.
+# Core's public headers alone (core/public_headers.txt): the rest are no API of the package. A
+# change to the list configures again, so an existing build installs what it now names.
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS core/public_headers.txt)
 file(STRINGS core/public_headers.txt _xr_public REGEX "^[^#]")
 list(TRANSFORM _xr_public PREPEND core/include/xreduce/)
 install(FILES ${_xr_public} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/xreduce)
