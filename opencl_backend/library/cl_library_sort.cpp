@@ -6,7 +6,6 @@
 #include "cl_sort_plan.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/opencl/sort.hpp"
-#include "xreduce/sort_reference.hpp"
 
 namespace xr::opencl {
 namespace {

@@ -9,7 +9,6 @@
 #include "vk_recording.hpp"
 #include "vk_sort_plan.hpp"
 #include "xreduce/error.hpp"
-#include "xreduce/sort_reference.hpp"
 #include "xreduce/vulkan/sort.hpp"
 
 namespace xr::vulkan {
