@@ -1,11 +1,10 @@
 #version 450
 // A three-pass reduce-then-scan with a Hillis–Steele block scan, written from docs/kernels.md:
 // the twin of rts_hillis_steele.cu, line for line; XR_PASS selects the pass (reduce_tiles,
-// scan_totals, scan_tiles). On an H200 it ran 1.17x slower than the .cu at 2^28 i32, at the same
-// grid, block and occupancy; `xreduce inspect` showed why: 16 registers and 1280 bytes of code
-// per pass where nvcc's code takes 24-26, the loops left rolled by the Vulkan driver's compiler
-// where nvcc unrolls constant-trip loops by itself. rts_hillis_steele_unrolled.comp is the fix
-// (docs/results/H200/compiled/README.md).
+// scan_totals, scan_tiles). It runs slower than the .cu at the same grid, block and occupancy,
+// and `xreduce inspect` shows why: the Vulkan driver's compiler leaves its loops rolled (fewer
+// registers, less code a pass) where nvcc unrolls constant-trip loops by itself.
+// rts_hillis_steele_unrolled.comp is the fix; the measurement is in docs/results/H200/compiled.
 // xreduce: primitive=scan dtypes=i32,u32,f32,i64,u64,f64 ops=sum,min,max kinds=inclusive
 // xreduce: block=256 items=8 scratch-per-tile=8 pass=main:tiles pass=main:one pass=main:tiles
 layout(local_size_x = 256) in;

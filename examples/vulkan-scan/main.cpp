@@ -169,7 +169,7 @@ struct DeviceFeatures {
       chain.unlink<vk::PhysicalDeviceVulkan13Features>();
     }
     // Push descriptors: buffers bound with 32-bit indices. The subgroup clock: the look-back's
-    // pause between polls, worth 15-18 % of a 4-byte scan on an H200 (docs/library.md).
+    // pause between polls, which a 4-byte scan's look-back gains from (docs/library.md).
     for (const auto& e : physical.enumerateDeviceExtensionProperties()) {
       if (std::strcmp(e.extensionName, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) == 0)
         extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
@@ -280,10 +280,10 @@ class ScanTimer {
 
   // Keeps the GPU busy with 10 ms probes by the library's rule (xr::vulkan::peak_mhz: at least
   // 200 ms, then until 400 ms pass without a new peak, at most 2 s) and returns the peak. A GPU
-  // that idled has dropped its clock (NVIDIA's driver, in a process without a CUDA context, to
-  // 345 MHz on an H200) and raises it in steps sized by how busy the GPU was over the driver's
-  // last period; scans with host round trips between them raised it to 885 MHz, not 1980, so the
-  // timed scans ran 2.6x slower without this (docs/library.md, "The clock"). --trace shows it.
+  // that idled has dropped its clock (NVIDIA's driver, in a process without a CUDA context, to a
+  // sixth of its working clock) and raises it in steps sized by how busy the GPU was over the
+  // driver's last period, which scans with host round trips between them keep low: without this
+  // the timed scans run at that low clock (docs/library.md, "The clock"). --trace shows it.
   double settle(bool trace) {
     if (!clock_) return 0;
     double busy_ms = 0;

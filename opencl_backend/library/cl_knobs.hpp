@@ -19,8 +19,8 @@ namespace xr::opencl {
 struct OpenClKnobs {
   // XR_CL_VECTOR_LOADS=vload: the kernels' vector accesses through vload4/vstore4 (element
   // alignment) instead of vector pointers (the vector's own alignment): the experiment beside
-  // the default (common.cl says why both exist; vector pointers measured 0.98x the time for the
-  // reduces and 0.57x-1.01x for the scans at 2^28 on an H100, docs/results/H100/opencl).
+  // the default (common.cl says why both exist; the measurement that chose vector pointers is in
+  // docs/results/H100/opencl).
   bool vload = false;
   // XR_CL_BUILD_OPTIONS: appended to every built-in program's build options, e.g. the register cap
   // -cl-nv-maxrregcount 64 on NVIDIA (the look-back's occupancy experiment, bench/gpu/opencl/run);
@@ -32,7 +32,7 @@ struct OpenClKnobs {
   // XR_CL_LOOKBACK_POLLS as given: the sorts' look-back has its own default patience.
   std::optional<std::uint32_t> polls_given;
   // XR_CL_SORT_TILE=<threads>x<items>: a digit pass's tile over the policy's (the tile sweep).
-  std::optional<SortTile> sort_tile;
+  std::optional<sort::Tile> sort_tile;
   // XR_CL_SORT_WIDE=1: the radix sorts in core's wide form (64-bit indices and counts) at any n,
   // as they run past 2^32 - 2^16 keys (the tests' way to run that form on small arrays).
   bool sort_wide = false;
