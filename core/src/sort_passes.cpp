@@ -13,9 +13,9 @@ namespace {
 
 // A row of xreduce/sort_stages.h.
 enum class StageForm { keys, pairs, ranks, address, items, tile };
-constexpr SortStageForms stage_row(std::string_view kernel,
-                                   std::initializer_list<StageForm> forms) {
-  SortStageForms r{.kernel = kernel};
+constexpr sort::StageForms stage_row(std::string_view kernel,
+                                     std::initializer_list<StageForm> forms) {
+  sort::StageForms r{.kernel = kernel};
   for (StageForm f : forms) {
     r.keys |= f == StageForm::keys;
     r.pairs |= f == StageForm::pairs;
@@ -27,10 +27,10 @@ constexpr SortStageForms stage_row(std::string_view kernel,
   return r;
 }
 
-// Every stage's forms, by SortStage.
-std::span<const SortStageForms> stage_table() {
+// Every stage's forms, by sort::Stage.
+std::span<const sort::StageForms> stage_table() {
   using enum StageForm;
-  static constexpr SortStageForms table[] = {
+  static constexpr sort::StageForms table[] = {
 #define XR_SORT_STAGE(stage, ...) stage_row("sort_" #stage, {__VA_ARGS__}),
 #include "xreduce/sort_stages.h"
 #undef XR_SORT_STAGE
@@ -38,7 +38,7 @@ std::span<const SortStageForms> stage_table() {
   return table;
 }
 
-std::string_view kernel_of(SortStage s) {
+std::string_view kernel_of(sort::Stage s) {
   return sort_stage_forms(s).kernel;
 }
 
@@ -58,45 +58,47 @@ std::uint32_t u32(std::uint64_t x) {
 }
 
 // The words of scratch one count takes: two in the wide form, low then high.
-std::uint32_t count_words(const SortPlanOptions& o) {
+std::uint32_t count_words(const sort::ScheduleOptions& o) {
   return o.wide ? 2 : 1;
 }
 
 // A pass's n: the low 32 bits, and the high ones for the wide form.
-SortArgs args_of(std::uint64_t n) {
-  SortArgs a;
+sort::Args args_of(std::uint64_t n) {
+  sort::Args a;
   a.n = u32(n);
   a.n_high = u32(n >> 32);
   return a;
 }
 
 // Where a digit pass's keys (or values) come from and go.
-SortOperand keys_of(SortBuffer b) {
-  return b == SortBuffer::input    ? SortOperand::keys_in
-         : b == SortBuffer::output ? SortOperand::keys_out
-                                   : SortOperand::alternate_keys;
+sort::Operand keys_of(sort::Buffer b) {
+  return b == sort::Buffer::input    ? sort::Operand::keys_in
+         : b == sort::Buffer::output ? sort::Operand::keys_out
+                                     : sort::Operand::alternate_keys;
 }
-SortOperand values_of(SortBuffer b) {
-  return b == SortBuffer::input    ? SortOperand::values_in
-         : b == SortBuffer::output ? SortOperand::values_out
-                                   : SortOperand::alternate_values;
+sort::Operand values_of(sort::Buffer b) {
+  return b == sort::Buffer::input    ? sort::Operand::values_in
+         : b == sort::Buffer::output ? sort::Operand::values_out
+                                     : sort::Operand::alternate_values;
 }
-SortBindings pass_bindings(const DigitPass& d, bool pairs) {
+sort::Bindings pass_bindings(const DigitPass& d, bool pairs) {
   if (!pairs)  // the values' bindings unused: any operand
-    return {keys_of(d.reads), keys_of(d.writes), SortOperand::words, SortOperand::words,
-            SortOperand::words};
+    return {keys_of(d.reads), keys_of(d.writes), sort::Operand::words, sort::Operand::words,
+            sort::Operand::words};
   return {keys_of(d.reads), keys_of(d.writes), values_of(d.reads), values_of(d.writes),
-          SortOperand::words};
+          sort::Operand::words};
 }
 // A pass that reads keys only (the histogram, the counts): its input at binding 0.
-SortBindings keys_only(SortOperand keys) {
-  return {keys, SortOperand::words, SortOperand::words, SortOperand::words, SortOperand::words};
+sort::Bindings keys_only(sort::Operand keys) {
+  return {keys, sort::Operand::words, sort::Operand::words, sort::Operand::words,
+          sort::Operand::words};
 }
-constexpr SortBindings kWordsOnly{SortOperand::words, SortOperand::words, SortOperand::words,
-                                  SortOperand::words, SortOperand::words};
+constexpr sort::Bindings kWordsOnly{sort::Operand::words, sort::Operand::words,
+                                    sort::Operand::words, sort::Operand::words,
+                                    sort::Operand::words};
 
 // The alternates, then the words: the layout's bytes.
-void lay_out(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, bool alternate,
+void lay_out(sort::Schedule& plan, std::uint64_t n, DType t, bool pairs, bool alternate,
              std::uint64_t words) {
   const std::uint64_t key_bytes = alternate ? n * size_of(t) : 0;
   const std::uint64_t value_bytes = alternate && pairs ? n * 4 : 0;
@@ -106,10 +108,10 @@ void lay_out(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, bool alte
   plan.scratch_bytes = plan.words_at + std::max<std::uint64_t>(words, 1) * 4;
 }
 
-void plan_onesweep(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, BitRange bits,
-                   const SortPlanOptions& o) {
+void plan_onesweep(sort::Schedule& plan, std::uint64_t n, DType t, bool pairs, BitRange bits,
+                   const sort::ScheduleOptions& o) {
   const std::vector<DigitPass> digits = radix_digit_passes(bits);
-  const std::vector<SortPortion> portions = onesweep_portions(n, o.tile.keys(), kMaxPortionKeys);
+  const std::vector<sort::Portion> portions = onesweep_portions(n, o.tile.keys(), kMaxPortionKeys);
   const auto passes = u32(digits.size());
   const auto launches = u32(digits.size() * portions.size());
   const auto rows = u32(portions.front().tiles);  // the largest portion's tiles
@@ -125,38 +127,38 @@ void plan_onesweep(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, Bit
   plan.fallbacks_at = plan.words_at + std::uint64_t{fallbacks} * 4;
   plan.tiles = std::uint64_t{passes} * (n + o.tile.keys() - 1) / o.tile.keys();
 
-  SortArgs base = args_of(n);
+  sort::Args base = args_of(n);
   base.begin = bits.begin;
   base.end = bits.end;
   base.histograms = histograms;
   base.bins = bins;
-  SortPassPlan init{.stage = SortStage::init,
-                    .kernel = kernel_of(SortStage::init),
-                    .threads = 256,
-                    .groups = std::min<std::uint64_t>((status1 + 1023) / 1024, 256),
-                    .bindings = kWordsOnly,
-                    .args = base};
+  sort::Pass init{.stage = sort::Stage::init,
+                  .kernel = kernel_of(sort::Stage::init),
+                  .threads = 256,
+                  .groups = std::min<std::uint64_t>((status1 + 1023) / 1024, 256),
+                  .bindings = kWordsOnly,
+                  .args = base};
   init.args.blocks = status1;
   plan.passes.push_back(init);
-  SortPassPlan histogram{
-      .stage = SortStage::histogram,
-      .kernel = kernel_of(SortStage::histogram),
+  sort::Pass histogram{
+      .stage = sort::Stage::histogram,
+      .kernel = kernel_of(sort::Stage::histogram),
       .threads = o.histogram.threads,
       .items = o.histogram.items,
       .groups = std::clamp<std::uint64_t>(n / (o.histogram.keys() * 8), 1, o.histogram_groups),
-      .bindings = keys_only(SortOperand::keys_in),
+      .bindings = keys_only(sort::Operand::keys_in),
       .args = base};
   plan.passes.push_back(histogram);
-  plan.passes.push_back({.stage = SortStage::bins,
-                         .kernel = kernel_of(SortStage::bins),
+  plan.passes.push_back({.stage = sort::Stage::bins,
+                         .kernel = kernel_of(sort::Stage::bins),
                          .threads = kRadix,
                          .groups = passes,
                          .bindings = kWordsOnly,
                          .args = base});
   std::uint32_t launch = 0;
   for (std::uint32_t p = 0; p < passes; ++p)
-    for (const SortPortion& portion : portions) {
-      SortArgs a = base;
+    for (const sort::Portion& portion : portions) {
+      sort::Args a = base;
       a.shift = digits[p].shift;
       a.width = digits[p].width;
       a.first_tile = u32(portion.first_tile);
@@ -169,8 +171,8 @@ void plan_onesweep(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, Bit
       a.counter = counters + launch;
       a.limit = o.polls;
       a.fallbacks = fallbacks;
-      plan.passes.push_back({.stage = SortStage::onesweep,
-                             .kernel = kernel_of(SortStage::onesweep),
+      plan.passes.push_back({.stage = sort::Stage::onesweep,
+                             .kernel = kernel_of(sort::Stage::onesweep),
                              .moves_values = pairs,
                              .threads = o.tile.threads,
                              .items = o.tile.items,
@@ -181,13 +183,13 @@ void plan_onesweep(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, Bit
     }
 }
 
-void plan_reduce_then_scan(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, BitRange bits,
-                           const SortPlanOptions& o) {
+void plan_reduce_then_scan(sort::Schedule& plan, std::uint64_t n, DType t, bool pairs,
+                           BitRange bits, const sort::ScheduleOptions& o) {
   const std::vector<DigitPass> digits = radix_digit_passes(bits);
   const RadixChunks chunks = radix_chunks(n, o.tile.keys(), o.wave, kMaxPortionKeys);
   lay_out(plan, n, t, pairs, needs_alternate(digits), kRadix * chunks.blocks * count_words(o));
   for (const DigitPass& d : digits) {
-    SortArgs a = args_of(n);
+    sort::Args a = args_of(n);
     a.shift = d.shift;
     a.width = d.width;
     a.tiles = u32(chunks.tiles_per_block);
@@ -195,21 +197,21 @@ void plan_reduce_then_scan(SortCallPlan& plan, std::uint64_t n, DType t, bool pa
     a.bins_in = 0;
     a.begin = bits.begin;
     a.end = bits.end;
-    plan.passes.push_back({.stage = SortStage::rts_count,
-                           .kernel = kernel_of(SortStage::rts_count),
+    plan.passes.push_back({.stage = sort::Stage::rts_count,
+                           .kernel = kernel_of(sort::Stage::rts_count),
                            .threads = o.tile.threads,
                            .items = o.tile.items,
                            .groups = chunks.blocks,
                            .bindings = keys_only(keys_of(d.reads)),
                            .args = a});
-    plan.passes.push_back({.stage = SortStage::rts_scan,
-                           .kernel = kernel_of(SortStage::rts_scan),
+    plan.passes.push_back({.stage = sort::Stage::rts_scan,
+                           .kernel = kernel_of(sort::Stage::rts_scan),
                            .threads = o.scan_threads,
                            .groups = 1,
                            .bindings = kWordsOnly,
                            .args = a});
-    plan.passes.push_back({.stage = SortStage::rts_scatter,
-                           .kernel = kernel_of(SortStage::rts_scatter),
+    plan.passes.push_back({.stage = sort::Stage::rts_scatter,
+                           .kernel = kernel_of(sort::Stage::rts_scatter),
                            .moves_values = pairs,
                            .threads = o.tile.threads,
                            .items = o.tile.items,
@@ -221,24 +223,24 @@ void plan_reduce_then_scan(SortCallPlan& plan, std::uint64_t n, DType t, bool pa
 
 // bitonic: every pass binds the items at binding 4; the tile pass reads the keys, the gather
 // reads them (and the values) and writes the output.
-SortBindings bitonic_items_only() {
-  return {SortOperand::words, SortOperand::words, SortOperand::words, SortOperand::words,
-          SortOperand::items};
+sort::Bindings bitonic_items_only() {
+  return {sort::Operand::words, sort::Operand::words, sort::Operand::words, sort::Operand::words,
+          sort::Operand::items};
 }
-SortBindings bitonic_tiles_bindings() {
-  return {SortOperand::keys_in, SortOperand::words, SortOperand::words, SortOperand::words,
-          SortOperand::items};
+sort::Bindings bitonic_tiles_bindings() {
+  return {sort::Operand::keys_in, sort::Operand::words, sort::Operand::words, sort::Operand::words,
+          sort::Operand::items};
 }
-SortBindings bitonic_gather_bindings(bool pairs) {
+sort::Bindings bitonic_gather_bindings(bool pairs) {
   if (!pairs)
-    return {SortOperand::keys_in, SortOperand::keys_out, SortOperand::words, SortOperand::words,
-            SortOperand::items};
-  return {SortOperand::keys_in, SortOperand::keys_out, SortOperand::values_in,
-          SortOperand::values_out, SortOperand::items};
+    return {sort::Operand::keys_in, sort::Operand::keys_out, sort::Operand::words,
+            sort::Operand::words, sort::Operand::items};
+  return {sort::Operand::keys_in, sort::Operand::keys_out, sort::Operand::values_in,
+          sort::Operand::values_out, sort::Operand::items};
 }
 
 // The items first, then one unused word: no alternates.
-void lay_out_items(SortCallPlan& plan, std::uint64_t padded, DType t) {
+void lay_out_items(sort::Schedule& plan, std::uint64_t padded, DType t) {
   plan.items_at = 0;
   plan.items_bytes = padded * bitonic_item_bytes(t);
   plan.alternate_keys_at = plan.alternate_values_at = 0;
@@ -248,28 +250,28 @@ void lay_out_items(SortCallPlan& plan, std::uint64_t padded, DType t) {
 
 // The tile of a sort of n keys: the options' invocations, with fewer items each where half the
 // tile would still hold the keys, so that a sort below one tile pads (and compares) less.
-SortTile bitonic_tile_for(std::uint64_t n, SortTile tile) {
+sort::Tile bitonic_tile_for(std::uint64_t n, sort::Tile tile) {
   while (tile.items > 1 && tile.keys() / 2 >= n) tile.items /= 2;
   return tile;
 }
 
-SortPassPlan bitonic_step_pass(const BitonicStep& step, const SortArgs& base, SortTile tile,
-                               std::uint64_t tiles) {
-  SortArgs args = base;
+sort::Pass bitonic_step_pass(const BitonicStep& step, const sort::Args& base, sort::Tile tile,
+                             std::uint64_t tiles) {
+  sort::Args args = base;
   args.stage = u32(step.stage);
   if (step.kind == BitonicStepKind::merge_global) {
     args.stride = u32(step.stride);
     const std::uint64_t pairs = std::uint64_t{base.padded} / 2;
-    return {.stage = SortStage::bitonic_global,
-            .kernel = kernel_of(SortStage::bitonic_global),
+    return {.stage = sort::Stage::bitonic_global,
+            .kernel = kernel_of(sort::Stage::bitonic_global),
             .threads = kBitonicStepThreads,
             .groups = (pairs + kBitonicStepThreads - 1) / kBitonicStepThreads,
             .bindings = bitonic_items_only(),
             .args = args};
   }
   const bool first = step.kind == BitonicStepKind::sort_tiles;
-  return {.stage = first ? SortStage::bitonic_tiles : SortStage::bitonic_merge,
-          .kernel = kernel_of(first ? SortStage::bitonic_tiles : SortStage::bitonic_merge),
+  return {.stage = first ? sort::Stage::bitonic_tiles : sort::Stage::bitonic_merge,
+          .kernel = kernel_of(first ? sort::Stage::bitonic_tiles : sort::Stage::bitonic_merge),
           .threads = tile.threads,
           .items = tile.items,
           .groups = tiles,
@@ -277,20 +279,20 @@ SortPassPlan bitonic_step_pass(const BitonicStep& step, const SortArgs& base, So
           .args = args};
 }
 
-void plan_bitonic(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, BitRange bits,
-                  const SortPlanOptions& o) {
-  const SortTile tile = bitonic_tile_for(n, o.bitonic);
+void plan_bitonic(sort::Schedule& plan, std::uint64_t n, DType t, bool pairs, BitRange bits,
+                  const sort::ScheduleOptions& o) {
+  const sort::Tile tile = bitonic_tile_for(n, o.bitonic);
   const BitonicSchedule network = bitonic_schedule(n, tile.keys());
   lay_out_items(plan, network.padded, t);
-  SortArgs base = args_of(n);
+  sort::Args base = args_of(n);
   base.begin = bits.begin;
   base.end = bits.end;
   base.tiles = u32(network.tiles);
   base.padded = u32(network.padded);
   for (const BitonicStep& step : network.steps)
     plan.passes.push_back(bitonic_step_pass(step, base, tile, network.tiles));
-  plan.passes.push_back({.stage = SortStage::bitonic_gather,
-                         .kernel = kernel_of(SortStage::bitonic_gather),
+  plan.passes.push_back({.stage = sort::Stage::bitonic_gather,
+                         .kernel = kernel_of(sort::Stage::bitonic_gather),
                          .moves_values = pairs,
                          .threads = kBitonicStepThreads,
                          .groups = (n + kBitonicStepThreads - 1) / kBitonicStepThreads,
@@ -300,12 +302,12 @@ void plan_bitonic(SortCallPlan& plan, std::uint64_t n, DType t, bool pairs, BitR
 
 }  // namespace
 
-const SortStageForms& sort_stage_forms(SortStage s) {
+const sort::StageForms& sort_stage_forms(sort::Stage s) {
   return stage_table()[static_cast<std::size_t>(s)];
 }
 
-const SortStageForms* sort_stage_forms(std::string_view kernel) {
-  for (const SortStageForms& s : stage_table())
+const sort::StageForms* sort_stage_forms(std::string_view kernel) {
+  for (const sort::StageForms& s : stage_table())
     if (s.kernel == kernel) return &s;
   return nullptr;
 }
@@ -315,8 +317,8 @@ std::uint32_t sort_key_kind(DType t) {
   return is_integer(t) ? 1 : 2;
 }
 
-SortCallPlan plan_sort_call(SortFamily family, std::uint64_t n, DType t, bool pairs, BitRange bits,
-                            const SortPlanOptions& options) {
+sort::Schedule plan_sort_call(sort::Family family, std::uint64_t n, DType t, bool pairs,
+                              BitRange bits, const sort::ScheduleOptions& options) {
   if (n == 0 || n > sort_plan_max_keys(family))
     throw Error(ErrorCategory::usage, "plan_sort_call: " + std::to_string(n) + " keys (1 to " +
                                           std::to_string(sort_plan_max_keys(family)) +
@@ -325,19 +327,19 @@ SortCallPlan plan_sort_call(SortFamily family, std::uint64_t n, DType t, bool pa
     throw Error(ErrorCategory::usage, "plan_sort_call: " + std::to_string(n) +
                                           " keys need the wide form (past " +
                                           std::to_string(kSortNarrowMaxKeys) + ")");
-  if (family == SortFamily::bitonic && options.wide)
+  if (family == sort::Family::bitonic && options.wide)
     throw Error(ErrorCategory::usage, "plan_sort_call: bitonic/smem has no wide form");
   if (bits.begin >= bits.end || bits.end > 8 * size_of(t))
     throw Error(ErrorCategory::usage, "plan_sort_call: a bit range outside the key");
-  if (family != SortFamily::bitonic && options.tile.threads < kRadix)
+  if (family != sort::Family::bitonic && options.tile.threads < kRadix)
     throw Error(ErrorCategory::usage, "plan_sort_call: a tile of fewer than 256 threads");
-  if (family == SortFamily::bitonic &&
+  if (family == sort::Family::bitonic &&
       !(std::has_single_bit(options.bitonic.threads) && std::has_single_bit(options.bitonic.items)))
     throw Error(ErrorCategory::usage, "plan_sort_call: a bitonic tile not a power of two");
-  SortCallPlan plan;
-  if (family == SortFamily::onesweep)
+  sort::Schedule plan;
+  if (family == sort::Family::onesweep)
     plan_onesweep(plan, n, t, pairs, bits, options);
-  else if (family == SortFamily::reduce_then_scan)
+  else if (family == sort::Family::reduce_then_scan)
     plan_reduce_then_scan(plan, n, t, pairs, bits, options);
   else
     plan_bitonic(plan, n, t, pairs, bits, options);

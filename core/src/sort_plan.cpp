@@ -24,15 +24,15 @@ std::vector<DigitPass> radix_digit_passes(BitRange bits) {
     d.shift = bits.begin + kRadixDigitBits * p;
     d.width = std::min(kRadixDigitBits, bits.end - d.shift);
     // Pass p writes the output when count - 1 - p is even: the last one always does.
-    d.writes = (count - 1 - p) % 2 == 0 ? SortBuffer::output : SortBuffer::alternate;
-    d.reads = p == 0 ? SortBuffer::input : passes[p - 1].writes;
+    d.writes = (count - 1 - p) % 2 == 0 ? sort::Buffer::output : sort::Buffer::alternate;
+    d.reads = p == 0 ? sort::Buffer::input : passes[p - 1].writes;
   }
   return passes;
 }
 
 bool needs_alternate(const std::vector<DigitPass>& passes) {
   return std::any_of(passes.begin(), passes.end(),
-                     [](const DigitPass& d) { return d.writes == SortBuffer::alternate; });
+                     [](const DigitPass& d) { return d.writes == sort::Buffer::alternate; });
 }
 
 RadixChunks radix_chunks(std::size_t n, std::size_t tile, std::size_t wave,
@@ -48,14 +48,14 @@ RadixChunks radix_chunks(std::size_t n, std::size_t tile, std::size_t wave,
   return c;
 }
 
-std::vector<SortPortion> onesweep_portions(std::size_t n, std::size_t tile,
-                                           std::size_t max_portion_keys) {
+std::vector<sort::Portion> onesweep_portions(std::size_t n, std::size_t tile,
+                                             std::size_t max_portion_keys) {
   if (n == 0 || tile == 0 || max_portion_keys < tile)
     throw Error(ErrorCategory::usage,
                 "onesweep_portions: no keys, no tile or portions below a tile");
   const std::size_t tiles = ceil_div(n, tile);
   const std::size_t per_portion = std::min(tiles, max_portion_keys / tile);
-  std::vector<SortPortion> out;
+  std::vector<sort::Portion> out;
   for (std::size_t first = 0; first < tiles; first += per_portion) {
     const unsigned set = static_cast<unsigned>(out.size() % 2);
     out.push_back({first, std::min(per_portion, tiles - first), set, 1 - set});

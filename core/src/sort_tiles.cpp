@@ -13,14 +13,14 @@ constexpr std::uint32_t kDigitThreads = 256;
 // The most invocations a sort pass's workgroup takes (a capped digit tile, the table scan).
 constexpr std::uint32_t kMostThreads = 1024;
 // bitonic/smem's tile before the device's limits: CUDA's, 32 KiB of items a workgroup.
-constexpr SortTile kBitonicTile4{512, 8};  // 8-byte items: keys up to 32 bits
-constexpr SortTile kBitonicTile8{512, 4};  // 16-byte items: 64-bit keys
+constexpr sort::Tile kBitonicTile4{512, 8};  // 8-byte items: keys up to 32 bits
+constexpr sort::Tile kBitonicTile8{512, 4};  // 16-byte items: 64-bit keys
 
 }  // namespace
 
-SortTileChoice fit_digit_tile(const SortLimits& limits, const DigitTileRequest& request) {
-  const SortTileBytes& bytes = request.bytes;
-  SortTile tile = request.wanted;
+sort::TileChoice fit_digit_tile(const sort::Limits& limits, const DigitTileRequest& request) {
+  const sort::TileBytes& bytes = request.bytes;
+  sort::Tile tile = request.wanted;
   if (request.crowded_threads &&
       bytes.counters(tile.threads, limits.subgroup) > limits.shared_bytes / 2)
     tile.threads = request.crowded_threads;
@@ -44,9 +44,9 @@ SortTileChoice fit_digit_tile(const SortLimits& limits, const DigitTileRequest& 
   return {tile, {}};
 }
 
-SortTile fit_bitonic_tile(const SortLimits& limits, DType t) {
+sort::Tile fit_bitonic_tile(const sort::Limits& limits, DType t) {
   const std::uint64_t item_bytes = bitonic_item_bytes(t);
-  SortTile tile = item_bytes == 16 ? kBitonicTile8 : kBitonicTile4;
+  sort::Tile tile = item_bytes == 16 ? kBitonicTile8 : kBitonicTile4;
   tile.threads = std::min(tile.threads, std::bit_floor(limits.max_threads));
   const auto fits = [&] { return tile.keys() * item_bytes <= limits.shared_bytes; };
   while (!fits() && tile.items > 1) tile.items /= 2;
@@ -54,15 +54,15 @@ SortTile fit_bitonic_tile(const SortLimits& limits, DType t) {
   return tile;
 }
 
-bool sort_wide_form(SortFamily family, std::uint64_t n, DType t, bool forced,
+bool sort_wide_form(sort::Family family, std::uint64_t n, DType t, bool forced,
                     std::uint64_t binding_bytes) {
-  if (family == SortFamily::bitonic) return false;
+  if (family == sort::Family::bitonic) return false;
   // The largest array: the keys, or the 4-byte values of 16-bit keys.
   const std::uint64_t largest = std::max<std::uint64_t>(size_of(t), 4) * n;
   return forced || largest > binding_bytes || sort_needs_wide(n);
 }
 
-std::string sort_count_refusal(std::string_view id, SortFamily family, std::uint64_t n) {
+std::string sort_count_refusal(std::string_view id, sort::Family family, std::uint64_t n) {
   if (n <= sort_plan_max_keys(family)) return {};
   return std::string(id) + ": " + std::to_string(n) + " keys pass " +
          std::to_string(sort_plan_max_keys(family)) + ", the most it takes";
@@ -89,11 +89,11 @@ const DigitTileTuning& find_digit_tuning(std::span<const DigitTileTuning> table,
 
 namespace {
 
-std::string tile_text(SortTile t) {
+std::string tile_text(sort::Tile t) {
   return std::to_string(t.threads) + " x " + std::to_string(t.items);
 }
 
-std::string digit_tuning(const SortTile& fitted, const DigitTileRequest& digit) {
+std::string digit_tuning(const sort::Tile& fitted, const DigitTileRequest& digit) {
   std::string s = "digit tile " + tile_text(fitted);
   if (fitted.threads != digit.wanted.threads || fitted.items != digit.wanted.items)
     s += " (" + tile_text(digit.wanted) + " asked, fitted to the device)";
@@ -102,15 +102,16 @@ std::string digit_tuning(const SortTile& fitted, const DigitTileRequest& digit) 
 
 }  // namespace
 
-SortPlanOptions sort_plan_options(const SortLimits& limits, SortFamily family, DType t, bool wide,
-                                  std::uint32_t polls, const DigitTileRequest& digit) {
-  SortPlanOptions o;
-  if (family == SortFamily::bitonic) {
+sort::ScheduleOptions sort_plan_options(const sort::Limits& limits, sort::Family family, DType t,
+                                        bool wide, std::uint32_t polls,
+                                        const DigitTileRequest& digit) {
+  sort::ScheduleOptions o;
+  if (family == sort::Family::bitonic) {
     o.bitonic = fit_bitonic_tile(limits, t);
     o.tuning = "bitonic tile " + tile_text(o.bitonic) +
                ": CUDA's 32 KiB of items a workgroup, halved to the device; not measured here";
   } else {
-    const SortTileChoice choice = fit_digit_tile(limits, digit);
+    const sort::TileChoice choice = fit_digit_tile(limits, digit);
     if (!choice.fits()) throw Error(ErrorCategory::unsupported, choice.why);
     o.tile = choice.tile;
     o.tuning = digit_tuning(choice.tile, digit);

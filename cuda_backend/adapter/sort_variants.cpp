@@ -20,7 +20,7 @@
 namespace xr::cuda {
 namespace {
 
-VariantInfo sort_info_of(const SortEntry& e) {
+VariantInfo sort_info_of(const sort::Spec& e) {
   VariantInfo info =
       catalog_variant(Primitive::sort, e.id, {std::begin(kAllDTypes), std::end(kAllDTypes)}, {});
   info.max_elements = e.max_count;
@@ -30,7 +30,7 @@ VariantInfo sort_info_of(const SortEntry& e) {
 
 class CudaSorter final : public DeviceSorter {
  public:
-  CudaSorter(const SortEntry& entry, std::shared_ptr<Context> ctx)
+  CudaSorter(const sort::Spec& entry, std::shared_ptr<Context> ctx)
       : DeviceSorter(sort_info_of(entry), "n = 0: nothing is launched"),
         ctx_((ctx->activate(), std::move(ctx))) {}
 
@@ -101,7 +101,7 @@ class CudaSorter final : public DeviceSorter {
     if (sort_ && desc_ == request.desc()) return *sort_;
     sort_.reset();
     temp_ = DeviceBuffer();
-    Sort sort(request.desc(), ctx_->limits(), SortTuning{.cub_count = ctx_->knobs().cub_count});
+    Sort sort(request.desc(), ctx_->limits(), sort::Tuning{.cub_count = ctx_->knobs().cub_count});
     temp_ = ctx_->zeroed(sort.temp_storage_bytes());
     sort_.emplace(std::move(sort));
     desc_ = request.desc();
@@ -117,8 +117,8 @@ class CudaSorter final : public DeviceSorter {
   CallTimer timer_;
 };
 
-const SortEntry& entry_of(std::string_view id) {
-  const SortEntry* e = find_sort(id);
+const sort::Spec& entry_of(std::string_view id) {
+  const sort::Spec* e = find_sort(id);
   if (!e) throw Error(ErrorCategory::usage, "unknown cuda sort variant '" + std::string(id) + "'");
   return *e;
 }
@@ -127,7 +127,7 @@ const SortEntry& entry_of(std::string_view id) {
 
 std::vector<VariantInfo> cuda_sort_variants() {
   std::vector<VariantInfo> out;
-  for (const SortEntry& e : sort_table()) out.push_back(sort_info_of(e));
+  for (const sort::Spec& e : sort_table()) out.push_back(sort_info_of(e));
   return out;
 }
 

@@ -38,7 +38,7 @@ kernels::RankOf<Bits> rank_of(const SortDesc& p) {
 // The network's steps past the tile sort: a global compare-exchange launch per stride >= tile,
 // a shared-memory launch for each stage's strides below it.
 template <class Bits>
-void merge_stages(const SortPlan& plan, Items<Bits> items, cudaStream_t stream) {
+void merge_stages(const sort::Plan& plan, Items<Bits> items, cudaStream_t stream) {
   using Item = kernels::BitonicItem<Bits>;
   constexpr BitonicShape s = kShape<Bits>;
   const std::size_t pairs = plan.padded / 2;
@@ -57,7 +57,8 @@ void merge_stages(const SortPlan& plan, Items<Bits> items, cudaStream_t stream) 
 }
 
 template <class Bits>
-void gather(const SortPlan& plan, const SortBuffers& bufs, Items<Bits> items, cudaStream_t stream) {
+void gather(const sort::Plan& plan, const sort::Buffers& bufs, Items<Bits> items,
+            cudaStream_t stream) {
   const std::size_t n = plan.desc.count;
   const auto* in = static_cast<const Bits*>(bufs.keys_in);
   auto* out = static_cast<Bits*>(bufs.keys_out);
@@ -79,7 +80,7 @@ Policy policy_sort_bitonic(const DeviceLimits&) {
           "H200 2^28 u32 keys 163 ms (lib/cub 6.12); not swept"};
 }
 
-void plan_sort_bitonic(SortPlan& plan, const DeviceLimits&) {
+void plan_sort_bitonic(sort::Plan& plan, const DeviceLimits&) {
   const SortDesc& p = plan.desc;
   const bool packed = size_of(p.dtype) <= 4;
   const BitonicShape shape = packed ? kPackedShape : kWideShape;
@@ -96,7 +97,7 @@ void plan_sort_bitonic(SortPlan& plan, const DeviceLimits&) {
   plan.note = "items padded to " + std::to_string(network.padded);
 }
 
-void enqueue_sort_bitonic(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream) {
+void enqueue_sort_bitonic(const sort::Plan& plan, const sort::Buffers& bufs, cudaStream_t stream) {
   kernels::with_key_bits(plan.desc.dtype, [&]<class Bits>() {
     constexpr BitonicShape s = kShape<Bits>;
     auto items = reinterpret_cast<Items<Bits>>(static_cast<char*>(bufs.temp) + plan.at.items);

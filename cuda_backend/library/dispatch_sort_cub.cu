@@ -16,7 +16,7 @@ namespace {
 
 // temp == nullptr: query the size into `bytes`.
 template <class Key, class N>
-void cub_sort(void* temp, std::size_t& bytes, const SortDesc& p, const SortBuffers& b, N n,
+void cub_sort(void* temp, std::size_t& bytes, const SortDesc& p, const sort::Buffers& b, N n,
               cudaStream_t stream) {
   const auto* in = static_cast<const Key*>(b.keys_in);
   auto* out = static_cast<Key*>(b.keys_out);
@@ -35,8 +35,8 @@ void cub_sort(void* temp, std::size_t& bytes, const SortDesc& p, const SortBuffe
                                             begin, end, stream));
 }
 
-void cub_sort_with_count(void* temp, std::size_t& bytes, const SortPlan& plan, const SortBuffers& b,
-                         cudaStream_t stream) {
+void cub_sort_with_count(void* temp, std::size_t& bytes, const sort::Plan& plan,
+                         const sort::Buffers& b, cudaStream_t stream) {
   const SortDesc& p = plan.desc;
   kernels::with_key_type(p.dtype, [&]<class Key>() {
     if (plan.cub_count == CubCount::bits32)
@@ -48,19 +48,19 @@ void cub_sort_with_count(void* temp, std::size_t& bytes, const SortPlan& plan, c
 
 }  // namespace
 
-void plan_sort_cub(SortPlan& plan, const DeviceLimits& dev, const SortTuning& tuning) {
+void plan_sort_cub(sort::Plan& plan, const DeviceLimits& dev, const sort::Tuning& tuning) {
   const SortDesc& p = plan.desc;
   const CubCountChoice count = choose_cub_count(dev, p.dtype, p.pairs, p.count, tuning.cub_count);
   plan.cub_count = count.count;
   plan.note = "num_items " + std::string(to_string(count.count)) + " (" + count.why + ")";
   plan.tuning = "CUB's own tuning policies; " + plan.note;
   std::size_t bytes = 0;
-  cub_sort_with_count(nullptr, bytes, plan, SortBuffers{}, nullptr);
+  cub_sort_with_count(nullptr, bytes, plan, sort::Buffers{}, nullptr);
   plan.passes = radix_passes(plan.desc.bits, plan.desc.dtype);
   plan.temp_bytes = std::max<std::size_t>(bytes, 16);
 }
 
-void enqueue_sort_cub(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream) {
+void enqueue_sort_cub(const sort::Plan& plan, const sort::Buffers& bufs, cudaStream_t stream) {
   std::size_t bytes = plan.temp_bytes;
   cub_sort_with_count(bufs.temp, bytes, plan, bufs, stream);
   XR_CUDA_CHECK_LAUNCH();

@@ -105,7 +105,7 @@ struct Regions {
   unsigned* counter;  // the status words follow kCounterBytes after it
 };
 
-Regions regions(const SortPlan& plan, void* temp) {
+Regions regions(const sort::Plan& plan, void* temp) {
   char* t = static_cast<char*>(temp);
   return {reinterpret_cast<std::uint64_t*>(t + plan.at.digit_counts),
           reinterpret_cast<std::uint64_t*>(t + plan.at.bins),
@@ -115,8 +115,8 @@ Regions regions(const SortPlan& plan, void* temp) {
 // The launches of one pass: core's portions in order, each with its counter and status zeroed,
 // each reading its bins from the set the portion before wrote.
 template <class Bits, bool kPairs>
-void run_pass(const SortPlan& plan, const kernels::RadixPassArgs<Bits>& pass_args, const Regions& r,
-              unsigned pass, cudaStream_t stream) {
+void run_pass(const sort::Plan& plan, const kernels::RadixPassArgs<Bits>& pass_args,
+              const Regions& r, unsigned pass, cudaStream_t stream) {
   with_shape<Bits, kPairs>([&]<OnesweepShape s>() {
     using Tile = kernels::OnesweepTile<Bits, s.threads, s.items, kPairs>;
     const auto kernel =
@@ -125,7 +125,7 @@ void run_pass(const SortPlan& plan, const kernels::RadixPassArgs<Bits>& pass_arg
     allow_shared(kernel, shared);
     std::uint64_t* bins = r.bins + std::size_t(pass) * 2 * kernels::kRadix;
     auto* status = reinterpret_cast<unsigned*>(reinterpret_cast<char*>(r.counter) + kCounterBytes);
-    for (const SortPortion& portion : plan.portions) {
+    for (const sort::Portion& portion : plan.portions) {
       const auto tiles = static_cast<unsigned>(portion.tiles);
       XR_CUDA_CHECK(cudaMemsetAsync(
           r.counter, 0, kCounterBytes + std::size_t(tiles) * kernels::kRadix * sizeof(unsigned),
@@ -146,7 +146,7 @@ void run_pass(const SortPlan& plan, const kernels::RadixPassArgs<Bits>& pass_arg
 
 // n within one tile: one block, every pass in its shared memory (core's onesweep_one_tile).
 template <class Bits, bool kPairs>
-void run_one_tile(const SortPlan& plan, const kernels::PassBuffers<Bits>& b,
+void run_one_tile(const sort::Plan& plan, const kernels::PassBuffers<Bits>& b,
                   const kernels::KeyCodec<Bits>& codec, cudaStream_t stream) {
   with_shape<Bits, kPairs>([&]<OnesweepShape s>() {
     using Tile = kernels::OnesweepTile<Bits, s.threads, s.items, kPairs>;
@@ -165,7 +165,7 @@ void run_one_tile(const SortPlan& plan, const kernels::PassBuffers<Bits>& b,
 
 // One read of the keys for every pass's digit counts, then each pass's bins.
 template <class Bits>
-void count_digits(const SortPlan& plan, const Bits* keys, const kernels::KeyCodec<Bits>& codec,
+void count_digits(const sort::Plan& plan, const Bits* keys, const kernels::KeyCodec<Bits>& codec,
                   const Regions& r, cudaStream_t stream) {
   const SortDesc& p = plan.desc;
   allow_shared(kernels::onesweep_histograms<Bits, kHistogramBlock, kHistogramUnroll>,
@@ -190,7 +190,7 @@ Policy policy_sort_onesweep(const DeviceLimits&) {
           "1024 x 4 vectors of 16 bytes into 32 private copies, one resident wave"};
 }
 
-void plan_sort_onesweep(SortPlan& plan, const DeviceLimits& dev) {
+void plan_sort_onesweep(sort::Plan& plan, const DeviceLimits& dev) {
   const SortDesc& p = plan.desc;
   plan.digit_passes = radix_digit_passes(p.bits);
   plan.passes = static_cast<unsigned>(plan.digit_passes.size());
@@ -223,7 +223,7 @@ void plan_sort_onesweep(SortPlan& plan, const DeviceLimits& dev) {
                         "; counts and look-back status zeroed by cudaMemsetAsync in every enqueue";
 }
 
-void enqueue_sort_onesweep(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream) {
+void enqueue_sort_onesweep(const sort::Plan& plan, const sort::Buffers& bufs, cudaStream_t stream) {
   const SortDesc& p = plan.desc;
   kernels::with_key_bits(p.dtype, [&]<class Bits>() {
     const auto codec = kernels::KeyCodec<Bits>::make(kernels::key_kind(p.dtype), p.order);

@@ -55,7 +55,7 @@ unsigned downsweep_wave(const SortDesc& p, const DeviceLimits& dev) {
 }
 
 template <class Bits>
-kernels::PassBuffers<Bits> pass_buffers(const SortPlan& plan, const SortBuffers& bufs) {
+kernels::PassBuffers<Bits> pass_buffers(const sort::Plan& plan, const sort::Buffers& bufs) {
   char* temp = static_cast<char*>(bufs.temp);
   const bool pairs = plan.desc.pairs;
   return {static_cast<const Bits*>(bufs.keys_in),
@@ -67,7 +67,7 @@ kernels::PassBuffers<Bits> pass_buffers(const SortPlan& plan, const SortBuffers&
 }
 
 template <class Bits>
-void run_pass(const SortPlan& plan, const kernels::RadixPassArgs<Bits>& a, std::uint64_t* counts,
+void run_pass(const sort::Plan& plan, const kernels::RadixPassArgs<Bits>& a, std::uint64_t* counts,
               cudaStream_t stream) {
   constexpr RadixShape s = kShape<Bits>;
   static_assert(s.tile() * sizeof(Bits) % 16 == 0, "chunks of whole tiles are 16-byte aligned");
@@ -97,7 +97,7 @@ Policy policy_sort_radix(const DeviceLimits&) {
           "6.12); not swept"};
 }
 
-void plan_sort_radix(SortPlan& plan, const DeviceLimits& dev) {
+void plan_sort_radix(sort::Plan& plan, const DeviceLimits& dev) {
   const SortDesc& p = plan.desc;
   plan.digit_passes = radix_digit_passes(p.bits);
   plan.passes = static_cast<unsigned>(plan.digit_passes.size());
@@ -118,7 +118,7 @@ void plan_sort_radix(SortPlan& plan, const DeviceLimits& dev) {
       plan.at.digit_counts + std::size_t(kernels::kRadix) * plan.grid * sizeof(std::uint64_t);
 }
 
-void enqueue_sort_radix(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream) {
+void enqueue_sort_radix(const sort::Plan& plan, const sort::Buffers& bufs, cudaStream_t stream) {
   const SortDesc& p = plan.desc;
   kernels::with_key_bits(p.dtype, [&]<class Bits>() {
     const auto codec = kernels::KeyCodec<Bits>::make(kernels::key_kind(p.dtype), p.order);

@@ -71,13 +71,10 @@ std::unique_ptr<Reduce::State> plan(const ReduceDesc& desc, const DeviceLimits* 
 
 }  // namespace
 
-Reduce::Reduce(const ReduceDesc& desc) : state_(plan(desc, nullptr)) {}
+Reduce::Reduce(const ReduceDesc& desc) : state_(own_state(plan(desc, nullptr))) {}
 
-Reduce::Reduce(const ReduceDesc& desc, const DeviceLimits& device) : state_(plan(desc, &device)) {}
-
-Reduce::~Reduce() = default;
-Reduce::Reduce(Reduce&&) noexcept = default;
-Reduce& Reduce::operator=(Reduce&&) noexcept = default;
+Reduce::Reduce(const ReduceDesc& desc, const DeviceLimits& device)
+    : state_(own_state(plan(desc, &device))) {}
 
 const std::string& Reduce::variant() const {
   return state_->variant;

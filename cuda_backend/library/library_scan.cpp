@@ -64,14 +64,10 @@ std::unique_ptr<Scan::State> plan(const ScanDesc& desc, const DeviceLimits* know
 
 }  // namespace
 
-Scan::Scan(const ScanDesc& desc) : state_(plan(desc, nullptr, ScanTuning{})) {}
+Scan::Scan(const ScanDesc& desc) : state_(own_state(plan(desc, nullptr, ScanTuning{}))) {}
 
 Scan::Scan(const ScanDesc& desc, const DeviceLimits& device, const ScanTuning& tuning)
-    : state_(plan(desc, &device, tuning)) {}
-
-Scan::~Scan() = default;
-Scan::Scan(Scan&&) noexcept = default;
-Scan& Scan::operator=(Scan&&) noexcept = default;
+    : state_(own_state(plan(desc, &device, tuning))) {}
 
 const std::string& Scan::variant() const {
   return state_->variant;

@@ -16,7 +16,7 @@ namespace xr::cuda {
 struct Sort::State {
   std::string variant;
   std::uint64_t count = 0;
-  SortPlan plan;            // when count > 0
+  sort::Plan plan;          // when count > 0
   CheckedOperands checked;  // the last call's operands, whose checks passed
 };
 
@@ -26,29 +26,29 @@ namespace {
   throw Error(category, "xreduce::cuda: " + what);
 }
 
-void check_count(const SortEntry& e, std::uint64_t count) {
+void check_count(const sort::Spec& e, std::uint64_t count) {
   if (std::string why = sort_count_reason(e, count); !why.empty())
     refuse(ErrorCategory::unsupported, std::string(e.id) + " " + why);
 }
 
 // The variant `desc` asks for by id, checked without a device; nullptr for the library's choice.
-const SortEntry* requested(const SortDesc& desc) {
+const sort::Spec* requested(const SortDesc& desc) {
   if (desc.variant.empty()) return nullptr;
-  const SortEntry* e = find_sort(desc.variant);
+  const sort::Spec* e = find_sort(desc.variant);
   if (!e) refuse(ErrorCategory::usage, "unknown sort variant '" + desc.variant + "'");
   check_count(*e, desc.count);
   return e;
 }
 
 // The library's choice: the first in its order that runs on the device and sorts `count` keys.
-const SortEntry& chosen(const SortEntry* asked, std::uint64_t count, const DeviceLimits& device) {
+const sort::Spec& chosen(const sort::Spec* asked, std::uint64_t count, const DeviceLimits& device) {
   if (asked) {
     if (std::string why = sort_unsupported_reason(*asked, device); !why.empty())
       refuse(ErrorCategory::unsupported, std::string(asked->id) + " " + why);
     return *asked;
   }
   for (std::string_view id : library_order(Primitive::sort)) {
-    const SortEntry& e = *find_sort(id);
+    const sort::Spec& e = *find_sort(id);
     if (sort_unsupported_reason(e, device).empty() && sort_count_reason(e, count).empty()) return e;
   }
   refuse(ErrorCategory::unsupported,
@@ -57,11 +57,11 @@ const SortEntry& chosen(const SortEntry* asked, std::uint64_t count, const Devic
 
 // As the Scan's: the request first, then the device.
 std::unique_ptr<Sort::State> plan(const SortDesc& given, const DeviceLimits* known,
-                                  const SortTuning& tuning) {
+                                  const sort::Tuning& tuning) {
   const SortDesc desc = check_sort_desc(given);
-  const SortEntry* asked = requested(desc);
+  const sort::Spec* asked = requested(desc);
   const DeviceLimits& device = known ? *known : current_device_limits();
-  const SortEntry& e = chosen(asked, desc.count, device);
+  const sort::Spec& e = chosen(asked, desc.count, device);
   auto state = std::make_unique<Sort::State>();
   state->variant = std::string(e.id);
   state->count = desc.count;
@@ -71,14 +71,10 @@ std::unique_ptr<Sort::State> plan(const SortDesc& given, const DeviceLimits* kno
 
 }  // namespace
 
-Sort::Sort(const SortDesc& desc) : state_(plan(desc, nullptr, SortTuning{})) {}
+Sort::Sort(const SortDesc& desc) : state_(own_state(plan(desc, nullptr, sort::Tuning{}))) {}
 
-Sort::Sort(const SortDesc& desc, const DeviceLimits& device, const SortTuning& tuning)
-    : state_(plan(desc, &device, tuning)) {}
-
-Sort::~Sort() = default;
-Sort::Sort(Sort&&) noexcept = default;
-Sort& Sort::operator=(Sort&&) noexcept = default;
+Sort::Sort(const SortDesc& desc, const DeviceLimits& device, const sort::Tuning& tuning)
+    : state_(own_state(plan(desc, &device, tuning))) {}
 
 const std::string& Sort::variant() const {
   return state_->variant;
@@ -91,7 +87,7 @@ std::size_t Sort::temp_storage_bytes() const {
 void Sort::enqueue(cudaStream_t stream, const void* keys_in, void* keys_out,
                    const std::uint32_t* values_in, std::uint32_t* values_out, void* temp) {
   if (state_->count == 0) return;
-  const SortPlan& plan = state_->plan;
+  const sort::Plan& plan = state_->plan;
   const bool pairs = plan.desc.pairs;
   const std::size_t key_bytes = plan.desc.count * size_of(plan.desc.dtype);
   const std::size_t value_bytes = pairs ? plan.desc.count * sizeof(std::uint32_t) : 0;

@@ -47,7 +47,7 @@ struct SmClock::State {
   }
 };
 
-SmClock::SmClock() : state_(std::make_unique<State>()) {
+SmClock::SmClock() : state_(make_state<State>()) {
   int device = 0;
   XR_CUDA_CHECK(cudaGetDevice(&device));
   XR_CUDA_CHECK(cudaDeviceGetAttribute(&state_->clock_khz, cudaDevAttrClockRate, device));
@@ -58,10 +58,6 @@ SmClock::SmClock() : state_(std::make_unique<State>()) {
   XR_CUDA_CHECK(cudaHostGetDevicePointer(&mapped, host, 0));
   state_->device = static_cast<unsigned long long*>(mapped);
 }
-
-SmClock::~SmClock() = default;
-SmClock::SmClock(SmClock&&) noexcept = default;
-SmClock& SmClock::operator=(SmClock&&) noexcept = default;
 
 double SmClock::read_mhz(cudaStream_t stream, double window_us) const {
   const auto window_ns = static_cast<unsigned long long>(std::max(1.0, window_us * 1e3));

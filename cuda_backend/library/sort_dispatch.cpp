@@ -1,40 +1,40 @@
-// The switch from a SortKernel to its family's planner, launcher and policy.
+// The switch from a sort::Kernel to its family's planner, launcher and policy.
 #include "sort_dispatch.hpp"
 
 #include <string>
 
 namespace xr::cuda {
 
-Policy sort_policy(SortKernel k, const DeviceLimits& dev) {
+Policy sort_policy(sort::Kernel k, const DeviceLimits& dev) {
   switch (k) {
-    case SortKernel::bitonic_smem:
+    case sort::Kernel::bitonic_smem:
       return detail::policy_sort_bitonic(dev);
-    case SortKernel::radix_reduce_then_scan:
+    case sort::Kernel::radix_reduce_then_scan:
       return detail::policy_sort_radix(dev);
-    case SortKernel::radix_onesweep:
+    case sort::Kernel::radix_onesweep:
       return detail::policy_sort_onesweep(dev);
-    case SortKernel::lib_cub:
+    case sort::Kernel::lib_cub:
       return {0, 0, 0, 0, "CUB's own tuning policies"};
   }
   return {};
 }
 
-SortPlan make_sort_plan(SortKernel k, const SortDesc& desc, const DeviceLimits& dev,
-                        const SortTuning& tuning) {
-  SortPlan plan;
+sort::Plan make_sort_plan(sort::Kernel k, const SortDesc& desc, const DeviceLimits& dev,
+                          const sort::Tuning& tuning) {
+  sort::Plan plan;
   plan.kernel = k;
   plan.desc = desc;
   switch (k) {
-    case SortKernel::bitonic_smem:
+    case sort::Kernel::bitonic_smem:
       detail::plan_sort_bitonic(plan, dev);
       break;
-    case SortKernel::radix_reduce_then_scan:
+    case sort::Kernel::radix_reduce_then_scan:
       detail::plan_sort_radix(plan, dev);
       break;
-    case SortKernel::radix_onesweep:
+    case sort::Kernel::radix_onesweep:
       detail::plan_sort_onesweep(plan, dev);
       break;
-    case SortKernel::lib_cub:
+    case sort::Kernel::lib_cub:
       detail::plan_sort_cub(plan, dev, tuning);
       break;
   }
@@ -42,20 +42,20 @@ SortPlan make_sort_plan(SortKernel k, const SortDesc& desc, const DeviceLimits& 
   return plan;
 }
 
-void enqueue_sort(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream) {
+void enqueue_sort(const sort::Plan& plan, const sort::Buffers& bufs, cudaStream_t stream) {
   switch (plan.kernel) {
-    case SortKernel::bitonic_smem:
+    case sort::Kernel::bitonic_smem:
       return detail::enqueue_sort_bitonic(plan, bufs, stream);
-    case SortKernel::radix_reduce_then_scan:
+    case sort::Kernel::radix_reduce_then_scan:
       return detail::enqueue_sort_radix(plan, bufs, stream);
-    case SortKernel::radix_onesweep:
+    case sort::Kernel::radix_onesweep:
       return detail::enqueue_sort_onesweep(plan, bufs, stream);
-    case SortKernel::lib_cub:
+    case sort::Kernel::lib_cub:
       return detail::enqueue_sort_cub(plan, bufs, stream);
   }
 }
 
-std::string SortPlan::describe() const {
+std::string sort::Plan::describe() const {
   const SortDesc& p = desc;
   std::string s = std::to_string(p.count) + " " + std::string(to_string(p.dtype)) + " keys" +
                   (p.pairs ? " with u32 values" : "") + ", " + std::string(to_string(p.order)) +

@@ -1,5 +1,5 @@
-// Layer 2 of the CUDA backend for sort: which kernels run with which grid. A SortPlan is made once
-// per (dtype, n, order, bit range, pairs) outside the timed region (tiles, passes, grids,
+// Layer 2 of the CUDA backend for sort: which kernels run with which grid. A sort::Plan is made
+// once per (dtype, n, order, bit range, pairs) outside the timed region (tiles, passes, grids,
 // occupancy queries, the temporary storage's layout, CUB's temp-storage query); enqueue_sort()
 // only clears what the plan says it clears and launches, each launch followed by a last-error
 // check.
@@ -23,8 +23,10 @@
 
 namespace xr::cuda {
 
+namespace sort {
+using namespace xr::sort;  // core's schedule vocabulary, beside this API's plan
 // One entry per CUDA sort variant, in ladder order; sort_table.cpp maps ids to these.
-enum class SortKernel {
+enum class Kernel {
   bitonic_smem,            // bitonic/smem
   radix_reduce_then_scan,  // radix/reduce-then-scan
   radix_onesweep,          // radix/onesweep
@@ -33,7 +35,7 @@ enum class SortKernel {
 
 // A sort plan: the description it was made for, its launches' shape and where each part of its
 // temporary storage starts; describe() prints them for logs.
-struct SortPlan {
+struct Plan {
   // Byte offsets into the temporary storage, each 256-byte aligned. A family sets the parts it
   // uses; the others stay 0 and are never read.
   struct Temp {
@@ -46,12 +48,12 @@ struct SortPlan {
     std::size_t items = 0;         // bitonic: the padded items
   };
 
-  SortKernel kernel{};
+  Kernel kernel{};
   SortDesc desc{};      // count > 0, bits effective (check_sort_desc)
   unsigned passes = 0;  // radix: 8-bit digit passes; bitonic: merge stages past the tile
   std::vector<DigitPass> digit_passes;     // radix: core's schedule of the passes
   std::vector<BitonicStep> bitonic_steps;  // bitonic: core's network
-  std::vector<SortPortion> portions;       // onesweep: core's launches of a pass
+  std::vector<Portion> portions;           // onesweep: core's launches of a pass
   unsigned block = 0;                      // threads per block of the main kernel
   std::size_t tile = 0;                    // keys one block sorts at once
   std::size_t tiles = 0;                   // tiles over n (bitonic: over the padded power of two)
@@ -68,45 +70,46 @@ struct SortPlan {
 };
 
 // The tool's knobs that change a sort's plan (the library's callers get the defaults).
-struct SortTuning {
+struct Tuning {
   // lib/cub's num_items forced to 32 or 64 bits (XR_CUB_SORT_COUNT), not the table's choice.
   std::optional<CubCount> cub_count;
 };
 
 // Device pointers of one enqueue_sort() call.
-struct SortBuffers {
+struct Buffers {
   const void* keys_in = nullptr;  // n keys; never written
   void* keys_out = nullptr;
   const std::uint32_t* values_in = nullptr;  // pairs: n values; never written
   std::uint32_t* values_out = nullptr;       // pairs
   void* temp = nullptr;  // plan.temp_bytes, 256-byte aligned; needs no initialization
 };
+}  // namespace sort
 
 // Printable tuning of a sort kernel, with how it was chosen (each family's dispatch file holds
 // its own numbers).
-Policy sort_policy(SortKernel k, const DeviceLimits& dev);
+Policy sort_policy(sort::Kernel k, const DeviceLimits& dev);
 // desc.count > 0 and desc.bits effective (check_sort_desc).
-SortPlan make_sort_plan(SortKernel k, const SortDesc& desc, const DeviceLimits& dev,
-                        const SortTuning& tuning = {});
-void enqueue_sort(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream);
+sort::Plan make_sort_plan(sort::Kernel k, const SortDesc& desc, const DeviceLimits& dev,
+                          const sort::Tuning& tuning = {});
+void enqueue_sort(const sort::Plan& plan, const sort::Buffers& bufs, cudaStream_t stream);
 
 // --- per-family halves, one .cu each ---------------------------------------------------------
 namespace detail {
 // dispatch_sort_bitonic.cu: bitonic/smem.
 Policy policy_sort_bitonic(const DeviceLimits& dev);
-void plan_sort_bitonic(SortPlan& plan, const DeviceLimits& dev);
-void enqueue_sort_bitonic(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream);
+void plan_sort_bitonic(sort::Plan& plan, const DeviceLimits& dev);
+void enqueue_sort_bitonic(const sort::Plan& plan, const sort::Buffers& bufs, cudaStream_t stream);
 // dispatch_sort_radix.cu: radix/reduce-then-scan.
 Policy policy_sort_radix(const DeviceLimits& dev);
-void plan_sort_radix(SortPlan& plan, const DeviceLimits& dev);
-void enqueue_sort_radix(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream);
+void plan_sort_radix(sort::Plan& plan, const DeviceLimits& dev);
+void enqueue_sort_radix(const sort::Plan& plan, const sort::Buffers& bufs, cudaStream_t stream);
 // dispatch_sort_onesweep.cu: radix/onesweep.
 Policy policy_sort_onesweep(const DeviceLimits& dev);
-void plan_sort_onesweep(SortPlan& plan, const DeviceLimits& dev);
-void enqueue_sort_onesweep(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream);
+void plan_sort_onesweep(sort::Plan& plan, const DeviceLimits& dev);
+void enqueue_sort_onesweep(const sort::Plan& plan, const sort::Buffers& bufs, cudaStream_t stream);
 // dispatch_sort_cub.cu: lib/cub.
-void plan_sort_cub(SortPlan& plan, const DeviceLimits& dev, const SortTuning& tuning);
-void enqueue_sort_cub(const SortPlan& plan, const SortBuffers& bufs, cudaStream_t stream);
+void plan_sort_cub(sort::Plan& plan, const DeviceLimits& dev, const sort::Tuning& tuning);
+void enqueue_sort_cub(const sort::Plan& plan, const sort::Buffers& bufs, cudaStream_t stream);
 }  // namespace detail
 
 }  // namespace xr::cuda

@@ -16,20 +16,23 @@ namespace xr::cuda {
 // can overflow.
 inline constexpr std::uint64_t kSortCountLimit = std::uint64_t{1} << 40;
 
-struct SortEntry {
+namespace sort {
+using namespace xr::sort;  // core's schedule vocabulary, beside this API's plan
+struct Spec {
   std::string_view id;
-  SortKernel kernel{};
+  Kernel kernel{};
   std::uint64_t max_count = kSortCountLimit;
   std::string_view count_limit = "its plan counts bytes in 64 bits";  // why max_count
   int min_cc = 0;                                                     // compute capability x 10
   std::string_view requirement = {};                                  // what min_cc stands for
 };
+}  // namespace sort
 
-std::span<const SortEntry> sort_table();
-const SortEntry* find_sort(std::string_view id);
+std::span<const sort::Spec> sort_table();
+const sort::Spec* find_sort(std::string_view id);
 // Empty when `e` runs on the device of `limits`, else why not.
-std::string sort_unsupported_reason(const SortEntry& e, const DeviceLimits& limits);
+std::string sort_unsupported_reason(const sort::Spec& e, const DeviceLimits& limits);
 // Empty when `e` sorts `count` keys, else why not.
-std::string sort_count_reason(const SortEntry& e, std::uint64_t count);
+std::string sort_count_reason(const sort::Spec& e, std::uint64_t count);
 
 }  // namespace xr::cuda

@@ -34,9 +34,9 @@ std::unique_ptr<ContextState> context_state(cl_context context, cl_device_id dev
 }  // namespace
 
 Context::Context(cl_context context, cl_device_id device)
-    : state_(context_state(context, device, OpenClKnobs{})) {}
+    : state_(own_state(context_state(context, device, OpenClKnobs{}))) {}
 
-Context::Context(std::unique_ptr<ContextState> state) : state_(std::move(state)) {}
+Context::Context(std::unique_ptr<ContextState> state) : state_(own_state(std::move(state))) {}
 
 Context make_context(cl_context context, cl_device_id device, OpenClKnobs knobs) {
   return Context(context_state(context, device, std::move(knobs)));
@@ -45,10 +45,6 @@ Context make_context(cl_context context, cl_device_id device, OpenClKnobs knobs)
 void require_knobs(const ContextState& state) {
   if (!state.knobs.error.empty()) throw Error(ErrorCategory::usage, state.knobs.error);
 }
-
-Context::~Context() = default;
-Context::Context(Context&&) noexcept = default;
-Context& Context::operator=(Context&&) noexcept = default;
 
 const std::string& Context::device_name() const {
   return state_->facts.info.name;

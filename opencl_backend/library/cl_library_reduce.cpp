@@ -42,7 +42,7 @@ struct Reduce::State {
   Launches plan;
 };
 
-Reduce::Reduce(const Context& context, const ReduceDesc& desc) : state_(std::make_unique<State>()) {
+Reduce::Reduce(const Context& context, const ReduceDesc& desc) : state_(make_state<State>()) {
   if (desc.count == 0)
     throw Error(ErrorCategory::usage,
                 "xreduce::opencl: a reduce of 0 elements launches nothing: its result is the "
@@ -57,10 +57,6 @@ Reduce::Reduce(const Context& context, const ReduceDesc& desc) : state_(std::mak
   s.plan = reduce_launches(spec, desc.count, desc.dtype, desc.op);
   for (const Pass& p : s.plan.passes) s.context->programs->kernel(p.key);  // build now
 }
-
-Reduce::~Reduce() = default;
-Reduce::Reduce(Reduce&&) noexcept = default;
-Reduce& Reduce::operator=(Reduce&&) noexcept = default;
 
 const std::string& Reduce::variant() const {
   return state_->variant;

@@ -40,7 +40,7 @@ struct Scan::State {
   Launches plan;
 };
 
-Scan::Scan(const Context& context, const ScanDesc& desc) : state_(std::make_unique<State>()) {
+Scan::Scan(const Context& context, const ScanDesc& desc) : state_(make_state<State>()) {
   if (desc.count == 0)
     throw Error(ErrorCategory::usage, "xreduce::opencl: a scan of 0 elements launches nothing");
   require_knobs(state_of(context));
@@ -53,10 +53,6 @@ Scan::Scan(const Context& context, const ScanDesc& desc) : state_(std::make_uniq
                          s.context->knobs.lookback, s.context->facts.max_work_group);
   for (const Pass& p : s.plan.passes) s.context->programs->kernel(p.key);  // build now
 }
-
-Scan::~Scan() = default;
-Scan::Scan(Scan&&) noexcept = default;
-Scan& Scan::operator=(Scan&&) noexcept = default;
 
 const std::string& Scan::variant() const {
   return state_->variant;

@@ -16,7 +16,7 @@ namespace {
 // for long.
 constexpr std::uint32_t kLookBackPolls = 64;
 
-const SortSpec& choose_sort(const Context& context, const std::string& id, DType t) {
+const sort::Spec& choose_sort(const Context& context, const std::string& id, DType t) {
   const DeviceFacts& f = state_of(context).facts;
   if (id.empty()) {
     const std::vector<std::string> runnable = context.variants(Primitive::sort, t);
@@ -26,7 +26,7 @@ const SortSpec& choose_sort(const Context& context, const std::string& id, DType
           "xreduce::opencl: " + f.info.name + " runs no sort over " + std::string(to_string(t)));
     return *find_sort(runnable.front());
   }
-  const SortSpec* spec = find_sort(id);
+  const sort::Spec* spec = find_sort(id);
   if (!spec) throw Error(ErrorCategory::usage, "xreduce::opencl: no sort variant '" + id + "'");
   if (const std::string why = variant_unsupported_reason(Primitive::sort, id, f); !why.empty())
     throw Error(ErrorCategory::unsupported,
@@ -43,7 +43,7 @@ struct Sort::State final : Diagnostics::Source {
   bool pairs = false;
   std::uint64_t key_bytes = 0;    // of the keys in, and of the keys out
   std::uint64_t value_bytes = 0;  // of the values in and out; 0 without pairs
-  SortLaunches plan;
+  sort::Plan plan;
   CheckedOperands checked;  // the last enqueue's queue and buffers, whose checks passed
 
   // Sort::scratch_size(): the plan's, at least one word (a sort of nothing takes one too).
@@ -63,9 +63,9 @@ struct Sort::State final : Diagnostics::Source {
   std::string_view tuning() const override { return plan.layout.tuning; }
 };
 
-Sort::Sort(const Context& context, const SortDesc& asked) : state_(std::make_unique<State>()) {
+Sort::Sort(const Context& context, const SortDesc& asked) : state_(make_state<State>()) {
   require_knobs(state_of(context));
-  const SortSpec& spec = choose_sort(context, asked.variant, asked.dtype);
+  const sort::Spec& spec = choose_sort(context, asked.variant, asked.dtype);
   const SortDesc desc = check_sort_desc(asked);
   State& s = *state_;
   s.context = &state_of(context);
@@ -78,12 +78,8 @@ Sort::Sort(const Context& context, const SortDesc& asked) : state_(std::make_uni
   s.plan =
       sort_launches(spec, s.context->facts, desc.count, desc.dtype, desc.order, desc.bits,
                     desc.pairs, k.polls_given.value_or(kLookBackPolls), k.sort_tile, k.sort_wide);
-  for (const SortLaunch& p : s.plan.passes) s.context->programs->kernel(p.key);  // build now
+  for (const sort::Launch& p : s.plan.passes) s.context->programs->kernel(p.key);  // build now
 }
-
-Sort::~Sort() = default;
-Sort::Sort(Sort&&) noexcept = default;
-Sort& Sort::operator=(Sort&&) noexcept = default;
 
 const std::string& Sort::variant() const {
   return state_->variant;
@@ -114,24 +110,24 @@ void Sort::enqueue(cl_command_queue queue, const SortBuffers& b, std::span<const
        {b.values_out, s.value_bytes, Access::write, "values_out"},
        {b.scratch, scratch_size(), Access::read_write, "scratch", " (Sort::scratch_size())"}},
       &s.checked);
-  const SortCallPlan& l = s.plan.layout;
-  const SortRegion words{b.scratch, l.words_at};
-  // By SortOperand; keys-only calls hand the words to the values' arguments, never read.
-  const SortRegions regions{SortRegion{b.keys_in, 0},
-                            {b.keys_out, 0},
-                            s.pairs ? SortRegion{b.values_in, 0} : words,
-                            s.pairs ? SortRegion{b.values_out, 0} : words,
-                            {b.scratch, l.alternate_keys_at},
-                            {b.scratch, l.alternate_values_at},
-                            words,
-                            {b.scratch, l.items_at}};
+  const sort::Schedule& l = s.plan.layout;
+  const sort::Region words{b.scratch, l.words_at};
+  // By sort::Operand; keys-only calls hand the words to the values' arguments, never read.
+  const sort::Regions regions{sort::Region{b.keys_in, 0},
+                              {b.keys_out, 0},
+                              s.pairs ? sort::Region{b.values_in, 0} : words,
+                              s.pairs ? sort::Region{b.values_out, 0} : words,
+                              {b.scratch, l.alternate_keys_at},
+                              {b.scratch, l.alternate_values_at},
+                              words,
+                              {b.scratch, l.items_at}};
   enqueue_sort(*s.context->programs, queue, s.plan, regions,
                {.wait = wait, .first = first, .last = last});
 }
 
 std::vector<CompiledPass> Sort::State::compiled() const {
   std::vector<CompiledPass> out;
-  for (const SortLaunch& p : plan.passes)
+  for (const sort::Launch& p : plan.passes)
     out.push_back(compiled_kernel(*context->programs, context->facts, p.key, p.groups));
   return out;
 }

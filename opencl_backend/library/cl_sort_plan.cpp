@@ -39,7 +39,7 @@ constexpr DigitTileTuning kDigitTiles[] = {
 // sub-groups: 128 counters and a slot a sub-group, one total and one origin. Without: 16 counters
 // and two slots a work-item, a total and an origin a key (a tile of 256 work-items or more holds
 // at least the 256 totals).
-SortTileBytes tile_bytes(std::uint32_t key_words, bool wide, bool subgroups) {
+sort::TileBytes tile_bytes(std::uint32_t key_words, bool wide, bool subgroups) {
   const std::uint64_t firsts = wide ? 512 : 256;
   if (subgroups)
     return {.fixed = 4 * (firsts + 1 + 1 + 2),
@@ -50,7 +50,7 @@ SortTileBytes tile_bytes(std::uint32_t key_words, bool wide, bool subgroups) {
           .per_key = 4 * (std::uint64_t{key_words} + 2)};
 }
 
-SortLimits limits_of(const DeviceFacts& f) {
+sort::Limits limits_of(const DeviceFacts& f) {
   return {.shared_bytes = f.local_memory,
           .max_threads = static_cast<std::uint32_t>(
               std::min<std::size_t>(f.max_work_group, std::numeric_limits<std::uint32_t>::max())),
@@ -68,7 +68,7 @@ std::string width_define(DType t) {
 // A digit pass's tile: the tuning table's, or `tile`, within the device's work-group and local
 // memory.
 DigitTileRequest digit_request(const DeviceFacts& f, DType t, bool wide,
-                               std::optional<SortTile> tile) {
+                               std::optional<sort::Tile> tile) {
   const std::uint32_t key_words = size_of(t) == 8 ? 2 : 1;
   const bool subgroups = f.subgroup_size() > 1;
   const DigitTileTuning& row =
@@ -81,13 +81,14 @@ DigitTileRequest digit_request(const DeviceFacts& f, DType t, bool wide,
 
 // The build of the pass's stage for the key's width (one build for a keyless stage), its values
 // and the wide form (the stages with one: xreduce/sort_stages.h).
-KernelKey key_of(const SortPassPlan& p, DType t, bool wide_form) {
-  const SortStageForms& forms = sort_stage_forms(p.stage);
+KernelKey key_of(const sort::Pass& p, DType t, bool wide_form) {
+  const sort::StageForms& forms = sort_stage_forms(p.stage);
   const bool wide = wide_form && forms.address;
   std::string defines = forms.keys ? width_define(t) : "-DK32";
   if (p.moves_values) defines += " -DPAIRS";
   if (wide) defines += " -DWIDE";  // with idx64: common.cl's IDX in 64 bits
-  if (p.stage == SortStage::onesweep) defines += " -DWINDOW=" + std::to_string(kSortLookBackWindow);
+  if (p.stage == sort::Stage::onesweep)
+    defines += " -DWINDOW=" + std::to_string(kSortLookBackWindow);
   return {.kernel = std::string(p.kernel),
           .dtype = DType::u32,  // the key's width is the define: one build for every kind
           .op = Op::sum,
@@ -99,38 +100,39 @@ KernelKey key_of(const SortPassPlan& p, DType t, bool wide_form) {
 
 }  // namespace
 
-SortPlanOptions sort_plan_options(const DeviceFacts& f, SortFamily family, DType t, bool wide,
-                                  std::uint32_t polls, std::optional<SortTile> tile) {
+sort::ScheduleOptions sort_plan_options(const DeviceFacts& f, sort::Family family, DType t,
+                                        bool wide, std::uint32_t polls,
+                                        std::optional<sort::Tile> tile) {
   return xr::sort_plan_options(limits_of(f), family, t, wide, polls,
                                digit_request(f, t, wide, tile));
 }
 
-SortLaunches sort_launches(const SortSpec& spec, const DeviceFacts& f, std::uint64_t n, DType t,
-                           SortOrder order, BitRange bits, bool pairs, std::uint32_t polls,
-                           std::optional<SortTile> tile, bool force_wide) {
+sort::Plan sort_launches(const sort::Spec& spec, const DeviceFacts& f, std::uint64_t n, DType t,
+                         SortOrder order, BitRange bits, bool pairs, std::uint32_t polls,
+                         std::optional<sort::Tile> tile, bool force_wide) {
   if (const std::string why = sort_count_refusal(spec.id(), spec.family, n); !why.empty())
     throw Error(ErrorCategory::unsupported, why);
   const bool wide = sort_wide_form(spec.family, n, t, force_wide);
-  SortLaunches out;
+  sort::Plan out;
   out.layout = plan_sort_call(spec.family, n, t, pairs, bits,
                               sort_plan_options(f, spec.family, t, wide, polls, tile));
   out.mode = sort_mode(t, order);
   out.key_bytes = static_cast<std::uint32_t>(size_of(t));
-  for (const SortPassPlan& p : out.layout.passes)
+  for (const sort::Pass& p : out.layout.passes)
     out.passes.push_back(
         {.key = key_of(p, t, wide), .bindings = p.bindings, .args = p.args, .groups = p.groups});
   return out;
 }
 
-void enqueue_sort(Programs& programs, cl_command_queue queue, const SortLaunches& launches,
-                  const SortRegions& regions, const EnqueueEvents& events) {
-  static_assert(sizeof(SortArgs) == 22 * 4, "SortArgs must match kernels/sort_common.cl");
+void enqueue_sort(Programs& programs, cl_command_queue queue, const sort::Plan& launches,
+                  const sort::Regions& regions, const EnqueueEvents& events) {
+  static_assert(sizeof(sort::Args) == 22 * 4, "sort::Args must match kernels/sort_common.cl");
   for (std::size_t i = 0; i < launches.passes.size(); ++i) {
-    const SortLaunch& p = launches.passes[i];
+    const sort::Launch& p = launches.passes[i];
     cl_kernel kernel = programs.kernel(p.key);
     cl_uint arg = 0;
-    for (std::size_t b = 0; b < kSortBindings; ++b) {
-      const SortRegion& r = regions[static_cast<std::size_t>(p.bindings[b])];
+    for (std::size_t b = 0; b < sort::kBindings; ++b) {
+      const sort::Region& r = regions[static_cast<std::size_t>(p.bindings[b])];
       // Offsets in the argument's elements: keys at the first two, 32-bit words after (every
       // region starts 256-byte aligned).
       const cl_ulong elements = r.offset / (b < 2 ? launches.key_bytes : 4);

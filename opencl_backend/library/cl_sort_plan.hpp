@@ -19,43 +19,49 @@
 
 namespace xr::opencl {
 
-struct SortLaunch {
+namespace sort {
+using namespace xr::sort;  // core's schedule vocabulary, beside this API's plan
+struct Launch {
   KernelKey key;  // kernels/<kernel>.cl built with -DK16|K32|K64 (and -DPAIRS)
-  SortBindings bindings{};
-  SortArgs args;
+  Bindings bindings{};
+  Args args;
   std::uint64_t groups = 1;
 };
 
-struct SortLaunches {
-  std::vector<SortLaunch> passes;
-  SortCallPlan layout;     // core's plan: the scratch's layout (its passes are translated above)
+struct Plan {
+  std::vector<Launch> passes;
+  Schedule layout;         // core's plan: the scratch's layout (its passes are translated above)
   std::uint32_t mode = 0;  // the key's kind and order (kernels/sort_common.cl)
   std::uint32_t key_bytes = 4;
 };
+}  // namespace sort
 
 // What a sort of `family` over `t` (keys or pairs alike) asks of the device, as data: core's
 // options (xreduce/sort_tiles.hpp) for this device's limits, with a digit pass's tile (the
 // policy's, or `tile`, fitted to its work-group and local memory) or core's bitonic tile.
 // `polls`: the look-back's patience (0: the forced fallback). `wide`: core's wide form (kernels
 // built with -DWIDE).
-SortPlanOptions sort_plan_options(const DeviceFacts& facts, SortFamily family, DType t, bool wide,
-                                  std::uint32_t polls, std::optional<SortTile> tile);
+sort::ScheduleOptions sort_plan_options(const DeviceFacts& facts, sort::Family family, DType t,
+                                        bool wide, std::uint32_t polls,
+                                        std::optional<sort::Tile> tile);
 
 // n in 1..sort_plan_max_keys(spec.family), `bits` effective; Error(unsupported) past it. The
 // radix sorts take core's wide form past kSortNarrowMaxKeys keys, or with `force_wide`.
-SortLaunches sort_launches(const SortSpec& spec, const DeviceFacts& facts, std::uint64_t n, DType t,
-                           SortOrder order, BitRange bits, bool pairs, std::uint32_t polls,
-                           std::optional<SortTile> tile = {}, bool force_wide = false);
+sort::Plan sort_launches(const sort::Spec& spec, const DeviceFacts& facts, std::uint64_t n, DType t,
+                         SortOrder order, BitRange bits, bool pairs, std::uint32_t polls,
+                         std::optional<sort::Tile> tile = {}, bool force_wide = false);
 
-// Where each SortOperand lies: a buffer and a byte offset into it.
-struct SortRegion {
+namespace sort {
+// Where each sort::Operand lies: a buffer and a byte offset into it.
+struct Region {
   cl_mem buffer = nullptr;
   std::uint64_t offset = 0;
 };
-using SortRegions = std::array<SortRegion, kSortOperands>;  // by SortOperand
+using Regions = std::array<Region, kOperands>;  // by Operand
+}  // namespace sort
 
 // Enqueues the launches over `regions`, in order on an in-order queue.
-void enqueue_sort(Programs& programs, cl_command_queue queue, const SortLaunches& launches,
-                  const SortRegions& regions, const EnqueueEvents& events);
+void enqueue_sort(Programs& programs, cl_command_queue queue, const sort::Plan& launches,
+                  const sort::Regions& regions, const EnqueueEvents& events);
 
 }  // namespace xr::opencl

@@ -6,16 +6,16 @@ namespace {
 // A tile of 256 x 4 keys and its counters (cl_sort_plan.cpp shrinks tiles to the device).
 constexpr std::uint32_t kLeastSortBytes = 256 * 4 * 4 + 2 * 1024;
 
-constexpr SortSpec kSorts[] = {
-    {"radix/reduce-then-scan", SortFamily::reduce_then_scan, 0, 256, kLeastSortBytes},
-    {"radix/onesweep", SortFamily::onesweep, 0, 256, kLeastSortBytes},
+constexpr sort::Spec kSorts[] = {
+    {"radix/reduce-then-scan", sort::Family::reduce_then_scan, 0, 256, kLeastSortBytes},
+    {"radix/onesweep", sort::Family::onesweep, 0, 256, kLeastSortBytes},
     // A tile of 512 items of 8 bytes and more; halved to the device (cl_sort_plan.cpp).
-    {"bitonic/smem", SortFamily::bitonic, 0, 256, 16 * 1024},
+    {"bitonic/smem", sort::Family::bitonic, 0, 256, 16 * 1024},
 };
 
 }  // namespace
 
-std::span<const SortSpec> sort_table() {
+std::span<const sort::Spec> sort_table() {
   return kSorts;
 }
 

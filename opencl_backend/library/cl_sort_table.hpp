@@ -13,11 +13,14 @@
 
 namespace xr::opencl {
 
+namespace sort {
+using namespace xr::sort;  // core's schedule vocabulary, beside this API's plan
 // Core's row: needs holds Need bits (cl_requirements.hpp), group_bytes local memory.
-using SortSpec = SortRow;
+using Spec = Row;
+}  // namespace sort
 
-std::span<const SortSpec> sort_table();
-inline const SortSpec* find_sort(std::string_view id) {
+std::span<const sort::Spec> sort_table();
+inline const sort::Spec* find_sort(std::string_view id) {
   return find_row(sort_table(), id);
 }
 

@@ -57,7 +57,7 @@ std::string program_source(std::string_view kernel) {
   if (kernel.starts_with("fast_")) text += kernel_source("vector_fold");
   if (kernel == "probe_clock" || kernel == "probe_gate") text += kernel_source("ptx_timers");
   // A sort stage's, as its forms say (xreduce/sort_stages.h).
-  if (const SortStageForms* sort = sort_stage_forms(kernel)) {
+  if (const sort::StageForms* sort = sort_stage_forms(kernel)) {
     text += kernel_source("sort_common");
     if (sort->ranks) text += kernel_source("sort_tile");
     if (sort->items) text += kernel_source("sort_bitonic");

@@ -19,6 +19,7 @@ namespace {
 
 using xr::DType;
 using xr::ScanStage;
+namespace sort = xr::sort;
 
 const xr::ScanPlanOptions kOptions{.look_back = {128, 8}, .polls = 512, .one_group_max = 4096};
 
@@ -219,7 +220,6 @@ TEST_CASE("the look-back runs one block up to the one-group limit, else one per 
 
 TEST_CASE("radix digit passes: 8 bits each from the range's start, ending in the output",
           "[shapes][core][sort]") {
-  using xr::SortBuffer;
   for (xr::DType t : {DType::f16, DType::f32, DType::u64}) {
     const std::uint32_t width = static_cast<std::uint32_t>(8 * xr::size_of(t));
     for (std::uint32_t begin = 0; begin < width; begin += 3)
@@ -232,12 +232,12 @@ TEST_CASE("radix digit passes: 8 bits each from the range's start, ending in the
           CHECK(passes[p].width >= 1);
           CHECK(passes[p].width <= 8);
           covered += passes[p].width;
-          CHECK(passes[p].reads == (p == 0 ? SortBuffer::input : passes[p - 1].writes));
-          CHECK(passes[p].writes != SortBuffer::input);
+          CHECK(passes[p].reads == (p == 0 ? sort::Buffer::input : passes[p - 1].writes));
+          CHECK(passes[p].writes != sort::Buffer::input);
           CHECK(passes[p].reads != passes[p].writes);
         }
         CHECK(covered == end);
-        CHECK(passes.back().writes == SortBuffer::output);
+        CHECK(passes.back().writes == sort::Buffer::output);
         CHECK(xr::needs_alternate(passes) == (passes.size() > 1));
       }
   }
@@ -311,16 +311,14 @@ TEST_CASE("the bitonic network: tile sort, then per stage global strides and one
 
 TEST_CASE("the bitonic plan: the tile sort, the network's steps, the gather over the items",
           "[shapes][core][sort]") {
-  using xr::SortOperand;
-  using xr::SortStage;
-  xr::SortPlanOptions options;
+  xr::sort::ScheduleOptions options;
   options.bitonic = {512, 8};
   const std::uint64_t tile = options.bitonic.keys();
   for (const DType t : {DType::f16, DType::f32, DType::i64})
     for (const bool pairs : {false, true})
       for (const std::uint64_t n : {std::uint64_t{1}, std::uint64_t{1000}, tile, 5 * tile + 3}) {
         const xr::BitRange bits{2, static_cast<std::uint32_t>(8 * xr::size_of(t))};
-        const auto plan = xr::plan_sort_call(xr::SortFamily::bitonic, n, t, pairs, bits, options);
+        const auto plan = xr::plan_sort_call(xr::sort::Family::bitonic, n, t, pairs, bits, options);
         const auto& first = plan.passes.front();
         // The options' tile, or below one tile the least number of its items that holds n.
         const std::uint64_t planned = std::uint64_t{first.threads} * first.items;
@@ -330,31 +328,31 @@ TEST_CASE("the bitonic plan: the tile sort, the network's steps, the gather over
               (n >= tile / 2 ? tile : std::max<std::uint64_t>(first.threads, std::bit_ceil(n))));
         const auto network = xr::bitonic_schedule(n, planned);
         REQUIRE(plan.passes.size() == 1 + (network.steps.size() - 1) + 1);
-        CHECK(first.stage == SortStage::bitonic_tiles);
-        CHECK(first.bindings[0] == SortOperand::keys_in);
+        CHECK(first.stage == sort::Stage::bitonic_tiles);
+        CHECK(first.bindings[0] == sort::Operand::keys_in);
         CHECK(first.groups == network.tiles);
         for (std::size_t i = 1; i + 1 < plan.passes.size(); ++i) {
           const auto& p = plan.passes[i];
           const auto& step = network.steps[i];
           CHECK(std::uint64_t{p.threads} * p.items ==
-                (p.stage == SortStage::bitonic_merge ? planned : p.threads));
+                (p.stage == sort::Stage::bitonic_merge ? planned : p.threads));
           CHECK(p.stage == (step.kind == xr::BitonicStepKind::merge_global
-                                ? SortStage::bitonic_global
-                                : SortStage::bitonic_merge));
+                                ? sort::Stage::bitonic_global
+                                : sort::Stage::bitonic_merge));
           CHECK(p.args.stage == step.stage);
           CHECK(p.args.stride == step.stride);
           CHECK_FALSE(p.moves_values);
-          if (p.stage == SortStage::bitonic_global)  // one pair an invocation
+          if (p.stage == sort::Stage::bitonic_global)  // one pair an invocation
             CHECK(p.groups * p.threads >= network.padded / 2);
         }
         const auto& gather = plan.passes.back();
-        CHECK(gather.stage == SortStage::bitonic_gather);
+        CHECK(gather.stage == sort::Stage::bitonic_gather);
         CHECK(gather.moves_values == pairs);
         CHECK(gather.groups * gather.threads >= n);
-        CHECK(gather.bindings[1] == SortOperand::keys_out);
-        CHECK((gather.bindings[3] == SortOperand::values_out) == pairs);
+        CHECK(gather.bindings[1] == sort::Operand::keys_out);
+        CHECK((gather.bindings[3] == sort::Operand::values_out) == pairs);
         for (const auto& p : plan.passes) {
-          CHECK(p.bindings[4] == SortOperand::items);
+          CHECK(p.bindings[4] == sort::Operand::items);
           CHECK(p.args.n == n);
           CHECK(p.args.padded == network.padded);
           CHECK(p.args.begin == bits.begin);
@@ -365,35 +363,36 @@ TEST_CASE("the bitonic plan: the tile sort, the network's steps, the gather over
         CHECK(plan.items_bytes == network.padded * item_bytes);
         CHECK(plan.items_at + plan.items_bytes <= plan.scratch_bytes);
       }
-  xr::SortPlanOptions uneven;
+  xr::sort::ScheduleOptions uneven;
   uneven.bitonic = {384, 8};
   CHECK_THROWS(
-      xr::plan_sort_call(xr::SortFamily::bitonic, 100, DType::u32, false, {0, 32}, uneven));
-  CHECK_THROWS(xr::plan_sort_call(xr::SortFamily::bitonic, 0, DType::u32, false, {0, 32}, options));
-  CHECK_THROWS(xr::plan_sort_call(xr::SortFamily::bitonic, xr::kBitonicPlanMaxKeys + 1, DType::u32,
-                                  false, {0, 32}, options));
+      xr::plan_sort_call(xr::sort::Family::bitonic, 100, DType::u32, false, {0, 32}, uneven));
   CHECK_THROWS(
-      xr::plan_sort_call(xr::SortFamily::bitonic, 100, DType::u32, false, {4, 4}, options));
+      xr::plan_sort_call(xr::sort::Family::bitonic, 0, DType::u32, false, {0, 32}, options));
+  CHECK_THROWS(xr::plan_sort_call(xr::sort::Family::bitonic, xr::kBitonicPlanMaxKeys + 1,
+                                  DType::u32, false, {0, 32}, options));
+  CHECK_THROWS(
+      xr::plan_sort_call(xr::sort::Family::bitonic, 100, DType::u32, false, {4, 4}, options));
 }
 
 TEST_CASE("the radix plans past 2^31 and 2^32 keys: n's two words, no tile past its indices",
           "[shapes][core]") {
-  xr::SortPlanOptions narrow;
+  xr::sort::ScheduleOptions narrow;
   narrow.tile = {1024, 63};  // the largest tile the plans are documented for: under 2^16 keys
-  xr::SortPlanOptions wide = narrow;
+  xr::sort::ScheduleOptions wide = narrow;
   wide.wide = true;
   for (const std::uint64_t n : {(std::uint64_t{1} << 31) + 5, xr::kSortNarrowMaxKeys,
                                 (std::uint64_t{1} << 32) + 5, std::uint64_t{3} << 33}) {
     CAPTURE(n);
     const bool needs_wide = n > xr::kSortNarrowMaxKeys;
     CHECK(xr::sort_needs_wide(n) == needs_wide);
-    for (const xr::SortFamily family :
-         {xr::SortFamily::onesweep, xr::SortFamily::reduce_then_scan}) {
+    for (const xr::sort::Family family :
+         {xr::sort::Family::onesweep, xr::sort::Family::reduce_then_scan}) {
       if (needs_wide)
         CHECK_THROWS(xr::plan_sort_call(family, n, DType::u32, true, {0, 32}, narrow));
-      const xr::SortCallPlan plan =
+      const xr::sort::Schedule plan =
           xr::plan_sort_call(family, n, DType::u32, true, {0, 32}, needs_wide ? wide : narrow);
-      for (const xr::SortPassPlan& p : plan.passes) {
+      for (const xr::sort::Pass& p : plan.passes) {
         CHECK(((std::uint64_t{p.args.n_high} << 32) | p.args.n) == n);
         // A portion's or block's tiles start below n; in the narrow form the first tile past n
         // still indexes below 2^32 (the shaders stop there).
@@ -404,31 +403,33 @@ TEST_CASE("the radix plans past 2^31 and 2^32 keys: n's two words, no tile past 
       }
     }
   }
-  CHECK_THROWS(xr::plan_sort_call(xr::SortFamily::onesweep, xr::kSortWideMaxKeys + 1, DType::u32,
+  CHECK_THROWS(xr::plan_sort_call(xr::sort::Family::onesweep, xr::kSortWideMaxKeys + 1, DType::u32,
                                   false, {0, 32}, wide));
-  CHECK_THROWS(xr::plan_sort_call(xr::SortFamily::bitonic, 1000, DType::u32, false, {0, 32}, wide));
+  CHECK_THROWS(
+      xr::plan_sort_call(xr::sort::Family::bitonic, 1000, DType::u32, false, {0, 32}, wide));
 }
 
 TEST_CASE("the wide form: every count two words, the rest of the layout as the narrow one",
           "[shapes][core]") {
-  xr::SortPlanOptions narrow;
+  xr::sort::ScheduleOptions narrow;
   narrow.tile = {256, 8};
   narrow.wave = 16;
-  xr::SortPlanOptions wide = narrow;
+  xr::sort::ScheduleOptions wide = narrow;
   wide.wide = true;
   const std::uint64_t n = 100003;
-  for (const xr::SortFamily family : {xr::SortFamily::onesweep, xr::SortFamily::reduce_then_scan}) {
-    const xr::SortCallPlan a = xr::plan_sort_call(family, n, DType::u32, true, {0, 32}, narrow);
-    const xr::SortCallPlan b = xr::plan_sort_call(family, n, DType::u32, true, {0, 32}, wide);
+  for (const xr::sort::Family family :
+       {xr::sort::Family::onesweep, xr::sort::Family::reduce_then_scan}) {
+    const xr::sort::Schedule a = xr::plan_sort_call(family, n, DType::u32, true, {0, 32}, narrow);
+    const xr::sort::Schedule b = xr::plan_sort_call(family, n, DType::u32, true, {0, 32}, wide);
     REQUIRE(a.passes.size() == b.passes.size());
     CHECK(a.words_at == b.words_at);
     CHECK(b.scratch_bytes > a.scratch_bytes);
-    if (family == xr::SortFamily::onesweep) {
+    if (family == xr::sort::Family::onesweep) {
       // 4 passes: the histograms and the bins twice the words, the rest moved on by them.
       const std::uint64_t extra = 4 * 256 + 4 * 2 * 256;
       CHECK(b.scratch_bytes - a.scratch_bytes == 4 * extra);
       for (std::size_t i = 0; i < a.passes.size(); ++i)
-        if (a.passes[i].stage == xr::SortStage::onesweep) {
+        if (a.passes[i].stage == xr::sort::Stage::onesweep) {
           CHECK(b.passes[i].args.bins_in - b.passes[i].args.bins ==
                 2 * (a.passes[i].args.bins_in - a.passes[i].args.bins));
         }

@@ -181,7 +181,7 @@ TEST_CASE("CUDA fast/decoupled-lookback runs one block up to core's one-group li
 TEST_CASE("CUDA bitonic/smem launches core's network", "[shapes][cuda][sort]") {
   for (std::size_t n : {std::size_t{1}, std::size_t{5000}, std::size_t{1} << 20}) {
     const xr::SortDesc d{.dtype = xr::DType::u32, .count = n, .bits = {0, 32}};
-    const SortPlan plan = make_sort_plan(SortKernel::bitonic_smem, d, kDevice);
+    const sort::Plan plan = make_sort_plan(sort::Kernel::bitonic_smem, d, kDevice);
     const xr::BitonicSchedule network = xr::bitonic_schedule(n, plan.tile);
     CHECK(plan.padded == network.padded);
     CHECK(plan.passes == network.stages);

@@ -31,8 +31,8 @@ DeviceFacts synthetic_device() {
 const DeviceFacts kDevice = synthetic_device();
 const LookBackPolicy kTuned = lookback_policy(VulkanKnobs{});
 // A sort's knobs: the look-back's patience alone.
-const SortKnobs kPatient = [] {
-  SortKnobs k;
+const sort::Knobs kPatient = [] {
+  sort::Knobs k;
   k.polls = 64;
   return k;
 }();
@@ -143,8 +143,8 @@ TEST_CASE("every Vulkan scan tile is core's shared shape or a listed exception",
 
 TEST_CASE("Vulkan bitonic/smem runs core's bitonic plan in a tile the device holds",
           "[shapes][vulkan][sort]") {
-  const SortSpec& spec = *find_sort("bitonic/smem");
-  CHECK(spec.family == xr::SortFamily::bitonic);
+  const sort::Spec& spec = *find_sort("bitonic/smem");
+  CHECK(spec.family == xr::sort::Family::bitonic);
   DeviceFacts device = kDevice;
   device.limits.maxStorageBufferRange = 1u << 30;
   const std::uint64_t n = 100000;
@@ -152,7 +152,7 @@ TEST_CASE("Vulkan bitonic/smem runs core's bitonic plan in a tile the device hol
     for (const xr::DType t : {xr::DType::f16, xr::DType::u32, xr::DType::f64})
       for (const bool pairs : {false, true}) {
         device.limits.maxComputeSharedMemorySize = shared;
-        const SortDispatches d =
+        const sort::Plan d =
             sort_dispatches(spec, device, n, t, xr::SortOrder::descending,
                             {0, std::uint32_t(8 * xr::size_of(t))}, pairs, kPatient);
         CAPTURE(shared, std::string(xr::to_string(t)), pairs);
@@ -160,13 +160,13 @@ TEST_CASE("Vulkan bitonic/smem runs core's bitonic plan in a tile the device hol
         // CUDA's 512 x 8 (512 x 4 for 64-bit keys), items halved until shared memory holds them.
         const std::uint32_t items = (item_bytes == 8 ? 8u : 4u) / (shared == 16384 ? 2 : 1);
         const std::string width = ".k" + std::to_string(8 * xr::size_of(t));
-        const SortDispatch& tiles = d.passes.front();
+        const sort::Dispatch& tiles = d.passes.front();
         CHECK(tiles.module == "sort_bitonic_tiles" + width);
         CHECK(tiles.workgroup == 512);
         CHECK(tiles.items == items);
         CHECK(tiles.workgroup * tiles.items * item_bytes <= shared);
         CHECK(tiles.sort_mode == (xr::is_integer(t) ? 4u : 6u));
-        const xr::SortCallPlan& plan = d.layout;
+        const xr::sort::Schedule& plan = d.layout;
         REQUIRE(d.passes.size() == plan.passes.size());
         for (std::size_t i = 0; i < d.passes.size(); ++i) {
           CHECK(d.passes[i].push.stage == plan.passes[i].args.stage);
@@ -199,7 +199,7 @@ int subgroup_capabilities(const xr::vulkan::spirv::Module& m) {
   return found;
 }
 
-bool ranks_a_tile(const SortDispatch& d) {
+bool ranks_a_tile(const sort::Dispatch& d) {
   return d.module.starts_with("sort_onesweep") || d.module.starts_with("sort_rts_scatter");
 }
 
@@ -218,31 +218,31 @@ TEST_CASE("Vulkan radix sorts rank by ballots where the device has them, by coun
   ballots.subgroup_ops = F::eBasic | F::eVote | F::eArithmetic | F::eBallot | F::eShuffle;
   DeviceFacts no_ballots = ballots;
   no_ballots.subgroup_ops = F::eBasic | F::eVote | F::eArithmetic | F::eShuffle;
-  SortKnobs forced = kPatient;
+  sort::Knobs forced = kPatient;
   forced.force_counting = true;
   struct Way {
     const DeviceFacts* facts;
-    const SortKnobs* knobs;
-    SortRanking expected;
+    const sort::Knobs* knobs;
+    sort::Ranking expected;
   };
   for (const char* id : {"radix/onesweep", "radix/reduce-then-scan"})
-    for (const Way way : {Way{&ballots, &kPatient, SortRanking::ballots},
-                          Way{&no_ballots, &kPatient, SortRanking::counting},
-                          Way{&ballots, &forced, SortRanking::counting}})
+    for (const Way way : {Way{&ballots, &kPatient, sort::Ranking::ballots},
+                          Way{&no_ballots, &kPatient, sort::Ranking::counting},
+                          Way{&ballots, &forced, sort::Ranking::counting}})
       for (const std::uint32_t shared : {49152u, 16384u})
         for (const xr::DType t : {xr::DType::u32, xr::DType::u64})
           for (const bool pairs : {false, true}) {
             DeviceFacts facts = *way.facts;
             facts.limits.maxComputeSharedMemorySize = shared;
             const std::uint32_t bits = 8 * xr::size_of(t);
-            const SortDispatches d =
+            const sort::Plan d =
                 sort_dispatches(*find_sort(id), facts, 100000, t, xr::SortOrder::ascending,
                                 {0, bits}, pairs, *way.knobs);
             CAPTURE(id, shared, std::string(xr::to_string(t)), pairs);
             CHECK(d.ranking == way.expected);
-            const bool counting = way.expected == SortRanking::counting;
+            const bool counting = way.expected == sort::Ranking::counting;
             int ranking_passes = 0;
-            for (const SortDispatch& p : d.passes) {
+            for (const sort::Dispatch& p : d.passes) {
               CAPTURE(p.module);
               REQUIRE(xr::vulkan::spirv::find(p.module) != nullptr);
               if (!ranks_a_tile(p)) {

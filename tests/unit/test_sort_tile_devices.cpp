@@ -18,7 +18,7 @@
 
 namespace {
 
-bool same(xr::SortTile a, xr::SortTile b) {
+bool same(xr::sort::Tile a, xr::sort::Tile b) {
   return a.threads == b.threads && a.items == b.items;
 }
 
@@ -43,15 +43,15 @@ struct VulkanCase {
   const char* device;
   std::uint32_t subgroup, shared;
   bool cpu;
-  xr::vulkan::SortRanking ranking;
+  xr::vulkan::sort::Ranking ranking;
   xr::DType t;
-  xr::SortTile tile;
+  xr::sort::Tile tile;
 };
 
 }  // namespace
 
 TEST_CASE("Vulkan's digit and bitonic tiles on lavapipe and a GPU", "[unit][sort][vulkan]") {
-  using R = xr::vulkan::SortRanking;
+  using R = xr::vulkan::sort::Ranking;
   using xr::DType;
   const VulkanCase cases[] = {
       {"lavapipe 32 KiB", 8, 32768, true, R::ballots, DType::u32, {256, 10}},
@@ -70,27 +70,28 @@ TEST_CASE("Vulkan's digit and bitonic tiles on lavapipe and a GPU", "[unit][sort
     for (const bool wide : {false, true}) {
       CAPTURE(c.device, std::string(xr::to_string(c.t)), wide, int(c.ranking));
       const auto f = vulkan_device(c.subgroup, c.shared, c.cpu);
-      xr::vulkan::SortKnobs knobs;
+      xr::vulkan::sort::Knobs knobs;
       knobs.polls = 9;
-      const xr::SortPlanOptions o =
-          xr::vulkan::sort_plan_options(f, xr::SortFamily::onesweep, c.t, wide, c.ranking, knobs);
+      const xr::sort::ScheduleOptions o =
+          xr::vulkan::sort_plan_options(f, xr::sort::Family::onesweep, c.t, wide, c.ranking, knobs);
       CHECK(same(o.tile, c.tile));
       CHECK(o.wave == (c.cpu ? 16u : 256u));
       CHECK(o.scan_threads == 1024);
       CHECK(o.polls == 9);
-      const xr::SortPlanOptions b =
-          xr::vulkan::sort_plan_options(f, xr::SortFamily::bitonic, c.t, false, c.ranking, knobs);
-      CHECK(same(b.bitonic, xr::size_of(c.t) == 8 ? xr::SortTile{512, 4} : xr::SortTile{512, 8}));
+      const xr::sort::ScheduleOptions b =
+          xr::vulkan::sort_plan_options(f, xr::sort::Family::bitonic, c.t, false, c.ranking, knobs);
+      CHECK(
+          same(b.bitonic, xr::size_of(c.t) == 8 ? xr::sort::Tile{512, 4} : xr::sort::Tile{512, 8}));
     }
   // A knob's tile keeps its invocations: lavapipe's 32 KiB hold 768 of them by counting alone.
   auto lavapipe = vulkan_device(8, 32768, true);
-  xr::vulkan::SortKnobs knobs;
-  knobs.tile = xr::SortTile{768, 10};
-  CHECK(same(xr::vulkan::sort_plan_options(lavapipe, xr::SortFamily::onesweep, DType::u32, false,
+  xr::vulkan::sort::Knobs knobs;
+  knobs.tile = xr::sort::Tile{768, 10};
+  CHECK(same(xr::vulkan::sort_plan_options(lavapipe, xr::sort::Family::onesweep, DType::u32, false,
                                            R::counting, knobs)
                  .tile,
              {768, 2}));
-  CHECK_THROWS_WITH(xr::vulkan::sort_plan_options(lavapipe, xr::SortFamily::onesweep, DType::u32,
+  CHECK_THROWS_WITH(xr::vulkan::sort_plan_options(lavapipe, xr::sort::Family::onesweep, DType::u32,
                                                   false, R::ballots, knobs),
                     "a sort tile needs more than the 32768 bytes of shared memory this device has");
 }
@@ -98,14 +99,14 @@ TEST_CASE("Vulkan's digit and bitonic tiles on lavapipe and a GPU", "[unit][sort
 TEST_CASE("Vulkan's sort dispatches take core's window, mode and smallest subgroup",
           "[unit][sort][vulkan]") {
   const auto f = vulkan_device(8, 32768, true);
-  const xr::vulkan::SortSpec& spec = *xr::vulkan::find_sort("radix/onesweep");
-  xr::vulkan::SortKnobs knobs;
+  const xr::vulkan::sort::Spec& spec = *xr::vulkan::find_sort("radix/onesweep");
+  xr::vulkan::sort::Knobs knobs;
   knobs.polls = 64;
   knobs.force_counting = true;
-  const xr::vulkan::SortDispatches d = xr::vulkan::sort_dispatches(
+  const xr::vulkan::sort::Plan d = xr::vulkan::sort_dispatches(
       spec, f, 100000, xr::DType::i64, xr::SortOrder::descending, {0, 64}, true, knobs);
   REQUIRE_FALSE(d.passes.empty());
-  for (const xr::vulkan::SortDispatch& p : d.passes) {
+  for (const xr::vulkan::sort::Dispatch& p : d.passes) {
     CAPTURE(p.module);
     CHECK(p.window == xr::kSortLookBackWindow);
     CHECK(p.sort_mode == 5);  // signed, descending
@@ -135,46 +136,49 @@ xr::opencl::DeviceFacts opencl_device(const char* name, bool warps, std::uint64_
 
 TEST_CASE("OpenCL's digit and bitonic tiles on pocl and a GPU", "[unit][sort][opencl]") {
   using xr::DType;
-  using xr::SortFamily;
-  using xr::SortTile;
+  namespace sort = xr::sort;
   const auto pocl = opencl_device("pocl", false, 524288, 4096, true);
   const auto gpu = opencl_device("gpu", true, 49152, 1024, false);
   for (const bool wide : {false, true}) {
     CAPTURE(wide);
     const auto tile = [&](const xr::opencl::DeviceFacts& f, DType t,
-                          std::optional<SortTile> knob = {}) {
-      return xr::opencl::sort_plan_options(f, SortFamily::reduce_then_scan, t, wide, 64, knob).tile;
+                          std::optional<sort::Tile> knob = {}) {
+      return xr::opencl::sort_plan_options(f, sort::Family::reduce_then_scan, t, wide, 64, knob)
+          .tile;
     };
     CHECK(same(tile(pocl, DType::u32), {256, 8}));
     CHECK(same(tile(pocl, DType::f64), {256, 8}));
-    CHECK(same(tile(pocl, DType::u64, SortTile{1024, 32}), {1024, 27}));
+    CHECK(same(tile(pocl, DType::u64, sort::Tile{1024, 32}), {1024, 27}));
     CHECK(same(tile(gpu, DType::f32), {512, 18}));
     CHECK(same(tile(gpu, DType::i64), {512, 9}));
-    CHECK(same(tile(gpu, DType::u32, SortTile{1024, 32}), {1024, 7}));
+    CHECK(same(tile(gpu, DType::u32, sort::Tile{1024, 32}), {1024, 7}));
   }
-  const xr::SortPlanOptions o =
-      xr::opencl::sort_plan_options(pocl, SortFamily::bitonic, DType::u64, false, 64, {});
+  const xr::sort::ScheduleOptions o =
+      xr::opencl::sort_plan_options(pocl, sort::Family::bitonic, DType::u64, false, 64, {});
   CHECK(same(o.bitonic, {512, 4}));
   CHECK(o.wave == 16);
   CHECK(o.scan_threads == 1024);
-  CHECK(xr::opencl::sort_plan_options(gpu, SortFamily::onesweep, DType::u32, false, 64, {}).wave ==
-        256);
-  CHECK_THROWS_WITH(xr::opencl::sort_plan_options(opencl_device("narrow", true, 49152, 128, false),
-                                                  SortFamily::onesweep, DType::u32, false, 64, {}),
-                    "a sort tile needs work-groups of 256, narrow allows 128");
-  CHECK_THROWS_WITH(xr::opencl::sort_plan_options(opencl_device("small", false, 4096, 1024, false),
-                                                  SortFamily::onesweep, DType::u32, false, 64, {}),
-                    "a sort tile needs more than the 4096 bytes of local memory small has");
+  CHECK(
+      xr::opencl::sort_plan_options(gpu, sort::Family::onesweep, DType::u32, false, 64, {}).wave ==
+      256);
+  CHECK_THROWS_WITH(
+      xr::opencl::sort_plan_options(opencl_device("narrow", true, 49152, 128, false),
+                                    sort::Family::onesweep, DType::u32, false, 64, {}),
+      "a sort tile needs work-groups of 256, narrow allows 128");
+  CHECK_THROWS_WITH(
+      xr::opencl::sort_plan_options(opencl_device("small", false, 4096, 1024, false),
+                                    sort::Family::onesweep, DType::u32, false, 64, {}),
+      "a sort tile needs more than the 4096 bytes of local memory small has");
 }
 
 TEST_CASE("OpenCL's onesweep builds with core's window and mode", "[unit][sort][opencl]") {
   const auto gpu = opencl_device("gpu", true, 49152, 1024, false);
-  const xr::opencl::SortSpec& spec = *xr::opencl::find_sort("radix/onesweep");
-  const xr::opencl::SortLaunches l = xr::opencl::sort_launches(
+  const xr::opencl::sort::Spec& spec = *xr::opencl::find_sort("radix/onesweep");
+  const xr::opencl::sort::Plan l = xr::opencl::sort_launches(
       spec, gpu, 100000, xr::DType::f32, xr::SortOrder::descending, {0, 32}, false, 64);
   CHECK(l.mode == 6);  // float, descending
   bool onesweep = false;
-  for (const xr::opencl::SortLaunch& p : l.passes)
+  for (const xr::opencl::sort::Launch& p : l.passes)
     if (p.key.kernel == "sort_onesweep") {
       onesweep = true;
       CHECK(p.key.defines == "-DK32 -DWINDOW=" + std::to_string(xr::kSortLookBackWindow));

@@ -123,12 +123,8 @@ std::vector<std::string_view> variant_order(Primitive primitive) {
 
 // --- the public Context --------------------------------------------------------------------
 
-Context::Context(const ContextInfo& info)
-    : state_(std::make_unique<ContextState>(info, VulkanKnobs{})) {}
-Context::Context(std::unique_ptr<ContextState> state) : state_(std::move(state)) {}
-Context::~Context() = default;
-Context::Context(Context&&) noexcept = default;
-Context& Context::operator=(Context&&) noexcept = default;
+Context::Context(const ContextInfo& info) : state_(make_state<ContextState>(info, VulkanKnobs{})) {}
+Context::Context(std::unique_ptr<ContextState> state) : state_(own_state(std::move(state))) {}
 
 Context make_context(std::unique_ptr<ContextState> state) {
   return Context(std::move(state));
@@ -156,7 +152,7 @@ std::vector<std::string> Context::variants(Primitive primitive, DType t) const {
       const ReduceSpec& spec = *find_reduce(id);
       runs = dtype_missing(t, spec.needs, reduce_group_memory_bytes(spec.schedule), f).empty();
     } else if (primitive == Primitive::sort) {
-      const SortSpec& spec = *find_sort(id);
+      const sort::Spec& spec = *find_sort(id);
       runs = f.push_descriptors && dtype_missing(t, spec.needs, spec.group_bytes, f).empty();
     } else {
       const ScanSpec spec = effective_spec(*find_scan(id), state_->lookback);

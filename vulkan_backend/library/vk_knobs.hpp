@@ -39,7 +39,7 @@ struct VulkanKnobs {
   std::optional<bool> lookback_clock;
   // XR_VK_SORT_TILE=<threads>x<items>: the sorts' digit-pass tile (a multiple of 32 threads from
   // 256 to 1024, 1 to 32 items), still shrunk to the device's shared memory; unset, the policy's.
-  std::optional<SortTile> sort_tile;
+  std::optional<sort::Tile> sort_tile;
   // XR_VK_SORT_RANKING=counting: the radix sorts rank a tile by counting in shared memory, as on a
   // device without subgroup ballots, also where the device has them (tests, its cost); auto: by
   // ballots wherever the device has them.

@@ -14,7 +14,7 @@ struct SmClock::State {
   vk::Pipeline pipeline;
 };
 
-SmClock::SmClock(const Context& context) : state_(std::make_unique<State>()) {
+SmClock::SmClock(const Context& context) : state_(make_state<State>()) {
   ContextState& c = state_of(context);
   if (!c.facts.device_clock)
     throw Error(ErrorCategory::unsupported,
@@ -24,10 +24,6 @@ SmClock::SmClock(const Context& context) : state_(std::make_unique<State>()) {
   state_->context = &c;
   state_->pipeline = c.pipelines->get({.module = "clock_probe.addr", .workgroup = 1});
 }
-
-SmClock::~SmClock() = default;
-SmClock::SmClock(SmClock&&) noexcept = default;
-SmClock& SmClock::operator=(SmClock&&) noexcept = default;
 
 void SmClock::record(VkCommandBuffer cmd, const Operand& result, std::uint64_t window,
                      bool window_in_cycles) const {

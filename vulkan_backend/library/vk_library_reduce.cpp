@@ -43,7 +43,7 @@ struct Reduce::State {
   std::optional<Recording> recording;
 };
 
-Reduce::Reduce(const Context& context, const ReduceDesc& desc) : state_(std::make_unique<State>()) {
+Reduce::Reduce(const Context& context, const ReduceDesc& desc) : state_(make_state<State>()) {
   if (desc.count == 0)
     throw Error(ErrorCategory::usage,
                 "xreduce::vulkan: a reduce of 0 elements has no dispatch: its result is the "
@@ -74,10 +74,6 @@ Reduce::Reduce(const Context& context, const ReduceDesc& desc) : state_(std::mak
                       .grid = d.grid});
   }
 }
-
-Reduce::~Reduce() = default;
-Reduce::Reduce(Reduce&&) noexcept = default;
-Reduce& Reduce::operator=(Reduce&&) noexcept = default;
 
 VkDeviceSize Reduce::scratch_size() const {
   return state_->plan.scratch_bytes;

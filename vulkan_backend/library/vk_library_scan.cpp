@@ -43,7 +43,7 @@ struct Scan::State {
   std::optional<Recording> recording;
 };
 
-Scan::Scan(const Context& context, const ScanDesc& desc) : state_(std::make_unique<State>()) {
+Scan::Scan(const Context& context, const ScanDesc& desc) : state_(make_state<State>()) {
   ContextState& c = state_of(context);
   const ScanSpec spec = choose_scan(context, desc.variant, desc.dtype);
   state_->variant = spec.id();
@@ -71,10 +71,6 @@ Scan::Scan(const Context& context, const ScanDesc& desc) : state_(std::make_uniq
                             .takes_kind = p.takes_kind});
   }
 }
-
-Scan::~Scan() = default;
-Scan::Scan(Scan&&) noexcept = default;
-Scan& Scan::operator=(Scan&&) noexcept = default;
 
 VkDeviceSize Scan::scratch_size() const {
   return state_->plan.scratch_bytes;

@@ -14,8 +14,8 @@
 namespace xr::vulkan {
 namespace {
 
-static_assert(kSortBindings <= kLibraryBindings, "a sort's bindings are the library layout's");
-static_assert(sizeof(SortAddressPush) <= kPushBytes, "a sort's push constants are the layout's");
+static_assert(sort::kBindings <= kLibraryBindings, "a sort's bindings are the library layout's");
+static_assert(sizeof(sort::AddressPush) <= kPushBytes, "a sort's push constants are the layout's");
 
 // Polls of an unpublished predecessor before a workgroup counts its digits itself, unless the
 // tool's XR_VK_LOOKBACK_POLLS says (0: at once, the forced fallback of the tests): long enough
@@ -27,9 +27,9 @@ enum Caller : std::size_t { keys_in, keys_out, values_in, values_out, scratch, k
 
 // The spec of `id` as the device runs it, or the library's choice: the first in its order the
 // device can run over `t`.
-const SortSpec& choose_sort(const Context& context, const std::string& id, DType t) {
+const sort::Spec& choose_sort(const Context& context, const std::string& id, DType t) {
   ContextState& c = state_of(context);
-  const SortSpec* spec = id.empty() ? nullptr : find_sort(id);
+  const sort::Spec* spec = id.empty() ? nullptr : find_sort(id);
   if (!id.empty() && !spec)
     throw Error(ErrorCategory::usage, "xreduce::vulkan: no sort variant '" + id + "'");
   if (!c.facts.push_descriptors)
@@ -61,15 +61,15 @@ struct Sort::State final : Diagnostics::Source {
   bool pairs = false;
   std::uint64_t count = 0;
   std::uint64_t key_bytes = 0;
-  SortDispatches plan;
+  sort::Plan plan;
   std::string_view ranking_;            // Diagnostics::ranking()
   std::vector<vk::Pipeline> pipelines;  // one per pass
 
-  // Each SortOperand over the caller's operands: its descriptor and, for a plan by address, the
+  // Each sort::Operand over the caller's operands: its descriptor and, for a plan by address, the
   // keys' and values' device addresses.
   struct Resolved {
-    std::array<VkDescriptorBufferInfo, kSortOperands> infos{};
-    std::array<VkDeviceAddress, kSortOperands> addresses{};
+    std::array<VkDescriptorBufferInfo, sort::kOperands> infos{};
+    std::array<VkDeviceAddress, sort::kOperands> addresses{};
   };
   Resolved resolve(const std::array<Operand, kCallers>& ops) const;
   void check_operands(const std::array<Operand, kCallers>& ops) const;
@@ -102,7 +102,7 @@ void Sort::State::check_operands(const std::array<Operand, kCallers>& ops) const
 
 Sort::State::Resolved Sort::State::resolve(const std::array<Operand, kCallers>& ops) const {
   check_operands(ops);
-  const SortCallPlan& l = plan.layout;
+  const sort::Schedule& l = plan.layout;
   const Operand& s = ops[scratch];
   const vk::DeviceSize value_bytes = count * 4;
   const VkDescriptorBufferInfo words{s.buffer, s.offset + l.words_at, l.scratch_bytes - l.words_at};
@@ -138,9 +138,9 @@ Sort::State::Resolved Sort::State::resolve(const std::array<Operand, kCallers>& 
   return r;
 }
 
-Sort::Sort(const Context& context, const SortDesc& asked) : state_(std::make_unique<State>()) {
+Sort::Sort(const Context& context, const SortDesc& asked) : state_(make_state<State>()) {
   ContextState& c = state_of(context);
-  const SortSpec& spec = choose_sort(context, asked.variant, asked.dtype);
+  const sort::Spec& spec = choose_sort(context, asked.variant, asked.dtype);
   const SortDesc desc = check_sort_desc(asked);
   State& s = *state_;
   s.context = &c;
@@ -148,16 +148,16 @@ Sort::Sort(const Context& context, const SortDesc& asked) : state_(std::make_uni
   s.pairs = desc.pairs;
   s.count = desc.count;
   s.key_bytes = desc.count * size_of(desc.dtype);
-  const SortKnobs knobs{.polls = c.knobs.lookback_polls.value_or(kLookBackPolls),
-                        .tile = c.knobs.sort_tile,
-                        .force_address = c.knobs.force_address,
-                        .force_counting = c.knobs.force_counting};
-  if (spec.family != SortFamily::bitonic)
+  const sort::Knobs knobs{.polls = c.knobs.lookback_polls.value_or(kLookBackPolls),
+                          .tile = c.knobs.sort_tile,
+                          .force_address = c.knobs.force_address,
+                          .force_counting = c.knobs.force_counting};
+  if (spec.family != sort::Family::bitonic)
     s.ranking_ = to_string(sort_ranking(spec, c.facts, knobs));
   if (desc.count == 0) return;
   s.plan = sort_dispatches(spec, c.facts, desc.count, desc.dtype, desc.order, desc.bits, desc.pairs,
                            knobs);
-  for (const SortDispatch& d : s.plan.passes)
+  for (const sort::Dispatch& d : s.plan.passes)
     s.pipelines.push_back(c.pipelines->get({.module = d.module,
                                             .workgroup = d.workgroup,
                                             .unroll = d.items,
@@ -165,10 +165,6 @@ Sort::Sort(const Context& context, const SortDesc& asked) : state_(std::make_uni
                                             .sort_mode = d.sort_mode,
                                             .min_subgroup = d.min_subgroup}));
 }
-
-Sort::~Sort() = default;
-Sort::Sort(Sort&&) noexcept = default;
-Sort& Sort::operator=(Sort&&) noexcept = default;
 
 const std::string& Sort::variant() const {
   return state_->variant;
@@ -192,15 +188,15 @@ void Sort::record(VkCommandBuffer cmd, const Operand& keys_in, const Operand& ke
   const auto& d = s.context->dispatch();
   const VkPipelineLayout layout = s.context->pipelines->pushed_layout();
   for (std::size_t i = 0; i < s.plan.passes.size(); ++i) {
-    const SortDispatch& pass = s.plan.passes[i];
+    const sort::Dispatch& pass = s.plan.passes[i];
     if (i > 0) record_compute_barrier(d, cmd);  // a pass reads the last's
     d.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s.pipelines[i]);
-    std::array<const VkDescriptorBufferInfo*, kSortBindings> buffers{};
-    for (std::size_t b = 0; b < kSortBindings; ++b)
+    std::array<const VkDescriptorBufferInfo*, sort::kBindings> buffers{};
+    for (std::size_t b = 0; b < sort::kBindings; ++b)
       buffers[b] = &r.infos[static_cast<std::size_t>(pass.bindings[b])];
     record_pushed_buffers(*s.context, cmd, buffers);
     if (pass.by_address) {
-      SortAddressPush push{.operands = {}, .args = pass.push};
+      sort::AddressPush push{.operands = {}, .args = pass.push};
       for (std::size_t b = 0; b < push.operands.size(); ++b)
         push.operands[b] = r.addresses[static_cast<std::size_t>(pass.bindings[b])];
       d.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
@@ -215,7 +211,7 @@ void Sort::record(VkCommandBuffer cmd, const Operand& keys_in, const Operand& ke
 std::vector<CompiledPass> Sort::State::compiled() const {
   std::vector<CompiledPass> out;
   for (std::size_t i = 0; i < plan.passes.size(); ++i) {
-    const SortDispatch& p = plan.passes[i];
+    const sort::Dispatch& p = plan.passes[i];
     out.push_back(compiled_pass(*context->device, context->facts, pipelines[i], p.module,
                                 p.workgroup, p.grid));
   }

@@ -37,10 +37,10 @@ constexpr std::uint32_t kWideTileOverheadBytes = 2048 + 256 + 64;
 // 64-bit keys), and the overhead above; the ranking's counters beside them
 // (shaders/sort_rank_*.glsl): by ballots a row of 256 16-bit counters a subgroup; by counting, 4
 // counters and a scan word an invocation, and a word a key.
-SortTileBytes tile_bytes(SortRanking r, DType t, bool wide) {
-  SortTileBytes b{.fixed = wide ? kWideTileOverheadBytes : kTileOverheadBytes,
-                  .per_key = size_of(t) == 8 ? 8u : 4u};
-  if (r == SortRanking::ballots) {
+sort::TileBytes tile_bytes(sort::Ranking r, DType t, bool wide) {
+  sort::TileBytes b{.fixed = wide ? kWideTileOverheadBytes : kTileOverheadBytes,
+                    .per_key = size_of(t) == 8 ? 8u : 4u};
+  if (r == sort::Ranking::ballots) {
     b.per_subgroup = 256 * 2;
   } else {
     b.per_thread = 5 * 4;
@@ -54,7 +54,7 @@ std::uint32_t smallest_subgroup(const DeviceFacts& f) {
   return std::max<std::uint32_t>(s, 4);
 }
 
-SortLimits limits_of(const DeviceFacts& f) {
+sort::Limits limits_of(const DeviceFacts& f) {
   return {.shared_bytes = f.limits.maxComputeSharedMemorySize,
           .max_threads = std::min(f.limits.maxComputeWorkGroupInvocations,
                                   f.limits.maxComputeWorkGroupSize[0]),
@@ -66,8 +66,8 @@ SortLimits limits_of(const DeviceFacts& f) {
 // the ranking's counters (values are staged through the keys' shared memory after them, so pairs
 // take the same); the policy's invocations drop to 256 where their counter rows would take more
 // than half of it (small subgroups: more rows).
-DigitTileRequest digit_request(DType t, bool wide, SortRanking ranking,
-                               std::optional<SortTile> knob) {
+DigitTileRequest digit_request(DType t, bool wide, sort::Ranking ranking,
+                               std::optional<sort::Tile> knob) {
   const DigitTileTuning& row = find_digit_tuning(kDigitTiles, to_string(ranking), t);
   return {.wanted = knob.value_or(row.tile),
           .evidence = knob ? "the tool's XR_VK_SORT_TILE" : row.evidence,
@@ -77,52 +77,54 @@ DigitTileRequest digit_request(DType t, bool wide, SortRanking ranking,
 
 // The pass's module, named as shaders/CMakeLists.txt builds it from its stage's forms
 // (xreduce/sort_stages.h).
-std::string module_of(const SortPassPlan& p, DType t, bool by_address, SortRanking ranking) {
-  const SortStageForms& forms = sort_stage_forms(p.stage);
+std::string module_of(const sort::Pass& p, DType t, bool by_address, sort::Ranking ranking) {
+  const sort::StageForms& forms = sort_stage_forms(p.stage);
   std::string m(p.kernel);
   if (forms.keys) m += ".k" + std::to_string(8 * size_of(t));
   if (p.moves_values) m += ".pairs";
-  if (ranking == SortRanking::counting && forms.ranks) m += ".count";
+  if (ranking == sort::Ranking::counting && forms.ranks) m += ".count";
   if (by_address && forms.address) m += ".addr";
   return m;
 }
 
 }  // namespace
 
-std::string_view to_string(SortRanking r) {
-  return r == SortRanking::ballots ? "subgroup ballots" : "counting";
+std::string_view to_string(sort::Ranking r) {
+  return r == sort::Ranking::ballots ? "subgroup ballots" : "counting";
 }
 
-SortRanking sort_ranking(const SortSpec& spec, const DeviceFacts& f, const SortKnobs& knobs) {
-  if (knobs.force_counting) return SortRanking::counting;
-  return missing_reason(spec.ballot_needs, spec.threads, 0, f).empty() ? SortRanking::ballots
-                                                                       : SortRanking::counting;
+sort::Ranking sort_ranking(const sort::Spec& spec, const DeviceFacts& f, const sort::Knobs& knobs) {
+  if (knobs.force_counting) return sort::Ranking::counting;
+  return missing_reason(spec.ballot_needs, spec.threads, 0, f).empty() ? sort::Ranking::ballots
+                                                                       : sort::Ranking::counting;
 }
 
-SortPlanOptions sort_plan_options(const DeviceFacts& f, SortFamily family, DType t, bool wide,
-                                  SortRanking ranking, const SortKnobs& knobs) {
+sort::ScheduleOptions sort_plan_options(const DeviceFacts& f, sort::Family family, DType t,
+                                        bool wide, sort::Ranking ranking,
+                                        const sort::Knobs& knobs) {
   return xr::sort_plan_options(limits_of(f), family, t, wide, knobs.polls,
                                digit_request(t, wide, ranking, knobs.tile));
 }
 
-SortDispatches sort_dispatches(const SortSpec& spec, const DeviceFacts& f, std::uint64_t n, DType t,
-                               SortOrder order, BitRange bits, bool pairs, const SortKnobs& knobs) {
+sort::Plan sort_dispatches(const sort::Spec& spec, const DeviceFacts& f, std::uint64_t n, DType t,
+                           SortOrder order, BitRange bits, bool pairs, const sort::Knobs& knobs) {
   if (const std::string why = sort_count_refusal(spec.id(), spec.family, n); !why.empty())
     throw Error(ErrorCategory::unsupported, why);
   // By address, in core's wide form, past one binding or the narrow form's keys; never bitonic.
   const std::uint32_t binding = f.limits.maxStorageBufferRange;
   const bool by_address = sort_wide_form(spec.family, n, t, knobs.force_address, binding);
-  const SortRanking ranking = sort_ranking(spec, f, knobs);
-  const SortPlanOptions options = sort_plan_options(f, spec.family, t, by_address, ranking, knobs);
-  SortDispatches out{.passes = {},
-                     .by_address = by_address,
-                     .ranking = ranking,
-                     .layout = plan_sort_call(spec.family, n, t, pairs, bits, options)};
+  const sort::Ranking ranking = sort_ranking(spec, f, knobs);
+  const sort::ScheduleOptions options =
+      sort_plan_options(f, spec.family, t, by_address, ranking, knobs);
+  sort::Plan out{.passes = {},
+                 .by_address = by_address,
+                 .ranking = ranking,
+                 .layout = plan_sort_call(spec.family, n, t, pairs, bits, options)};
   if (const std::string why = sort_items_refusal(spec.id(), n, t, out.layout.items_bytes, binding);
       !why.empty())
     throw Error(ErrorCategory::unsupported, why);
   const std::uint32_t mode = sort_mode(t, order);
-  for (const SortPassPlan& p : out.layout.passes)
+  for (const sort::Pass& p : out.layout.passes)
     out.passes.push_back({.module = module_of(p, t, out.by_address, ranking),
                           .workgroup = p.threads,
                           .items = p.items,

@@ -16,16 +16,16 @@ constexpr std::uint32_t kLeastSortBytes = 256 * 4 * 4 + 2 * 1024;
 // holds 512 x 4 packed or 512 x 2 wide items.
 constexpr std::uint32_t kLeastBitonicBytes = 16 * 1024;
 
-constexpr SortSpec kSorts[] = {
-    {{"radix/reduce-then-scan", SortFamily::reduce_then_scan, 0, 256, kLeastSortBytes},
+constexpr sort::Spec kSorts[] = {
+    {{"radix/reduce-then-scan", sort::Family::reduce_then_scan, 0, 256, kLeastSortBytes},
      kBallotRankNeeds},
-    {{"radix/onesweep", SortFamily::onesweep, 0, 256, kLeastSortBytes}, kBallotRankNeeds},
-    {{"bitonic/smem", SortFamily::bitonic, 0, 256, kLeastBitonicBytes}, 0},
+    {{"radix/onesweep", sort::Family::onesweep, 0, 256, kLeastSortBytes}, kBallotRankNeeds},
+    {{"bitonic/smem", sort::Family::bitonic, 0, 256, kLeastBitonicBytes}, 0},
 };
 
 }  // namespace
 
-std::span<const SortSpec> sort_table() {
+std::span<const sort::Spec> sort_table() {
   return kSorts;
 }
 

@@ -14,13 +14,16 @@
 
 namespace xr::vulkan {
 
+namespace sort {
+using namespace xr::sort;  // core's schedule vocabulary, beside this API's plan
 // Core's row (needs: Need bits), and what ranking by subgroup ballots needs (0: it ranks no tile).
-struct SortSpec : SortRow {
+struct Spec : Row {
   std::uint32_t ballot_needs = 0;
 };
+}  // namespace sort
 
-std::span<const SortSpec> sort_table();
-inline const SortSpec* find_sort(std::string_view id) {
+std::span<const sort::Spec> sort_table();
+inline const sort::Spec* find_sort(std::string_view id) {
   return find_row(sort_table(), id);
 }
 

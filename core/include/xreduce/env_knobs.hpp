@@ -87,11 +87,11 @@ inline std::optional<std::pair<unsigned, unsigned>> parse_knob_pair(const char* 
 
 // <threads>x<items>: a sort's digit-pass tile, a multiple of 32 threads from 256 to 1024 and 1 to
 // 32 items (the range every API's digit pass builds for).
-inline std::optional<SortTile> parse_sort_tile_knob(const char* value) {
+inline std::optional<sort::Tile> parse_sort_tile_knob(const char* value) {
   const auto p = parse_knob_pair(value);
   if (!p || p->first < 256 || p->first > 1024 || p->first % 32 || p->second < 1 || p->second > 32)
     return std::nullopt;
-  return SortTile{p->first, p->second};
+  return sort::Tile{p->first, p->second};
 }
 
 // `example`: a tile the API's policy takes, shown in the line.

@@ -8,11 +8,11 @@
 //   [histograms: passes x 256 counts][tile counters: one per launch][status set 0: rows x 256]
 //   [status set 1: rows x 256][bins: passes x 2 x 256 counts][fallback count: 2 words]
 // (onesweep); [table: 256 x blocks counts] (reduce-then-scan); a count is one word, or two in the
-// wide form (SortPlanOptions::wide), and offsets count words. The init pass zeroes the words up to
-// the second status set; every other word is written before it is read. bitonic: the items first (n
-// padded to a power of two, at least one tile; 8 bytes each for keys up to 32 bits, 16 for 64-bit
-// keys), bound at binding 4 by every pass and written by the tile pass before any other reads them;
-// its words go unused.
+// wide form (sort::ScheduleOptions::wide), and offsets count words. The init pass zeroes the words
+// up to the second status set; every other word is written before it is read. bitonic: the items
+// first (n padded to a power of two, at least one tile; 8 bytes each for keys up to 32 bits, 16 for
+// 64-bit keys), bound at binding 4 by every pass and written by the tile pass before any other
+// reads them; its words go unused.
 #pragma once
 
 #include <array>
@@ -27,14 +27,15 @@
 
 namespace xr {
 
-enum class SortFamily : std::uint8_t { reduce_then_scan, onesweep, bitonic };
+namespace sort {
+enum class Family : std::uint8_t { reduce_then_scan, onesweep, bitonic };
 
 // A sort id in the table of an API that runs these passes: its family, what it needs of the
 // device (the API's requirement bits), the smallest workgroup its passes take and the least shared
 // memory its tiles take (the API's plan shrinks them to the device). LibraryVariants reads these.
-struct SortRow {
+struct Row {
   std::string_view name;
-  SortFamily family = SortFamily::onesweep;
+  Family family = Family::onesweep;
   std::uint32_t needs = 0;
   std::uint32_t threads = 256;
   std::uint32_t group_bytes = 0;
@@ -43,7 +44,7 @@ struct SortRow {
 
 // The operands a pass binds: the caller's four arrays, the alternates in scratch, the words and
 // the bitonic items (in scratch, at binding 4 where the radix passes bind the words).
-enum class SortOperand : std::uint8_t {
+enum class Operand : std::uint8_t {
   keys_in,
   keys_out,
   values_in,
@@ -53,28 +54,28 @@ enum class SortOperand : std::uint8_t {
   words,
   items
 };
-inline constexpr std::size_t kSortOperands = 8;
-inline constexpr std::size_t kSortBindings = 5;  // keys read, keys written, values ditto, words
-using SortBindings = std::array<SortOperand, kSortBindings>;
+inline constexpr std::size_t kOperands = 8;
+inline constexpr std::size_t kBindings = 5;  // keys read, keys written, values ditto, words
+using Bindings = std::array<Operand, kBindings>;
 
 // A pass's arguments, in this order as the shaders' push constants (shaders/sort_common.glsl)
 // and the kernels' arguments (kernels/sort_common.cl): the fields of xreduce/kernel/sort_args.h,
 // which all three include.
-struct SortArgs {
+struct Args {
 #define XR_SORT_ARG(name, initial) std::uint32_t name = initial;
 #include "xreduce/kernel/sort_args.h"
 #undef XR_SORT_ARG
 };
 
 // The stages of xreduce/sort_stages.h, in its order.
-enum class SortStage : std::uint8_t {
+enum class Stage : std::uint8_t {
 #define XR_SORT_STAGE(stage, ...) stage,
 #include "xreduce/sort_stages.h"
 #undef XR_SORT_STAGE
 };
 
 // The forms a stage's kernel is built in (xreduce/sort_stages.h says what each means).
-struct SortStageForms {
+struct StageForms {
   std::string_view kernel;  // sort_<stage>
   bool keys = false;        // one build per key width
   bool pairs = false;       // also one moving values
@@ -83,24 +84,26 @@ struct SortStageForms {
   bool items = false;       // on bitonic/smem's items
   bool tile = false;        // sorts tiles of items in shared memory
 };
-const SortStageForms& sort_stage_forms(SortStage s);
+}  // namespace sort
+const sort::StageForms& sort_stage_forms(sort::Stage s);
 // The stage whose kernel is `kernel` ("sort_onesweep"); nullptr for any other name.
-const SortStageForms* sort_stage_forms(std::string_view kernel);
+const sort::StageForms* sort_stage_forms(std::string_view kernel);
 
-struct SortPassPlan {
-  SortStage stage = SortStage::init;
+namespace sort {
+struct Pass {
+  Stage stage = Stage::init;
   std::string_view kernel;    // shaders/<kernel>.comp, opencl_backend/kernels/<kernel>.cl
   bool moves_values = false;  // the pass's pairs module (it reads and writes values)
   std::uint32_t threads = 256;
   std::uint32_t items = 1;
   std::uint64_t groups = 1;
-  SortBindings bindings{SortOperand::keys_in, SortOperand::keys_out, SortOperand::values_in,
-                        SortOperand::values_out, SortOperand::words};
-  SortArgs args;
+  Bindings bindings{Operand::keys_in, Operand::keys_out, Operand::values_in, Operand::values_out,
+                    Operand::words};
+  Args args;
 };
 
 // A tile: threads x items keys.
-struct SortTile {
+struct Tile {
   std::uint32_t threads = 256;
   std::uint32_t items = 16;
   std::uint64_t keys() const { return std::uint64_t{threads} * items; }
@@ -108,16 +111,16 @@ struct SortTile {
 
 // What the API decides: its tiles for this key and device, the reduce-then-scan's blocks (about
 // one resident wave), the histogram's workgroups and the look-back's patience.
-struct SortPlanOptions {
-  SortTile tile;                          // a digit pass's tile (threads >= 256)
-  SortTile histogram{256, 4};             // the histogram's workgroup and keys in flight
+struct ScheduleOptions {
+  Tile tile;                              // a digit pass's tile (threads >= 256)
+  Tile histogram{256, 4};                 // the histogram's workgroup and keys in flight
   std::uint64_t histogram_groups = 1024;  // at most
   std::uint64_t wave = 256;               // reduce-then-scan: blocks at most
   std::uint32_t scan_threads = 1024;      // reduce-then-scan: the table scan's workgroup
   std::uint32_t polls = 64;               // onesweep: polls before the fallback (0: at once)
   // bitonic: the shared-memory tile, powers of two (below one tile the plan halves its items
   // while half of it holds n).
-  SortTile bitonic{512, 8};
+  Tile bitonic{512, 8};
   // The radix sorts' wide form: 64-bit indices, and every count that may pass 2^32 (the
   // histograms, the bins, reduce-then-scan's table) in two words, low then high.
   bool wide = false;
@@ -125,8 +128,8 @@ struct SortPlanOptions {
   std::string tuning;
 };
 
-struct SortCallPlan {
-  std::vector<SortPassPlan> passes;
+struct Schedule {
+  std::vector<Pass> passes;
   std::uint64_t alternate_keys_at = 0;  // bytes into scratch
   std::uint64_t alternate_values_at = 0;
   std::uint64_t words_at = 0;
@@ -135,8 +138,9 @@ struct SortCallPlan {
   std::uint64_t tiles = 0;                    // onesweep: tiles of one call (all passes)
   std::uint64_t items_at = 0;                 // bitonic: bytes into scratch of the items
   std::uint64_t items_bytes = 0;              // bitonic: 0 for the radix sorts
-  std::string tuning;                         // SortPlanOptions::tuning
+  std::string tuning;                         // ScheduleOptions::tuning
 };
+}  // namespace sort
 
 // bitonic: an item's bytes, (rank, input position) for keys up to 32 bits, a 64-bit rank's two
 // words, the position and a word of padding for 64-bit keys.
@@ -144,7 +148,7 @@ inline std::uint64_t bitonic_item_bytes(DType t) {
   return size_of(t) == 8 ? 16 : 8;
 }
 
-// The largest n of the narrow form (SortPlanOptions::wide false): unsigned 32-bit indices and
+// The largest n of the narrow form (sort::ScheduleOptions::wide false): unsigned 32-bit indices and
 // counts, with a tile's reach past the last key (a tile holds fewer than 2^16 keys) still below
 // 2^32. The wide form's 64-bit indices and counts take the radix sorts to 2^40 keys (a tile's
 // index stays 32-bit). bitonic/smem pads n to a power of two, which its 32-bit indices must hold:
@@ -153,8 +157,8 @@ inline constexpr std::uint64_t kSortNarrowMaxKeys =
     (std::uint64_t{1} << 32) - (std::uint64_t{1} << 16);
 inline constexpr std::uint64_t kSortWideMaxKeys = std::uint64_t{1} << 40;
 inline constexpr std::uint64_t kBitonicPlanMaxKeys = std::uint64_t{1} << 31;
-inline constexpr std::uint64_t sort_plan_max_keys(SortFamily family) {
-  return family == SortFamily::bitonic ? kBitonicPlanMaxKeys : kSortWideMaxKeys;
+inline constexpr std::uint64_t sort_plan_max_keys(sort::Family family) {
+  return family == sort::Family::bitonic ? kBitonicPlanMaxKeys : kSortWideMaxKeys;
 }
 // Whether a radix sort of n keys needs the wide form.
 inline constexpr bool sort_needs_wide(std::uint64_t n) {
@@ -171,7 +175,7 @@ inline std::uint32_t sort_mode(DType t, SortOrder order) {
 
 // n in 1..sort_plan_max_keys(family), past kSortNarrowMaxKeys only with options.wide; `bits`
 // effective (effective_bits). Error(usage) otherwise.
-SortCallPlan plan_sort_call(SortFamily family, std::uint64_t n, DType t, bool pairs, BitRange bits,
-                            const SortPlanOptions& options);
+sort::Schedule plan_sort_call(sort::Family family, std::uint64_t n, DType t, bool pairs,
+                              BitRange bits, const sort::ScheduleOptions& options);
 
 }  // namespace xr

@@ -14,17 +14,19 @@ namespace xr {
 
 inline constexpr unsigned kRadixDigitBits = 8;  // 256 counters a digit: one thread each
 
+namespace sort {
 // The key arrays a pass reads or writes: the caller's input (never written), the caller's
 // output, and one alternate array of n keys (and values) in the temporary storage.
-enum class SortBuffer : std::uint8_t { input, output, alternate };
+enum class Buffer : std::uint8_t { input, output, alternate };
+}  // namespace sort
 
 // One digit pass of an LSD radix sort: the digit is bits [shift, shift + width) of the sort bits
 // (sort_keys.hpp).
 struct DigitPass {
   unsigned shift = 0;
   unsigned width = kRadixDigitBits;  // 1..8: the last pass takes the bits left
-  SortBuffer reads = SortBuffer::input;
-  SortBuffer writes = SortBuffer::output;
+  sort::Buffer reads = sort::Buffer::input;
+  sort::Buffer writes = sort::Buffer::output;
 };
 
 // The digit passes over `bits` (effective: begin < end), 8 bits a pass from bits.begin: the
@@ -46,18 +48,20 @@ struct RadixChunks {
 RadixChunks radix_chunks(std::size_t n, std::size_t tile, std::size_t wave,
                          std::size_t max_block_keys);
 
+namespace sort {
 // onesweep: a launch of a digit pass ranks one portion of whole tiles whose counts fit its status
 // words (at most `max_portion_keys` keys); the portions of a pass run in order, each reading
 // every digit's first index from one of two bin sets and writing the next portion's into the
 // other.
-struct SortPortion {
+struct Portion {
   std::size_t first_tile = 0;
   std::size_t tiles = 0;
   unsigned bins_in = 0;  // 0 or 1: the bin set read
   unsigned bins_out = 1;
 };
-std::vector<SortPortion> onesweep_portions(std::size_t n, std::size_t tile,
-                                           std::size_t max_portion_keys);
+}  // namespace sort
+std::vector<sort::Portion> onesweep_portions(std::size_t n, std::size_t tile,
+                                             std::size_t max_portion_keys);
 // onesweep's look-back: the predecessors one poll reads per digit, as independent loads (one
 // round trip's latency for all of them): 8 cost no more than 1 and walk back over many tiles in
 // fewer round trips; 32 are slower. Every API's onesweep reads this window: CUDA's template

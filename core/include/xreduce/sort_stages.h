@@ -1,6 +1,6 @@
-// The sort's stages, a row each in SortStage's order (xreduce/sort_passes.hpp), with the forms
+// The sort's stages, a row each in sort::Stage's order (xreduce/sort_passes.hpp), with the forms
 // each stage's kernel is built in: shaders/CMakeLists.txt reads the rows for the Vulkan modules;
-// C++ includes them for SortStage and sort_stage_forms, from which the module names
+// C++ includes them for sort::Stage and sort_stage_forms, from which the module names
 // (vk_sort_plan.cpp), the OpenCL builds (cl_sort_plan.cpp) and their preludes (cl_sources.cpp)
 // follow. A stage's kernel is sort_<stage> (shaders/sort_<stage>.comp,
 // opencl_backend/kernels/sort_<stage>.cl). The forms:

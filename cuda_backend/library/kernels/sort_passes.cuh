@@ -17,17 +17,17 @@ DigitOf<Bits> digit_of(const KeyCodec<Bits>& codec, const DigitPass& pass) {
 template <class Bits>
 RadixPassArgs<Bits> pass_args(const PassBuffers<Bits>& b, const DigitPass& pass, std::size_t n,
                               const KeyCodec<Bits>& codec) {
-  const auto keys_of = [&](SortBuffer which) -> Bits* {
-    return which == SortBuffer::output ? b.keys_out : b.alt_keys;
+  const auto keys_of = [&](sort::Buffer which) -> Bits* {
+    return which == sort::Buffer::output ? b.keys_out : b.alt_keys;
   };
-  const auto values_of = [&](SortBuffer which) -> std::uint32_t* {
-    return which == SortBuffer::output ? b.values_out : b.alt_values;
+  const auto values_of = [&](sort::Buffer which) -> std::uint32_t* {
+    return which == sort::Buffer::output ? b.values_out : b.alt_values;
   };
   RadixPassArgs<Bits> a{};
-  a.keys_in = pass.reads == SortBuffer::input ? b.keys_in : keys_of(pass.reads);
+  a.keys_in = pass.reads == sort::Buffer::input ? b.keys_in : keys_of(pass.reads);
   a.keys_out = keys_of(pass.writes);
   if (b.values_in) {
-    a.values_in = pass.reads == SortBuffer::input ? b.values_in : values_of(pass.reads);
+    a.values_in = pass.reads == sort::Buffer::input ? b.values_in : values_of(pass.reads);
     a.values_out = values_of(pass.writes);
   }
   a.n = n;

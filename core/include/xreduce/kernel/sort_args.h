@@ -1,4 +1,4 @@
-// The arguments of every sort pass, once for C++, GLSL and OpenCL C: core's SortArgs
+// The arguments of every sort pass, once for C++, GLSL and OpenCL C: core's sort::Args
 // (xreduce/sort_passes.hpp), the shaders' push constants (shaders/sort_common.glsl) and the
 // OpenCL kernels' argument (opencl_backend/kernels/sort_common.cl), field for field: 32-bit
 // words, in this order, no padding. The includer defines XR_SORT_ARG(name, initial) as its

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "xreduce/error.hpp"
+#include "xreduce/state_ptr.hpp"
 
 namespace xr::cuda {
 
@@ -16,9 +17,6 @@ class SmClock {
   // For the current device (cudaGetDevice): 16 bytes of mapped pinned memory for its readings.
   // Throws xr::Error: unavailable (no device), out_of_memory.
   SmClock();
-  ~SmClock();
-  SmClock(SmClock&&) noexcept;
-  SmClock& operator=(SmClock&&) noexcept;
 
   // The SM clock in MHz averaged over about `window_us` microseconds, enqueued on `stream` after
   // its earlier work and waited for. %globaltimer ticks every microsecond or so: the window
@@ -34,7 +32,7 @@ class SmClock {
   struct State;
 
  private:
-  std::unique_ptr<State> state_;
+  StatePtr<State> state_;
 };
 
 }  // namespace xr::cuda

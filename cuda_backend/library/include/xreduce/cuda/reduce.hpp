@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "xreduce/error.hpp"
+#include "xreduce/state_ptr.hpp"
 #include "xreduce/types.hpp"
 
 namespace xr::cuda {
@@ -37,9 +38,6 @@ class Reduce {
   explicit Reduce(const ReduceDesc& desc);
   // The same for a device whose limits were read already (the tool's context).
   Reduce(const ReduceDesc& desc, const DeviceLimits& device);
-  ~Reduce();
-  Reduce(Reduce&&) noexcept;
-  Reduce& operator=(Reduce&&) noexcept;
 
   const std::string& variant() const;
   // Bytes of device scratch enqueue() uses, from a 256-byte aligned address (as cudaMalloc
@@ -58,7 +56,7 @@ class Reduce {
   struct State;
 
  private:
-  std::unique_ptr<State> state_;
+  StatePtr<State> state_;
 };
 
 // The reduce ids the current device runs over `t` without overwriting the input, the library's

@@ -13,6 +13,7 @@
 
 #include "xreduce/error.hpp"
 #include "xreduce/primitive.hpp"
+#include "xreduce/state_ptr.hpp"
 #include "xreduce/types.hpp"
 
 namespace xr::cuda {
@@ -35,9 +36,6 @@ class Scan {
   explicit Scan(const ScanDesc& desc);
   // The same for a device whose limits were read already, with the tool's knobs.
   Scan(const ScanDesc& desc, const DeviceLimits& device, const ScanTuning& tuning);
-  ~Scan();
-  Scan(Scan&&) noexcept;
-  Scan& operator=(Scan&&) noexcept;
 
   const std::string& variant() const;
   // Whether float results are bitwise the same run to run: the look-back's order of summing
@@ -58,7 +56,7 @@ class Scan {
   struct State;
 
  private:
-  std::unique_ptr<State> state_;
+  StatePtr<State> state_;
 };
 
 // The scan ids the current device runs over `t`, the library's choice first, then the rest of

@@ -18,12 +18,15 @@
 #include "xreduce/error.hpp"
 #include "xreduce/primitive.hpp"
 #include "xreduce/sort_desc.hpp"
+#include "xreduce/state_ptr.hpp"
 #include "xreduce/types.hpp"
 
 namespace xr::cuda {
 
 struct DeviceLimits;  // the library's view of a device (read once by the tool)
-struct SortTuning;    // the tool's knobs (XR_CUB_SORT_COUNT)
+namespace sort {
+struct Tuning;  // the tool's knobs (XR_CUB_SORT_COUNT)
+}
 
 using SortDesc = xr::SortDesc;  // xreduce/sort_desc.hpp
 
@@ -34,10 +37,7 @@ class Sort {
   // unsupported (what the variant needs that the device lacks), unavailable (no device).
   explicit Sort(const SortDesc& desc);
   // The same for a device whose limits were read already, with the tool's knobs.
-  Sort(const SortDesc& desc, const DeviceLimits& device, const SortTuning& tuning);
-  ~Sort();
-  Sort(Sort&&) noexcept;
-  Sort& operator=(Sort&&) noexcept;
+  Sort(const SortDesc& desc, const DeviceLimits& device, const sort::Tuning& tuning);
 
   const std::string& variant() const;
   // Bytes of device temporary storage enqueue() uses, from a 256-byte aligned address (CUB's
@@ -59,7 +59,7 @@ class Sort {
   struct State;
 
  private:
-  std::unique_ptr<State> state_;
+  StatePtr<State> state_;
 };
 
 // The sort ids the current device runs over keys of `t`, the library's choice first, then the

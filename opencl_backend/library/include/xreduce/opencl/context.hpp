@@ -13,6 +13,7 @@
 
 #include "xreduce/error.hpp"
 #include "xreduce/primitive.hpp"
+#include "xreduce/state_ptr.hpp"
 #include "xreduce/types.hpp"
 
 namespace xr::opencl {
@@ -25,11 +26,6 @@ class Context {
   // Throws xr::Error: usage (a null handle, a device not in the context), unsupported (a device
   // before OpenCL 1.2).
   Context(cl_context context, cl_device_id device);
-  ~Context();
-  Context(Context&&) noexcept;
-  Context& operator=(Context&&) noexcept;
-  Context(const Context&) = delete;
-  Context& operator=(const Context&) = delete;
 
   const std::string& device_name() const;
   // The variants of `primitive` this device can run over `t`, fastest first.
@@ -43,7 +39,7 @@ class Context {
  private:
   explicit Context(std::unique_ptr<ContextState> state);
   friend Context make_context(cl_context context, cl_device_id device, OpenClKnobs knobs);
-  std::unique_ptr<ContextState> state_;
+  StatePtr<ContextState> state_;
 };
 
 }  // namespace xr::opencl

@@ -12,6 +12,7 @@
 
 #include "xreduce/compiled.hpp"
 #include "xreduce/opencl/context.hpp"
+#include "xreduce/state_ptr.hpp"
 
 namespace xr::opencl {
 
@@ -28,9 +29,6 @@ class Reduce {
   // Builds the kernels it needs. Throws xr::Error: usage (count 0, an unknown id), unsupported
   // (the device cannot run the variant or the type, named).
   Reduce(const Context& context, const ReduceDesc& desc);
-  ~Reduce();
-  Reduce(Reduce&&) noexcept;
-  Reduce& operator=(Reduce&&) noexcept;
 
   const std::string& variant() const;
   DType result_dtype() const;          // the accumulator at byte 0 of the output
@@ -49,7 +47,7 @@ class Reduce {
 
  private:
   struct State;
-  std::unique_ptr<State> state_;
+  StatePtr<State> state_;
 };
 
 }  // namespace xr::opencl

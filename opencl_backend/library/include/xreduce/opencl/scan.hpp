@@ -12,6 +12,7 @@
 
 #include "xreduce/compiled.hpp"
 #include "xreduce/opencl/context.hpp"
+#include "xreduce/state_ptr.hpp"
 
 namespace xr::opencl {
 
@@ -27,9 +28,6 @@ struct ScanDesc {
 class Scan {
  public:
   Scan(const Context& context, const ScanDesc& desc);
-  ~Scan();
-  Scan(Scan&&) noexcept;
-  Scan& operator=(Scan&&) noexcept;
 
   const std::string& variant() const;
   std::uint64_t scratch_size() const;
@@ -47,7 +45,7 @@ class Scan {
 
  private:
   struct State;
-  std::unique_ptr<State> state_;
+  StatePtr<State> state_;
 };
 
 }  // namespace xr::opencl

@@ -16,6 +16,7 @@
 #include "xreduce/opencl/context.hpp"
 #include "xreduce/opencl/diagnostics.hpp"
 #include "xreduce/sort_desc.hpp"
+#include "xreduce/state_ptr.hpp"
 
 namespace xr::opencl {
 
@@ -37,9 +38,6 @@ class Sort {
   // lacks for this variant and key type, more keys than the plans take), usage (an unknown
   // variant id, a bit range past the key).
   Sort(const Context& context, const SortDesc& desc);
-  ~Sort();
-  Sort(Sort&&) noexcept;
-  Sort& operator=(Sort&&) noexcept;
 
   const std::string& variant() const;
   // Bytes of scratch enqueue() takes (the alternate keys and values, the digit counts and the
@@ -66,7 +64,7 @@ class Sort {
 
  private:
   struct State;
-  std::unique_ptr<State> state_;
+  StatePtr<State> state_;
 };
 
 }  // namespace xr::opencl

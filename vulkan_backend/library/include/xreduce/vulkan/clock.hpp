@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "xreduce/state_ptr.hpp"
 #include "xreduce/vulkan/context.hpp"
 #include "xreduce/vulkan/operand.hpp"
 
@@ -29,9 +30,6 @@ class SmClock {
   // Throws xr::Error(unsupported) unless the device was created with VK_KHR_shader_clock's
   // shaderSubgroupClock and shaderDeviceClock (Context::clock_supported()).
   explicit SmClock(const Context& context);
-  ~SmClock();
-  SmClock(SmClock&&) noexcept;
-  SmClock& operator=(SmClock&&) noexcept;
 
   // Records one probe into `cmd` writing its Reading to `result` (an address or a buffer range
   // of kResultBytes, aligned to Context::operand_alignment()). Its window lasts `window` ticks of
@@ -54,7 +52,7 @@ class SmClock {
   struct State;
 
  private:
-  std::unique_ptr<State> state_;
+  StatePtr<State> state_;
 };
 
 // How long to keep a device busy to find the clock it works at (peak_mhz). Vulkan has no query

@@ -13,6 +13,7 @@
 
 #include "xreduce/error.hpp"
 #include "xreduce/primitive.hpp"
+#include "xreduce/state_ptr.hpp"
 #include "xreduce/types.hpp"
 
 namespace xr::vulkan {
@@ -45,11 +46,6 @@ class Context {
   // that is not the instance's), unavailable (no Vulkan 1.2 function table). Every field is
   // checked before the library calls the driver with it.
   explicit Context(const ContextInfo& info);
-  ~Context();
-  Context(Context&&) noexcept;
-  Context& operator=(Context&&) noexcept;
-  Context(const Context&) = delete;
-  Context& operator=(const Context&) = delete;
 
   // The device's name, as its properties give it.
   const std::string& device_name() const;
@@ -72,7 +68,7 @@ class Context {
  private:
   explicit Context(std::unique_ptr<ContextState> state);
   friend Context make_context(std::unique_ptr<ContextState> state);
-  std::unique_ptr<ContextState> state_;
+  StatePtr<ContextState> state_;
 };
 
 }  // namespace xr::vulkan

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "xreduce/compiled.hpp"
+#include "xreduce/state_ptr.hpp"
 #include "xreduce/types.hpp"
 #include "xreduce/vulkan/context.hpp"
 #include "xreduce/vulkan/operand.hpp"
@@ -29,9 +30,6 @@ class Reduce {
   // Throws xr::Error(unsupported) naming what the device lacks, Error(usage) for an unknown
   // variant id or a count of 0.
   Reduce(const Context& context, const ReduceDesc& desc);
-  ~Reduce();
-  Reduce(Reduce&&) noexcept;
-  Reduce& operator=(Reduce&&) noexcept;
 
   VkDeviceSize scratch_size() const;
   const std::string& variant() const;
@@ -52,7 +50,7 @@ class Reduce {
   struct State;
 
  private:
-  std::unique_ptr<State> state_;
+  StatePtr<State> state_;
 };
 
 }  // namespace xr::vulkan

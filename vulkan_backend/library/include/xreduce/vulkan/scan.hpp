@@ -12,6 +12,7 @@
 
 #include "xreduce/compiled.hpp"
 #include "xreduce/primitive.hpp"
+#include "xreduce/state_ptr.hpp"
 #include "xreduce/types.hpp"
 #include "xreduce/vulkan/context.hpp"
 #include "xreduce/vulkan/operand.hpp"
@@ -31,9 +32,6 @@ class Scan {
   // Plans the passes and creates their pipelines. Throws xr::Error(unsupported) naming what the
   // device lacks for this variant and dtype, Error(usage) for an unknown variant id.
   Scan(const Context& context, const ScanDesc& desc);
-  ~Scan();
-  Scan(Scan&&) noexcept;
-  Scan& operator=(Scan&&) noexcept;
 
   // Bytes of scratch the caller provides to record(): phase one of the two-phase call.
   VkDeviceSize scratch_size() const;
@@ -65,7 +63,7 @@ class Scan {
   struct State;
 
  private:
-  std::unique_ptr<State> state_;
+  StatePtr<State> state_;
 };
 
 }  // namespace xr::vulkan

@@ -14,6 +14,7 @@
 
 #include "xreduce/primitive.hpp"
 #include "xreduce/sort_desc.hpp"
+#include "xreduce/state_ptr.hpp"
 #include "xreduce/types.hpp"
 #include "xreduce/vulkan/context.hpp"
 #include "xreduce/vulkan/diagnostics.hpp"
@@ -30,9 +31,6 @@ class Sort {
   // sorts, 2^31 and one binding of items for bitonic/smem), usage (an unknown variant id, a bit
   // range past the key).
   Sort(const Context& context, const SortDesc& desc);
-  ~Sort();
-  Sort(Sort&&) noexcept;
-  Sort& operator=(Sort&&) noexcept;
 
   const std::string& variant() const;
   // Bytes of scratch record() takes (the alternate keys and values, the digit counts and the
@@ -61,7 +59,7 @@ class Sort {
   struct State;
 
  private:
-  std::unique_ptr<State> state_;
+  StatePtr<State> state_;
 };
 
 }  // namespace xr::vulkan
