@@ -64,6 +64,8 @@ OpenClKnobs read_opencl_knobs() {
     if (!k.sort_tile) keep_first_error(k.error, sort_tile_knob_error("XR_CL_SORT_TILE", "768x10"));
   }
   read_choice_knob(k.set, "XR_CL_SUBGROUPS", "auto", "single", k.single_subgroups, k.error);
+  read_choice_knob(k.set, "XR_CL_LOCAL_MEMORY", "probe", "reported", k.reported_local_memory,
+                   k.error);
   read_choice_knob(k.set, "XR_CL_SORT_WIDE", "0", "1", k.sort_wide, k.error);
   return k;
 }
@@ -72,7 +74,7 @@ OpenClKnobs read_opencl_knobs() {
 
 Platforms enumerate_devices() {
   keep_pocl_cache_inside_ours();
-  const bool single_subgroups = read_opencl_knobs().single_subgroups;
+  const FactsOptions facts_options = read_opencl_knobs().facts_options();
   Platforms out;
   cl_uint count = 0;
   const cl_int status = clGetPlatformIDs(0, nullptr, &count);
@@ -91,7 +93,7 @@ Platforms enumerate_devices() {
     for (cl_device_id id : ids) {
       try {
         out.devices.push_back(
-            query_facts(platform, id, static_cast<int>(out.devices.size()), single_subgroups));
+            query_facts(platform, id, static_cast<int>(out.devices.size()), facts_options));
       } catch (const std::exception& e) {
         out.problems.push_back(e.what());
       }

@@ -24,7 +24,7 @@ std::unique_ptr<ContextState> context_state(cl_context context, cl_device_id dev
     throw Error(ErrorCategory::usage, "xreduce::opencl: a null cl_context or cl_device_id");
   auto state = std::make_unique<ContextState>();
   state->context = context;
-  state->facts = query_facts(platform_of(device), device, 0, knobs.single_subgroups);
+  state->facts = query_facts(platform_of(device), device, 0, knobs.facts_options());
   state->knobs = std::move(knobs);
   state->programs =
       std::make_unique<Programs>(context, state->facts, state->knobs.program_options());

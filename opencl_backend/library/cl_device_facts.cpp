@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cl_check.hpp"
+#include "cl_local_memory.hpp"
 
 namespace xr::opencl {
 namespace {
@@ -68,7 +69,9 @@ void add_properties(DeviceFacts& f) {
   p.emplace_back("64-bit atomics", f.int64_atomics() ? "yes" : "no");
   p.emplace_back("UUID", f.info.uuid.empty() ? "not reported (no cl_khr_device_uuid)" : "yes");
   p.emplace_back("max work-group", std::to_string(f.max_work_group));
-  p.emplace_back("local memory", std::to_string(f.local_memory) + " bytes");
+  p.emplace_back("local memory", std::to_string(f.local_memory) + " bytes reported, " +
+                                     std::to_string(f.working_local()) +
+                                     " working: " + f.local_memory_note);
   p.emplace_back("timer resolution", std::to_string(f.timer_resolution_ns) + " ns");
 }
 
@@ -137,7 +140,7 @@ std::string platform_string(cl_platform_id platform, cl_platform_info what) {
 }
 
 DeviceFacts query_facts(cl_platform_id platform, cl_device_id device, int index,
-                        bool single_subgroups) {
+                        const FactsOptions& options) {
   DeviceFacts f;
   f.platform = platform;
   f.device = device;
@@ -167,7 +170,14 @@ DeviceFacts query_facts(cl_platform_id platform, cl_device_id device, int index,
         static_cast<int>(device_value<cl_uint>(device, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV));
   }
   // NVIDIA's compiler takes inline PTX in OpenCL C: its warps are the sub-groups.
-  choose_subgroups(f, single_subgroups);
+  choose_subgroups(f, options.single_subgroups);
+  if (options.probe_local_memory) {
+    f.working_local_memory =
+        working_local_memory(f, KernelCache::from_environment(), f.local_memory_note);
+  } else {
+    f.working_local_memory = f.local_memory;
+    f.local_memory_note = "as reported (XR_CL_LOCAL_MEMORY=reported)";
+  }
   add_properties(f);
   return f;
 }

@@ -4,6 +4,7 @@
 
 #include <CL/cl.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -29,8 +30,12 @@ struct DeviceFacts {
   cl_device_type type = 0;
   std::uint64_t global_memory = 0;
   std::uint64_t max_allocation = 0;  // CL_DEVICE_MAX_MEM_ALLOC_SIZE
-  std::uint64_t local_memory = 0;    // bytes per work-group
-  std::uint64_t cache_bytes = 0;     // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE (L2 on NVIDIA)
+  std::uint64_t local_memory = 0;    // bytes per work-group, CL_DEVICE_LOCAL_MEM_SIZE
+  // What a sort's tiles may take, at least local_memory (cl_local_memory.hpp), and how it was
+  // found.
+  std::uint64_t working_local_memory = 0;
+  std::string local_memory_note;
+  std::uint64_t cache_bytes = 0;  // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE (L2 on NVIDIA)
   std::size_t max_work_group = 0;
   std::uint32_t compute_units = 0;
   std::uint32_t max_clock_mhz = 0;  // CL_DEVICE_MAX_CLOCK_FREQUENCY
@@ -43,12 +48,20 @@ struct DeviceFacts {
   bool fp64() const { return has("cl_khr_fp64"); }
   bool int64_atomics() const { return has("cl_khr_int64_base_atomics"); }
   int subgroup_size() const { return subgroups == SubgroupPath::nvidia_ptx ? 32 : 1; }
+  std::uint64_t working_local() const { return std::max(local_memory, working_local_memory); }
 };
 
-// `single_subgroups`: sub-groups of one work-item even where NVIDIA's warps build
-// (OpenClKnobs::single_subgroups).
+// How query_facts learns what the device's tiles may take.
+struct FactsOptions {
+  // Sub-groups of one work-item even where NVIDIA's warps build (OpenClKnobs::single_subgroups).
+  bool single_subgroups = false;
+  // The local memory a work-group gets, probed (cl_local_memory.hpp); false: the reported size
+  // (OpenClKnobs::reported_local_memory).
+  bool probe_local_memory = true;
+};
+
 DeviceFacts query_facts(cl_platform_id platform, cl_device_id device, int index,
-                        bool single_subgroups = false);
+                        const FactsOptions& options = {});
 
 // clGetDeviceInfo / clGetPlatformInfo of a string.
 std::string device_string(cl_device_id device, cl_device_info what);

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "cl_device_facts.hpp"
 #include "cl_scan_table.hpp"
 #include "xreduce/sort_passes.hpp"
 
@@ -39,12 +40,18 @@ struct OpenClKnobs {
   // XR_CL_SUBGROUPS=single: sub-groups of one work-item on every device, NVIDIA's too, whose
   // warps otherwise reach OpenCL C by inline PTX: what warps give OpenCL kernels (the experiment).
   bool single_subgroups = false;
+  // XR_CL_LOCAL_MEMORY=reported: the sorts' tiles within CL_DEVICE_LOCAL_MEM_SIZE, not the
+  // probed working size (cl_local_memory.hpp): the experiment beside the default.
+  bool reported_local_memory = false;
   std::vector<std::pair<std::string, std::string>> set;  // the knobs given, as given
   std::string error;  // the first malformed value's line; every reduce and scan is refused
 
   // What every built-in program is built with beyond its own options (-DXR_VLOAD,
   // build_options).
   std::string program_options() const;
+  FactsOptions facts_options() const {
+    return {.single_subgroups = single_subgroups, .probe_local_memory = !reported_local_memory};
+  }
 };
 
 }  // namespace xr::opencl

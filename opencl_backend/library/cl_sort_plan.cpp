@@ -51,7 +51,7 @@ sort::TileBytes tile_bytes(std::uint32_t key_words, bool wide, bool subgroups) {
 }
 
 sort::Limits limits_of(const DeviceFacts& f) {
-  return {.shared_bytes = f.local_memory,
+  return {.shared_bytes = f.working_local(),
           .max_threads = static_cast<std::uint32_t>(
               std::min<std::size_t>(f.max_work_group, std::numeric_limits<std::uint32_t>::max())),
           .subgroup = static_cast<std::uint32_t>(f.subgroup_size()),
@@ -103,8 +103,13 @@ KernelKey key_of(const sort::Pass& p, DType t, bool wide_form) {
 sort::ScheduleOptions sort_plan_options(const DeviceFacts& f, sort::Family family, DType t,
                                         bool wide, std::uint32_t polls,
                                         std::optional<sort::Tile> tile) {
-  return xr::sort_plan_options(limits_of(f), family, t, wide, polls,
-                               digit_request(f, t, wide, tile));
+  sort::ScheduleOptions o =
+      xr::sort_plan_options(limits_of(f), family, t, wide, polls, digit_request(f, t, wide, tile));
+  o.tuning += "; local memory " + std::to_string(f.working_local()) + " bytes" +
+              (f.working_local() > f.local_memory
+                   ? " working, " + std::to_string(f.local_memory) + " reported"
+                   : " as reported");
+  return o;
 }
 
 sort::Plan sort_launches(const sort::Spec& spec, const DeviceFacts& f, std::uint64_t n, DType t,

@@ -332,4 +332,19 @@ TEST_CASE("inspect: an OpenCL sort says its tuning entry too", "[cli][inspect][o
   const std::string tuning = j["rows"][0]["tuning"].get<std::string>();
   CHECK_THAT(tuning, Catch::StartsWith("digit tile "));
   CHECK_THAT(tuning, Catch::Contains("not measured"));
+  // The local memory its tiles were fitted to: pocl's, a CPU device's, as it reports it.
+  CHECK_THAT(tuning, Catch::Matches(".*; local memory [0-9]+ bytes as reported"));
+}
+
+TEST_CASE("list: an OpenCL device names the local memory it reports and what its sorts take",
+          "[cli][list][opencl]") {
+  require_backend_or_skip("opencl");
+  const Result r = xreduce({"list"});
+  REQUIRE(r.code == 0);
+  // pocl, a CPU device: its own size, not probed.
+  const std::size_t at = r.out.find("local memory ");
+  REQUIRE(at != std::string::npos);
+  const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+  CHECK_THAT(line, Catch::Contains(" bytes reported, ") &&
+                       Catch::EndsWith(" working: as reported (not a GPU: not probed)"));
 }

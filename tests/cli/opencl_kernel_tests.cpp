@@ -127,7 +127,9 @@ TEST_CASE("malformed OpenCL knobs refuse the call with one line", "[cli][opencl]
         std::tuple{"XR_SCAN_ONE_GROUP_MAX", "4K", "scan",
                    "XR_SCAN_ONE_GROUP_MAX must be a whole number"},
         std::tuple{"XR_CL_VECTOR_LOADS", "wide", "reduce",
-                   "XR_CL_VECTOR_LOADS must be pointer or vload"}}) {
+                   "XR_CL_VECTOR_LOADS must be pointer or vload"},
+        std::tuple{"XR_CL_LOCAL_MEMORY", "all", "reduce",
+                   "XR_CL_LOCAL_MEMORY must be probe or reported"}}) {
     CAPTURE(name, value);
     setenv(name, value, 1);
     expect_error(

@@ -5,7 +5,10 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <string_view>
 
 #include "xreduce/sort_plan.hpp"
 
@@ -13,6 +16,7 @@
 #include "vk_sort_plan.hpp"
 #endif
 #ifdef XR_TEST_OPENCL
+#include "cl_local_memory.hpp"
 #include "cl_sort_plan.hpp"
 #endif
 
@@ -186,5 +190,57 @@ TEST_CASE("OpenCL's onesweep builds with core's window and mode", "[unit][sort][
       CHECK(p.key.unroll == 18);
     }
   CHECK(onesweep);
+}
+
+TEST_CASE("OpenCL's digit tiles take the local memory a probe found past the reported size",
+          "[unit][sort][opencl]") {
+  using xr::DType;
+  namespace sort = xr::sort;
+  const auto reported = opencl_device("gpu", true, 49152, 1024, false);
+  auto probed = reported;
+  probed.working_local_memory = 98304;
+  const auto plan = [](const xr::opencl::DeviceFacts& f, std::optional<sort::Tile> knob) {
+    return xr::opencl::sort_plan_options(f, sort::Family::onesweep, DType::u32, false, 64, knob);
+  };
+  // The tuning table's tile fits either way; a knob's larger tile only where the probe found room.
+  CHECK(same(plan(probed, {}).tile, {512, 18}));
+  CHECK(same(plan(reported, sort::Tile{512, 24}).tile, {512, 19}));
+  CHECK(same(plan(probed, sort::Tile{512, 24}).tile, {512, 24}));
+  CHECK_THAT(plan(probed, {}).tuning,
+             Catch::Matchers::EndsWith("; local memory 98304 bytes working, 49152 reported"));
+  CHECK_THAT(plan(reported, {}).tuning,
+             Catch::Matchers::EndsWith("; local memory 49152 bytes as reported"));
+}
+
+TEST_CASE("OpenCL's local-memory probe runs on a device and a CPU device keeps its own size",
+          "[unit][sort][opencl][device]") {
+  cl_platform_id platform = nullptr;
+  cl_device_id device = nullptr;
+  cl_uint platforms = 0, devices = 0;
+  if (clGetPlatformIDs(1, &platform, &platforms) != CL_SUCCESS || platforms == 0 ||
+      clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, &devices) != CL_SUCCESS ||
+      devices == 0) {
+    const char* required = std::getenv("XR_TEST_REQUIRE_BACKENDS");
+    if (required && std::string_view(required).find("opencl") != std::string_view::npos)
+      FAIL("no OpenCL device, and XR_TEST_REQUIRE_BACKENDS requires one");
+    std::puts("skipped: no OpenCL device");
+    std::exit(77);
+  }
+  const xr::opencl::DeviceFacts f =
+      xr::opencl::query_facts(platform, device, 0, {.probe_local_memory = false});
+  CAPTURE(f.info.name, f.local_memory);
+  // Half the reported size, in several work-groups a compute unit: every word its group's own.
+  const xr::opencl::LocalMemoryProbe probe =
+      xr::opencl::probe_local_memory(f, std::min<std::uint64_t>(f.local_memory / 2, 16384));
+  CHECK(probe.works);
+  CHECK(probe.why.empty());
+  std::string note;
+  const std::uint64_t working = xr::opencl::working_local_memory(f, xr::KernelCache(), note);
+  if ((f.type & CL_DEVICE_TYPE_GPU) == 0) {
+    CHECK(working == f.local_memory);
+    CHECK(note == "as reported (not a GPU: not probed)");
+  } else {
+    CHECK(working >= f.local_memory);
+  }
 }
 #endif
