@@ -6,6 +6,7 @@
 #include "cl_check.hpp"
 #include "cl_device_facts.hpp"
 #include "cl_handles.hpp"
+#include "cl_programs.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::opencl {
@@ -36,21 +37,6 @@ constexpr std::size_t kProbeLanes = 256;
 constexpr std::size_t kGroupsPerUnit = 4;  // more than fit at once: several resident per unit
 constexpr cl_uint kSpin = 4096;
 
-std::string build_log_of(cl_program program, cl_device_id device) {
-  std::size_t size = 0;
-  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) !=
-          CL_SUCCESS ||
-      size <= 1)
-    return {};
-  std::string log(size, '\0');
-  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
-  while (!log.empty() && (log.back() == '\0' || log.back() == '\n' || log.back() == ' '))
-    log.pop_back();
-  for (char& c : log)
-    if (c == '\n') c = ' ';
-  return log.size() > 200 ? log.substr(0, 200) + "..." : log;
-}
-
 // The probe's steps; throws Error with the failing call, which the caller turns into the answer.
 LocalMemoryProbe run_probe(const DeviceFacts& f, std::uint64_t bytes) {
   const cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
@@ -66,7 +52,9 @@ LocalMemoryProbe run_probe(const DeviceFacts& f, std::uint64_t bytes) {
   if (const cl_int built =
           clBuildProgram(program.get(), 1, &f.device, options.c_str(), nullptr, nullptr);
       built != CL_SUCCESS) {
-    const std::string log = build_log_of(program.get(), f.device);
+    std::string log = build_log(program.get(), f.device);
+    std::replace(log.begin(), log.end(), '\n', ' ');
+    if (log.size() > 200) log = log.substr(0, 200) + "...";
     return {false, "does not build (" + error_name(built) + ")" + (log.empty() ? "" : ": " + log)};
   }
   KernelOwner kernel(XR_CL_CREATE(clCreateKernel(program.get(), "local_memory_probe", status)));

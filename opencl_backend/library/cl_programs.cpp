@@ -18,16 +18,6 @@ std::string dtype_define(DType t) {
   return "-DT_" + s;
 }
 
-std::string build_log(cl_program program, cl_device_id device) {
-  std::size_t size = 0;
-  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) != CL_SUCCESS)
-    return {};
-  std::string log(size, '\0');
-  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
-  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
-  return log;
-}
-
 // The binary of a built program for its one device.
 std::string binary_of(cl_program program) {
   std::size_t size = 0;
@@ -52,6 +42,16 @@ std::string first_lines(const std::string& log) {
 }
 
 }  // namespace
+
+std::string build_log(cl_program program, cl_device_id device) {
+  std::size_t size = 0;
+  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) != CL_SUCCESS)
+    return {};
+  std::string log(size, '\0');
+  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+  return log;
+}
 
 Programs::Programs(cl_context context, const DeviceFacts& facts, std::string defines)
     : context_(context),

@@ -15,6 +15,10 @@
 
 namespace xr::opencl {
 
+// The driver's build log of `program` for `device`, its trailing NULs and newlines dropped; empty
+// where there is none.
+std::string build_log(cl_program program, cl_device_id device);
+
 // One built-in kernel build: kernels/<kernel>.cl after common.cl and group.cl, with -D options.
 struct KernelKey {
   std::string kernel;  // "smem_sequential"
