@@ -20,8 +20,8 @@ namespace xr::opencl {
 
 struct DeviceFacts;
 
-// The candidates, largest first: a digit tile of CUDA's shape and more, two or three work-groups
-// to a compute unit of an H100's or H200's 228 KiB.
+// The candidates, largest first: a digit tile of CUDA's shape and more, so that two or three
+// work-groups share a compute unit whose shared memory holds 228 KiB (compute capability 9.0).
 inline constexpr std::uint64_t kLocalMemoryCandidates[] = {96 * 1024, 64 * 1024};
 
 struct LocalMemoryProbe {
