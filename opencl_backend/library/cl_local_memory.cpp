@@ -127,7 +127,8 @@ std::uint64_t working_local_memory(const DeviceFacts& f, const KernelCache& cach
     std::string why;
     if (cached_probe(f, cache, bytes, why)) {
       note = "probed: a kernel of " + std::to_string(bytes) +
-             " bytes of __local runs in several work-groups a compute unit, each with its own";
+             " bytes of __local runs in several work-groups a compute unit, each reading back "
+             "a pattern of its own";
       return bytes;
     }
     if (failed.empty()) failed = std::to_string(bytes) + " bytes " + why;
