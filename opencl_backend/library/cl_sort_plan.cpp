@@ -22,7 +22,11 @@ constexpr DigitTileTuning kDigitTiles[] = {
      {512, 18},
      "H200, 2^28 u32 keys / pairs, radix/onesweep 7.10 / 13.33 ms (lib/cub 6.32 / 7.45 in the "
      "same sessions), the fastest of 9 ballot tiles from 256 x 30 to 640 x 14 and of 9 match.any "
-     "tiles"},
+     "tiles; with the probed local memory the keys' best of 7 more, 512 x 22, ran 7.07",
+     {768, 14},
+     "H200, 2^28 u32 pairs, radix/onesweep 11.99 ms (lib/cub 7.41 in the same session; 512 x 18 "
+     "13.25), the fastest of 6 tiles past 48 KiB from 512 x 20 to 1024 x 12, in the local memory "
+     "the probe finds"},
     {"sub-groups", 8, {512, 9}, "half the 32-bit keys' items; not measured"},
     {"no sub-groups",
      4,
@@ -67,14 +71,14 @@ std::string width_define(DType t) {
 
 // A digit pass's tile: the tuning table's, or `tile`, within the device's work-group and local
 // memory.
-DigitTileRequest digit_request(const DeviceFacts& f, DType t, bool wide,
+DigitTileRequest digit_request(const DeviceFacts& f, DType t, bool wide, bool pairs,
                                std::optional<sort::Tile> tile) {
   const std::uint32_t key_words = size_of(t) == 8 ? 2 : 1;
   const bool subgroups = f.subgroup_size() > 1;
   const DigitTileTuning& row =
       find_digit_tuning(kDigitTiles, subgroups ? "sub-groups" : "no sub-groups", t);
-  return {.wanted = tile.value_or(row.tile),
-          .evidence = tile ? "the tool's XR_CL_SORT_TILE" : row.evidence,
+  return {.wanted = tile.value_or(row.tile_for(pairs)),
+          .evidence = tile ? "the tool's XR_CL_SORT_TILE" : row.evidence_for(pairs),
           .bytes = tile_bytes(key_words, wide, subgroups),
           .capped = true};
 }
@@ -102,9 +106,9 @@ KernelKey key_of(const sort::Pass& p, DType t, bool wide_form) {
 
 sort::ScheduleOptions sort_plan_options(const DeviceFacts& f, sort::Family family, DType t,
                                         bool wide, std::uint32_t polls,
-                                        std::optional<sort::Tile> tile) {
-  sort::ScheduleOptions o =
-      xr::sort_plan_options(limits_of(f), family, t, wide, polls, digit_request(f, t, wide, tile));
+                                        std::optional<sort::Tile> tile, bool pairs) {
+  sort::ScheduleOptions o = xr::sort_plan_options(limits_of(f), family, t, wide, polls,
+                                                  digit_request(f, t, wide, pairs, tile));
   o.tuning += "; local memory " + std::to_string(f.working_local()) + " bytes" +
               (f.working_local() > f.local_memory
                    ? " working, " + std::to_string(f.local_memory) + " reported"
@@ -120,7 +124,7 @@ sort::Plan sort_launches(const sort::Spec& spec, const DeviceFacts& f, std::uint
   const bool wide = sort_wide_form(spec.family, n, t, force_wide);
   sort::Plan out;
   out.layout = plan_sort_call(spec.family, n, t, pairs, bits,
-                              sort_plan_options(f, spec.family, t, wide, polls, tile));
+                              sort_plan_options(f, spec.family, t, wide, polls, tile, pairs));
   out.mode = sort_mode(t, order);
   out.key_bytes = static_cast<std::uint32_t>(size_of(t));
   for (const sort::Pass& p : out.layout.passes)

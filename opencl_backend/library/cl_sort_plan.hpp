@@ -36,14 +36,14 @@ struct Plan {
 };
 }  // namespace sort
 
-// What a sort of `family` over `t` (keys or pairs alike) asks of the device, as data: core's
-// options (xreduce/sort_tiles.hpp) for this device's limits, with a digit pass's tile (the
-// policy's, or `tile`, fitted to its work-group and local memory) or core's bitonic tile.
-// `polls`: the look-back's patience (0: the forced fallback). `wide`: core's wide form (kernels
-// built with -DWIDE).
+// What a sort of `family` over `t` asks of the device, as data: core's options
+// (xreduce/sort_tiles.hpp) for this device's limits, with a digit pass's tile (the policy's for
+// keys or for `pairs`, or `tile`, fitted to its work-group and local memory) or core's bitonic
+// tile. `polls`: the look-back's patience (0: the forced fallback). `wide`: core's wide form
+// (kernels built with -DWIDE).
 sort::ScheduleOptions sort_plan_options(const DeviceFacts& facts, sort::Family family, DType t,
                                         bool wide, std::uint32_t polls,
-                                        std::optional<sort::Tile> tile);
+                                        std::optional<sort::Tile> tile, bool pairs = false);
 
 // n in 1..sort_plan_max_keys(spec.family), `bits` effective; Error(unsupported) past it. The
 // radix sorts take core's wide form past kSortNarrowMaxKeys keys, or with `force_wide`.

@@ -206,6 +206,15 @@ TEST_CASE("OpenCL's digit tiles take the local memory a probe found past the rep
   CHECK(same(plan(probed, {}).tile, {512, 18}));
   CHECK(same(plan(reported, sort::Tile{512, 24}).tile, {512, 19}));
   CHECK(same(plan(probed, sort::Tile{512, 24}).tile, {512, 24}));
+  // Pairs take their own row's tile, which needs the probed room; in 48 KiB it keeps its
+  // invocations and fewer items.
+  const auto pairs = [](const xr::opencl::DeviceFacts& f) {
+    return xr::opencl::sort_plan_options(f, sort::Family::onesweep, DType::u32, false, 64, {},
+                                         true);
+  };
+  CHECK(same(pairs(probed).tile, {768, 14}));
+  CHECK(same(pairs(reported).tile, {768, 11}));
+  CHECK_THAT(pairs(probed).tuning, Catch::Contains("u32 pairs"));
   CHECK_THAT(plan(probed, {}).tuning,
              Catch::Matchers::EndsWith("; local memory 98304 bytes working, 49152 reported"));
   CHECK_THAT(plan(reported, {}).tuning,

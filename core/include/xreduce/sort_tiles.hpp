@@ -56,6 +56,15 @@ struct DigitTileTuning {
   std::uint32_t key_bytes = 4;  // 4: keys up to 32 bits; 8: 64-bit keys
   sort::Tile tile;
   std::string_view evidence;
+  // Pairs' own tile, where the measurements chose another (0 invocations: `tile` for pairs too).
+  sort::Tile pairs_tile = {0, 0};
+  std::string_view pairs_evidence = {};
+
+  bool own_pairs_tile(bool pairs) const { return pairs && pairs_tile.threads != 0; }
+  sort::Tile tile_for(bool pairs) const { return own_pairs_tile(pairs) ? pairs_tile : tile; }
+  std::string_view evidence_for(bool pairs) const {
+    return own_pairs_tile(pairs) ? pairs_evidence : evidence;
+  }
 };
 // The row of `table` for `ranking` and keys of `t`; Error(unsupported) where the table lacks it.
 const DigitTileTuning& find_digit_tuning(std::span<const DigitTileTuning> table,
