@@ -53,11 +53,10 @@ void ladder_metrics(const CompareReport& r, Analysis& a) {
     const AnalyzedReport ar{r, a};
     if (auto i = ar.find_row(ladder.sec, ladder.n, "cuda", "lib/cub"); i && r.rows[*i].measured())
       cub = &r.rows[*i];
-    const DeviceRecord* device = nullptr;
-    for (const auto& d : r.devices)
-      if (d.backend == ladder.backend) device = &d;
-    const std::optional<double> peak =
-        device ? device->peak_for(ladder.sec.primitive()) : std::nullopt;
+    std::optional<double> peak;
+    for (std::size_t d = 0; d < r.devices.size(); ++d)
+      if (r.devices[d].backend == ladder.backend)
+        peak = a.device_peaks[d].of(ladder.sec.primitive()).gbps;
     const ResultRow* first = nullptr;
     const ResultRow* prev = nullptr;
     for (RowIndex i : ladder.rows) {
@@ -317,6 +316,33 @@ std::vector<DeviceClock> device_clocks(const CompareReport& r) {
   return out;
 }
 
+namespace {
+
+// The better of `best` and `d`'s probe of primitive `p`'s peak.
+void take_better(PeakSource& best, const DeviceRecord& d, Primitive p) {
+  const std::optional<double> g = d.peak_for(p);
+  if (g && *g > 0 && (!best.gbps || *g > *best.gbps)) best = {g, d.backend};
+}
+
+}  // namespace
+
+std::vector<DevicePeaks> device_peaks(const CompareReport& r) {
+  std::vector<DevicePeaks> out;
+  for (const DeviceRecord& d : r.devices) {
+    DevicePeaks& p = out.emplace_back();
+    take_better(p.read, d, Primitive::reduce);  // its own first: another API's only if faster
+    take_better(p.copy, d, Primitive::scan);
+    // Another API on the same GPU, both measured in this run (a merged report's probe is not).
+    for (const DeviceRecord& other : r.devices)
+      if (!d.info.uuid.empty() && other.info.uuid == d.info.uuid && other.merged_from.empty() &&
+          d.merged_from.empty()) {
+        take_better(p.read, other, Primitive::reduce);
+        take_better(p.copy, other, Primitive::scan);
+      }
+  }
+  return out;
+}
+
 Analysis analyze(const CompareReport& r) {
   Analysis a;
   a.metrics.resize(r.rows.size());
@@ -331,6 +357,7 @@ Analysis analyze(const CompareReport& r) {
   const Points points = points_of(r);
   a.sections = sections_of(points);
   a.ladders = ladders_of(r, points);
+  a.device_peaks = device_peaks(r);
   ladder_metrics(r, a);
   a.side_by_side = side_by_side_of(r, a);
   a.bests = bests_of(r, a);

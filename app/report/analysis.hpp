@@ -119,6 +119,19 @@ struct DeviceClock {
   std::optional<RowIndex> lowest_row;  // the row of the lowest sample
 };
 
+// The peak a device's rows' "% peak" is against: the best probe of any API measured in this run
+// on the same GPU (one UUID), so that an API whose own probe runs slower does not see its rows
+// flattered; the device's own probe where no other API shares its GPU.
+struct PeakSource {
+  std::optional<double> gbps;
+  std::string backend;  // whose probe it is
+};
+struct DevicePeaks {
+  PeakSource read, copy;
+  // Read for reduce; copy for scan and sort (DeviceRecord::peak_for).
+  const PeakSource& of(Primitive p) const { return p == Primitive::reduce ? read : copy; }
+};
+
 // Whether xreduce's GPU APIs measured one GPU, proven by UUID.
 struct SameGpu {
   bool same = false;                                       // every UUID known and equal
@@ -150,6 +163,7 @@ struct Analysis {
   std::vector<VersusLibraries> versus_libraries;
   std::vector<AbovePeak> above_peak;
   std::vector<DeviceClock> device_clocks;  // parallel to CompareReport::devices
+  std::vector<DevicePeaks> device_peaks;   // parallel to CompareReport::devices
   // Parallel to CompareReport::devices, each parallel to its transfer table's rows (empty for a
   // device without one).
   std::vector<std::vector<TransferShares>> transfer_shares;
@@ -163,6 +177,9 @@ struct Analysis {
 // The clock of each device's rows, parallel to report.devices (Analysis::device_clocks; the
 // baseline's header compares two reports' too).
 std::vector<DeviceClock> device_clocks(const CompareReport& report);
+
+// The peaks each device's rows are held against, parallel to report.devices.
+std::vector<DevicePeaks> device_peaks(const CompareReport& report);
 
 // Derives everything above from `report`, which it leaves as it is. Deterministic: a pure
 // function of the report. Every row's backend must be one of report.devices (measure and merge

@@ -64,6 +64,18 @@ std::optional<std::string> throttle_note(const DeviceRecord& d, const DeviceCloc
 }
 
 // A report made with knobs set says so first: they change what was measured (docs/cli.md).
+// A device whose "% peak" is against another API's probe of its GPU says whose, and which.
+std::optional<std::string> peaks_note(const DeviceRecord& d, const DevicePeaks& p) {
+  std::string borrowed;
+  for (const auto& [what, source] : {std::pair{"read", &p.read}, std::pair{"copy", &p.copy}})
+    if (source->gbps && source->backend != d.backend)
+      borrowed += fmt::format("{}{}'s {} peak ({} GB/s)", borrowed.empty() ? "" : " and ",
+                              source->backend, what, fmt_gbps(*source->gbps));
+  if (borrowed.empty()) return std::nullopt;
+  return fmt::format("{}'s % peak is against {}: the fastest probe of any API on its GPU",
+                     d.backend, borrowed);
+}
+
 std::string knobs_text(const DeviceRecord& d) {
   std::string knobs;
   for (const auto& [name, value] : d.knobs)
@@ -137,6 +149,9 @@ DocumentHeader header_of(const AnalyzedReport& ar) {
     if (!d.knobs.empty()) h.notes.push_back(knobs_text(d));
   for (std::size_t i = 0; i < r.devices.size(); ++i)
     if (auto note = throttle_note(r.devices[i], ar.analysis.device_clocks[i]))
+      h.notes.push_back(std::move(*note));
+  for (std::size_t i = 0; i < r.devices.size(); ++i)
+    if (auto note = peaks_note(r.devices[i], ar.analysis.device_peaks[i]))
       h.notes.push_back(std::move(*note));
   h.notes.insert(h.notes.end(), r.notes.begin(), r.notes.end());
   h.has_scan =

@@ -277,3 +277,35 @@ TEST_CASE("compare report: cuda and opencl without vulkan", "[unit][report]") {
     CHECK(x.contains("opencl_compiled_differences"));
   }
 }
+
+// "% peak" against the best probe of any API on one GPU: an API whose own probe runs slower is
+// held against the faster one, and says whose; a device of another UUID keeps its own.
+TEST_CASE("compare report: % peak against the best probe of any API on one GPU", "[unit][report]") {
+  using Catch::Matchers::Contains;
+  CompareReport r = xrtest::three_apis_report();
+  REQUIRE(r.devices[2].backend == "vulkan");
+  REQUIRE(r.devices[3].backend == "opencl");
+  r.devices[2].read_peak_gbps = 3200;
+  r.devices[3].read_peak_gbps = 5000;
+  const xr::app::Analysis a = xr::app::analyze(r);
+  for (std::size_t d : {1, 2, 3}) {
+    CAPTURE(d);
+    CHECK(a.device_peaks[d].read.gbps == 5000);
+    CHECK(a.device_peaks[d].read.backend == "opencl");
+  }
+  CHECK_FALSE(a.device_peaks[0].read.backend == "opencl");  // the CPU has no UUID
+  for (std::size_t i = 0; i < r.rows.size(); ++i)
+    if (r.rows[i].backend == "vulkan" && r.rows[i].measured() && a.metrics[i].pct_peak) {
+      CHECK(*a.metrics[i].pct_peak == Approx(100.0 * a.metrics[i].gbps / 5000));
+    }
+  const std::string text = xr::app::render_text(xr::app::build_document({r, a}), xr::app::Style{});
+  CHECK_THAT(text, Contains("vulkan's % peak is against opencl's read peak (5000 GB/s): the "
+                            "fastest probe of any API on its GPU"));
+  CHECK_THAT(text, !Contains("opencl's % peak is against"));
+
+  r.devices[2].info.uuid = "fedcba9876543210fedcba9876543210";
+  const xr::app::Analysis apart = xr::app::analyze(r);
+  CHECK(apart.device_peaks[2].read.gbps == 3200);
+  CHECK(apart.device_peaks[2].read.backend == "vulkan");
+  CHECK(apart.device_peaks[1].read.gbps == 5000);
+}
