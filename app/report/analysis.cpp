@@ -324,8 +324,7 @@ void take_better(PeakSource& best, const DeviceRecord& d, Primitive p) {
   if (g && *g > 0 && (!best.gbps || *g > *best.gbps)) best = {g, d.backend};
 }
 
-}  // namespace
-
+// The peaks each device's rows are held against, parallel to report.devices.
 std::vector<DevicePeaks> device_peaks(const CompareReport& r) {
   std::vector<DevicePeaks> out;
   for (const DeviceRecord& d : r.devices) {
@@ -342,6 +341,8 @@ std::vector<DevicePeaks> device_peaks(const CompareReport& r) {
   }
   return out;
 }
+
+}  // namespace
 
 Analysis analyze(const CompareReport& r) {
   Analysis a;

@@ -178,9 +178,6 @@ struct Analysis {
 // baseline's header compares two reports' too).
 std::vector<DeviceClock> device_clocks(const CompareReport& report);
 
-// The peaks each device's rows are held against, parallel to report.devices.
-std::vector<DevicePeaks> device_peaks(const CompareReport& report);
-
 // Derives everything above from `report`, which it leaves as it is. Deterministic: a pure
 // function of the report. Every row's backend must be one of report.devices (measure and merge
 // keep that).

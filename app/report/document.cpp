@@ -63,7 +63,6 @@ std::optional<std::string> throttle_note(const DeviceRecord& d, const DeviceCloc
   return std::nullopt;
 }
 
-// A report made with knobs set says so first: they change what was measured (docs/cli.md).
 // A device whose "% peak" is against another API's probe of its GPU says whose, and which.
 std::optional<std::string> peaks_note(const DeviceRecord& d, const DevicePeaks& p) {
   std::string borrowed;
@@ -76,6 +75,7 @@ std::optional<std::string> peaks_note(const DeviceRecord& d, const DevicePeaks& 
                      d.backend, borrowed);
 }
 
+// A report made with knobs set says so first: they change what was measured (docs/cli.md).
 std::string knobs_text(const DeviceRecord& d) {
   std::string knobs;
   for (const auto& [name, value] : d.knobs)

@@ -33,7 +33,8 @@ void publish(__global uint* words, const SortArgs* pc, uint tile, uint digit, ui
 
 // Work-item d's walk from `next` down, adding counts, until a prefix (done) or pc.limit polls
 // without progress (the stop is posted to `stalled`).
-TILE_FN void walk(__global uint* words, const SortArgs* pc, int* next, uint* before, bool* done,
+TILE_FN
+void walk(__global uint* words, const SortArgs* pc, int* next, uint* before, bool* done,
           volatile __local int* stalled) {
   const uint d = (uint)get_local_id(0);
   uint polls = 0;
@@ -65,7 +66,8 @@ TILE_FN void walk(__global uint* words, const SortArgs* pc, int* next, uint* bef
 }
 
 // The fallback: the work-group counts the digits of full tile `t` of the portion into `counts`.
-TILE_FN void count_predecessor(__global const KEY* keys_in, const SortArgs* pc, uint mode, uint t,
+TILE_FN
+void count_predecessor(__global const KEY* keys_in, const SortArgs* pc, uint mode, uint t,
                        __local uint* counts) {
   const uint tid = (uint)get_local_id(0);
   for (uint k = tid; k < kRadix; k += WG) counts[k] = 0u;
@@ -79,7 +81,8 @@ TILE_FN void count_predecessor(__global const KEY* keys_in, const SortArgs* pc, 
 
 // Work-item d < 256: the count of digit d in every tile of the portion before `tile`. Every
 // work-item calls (the fallback is the work-group's).
-TILE_FN uint look_back(__global const KEY* keys_in, __global uint* words, const SortArgs* pc, uint mode,
+TILE_FN
+uint look_back(__global const KEY* keys_in, __global uint* words, const SortArgs* pc, uint mode,
                uint tile, __local uint* counts, volatile __local int* stalled) {
   const uint d = (uint)get_local_id(0);
   uint before = 0;

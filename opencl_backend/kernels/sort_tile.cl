@@ -20,6 +20,10 @@
 #define ITEMS UNROLL
 #define TILE (WG * ITEMS)
 
+#define kPad (kRadix - 1u)
+#define kDigitWords ((ITEMS + 3u) / 4u)
+#define kRowWords (kRadix / 2u)
+
 // XR_SORT_INLINE (an experiment: XR_CL_BUILD_OPTIONS=-DXR_SORT_INLINE) inlines the tile's
 // functions by force. A struct passed by pointer to a function the compiler does not inline stays
 // in memory: LLVM keeps a work-item's TileItems in a stack frame unless these are inlined.
@@ -28,9 +32,6 @@
 #else
 #define TILE_FN
 #endif
-#define kPad (kRadix - 1u)
-#define kDigitWords ((ITEMS + 3u) / 4u)
-#define kRowWords (kRadix / 2u)
 
 #if SG > 1
 #define TILE_COUNTER_WORDS ((WG / SG) * kRowWords)
@@ -82,8 +83,10 @@ typedef struct {
 } TileItems;
 
 #ifdef PAIRS
-TILE_FN void keep_rank(TileItems* t, uint i, uint rank) { t->ranks[i >> 1] |= rank << (16u * (i & 1u)); }
-TILE_FN uint rank_of_item(const TileItems* t, uint i) {
+TILE_FN
+void keep_rank(TileItems* t, uint i, uint rank) { t->ranks[i >> 1] |= rank << (16u * (i & 1u)); }
+TILE_FN
+uint rank_of_item(const TileItems* t, uint i) {
   return (t->ranks[i >> 1] >> (16u * (i & 1u))) & 0xffffu;
 }
 #endif
@@ -91,7 +94,8 @@ TILE_FN uint rank_of_item(const TileItems* t, uint i) {
 uint unpack_digit(uint words_of_digits, uint i) {
   return (words_of_digits >> (8u * (i & 3u))) & 0xffu;
 }
-TILE_FN uint item_digit(const TileItems* t, uint i) { return unpack_digit(t->digits[i >> 2], i); }
+TILE_FN
+uint item_digit(const TileItems* t, uint i) { return unpack_digit(t->digits[i >> 2], i); }
 
 uint slot_of(uint i) { return (sg_id() * ITEMS + i) * SG + sg_lane(); }
 
@@ -101,7 +105,8 @@ uint key_digit(BITS k, const SortArgs* pc, uint mode) {
 }
 
 // This work-item's keys of the tile at `base` with `valid` keys, and their digits.
-TILE_FN void load_tile(TileItems* t, __global const KEY* keys_in, IDX base, uint valid,
+TILE_FN
+void load_tile(TileItems* t, __global const KEY* keys_in, IDX base, uint valid,
                const SortArgs* pc, uint mode) {
 #pragma unroll
   for (uint w = 0; w < kDigitWords; ++w) t->digits[w] = 0u;
@@ -119,7 +124,8 @@ TILE_FN void load_tile(TileItems* t, __global const KEY* keys_in, IDX base, uint
 }
 
 
-TILE_FN void stage_key(const TileLocal* l, uint place, BITS k) {
+TILE_FN
+void stage_key(const TileLocal* l, uint place, BITS k) {
 #if KEY_WORDS == 2
   l->staged[2u * place] = (uint)k;
   l->staged[2u * place + 1u] = (uint)(k >> 32);
@@ -127,7 +133,8 @@ TILE_FN void stage_key(const TileLocal* l, uint place, BITS k) {
   l->staged[place] = (uint)k;
 #endif
 }
-TILE_FN BITS staged_key(const TileLocal* l, uint place) {
+TILE_FN
+BITS staged_key(const TileLocal* l, uint place) {
 #if KEY_WORDS == 2
   return (BITS)l->staged[2u * place] | ((BITS)l->staged[2u * place + 1u] << 32);
 #else
@@ -170,7 +177,8 @@ uint half_shift(uint digit) { return (digit & 1u) * 16u; }
 
 // The digit counts: each warp's in its row. Returns, for work-item d < 256, the tile's count of
 // digit d with the padding (`total`) and without (returned).
-TILE_FN uint count_tile(const TileLocal* l, const TileItems* t, uint valid, uint* total) {
+TILE_FN
+uint count_tile(const TileLocal* l, const TileItems* t, uint valid, uint* total) {
   const uint row = sg_id() * kRowWords;
   for (uint w = sg_lane(); w < kRowWords; w += SG) l->counters[row + w] = 0u;
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -198,7 +206,8 @@ TILE_FN uint count_tile(const TileLocal* l, const TileItems* t, uint valid, uint
 
 // Every key's place in the tile, staged there (and kept, for pairs); returns, for work-item
 // d < 256, the first place of digit d.
-TILE_FN uint place_tile(const TileLocal* l, TileItems* t, uint total, const SortArgs* pc, uint mode) {
+TILE_FN
+uint place_tile(const TileLocal* l, TileItems* t, uint total, const SortArgs* pc, uint mode) {
   (void)pc, (void)mode;
   const uint d = (uint)get_local_id(0);
   const uint start = wg_exclusive_u(d < kRadix ? total : 0u, l->slots);
@@ -233,7 +242,8 @@ TILE_FN uint place_tile(const TileLocal* l, TileItems* t, uint total, const Sort
 #else
 // --- no sub-groups ------------------------------------------------------------------------
 
-TILE_FN uint count_tile(const TileLocal* l, const TileItems* t, uint valid, uint* total) {
+TILE_FN
+uint count_tile(const TileLocal* l, const TileItems* t, uint valid, uint* total) {
   const uint d = (uint)get_local_id(0);
   if (d < kRadix) l->totals[d] = 0u;
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -247,7 +257,8 @@ TILE_FN uint count_tile(const TileLocal* l, const TileItems* t, uint valid, uint
 // One round of the ranking: the places, stable in run order, of the work-item's ITEMS keys by
 // `nibble[i]` (0..15). Column t of `counters` is work-item t's count of each nibble (nibble-
 // major), scanned as one array of 16 WG counts: each work-item takes 16 consecutive counters.
-TILE_FN void rank_by_nibble(const TileLocal* l, const uint* nibble, uint* place) {
+TILE_FN
+void rank_by_nibble(const TileLocal* l, const uint* nibble, uint* place) {
   const uint tid = (uint)get_local_id(0);
   for (uint b = 0; b < 16u; ++b) l->counters[b * WG + tid] = 0u;
   for (uint i = 0; i < ITEMS; ++i) place[i] = l->counters[nibble[i] * WG + tid]++;
@@ -265,7 +276,8 @@ TILE_FN void rank_by_nibble(const TileLocal* l, const uint* nibble, uint* place)
   barrier(CLK_LOCAL_MEM_FENCE);  // the counters are read before the next round zeroes them
 }
 
-TILE_FN uint place_tile(const TileLocal* l, TileItems* t, uint total, const SortArgs* pc, uint mode) {
+TILE_FN
+uint place_tile(const TileLocal* l, TileItems* t, uint total, const SortArgs* pc, uint mode) {
   (void)pc, (void)mode;
   const uint d = (uint)get_local_id(0);
   const uint start = wg_exclusive_u(d < kRadix ? total : 0u, l->slots);
@@ -300,7 +312,8 @@ TILE_FN uint place_tile(const TileLocal* l, TileItems* t, uint total, const Sort
 #endif
 
 // The staged keys out, after digit_first is known: consecutive work-items, runs of one digit.
-TILE_FN void scatter_keys(const TileLocal* l, TileItems* t, __global KEY* keys_out, uint valid,
+TILE_FN
+void scatter_keys(const TileLocal* l, TileItems* t, __global KEY* keys_out, uint valid,
                   const SortArgs* pc, uint mode) {
   const uint tid = (uint)get_local_id(0);
 #ifdef PAIRS
@@ -326,7 +339,8 @@ TILE_FN void scatter_keys(const TileLocal* l, TileItems* t, __global KEY* keys_o
 #ifdef PAIRS
 // The values through the same places, after scatter_keys: each read from the tile at `base` of
 // values_in into its key's place.
-TILE_FN void write_values(const TileLocal* l, const TileItems* t, __global const uint* values_in,
+TILE_FN
+void write_values(const TileLocal* l, const TileItems* t, __global const uint* values_in,
                   __global uint* values_out, IDX base, uint valid) {
   const uint tid = (uint)get_local_id(0);
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -346,7 +360,8 @@ TILE_FN void write_values(const TileLocal* l, const TileItems* t, __global const
 
 // After digit_first is written and a barrier: the keys (and the values of the tile at `base`)
 // out.
-TILE_FN void write_tile(const TileLocal* l, TileItems* t, __global KEY* keys_out,
+TILE_FN
+void write_tile(const TileLocal* l, TileItems* t, __global KEY* keys_out,
                 __global const uint* values_in, __global uint* values_out, IDX base, uint valid,
                 const SortArgs* pc, uint mode) {
   scatter_keys(l, t, keys_out, valid, pc, mode);
