@@ -1,8 +1,9 @@
 // LSD radix sorting with 8-bit digits: what one digit pass does to a tile of keys, and
 // radix/reduce-then-scan's three kernels per pass (Merrill & Grimshaw, "High Performance and
-// Scalable Radix Sorting", 2011): an upsweep counts each block's digits, one block scans the
-// counts digit-major (so digit d's count in block b lands after every smaller digit and after
-// digit d in earlier blocks), a downsweep ranks each tile stably and scatters its keys there.
+// Scalable Radix Sorting", 2011): an upsweep counts each block's digits into a digit-major
+// table, a scan sums each digit's row over the blocks (one block a digit), and a downsweep ranks
+// each tile stably and scatters its keys after every smaller digit's and after its digit's keys
+// in earlier blocks.
 //
 // A tile is kBlock threads x kItems keys, warp-striped: warp w owns kItems segments of 32
 // consecutive keys, lane l item i the key at w * 32 * kItems + 32 * i + l, so every load is one
@@ -266,8 +267,45 @@ __global__ void __launch_bounds__(kBlock)
     counts[std::size_t(d) * gridDim.x + blockIdx.x] = histogram[d];
 }
 
+// The scan of the counts: block d turns row d of the digit-major table (digit d's count in each
+// of the upsweep's `blocks` blocks) into its inclusive prefix sums, in place. A thread loads
+// kItems counts at once, each load coalesced across the block, then the block scans them a step
+// each, carrying the total. The rows are independent, so 256 blocks share what one block would
+// scan alone (the downsweep adds the digits' starts from the rows' totals).
+template <int kBlock, int kItems>
+__global__ void __launch_bounds__(kBlock)
+    radix_scan_counts(std::uint64_t* counts, unsigned blocks) {
+  __shared__ std::uint64_t warp_totals[kBlock / 32];
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  std::uint64_t* row = counts + std::size_t(blockIdx.x) * blocks;
+  std::uint64_t carry = 0;
+  for (unsigned base = 0; base < blocks; base += kBlock * kItems) {
+    std::uint64_t c[kItems];
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      const unsigned i = base + j * kBlock + threadIdx.x;
+      c[j] = i < blocks ? row[i] : 0;
+    }
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      const std::uint64_t incl = warp_inclusive_scan<std::uint64_t, SumOp>(c[j]);
+      if (lane == 31) warp_totals[warp] = incl;
+      __syncthreads();
+      std::uint64_t before = carry, total = 0;
+      for (unsigned w = 0; w < kBlock / 32; ++w) {
+        if (w < warp) before += warp_totals[w];
+        total += warp_totals[w];
+      }
+      const unsigned i = base + j * kBlock + threadIdx.x;
+      if (i < blocks) row[i] = before + incl;
+      carry += total;
+      __syncthreads();  // warp_totals is rewritten by the next step
+    }
+  }
+}
+
 // Downsweep: block b sorts its chunk's tiles in order, each digit's keys following the block's
-// earlier ones: `offsets` are the scanned counts of the upsweep.
+// earlier ones: `offsets` are the upsweep's counts, each digit's row scanned (radix_scan_counts).
 // kMinBlocks: blocks per SM the registers must allow (__launch_bounds__).
 template <class Bits, int kBlock, int kItems, int kMinBlocks, bool kPairs>
 __global__ void __launch_bounds__(kBlock, kMinBlocks)
@@ -276,8 +314,17 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks)
   using Tile = RadixTile<Bits, kBlock, kItems, kPairs>;
   __shared__ typename Tile::Shared sh;
   __shared__ std::uint64_t next[kRadix];  // digit d's next output index
-  if (threadIdx.x < kRadix)
-    next[threadIdx.x] = offsets[std::size_t(threadIdx.x) * gridDim.x + blockIdx.x];
+  __shared__ std::uint64_t digit_totals[kRadixWarps];
+  // Row d of `offsets` holds digit d's inclusive prefix sums over the blocks: this block's keys
+  // of digit d follow the earlier blocks' and every key of a smaller digit.
+  std::uint64_t earlier_blocks = 0, digit_total = 0;
+  if (threadIdx.x < kRadix) {
+    const std::uint64_t* row = offsets + std::size_t(threadIdx.x) * gridDim.x;
+    earlier_blocks = blockIdx.x > 0 ? row[blockIdx.x - 1] : 0;
+    digit_total = row[gridDim.x - 1];
+  }
+  const std::uint64_t digit_start = exclusive_scan_over_digits(digit_total, digit_totals);
+  if (threadIdx.x < kRadix) next[threadIdx.x] = digit_start + earlier_blocks;
   const std::size_t tiles = (a.n + Tile::kTile - 1) / Tile::kTile;
   const std::size_t first = std::size_t(blockIdx.x) * tiles_per_block;
   const std::size_t last = first + tiles_per_block < tiles ? first + tiles_per_block : tiles;
