@@ -44,10 +44,18 @@ uint exclusive_over_digits(uint v) {
 
 uint half_shift(uint digit) { return (digit & 1u) * 16u; }
 
+void count_item(uint i) {
+  atomicAdd(tile_counters[gl_SubgroupID * kRowWords + (item_digit(i) >> 1)],
+            1u << half_shift(item_digit(i)));
+}
+
+// Rolled for float keys, as load_tile's loops (sort_tile.glsl).
 void count_digits() {
-  [[unroll]] for (uint i = 0; i < ITEMS; ++i)
-    atomicAdd(tile_counters[gl_SubgroupID * kRowWords + (item_digit(i) >> 1)],
-              1u << half_shift(item_digit(i)));
+  if (kRolledItems) {
+    [[dont_unroll]] for (uint i = 0; i < ITEMS; ++i) count_item(i);
+  } else {
+    [[unroll]] for (uint i = 0; i < ITEMS; ++i) count_item(i);
+  }
 }
 
 // After the counts: each subgroup's count of every digit becomes the count of it in the
