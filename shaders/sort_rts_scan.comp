@@ -1,30 +1,27 @@
 #version 450
-// radix/reduce-then-scan's scan: workgroup d turns row d of the digit-major table at pc.bins_in
-// (digit d's count in each of the pc.blocks blocks) into its inclusive prefix sums, in place, WG
-// counts a step (each load coalesced), the step's total carried on. The rows are independent: a
-// workgroup a digit shares what one workgroup would scan alone, and the downsweep adds the
-// digits' starts from the rows' totals (sort_rts_scatter.comp).
+// radix/reduce-then-scan's scan: one workgroup turns the digit-major table of counts at
+// pc.bins_in (256 x pc.blocks counts) into each (digit, block)'s first output index, in place:
+// each invocation sums one contiguous run, the runs' sums are scanned, each run is rewritten
+// from its prefix.
 #define K32
 #define SORT_SHARED_SCAN
 #include "sort_common.glsl"
 
-shared IDX step_total;
-
 void main() {
-  const uint row = pc.bins_in + gl_WorkGroupID.x * pc.blocks * kCountWords;
-  IDX carry = 0u;
-  for (uint base = 0u; base < pc.blocks; base += WG) {
-    const uint i = base + gl_LocalInvocationIndex;
-    const IDX c = i < pc.blocks ? load_count(row + i * kCountWords) : IDX(0u);
+  const uint total = kRadix * pc.blocks;
+  const uint run = (total + WG - 1u) / WG;
+  const uint first = min(total, gl_LocalInvocationIndex * run);
+  const uint last = min(total, (gl_LocalInvocationIndex + 1u) * run);
+  IDX sum = 0u;
+  for (uint i = first; i < last; ++i) sum += load_count(pc.bins_in + i * kCountWords);
 #ifdef XR_ADDRESS
-    const IDX before = exclusive_over_workgroup_wide(c);
+  IDX at = exclusive_over_workgroup_wide(sum);
 #else
-    const IDX before = exclusive_over_workgroup(c);
+  IDX at = exclusive_over_workgroup(sum);
 #endif
-    if (i < pc.blocks) store_count(row + i * kCountWords, carry + before + c);
-    if (gl_LocalInvocationIndex == WG - 1u) step_total = before + c;
-    barrier();
-    carry += step_total;
-    barrier();  // step_total is written again by the next step
+  for (uint i = first; i < last; ++i) {
+    const IDX c = load_count(pc.bins_in + i * kCountWords);
+    store_count(pc.bins_in + i * kCountWords, at);
+    at += c;
   }
 }

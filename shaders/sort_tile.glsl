@@ -70,22 +70,6 @@ void load_item(IDX base, uint valid, uint i) {
   tile_digits[i >> 2] |= digit << (8u * (i & 3u));
 }
 
-// The exclusive scan over the digits of `v` (invocation d < 256's; the others' is 0), every
-// invocation calling, in digit_first before a tile uses it (Hillis & Steele, in IDX: no subgroup
-// operation on 64 bits assumed). Once a pass, in reduce-then-scan's downsweep.
-IDX exclusive_over_digit_counts(IDX v) {
-  const uint d = gl_LocalInvocationIndex;
-  if (d < kRadix) digit_first[d] = v;
-  barrier();
-  for (uint step = 1u; step < kRadix; step <<= 1) {
-    const IDX add = d < kRadix && d >= step ? digit_first[d - step] : IDX(0u);
-    barrier();
-    if (d < kRadix) digit_first[d] += add;
-    barrier();
-  }
-  return d < kRadix ? digit_first[d] - v : IDX(0u);
-}
-
 // This invocation's keys of the tile at `base` with `valid` keys, and their digits.
 void load_tile(IDX base, uint valid) {
   if (kRolledItems) {

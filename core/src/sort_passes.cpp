@@ -207,7 +207,7 @@ void plan_reduce_then_scan(sort::Schedule& plan, std::uint64_t n, DType t, bool 
     plan.passes.push_back({.stage = sort::Stage::rts_scan,
                            .kernel = kernel_of(sort::Stage::rts_scan),
                            .threads = o.scan_threads,
-                           .groups = kRadix,
+                           .groups = 1,
                            .bindings = kWordsOnly,
                            .args = a});
     plan.passes.push_back({.stage = sort::Stage::rts_scatter,

@@ -10,11 +10,8 @@ namespace {
 
 // A digit pass's counters: 256, one an invocation.
 constexpr std::uint32_t kDigitThreads = 256;
-// The most invocations a sort pass's workgroup takes (a capped digit tile).
+// The most invocations a sort pass's workgroup takes (a capped digit tile, the table scan).
 constexpr std::uint32_t kMostThreads = 1024;
-// reduce-then-scan's row scans: a row of the count table (one digit's count in each block; 256
-// blocks at most up to 2^38 keys) in one step.
-constexpr std::uint32_t kScanThreads = 256;
 // bitonic/smem's tile before the device's limits: CUDA's, 32 KiB of items a workgroup.
 constexpr sort::Tile kBitonicTile4{512, 8};  // 8-byte items: keys up to 32 bits
 constexpr sort::Tile kBitonicTile8{512, 4};  // 16-byte items: 64-bit keys
@@ -121,7 +118,7 @@ sort::ScheduleOptions sort_plan_options(const sort::Limits& limits, sort::Family
   }
   o.wide = wide;
   o.wave = limits.cpu ? 16 : 256;
-  o.scan_threads = std::min(kScanThreads, limits.max_threads);
+  o.scan_threads = std::min(kMostThreads, limits.max_threads);
   o.polls = polls;
   return o;
 }

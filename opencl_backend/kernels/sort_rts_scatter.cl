@@ -1,16 +1,12 @@
 // radix/reduce-then-scan's downsweep (shaders/sort_rts_scatter.comp): work-group b ranks its
 // chunk tile by tile (sort_tile.cl) and writes each tile's keys (and values) from its digits'
-// running first indices. Digit d's starts after every smaller digit's keys (the scan over the
-// digits of the rows' totals, the last count of each row of the scanned table at pc.bins_in) and
-// after its keys in blocks before b (row d's count b - 1).
+// running first indices, which start at its row of the scanned table (pc.bins_in, digit d's at
+// count d * pc.blocks + b).
 SORT_KERNEL {
   SORT_OPERANDS();
   TILE_LOCALS(l);
   const uint b = (uint)get_group_id(0), d = (uint)get_local_id(0);
-  const uint row = pc.bins_in + d * pc.blocks * kCountWords;
-  const IDX earlier = d < kRadix && b > 0u ? load_count(words, row + (b - 1u) * kCountWords) : 0u;
-  const IDX total = d < kRadix ? load_count(words, row + (pc.blocks - 1u) * kCountWords) : 0u;
-  IDX next = exclusive_over_digit_counts(&l, total) + earlier;
+  IDX next = d < kRadix ? load_count(words, pc.bins_in + (d * pc.blocks + b) * kCountWords) : 0u;
   TileItems t;
   const uint first_tile = b * pc.tiles;
   for (uint tile = first_tile; tile < first_tile + pc.tiles; ++tile) {

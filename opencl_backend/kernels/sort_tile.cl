@@ -104,22 +104,6 @@ uint key_digit(BITS k, const SortArgs* pc, uint mode) {
   return digit_at(sort_bits(k, mode), pc->shift, pc->width);
 }
 
-// The exclusive scan over the digits of `v` (work-item d < 256's; the others' is 0), every
-// work-item calling, in digit_first before a tile uses it (Hillis & Steele, in IDX: no sub-group
-// operation on 64 bits assumed). Once a pass, in reduce-then-scan's downsweep.
-IDX exclusive_over_digit_counts(const TileLocal* l, IDX v) {
-  const uint d = (uint)get_local_id(0);
-  if (d < kRadix) l->digit_first[d] = v;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint step = 1u; step < kRadix; step <<= 1) {
-    const IDX add = d < kRadix && d >= step ? l->digit_first[d - step] : (IDX)0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (d < kRadix) l->digit_first[d] += add;
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  return d < kRadix ? l->digit_first[d] - v : (IDX)0;
-}
-
 // This work-item's keys of the tile at `base` with `valid` keys, and their digits.
 TILE_FN
 void load_tile(TileItems* t, __global const KEY* keys_in, IDX base, uint valid,

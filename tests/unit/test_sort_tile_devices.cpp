@@ -80,7 +80,7 @@ TEST_CASE("Vulkan's digit and bitonic tiles on lavapipe and a GPU", "[unit][sort
           xr::vulkan::sort_plan_options(f, xr::sort::Family::onesweep, c.t, wide, c.ranking, knobs);
       CHECK(same(o.tile, c.tile));
       CHECK(o.wave == (c.cpu ? 16u : 256u));
-      CHECK(o.scan_threads == 256);
+      CHECK(o.scan_threads == 1024);
       CHECK(o.polls == 9);
       const xr::sort::ScheduleOptions b =
           xr::vulkan::sort_plan_options(f, xr::sort::Family::bitonic, c.t, false, c.ranking, knobs);
@@ -161,7 +161,7 @@ TEST_CASE("OpenCL's digit and bitonic tiles on pocl and a GPU", "[unit][sort][op
       xr::opencl::sort_plan_options(pocl, sort::Family::bitonic, DType::u64, false, 64, {});
   CHECK(same(o.bitonic, {512, 4}));
   CHECK(o.wave == 16);
-  CHECK(o.scan_threads == 256);
+  CHECK(o.scan_threads == 1024);
   CHECK(
       xr::opencl::sort_plan_options(gpu, sort::Family::onesweep, DType::u32, false, 64, {}).wave ==
       256);

@@ -186,19 +186,19 @@ TEST_CASE("a sort's plan options follow the device", "[core][sort]") {
   CHECK(same(lava.tile, {256, 10}));
   CHECK(lava.wide);
   CHECK(lava.wave == 16);  // a CPU's few threads
-  CHECK(lava.scan_threads == 256);
+  CHECK(lava.scan_threads == 1024);
   CHECK(lava.polls == 7);
   const xr::sort::ScheduleOptions gpu =
       xr::sort_plan_options(limits(20000, 768, 32, false), sort::Family::reduce_then_scan,
                             DType::u64, false, 0, vulkan(false, 8, false));
   CHECK(same(gpu.tile, {256, 5}));
   CHECK(gpu.wave == 256);
-  CHECK(gpu.scan_threads == 256);
+  CHECK(gpu.scan_threads == 768);
   CHECK(gpu.polls == 0);
   const xr::sort::ScheduleOptions pocl = xr::sort_plan_options(
       kPocl, sort::Family::bitonic, DType::f64, false, 64, opencl(false, 2, false));
   CHECK(same(pocl.bitonic, {512, 4}));
-  CHECK(pocl.scan_threads == 256);
+  CHECK(pocl.scan_threads == 1024);
 }
 
 TEST_CASE("a sort's form, refusals and mode", "[core][sort]") {

@@ -116,7 +116,7 @@ struct ScheduleOptions {
   Tile histogram{256, 4};                 // the histogram's workgroup and keys in flight
   std::uint64_t histogram_groups = 1024;  // at most
   std::uint64_t wave = 256;               // reduce-then-scan: blocks at most
-  std::uint32_t scan_threads = 256;       // reduce-then-scan: a row scan's workgroup
+  std::uint32_t scan_threads = 1024;      // reduce-then-scan: the table scan's workgroup
   std::uint32_t polls = 64;               // onesweep: polls before the fallback (0: at once)
   // bitonic: the shared-memory tile, powers of two (below one tile the plan halves its items
   // while half of it holds n).
