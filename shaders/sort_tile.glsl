@@ -52,9 +52,10 @@ BITS staged_key(uint place) {
 #endif
 }
 
-// f32 keys load and count their items in rolled loops (kRolledItems), the other keys unrolled:
-// NVIDIA's compiler runs f32 digit passes faster rolled and u32 ones slower, uniform digits or
-// not (docs/results/H200/sort/key-types); the other widths are not measured rolled.
+// f32 keys load their items (and the ballot ranking counts them) in rolled loops (kRolledItems),
+// the other keys in unrolled ones: NVIDIA's compiler runs f32 digit passes faster rolled and u32
+// ones slower, uniform digits or not (docs/results/H200/sort/key-types); the other widths are not
+// measured rolled.
 const bool kRolledItems = kKind == 2u && KEY_BITS == 32;
 
 #ifdef SORT_RANK_COUNT
