@@ -12,7 +12,7 @@ namespace xr {
 namespace {
 
 // A row of xreduce/sort_stages.h.
-enum class StageForm { keys, pairs, ranks, address, items, tile };
+enum class StageForm { keys, pairs, ranks, address, items, tile, ordered };
 constexpr sort::StageForms stage_row(std::string_view kernel,
                                      std::initializer_list<StageForm> forms) {
   sort::StageForms r{.kernel = kernel};
@@ -23,6 +23,7 @@ constexpr sort::StageForms stage_row(std::string_view kernel,
     r.address |= f == StageForm::address;
     r.items |= f == StageForm::items;
     r.tile |= f == StageForm::tile;
+    r.ordered |= f == StageForm::ordered;
   }
   return r;
 }

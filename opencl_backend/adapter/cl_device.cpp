@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <string_view>
 #include <thread>
 
 #include "cl_internal.hpp"
@@ -67,6 +68,12 @@ OpenClKnobs read_opencl_knobs() {
   read_choice_knob(k.set, "XR_CL_LOCAL_MEMORY", "probe", "reported", k.reported_local_memory,
                    k.error);
   read_choice_knob(k.set, "XR_CL_SORT_WIDE", "0", "1", k.sort_wide, k.error);
+  if (const char* v = read_knob_if_set(k.set, "XR_CL_SORT_MODE");
+      v && std::string_view(v) != "auto") {
+    k.sort_per_mode = parse_knob_choice(v, "argument", "built");
+    if (!k.sort_per_mode)
+      keep_first_error(k.error, "XR_CL_SORT_MODE must be auto, built or argument");
+  }
   return k;
 }
 

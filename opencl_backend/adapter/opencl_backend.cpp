@@ -62,8 +62,8 @@ class OpenClBackend final : public DeviceBackend {
     std::vector<std::pair<std::string, std::string>> set;
     for (const char* name :
          {"XR_CL_SUBGROUPS", "XR_CL_VECTOR_LOADS", "XR_CL_BUILD_OPTIONS", "XR_CL_LOOKBACK_POLLS",
-          "XR_CL_LOOKBACK_SHAPE", "XR_CL_SORT_TILE", "XR_CL_SORT_WIDE", "XR_SCAN_ONE_GROUP_MAX",
-          "XR_KERNEL_CACHE", "XR_DEVICE_TIMEOUT", "XR_CL_GATE"})
+          "XR_CL_LOOKBACK_SHAPE", "XR_CL_SORT_TILE", "XR_CL_SORT_WIDE", "XR_CL_SORT_MODE",
+          "XR_SCAN_ONE_GROUP_MAX", "XR_KERNEL_CACHE", "XR_DEVICE_TIMEOUT", "XR_CL_GATE"})
       if (const char* v = std::getenv(name)) set.emplace_back(name, v);
     return set;
   }

@@ -2,7 +2,11 @@
 // shaders/sort_common.glsl): the key's width from a define (K16, K32, K64), the pass's
 // arguments, its five operands, the key codec of core's total order (xreduce/sort_keys.hpp) and
 // the work-group scans over 32-bit counts. The host builds with:
-//   K16 | K32 | K64   the key's width (one program per width: its kind and order are `mode`)
+//   K16 | K32 | K64   the key's width
+//   SORT_MODE         the key's kind and order fixed at build, as `mode` gives them, in the
+//                     stages that read keys by their order (`ordered` in xreduce/sort_stages.h)
+//                     where the device's policy builds a program per kind and order
+//                     (cl_sort_plan.cpp); without it, one program per width reads `mode`
 //   PAIRS             the pass moves a u32 value with each key
 //   WG, UNROLL        the work-group and the tile's keys per work-item
 //   WIDE, XR_IDX64    core's wide form (xreduce/sort_passes.hpp): IDX indices and PC_N keys in
@@ -98,8 +102,13 @@ void add_count(__global uint* words, uint at, uint c) {
 
 // The key's kind and order (`mode`): bits 0-1 unsigned (0), signed (1) or float (2), bit 2
 // descending.
-#define KIND(mode) ((mode) & 3u)
-#define DESCENDING(mode) (((mode) & 4u) != 0u)
+#ifdef SORT_MODE
+#define KIND(mode) ((uint)(SORT_MODE)&3u)
+#define DESCENDING(mode) (((uint)(SORT_MODE)&4u) != 0u)
+#else
+#define KIND(mode) ((mode)&3u)
+#define DESCENDING(mode) (((mode)&4u) != 0u)
+#endif
 
 // What the sort compares a key by (core's sort_bits): the ordered bits, flipped for descending,
 // either float zero as the top bit alone.

@@ -37,6 +37,10 @@ struct OpenClKnobs {
   // XR_CL_SORT_WIDE=1: the radix sorts in core's wide form (64-bit indices and counts) at any n,
   // as they run past 2^32 - 2^16 keys (the tests' way to run that form on small arrays).
   bool sort_wide = false;
+  // XR_CL_SORT_MODE=built|argument: the sorts' stages that read keys by their order built per
+  // key kind and order, or once per key width with the kind and order an argument, over the
+  // device's policy (cl_sort_plan.cpp; `auto`, unset, keeps it).
+  std::optional<bool> sort_per_mode;
   // XR_CL_SUBGROUPS=single: sub-groups of one work-item on every device, NVIDIA's too, whose
   // warps otherwise reach OpenCL C by inline PTX: what warps give OpenCL kernels (the experiment).
   bool single_subgroups = false;

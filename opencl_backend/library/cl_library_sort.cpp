@@ -75,9 +75,9 @@ Sort::Sort(const Context& context, const SortDesc& asked) : state_(make_state<St
   s.value_bytes = desc.pairs ? desc.count * sizeof(cl_uint) : 0;
   if (desc.count == 0) return;
   const OpenClKnobs& k = s.context->knobs;
-  s.plan =
-      sort_launches(spec, s.context->facts, desc.count, desc.dtype, desc.order, desc.bits,
-                    desc.pairs, k.polls_given.value_or(kLookBackPolls), k.sort_tile, k.sort_wide);
+  s.plan = sort_launches(spec, s.context->facts, desc.count, desc.dtype, desc.order, desc.bits,
+                         desc.pairs, k.polls_given.value_or(kLookBackPolls), k.sort_tile,
+                         k.sort_wide, k.sort_per_mode);
   for (const sort::Launch& p : s.plan.passes) s.context->programs->kernel(p.key);  // build now
 }
 

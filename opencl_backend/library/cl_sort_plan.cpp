@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <string_view>
 
 #include "cl_check.hpp"
 #include "xreduce/error.hpp"
@@ -37,6 +38,33 @@ constexpr DigitTileTuning kDigitTiles[] = {
      {256, 8},
      "a CPU device's cache's worth of keys a work-group; not measured"},
 };
+// Whether the stages that read keys by their order are built per key kind and order
+// (-DSORT_MODE: the codec folded into each key's digit) or once per key width with the kind and
+// order a kernel argument, by whether the device has sub-groups, as the tiles above.
+struct ModeBuildTuning {
+  std::string_view device;
+  bool per_mode = false;
+  std::string_view evidence;
+};
+constexpr ModeBuildTuning kModeBuilds[] = {
+    {"sub-groups", true,
+     "H200, 16M radix/onesweep built per mode against per width in one call: u32 / i32 / f32 "
+     "keys 0.534 / 0.528 / 0.584 ms against 0.539 / 0.581 / 0.583, pairs 0.790 / 0.783 / 0.841 "
+     "against 0.843 / 0.918 / 0.882 (radix/reduce-then-scan 0.97-1.58 against 1.08-1.73); "
+     "2^28 i32 keys 6.72 ms with the kind alone fixed against 7.83, on two H200s "
+     "(docs/results/H200/sort/three-apis)"},
+    {"no sub-groups", false,
+     "pocl on two cores: the OpenCL sorts' three conformance cases take 22 s cold built per "
+     "width, 140 s built per mode (the builds are the cost); sort times not compared"},
+};
+
+bool builds_per_mode(const DeviceFacts& f) {
+  const std::string_view device = f.subgroup_size() > 1 ? "sub-groups" : "no sub-groups";
+  for (const ModeBuildTuning& row : kModeBuilds)
+    if (row.device == device) return row.per_mode;
+  return false;
+}
+
 // A digit tile's local memory (kernels/sort_tile.cl's TILE_LOCALS: the staged keys of
 // `key_words` words, digit_first's 256 indices, two words each in the wide form, the rankings'
 // counters, the totals and origins, the scan's slots; and the look-back's two words). With
@@ -83,18 +111,20 @@ DigitTileRequest digit_request(const DeviceFacts& f, DType t, bool wide, bool pa
           .capped = true};
 }
 
-// The build of the pass's stage for the key's width (one build for a keyless stage), its values
-// and the wide form (the stages with one: xreduce/sort_stages.h).
-KernelKey key_of(const sort::Pass& p, DType t, bool wide_form) {
+// The build of the pass's stage for the key's width (one build for a keyless stage), its kind and
+// order where built `per_mode` (the stages that read keys by their order), its values and the wide
+// form (the stages with one: xreduce/sort_stages.h).
+KernelKey key_of(const sort::Pass& p, DType t, std::uint32_t mode, bool per_mode, bool wide_form) {
   const sort::StageForms& forms = sort_stage_forms(p.stage);
   const bool wide = wide_form && forms.address;
   std::string defines = forms.keys ? width_define(t) : "-DK32";
+  if (forms.ordered && per_mode) defines += " -DSORT_MODE=" + std::to_string(mode);
   if (p.moves_values) defines += " -DPAIRS";
   if (wide) defines += " -DWIDE";  // with idx64: common.cl's IDX in 64 bits
   if (p.stage == sort::Stage::onesweep)
     defines += " -DWINDOW=" + std::to_string(kSortLookBackWindow);
   return {.kernel = std::string(p.kernel),
-          .dtype = DType::u32,  // the key's width is the define: one build for every kind
+          .dtype = DType::u32,  // the key's width (and kind and order) are defines
           .op = Op::sum,
           .workgroup = p.threads,
           .unroll = p.items,
@@ -118,7 +148,8 @@ sort::ScheduleOptions sort_plan_options(const DeviceFacts& f, sort::Family famil
 
 sort::Plan sort_launches(const sort::Spec& spec, const DeviceFacts& f, std::uint64_t n, DType t,
                          SortOrder order, BitRange bits, bool pairs, std::uint32_t polls,
-                         std::optional<sort::Tile> tile, bool force_wide) {
+                         std::optional<sort::Tile> tile, bool force_wide,
+                         std::optional<bool> per_mode) {
   if (const std::string why = sort_count_refusal(spec.id(), spec.family, n); !why.empty())
     throw Error(ErrorCategory::unsupported, why);
   const bool wide = sort_wide_form(spec.family, n, t, force_wide);
@@ -126,10 +157,13 @@ sort::Plan sort_launches(const sort::Spec& spec, const DeviceFacts& f, std::uint
   out.layout = plan_sort_call(spec.family, n, t, pairs, bits,
                               sort_plan_options(f, spec.family, t, wide, polls, tile, pairs));
   out.mode = sort_mode(t, order);
+  const bool built_per_mode = per_mode.value_or(builds_per_mode(f));
   out.key_bytes = static_cast<std::uint32_t>(size_of(t));
   for (const sort::Pass& p : out.layout.passes)
-    out.passes.push_back(
-        {.key = key_of(p, t, wide), .bindings = p.bindings, .args = p.args, .groups = p.groups});
+    out.passes.push_back({.key = key_of(p, t, out.mode, built_per_mode, wide),
+                          .bindings = p.bindings,
+                          .args = p.args,
+                          .groups = p.groups});
   return out;
 }
 

@@ -1,7 +1,7 @@
 // A sort's plan in OpenCL: core's passes (xreduce/sort_passes.hpp) translated into launches,
-// each a build of its kernel for the key's width (and values), its work-group and tile, the
-// operands at its five arguments, its arguments and grid; the tiles this device's local memory
-// takes; and the launches enqueued over the caller's buffers.
+// each a build of its kernel for the key's width (and kind and order, and values), its work-group
+// and tile, the operands at its five arguments, its arguments and grid; the tiles this device's
+// local memory takes; and the launches enqueued over the caller's buffers.
 #pragma once
 
 #include <CL/cl.h>
@@ -22,7 +22,7 @@ namespace xr::opencl {
 namespace sort {
 using namespace xr::sort;  // core's schedule vocabulary, beside this API's plan
 struct Launch {
-  KernelKey key;  // kernels/<kernel>.cl built with -DK16|K32|K64 (and -DPAIRS)
+  KernelKey key;  // kernels/<kernel>.cl built with -DK16|K32|K64 (and -DSORT_MODE, -DPAIRS)
   Bindings bindings{};
   Args args;
   std::uint64_t groups = 1;
@@ -31,7 +31,7 @@ struct Launch {
 struct Plan {
   std::vector<Launch> passes;
   Schedule layout;         // core's plan: the scratch's layout (its passes are translated above)
-  std::uint32_t mode = 0;  // the key's kind and order (kernels/sort_common.cl)
+  std::uint32_t mode = 0;  // the key's kind and order: every pass's `mode` (kernels/sort_common.cl)
   std::uint32_t key_bytes = 4;
 };
 }  // namespace sort
@@ -46,10 +46,13 @@ sort::ScheduleOptions sort_plan_options(const DeviceFacts& facts, sort::Family f
                                         std::optional<sort::Tile> tile, bool pairs = false);
 
 // n in 1..sort_plan_max_keys(spec.family), `bits` effective; Error(unsupported) past it. The
-// radix sorts take core's wide form past kSortNarrowMaxKeys keys, or with `force_wide`.
+// radix sorts take core's wide form past kSortNarrowMaxKeys keys, or with `force_wide`. The
+// stages that read keys by their order are built per key kind and order (-DSORT_MODE) where the
+// device's policy says so (cl_sort_plan.cpp), or as `per_mode` says.
 sort::Plan sort_launches(const sort::Spec& spec, const DeviceFacts& facts, std::uint64_t n, DType t,
                          SortOrder order, BitRange bits, bool pairs, std::uint32_t polls,
-                         std::optional<sort::Tile> tile = {}, bool force_wide = false);
+                         std::optional<sort::Tile> tile = {}, bool force_wide = false,
+                         std::optional<bool> per_mode = {});
 
 namespace sort {
 // Where each sort::Operand lies: a buffer and a byte offset into it.

@@ -1094,6 +1094,27 @@ TEST_CASE("XR_CL_SORT_WIDE=1: the OpenCL radix sorts in core's wide form",
   unsetenv("XR_CL_SORT_WIDE");
 }
 
+// XR_CL_SORT_MODE over the device's policy: `argument` (pocl's default too) sorts and is echoed
+// among the knobs; a bad value refuses every OpenCL call with one line. (`built` on any device:
+// conformance's opencl/sort/modes-built.)
+TEST_CASE("XR_CL_SORT_MODE: the OpenCL sorts built per key kind and order or per width",
+          "[cli][run][opencl][sort]") {
+  require_backend_or_skip("opencl");
+  setenv("XR_CL_SORT_MODE", "argument", 1);
+  const Result r = xreduce({"run", "--backend", "opencl", "--primitive", "sort", "--variant",
+                            "radix/onesweep", "--dtype", "f32", "--order", "desc", "--dist", "full",
+                            "--n", "1000", "--reps", "1"});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("XR_CL_SORT_MODE=argument") != std::string::npos);
+  CHECK(r.out.find("checked    every element") != std::string::npos);
+
+  setenv("XR_CL_SORT_MODE", "sometimes", 1);
+  expect_error({"run", "--backend", "opencl", "--primitive", "sort", "--variant", "radix/onesweep",
+                "--n", "1000"},
+               2, "XR_CL_SORT_MODE must be auto, built or argument");
+  unsetenv("XR_CL_SORT_MODE");
+}
+
 // ---- users' kernels (--kernel): bad kernels are bad input --------------------------------------
 
 namespace {

@@ -627,6 +627,46 @@ TEST_CASE("opencl/sort/radix/onesweep/forced-fallback", "[conformance][opencl][s
   check_sort_forced_fallback("opencl", "XR_CL_LOOKBACK_POLLS");
 }
 
+// The OpenCL sorts built per key kind and order (XR_CL_SORT_MODE=built), as NVIDIA's GPUs build
+// them, on any device: every kind in both orders through onesweep, keys and pairs, and each other
+// sort's stages that read keys by their order once. A size past one tile and its stages' builds
+// per mode, few enough for a CPU device's compiler.
+void check_sort_modes_built(const char* id, std::initializer_list<xr::DType> dtypes, std::size_t n,
+                            bool pairs_too) {
+  CAPTURE(id);
+  const auto made =
+      runner_with_knobs("opencl", xr::Primitive::sort, id, {{"XR_CL_SORT_MODE", "built"}});
+  if (!made) return;
+  for (xr::DType dtype : dtypes) {
+    const xr::HostArray data =
+        xr::generate(dtype, n, xr::element_hash(g_seed, n), xr::Distribution::full);
+    auto array = made->backend->upload(data.view());
+    for (xr::SortOrder order : xr::kAllSortOrders)
+      for (bool pairs : {false, true}) {
+        if (pairs && !pairs_too) continue;
+        xr::Operation op{.primitive = xr::Primitive::sort};
+        op.order = order;
+        op.pairs = pairs;
+        CAPTURE(std::string(xr::to_string(dtype)), n, op.describe());
+        made->runner->prepare_output(dtype, n)->write(xr::poison(dtype, n).view());
+        if (pairs)
+          made->runner->prepare_sorted_values(n)->write(xr::poison(xr::DType::u32, n).view());
+        made->runner->run(*array, op);
+        const xr::Verdict verdict = xr::Expectation(data.view(), op).check(made->runner->outcome());
+        INFO(verdict.message);
+        CHECK(verdict.ok);
+      }
+  }
+}
+
+TEST_CASE("opencl/sort/modes-built", "[conformance][opencl][sort]") {
+  using enum xr::DType;
+  check_sort_modes_built("radix/onesweep", {u32, i32, f32, f16, i64, f64}, 70001, false);
+  check_sort_modes_built("radix/onesweep", {f32}, 70001, true);
+  check_sort_modes_built("radix/reduce-then-scan", {i32, f32}, 70001, false);
+  check_sort_modes_built("bitonic/smem", {f32}, 17000, false);
+}
+
 // --kernel FILE (repeatable), --kernel-spec WORDS, --kernel-id ID: taken out of argv before
 // Catch sees it. Returns the kernels' flags in the order given.
 struct KernelArgs {

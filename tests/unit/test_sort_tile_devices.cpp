@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -181,15 +182,52 @@ TEST_CASE("OpenCL's onesweep builds with core's window and mode", "[unit][sort][
   const xr::opencl::sort::Plan l = xr::opencl::sort_launches(
       spec, gpu, 100000, xr::DType::f32, xr::SortOrder::descending, {0, 32}, false, 64);
   CHECK(l.mode == 6);  // float, descending
-  bool onesweep = false;
-  for (const xr::opencl::sort::Launch& p : l.passes)
+  // On a device with sub-groups the stages that read keys by their order build with the key's
+  // kind and order; the others without, one build for every kind.
+  std::set<std::string> kernels;
+  for (const xr::opencl::sort::Launch& p : l.passes) {
+    kernels.insert(p.key.kernel);
     if (p.key.kernel == "sort_onesweep") {
-      onesweep = true;
-      CHECK(p.key.defines == "-DK32 -DWINDOW=" + std::to_string(xr::kSortLookBackWindow));
+      CHECK(p.key.defines ==
+            "-DK32 -DSORT_MODE=6 -DWINDOW=" + std::to_string(xr::kSortLookBackWindow));
       CHECK(p.key.workgroup == 512);
       CHECK(p.key.unroll == 18);
     }
-  CHECK(onesweep);
+    if (p.key.kernel == "sort_histogram") CHECK(p.key.defines == "-DK32 -DSORT_MODE=6");
+    if (p.key.kernel == "sort_bins" || p.key.kernel == "sort_init")
+      CHECK(p.key.defines.find("SORT_MODE") == std::string::npos);
+  }
+  CHECK(kernels ==
+        std::set<std::string>{"sort_init", "sort_histogram", "sort_bins", "sort_onesweep"});
+}
+
+TEST_CASE("OpenCL's sorts build per key kind and order by the device's policy or as asked",
+          "[unit][sort][opencl]") {
+  const auto gpu = opencl_device("gpu", true, 49152, 1024, false);
+  const auto cpu = opencl_device("cpu", false, 49152, 1024, true);
+  const std::string id =
+      GENERATE(std::string("radix/onesweep"), std::string("radix/reduce-then-scan"),
+               std::string("bitonic/smem"));
+  CAPTURE(id);
+  const xr::opencl::sort::Spec& spec = *xr::opencl::find_sort(id);
+  // How many of the plan's builds name the key's mode (i32 ascending: 1).
+  const auto moded = [&](const xr::opencl::DeviceFacts& f, std::optional<bool> per_mode) {
+    const xr::opencl::sort::Plan l =
+        xr::opencl::sort_launches(spec, f, 100000, xr::DType::i32, xr::SortOrder::ascending,
+                                  {0, 32}, false, 64, {}, false, per_mode);
+    CHECK(l.mode == 1);
+    int n = 0;
+    for (const xr::opencl::sort::Launch& p : l.passes) {
+      const bool named = p.key.defines.find("-DSORT_MODE=1") != std::string::npos;
+      CHECK((!named || xr::sort_stage_forms(p.key.kernel)->ordered));
+      n += named;
+    }
+    return n;
+  };
+  CHECK(moded(gpu, {}) > 0);
+  CHECK(moded(cpu, {}) == 0);
+  CHECK(moded(gpu, false) == 0);
+  CHECK(moded(cpu, true) > 0);
 }
 
 TEST_CASE("OpenCL's digit tiles take the local memory a probe found past the reported size",

@@ -83,6 +83,7 @@ struct StageForms {
   bool address = false;     // also in core's wide form
   bool items = false;       // on bitonic/smem's items
   bool tile = false;        // sorts tiles of items in shared memory
+  bool ordered = false;     // reads keys by their order: OpenCL builds one a kind and order
 };
 }  // namespace sort
 const sort::StageForms& sort_stage_forms(sort::Stage s);

@@ -11,25 +11,27 @@
 //   address  also in core's wide form, by device address in Vulkan (".addr"; -DWIDE)
 //   items    works on bitonic/smem's items (sort_bitonic)
 //   tile     sorts tiles of items in shared memory (sort_bitonic_tile)
+//   ordered  reads keys by their order (sort_bits): in OpenCL one build per key kind and order
+//            (-DSORT_MODE), as Vulkan's specialization constant fixes them in every module
 // A row a line, XR_SORT_STAGE(stage[, form]...), as CMake reads them.
 
 // Zero the histograms, counters and the first status set: the same words in either form, so one
 // build for both.
 XR_SORT_STAGE(init)
 // onesweep: every pass's digit counts in one read.
-XR_SORT_STAGE(histogram, keys, address)
+XR_SORT_STAGE(histogram, keys, address, ordered)
 // onesweep: each pass's counts scanned.
 XR_SORT_STAGE(bins, address)
 // onesweep: one portion of one digit pass.
-XR_SORT_STAGE(onesweep, keys, pairs, ranks, address)
+XR_SORT_STAGE(onesweep, keys, pairs, ranks, address, ordered)
 // reduce-then-scan: each block's digit counts.
-XR_SORT_STAGE(rts_count, keys, address)
+XR_SORT_STAGE(rts_count, keys, address, ordered)
 // reduce-then-scan: the table scanned.
 XR_SORT_STAGE(rts_scan, address)
 // reduce-then-scan: each block's keys ranked and written.
-XR_SORT_STAGE(rts_scatter, keys, pairs, ranks, address)
+XR_SORT_STAGE(rts_scatter, keys, pairs, ranks, address, ordered)
 // bitonic: the keys into items, padded, each tile sorted in shared memory.
-XR_SORT_STAGE(bitonic_tiles, keys, items, tile)
+XR_SORT_STAGE(bitonic_tiles, keys, items, tile, ordered)
 // bitonic: one compare-exchange step at stride j >= tile of stage k.
 XR_SORT_STAGE(bitonic_global, keys, items)
 // bitonic: stage k's strides below the tile, each tile in shared memory.
