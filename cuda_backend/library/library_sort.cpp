@@ -84,6 +84,10 @@ std::size_t Sort::temp_storage_bytes() const {
   return state_->count ? state_->plan.temp_bytes : 0;
 }
 
+std::size_t Sort::temp_storage_bytes(const SortDesc& desc) {
+  return Sort(desc).temp_storage_bytes();
+}
+
 void Sort::enqueue(cudaStream_t stream, const void* keys_in, void* keys_out,
                    const std::uint32_t* values_in, std::uint32_t* values_out, void* temp) {
   if (state_->count == 0) return;

@@ -35,6 +35,20 @@ const sort::Spec& choose_sort(const Context& context, const std::string& id, DTy
   return *spec;
 }
 
+// The plan of `desc` on the context's device, with the tool's knobs (a library caller's context
+// has none): no kernel is built.
+sort::Plan plan_sort(const ContextState& c, const sort::Spec& spec, const SortDesc& desc) {
+  const OpenClKnobs& k = c.knobs;
+  return sort_launches(spec, c.facts, desc.count, desc.dtype, desc.order, desc.bits, desc.pairs,
+                       k.polls_given.value_or(kLookBackPolls), k.sort_tile, k.sort_wide,
+                       k.sort_per_mode);
+}
+
+// Sort::scratch_size(): the plan's, at least one word (a sort of nothing takes one too).
+std::uint64_t scratch_of(const sort::Plan& plan) {
+  return std::max<std::uint64_t>(plan.layout.scratch_bytes, 16);
+}
+
 }  // namespace
 
 struct Sort::State final : Diagnostics::Source {
@@ -46,10 +60,7 @@ struct Sort::State final : Diagnostics::Source {
   sort::Plan plan;
   CheckedOperands checked;  // the last enqueue's queue and buffers, whose checks passed
 
-  // Sort::scratch_size(): the plan's, at least one word (a sort of nothing takes one too).
-  std::uint64_t scratch_bytes() const {
-    return std::max<std::uint64_t>(plan.layout.scratch_bytes, 16);
-  }
+  std::uint64_t scratch_bytes() const { return scratch_of(plan); }
   // Every call but enqueue touches the scratch alone.
   void check_scratch(std::string_view call, cl_command_queue queue, cl_mem scratch) const {
     check_call(
@@ -74,10 +85,7 @@ Sort::Sort(const Context& context, const SortDesc& asked) : state_(make_state<St
   s.key_bytes = desc.count * size_of(desc.dtype);
   s.value_bytes = desc.pairs ? desc.count * sizeof(cl_uint) : 0;
   if (desc.count == 0) return;
-  const OpenClKnobs& k = s.context->knobs;
-  s.plan = sort_launches(spec, s.context->facts, desc.count, desc.dtype, desc.order, desc.bits,
-                         desc.pairs, k.polls_given.value_or(kLookBackPolls), k.sort_tile,
-                         k.sort_wide, k.sort_per_mode);
+  s.plan = plan_sort(*s.context, spec, desc);
   for (const sort::Launch& p : s.plan.passes) s.context->programs->kernel(p.key);  // build now
 }
 
@@ -87,6 +95,14 @@ const std::string& Sort::variant() const {
 
 std::uint64_t Sort::scratch_size() const {
   return state_->scratch_bytes();
+}
+
+std::uint64_t Sort::scratch_size(const Context& context, const SortDesc& asked) {
+  require_knobs(state_of(context));
+  const sort::Spec& spec = choose_sort(context, asked.variant, asked.dtype);
+  const SortDesc desc = check_sort_desc(asked);
+  if (desc.count == 0) return scratch_of(sort::Plan{});
+  return scratch_of(plan_sort(state_of(context), spec, desc));
 }
 
 void Sort::enqueue_scratch_init(cl_command_queue queue, cl_mem scratch,

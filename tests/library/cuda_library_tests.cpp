@@ -165,6 +165,9 @@ TEST_CASE("a sort of float keys with u32 values, as a splat renderer sorts depth
   CHECK(sort.variant() == "radix/onesweep");
   // The tuning table's row for 32-bit pairs, with the measurement that chose it.
   CHECK_THAT(sort.tuning(), Catch::StartsWith("tile 384 x 26, 2 blocks/SM: H200"));
+  // The same bytes before the Sort is made.
+  CHECK(xr::cuda::Sort::temp_storage_bytes({.dtype = xr::DType::f32, .count = n, .pairs = true}) ==
+        sort.temp_storage_bytes());
   const DevicePtr temp = device_bytes(sort.temp_storage_bytes());
   // The expected order: stable, so equal depths keep their indices ascending.
   std::vector<std::uint32_t> order(index);

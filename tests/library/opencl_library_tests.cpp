@@ -114,6 +114,17 @@ TEST_CASE("the OpenCL library refuses a wrong request", "[library]") {
   CHECK(category_of([&] { sort.enqueue(c.queue, {}); }) == ErrorCategory::usage);
 }
 
+// A sort's scratch is known before the Sort is made (its plan, no kernel built), as the Sort made
+// then says; a request the constructor refuses is refused the same way.
+TEST_CASE("a sort's scratch size before the Sort is made", "[library]") {
+  Caller c;
+  skip_without(c);
+  const xr::opencl::Context context(c.context, c.device);
+  xrtest::check_scratch_before_sort(
+      [&](const xr::SortDesc& desc) { return xr::opencl::Sort::scratch_size(context, desc); },
+      [&](const xr::SortDesc& desc) { return xr::opencl::Sort(context, desc).scratch_size(); });
+}
+
 TEST_CASE("the OpenCL library reduces and scans the caller's buffers", "[library]") {
   Caller c;
   skip_without(c);

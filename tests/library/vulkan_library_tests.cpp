@@ -414,6 +414,17 @@ TEST_CASE("peak_mhz gives up at its maximum when the clock never settles", "[lib
   CHECK(peak == clock_at(2000));
 }
 
+// A sort's scratch is known before the Sort is made (its plan, no pipeline), as the Sort made
+// then says; a request the constructor refuses is refused the same way.
+TEST_CASE("a sort's scratch size before the Sort is made", "[library]") {
+  const TestDevice d(true, true);
+  skip_without_device(d.usable());
+  const xr::vulkan::Context context(d.info());
+  xrtest::check_scratch_before_sort(
+      [&](const xr::SortDesc& desc) { return xr::vulkan::Sort::scratch_size(context, desc); },
+      [&](const xr::SortDesc& desc) { return xr::vulkan::Sort(context, desc).scratch_size(); });
+}
+
 TEST_CASE("a sort of float keys with u32 values, as a splat renderer sorts depths", "[library]") {
   const TestDevice without(true, false);
   skip_without_device(without.usable());

@@ -53,6 +53,19 @@ const sort::Spec& choose_sort(const Context& context, const std::string& id, DTy
   return *spec;
 }
 
+// The look-back's patience and the tool's forcings, from the context's knobs.
+sort::Knobs sort_knobs(const ContextState& c) {
+  return {.polls = c.knobs.lookback_polls.value_or(kLookBackPolls),
+          .tile = c.knobs.sort_tile,
+          .force_address = c.knobs.force_address,
+          .force_counting = c.knobs.force_counting};
+}
+
+// Sort::scratch_size(): the plan's, at least one word (a sort of nothing binds it too).
+vk::DeviceSize scratch_of(const sort::Plan& plan) {
+  return std::max<vk::DeviceSize>(plan.layout.scratch_bytes, 16);
+}
+
 }  // namespace
 
 struct Sort::State final : Diagnostics::Source {
@@ -73,10 +86,7 @@ struct Sort::State final : Diagnostics::Source {
   };
   Resolved resolve(const std::array<Operand, kCallers>& ops) const;
   void check_operands(const std::array<Operand, kCallers>& ops) const;
-  // Sort::scratch_size(): the plan's, at least one word (a sort of nothing binds it too).
-  vk::DeviceSize scratch_bytes() const {
-    return std::max<vk::DeviceSize>(plan.layout.scratch_bytes, 16);
-  }
+  vk::DeviceSize scratch_bytes() const { return scratch_of(plan); }
 
   std::vector<CompiledPass> compiled() const override;
   std::optional<VkDeviceSize> fallback_count_offset() const override {
@@ -148,10 +158,7 @@ Sort::Sort(const Context& context, const SortDesc& asked) : state_(make_state<St
   s.pairs = desc.pairs;
   s.count = desc.count;
   s.key_bytes = desc.count * size_of(desc.dtype);
-  const sort::Knobs knobs{.polls = c.knobs.lookback_polls.value_or(kLookBackPolls),
-                          .tile = c.knobs.sort_tile,
-                          .force_address = c.knobs.force_address,
-                          .force_counting = c.knobs.force_counting};
+  const sort::Knobs knobs = sort_knobs(c);
   if (spec.family != sort::Family::bitonic)
     s.ranking_ = to_string(sort_ranking(spec, c.facts, knobs));
   if (desc.count == 0) return;
@@ -172,6 +179,15 @@ const std::string& Sort::variant() const {
 
 VkDeviceSize Sort::scratch_size() const {
   return state_->scratch_bytes();
+}
+
+VkDeviceSize Sort::scratch_size(const Context& context, const SortDesc& asked) {
+  const sort::Spec& spec = choose_sort(context, asked.variant, asked.dtype);
+  const SortDesc desc = check_sort_desc(asked);
+  if (desc.count == 0) return scratch_of(sort::Plan{});
+  const ContextState& c = state_of(context);
+  return scratch_of(sort_dispatches(spec, c.facts, desc.count, desc.dtype, desc.order, desc.bits,
+                                    desc.pairs, sort_knobs(c)));
 }
 
 void Sort::record_scratch_init(VkCommandBuffer cmd, VkBuffer scratch, VkDeviceSize offset) const {

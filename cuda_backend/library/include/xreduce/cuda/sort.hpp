@@ -44,6 +44,9 @@ class Sort {
   // temp_storage_bytes): the alternate key and value buffers and the digit counts. Needs no
   // zeroing: every call initializes what it reads.
   std::size_t temp_storage_bytes() const;
+  // The same bytes for a Sort of `desc` on the current device, before it is made (its plan,
+  // which launches and allocates nothing). Throws what the constructor throws for `desc`.
+  static std::size_t temp_storage_bytes(const SortDesc& desc);
   // Enqueues on `stream` the sort of `count` keys at `keys_in` into `keys_out` (and, for pairs,
   // the values at `values_in` into `values_out` in their keys' order), every launch checked.
   // The inputs are not written; no two of the arrays overlap; 16-byte aligned, temp to 256

@@ -43,6 +43,10 @@ class Sort {
   // Bytes of scratch enqueue() takes (the alternate keys and values, the digit counts and the
   // look-back's status words).
   std::uint64_t scratch_size() const;
+  // The same bytes for a Sort of `desc` not yet made: its plan alone, no kernel built, so that
+  // the scratch can be allocated first (as CUB's two-phase call gives its temporary storage).
+  // Throws what the constructor throws for `desc`.
+  static std::uint64_t scratch_size(const Context& context, const SortDesc& desc);
   // Zeroes scratch: needed once, before the first enqueue() with this Sort (every call then
   // initializes what it reads). Error(usage) for a scratch below scratch_size().
   void enqueue_scratch_init(cl_command_queue queue, cl_mem scratch,

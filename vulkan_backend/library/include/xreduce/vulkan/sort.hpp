@@ -36,6 +36,10 @@ class Sort {
   // Bytes of scratch record() takes (the alternate keys and values, the digit counts and the
   // look-back's status words), from an offset aligned to Context::operand_alignment().
   VkDeviceSize scratch_size() const;
+  // The same bytes for a Sort of `desc` not yet made: its plan alone, no pipeline created, so
+  // that the scratch can be allocated first (as CUB's two-phase call gives its temporary
+  // storage). Throws what the constructor throws for `desc`.
+  static VkDeviceSize scratch_size(const Context& context, const SortDesc& desc);
   // Zeroes scratch and orders the fill before later compute shaders: needed once, before the
   // first record() with this Sort (every call then initializes what it reads). Error(usage)
   // where the buffer holds fewer than scratch_size() bytes from `offset`.
