@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <string>
 #include <string_view>
 
 #include "cl_check.hpp"
@@ -58,11 +59,23 @@ constexpr ModeBuildTuning kModeBuilds[] = {
      "width, 140 s built per mode (the builds are the cost); sort times not compared"},
 };
 
-bool builds_per_mode(const DeviceFacts& f) {
+// Whether the plan's programs are built per key kind and order: the device's row, or `asked`
+// (the tool's knob); and the tuning note that says so, with the row's evidence.
+struct ModeBuild {
+  bool per_mode = false;
+  std::string note;
+};
+ModeBuild mode_build(const DeviceFacts& f, std::optional<bool> asked) {
   const std::string_view device = f.subgroup_size() > 1 ? "sub-groups" : "no sub-groups";
-  for (const ModeBuildTuning& row : kModeBuilds)
-    if (row.device == device) return row.per_mode;
-  return false;
+  const ModeBuildTuning& row =
+      *std::find_if(std::begin(kModeBuilds), std::end(kModeBuilds),
+                    [&](const ModeBuildTuning& r) { return r.device == device; });
+  ModeBuild out{.per_mode = asked.value_or(row.per_mode), .note = {}};
+  out.note = out.per_mode ? "; the key's kind and order built in ("
+                          : "; the key's kind and order an argument (";
+  out.note += asked ? std::string("the tool's XR_CL_SORT_MODE") : std::string(row.evidence);
+  out.note += ")";
+  return out;
 }
 
 // A digit tile's local memory (kernels/sort_tile.cl's TILE_LOCALS: the staged keys of
@@ -157,10 +170,11 @@ sort::Plan sort_launches(const sort::Spec& spec, const DeviceFacts& f, std::uint
   out.layout = plan_sort_call(spec.family, n, t, pairs, bits,
                               sort_plan_options(f, spec.family, t, wide, polls, tile, pairs));
   out.mode = sort_mode(t, order);
-  const bool built_per_mode = per_mode.value_or(builds_per_mode(f));
+  const ModeBuild modes = mode_build(f, per_mode);
+  out.layout.tuning += modes.note;
   out.key_bytes = static_cast<std::uint32_t>(size_of(t));
   for (const sort::Pass& p : out.layout.passes)
-    out.passes.push_back({.key = key_of(p, t, out.mode, built_per_mode, wide),
+    out.passes.push_back({.key = key_of(p, t, out.mode, modes.per_mode, wide),
                           .bindings = p.bindings,
                           .args = p.args,
                           .groups = p.groups});

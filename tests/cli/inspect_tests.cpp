@@ -332,8 +332,11 @@ TEST_CASE("inspect: an OpenCL sort says its tuning entry too", "[cli][inspect][o
   const std::string tuning = j["rows"][0]["tuning"].get<std::string>();
   CHECK_THAT(tuning, Catch::StartsWith("digit tile "));
   CHECK_THAT(tuning, Catch::Contains("not measured"));
-  // The local memory its tiles were fitted to: pocl's, a CPU device's, as it reports it.
-  CHECK_THAT(tuning, Catch::Matches(".*; local memory [0-9]+ bytes as reported"));
+  // The local memory its tiles were fitted to: pocl's, a CPU device's, as it reports it; then
+  // how its programs take the key's kind and order (a CPU device's: an argument), with the
+  // measurement that chose it.
+  CHECK_THAT(tuning, Catch::Matches(".*; local memory [0-9]+ bytes as reported; the key's kind "
+                                    "and order an argument \\(pocl on two cores: .*\\)"));
 }
 
 TEST_CASE("list: an OpenCL device names the local memory it reports and what its sorts take",

@@ -228,6 +228,15 @@ TEST_CASE("OpenCL's sorts build per key kind and order by the device's policy or
   CHECK(moded(cpu, {}) == 0);
   CHECK(moded(gpu, false) == 0);
   CHECK(moded(cpu, true) > 0);
+  // The plan's tuning says which, with the row's measurement or the knob.
+  const auto tuning = [&](const xr::opencl::DeviceFacts& f, std::optional<bool> per_mode) {
+    return xr::opencl::sort_launches(spec, f, 100000, xr::DType::i32, xr::SortOrder::ascending,
+                                     {0, 32}, false, 64, {}, false, per_mode)
+        .layout.tuning;
+  };
+  CHECK_THAT(tuning(gpu, {}), Catch::Contains("; the key's kind and order built in (H200, "));
+  CHECK_THAT(tuning(cpu, {}), Catch::Contains("; the key's kind and order an argument (pocl "));
+  CHECK_THAT(tuning(cpu, true), Catch::EndsWith("built in (the tool's XR_CL_SORT_MODE)"));
 }
 
 TEST_CASE("OpenCL's digit tiles take the local memory a probe found past the reported size",
