@@ -544,6 +544,24 @@ TEST_CASE("opencl/scan/fast/decoupled-lookback/forced-fallback", "[conformance][
   check_forced_fallback("opencl", {{"XR_CL_LOOKBACK_POLLS", "0"}});
 }
 
+// One sort of `data` (uploaded as `array`) in `order`, keys or pairs, into outputs poisoned first,
+// checked against the host element by element.
+void check_one_sort(xr::Runner& runner, xr::DeviceArray& array, const xr::HostArray& data,
+                    xr::SortOrder order, bool pairs) {
+  const xr::DType dtype = data.view().dtype;
+  const std::size_t n = data.view().size;
+  xr::Operation op{.primitive = xr::Primitive::sort};
+  op.order = order;
+  op.pairs = pairs;
+  CAPTURE(std::string(xr::to_string(dtype)), n, op.describe());
+  runner.prepare_output(dtype, n)->write(xr::poison(dtype, n).view());
+  if (pairs) runner.prepare_sorted_values(n)->write(xr::poison(xr::DType::u32, n).view());
+  runner.run(array, op);
+  const xr::Verdict verdict = xr::Expectation(data.view(), op).check(runner.outcome());
+  INFO(verdict.message);
+  CHECK(verdict.ok);
+}
+
 // Onesweep's decoupled fallback, forced: with the polls knob at 0 a tile takes no predecessor's
 // count short of its prefix and counts every other predecessor's digits itself. Hundreds
 // of tiles of every key width, keys and pairs, both orders; the fallbacks are summed over every
@@ -564,18 +582,10 @@ void check_sort_forced_fallback(const char* backend, const char* polls_knob,
     auto array = b->upload(data.view());
     for (xr::SortOrder order : xr::kAllSortOrders)
       for (bool pairs : {false, true}) {
-        xr::Operation op{.primitive = xr::Primitive::sort};
-        op.order = order;
-        op.pairs = pairs;
-        CAPTURE(std::string(xr::to_string(dtype)), n, op.describe());
-        runner->prepare_output(dtype, n)->write(xr::poison(dtype, n).view());
-        if (pairs) runner->prepare_sorted_values(n)->write(xr::poison(xr::DType::u32, n).view());
-        runner->run(*array, op);
-        const xr::Verdict verdict = xr::Expectation(data.view(), op).check(runner->outcome());
-        INFO(verdict.message);
-        CHECK(verdict.ok);
+        check_one_sort(*runner, *array, data, order, pairs);
         const std::uint64_t here = fallbacks_counted(*runner);
         fallbacks += here;
+        const xr::Operation op{.primitive = xr::Primitive::sort, .order = order, .pairs = pairs};
         // Appended piece by piece (GCC 12's -Wrestrict misfires on `" " + std::string`).
         counts.append(" ").append(xr::to_string(dtype)).append("/").append(op.describe());
         counts.append(": ").append(std::to_string(here));
@@ -642,20 +652,8 @@ void check_sort_modes_built(const char* id, std::initializer_list<xr::DType> dty
         xr::generate(dtype, n, xr::element_hash(g_seed, n), xr::Distribution::full);
     auto array = made->backend->upload(data.view());
     for (xr::SortOrder order : xr::kAllSortOrders)
-      for (bool pairs : {false, true}) {
-        if (pairs && !pairs_too) continue;
-        xr::Operation op{.primitive = xr::Primitive::sort};
-        op.order = order;
-        op.pairs = pairs;
-        CAPTURE(std::string(xr::to_string(dtype)), n, op.describe());
-        made->runner->prepare_output(dtype, n)->write(xr::poison(dtype, n).view());
-        if (pairs)
-          made->runner->prepare_sorted_values(n)->write(xr::poison(xr::DType::u32, n).view());
-        made->runner->run(*array, op);
-        const xr::Verdict verdict = xr::Expectation(data.view(), op).check(made->runner->outcome());
-        INFO(verdict.message);
-        CHECK(verdict.ok);
-      }
+      for (bool pairs : {false, true})
+        if (!pairs || pairs_too) check_one_sort(*made->runner, *array, data, order, pairs);
   }
 }
 

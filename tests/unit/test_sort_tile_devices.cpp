@@ -210,11 +210,13 @@ TEST_CASE("OpenCL's sorts build per key kind and order by the device's policy or
                std::string("bitonic/smem"));
   CAPTURE(id);
   const xr::opencl::sort::Spec& spec = *xr::opencl::find_sort(id);
-  // How many of the plan's builds name the key's mode (i32 ascending: 1).
-  const auto moded = [&](const xr::opencl::DeviceFacts& f, std::optional<bool> per_mode) {
-    const xr::opencl::sort::Plan l =
-        xr::opencl::sort_launches(spec, f, 100000, xr::DType::i32, xr::SortOrder::ascending,
-                                  {0, 32}, false, 64, {}, false, per_mode);
+  const auto plan = [&](const xr::opencl::DeviceFacts& f, std::optional<bool> per_mode) {
+    return xr::opencl::sort_launches(spec, f, 100000, xr::DType::i32, xr::SortOrder::ascending,
+                                     {0, 32}, false, 64, {}, false, per_mode);
+  };
+  // How many of the plan's builds name the key's mode (i32 ascending: 1); only the stages that
+  // read keys by their order may.
+  const auto moded = [](const xr::opencl::sort::Plan& l) {
     CHECK(l.mode == 1);
     int n = 0;
     for (const xr::opencl::sort::Launch& p : l.passes) {
@@ -224,19 +226,18 @@ TEST_CASE("OpenCL's sorts build per key kind and order by the device's policy or
     }
     return n;
   };
-  CHECK(moded(gpu, {}) > 0);
-  CHECK(moded(cpu, {}) == 0);
-  CHECK(moded(gpu, false) == 0);
-  CHECK(moded(cpu, true) > 0);
+  const xr::opencl::sort::Plan gpu_policy = plan(gpu, {}), cpu_policy = plan(cpu, {});
+  const xr::opencl::sort::Plan cpu_built = plan(cpu, true);
+  CHECK(moded(gpu_policy) > 0);
+  CHECK(moded(cpu_policy) == 0);
+  CHECK(moded(plan(gpu, false)) == 0);
+  CHECK(moded(cpu_built) > 0);
   // The plan's tuning says which, with the row's measurement or the knob.
-  const auto tuning = [&](const xr::opencl::DeviceFacts& f, std::optional<bool> per_mode) {
-    return xr::opencl::sort_launches(spec, f, 100000, xr::DType::i32, xr::SortOrder::ascending,
-                                     {0, 32}, false, 64, {}, false, per_mode)
-        .layout.tuning;
-  };
-  CHECK_THAT(tuning(gpu, {}), Catch::Contains("; the key's kind and order built in (H200, "));
-  CHECK_THAT(tuning(cpu, {}), Catch::Contains("; the key's kind and order an argument (pocl "));
-  CHECK_THAT(tuning(cpu, true), Catch::EndsWith("built in (the tool's XR_CL_SORT_MODE)"));
+  CHECK_THAT(gpu_policy.layout.tuning,
+             Catch::Contains("; the key's kind and order built in (H200, "));
+  CHECK_THAT(cpu_policy.layout.tuning,
+             Catch::Contains("; the key's kind and order an argument (pocl "));
+  CHECK_THAT(cpu_built.layout.tuning, Catch::EndsWith("built in (the tool's XR_CL_SORT_MODE)"));
 }
 
 TEST_CASE("OpenCL's digit tiles take the local memory a probe found past the reported size",
