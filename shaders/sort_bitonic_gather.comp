@@ -7,7 +7,7 @@
 
 void main() {
   const uint i = workgroup_index() * WG + gl_LocalInvocationIndex;
-  if (i >= pc.n) return;
+  if (i >= uint(sort_n())) return;
   const uint from = position_of(items[i]);
   store_key(i, load_key(from));
 #ifdef PAIRS

@@ -9,10 +9,11 @@
 #include "sort_bitonic_tile.glsl"
 
 void load_keys(uint base) {
+  const uint n = uint(sort_n());
   [[unroll]] for (uint r = 0; r < ITEMS; ++r) {
     const uint local = r * WG + gl_LocalInvocationIndex;
     const uint position = base + local;
-    const BITS rank = position < pc.n ? rank_of(key_bits(position)) : rank_mask();
+    const BITS rank = position < n ? rank_of(key_bits(position)) : rank_mask();
     tile[local] = make_item(rank, position);
   }
 }

@@ -119,6 +119,17 @@ uint load_value(uint i) { return values_in[i]; }
 void store_value(uint i, uint v) { values_out[i] = v; }
 #endif
 #endif
+// The count on the device at binding 5 (the caller's, for Sort::record_indirect; any word of
+// scratch otherwise, never read): a counted pass sorts that many keys, at most PC_N (the capacity
+// its grids were launched for). Every pass takes its keys from sort_n().
+layout(set = 0, binding = 5) readonly restrict buffer SortCount { uint sort_count; };
+IDX sort_n() { return pc.counted != 0u ? min(IDX(sort_count), PC_N) : PC_N; }
+// reduce-then-scan: the tiles of a block's chunk when n keys are shared over pc.blocks.
+uint chunk_tiles(IDX n, uint tile) {
+  const uint tiles = uint((n + tile - 1u) / tile);
+  return (tiles + pc.blocks - 1u) / pc.blocks;
+}
+
 #ifndef SORT_ITEMS
 // Shared between workgroups through atomics (the look-back's status, the counters); coherent as
 // the GLSL450 memory model with explicit scopes needs.

@@ -15,16 +15,17 @@ void main() {
   for (uint k = gl_LocalInvocationIndex; k < kMaxPasses * kRadix; k += WG) counts[k] = 0u;
   barrier();
   const uint stride = gl_NumWorkGroups.x * WG * ITEMS;
+  const IDX n = sort_n();
   // The step stops at n rather than wrap past 2^32 (the narrow form's n is at most 2^32 - 2^16).
-  for (IDX first = gl_WorkGroupID.x * WG * ITEMS + gl_LocalInvocationIndex; first < PC_N;
-       first = PC_N - first > stride ? first + stride : PC_N) {
+  for (IDX first = gl_WorkGroupID.x * WG * ITEMS + gl_LocalInvocationIndex; first < n;
+       first = n - first > stride ? first + stride : n) {
     BITS k[ITEMS];
     [[unroll]] for (uint j = 0; j < ITEMS; ++j) {
       const IDX i = first + j * WG;
-      k[j] = i < PC_N ? sort_bits(key_bits(i)) : BITS(0);
+      k[j] = i < n ? sort_bits(key_bits(i)) : BITS(0);
     }
     [[unroll]] for (uint j = 0; j < ITEMS; ++j) {
-      if (first + j * WG >= PC_N) continue;
+      if (first + j * WG >= n) continue;
       [[unroll]] for (uint p = 0; p < kMaxPasses; ++p) {
         if (p >= passes) break;
         const uint shift = pc.begin + 8u * p;

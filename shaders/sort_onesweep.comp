@@ -38,6 +38,9 @@ const uint kFlags = 3u << 30;
 const uint kCount = ~kFlags;
 
 shared uint drawn;
+// The launch's tiles and the rows it zeroes: the plan's, or a counted call's from its count (one
+// portion).
+uint tiles, zero_rows;
 shared int stalled;  // the nearest predecessor a walk stopped at, -1 for none
 
 uint observe(uint at) {
@@ -118,7 +121,7 @@ uint look_back(uint tile) {
 
 // Zeroes the next launch's status rows that this tile stands for.
 void zero_next_status(uint tile) {
-  for (uint r = tile; r < pc.zero_rows; r += pc.tiles)
+  for (uint r = tile; r < zero_rows; r += tiles)
     for (uint d = gl_LocalInvocationIndex; d < kRadix; d += WG)
       words[pc.next_status + r * kRadix + d] = 0u;
 }
@@ -126,12 +129,15 @@ void zero_next_status(uint tile) {
 void main() {
   if (gl_LocalInvocationIndex == 0u) drawn = atomicAdd(words[pc.counter], 1u);
   zero_tile_counters();
+  const IDX n = sort_n();
+  tiles = pc.counted != 0u ? uint((n + TILE - 1u) / TILE) : pc.tiles;
+  zero_rows = pc.counted != 0u ? tiles : pc.zero_rows;
   barrier();
   const uint tile = drawn;
-  if (tile >= pc.tiles) return;  // a 2-D grid's workgroups past the tiles
+  if (tile >= tiles) return;  // a 2-D grid's workgroups, or a counted call's, past the tiles
   zero_next_status(tile);
   const IDX base = IDX(pc.first_tile + tile) * TILE;
-  const uint valid = uint(min(IDX(TILE), PC_N - base));
+  const uint valid = uint(min(IDX(TILE), n - base));
   load_tile(base, valid);
 
   const uint d = gl_LocalInvocationIndex;
@@ -148,7 +154,7 @@ void main() {
   if (d < kRadix) {
     if (tile > 0u) publish(tile, d, kPrefix | (before + count));
     const IDX first = load_count(pc.bins_in + d * kCountWords) + before;
-    if (tile + 1u == pc.tiles) store_count(pc.bins_out + d * kCountWords, first + count);
+    if (tile + 1u == tiles) store_count(pc.bins_out + d * kCountWords, first + count);
     digit_first[d] = first - start;
   }
   barrier();

@@ -16,11 +16,13 @@ void main() {
   if (b >= pc.blocks) return;
   const uint d = gl_LocalInvocationIndex;
   IDX next = d < kRadix ? load_count(pc.bins_in + (d * pc.blocks + b) * kCountWords) : 0u;
-  const uint first_tile = b * pc.tiles;
-  for (uint t = first_tile; t < first_tile + pc.tiles; ++t) {
+  const IDX n = sort_n();
+  const uint per_block = pc.counted != 0u ? chunk_tiles(n, TILE) : pc.tiles;
+  const uint first_tile = b * per_block;
+  for (uint t = first_tile; t < first_tile + per_block; ++t) {
     const IDX base = IDX(t) * TILE;
-    if (base >= PC_N) break;
-    const uint valid = uint(min(IDX(TILE), PC_N - base));
+    if (base >= n) break;
+    const uint valid = uint(min(IDX(TILE), n - base));
     zero_tile_counters();
     barrier();
     load_tile(base, valid);

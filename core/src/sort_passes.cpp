@@ -98,49 +98,89 @@ constexpr sort::Bindings kWordsOnly{sort::Operand::words, sort::Operand::words,
                                     sort::Operand::words, sort::Operand::words,
                                     sort::Operand::words};
 
-// The alternates, then the words: the layout's bytes.
-void lay_out(sort::Schedule& plan, std::uint64_t n, DType t, bool pairs, bool alternate,
+// The alternates, then the words: the layout's bytes, for `capacity` keys.
+void lay_out(sort::Schedule& plan, std::uint64_t capacity, DType t, bool pairs, bool alternate,
              std::uint64_t words) {
-  const std::uint64_t key_bytes = alternate ? n * size_of(t) : 0;
-  const std::uint64_t value_bytes = alternate && pairs ? n * 4 : 0;
+  const std::uint64_t key_bytes = alternate ? capacity * size_of(t) : 0;
+  const std::uint64_t value_bytes = alternate && pairs ? capacity * 4 : 0;
   plan.alternate_keys_at = 0;
   plan.alternate_values_at = align256(key_bytes);
   plan.words_at = plan.alternate_values_at + align256(value_bytes);
   plan.scratch_bytes = plan.words_at + std::max<std::uint64_t>(words, 1) * 4;
+  plan.items_at = plan.items_bytes = 0;
+  plan.fallbacks_at.reset();
+  plan.tiles = 0;
 }
 
-void plan_onesweep(sort::Schedule& plan, std::uint64_t n, DType t, bool pairs, BitRange bits,
-                   const sort::ScheduleOptions& o) {
-  const std::vector<DigitPass> digits = radix_digit_passes(bits);
-  const std::vector<sort::Portion> portions = onesweep_portions(n, o.tile.keys(), kMaxPortionKeys);
-  const auto passes = u32(digits.size());
-  const auto launches = u32(digits.size() * portions.size());
-  const auto rows = u32(portions.front().tiles);  // the largest portion's tiles
-  const std::uint32_t count = count_words(o);
-  // The words' layout (see the header).
-  const std::uint32_t histograms = 0;
-  const std::uint32_t counters = histograms + passes * kRadix * count;
-  const std::uint32_t status0 = counters + (launches + 63) / 64 * 64;
-  const std::uint32_t status1 = status0 + rows * kRadix;
-  const std::uint32_t bins = status1 + rows * kRadix;
-  const std::uint32_t fallbacks = bins + passes * 2 * kRadix * count;
-  lay_out(plan, n, t, pairs, needs_alternate(digits), fallbacks + 2);
-  plan.fallbacks_at = plan.words_at + std::uint64_t{fallbacks} * 4;
-  plan.tiles = std::uint64_t{passes} * (n + o.tile.keys() - 1) / o.tile.keys();
+// Every pass of a counted call reads its keys from the count.
+sort::Args call_args(const sort::CallSize& size) {
+  sort::Args a = args_of(size.n);
+  a.counted = size.counted ? 1 : 0;
+  return a;
+}
 
-  sort::Args base = args_of(n);
+// onesweep's words (see the header), laid out for the capacity's portions.
+struct OnesweepWords {
+  std::uint32_t histograms = 0, counters = 0, status0 = 0, status1 = 0, bins = 0, fallbacks = 0,
+                grid = 0, end = 0;
+};
+OnesweepWords onesweep_words(std::uint32_t passes, const sort::Portions& capacity,
+                             std::uint32_t count) {
+  const auto launches = u32(passes * capacity.count());
+  const auto rows = u32(capacity.at(0).tiles);  // the largest portion's tiles
+  OnesweepWords w;
+  w.counters = w.histograms + passes * kRadix * count;
+  w.status0 = w.counters + (launches + 63) / 64 * 64;
+  w.status1 = w.status0 + rows * kRadix;
+  w.bins = w.status1 + rows * kRadix;
+  w.fallbacks = w.bins + passes * 2 * kRadix * count;
+  w.grid = w.fallbacks + 2;
+  w.end = w.grid + 4;
+  return w;
+}
+
+void plan_onesweep(sort::Schedule& plan, const sort::CallSize& size, DType t, bool pairs,
+                   BitRange bits, const sort::ScheduleOptions& o) {
+  const std::uint64_t n = size.n;
+  const unsigned passes = radix_digit_count(bits);
+  const sort::Portions capacity =
+      onesweep_portion_split(size.capacity, o.tile.keys(), kMaxPortionKeys);
+  const sort::Portions portions = onesweep_portion_split(n, o.tile.keys(), kMaxPortionKeys);
+  const std::uint32_t count = count_words(o);
+  const OnesweepWords w = onesweep_words(passes, capacity, count);
+  // This call's largest portion: the status rows a launch zeroes for the next.
+  const auto rows = u32(portions.at(0).tiles);
+  lay_out(plan, size.capacity, t, pairs, passes > 1, w.end);
+  plan.fallbacks_at = plan.words_at + std::uint64_t{w.fallbacks} * 4;
+  plan.tiles = std::uint64_t{passes} * portions.tiles;
+
+  sort::Args base = call_args(size);
   base.begin = bits.begin;
   base.end = bits.end;
-  base.histograms = histograms;
-  base.bins = bins;
+  base.histograms = w.histograms;
+  base.bins = w.bins;
+  // A counted call zeroes the capacity's first status set; its launches the rows of its count.
+  const std::uint32_t zeroed = size.counted ? w.status1 : w.status0 + rows * kRadix;
   sort::Pass init{.stage = sort::Stage::init,
                   .kernel = kernel_of(sort::Stage::init),
                   .threads = 256,
-                  .groups = std::min<std::uint64_t>((status1 + 1023) / 1024, 256),
+                  .groups = std::min<std::uint64_t>((zeroed + 1023) / 1024, 256),
                   .bindings = kWordsOnly,
                   .args = base};
-  init.args.blocks = status1;
+  init.args.blocks = zeroed;
   plan.passes.push_back(init);
+  const bool indirect = size.counted && o.device_grids;
+  if (indirect) {
+    sort::Pass grid{.stage = sort::Stage::grid,
+                    .kernel = kernel_of(sort::Stage::grid),
+                    .threads = 64,
+                    .groups = 1,
+                    .bindings = kWordsOnly,
+                    .args = base};
+    grid.args.tiles = u32(o.tile.keys());  // keys a tile of the passes it sizes
+    grid.args.grid = w.grid;
+    plan.passes.push_back(grid);
+  }
   sort::Pass histogram{
       .stage = sort::Stage::histogram,
       .kernel = kernel_of(sort::Stage::histogram),
@@ -157,40 +197,49 @@ void plan_onesweep(sort::Schedule& plan, std::uint64_t n, DType t, bool pairs, B
                          .bindings = kWordsOnly,
                          .args = base});
   std::uint32_t launch = 0;
-  for (std::uint32_t p = 0; p < passes; ++p)
-    for (const sort::Portion& portion : portions) {
+  for (unsigned p = 0; p < passes; ++p) {
+    const DigitPass digit = radix_digit_pass(bits, p);
+    for (std::size_t i = 0; i < portions.count(); ++i) {
+      const sort::Portion portion = portions.at(i);
       sort::Args a = base;
-      a.shift = digits[p].shift;
-      a.width = digits[p].width;
+      a.shift = digit.shift;
+      a.width = digit.width;
       a.first_tile = u32(portion.first_tile);
       a.tiles = u32(portion.tiles);
-      a.bins_in = bins + (p * 2 + portion.bins_in) * kRadix * count;
-      a.bins_out = bins + (p * 2 + portion.bins_out) * kRadix * count;
-      a.status = launch % 2 == 0 ? status0 : status1;
-      a.next_status = launch % 2 == 0 ? status1 : status0;
+      a.bins_in = w.bins + (p * 2 + portion.bins_in) * kRadix * count;
+      a.bins_out = w.bins + (p * 2 + portion.bins_out) * kRadix * count;
+      a.status = launch % 2 == 0 ? w.status0 : w.status1;
+      a.next_status = launch % 2 == 0 ? w.status1 : w.status0;
       a.zero_rows = rows;
-      a.counter = counters + launch;
+      a.counter = w.counters + launch;
       a.limit = o.polls;
-      a.fallbacks = fallbacks;
+      a.fallbacks = w.fallbacks;
+      a.grid = w.grid;
       plan.passes.push_back({.stage = sort::Stage::onesweep,
                              .kernel = kernel_of(sort::Stage::onesweep),
                              .moves_values = pairs,
                              .threads = o.tile.threads,
                              .items = o.tile.items,
                              .groups = portion.tiles,
-                             .bindings = pass_bindings(digits[p], pairs),
-                             .args = a});
+                             .bindings = pass_bindings(digit, pairs),
+                             .args = a,
+                             .indirect = indirect});
       ++launch;
     }
+  }
 }
 
-void plan_reduce_then_scan(sort::Schedule& plan, std::uint64_t n, DType t, bool pairs,
+void plan_reduce_then_scan(sort::Schedule& plan, const sort::CallSize& size, DType t, bool pairs,
                            BitRange bits, const sort::ScheduleOptions& o) {
-  const std::vector<DigitPass> digits = radix_digit_passes(bits);
-  const RadixChunks chunks = radix_chunks(n, o.tile.keys(), o.wave, kMaxPortionKeys);
-  lay_out(plan, n, t, pairs, needs_alternate(digits), kRadix * chunks.blocks * count_words(o));
-  for (const DigitPass& d : digits) {
-    sort::Args a = args_of(n);
+  const unsigned passes = radix_digit_count(bits);
+  const std::size_t rows =
+      radix_chunks_most_blocks(size.capacity, o.tile.keys(), o.wave, kMaxPortionKeys);
+  // A counted call's blocks are the capacity's, each its share of the count's tiles.
+  const RadixChunks chunks = radix_chunks(size.n, o.tile.keys(), o.wave, kMaxPortionKeys);
+  lay_out(plan, size.capacity, t, pairs, passes > 1, kRadix * rows * count_words(o));
+  for (unsigned p = 0; p < passes; ++p) {
+    const DigitPass d = radix_digit_pass(bits, p);
+    sort::Args a = call_args(size);
     a.shift = d.shift;
     a.width = d.width;
     a.tiles = u32(chunks.tiles_per_block);
@@ -247,6 +296,8 @@ void lay_out_items(sort::Schedule& plan, std::uint64_t padded, DType t) {
   plan.alternate_keys_at = plan.alternate_values_at = 0;
   plan.words_at = align256(plan.items_bytes);
   plan.scratch_bytes = plan.words_at + 4;
+  plan.fallbacks_at.reset();
+  plan.tiles = 0;
 }
 
 // The tile of a sort of n keys: the options' invocations, with fewer items each where half the
@@ -280,23 +331,29 @@ sort::Pass bitonic_step_pass(const BitonicStep& step, const sort::Args& base, so
           .args = args};
 }
 
-void plan_bitonic(sort::Schedule& plan, std::uint64_t n, DType t, bool pairs, BitRange bits,
-                  const sort::ScheduleOptions& o) {
-  const sort::Tile tile = bitonic_tile_for(n, o.bitonic);
-  const BitonicSchedule network = bitonic_schedule(n, tile.keys());
-  lay_out_items(plan, network.padded, t);
-  sort::Args base = args_of(n);
+// bitonic: the capacity's tile for every call; a counted call sorts the capacity's items, those
+// past its count padding.
+void plan_bitonic(sort::Schedule& plan, const sort::CallSize& size, DType t, bool pairs,
+                  BitRange bits, const sort::ScheduleOptions& o) {
+  const sort::Tile tile = bitonic_tile_for(size.capacity, o.bitonic);
+  const auto padded_for = [&](std::uint64_t n) {
+    return std::max<std::uint64_t>(std::bit_ceil(n), tile.keys());
+  };
+  const std::uint64_t padded = padded_for(size.n);
+  lay_out_items(plan, padded_for(size.capacity), t);
+  sort::Args base = call_args(size);
   base.begin = bits.begin;
   base.end = bits.end;
-  base.tiles = u32(network.tiles);
-  base.padded = u32(network.padded);
-  for (const BitonicStep& step : network.steps)
-    plan.passes.push_back(bitonic_step_pass(step, base, tile, network.tiles));
+  base.tiles = u32(padded / tile.keys());
+  base.padded = u32(padded);
+  for_each_bitonic_step(padded, tile.keys(), [&](const BitonicStep& step) {
+    plan.passes.push_back(bitonic_step_pass(step, base, tile, base.tiles));
+  });
   plan.passes.push_back({.stage = sort::Stage::bitonic_gather,
                          .kernel = kernel_of(sort::Stage::bitonic_gather),
                          .moves_values = pairs,
                          .threads = kBitonicStepThreads,
-                         .groups = (n + kBitonicStepThreads - 1) / kBitonicStepThreads,
+                         .groups = (size.n + kBitonicStepThreads - 1) / kBitonicStepThreads,
                          .bindings = bitonic_gather_bindings(pairs),
                          .args = base});
 }
@@ -318,14 +375,29 @@ std::uint32_t sort_key_kind(DType t) {
   return is_integer(t) ? 1 : 2;
 }
 
-sort::Schedule plan_sort_call(sort::Family family, std::uint64_t n, DType t, bool pairs,
-                              BitRange bits, const sort::ScheduleOptions& options) {
-  if (n == 0 || n > sort_plan_max_keys(family))
-    throw Error(ErrorCategory::usage, "plan_sort_call: " + std::to_string(n) + " keys (1 to " +
-                                          std::to_string(sort_plan_max_keys(family)) +
-                                          " are planned)");
-  if (sort_needs_wide(n) && !options.wide)
-    throw Error(ErrorCategory::usage, "plan_sort_call: " + std::to_string(n) +
+std::uint64_t sort_counted_max_keys(sort::Family family, const sort::ScheduleOptions& options) {
+  if (family == sort::Family::onesweep)
+    return kMaxPortionKeys / options.tile.keys() * options.tile.keys();
+  return family == sort::Family::bitonic ? kBitonicPlanMaxKeys : kSortNarrowMaxKeys;
+}
+
+void plan_sort_call(sort::Schedule& plan, sort::Family family, const sort::CallSize& size, DType t,
+                    bool pairs, BitRange bits, const sort::ScheduleOptions& options) {
+  const std::uint64_t n = size.n;
+  if (n == 0 || size.capacity > sort_plan_max_keys(family))
+    throw Error(ErrorCategory::usage,
+                "plan_sort_call: " + std::to_string(size.capacity) + " keys (1 to " +
+                    std::to_string(sort_plan_max_keys(family)) + " are planned)");
+  if (n > size.capacity || (size.counted && n != size.capacity))
+    throw Error(ErrorCategory::usage, "plan_sort_call: a call of " + std::to_string(n) +
+                                          " keys over a layout for " +
+                                          std::to_string(size.capacity));
+  if (size.counted && n > sort_counted_max_keys(family, options))
+    throw Error(ErrorCategory::usage, "plan_sort_call: a count on the device takes at most " +
+                                          std::to_string(sort_counted_max_keys(family, options)) +
+                                          " keys here");
+  if (sort_needs_wide(size.capacity) && !options.wide)
+    throw Error(ErrorCategory::usage, "plan_sort_call: " + std::to_string(size.capacity) +
                                           " keys need the wide form (past " +
                                           std::to_string(kSortNarrowMaxKeys) + ")");
   if (family == sort::Family::bitonic && options.wide)
@@ -337,13 +409,32 @@ sort::Schedule plan_sort_call(sort::Family family, std::uint64_t n, DType t, boo
   if (family == sort::Family::bitonic &&
       !(std::has_single_bit(options.bitonic.threads) && std::has_single_bit(options.bitonic.items)))
     throw Error(ErrorCategory::usage, "plan_sort_call: a bitonic tile not a power of two");
-  sort::Schedule plan;
+  plan.passes.clear();
+  plan.capacity = size.capacity;
   if (family == sort::Family::onesweep)
-    plan_onesweep(plan, n, t, pairs, bits, options);
+    plan_onesweep(plan, size, t, pairs, bits, options);
   else if (family == sort::Family::reduce_then_scan)
-    plan_reduce_then_scan(plan, n, t, pairs, bits, options);
+    plan_reduce_then_scan(plan, size, t, pairs, bits, options);
   else
-    plan_bitonic(plan, n, t, pairs, bits, options);
+    plan_bitonic(plan, size, t, pairs, bits, options);
+}
+
+void plan_counted_call(sort::Schedule& plan, std::string_view id, sort::Family family, DType t,
+                       bool pairs, BitRange bits, const sort::ScheduleOptions& options) {
+  const std::uint64_t n = plan.capacity;
+  const std::uint64_t most = sort_counted_max_keys(family, options);
+  if (n > most)
+    throw Error(ErrorCategory::unsupported,
+                std::string(id) + " takes a count on the device for at most " +
+                    std::to_string(most) + " keys here, and this Sort was made for " +
+                    std::to_string(n));
+  plan_sort_call(plan, family, {.n = n, .capacity = n, .counted = true}, t, pairs, bits, options);
+}
+
+sort::Schedule plan_sort_call(sort::Family family, std::uint64_t n, DType t, bool pairs,
+                              BitRange bits, const sort::ScheduleOptions& options) {
+  sort::Schedule plan;
+  plan_sort_call(plan, family, {.n = n, .capacity = n}, t, pairs, bits, options);
   plan.tuning = options.tuning;
   return plan;
 }

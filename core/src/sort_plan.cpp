@@ -14,19 +14,29 @@ std::size_t ceil_div(std::size_t a, std::size_t b) {
 
 }  // namespace
 
-std::vector<DigitPass> radix_digit_passes(BitRange bits) {
+unsigned radix_digit_count(BitRange bits) {
   if (bits.begin >= bits.end)
     throw Error(ErrorCategory::usage, "radix_digit_passes: an empty bit range");
-  const unsigned count = (bits.end - bits.begin + kRadixDigitBits - 1) / kRadixDigitBits;
-  std::vector<DigitPass> passes(count);
-  for (unsigned p = 0; p < count; ++p) {
-    DigitPass& d = passes[p];
-    d.shift = bits.begin + kRadixDigitBits * p;
-    d.width = std::min(kRadixDigitBits, bits.end - d.shift);
-    // Pass p writes the output when count - 1 - p is even: the last one always does.
-    d.writes = (count - 1 - p) % 2 == 0 ? sort::Buffer::output : sort::Buffer::alternate;
-    d.reads = p == 0 ? sort::Buffer::input : passes[p - 1].writes;
-  }
+  return (bits.end - bits.begin + kRadixDigitBits - 1) / kRadixDigitBits;
+}
+
+DigitPass radix_digit_pass(BitRange bits, unsigned p) {
+  const unsigned count = radix_digit_count(bits);
+  // Pass p writes the output when count - 1 - p is even: the last one always does.
+  const auto writes = [count](unsigned q) {
+    return (count - 1 - q) % 2 == 0 ? sort::Buffer::output : sort::Buffer::alternate;
+  };
+  DigitPass d;
+  d.shift = bits.begin + kRadixDigitBits * p;
+  d.width = std::min(kRadixDigitBits, bits.end - d.shift);
+  d.writes = writes(p);
+  d.reads = p == 0 ? sort::Buffer::input : writes(p - 1);
+  return d;
+}
+
+std::vector<DigitPass> radix_digit_passes(BitRange bits) {
+  std::vector<DigitPass> passes(radix_digit_count(bits));
+  for (unsigned p = 0; p < passes.size(); ++p) passes[p] = radix_digit_pass(bits, p);
   return passes;
 }
 
@@ -48,18 +58,34 @@ RadixChunks radix_chunks(std::size_t n, std::size_t tile, std::size_t wave,
   return c;
 }
 
-std::vector<sort::Portion> onesweep_portions(std::size_t n, std::size_t tile,
-                                             std::size_t max_portion_keys) {
+std::size_t radix_chunks_most_blocks(std::size_t capacity, std::size_t tile, std::size_t wave,
+                                     std::size_t max_block_keys) {
+  // radix_chunks' blocks never pass its first bound, which grows with n.
+  radix_chunks(capacity, tile, wave, max_block_keys);  // its checks
+  const std::size_t fewest = ceil_div(capacity, max_block_keys / tile * tile);
+  return std::min(ceil_div(capacity, tile), std::max(std::max<std::size_t>(wave, 1), fewest));
+}
+
+sort::Portion sort::Portions::at(std::size_t i) const {
+  const std::size_t first = i * per_portion;
+  const auto set = static_cast<unsigned>(i % 2);
+  return {first, std::min(per_portion, tiles - first), set, 1 - set};
+}
+
+sort::Portions onesweep_portion_split(std::size_t n, std::size_t tile,
+                                      std::size_t max_portion_keys) {
   if (n == 0 || tile == 0 || max_portion_keys < tile)
     throw Error(ErrorCategory::usage,
                 "onesweep_portions: no keys, no tile or portions below a tile");
   const std::size_t tiles = ceil_div(n, tile);
-  const std::size_t per_portion = std::min(tiles, max_portion_keys / tile);
+  return {tiles, std::min(tiles, max_portion_keys / tile)};
+}
+
+std::vector<sort::Portion> onesweep_portions(std::size_t n, std::size_t tile,
+                                             std::size_t max_portion_keys) {
+  const sort::Portions split = onesweep_portion_split(n, tile, max_portion_keys);
   std::vector<sort::Portion> out;
-  for (std::size_t first = 0; first < tiles; first += per_portion) {
-    const unsigned set = static_cast<unsigned>(out.size() % 2);
-    out.push_back({first, std::min(per_portion, tiles - first), set, 1 - set});
-  }
+  for (std::size_t i = 0; i < split.count(); ++i) out.push_back(split.at(i));
   return out;
 }
 
@@ -70,12 +96,7 @@ BitonicSchedule bitonic_schedule(std::size_t n, std::size_t tile) {
   s.padded = std::max(std::bit_ceil(n), tile);
   s.tiles = s.padded / tile;
   s.stages = static_cast<unsigned>(std::countr_zero(s.tiles));
-  s.steps.push_back({BitonicStepKind::sort_tiles, tile, 0});
-  for (std::size_t k = 2 * tile; k <= s.padded; k *= 2) {
-    for (std::size_t j = k / 2; j >= tile; j /= 2)
-      s.steps.push_back({BitonicStepKind::merge_global, k, j});
-    s.steps.push_back({BitonicStepKind::merge_tiles, k, 0});
-  }
+  for_each_bitonic_step(s.padded, tile, [&](const BitonicStep& step) { s.steps.push_back(step); });
   return s;
 }
 

@@ -16,8 +16,9 @@
 //
 // Every sort kernel takes the same arguments (SORT_KERNEL): the five operands as buffers with an
 // element offset each (the host binds the caller's arrays or regions of its scratch: OpenCL
-// binds buffers, not ranges), the pass's arguments as one struct (core's SortArgs, field for
-// field) and the key's kind and order. Operands a pass does not use get the words' buffer.
+// binds buffers, not ranges), the count on the device (Sort::enqueue_indirect's; the words
+// otherwise, never read), the pass's arguments as one struct (core's SortArgs, field for field)
+// and the key's kind and order. Operands a pass does not use get the words' buffer.
 #if defined(K64)
 typedef ulong KEY;  // a key as stored
 typedef ulong BITS;  // its bits in registers
@@ -90,15 +91,27 @@ void add_count(__global uint* words, uint at, uint c) {
       __global KEY* restrict keys_out_base, ulong keys_out_at,                                 \
       __global const uint* restrict values_in_base, ulong values_in_at,                        \
       __global uint* restrict values_out_base, ulong values_out_at, __global uint* words_base, \
-      ulong words_at, SortArgs pc, uint mode)
-// The operands from their offsets; every kernel opens with it.
+      ulong words_at, __global const uint* count_base, ulong count_at, SortArgs pc, uint mode)
+// The operands from their offsets, and a counted pass's keys from the count on the device (at
+// most the n it was launched for: pc.n is that count from here on); every kernel opens with it.
 #define SORT_OPERANDS()                                                       \
   __global const KEY* restrict keys_in = keys_in_base + keys_in_at;           \
   __global KEY* restrict keys_out = keys_out_base + keys_out_at;              \
   __global const uint* restrict values_in = values_in_base + values_in_at;    \
   __global uint* restrict values_out = values_out_base + values_out_at;       \
   __global uint* words = words_base + words_at;                               \
+  if (pc.counted != 0u && (IDX)count_base[count_at] < PC_N) {                 \
+    pc.n = count_base[count_at];                                              \
+    pc.n_high = 0u;                                                           \
+  }                                                                           \
   (void)keys_in, (void)keys_out, (void)values_in, (void)values_out, (void)words
+
+// reduce-then-scan: the tiles of a block's chunk when a counted pass's keys are shared over
+// pc.blocks.
+uint chunk_tiles(IDX n, uint tile, uint blocks) {
+  const uint tiles = (uint)((n + tile - 1u) / tile);
+  return (tiles + blocks - 1u) / blocks;
+}
 
 // The key's kind and order (`mode`): bits 0-1 unsigned (0), signed (1) or float (2), bit 2
 // descending.

@@ -125,8 +125,13 @@ SORT_KERNEL {
   volatile __local int stalled;
   const uint d = (uint)get_local_id(0);
   if (d == 0u) drawn = atomic_inc(&words[pc.counter]);
+  if (pc.counted != 0u) {  // one portion: the count's tiles, each zeroing its own row
+    pc.tiles = (uint)((PC_N + TILE - 1u) / TILE);
+    pc.zero_rows = pc.tiles;
+  }
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint tile = drawn;
+  if (tile >= pc.tiles) return;  // a counted call's work-groups past its tiles
   zero_next_status(words, &pc, tile);
   const IDX base = (IDX)(pc.first_tile + tile) * TILE;
   const uint valid = (uint)min((IDX)TILE, PC_N - base);

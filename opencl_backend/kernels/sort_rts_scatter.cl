@@ -8,6 +8,7 @@ SORT_KERNEL {
   const uint b = (uint)get_group_id(0), d = (uint)get_local_id(0);
   IDX next = d < kRadix ? load_count(words, pc.bins_in + (d * pc.blocks + b) * kCountWords) : 0u;
   TileItems t;
+  if (pc.counted != 0u) pc.tiles = chunk_tiles(PC_N, TILE, pc.blocks);
   const uint first_tile = b * pc.tiles;
   for (uint tile = first_tile; tile < first_tile + pc.tiles; ++tile) {
     const IDX base = (IDX)tile * TILE;

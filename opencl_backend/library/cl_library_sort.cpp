@@ -1,5 +1,7 @@
 // xreduce/opencl/sort.hpp: a sort variant's plan (core's, translated: cl_sort_plan) enqueued over
 // the caller's buffers, the alternates and words in regions of its scratch.
+#include <optional>
+
 #include "cl_check.hpp"
 #include "cl_context.hpp"
 #include "cl_operands.hpp"
@@ -53,12 +55,17 @@ std::uint64_t scratch_of(const sort::Plan& plan) {
 
 struct Sort::State final : Diagnostics::Source {
   ContextState* context = nullptr;
+  const sort::Spec* spec = nullptr;
   std::string variant;
+  BitRange bits{};
   bool pairs = false;
-  std::uint64_t key_bytes = 0;    // of the keys in, and of the keys out
-  std::uint64_t value_bytes = 0;  // of the values in and out; 0 without pairs
-  sort::Plan plan;
-  CheckedOperands checked;  // the last enqueue's queue and buffers, whose checks passed
+  std::uint64_t count = 0;
+  std::uint64_t key_bytes = 0;        // a key's
+  sort::Plan plan;                    // a call of `count` keys
+  std::optional<sort::Plan> counted;  // a call of the count on the device, where taken
+  std::string counted_refusal;        // why not
+  sort::StageKernels kernels{};       // of both
+  CheckedOperands checked;            // the last enqueue's queue and buffers, whose checks passed
 
   std::uint64_t scratch_bytes() const { return scratch_of(plan); }
   // Every call but enqueue touches the scratch alone.
@@ -67,6 +74,10 @@ struct Sort::State final : Diagnostics::Source {
         *context, call, queue,
         {{scratch, scratch_bytes(), Access::read_write, "scratch", " (Sort::scratch_size())"}});
   }
+  // The call's operands checked (buffers holding `keys` keys and values), then its launches.
+  void enqueue(std::string_view call, cl_command_queue queue, std::uint64_t keys,
+               std::span<const xr::sort::Pass> passes, const SortBuffers& b,
+               const sort::Region* count, const EnqueueEvents& events);
 
   std::vector<CompiledPass> compiled() const override;
   std::uint64_t fallbacks(cl_command_queue queue, cl_mem scratch) const override;
@@ -74,19 +85,73 @@ struct Sort::State final : Diagnostics::Source {
   std::string_view tuning() const override { return plan.layout.tuning; }
 };
 
+void Sort::State::enqueue(std::string_view call, cl_command_queue queue, std::uint64_t keys,
+                          std::span<const xr::sort::Pass> passes, const SortBuffers& b,
+                          const sort::Region* count, const EnqueueEvents& events) {
+  const std::uint64_t values = pairs ? keys * sizeof(cl_uint) : 0;
+  const std::initializer_list<BufferUse> arrays{
+      {b.keys_in, keys * key_bytes, Access::read, "keys_in"},
+      {b.keys_out, keys * key_bytes, Access::write, "keys_out"},
+      {b.values_in, values, Access::read, "values_in"},
+      {b.values_out, values, Access::write, "values_out"},
+      {b.scratch, scratch_bytes(), Access::read_write, "scratch", " (Sort::scratch_size())"}};
+  if (count) {
+    if (count->offset % 4)
+      throw Error(ErrorCategory::usage, "xreduce::opencl: " + std::string(call) +
+                                            ": count_offset is not a multiple of 4 bytes");
+    const auto a = arrays.begin();
+    check_call(*context, call, queue,
+               {a[0],
+                a[1],
+                a[2],
+                a[3],
+                a[4],
+                {count->buffer, count->offset + 4, Access::read, "count",
+                 " (count_offset and one 32-bit word)"}},
+               &checked);
+  } else {
+    check_call(*context, call, queue, arrays, &checked);
+  }
+  const sort::Schedule& l = plan.layout;
+  const sort::Region words{b.scratch, l.words_at};
+  // By sort::Operand; keys-only calls hand the words to the values' arguments, never read.
+  const sort::CallOperands operands{.kernels = &kernels,
+                                    .regions = {sort::Region{b.keys_in, 0},
+                                                {b.keys_out, 0},
+                                                pairs ? sort::Region{b.values_in, 0} : words,
+                                                pairs ? sort::Region{b.values_out, 0} : words,
+                                                {b.scratch, l.alternate_keys_at},
+                                                {b.scratch, l.alternate_values_at},
+                                                words,
+                                                {b.scratch, l.items_at}},
+                                    .count = count ? *count : words,
+                                    .key_bytes = plan.key_bytes,
+                                    .mode = plan.mode};
+  enqueue_sort(queue, passes, operands, events);
+}
+
 Sort::Sort(const Context& context, const SortDesc& asked) : state_(make_state<State>()) {
   require_knobs(state_of(context));
   const sort::Spec& spec = choose_sort(context, asked.variant, asked.dtype);
   const SortDesc desc = check_sort_desc(asked);
   State& s = *state_;
   s.context = &state_of(context);
+  s.spec = &spec;
   s.variant = spec.id();
+  s.bits = desc.bits;
   s.pairs = desc.pairs;
-  s.key_bytes = desc.count * size_of(desc.dtype);
-  s.value_bytes = desc.pairs ? desc.count * sizeof(cl_uint) : 0;
+  s.count = desc.count;
+  s.key_bytes = size_of(desc.dtype);
   if (desc.count == 0) return;
   s.plan = plan_sort(*s.context, spec, desc);
-  for (const sort::Launch& p : s.plan.passes) s.context->programs->kernel(p.key);  // build now
+  add_sort_kernels(*s.context->programs, s.plan, s.kernels);  // built now
+  try {
+    s.counted = sort_counted_launches(spec, s.plan, desc.bits, desc.pairs);
+    add_sort_kernels(*s.context->programs, *s.counted, s.kernels);
+  } catch (const Error& e) {
+    if (e.category() != ErrorCategory::unsupported) throw;
+    s.counted_refusal = e.what();
+  }
 }
 
 const std::string& Sort::variant() const {
@@ -118,27 +183,38 @@ void Sort::enqueue(cl_command_queue queue, const SortBuffers& b, std::span<const
                    cl_event* first, cl_event* last) const {
   State& s = *state_;
   if (s.plan.passes.empty()) return;  // a sort of nothing
-  check_call(
-      *s.context, "Sort::enqueue", queue,
-      {{b.keys_in, s.key_bytes, Access::read, "keys_in"},
-       {b.keys_out, s.key_bytes, Access::write, "keys_out"},
-       {b.values_in, s.value_bytes, Access::read, "values_in"},
-       {b.values_out, s.value_bytes, Access::write, "values_out"},
-       {b.scratch, scratch_size(), Access::read_write, "scratch", " (Sort::scratch_size())"}},
-      &s.checked);
-  const sort::Schedule& l = s.plan.layout;
-  const sort::Region words{b.scratch, l.words_at};
-  // By sort::Operand; keys-only calls hand the words to the values' arguments, never read.
-  const sort::Regions regions{sort::Region{b.keys_in, 0},
-                              {b.keys_out, 0},
-                              s.pairs ? sort::Region{b.values_in, 0} : words,
-                              s.pairs ? sort::Region{b.values_out, 0} : words,
-                              {b.scratch, l.alternate_keys_at},
-                              {b.scratch, l.alternate_values_at},
-                              words,
-                              {b.scratch, l.items_at}};
-  enqueue_sort(*s.context->programs, queue, s.plan, regions,
-               {.wait = wait, .first = first, .last = last});
+  s.enqueue("Sort::enqueue", queue, s.count, s.plan.layout.passes, b, nullptr,
+            {.wait = wait, .first = first, .last = last});
+}
+
+void Sort::enqueue(cl_command_queue queue, std::uint64_t count, const SortBuffers& b,
+                   std::span<const cl_event> wait, cl_event* first, cl_event* last) const {
+  State& s = *state_;
+  if (count > s.count)
+    throw Error(ErrorCategory::usage, "xreduce::opencl: Sort::enqueue: " + std::to_string(count) +
+                                          " keys, and this Sort was made for at most " +
+                                          std::to_string(s.count));
+  if (count == s.count) return enqueue(queue, b, wait, first, last);
+  if (count == 0) return;
+  // The plan of `count` keys over the capacity's layout, in storage this thread keeps.
+  thread_local xr::sort::Schedule call;
+  plan_sort_call(call, s.spec->family, {.n = count, .capacity = s.count}, s.plan.dtype, s.pairs,
+                 s.bits, s.plan.options);
+  s.enqueue("Sort::enqueue", queue, count, call.passes, b, nullptr,
+            {.wait = wait, .first = first, .last = last});
+}
+
+void Sort::enqueue_indirect(cl_command_queue queue, cl_mem count, std::uint64_t count_offset,
+                            const SortBuffers& b, std::span<const cl_event> wait, cl_event* first,
+                            cl_event* last) const {
+  State& s = *state_;
+  if (s.plan.passes.empty()) return;  // a Sort of no keys sorts none, whatever the count
+  if (!s.counted)
+    throw Error(ErrorCategory::unsupported,
+                "xreduce::opencl: Sort::enqueue_indirect: " + s.counted_refusal);
+  const sort::Region word{count, count_offset};
+  s.enqueue("Sort::enqueue_indirect", queue, s.count, s.counted->layout.passes, b, &word,
+            {.wait = wait, .first = first, .last = last});
 }
 
 std::vector<CompiledPass> Sort::State::compiled() const {

@@ -90,18 +90,29 @@ void check_queue(const ContextState& context, const std::string& who, cl_command
 
 void check_call(const ContextState& context, std::string_view call, cl_command_queue queue,
                 std::initializer_list<BufferUse> buffers, CheckedOperands* checked) {
-  const auto check = [&] {
-    const std::string who = "xreduce::opencl: " + std::string(call);
-    check_queue(context, who, queue);
-    check_buffers(context, who, buffers);
-  };
-  if (!checked) return check();
-  std::array<std::uint64_t, 8> handles{reinterpret_cast<std::uintptr_t>(queue)};
+  struct Call {
+    const ContextState& context;
+    std::string_view call;
+    cl_command_queue queue;
+    std::initializer_list<BufferUse> buffers;
+    void check() const {
+      const std::string who = "xreduce::opencl: " + std::string(call);
+      check_queue(context, who, queue);
+      check_buffers(context, who, buffers);
+    }
+  } const c{context, call, queue, buffers};
+  if (!checked) return c.check();
+  // The queue, then each buffer and the bytes it must hold: a call of another size over the same
+  // buffers is checked again. The check is captured by one reference, which std::function holds
+  // without an allocation.
+  std::array<std::uint64_t, 16> handles{reinterpret_cast<std::uintptr_t>(queue)};
   std::size_t n = 1;
   for (const BufferUse& use : buffers)
-    if (n < handles.size())
+    if (n + 1 < handles.size()) {
       handles[n++] = use.bytes ? reinterpret_cast<std::uintptr_t>(use.buffer) : 0;
-  checked->check({handles.data(), n}, check);
+      handles[n++] = use.bytes;
+    }
+  checked->check({handles.data(), n}, [&c] { c.check(); });
 }
 
 }  // namespace xr::opencl

@@ -159,6 +159,20 @@ sort::ScheduleOptions sort_plan_options(const DeviceFacts& f, sort::Family famil
   return o;
 }
 
+namespace {
+
+// core's passes of `out.layout` into `out.passes`.
+void translate(sort::Plan& out, DType t, std::uint32_t mode, bool per_mode, bool wide) {
+  out.passes.clear();
+  for (const sort::Pass& p : out.layout.passes)
+    out.passes.push_back({.key = key_of(p, t, mode, per_mode, wide),
+                          .bindings = p.bindings,
+                          .args = p.args,
+                          .groups = p.groups});
+}
+
+}  // namespace
+
 sort::Plan sort_launches(const sort::Spec& spec, const DeviceFacts& f, std::uint64_t n, DType t,
                          SortOrder order, BitRange bits, bool pairs, std::uint32_t polls,
                          std::optional<sort::Tile> tile, bool force_wide,
@@ -167,39 +181,55 @@ sort::Plan sort_launches(const sort::Spec& spec, const DeviceFacts& f, std::uint
     throw Error(ErrorCategory::unsupported, why);
   const bool wide = sort_wide_form(spec.family, n, t, force_wide);
   sort::Plan out;
-  out.layout = plan_sort_call(spec.family, n, t, pairs, bits,
-                              sort_plan_options(f, spec.family, t, wide, polls, tile, pairs));
+  out.options = sort_plan_options(f, spec.family, t, wide, polls, tile, pairs);
+  out.layout = plan_sort_call(spec.family, n, t, pairs, bits, out.options);
   out.mode = sort_mode(t, order);
   const ModeBuild modes = mode_build(f, per_mode);
   out.layout.tuning += modes.note;
   out.key_bytes = static_cast<std::uint32_t>(size_of(t));
-  for (const sort::Pass& p : out.layout.passes)
-    out.passes.push_back({.key = key_of(p, t, out.mode, modes.per_mode, wide),
-                          .bindings = p.bindings,
-                          .args = p.args,
-                          .groups = p.groups});
+  out.dtype = t;
+  out.per_mode = modes.per_mode;
+  out.wide = wide;
+  translate(out, t, out.mode, modes.per_mode, wide);
   return out;
 }
 
-void enqueue_sort(Programs& programs, cl_command_queue queue, const sort::Plan& launches,
-                  const sort::Regions& regions, const EnqueueEvents& events) {
-  static_assert(sizeof(sort::Args) == 22 * 4, "sort::Args must match kernels/sort_common.cl");
-  for (std::size_t i = 0; i < launches.passes.size(); ++i) {
-    const sort::Launch& p = launches.passes[i];
-    cl_kernel kernel = programs.kernel(p.key);
+sort::Plan sort_counted_launches(const sort::Spec& spec, const sort::Plan& direct, BitRange bits,
+                                 bool pairs) {
+  sort::Plan out = direct;
+  plan_counted_call(out.layout, spec.id(), spec.family, direct.dtype, pairs, bits, out.options);
+  translate(out, direct.dtype, direct.mode, direct.per_mode, direct.wide);
+  return out;
+}
+
+void add_sort_kernels(Programs& programs, const sort::Plan& plan, sort::StageKernels& kernels) {
+  for (std::size_t i = 0; i < plan.passes.size(); ++i)
+    kernels[static_cast<std::size_t>(plan.layout.passes[i].stage)] =
+        programs.kernel(plan.passes[i].key);
+}
+
+void enqueue_sort(cl_command_queue queue, std::span<const sort::Pass> passes,
+                  const sort::CallOperands& call, const EnqueueEvents& events) {
+  static_assert(sizeof(sort::Args) == 24 * 4, "sort::Args must match kernels/sort_common.cl");
+  const auto set_region = [&](cl_kernel kernel, cl_uint& arg, const sort::Region& r,
+                              std::uint32_t element_bytes) {
+    // Offsets in the argument's elements (every region starts 256-byte aligned but the count).
+    const cl_ulong elements = r.offset / element_bytes;
+    XR_CL_CHECK(clSetKernelArg(kernel, arg++, sizeof(cl_mem), &r.buffer));
+    XR_CL_CHECK(clSetKernelArg(kernel, arg++, sizeof elements, &elements));
+  };
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    const sort::Pass& p = passes[i];
+    cl_kernel kernel = (*call.kernels)[static_cast<std::size_t>(p.stage)];
     cl_uint arg = 0;
-    for (std::size_t b = 0; b < sort::kBindings; ++b) {
-      const sort::Region& r = regions[static_cast<std::size_t>(p.bindings[b])];
-      // Offsets in the argument's elements: keys at the first two, 32-bit words after (every
-      // region starts 256-byte aligned).
-      const cl_ulong elements = r.offset / (b < 2 ? launches.key_bytes : 4);
-      XR_CL_CHECK(clSetKernelArg(kernel, arg++, sizeof(cl_mem), &r.buffer));
-      XR_CL_CHECK(clSetKernelArg(kernel, arg++, sizeof elements, &elements));
-    }
+    // Keys at the first two, 32-bit words after.
+    for (std::size_t b = 0; b < sort::kBindings; ++b)
+      set_region(kernel, arg, call.regions[static_cast<std::size_t>(p.bindings[b])],
+                 b < 2 ? call.key_bytes : 4);
+    set_region(kernel, arg, call.count, 4);
     XR_CL_CHECK(clSetKernelArg(kernel, arg++, sizeof p.args, &p.args));
-    const cl_uint mode = launches.mode;
-    XR_CL_CHECK(clSetKernelArg(kernel, arg++, sizeof mode, &mode));
-    enqueue_launch(queue, kernel, p.key.workgroup, p.groups, i, launches.passes.size(), events);
+    XR_CL_CHECK(clSetKernelArg(kernel, arg++, sizeof call.mode, &call.mode));
+    enqueue_launch(queue, kernel, p.threads, p.groups, i, passes.size(), events);
   }
 }
 

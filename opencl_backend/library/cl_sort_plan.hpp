@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "cl_device_facts.hpp"
@@ -30,9 +31,13 @@ struct Launch {
 
 struct Plan {
   std::vector<Launch> passes;
-  Schedule layout;         // core's plan: the scratch's layout (its passes are translated above)
+  Schedule layout;          // core's plan: the scratch's layout (its passes are translated above)
+  ScheduleOptions options;  // what core planned it with: a call of fewer keys is planned alike
   std::uint32_t mode = 0;  // the key's kind and order: every pass's `mode` (kernels/sort_common.cl)
   std::uint32_t key_bytes = 4;
+  DType dtype = DType::u32;
+  bool per_mode = false;  // the ordered stages built per kind and order
+  bool wide = false;      // core's wide form
 };
 }  // namespace sort
 
@@ -63,8 +68,31 @@ struct Region {
 using Regions = std::array<Region, kOperands>;  // by Operand
 }  // namespace sort
 
-// Enqueues the launches over `regions`, in order on an in-order queue.
-void enqueue_sort(Programs& programs, cl_command_queue queue, const sort::Plan& launches,
-                  const sort::Regions& regions, const EnqueueEvents& events);
+// The same plan's call with its count on the device (core's counted form: the capacity's grids,
+// the work-groups past the count's tiles returning). Error(unsupported) past
+// sort_counted_max_keys.
+sort::Plan sort_counted_launches(const sort::Spec& spec, const sort::Plan& direct, BitRange bits,
+                                 bool pairs);
+
+namespace sort {
+// Each stage's kernel as a plan builds it (its key's width, kind and order, values, form): a call
+// of any size launches its passes by stage. Owned by the Programs cache.
+using StageKernels = std::array<cl_kernel, kStages>;
+// What every launch of one call shares: the kernels, the operands, the count's word (a counted
+// call's; any word otherwise, never read), the key's bytes and its kind and order.
+struct CallOperands {
+  const StageKernels* kernels = nullptr;
+  Regions regions{};
+  Region count{};
+  std::uint32_t key_bytes = 4;
+  std::uint32_t mode = 0;
+};
+}  // namespace sort
+// Adds `plan`'s kernels to `kernels`, building them now.
+void add_sort_kernels(Programs& programs, const sort::Plan& plan, sort::StageKernels& kernels);
+
+// Enqueues `passes` (core's, of a plan whose kernels `call` holds) in order on an in-order queue.
+void enqueue_sort(cl_command_queue queue, std::span<const sort::Pass> passes,
+                  const sort::CallOperands& call, const EnqueueEvents& events);
 
 }  // namespace xr::opencl

@@ -248,6 +248,65 @@ cl_mem sub_buffer(cl_mem parent, std::size_t origin, std::size_t bytes) {
 
 }  // namespace
 
+// One Sort sorts every count up to the one it was made for, over one scratch zeroed once: each
+// count given on the host (enqueue's count), then read by the kernels (enqueue_indirect, the
+// counts in a buffer, never read back), every variant the device runs.
+TEST_CASE("one Sort sorts every count up to its own: given on the host or read by the kernels",
+          "[library]") {
+  Caller c;
+  skip_without(c);
+  const xr::opencl::Context context(c.context, c.device);
+  const std::size_t bytes = xrtest::kCountCapacity * 4;
+  for (const std::string& variant : context.variants(xr::Primitive::sort, xr::DType::f32))
+    for (const xr::SortDesc& desc : xrtest::count_descs(variant))
+      for (const bool on_device : {false, true}) {
+        CAPTURE(variant, std::string(xr::to_string(desc.dtype)), on_device);
+        const xr::opencl::Sort sort(context, desc);
+        const std::vector<std::uint64_t> counts = xrtest::counts_to_sort(on_device);
+        std::vector<std::uint32_t> keys = xrtest::count_keys(desc.dtype);
+        std::vector<std::uint32_t> index(keys.size()), words(counts.size());
+        std::iota(index.begin(), index.end(), 0u);
+        for (std::size_t i = 0; i < counts.size(); ++i)
+          words[i] = static_cast<std::uint32_t>(counts[i]);
+        const Mem keys_in(c.buffer(bytes, keys.data())), keys_out(c.buffer(bytes));
+        const Mem values_in(c.buffer(bytes, index.data())), values_out(c.buffer(bytes));
+        const Mem scratch(c.buffer(sort.scratch_size())), count(c.buffer(words.size() * 4));
+        const xr::opencl::SortBuffers b{keys_in, keys_out, values_in, values_out, scratch};
+        sort.enqueue_scratch_init(c.queue, scratch);
+        for (std::size_t i = 0; i < counts.size(); ++i) {
+          CAPTURE(counts[i]);
+          if (on_device) {
+            // The count written by the queue, as a kernel before the sort would write it.
+            REQUIRE(clEnqueueWriteBuffer(c.queue, count, CL_FALSE, i * 4, 4, &words[i], 0, nullptr,
+                                         nullptr) == CL_SUCCESS);
+            sort.enqueue_indirect(c.queue, count, i * 4, b);
+          } else {
+            sort.enqueue(c.queue, counts[i], b);
+          }
+          const std::uint64_t sorted = std::min(counts[i], xrtest::kCountCapacity);
+          std::vector<std::uint32_t> got_keys(sorted), got_values(desc.pairs ? sorted : 0);
+          for (auto [from, to] : {std::pair{&keys_out, &got_keys}, {&values_out, &got_values}})
+            if (!to->empty())  // OpenCL reads no empty range
+              REQUIRE(clEnqueueReadBuffer(c.queue, *from, CL_TRUE, 0, to->size() * 4, to->data(), 0,
+                                          nullptr, nullptr) == CL_SUCCESS);
+          REQUIRE(clFinish(c.queue) == CL_SUCCESS);
+          xrtest::check_count_sort(desc, keys, sorted, got_keys, got_values);
+        }
+      }
+  // A count past the Sort's and a count off its word are refused, before anything is enqueued.
+  const xr::opencl::Sort sort(context, xrtest::count_descs("")[0]);
+  const Mem keys_in(c.buffer(bytes)), keys_out(c.buffer(bytes)), values_in(c.buffer(bytes));
+  const Mem values_out(c.buffer(bytes)), scratch(c.buffer(sort.scratch_size()));
+  const Mem count(c.buffer(16));
+  const xr::opencl::SortBuffers b{keys_in, keys_out, values_in, values_out, scratch};
+  CHECK_THAT(refusal([&] { sort.enqueue(c.queue, xrtest::kCountCapacity + 1, b); }),
+             Catch::Contains("20001 keys, and this Sort was made for at most 20000"));
+  CHECK_THAT(refusal([&] { sort.enqueue_indirect(c.queue, count, 2, b); }),
+             Catch::Contains("count_offset is not a multiple of 4"));
+  CHECK_THAT(refusal([&] { sort.enqueue_indirect(c.queue, count, 16, b); }),
+             Catch::Contains("`count` holds"));
+}
+
 // Every misuse a caller can make of a sort's buffers is one line of usage before anything is
 // enqueued, and the device sorts right after: in place (wrong keys, silently, for sorts of one to
 // three digit passes), overlapping sub-buffers, short buffers and scratch (past-the-end accesses

@@ -115,10 +115,11 @@ struct TestDevice {
   Memory buffer(vk::DeviceSize bytes, bool host) const {
     Memory m;
     using U = vk::BufferUsageFlagBits;
-    m.buffer = vk::raii::Buffer(
-        device, {{},
-                 bytes,
-                 U::eStorageBuffer | U::eShaderDeviceAddress | U::eTransferSrc | U::eTransferDst});
+    m.buffer =
+        vk::raii::Buffer(device, {{},
+                                  bytes,
+                                  U::eStorageBuffer | U::eShaderDeviceAddress | U::eTransferSrc |
+                                      U::eTransferDst | U::eIndirectBuffer});
     const auto req = m.buffer.getMemoryRequirements();
     const auto want =
         host ? vk::MemoryPropertyFlagBits::eHostVisible | vk::MemoryPropertyFlagBits::eHostCoherent
@@ -508,6 +509,96 @@ TEST_CASE("a sort of float keys with u32 values, as a splat renderer sorts depth
     for (std::uint64_t j = 0; j < n; ++j) keys_wrong += got_keys[j] != depth[order[j]];
     CHECK(keys_wrong == 0);
   }
+}
+
+// One Sort sorts every count up to the one it was made for, over one scratch zeroed once: each
+// count given on the host (record's count), then read on the GPU (record_indirect, the counts in
+// a buffer the command buffer fills, never read back), every variant lavapipe runs.
+TEST_CASE("one Sort sorts every count up to its own: given on the host or read on the GPU",
+          "[library]") {
+  const TestDevice d(true, true);
+  skip_without_device(d.usable());
+  const xr::vulkan::Context context(d.info());
+  const VkDeviceSize align = context.operand_alignment();
+  const VkDeviceSize bytes = xrtest::kCountCapacity * 4;
+  const auto keys_in = d.buffer(bytes, false), keys_out = d.buffer(bytes, false);
+  const auto values_in = d.buffer(bytes, false), values_out = d.buffer(bytes, false);
+  using S = vk::PipelineStageFlagBits;
+  using A = vk::AccessFlagBits;
+  for (const std::string& variant : context.variants(xr::Primitive::sort, xr::DType::f32))
+    for (const xr::SortDesc& desc : xrtest::count_descs(variant))
+      for (const bool on_device : {false, true}) {
+        CAPTURE(variant, std::string(xr::to_string(desc.dtype)), on_device);
+        const xr::vulkan::Sort sort(context, desc);
+        const std::vector<std::uint64_t> counts = xrtest::counts_to_sort(on_device);
+        const std::vector<std::uint32_t> keys = xrtest::count_keys(desc.dtype);
+        std::vector<std::uint32_t> index(keys.size());
+        std::iota(index.begin(), index.end(), 0u);
+        const auto scratch = d.buffer(sort.scratch_size(), false);
+        const auto count_words = d.buffer(counts.size() * align, false);
+        // The inputs, the counts at their offsets, then each call's keys and values.
+        const VkDeviceSize outputs = 2 * bytes + counts.size() * align;
+        const auto host = d.buffer(outputs + counts.size() * 2 * bytes, true);
+        auto* const mapped = static_cast<char*>(host.mapped);
+        std::memcpy(mapped, keys.data(), bytes);
+        std::memcpy(mapped + bytes, index.data(), bytes);
+        for (std::size_t i = 0; i < counts.size(); ++i) {
+          const auto word = static_cast<std::uint32_t>(counts[i]);
+          std::memcpy(mapped + 2 * bytes + i * align, &word, 4);
+        }
+        d.run([&](const vk::raii::CommandBuffer& cmd) {
+          cmd.copyBuffer(*host.buffer, *keys_in.buffer, vk::BufferCopy(0, 0, bytes));
+          cmd.copyBuffer(*host.buffer, *values_in.buffer, vk::BufferCopy(bytes, 0, bytes));
+          cmd.copyBuffer(*host.buffer, *count_words.buffer,
+                         vk::BufferCopy(2 * bytes, 0, counts.size() * align));
+          sort.record_scratch_init(*cmd, *scratch.buffer);
+          for (std::size_t i = 0; i < counts.size(); ++i) {
+            barrier(cmd, S::eTransfer | S::eComputeShader, A::eTransferWrite | A::eShaderWrite,
+                    S::eComputeShader, A::eShaderRead | A::eShaderWrite);
+            const std::array<Operand, 5> ops{
+                Operand::of(*keys_in.buffer), Operand::of(*keys_out.buffer),
+                Operand::of(*values_in.buffer), Operand::of(*values_out.buffer),
+                Operand::of(*scratch.buffer)};
+            if (on_device)
+              sort.record_indirect(*cmd, Operand::of(*count_words.buffer, i * align), ops[0],
+                                   ops[1], ops[2], ops[3], ops[4]);
+            else
+              sort.record(*cmd, counts[i], ops[0], ops[1], ops[2], ops[3], ops[4]);
+            barrier(cmd, S::eComputeShader, A::eShaderWrite, S::eTransfer, A::eTransferRead);
+            const VkDeviceSize at = outputs + i * 2 * bytes;
+            cmd.copyBuffer(*keys_out.buffer, *host.buffer, vk::BufferCopy(0, at, bytes));
+            cmd.copyBuffer(*values_out.buffer, *host.buffer, vk::BufferCopy(0, at + bytes, bytes));
+          }
+          barrier(cmd, S::eTransfer, A::eTransferWrite, S::eHost, A::eHostRead);
+        });
+        for (std::size_t i = 0; i < counts.size(); ++i) {
+          const std::uint64_t sorted = std::min(counts[i], xrtest::kCountCapacity);
+          CAPTURE(counts[i]);
+          std::vector<std::uint32_t> got_keys(sorted), got_values(desc.pairs ? sorted : 0);
+          const char* at = mapped + outputs + i * 2 * bytes;
+          std::memcpy(got_keys.data(), at, sorted * 4);
+          std::memcpy(got_values.data(), at + bytes, got_values.size() * 4);
+          xrtest::check_count_sort(desc, keys, sorted, got_keys, got_values);
+        }
+      }
+  // A count past the Sort's is refused, before anything is recorded.
+  const xr::vulkan::Sort sort(context, xrtest::count_descs("")[0]);
+  d.run([&](const vk::raii::CommandBuffer& cmd) {
+    const auto scratch = d.buffer(sort.scratch_size(), false);
+    CHECK_THAT(refusal([&] {
+                 sort.record(*cmd, xrtest::kCountCapacity + 1, Operand::of(*keys_in.buffer),
+                             Operand::of(*keys_out.buffer), Operand::of(*values_in.buffer),
+                             Operand::of(*values_out.buffer), Operand::of(*scratch.buffer));
+               }),
+               Catch::Contains("20001 keys, and this Sort was made for at most 20000"));
+    CHECK_THAT(refusal([&] {
+                 sort.record_indirect(
+                     *cmd, Operand::of(*keys_in.buffer, align / 2), Operand::of(*keys_in.buffer),
+                     Operand::of(*keys_out.buffer), Operand::of(*values_in.buffer),
+                     Operand::of(*values_out.buffer), Operand::of(*scratch.buffer));
+               }),
+               Catch::Contains("`count` offset"));
+  });
 }
 
 // Every misuse a caller can make of a sort's operands is one line of usage before anything is

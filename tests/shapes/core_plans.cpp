@@ -438,3 +438,71 @@ TEST_CASE("the wide form: every count two words, the rest of the layout as the n
     }
   }
 }
+
+// A call of fewer keys than its layout's launches over the capacity's offsets: the same scratch,
+// its grids, rows and blocks within the capacity's; a counted call launches the capacity's, each
+// pass told to read its keys from the count, and onesweep's indirect form adds the grid pass.
+TEST_CASE("a call of any count up to the layout's capacity, given or counted", "[shapes][core]") {
+  xr::sort::ScheduleOptions options;
+  options.tile = {256, 8};
+  options.wave = 16;
+  options.bitonic = {64, 4};
+  const std::uint64_t capacity = 100003;
+  for (const xr::sort::Family family :
+       {xr::sort::Family::onesweep, xr::sort::Family::reduce_then_scan,
+        xr::sort::Family::bitonic}) {
+    CAPTURE(static_cast<int>(family));
+    const xr::sort::Schedule full =
+        xr::plan_sort_call(family, capacity, DType::u32, true, {0, 32}, options);
+    CHECK(full.capacity == capacity);
+    xr::sort::Schedule call;
+    for (const std::uint64_t n : {std::uint64_t{1}, std::uint64_t{2047}, std::uint64_t{2048},
+                                  std::uint64_t{5000}, capacity - 1}) {
+      CAPTURE(n);
+      xr::plan_sort_call(call, family, {.n = n, .capacity = capacity}, DType::u32, true, {0, 32},
+                         options);
+      CHECK(call.scratch_bytes == full.scratch_bytes);
+      CHECK(call.words_at == full.words_at);
+      CHECK(call.alternate_values_at == full.alternate_values_at);
+      CHECK(call.items_bytes == full.items_bytes);
+      for (const xr::sort::Pass& p : call.passes) {
+        CHECK(p.args.n == n);
+        CHECK(p.args.counted == 0);
+        if (p.stage == xr::sort::Stage::onesweep) CHECK(p.groups == (n + 2047) / 2048);
+        if (p.stage == xr::sort::Stage::init) {
+          // onesweep zeroes the first status set's rows of n's tiles, no more.
+          CHECK(p.args.blocks == full.passes[0].args.blocks - (capacity + 2047) / 2048 * 256 +
+                                     (n + 2047) / 2048 * 256);
+        }
+      }
+    }
+    // The counted form: the capacity's launches, every pass reading the count.
+    for (const bool device_grids : {false, true}) {
+      xr::sort::ScheduleOptions counted_options = options;
+      counted_options.device_grids = device_grids;
+      xr::sort::Schedule counted = full;
+      xr::plan_counted_call(counted, "radix/x", family, DType::u32, true, {0, 32}, counted_options);
+      CHECK(counted.scratch_bytes == full.scratch_bytes);
+      std::size_t grids = 0, indirect = 0;
+      for (const xr::sort::Pass& p : counted.passes) {
+        CHECK(p.args.counted == 1);
+        CHECK(p.args.n == capacity);
+        grids += p.stage == xr::sort::Stage::grid;
+        indirect += p.indirect;
+      }
+      const bool onesweep = family == xr::sort::Family::onesweep;
+      CHECK(grids == (onesweep && device_grids ? 1u : 0u));
+      CHECK(indirect == (onesweep && device_grids ? 4u : 0u));
+    }
+  }
+  // Past one onesweep launch a digit the count stays on the host; no call past its capacity.
+  xr::sort::Schedule big = xr::plan_sort_call(xr::sort::Family::onesweep, std::uint64_t{1} << 31,
+                                              DType::u32, false, {0, 32}, options);
+  CHECK_THROWS_WITH(xr::plan_counted_call(big, "radix/onesweep", xr::sort::Family::onesweep,
+                                          DType::u32, false, {0, 32}, options),
+                    Catch::Contains("radix/onesweep takes a count on the device for at most"));
+  xr::sort::Schedule call;
+  CHECK_THROWS(xr::plan_sort_call(call, xr::sort::Family::onesweep,
+                                  {.n = capacity + 1, .capacity = capacity}, DType::u32, false,
+                                  {0, 32}, options));
+}

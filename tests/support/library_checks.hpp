@@ -1,11 +1,12 @@
 // What the library tests check as a consumer sees the libraries: a refusal's one line, a stable
-// sort of pairs whose values are the keys' input positions, and a sort's scratch size asked before
-// the Sort is made.
+// sort of pairs whose values are the keys' input positions, a sort's scratch size asked before
+// the Sort is made, and one Sort called with every count up to the one it was made for.
 #pragma once
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -71,6 +72,65 @@ void check_scratch_before_sort(Before before, Made made) {
   CHECK_THAT(refusal([&] { before({.count = 10, .variant = "radix/none"}); }),
              Catch::Contains("radix/none"));
   CHECK_THAT(refusal([&] { before({.count = 10, .bits = {0, 33}}); }), Catch::Contains("0:33"));
+}
+
+// One Sort made for kCountCapacity keys sorts the first `count` of them, the count given on the
+// host or read on the device: none, one, two, both sides of the tiles the APIs take (256, 3840
+// and 7680 keys), one short of the capacity and the capacity; on the device also one past it,
+// which sorts the capacity.
+inline constexpr std::uint64_t kCountCapacity = 20'000;
+inline std::vector<std::uint64_t> counts_to_sort(bool on_device) {
+  std::vector<std::uint64_t> counts{0,    1,    2,    255,  256,  257,    3839,
+                                    3840, 3841, 7679, 7680, 7681, 19'999, 20'000};
+  if (on_device) counts.push_back(kCountCapacity + 1);
+  return counts;
+}
+// The descs of the count tests: float depths with values, ascending; u32 keys descending over
+// bits 0:20 alone.
+inline std::vector<xr::SortDesc> count_descs(const std::string& variant) {
+  return {{.dtype = xr::DType::f32, .count = kCountCapacity, .pairs = true, .variant = variant},
+          {.dtype = xr::DType::u32,
+           .count = kCountCapacity,
+           .order = xr::SortOrder::descending,
+           .bits = {0, 20},
+           .variant = variant}};
+}
+// kCountCapacity keys as 32-bit words: floats with many equal keys and both zeros, or u32 keys
+// whose low 20 bits repeat.
+inline std::vector<std::uint32_t> count_keys(xr::DType t) {
+  std::vector<std::uint32_t> keys(kCountCapacity);
+  for (std::uint64_t i = 0; i < keys.size(); ++i) {
+    const std::uint64_t h = i * 2654435761u;
+    keys[i] = t == xr::DType::f32
+                  ? std::bit_cast<std::uint32_t>(i % 7 == 0 ? (i % 2 ? -0.0f : 0.0f)
+                                                            : static_cast<float>(h % 977) - 488.0f)
+                  : static_cast<std::uint32_t>(h ^ (h >> 13));
+  }
+  return keys;
+}
+// The first `count` keys sorted as `desc` orders them: `got_keys` and, for pairs, `got_values`
+// (the input positions) in the stable order.
+inline void check_count_sort(const xr::SortDesc& desc, const std::vector<std::uint32_t>& keys,
+                             std::uint64_t count, const std::vector<std::uint32_t>& got_keys,
+                             const std::vector<std::uint32_t>& got_values) {
+  const std::vector<std::uint32_t> first(keys.begin(), keys.begin() + count);
+  std::vector<std::uint32_t> values = got_values;
+  if (!desc.pairs) {  // keys alone: the stable order's keys
+    REQUIRE(desc.dtype == xr::DType::u32);
+    std::vector<std::uint32_t> order(count);
+    std::iota(order.begin(), order.end(), 0u);
+    const std::uint32_t mask = (1u << desc.bits.end) - 1;
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return (first[a] & mask) > (first[b] & mask);
+    });
+    std::size_t wrong = 0;
+    for (std::size_t j = 0; j < count; ++j) wrong += got_keys[j] != first[order[j]];
+    CHECK(wrong == 0);
+    return;
+  }
+  check_stable_sort(first, got_keys, values, [](std::uint32_t a, std::uint32_t b) {
+    return std::bit_cast<float>(a) < std::bit_cast<float>(b);
+  });
 }
 
 }  // namespace xrtest

@@ -2,6 +2,8 @@
 // the caller's five operands, the alternates bound inside its scratch.
 #include <algorithm>
 #include <array>
+#include <optional>
+#include <span>
 
 #include "vk_compiled.hpp"
 #include "vk_context.hpp"
@@ -70,22 +72,36 @@ vk::DeviceSize scratch_of(const sort::Plan& plan) {
 
 struct Sort::State final : Diagnostics::Source {
   const ContextState* context = nullptr;
+  const sort::Spec* spec = nullptr;
   std::string variant;
+  DType dtype = DType::u32;
+  BitRange bits{};
   bool pairs = false;
   std::uint64_t count = 0;
-  std::uint64_t key_bytes = 0;
-  sort::Plan plan;
+  sort::Plan plan;                      // a call of `count` keys
+  std::optional<sort::Plan> counted;    // a call of the count on the device, where taken
+  std::string counted_refusal;          // why not
   std::string_view ranking_;            // Diagnostics::ranking()
-  std::vector<vk::Pipeline> pipelines;  // one per pass
+  std::vector<vk::Pipeline> pipelines;  // one per pass of `plan`, then of `counted`
+  // Each stage's pipeline and whether its module goes by address: a call of any size binds its
+  // passes by stage.
+  std::array<VkPipeline, sort::kStages> stage_pipelines{};
+  std::array<bool, sort::kStages> stage_by_address{};
 
   // Each sort::Operand over the caller's operands: its descriptor and, for a plan by address, the
-  // keys' and values' device addresses.
+  // keys' and values' device addresses; the count's descriptor (binding 5).
   struct Resolved {
     std::array<VkDescriptorBufferInfo, sort::kOperands> infos{};
     std::array<VkDeviceAddress, sort::kOperands> addresses{};
+    VkDescriptorBufferInfo count{};
   };
-  Resolved resolve(const std::array<Operand, kCallers>& ops) const;
-  void check_operands(const std::array<Operand, kCallers>& ops) const;
+  Resolved resolve(std::string_view call, std::uint64_t keys,
+                   const std::array<Operand, kCallers>& ops, const Operand* count) const;
+  void check_operands(std::string_view call, std::uint64_t keys,
+                      const std::array<Operand, kCallers>& ops, const Operand* count) const;
+  void add_pipelines(ContextState& c, const sort::Plan& p);
+  void record_passes(VkCommandBuffer cmd, std::span<const sort::Pass> passes, const Resolved& r,
+                     const Operand& scratch) const;
   vk::DeviceSize scratch_bytes() const { return scratch_of(plan); }
 
   std::vector<CompiledPass> compiled() const override;
@@ -97,26 +113,41 @@ struct Sort::State final : Diagnostics::Source {
   std::string_view tuning() const override { return plan.layout.tuning; }
 };
 
-void Sort::State::check_operands(const std::array<Operand, kCallers>& ops) const {
-  const vk::DeviceSize value_bytes = pairs ? count * 4 : 0;
+void Sort::State::check_operands(std::string_view call, std::uint64_t keys,
+                                 const std::array<Operand, kCallers>& ops,
+                                 const Operand* count) const {
+  const vk::DeviceSize key_bytes = keys * size_of(dtype);
+  const vk::DeviceSize value_bytes = pairs ? keys * 4 : 0;
   // The scratch is always bound (its words); the keys and values where the plan binds them.
   const bool bound = !plan.by_address;
-  vulkan::check_operands(
-      *context, "Sort::record", bound ? "this sort, whose arrays fit one binding," : "the sort",
-      {{ops[keys_in], key_bytes, bound, "keys_in"},
-       {ops[keys_out], key_bytes, bound, "keys_out"},
-       {ops[values_in], value_bytes, bound, "values_in"},
-       {ops[values_out], value_bytes, bound, "values_out"},
-       {ops[scratch], scratch_bytes(), true, "scratch", " (Sort::scratch_size())"}});
+  const std::string_view bound_by = bound ? "this sort, whose arrays fit one binding," : "the sort";
+  const std::initializer_list<OperandUse> arrays{
+      {ops[keys_in], key_bytes, bound, "keys_in"},
+      {ops[keys_out], key_bytes, bound, "keys_out"},
+      {ops[values_in], value_bytes, bound, "values_in"},
+      {ops[values_out], value_bytes, bound, "values_out"},
+      {ops[scratch], scratch_bytes(), true, "scratch", " (Sort::scratch_size())"}};
+  if (!count) return vulkan::check_operands(*context, call, bound_by, arrays);
+  vulkan::check_operands(*context, call, bound_by,
+                         {arrays.begin()[0],
+                          arrays.begin()[1],
+                          arrays.begin()[2],
+                          arrays.begin()[3],
+                          arrays.begin()[4],
+                          {*count, 4, true, "count", " (one 32-bit word)"}});
 }
 
-Sort::State::Resolved Sort::State::resolve(const std::array<Operand, kCallers>& ops) const {
-  check_operands(ops);
+Sort::State::Resolved Sort::State::resolve(std::string_view call, std::uint64_t keys,
+                                           const std::array<Operand, kCallers>& ops,
+                                           const Operand* count) const {
+  check_operands(call, keys, ops, count);
   const sort::Schedule& l = plan.layout;
   const Operand& s = ops[scratch];
-  const vk::DeviceSize value_bytes = count * 4;
+  const vk::DeviceSize key_bytes = keys * size_of(dtype);
+  const vk::DeviceSize value_bytes = keys * 4;
   const VkDescriptorBufferInfo words{s.buffer, s.offset + l.words_at, l.scratch_bytes - l.words_at};
   Resolved r;
+  r.count = count ? VkDescriptorBufferInfo{count->buffer, count->offset, 4} : words;
   if (plan.by_address) {
     // Every binding the words (the modules read binding 4 alone), so no range passes the limit.
     r.infos.fill(words);
@@ -148,29 +179,85 @@ Sort::State::Resolved Sort::State::resolve(const std::array<Operand, kCallers>& 
   return r;
 }
 
+void Sort::State::add_pipelines(ContextState& c, const sort::Plan& p) {
+  for (const sort::Dispatch& d : p.passes) {
+    pipelines.push_back(c.pipelines->get({.module = d.module,
+                                          .workgroup = d.workgroup,
+                                          .unroll = d.items,
+                                          .mode = d.window,
+                                          .sort_mode = d.sort_mode,
+                                          .min_subgroup = d.min_subgroup}));
+    const auto stage = static_cast<std::size_t>(d.stage);
+    stage_pipelines[stage] = pipelines.back();
+    stage_by_address[stage] = d.by_address;
+  }
+}
+
+void Sort::State::record_passes(VkCommandBuffer cmd, std::span<const sort::Pass> passes,
+                                const Resolved& r, const Operand& scratch_operand) const {
+  const auto& d = context->dispatch();
+  const VkPipelineLayout layout = context->pipelines->pushed_layout();
+  const sort::Schedule& l = plan.layout;
+  const bool indirect =
+      std::any_of(passes.begin(), passes.end(), [](const sort::Pass& p) { return p.indirect; });
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    const sort::Pass& pass = passes[i];
+    const auto stage = static_cast<std::size_t>(pass.stage);
+    // A pass reads the last's words, and an indirect dispatch its grid among them (a pass that
+    // binds the words may write any of them, as the validation layers see it).
+    if (i > 0) record_compute_barrier(d, cmd, indirect);
+    d.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, stage_pipelines[stage]);
+    std::array<const VkDescriptorBufferInfo*, sort::kBindings + 1> buffers{};
+    for (std::size_t b = 0; b < sort::kBindings; ++b)
+      buffers[b] = &r.infos[static_cast<std::size_t>(pass.bindings[b])];
+    buffers[sort::kBindings] = &r.count;
+    record_pushed_buffers(*context, cmd, buffers);
+    if (stage_by_address[stage]) {
+      sort::AddressPush push{.operands = {}, .args = pass.args};
+      for (std::size_t b = 0; b < push.operands.size(); ++b)
+        push.operands[b] = r.addresses[static_cast<std::size_t>(pass.bindings[b])];
+      d.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+    } else {
+      d.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pass.args,
+                           &pass.args);
+    }
+    if (pass.indirect) {
+      d.vkCmdDispatchIndirect(cmd, scratch_operand.buffer,
+                              scratch_operand.offset + l.words_at + pass.args.grid * 4);
+    } else {
+      const Grid grid = grid_for(pass.groups, context->facts, variant);
+      d.vkCmdDispatch(cmd, grid.x, grid.y, 1);
+    }
+  }
+}
+
 Sort::Sort(const Context& context, const SortDesc& asked) : state_(make_state<State>()) {
   ContextState& c = state_of(context);
   const sort::Spec& spec = choose_sort(context, asked.variant, asked.dtype);
   const SortDesc desc = check_sort_desc(asked);
   State& s = *state_;
   s.context = &c;
+  s.spec = &spec;
   s.variant = spec.id();
+  s.dtype = desc.dtype;
+  s.bits = desc.bits;
   s.pairs = desc.pairs;
   s.count = desc.count;
-  s.key_bytes = desc.count * size_of(desc.dtype);
   const sort::Knobs knobs = sort_knobs(c);
   if (spec.family != sort::Family::bitonic)
     s.ranking_ = to_string(sort_ranking(spec, c.facts, knobs));
   if (desc.count == 0) return;
   s.plan = sort_dispatches(spec, c.facts, desc.count, desc.dtype, desc.order, desc.bits, desc.pairs,
                            knobs);
-  for (const sort::Dispatch& d : s.plan.passes)
-    s.pipelines.push_back(c.pipelines->get({.module = d.module,
-                                            .workgroup = d.workgroup,
-                                            .unroll = d.items,
-                                            .mode = d.window,
-                                            .sort_mode = d.sort_mode,
-                                            .min_subgroup = d.min_subgroup}));
+  s.add_pipelines(c, s.plan);
+  try {
+    s.counted = sort_counted_dispatches(spec, c.facts, s.plan, desc.dtype, desc.order, desc.bits,
+                                        desc.pairs);
+    s.add_pipelines(c, *s.counted);
+  } catch (const Error& e) {
+    if (e.category() != ErrorCategory::unsupported) throw;
+    s.counted_refusal = e.what();
+  }
 }
 
 const std::string& Sort::variant() const {
@@ -200,28 +287,41 @@ void Sort::record(VkCommandBuffer cmd, const Operand& keys_in, const Operand& ke
                   const Operand& scratch) const {
   const State& s = *state_;
   if (s.plan.passes.empty()) return;  // a sort of nothing
-  const State::Resolved r = s.resolve({keys_in, keys_out, values_in, values_out, scratch});
-  const auto& d = s.context->dispatch();
-  const VkPipelineLayout layout = s.context->pipelines->pushed_layout();
-  for (std::size_t i = 0; i < s.plan.passes.size(); ++i) {
-    const sort::Dispatch& pass = s.plan.passes[i];
-    if (i > 0) record_compute_barrier(d, cmd);  // a pass reads the last's
-    d.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s.pipelines[i]);
-    std::array<const VkDescriptorBufferInfo*, sort::kBindings> buffers{};
-    for (std::size_t b = 0; b < sort::kBindings; ++b)
-      buffers[b] = &r.infos[static_cast<std::size_t>(pass.bindings[b])];
-    record_pushed_buffers(*s.context, cmd, buffers);
-    if (pass.by_address) {
-      sort::AddressPush push{.operands = {}, .args = pass.push};
-      for (std::size_t b = 0; b < push.operands.size(); ++b)
-        push.operands[b] = r.addresses[static_cast<std::size_t>(pass.bindings[b])];
-      d.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
-    } else {
-      d.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pass.push,
-                           &pass.push);
-    }
-    d.vkCmdDispatch(cmd, pass.grid.x, pass.grid.y, 1);
-  }
+  const State::Resolved r = s.resolve("Sort::record", s.count,
+                                      {keys_in, keys_out, values_in, values_out, scratch}, nullptr);
+  s.record_passes(cmd, s.plan.layout.passes, r, scratch);
+}
+
+void Sort::record(VkCommandBuffer cmd, std::uint64_t count, const Operand& keys_in,
+                  const Operand& keys_out, const Operand& values_in, const Operand& values_out,
+                  const Operand& scratch) const {
+  const State& s = *state_;
+  if (count > s.count)
+    throw Error(ErrorCategory::usage, "xreduce::vulkan: Sort::record: " + std::to_string(count) +
+                                          " keys, and this Sort was made for at most " +
+                                          std::to_string(s.count));
+  if (count == s.count) return record(cmd, keys_in, keys_out, values_in, values_out, scratch);
+  if (count == 0) return;
+  const State::Resolved r = s.resolve("Sort::record", count,
+                                      {keys_in, keys_out, values_in, values_out, scratch}, nullptr);
+  // The plan of `count` keys over the capacity's layout, in storage this thread keeps.
+  thread_local sort::Schedule call;
+  plan_sort_call(call, s.spec->family, {.n = count, .capacity = s.count}, s.dtype, s.pairs, s.bits,
+                 s.plan.options);
+  s.record_passes(cmd, call.passes, r, scratch);
+}
+
+void Sort::record_indirect(VkCommandBuffer cmd, const Operand& count, const Operand& keys_in,
+                           const Operand& keys_out, const Operand& values_in,
+                           const Operand& values_out, const Operand& scratch) const {
+  const State& s = *state_;
+  if (s.plan.passes.empty()) return;  // a Sort of no keys sorts none, whatever the count
+  if (!s.counted)
+    throw Error(ErrorCategory::unsupported,
+                "xreduce::vulkan: Sort::record_indirect: " + s.counted_refusal);
+  const State::Resolved r = s.resolve("Sort::record_indirect", s.count,
+                                      {keys_in, keys_out, values_in, values_out, scratch}, &count);
+  s.record_passes(cmd, s.counted->layout.passes, r, scratch);
 }
 
 std::vector<CompiledPass> Sort::State::compiled() const {

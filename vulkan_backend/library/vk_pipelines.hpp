@@ -55,10 +55,11 @@ static_assert(offsetof(PushBlock, sizes) == 24 && offsetof(PushBlock, sizes.in_o
                   offsetof(PushBlock, sizes.limit) == 56,
               "PushBlock must match shaders/params.glsl");
 
-// The library layout's bindings (reduce and scan bind the first three), and the push-constant
+// The library layout's bindings (reduce and scan bind the first three, the sorts all six: their
+// five operands and the count at 5), and the push-constant
 // range every layout declares: the larger of PushBlock and a sort's (vk_sort_plan.hpp), within
 // the 128 bytes every device allows.
-inline constexpr std::uint32_t kLibraryBindings = 5;
+inline constexpr std::uint32_t kLibraryBindings = 6;
 inline constexpr std::uint32_t kPushBytes = 128;
 static_assert(sizeof(PushBlock) <= kPushBytes);
 

@@ -128,13 +128,17 @@ void record_pushed_buffers(const ContextState& context, VkCommandBuffer cmd,
       static_cast<std::uint32_t>(buffers.size()), writes.data());
 }
 
-void record_compute_barrier(const vk::raii::DeviceDispatcher& d, VkCommandBuffer cmd) {
-  const VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr,
-                                VK_ACCESS_SHADER_WRITE_BIT,
-                                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
-  d.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0,
-                         nullptr);
+void record_compute_barrier(const vk::raii::DeviceDispatcher& d, VkCommandBuffer cmd,
+                            bool indirect) {
+  const VkMemoryBarrier barrier{
+      VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT,
+      VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+          (indirect ? VK_ACCESS_INDIRECT_COMMAND_READ_BIT : VkAccessFlags{0})};
+  d.vkCmdPipelineBarrier(
+      cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
+          (indirect ? VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT : VkPipelineStageFlags{0}),
+      0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 
 void record_zero_fill(const ContextState& context, std::string_view call, VkCommandBuffer cmd,

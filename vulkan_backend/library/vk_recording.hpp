@@ -96,7 +96,9 @@ void record_pushed_buffers(const ContextState& context, VkCommandBuffer cmd,
 
 // Records the barrier that orders every earlier compute-shader write before every later
 // compute-shader access: between the passes of one call.
-void record_compute_barrier(const vk::raii::DeviceDispatcher& d, VkCommandBuffer cmd);
+// `indirect`: the writes are also read as a dispatch's grid (vkCmdDispatchIndirect).
+void record_compute_barrier(const vk::raii::DeviceDispatcher& d, VkCommandBuffer cmd,
+                            bool indirect = false);
 // Zeroes `bytes` of `buffer` from `offset` and orders the fill before later compute shaders:
 // a scratch's initialisation (`call`: "Scan::record_scratch_init"), refused where the buffer
 // holds fewer bytes from `offset`.

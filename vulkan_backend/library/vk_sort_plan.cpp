@@ -102,30 +102,22 @@ sort::Ranking sort_ranking(const sort::Spec& spec, const DeviceFacts& f, const s
 sort::ScheduleOptions sort_plan_options(const DeviceFacts& f, sort::Family family, DType t,
                                         bool wide, sort::Ranking ranking,
                                         const sort::Knobs& knobs) {
-  return xr::sort_plan_options(limits_of(f), family, t, wide, knobs.polls,
-                               digit_request(t, wide, ranking, knobs.tile));
+  sort::ScheduleOptions o = xr::sort_plan_options(limits_of(f), family, t, wide, knobs.polls,
+                                                  digit_request(t, wide, ranking, knobs.tile));
+  o.device_grids = true;  // vkCmdDispatchIndirect
+  return o;
 }
 
-sort::Plan sort_dispatches(const sort::Spec& spec, const DeviceFacts& f, std::uint64_t n, DType t,
-                           SortOrder order, BitRange bits, bool pairs, const sort::Knobs& knobs) {
-  if (const std::string why = sort_count_refusal(spec.id(), spec.family, n); !why.empty())
-    throw Error(ErrorCategory::unsupported, why);
-  // By address, in core's wide form, past one binding or the narrow form's keys; never bitonic.
-  const std::uint32_t binding = f.limits.maxStorageBufferRange;
-  const bool by_address = sort_wide_form(spec.family, n, t, knobs.force_address, binding);
-  const sort::Ranking ranking = sort_ranking(spec, f, knobs);
-  const sort::ScheduleOptions options =
-      sort_plan_options(f, spec.family, t, by_address, ranking, knobs);
-  sort::Plan out{.passes = {},
-                 .by_address = by_address,
-                 .ranking = ranking,
-                 .layout = plan_sort_call(spec.family, n, t, pairs, bits, options)};
-  if (const std::string why = sort_items_refusal(spec.id(), n, t, out.layout.items_bytes, binding);
-      !why.empty())
-    throw Error(ErrorCategory::unsupported, why);
+namespace {
+
+// core's passes of `out.layout` into `out.passes`.
+void translate(sort::Plan& out, const sort::Spec& spec, const DeviceFacts& f, DType t,
+               SortOrder order) {
   const std::uint32_t mode = sort_mode(t, order);
+  out.passes.clear();
   for (const sort::Pass& p : out.layout.passes)
-    out.passes.push_back({.module = module_of(p, t, out.by_address, ranking),
+    out.passes.push_back({.stage = p.stage,
+                          .module = module_of(p, t, out.by_address, out.ranking),
                           .workgroup = p.threads,
                           .items = p.items,
                           .window = kSortLookBackWindow,
@@ -135,6 +127,37 @@ sort::Plan sort_dispatches(const sort::Spec& spec, const DeviceFacts& f, std::ui
                           .push = p.args,
                           .grid = grid_for(p.groups, f, spec.id()),
                           .by_address = out.by_address && sort_stage_forms(p.stage).address});
+}
+
+}  // namespace
+
+sort::Plan sort_dispatches(const sort::Spec& spec, const DeviceFacts& f, std::uint64_t n, DType t,
+                           SortOrder order, BitRange bits, bool pairs, const sort::Knobs& knobs) {
+  if (const std::string why = sort_count_refusal(spec.id(), spec.family, n); !why.empty())
+    throw Error(ErrorCategory::unsupported, why);
+  // By address, in core's wide form, past one binding or the narrow form's keys; never bitonic.
+  const std::uint32_t binding = f.limits.maxStorageBufferRange;
+  const bool by_address = sort_wide_form(spec.family, n, t, knobs.force_address, binding);
+  const sort::Ranking ranking = sort_ranking(spec, f, knobs);
+  sort::Plan out{.passes = {},
+                 .by_address = by_address,
+                 .ranking = ranking,
+                 .layout = {},
+                 .options = sort_plan_options(f, spec.family, t, by_address, ranking, knobs)};
+  out.layout = plan_sort_call(spec.family, n, t, pairs, bits, out.options);
+  if (const std::string why = sort_items_refusal(spec.id(), n, t, out.layout.items_bytes, binding);
+      !why.empty())
+    throw Error(ErrorCategory::unsupported, why);
+  translate(out, spec, f, t, order);
+  return out;
+}
+
+sort::Plan sort_counted_dispatches(const sort::Spec& spec, const DeviceFacts& f,
+                                   const sort::Plan& direct, DType t, SortOrder order,
+                                   BitRange bits, bool pairs) {
+  sort::Plan out = direct;
+  plan_counted_call(out.layout, spec.id(), spec.family, t, pairs, bits, out.options);
+  translate(out, spec, f, t, order);
   return out;
 }
 

@@ -20,7 +20,7 @@ namespace xr::vulkan {
 
 // The push constants of a sort pass (shaders/sort_common.glsl), byte for byte.
 using SortPush = sort::Args;
-static_assert(sizeof(SortPush) == 88, "SortPush must match shaders/sort_common.glsl");
+static_assert(sizeof(SortPush) == 96, "SortPush must match shaders/sort_common.glsl");
 namespace sort {
 using namespace xr::sort;  // core's schedule vocabulary, beside this API's plan
 // The same after the keys' and values' device addresses (the XR_ADDRESS modules): each pass's
@@ -50,6 +50,7 @@ struct Knobs {
 };
 
 struct Dispatch {
+  Stage stage = Stage::init;
   std::string module;
   std::uint32_t workgroup = 256;   // specialization constant 0
   std::uint32_t items = 1;         // 1
@@ -69,7 +70,8 @@ struct Plan {
   // the words stay bound.
   bool by_address = false;
   Ranking ranking = Ranking::ballots;  // the radix passes' (bitonic ranks none)
-  Schedule layout;  // core's plan: the scratch's layout (its passes are translated above)
+  Schedule layout;          // core's plan: the scratch's layout (its passes are translated above)
+  ScheduleOptions options;  // what core planned it with: a call of fewer keys is planned alike
 };
 }  // namespace sort
 
@@ -82,7 +84,8 @@ sort::Ranking sort_ranking(const sort::Spec& spec, const DeviceFacts& facts,
 // (xreduce/sort_tiles.hpp) for this device's limits, with the radix sorts' digit-pass tile for
 // `ranking` (the policy's, or knobs.tile, fitted to maxComputeSharedMemorySize with the ranking's
 // counters) or core's bitonic tile (knobs.tile is the digit passes' alone). `wide`: core's wide
-// form (the modules by address). Error(unsupported) where no tile fits.
+// form (the modules by address). A count on the device takes the digit passes' grid from the
+// grid pass (device_grids). Error(unsupported) where no tile fits.
 sort::ScheduleOptions sort_plan_options(const DeviceFacts& facts, sort::Family family, DType t,
                                         bool wide, sort::Ranking ranking, const sort::Knobs& knobs);
 
@@ -93,5 +96,11 @@ sort::ScheduleOptions sort_plan_options(const DeviceFacts& facts, sort::Family f
 sort::Plan sort_dispatches(const sort::Spec& spec, const DeviceFacts& facts, std::uint64_t n,
                            DType t, SortOrder order, BitRange bits, bool pairs,
                            const sort::Knobs& knobs);
+// The same plan's call with its count on the device (core's counted form, the capacity's grids):
+// its passes, the grid pass among them, translated alike. Error(unsupported) past
+// sort_counted_max_keys.
+sort::Plan sort_counted_dispatches(const sort::Spec& spec, const DeviceFacts& facts,
+                                   const sort::Plan& direct, DType t, SortOrder order,
+                                   BitRange bits, bool pairs);
 
 }  // namespace xr::vulkan

@@ -7,12 +7,18 @@
 // Scratch: the alternate keys and values (where a pass writes them), then 32-bit words:
 //   [histograms: passes x 256 counts][tile counters: one per launch][status set 0: rows x 256]
 //   [status set 1: rows x 256][bins: passes x 2 x 256 counts][fallback count: 2 words]
+//   [grid: 4 words]
 // (onesweep); [table: 256 x blocks counts] (reduce-then-scan); a count is one word, or two in the
 // wide form (sort::ScheduleOptions::wide), and offsets count words. The init pass zeroes the words
-// up to the second status set; every other word is written before it is read. bitonic: the items
-// first (n padded to a power of two, at least one tile; 8 bytes each for keys up to 32 bits, 16 for
-// 64-bit keys), bound at binding 4 by every pass and written by the tile pass before any other
-// reads them; its words go unused.
+// up to the second status set, or as many of them as the call's keys reach; every other word is
+// written before it is read. bitonic: the items first (n padded to a power of two, at least one
+// tile; 8 bytes each for keys up to 32 bits, 16 for 64-bit keys), bound at binding 4 by every pass
+// and written by the tile pass before any other reads them; its words go unused.
+//
+// One layout serves every call up to the capacity it is planned for (sort::CallSize): a call of
+// fewer keys launches over the same offsets, its rows, tiles and blocks a prefix of the
+// capacity's. A call whose count is read on the device (counted) launches the capacity's grids,
+// and each pass takes its keys, tiles and blocks from that count (sort_n in the kernels).
 #pragma once
 
 #include <array>
@@ -73,6 +79,11 @@ enum class Stage : std::uint8_t {
 #include "xreduce/sort_stages.h"
 #undef XR_SORT_STAGE
 };
+inline constexpr std::size_t kStages = 0
+#define XR_SORT_STAGE(stage, ...) +1
+#include "xreduce/sort_stages.h"
+#undef XR_SORT_STAGE
+    ;
 
 // The forms a stage's kernel is built in (xreduce/sort_stages.h says what each means).
 struct StageForms {
@@ -101,6 +112,9 @@ struct Pass {
   Bindings bindings{Operand::keys_in, Operand::keys_out, Operand::values_in, Operand::values_out,
                     Operand::words};
   Args args;
+  // Its grid is the words' at args.grid, written by the grid pass (ScheduleOptions::device_grids):
+  // `groups` is the most it takes.
+  bool indirect = false;
 };
 
 // A tile: threads x items keys.
@@ -125,8 +139,19 @@ struct ScheduleOptions {
   // The radix sorts' wide form: 64-bit indices, and every count that may pass 2^32 (the
   // histograms, the bins, reduce-then-scan's table) in two words, low then high.
   bool wide = false;
+  // With the count on the device, a grid pass writes the onesweep digit passes' grid for an
+  // indirect dispatch (Vulkan); without, they launch the capacity's tiles and the ones past the
+  // count return at once (OpenCL).
+  bool device_grids = false;
   // The tile and the tuning entry (or knob) it came from, for `xreduce inspect`.
   std::string tuning;
+};
+
+// The keys of one call against the capacity its scratch is laid out for.
+struct CallSize {
+  std::uint64_t n = 0;         // the keys sorted, or with `counted` the most the count takes
+  std::uint64_t capacity = 0;  // the layout's keys: n <= capacity
+  bool counted = false;        // the keys are a 32-bit count on the device (n == capacity)
 };
 
 struct Schedule {
@@ -139,6 +164,7 @@ struct Schedule {
   std::uint64_t tiles = 0;                    // onesweep: tiles of one call (all passes)
   std::uint64_t items_at = 0;                 // bitonic: bytes into scratch of the items
   std::uint64_t items_bytes = 0;              // bitonic: 0 for the radix sorts
+  std::uint64_t capacity = 0;                 // the keys the layout is for (CallSize)
   std::string tuning;                         // ScheduleOptions::tuning
 };
 }  // namespace sort
@@ -175,8 +201,22 @@ inline std::uint32_t sort_mode(DType t, SortOrder order) {
 }
 
 // n in 1..sort_plan_max_keys(family), past kSortNarrowMaxKeys only with options.wide; `bits`
-// effective (effective_bits). Error(usage) otherwise.
+// effective (effective_bits). Error(usage) otherwise. A call of n keys laid out for n.
 sort::Schedule plan_sort_call(sort::Family family, std::uint64_t n, DType t, bool pairs,
                               BitRange bits, const sort::ScheduleOptions& options);
+// The same for `size` into `plan`, reusing its passes' storage: once it has held the capacity's
+// plan, no allocation. n from 1 to the capacity (planned as above), the counted form in one
+// onesweep launch a digit (sort_counted_max_keys); Error(usage) otherwise. plan.tuning is left
+// as it is.
+void plan_sort_call(sort::Schedule& plan, sort::Family family, const sort::CallSize& size, DType t,
+                    bool pairs, BitRange bits, const sort::ScheduleOptions& options);
+// The most keys a counted call of `family` takes with `options`: onesweep's one portion a digit
+// pass (its tiles read from the count need no portions), the narrow form's keys otherwise (a
+// 32-bit count).
+std::uint64_t sort_counted_max_keys(sort::Family family, const sort::ScheduleOptions& options);
+// The counted call over the capacity `plan` is laid out for, into `plan`. Error(unsupported),
+// naming the variant `id`, past sort_counted_max_keys.
+void plan_counted_call(sort::Schedule& plan, std::string_view id, sort::Family family, DType t,
+                       bool pairs, BitRange bits, const sort::ScheduleOptions& options);
 
 }  // namespace xr

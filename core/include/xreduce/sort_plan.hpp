@@ -33,6 +33,9 @@ struct DigitPass {
 // first reads the input, the last writes the output, and between them they ping-pong through the
 // alternate so that an odd or an even number of passes both end in the output.
 std::vector<DigitPass> radix_digit_passes(BitRange bits);
+// The same one at a time, without a vector: how many, and pass p of them.
+unsigned radix_digit_count(BitRange bits);
+DigitPass radix_digit_pass(BitRange bits, unsigned p);
 // Whether any pass reads or writes the alternate (more than one pass).
 bool needs_alternate(const std::vector<DigitPass>& passes);
 
@@ -47,6 +50,10 @@ struct RadixChunks {
 // `max_block_keys` keys (its counters' range).
 RadixChunks radix_chunks(std::size_t n, std::size_t tile, std::size_t wave,
                          std::size_t max_block_keys);
+// The most blocks radix_chunks gives any n from 1 to `capacity`: the rows a table laid out for
+// `capacity` keys needs for every call up to it.
+std::size_t radix_chunks_most_blocks(std::size_t capacity, std::size_t tile, std::size_t wave,
+                                     std::size_t max_block_keys);
 
 namespace sort {
 // onesweep: a launch of a digit pass ranks one portion of whole tiles whose counts fit its status
@@ -62,6 +69,17 @@ struct Portion {
 }  // namespace sort
 std::vector<sort::Portion> onesweep_portions(std::size_t n, std::size_t tile,
                                              std::size_t max_portion_keys);
+namespace sort {
+// The same one at a time, without a vector: the portions of n keys and portion i of them.
+struct Portions {
+  std::size_t tiles = 0;        // over n
+  std::size_t per_portion = 0;  // tiles a portion, the last one's fewer
+  std::size_t count() const { return (tiles + per_portion - 1) / per_portion; }
+  Portion at(std::size_t i) const;
+};
+}  // namespace sort
+sort::Portions onesweep_portion_split(std::size_t n, std::size_t tile,
+                                      std::size_t max_portion_keys);
 // onesweep's look-back: the predecessors one poll reads per digit, as independent loads (one
 // round trip's latency for all of them): 8 cost no more than 1 and walk back over many tiles in
 // fewer round trips; 32 are slower. Every API's onesweep reads this window: CUDA's template
@@ -90,5 +108,16 @@ struct BitonicSchedule {
   std::vector<BitonicStep> steps;
 };
 BitonicSchedule bitonic_schedule(std::size_t n, std::size_t tile);
+// The steps of bitonic_schedule over `padded` items (a power of two, at least one tile), handed
+// to `visit` one at a time, without a vector.
+template <class Visit>
+void for_each_bitonic_step(std::size_t padded, std::size_t tile, Visit&& visit) {
+  visit(BitonicStep{BitonicStepKind::sort_tiles, tile, 0});
+  for (std::size_t k = 2 * tile; k <= padded; k *= 2) {
+    for (std::size_t j = k / 2; j >= tile; j /= 2)
+      visit(BitonicStep{BitonicStepKind::merge_global, k, j});
+    visit(BitonicStep{BitonicStepKind::merge_tiles, k, 0});
+  }
+}
 
 }  // namespace xr

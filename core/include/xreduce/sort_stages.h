@@ -18,6 +18,9 @@
 // Zero the histograms, counters and the first status set: the same words in either form, so one
 // build for both.
 XR_SORT_STAGE(init)
+// onesweep with the count on the device: the digit passes' grid from it (Vulkan's indirect
+// dispatch).
+XR_SORT_STAGE(grid)
 // onesweep: every pass's digit counts in one read.
 XR_SORT_STAGE(histogram, keys, address, ordered)
 // onesweep: each pass's counts scanned.

@@ -29,3 +29,5 @@ XR_SORT_ARG(stage, 0)        // bitonic: k, the length of the runs a step merges
 XR_SORT_ARG(stride, 0)       // bitonic: j, a global step's compare distance
 XR_SORT_ARG(padded, 0)       // bitonic: the items (n padded to a power of two, at least one tile)
 XR_SORT_ARG(n_high, 0)       // n's bits from 32 (the wide form)
+XR_SORT_ARG(counted, 0)      // 1: the keys are the count on the device, at most n (sort_n)
+XR_SORT_ARG(grid, 0)         // grid: where it writes the digit passes' grid (x, y, z words)

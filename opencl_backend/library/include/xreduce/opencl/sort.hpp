@@ -1,4 +1,4 @@
-// A stable sort of `count` keys, optionally with a u32 value carried by each key (a splat
+// A stable sort of up to `count` keys, optionally with a u32 value carried by each key (a splat
 // renderer's float depths and indices), enqueued on the caller's in-order queue over the caller's
 // buffers: xreduce's OpenCL sorts as a library (docs/library.md). Keys are ordered as
 // xr::cuda::Sort, xr::vulkan::Sort and cub::DeviceRadixSort order them: by their ordered bits (an
@@ -62,6 +62,23 @@ class Sort {
   void enqueue(cl_command_queue queue, const SortBuffers& buffers,
                std::span<const cl_event> wait = {}, cl_event* first = nullptr,
                cl_event* last = nullptr) const;
+  // The same for the first `count` keys (and values), count <= desc.count: one Sort for every
+  // size up to the one it was made for, over the same scratch. The buffers need hold `count`
+  // elements; Error(usage) past desc.count. Host cost: the plan of `count` keys into storage the
+  // calling thread reuses, no allocation after its first call.
+  void enqueue(cl_command_queue queue, std::uint64_t count, const SortBuffers& buffers,
+               std::span<const cl_event> wait = {}, cl_event* first = nullptr,
+               cl_event* last = nullptr) const;
+  // The same with the count read by the kernels when they run: the 32-bit word at byte
+  // `count_offset` (a multiple of 4) of `count`, written by earlier commands of the queue (or
+  // events in `wait`). A count past desc.count sorts desc.count keys. The buffers hold desc.count
+  // elements; nothing is read back. The launches are desc.count's: the work-groups past the
+  // count's tiles return at once, and bitonic/smem sorts desc.count keys' padded items whatever
+  // the count. Error(unsupported) where this Sort takes no count on the device (radix/onesweep
+  // made for more than one launch a digit takes, about 2^30 keys).
+  void enqueue_indirect(cl_command_queue queue, cl_mem count, std::uint64_t count_offset,
+                        const SortBuffers& buffers, std::span<const cl_event> wait = {},
+                        cl_event* first = nullptr, cl_event* last = nullptr) const;
   // For measuring tools, apart from what a renderer calls: the kernels' compiled code and the
   // look-back's fallback count (diagnostics.hpp). Valid while this Sort lives.
   Diagnostics diagnostics() const;

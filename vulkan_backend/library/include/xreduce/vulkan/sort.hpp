@@ -1,4 +1,4 @@
-// A stable sort of `count` keys, optionally with a u32 value carried by each key (a splat
+// A stable sort of up to `count` keys, optionally with a u32 value carried by each key (a splat
 // renderer's float depths and indices), recorded into the caller's command buffer on the caller's
 // device: xreduce's Vulkan sorts as a library (docs/library.md). Keys are ordered as
 // xr::cuda::Sort and cub::DeviceRadixSort order them: by their ordered bits (an unsigned key's
@@ -56,6 +56,26 @@ class Sort {
   // push and dispatch commands, no allocation. Thread-safe on distinct command buffers.
   void record(VkCommandBuffer cmd, const Operand& keys_in, const Operand& keys_out,
               const Operand& values_in, const Operand& values_out, const Operand& scratch) const;
+  // The same for the first `count` keys (and values), count <= desc.count: one Sort for every
+  // size up to the one it was made for, over the same scratch. The arrays need hold `count`
+  // elements; Error(usage) past desc.count. Host cost: the plan of `count` keys into storage the
+  // calling thread reuses, no allocation after its first call.
+  void record(VkCommandBuffer cmd, std::uint64_t count, const Operand& keys_in,
+              const Operand& keys_out, const Operand& values_in, const Operand& values_out,
+              const Operand& scratch) const;
+  // The same with the count read by the GPU when the sort runs: the 32-bit word at `count` (a
+  // buffer made with VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, its offset a multiple of
+  // Context::operand_alignment()), written by the caller's earlier commands and made visible to
+  // compute shaders by the caller's barrier. A count past desc.count sorts desc.count keys. The
+  // arrays hold desc.count elements; the scratch buffer is also read by vkCmdDispatchIndirect
+  // (made with VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT). Nothing is read back: the whole sort is
+  // recorded now. bitonic/smem sorts desc.count keys' padded items whatever the count (the keys
+  // past it as padding); the radix sorts launch the count's tiles. Error(unsupported) where this
+  // Sort takes no count on the device (radix/onesweep made for more than one launch a digit
+  // takes, about 2^30 keys).
+  void record_indirect(VkCommandBuffer cmd, const Operand& count, const Operand& keys_in,
+                       const Operand& keys_out, const Operand& values_in, const Operand& values_out,
+                       const Operand& scratch) const;
   // For measuring tools, apart from what a renderer calls: the passes' compiled code, the
   // ranking, the look-back's fallback count (diagnostics.hpp). Valid while this Sort lives.
   Diagnostics diagnostics() const;
