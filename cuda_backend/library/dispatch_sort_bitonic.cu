@@ -4,6 +4,9 @@
 //         8 bytes each for keys up to 32 bits, 16 for 64-bit keys
 //   tiles: the items' tiles; passes: the stages past the tile (each launches one global step per
 //   stride >= tile, then one shared-memory launch for the strides below)
+#include <algorithm>
+#include <bit>
+
 #include "kernels/sort_bitonic.cuh"
 #include "sort_dispatch.hpp"
 
@@ -35,40 +38,42 @@ kernels::RankOf<Bits> rank_of(const SortDesc& p) {
           width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1};
 }
 
-// The network's steps past the tile sort: a global compare-exchange launch per stride >= tile,
-// a shared-memory launch for each stage's strides below it.
+// The network's steps past the tile sort over `padded` items: a global compare-exchange launch
+// per stride >= tile, a shared-memory launch for each stage's strides below it.
 template <class Bits>
-void merge_stages(const sort::Plan& plan, Items<Bits> items, cudaStream_t stream) {
+void merge_stages(const sort::Plan& plan, std::size_t padded, Items<Bits> items,
+                  cudaStream_t stream) {
   using Item = kernels::BitonicItem<Bits>;
   constexpr BitonicShape s = kShape<Bits>;
-  const std::size_t pairs = plan.padded / 2;
+  const std::size_t pairs = padded / 2;
   const unsigned step_grid = to_grid(ceil_div(pairs, kStepBlock));
-  for (const BitonicStep& step : plan.bitonic_steps) {
+  const unsigned tile_grid = to_grid(padded / plan.tile);
+  for_each_bitonic_step(padded, plan.tile, [&](const BitonicStep& step) {
     if (step.kind == BitonicStepKind::merge_global)
       kernels::bitonic_merge_global<Item>
           <<<step_grid, kStepBlock, 0, stream>>>(items, pairs, step.stage, step.stride);
     else if (step.kind == BitonicStepKind::merge_tiles)
       kernels::bitonic_merge_tiles<Item, s.threads, s.per_thread>
-          <<<plan.grid, s.threads, 0, stream>>>(items, step.stage);
+          <<<tile_grid, s.threads, 0, stream>>>(items, step.stage);
     else
-      continue;  // the tile sort, launched with the keys
+      return;  // the tile sort, launched with the keys
     XR_CUDA_CHECK_LAUNCH();
-  }
+  });
 }
 
 template <class Bits>
-void gather(const sort::Plan& plan, const sort::Buffers& bufs, Items<Bits> items,
+void gather(const sort::Call& call, bool pairs, const sort::Buffers& bufs, Items<Bits> items,
             cudaStream_t stream) {
-  const std::size_t n = plan.desc.count;
+  const std::size_t n = call.n;
   const auto* in = static_cast<const Bits*>(bufs.keys_in);
   auto* out = static_cast<Bits*>(bufs.keys_out);
   const unsigned grid = to_grid(ceil_div(n, kStepBlock));
-  if (plan.desc.pairs)
-    kernels::bitonic_gather<Bits, true>
-        <<<grid, kStepBlock, 0, stream>>>(items, in, out, bufs.values_in, bufs.values_out, n);
+  if (pairs)
+    kernels::bitonic_gather<Bits, true><<<grid, kStepBlock, 0, stream>>>(
+        items, in, out, bufs.values_in, bufs.values_out, n, call.count);
   else
     kernels::bitonic_gather<Bits, false>
-        <<<grid, kStepBlock, 0, stream>>>(items, in, out, nullptr, nullptr, n);
+        <<<grid, kStepBlock, 0, stream>>>(items, in, out, nullptr, nullptr, n, call.count);
   XR_CUDA_CHECK_LAUNCH();
 }
 
@@ -97,15 +102,21 @@ void plan_sort_bitonic(sort::Plan& plan, const DeviceLimits&) {
   plan.note = "items padded to " + std::to_string(network.padded);
 }
 
-void enqueue_sort_bitonic(const sort::Plan& plan, const sort::Buffers& bufs, cudaStream_t stream) {
+// The call's keys padded (the plan's padded items with the count on the device, whose keys past
+// it are padding), then the network and the gather.
+void enqueue_sort_bitonic(const sort::Plan& plan, const sort::Call& call, const sort::Buffers& bufs,
+                          cudaStream_t stream) {
+  const std::size_t padded = call.count ? plan.padded : std::max(std::bit_ceil(call.n), plan.tile);
   kernels::with_key_bits(plan.desc.dtype, [&]<class Bits>() {
     constexpr BitonicShape s = kShape<Bits>;
     auto items = reinterpret_cast<Items<Bits>>(static_cast<char*>(bufs.temp) + plan.at.items);
-    kernels::bitonic_sort_tiles<Bits, s.threads, s.per_thread><<<plan.grid, s.threads, 0, stream>>>(
-        static_cast<const Bits*>(bufs.keys_in), plan.desc.count, rank_of<Bits>(plan.desc), items);
+    kernels::bitonic_sort_tiles<Bits, s.threads, s.per_thread>
+        <<<to_grid(padded / plan.tile), s.threads, 0, stream>>>(
+            static_cast<const Bits*>(bufs.keys_in), call.n, rank_of<Bits>(plan.desc), items,
+            call.count);
     XR_CUDA_CHECK_LAUNCH();
-    merge_stages<Bits>(plan, items, stream);
-    gather<Bits>(plan, bufs, items, stream);
+    merge_stages<Bits>(plan, padded, items, stream);
+    gather<Bits>(call, plan.desc.pairs, bufs, items, stream);
   });
 }
 

@@ -35,14 +35,15 @@ void cub_sort(void* temp, std::size_t& bytes, const SortDesc& p, const sort::Buf
                                             begin, end, stream));
 }
 
-void cub_sort_with_count(void* temp, std::size_t& bytes, const sort::Plan& plan,
+// n keys (at most the plan's) with the plan's num_items width.
+void cub_sort_with_count(void* temp, std::size_t& bytes, const sort::Plan& plan, std::size_t n,
                          const sort::Buffers& b, cudaStream_t stream) {
   const SortDesc& p = plan.desc;
   kernels::with_key_type(p.dtype, [&]<class Key>() {
     if (plan.cub_count == CubCount::bits32)
-      cub_sort<Key>(temp, bytes, p, b, static_cast<std::uint32_t>(p.count), stream);
+      cub_sort<Key>(temp, bytes, p, b, static_cast<std::uint32_t>(n), stream);
     else
-      cub_sort<Key>(temp, bytes, p, b, static_cast<std::uint64_t>(p.count), stream);
+      cub_sort<Key>(temp, bytes, p, b, static_cast<std::uint64_t>(n), stream);
   });
 }
 
@@ -55,14 +56,16 @@ void plan_sort_cub(sort::Plan& plan, const DeviceLimits& dev, const sort::Tuning
   plan.note = "num_items " + std::string(to_string(count.count)) + " (" + count.why + ")";
   plan.tuning = "CUB's own tuning policies; " + plan.note;
   std::size_t bytes = 0;
-  cub_sort_with_count(nullptr, bytes, plan, sort::Buffers{}, nullptr);
+  cub_sort_with_count(nullptr, bytes, plan, p.count, sort::Buffers{}, nullptr);
   plan.passes = radix_passes(plan.desc.bits, plan.desc.dtype);
   plan.temp_bytes = std::max<std::size_t>(bytes, 16);
 }
 
-void enqueue_sort_cub(const sort::Plan& plan, const sort::Buffers& bufs, cudaStream_t stream) {
+void enqueue_sort_cub(const sort::Plan& plan, std::size_t n, const sort::Buffers& bufs,
+                      cudaStream_t stream) {
+  // CUB's storage for fewer keys is no more than for the plan's: it checks the bytes it is given.
   std::size_t bytes = plan.temp_bytes;
-  cub_sort_with_count(bufs.temp, bytes, plan, bufs, stream);
+  cub_sort_with_count(bufs.temp, bytes, plan, n, bufs, stream);
   XR_CUDA_CHECK_LAUNCH();
 }
 

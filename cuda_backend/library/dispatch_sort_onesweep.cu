@@ -85,7 +85,8 @@ OnesweepShape shape_of(DType t, bool pairs) {
   return shape;
 }
 
-unsigned histogram_grid(const SortDesc& p, const DeviceLimits& dev) {
+// The histogram's blocks resident at once.
+std::size_t histogram_wave(const SortDesc& p, const DeviceLimits& dev) {
   int per_sm = 0;
   kernels::with_key_bits(p.dtype, [&]<class Bits>() {
     const auto kernel = kernels::onesweep_histograms<Bits, kHistogramBlock, kHistogramUnroll>;
@@ -94,9 +95,13 @@ unsigned histogram_grid(const SortDesc& p, const DeviceLimits& dev) {
     XR_CUDA_CHECK(
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kHistogramBlock, bytes));
   });
-  const std::size_t wave = std::size_t(std::max(per_sm, 1)) * std::max(dev.sm_count, 1);
-  const std::size_t useful = ceil_div(p.count, std::size_t(kHistogramBlock) * 16);
-  return to_grid(std::max(std::min(wave, useful), ceil_div(p.count, kMaxBlockKeys)));
+  return std::size_t(std::max(per_sm, 1)) * std::max(dev.sm_count, 1);
+}
+
+// The histogram's grid for n keys: a wave at most, no block past 2^31 keys.
+unsigned histogram_grid(std::size_t n, std::size_t wave) {
+  const std::size_t useful = ceil_div(n, std::size_t(kHistogramBlock) * 16);
+  return to_grid(std::max(std::min(wave, useful), ceil_div(n, kMaxBlockKeys)));
 }
 
 struct Regions {
@@ -112,11 +117,14 @@ Regions regions(const sort::Plan& plan, void* temp) {
           reinterpret_cast<unsigned*>(t + plan.at.tile_counter)};
 }
 
-// The launches of one pass: core's portions in order, each with its counter and status zeroed,
-// each reading its bins from the set the portion before wrote.
+// The launches of one pass: core's portions of the call's keys in order, each with its counter
+// and status zeroed, each reading its bins from the set the portion before wrote. With the count
+// on the device, one portion of the plan's tiles, the blocks past the count's returning.
 template <class Bits, bool kPairs>
 void run_pass(const sort::Plan& plan, const kernels::RadixPassArgs<Bits>& pass_args,
               const Regions& r, unsigned pass, cudaStream_t stream) {
+  const sort::Portions portions =
+      onesweep_portion_split(pass_args.n, plan.tile, kernels::DigitStatus::kMaxPortionKeys);
   with_shape<Bits, kPairs>([&]<OnesweepShape s>() {
     using Tile = kernels::OnesweepTile<Bits, s.threads, s.items, kPairs>;
     const auto kernel =
@@ -125,7 +133,8 @@ void run_pass(const sort::Plan& plan, const kernels::RadixPassArgs<Bits>& pass_a
     allow_shared(kernel, shared);
     std::uint64_t* bins = r.bins + std::size_t(pass) * 2 * kernels::kRadix;
     auto* status = reinterpret_cast<unsigned*>(reinterpret_cast<char*>(r.counter) + kCounterBytes);
-    for (const sort::Portion& portion : plan.portions) {
+    for (std::size_t i = 0; i < portions.count(); ++i) {
+      const sort::Portion portion = portions.at(i);
       const auto tiles = static_cast<unsigned>(portion.tiles);
       XR_CUDA_CHECK(cudaMemsetAsync(
           r.counter, 0, kCounterBytes + std::size_t(tiles) * kernels::kRadix * sizeof(unsigned),
@@ -146,16 +155,17 @@ void run_pass(const sort::Plan& plan, const kernels::RadixPassArgs<Bits>& pass_a
 
 // n within one tile: one block, every pass in its shared memory (core's onesweep_one_tile).
 template <class Bits, bool kPairs>
-void run_one_tile(const sort::Plan& plan, const kernels::PassBuffers<Bits>& b,
-                  const kernels::KeyCodec<Bits>& codec, cudaStream_t stream) {
+void run_one_tile(const sort::Plan& plan, const sort::Call& call,
+                  const kernels::PassBuffers<Bits>& b, const kernels::KeyCodec<Bits>& codec,
+                  cudaStream_t stream) {
   with_shape<Bits, kPairs>([&]<OnesweepShape s>() {
     using Tile = kernels::OnesweepTile<Bits, s.threads, s.items, kPairs>;
     const auto kernel = kernels::onesweep_one_tile<Bits, s.threads, s.items, kPairs>;
     constexpr std::size_t shared = sizeof(typename Tile::Shared);
     allow_shared(kernel, shared);
     kernels::OneTileArgs<Bits> a{
-        b.keys_in,   b.keys_out, b.values_in, b.values_out, static_cast<unsigned>(plan.desc.count),
-        plan.passes, {}};
+        b.keys_in,   b.keys_out, b.values_in, b.values_out, static_cast<unsigned>(call.n),
+        plan.passes, {},         call.count};
     for (unsigned pass = 0; pass < plan.passes; ++pass)
       a.digit_of[pass] = kernels::digit_of(codec, plan.digit_passes[pass]);
     kernel<<<1, s.threads, shared, stream>>>(a);
@@ -165,16 +175,17 @@ void run_one_tile(const sort::Plan& plan, const kernels::PassBuffers<Bits>& b,
 
 // One read of the keys for every pass's digit counts, then each pass's bins.
 template <class Bits>
-void count_digits(const sort::Plan& plan, const Bits* keys, const kernels::KeyCodec<Bits>& codec,
-                  const Regions& r, cudaStream_t stream) {
+void count_digits(const sort::Plan& plan, const sort::Call& call, const Bits* keys,
+                  const kernels::KeyCodec<Bits>& codec, const Regions& r, cudaStream_t stream) {
   const SortDesc& p = plan.desc;
   allow_shared(kernels::onesweep_histograms<Bits, kHistogramBlock, kHistogramUnroll>,
                kernels::HistogramLayout<Bits>::kSharedBytes);
   XR_CUDA_CHECK(cudaMemsetAsync(
       r.histograms, 0, std::size_t(plan.passes) * kernels::kRadix * sizeof(std::uint64_t), stream));
   kernels::onesweep_histograms<Bits, kHistogramBlock, kHistogramUnroll>
-      <<<plan.histogram_blocks, kHistogramBlock, kernels::HistogramLayout<Bits>::kSharedBytes,
-         stream>>>(keys, p.count, codec, p.bits, plan.passes, r.histograms);
+      <<<histogram_grid(call.n, plan.wave), kHistogramBlock,
+         kernels::HistogramLayout<Bits>::kSharedBytes, stream>>>(
+          keys, call.n, codec, p.bits, plan.passes, r.histograms, call.count);
   XR_CUDA_CHECK_LAUNCH();
   kernels::onesweep_bins<<<plan.passes, kernels::kRadix, 0, stream>>>(r.histograms, r.bins);
   XR_CUDA_CHECK_LAUNCH();
@@ -204,7 +215,8 @@ void plan_sort_onesweep(sort::Plan& plan, const DeviceLimits& dev) {
   plan.portions = onesweep_portions(p.count, plan.tile, kernels::DigitStatus::kMaxPortionKeys);
   const std::size_t portion_tiles = plan.portions.front().tiles;  // the largest
   plan.grid = to_grid(portion_tiles);
-  plan.histogram_blocks = histogram_grid(p, dev);
+  plan.wave = histogram_wave(p, dev);
+  plan.histogram_blocks = histogram_grid(p.count, plan.wave);
   const bool alternate = needs_alternate(plan.digit_passes);
   const std::size_t key_bytes = alternate ? p.count * size_of(p.dtype) : 0;
   const std::size_t value_bytes = alternate && p.pairs ? p.count * sizeof(std::uint32_t) : 0;
@@ -223,7 +235,12 @@ void plan_sort_onesweep(sort::Plan& plan, const DeviceLimits& dev) {
                         "; counts and look-back status zeroed by cudaMemsetAsync in every enqueue";
 }
 
-void enqueue_sort_onesweep(const sort::Plan& plan, const sort::Buffers& bufs, cudaStream_t stream) {
+std::size_t onesweep_counted_max_keys(const sort::Plan& plan) {
+  return kernels::DigitStatus::kMaxPortionKeys / plan.tile * plan.tile;
+}
+
+void enqueue_sort_onesweep(const sort::Plan& plan, const sort::Call& call,
+                           const sort::Buffers& bufs, cudaStream_t stream) {
   const SortDesc& p = plan.desc;
   kernels::with_key_bits(p.dtype, [&]<class Bits>() {
     const auto codec = kernels::KeyCodec<Bits>::make(kernels::key_kind(p.dtype), p.order);
@@ -235,17 +252,18 @@ void enqueue_sort_onesweep(const sort::Plan& plan, const sort::Buffers& bufs, cu
         p.pairs ? bufs.values_in : nullptr,
         p.pairs ? bufs.values_out : nullptr,
         reinterpret_cast<std::uint32_t*>(temp + plan.at.alternate_values)};
-    if (onesweep_one_tile(p.count, plan.tile)) {
+    if (onesweep_one_tile(call.n, plan.tile)) {
       if (p.pairs)
-        run_one_tile<Bits, true>(plan, buffers, codec, stream);
+        run_one_tile<Bits, true>(plan, call, buffers, codec, stream);
       else
-        run_one_tile<Bits, false>(plan, buffers, codec, stream);
+        run_one_tile<Bits, false>(plan, call, buffers, codec, stream);
       return;
     }
     const Regions r = regions(plan, bufs.temp);
-    count_digits<Bits>(plan, buffers.keys_in, codec, r, stream);
+    count_digits<Bits>(plan, call, buffers.keys_in, codec, r, stream);
     for (unsigned pass = 0; pass < plan.passes; ++pass) {
-      const auto args = kernels::pass_args(buffers, plan.digit_passes[pass], p.count, codec);
+      auto args = kernels::pass_args(buffers, plan.digit_passes[pass], call.n, codec);
+      args.count = call.count;
       if (p.pairs)
         run_pass<Bits, true>(plan, args, r, pass, stream);
       else

@@ -68,25 +68,27 @@ kernels::PassBuffers<Bits> pass_buffers(const sort::Plan& plan, const sort::Buff
           reinterpret_cast<std::uint32_t*>(temp + plan.at.alternate_values)};
 }
 
+// A pass over `chunks` (the call's; with the count on the device the plan's blocks, each
+// block's share of the count's tiles found on the device).
 template <class Bits>
-void run_pass(const sort::Plan& plan, const kernels::RadixPassArgs<Bits>& a, std::uint64_t* counts,
-              cudaStream_t stream) {
+void run_pass(const sort::Plan& plan, const RadixChunks& chunks,
+              const kernels::RadixPassArgs<Bits>& a, std::uint64_t* counts, cudaStream_t stream) {
   constexpr RadixShape s = kShape<Bits>;
   static_assert(s.tile() * sizeof(Bits) % 16 == 0, "chunks of whole tiles are 16-byte aligned");
-  const std::size_t tiles_per_block = plan.tiles_per_block;
-  kernels::radix_upsweep<Bits, kUpsweepBlock, kUpsweepUnroll>
-      <<<plan.grid, kUpsweepBlock, 0, stream>>>(a.keys_in, a.n, tiles_per_block * plan.tile,
-                                                a.digit_of, counts);
+  const std::size_t tiles_per_block = chunks.tiles_per_block;
+  const unsigned grid = to_grid(chunks.blocks);
+  kernels::radix_upsweep<Bits, kUpsweepBlock, kUpsweepUnroll><<<grid, kUpsweepBlock, 0, stream>>>(
+      a.keys_in, a.n, tiles_per_block * plan.tile, a.digit_of, counts, a.count, plan.tile);
   XR_CUDA_CHECK_LAUNCH();
   kernels::radix_scan_counts<kCountsBlock, kCountsItems>
-      <<<kernels::kRadix, kCountsBlock, 0, stream>>>(counts, plan.grid);
+      <<<kernels::kRadix, kCountsBlock, 0, stream>>>(counts, grid);
   XR_CUDA_CHECK_LAUNCH();
   if (plan.desc.pairs)
     kernels::radix_downsweep<Bits, s.threads, s.items, s.min_blocks, true>
-        <<<plan.grid, s.threads, 0, stream>>>(a, counts, tiles_per_block);
+        <<<grid, s.threads, 0, stream>>>(a, counts, tiles_per_block);
   else
     kernels::radix_downsweep<Bits, s.threads, s.items, s.min_blocks, false>
-        <<<plan.grid, s.threads, 0, stream>>>(a, counts, tiles_per_block);
+        <<<grid, s.threads, 0, stream>>>(a, counts, tiles_per_block);
   XR_CUDA_CHECK_LAUNCH();
 }
 
@@ -106,8 +108,8 @@ void plan_sort_radix(sort::Plan& plan, const DeviceLimits& dev) {
   plan.passes = static_cast<unsigned>(plan.digit_passes.size());
   plan.block = 256;
   plan.tile = tile_of(p.dtype);
-  const RadixChunks chunks =
-      radix_chunks(p.count, plan.tile, downsweep_wave(p, dev), kMaxBlockKeys);
+  plan.wave = downsweep_wave(p, dev);
+  const RadixChunks chunks = radix_chunks(p.count, plan.tile, plan.wave, kMaxBlockKeys);
   plan.tiles = chunks.tiles;
   plan.grid = to_grid(chunks.blocks);
   plan.tiles_per_block = chunks.tiles_per_block;
@@ -117,19 +119,27 @@ void plan_sort_radix(sort::Plan& plan, const DeviceLimits& dev) {
   plan.at.alternate_keys = 0;
   plan.at.alternate_values = align256(key_bytes);
   plan.at.digit_counts = plan.at.alternate_values + align256(value_bytes);
+  // Rows for any call up to the plan's keys, whose blocks may outnumber the plan's.
+  const std::size_t rows = radix_chunks_most_blocks(p.count, plan.tile, plan.wave, kMaxBlockKeys);
   plan.temp_bytes =
-      plan.at.digit_counts + std::size_t(kernels::kRadix) * plan.grid * sizeof(std::uint64_t);
+      plan.at.digit_counts + std::size_t(kernels::kRadix) * rows * sizeof(std::uint64_t);
 }
 
-void enqueue_sort_radix(const sort::Plan& plan, const sort::Buffers& bufs, cudaStream_t stream) {
+void enqueue_sort_radix(const sort::Plan& plan, const sort::Call& call, const sort::Buffers& bufs,
+                        cudaStream_t stream) {
   const SortDesc& p = plan.desc;
+  const RadixChunks chunks = call.count ? RadixChunks{plan.tiles, plan.tiles_per_block, plan.grid}
+                                        : radix_chunks(call.n, plan.tile, plan.wave, kMaxBlockKeys);
   kernels::with_key_bits(p.dtype, [&]<class Bits>() {
     const auto codec = kernels::KeyCodec<Bits>::make(kernels::key_kind(p.dtype), p.order);
     auto* counts =
         reinterpret_cast<std::uint64_t*>(static_cast<char*>(bufs.temp) + plan.at.digit_counts);
     const kernels::PassBuffers<Bits> buffers = pass_buffers<Bits>(plan, bufs);
-    for (const DigitPass& pass : plan.digit_passes)
-      run_pass<Bits>(plan, kernels::pass_args(buffers, pass, p.count, codec), counts, stream);
+    for (const DigitPass& pass : plan.digit_passes) {
+      auto args = kernels::pass_args(buffers, pass, call.n, codec);
+      args.count = call.count;
+      run_pass<Bits>(plan, chunks, args, counts, stream);
+    }
   });
 }
 

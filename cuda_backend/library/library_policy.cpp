@@ -110,10 +110,15 @@ void check_now(std::string_view call, std::initializer_list<DeviceOperand> opera
 
 void check_operands(CheckedOperands& checked, std::string_view call,
                     std::initializer_list<DeviceOperand> operands) {
-  std::array<std::uint64_t, 8> pointers{};
+  // Each pointer and the bytes the call reaches from it: a call of another size over the same
+  // pointers is checked again.
+  std::array<std::uint64_t, 16> pointers{};
   std::size_t n = 0;
   for (const DeviceOperand& o : operands)
-    if (n < pointers.size()) pointers[n++] = o.bytes ? reinterpret_cast<std::uintptr_t>(o.p) : 0;
+    if (n + 1 < pointers.size()) {
+      pointers[n++] = o.bytes ? reinterpret_cast<std::uintptr_t>(o.p) : 0;
+      pointers[n++] = o.bytes;
+    }
   checked.check({pointers.data(), n}, [&] { check_now(call, operands); });
 }
 

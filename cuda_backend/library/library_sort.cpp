@@ -88,22 +88,62 @@ std::size_t Sort::temp_storage_bytes(const SortDesc& desc) {
   return Sort(desc).temp_storage_bytes();
 }
 
-void Sort::enqueue(cudaStream_t stream, const void* keys_in, void* keys_out,
-                   const std::uint32_t* values_in, std::uint32_t* values_out, void* temp) {
-  if (state_->count == 0) return;
-  const sort::Plan& plan = state_->plan;
+namespace {
+
+// The call's arrays checked (`keys` keys and values, the temp storage), then its launches.
+void enqueue_call(Sort::State& s, std::string_view call_name, const sort::Call& call,
+                  cudaStream_t stream, const void* keys_in, void* keys_out,
+                  const std::uint32_t* values_in, std::uint32_t* values_out, void* temp) {
+  const sort::Plan& plan = s.plan;
   const bool pairs = plan.desc.pairs;
-  const std::size_t key_bytes = plan.desc.count * size_of(plan.desc.dtype);
-  const std::size_t value_bytes = pairs ? plan.desc.count * sizeof(std::uint32_t) : 0;
-  check_operands(state_->checked, "Sort::enqueue",
-                 {{keys_in, key_bytes, 16, "keys_in"},
-                  {keys_out, key_bytes, 16, "keys_out"},
-                  {values_in, value_bytes, 16, "values_in"},
-                  {values_out, value_bytes, 16, "values_out"},
-                  {temp, plan.temp_bytes, 256, "temp", " (temp_storage_bytes())"}});
-  enqueue_sort(plan,
+  const std::size_t key_bytes = call.n * size_of(plan.desc.dtype);
+  const std::size_t value_bytes = pairs ? call.n * sizeof(std::uint32_t) : 0;
+  if (call.count)
+    check_operands(s.checked, call_name,
+                   {{keys_in, key_bytes, 16, "keys_in"},
+                    {keys_out, key_bytes, 16, "keys_out"},
+                    {values_in, value_bytes, 16, "values_in"},
+                    {values_out, value_bytes, 16, "values_out"},
+                    {temp, plan.temp_bytes, 256, "temp", " (temp_storage_bytes())"},
+                    {call.count, 4, 4, "count"}});
+  else
+    check_operands(s.checked, call_name,
+                   {{keys_in, key_bytes, 16, "keys_in"},
+                    {keys_out, key_bytes, 16, "keys_out"},
+                    {values_in, value_bytes, 16, "values_in"},
+                    {values_out, value_bytes, 16, "values_out"},
+                    {temp, plan.temp_bytes, 256, "temp", " (temp_storage_bytes())"}});
+  enqueue_sort(plan, call,
                {keys_in, keys_out, pairs ? values_in : nullptr, pairs ? values_out : nullptr, temp},
                stream);
+}
+
+}  // namespace
+
+void Sort::enqueue(cudaStream_t stream, const void* keys_in, void* keys_out,
+                   const std::uint32_t* values_in, std::uint32_t* values_out, void* temp) {
+  enqueue(stream, state_->count, keys_in, keys_out, values_in, values_out, temp);
+}
+
+void Sort::enqueue(cudaStream_t stream, std::uint64_t count, const void* keys_in, void* keys_out,
+                   const std::uint32_t* values_in, std::uint32_t* values_out, void* temp) {
+  if (count > state_->count)
+    refuse(ErrorCategory::usage, "Sort::enqueue: " + std::to_string(count) +
+                                     " keys, and this Sort was made for at most " +
+                                     std::to_string(state_->count));
+  if (count == 0) return;
+  enqueue_call(*state_, "Sort::enqueue", {.n = count}, stream, keys_in, keys_out, values_in,
+               values_out, temp);
+}
+
+void Sort::enqueue_indirect(cudaStream_t stream, const std::uint32_t* count, const void* keys_in,
+                            void* keys_out, const std::uint32_t* values_in,
+                            std::uint32_t* values_out, void* temp) {
+  if (state_->count == 0) return;  // a Sort of no keys sorts none, whatever the count
+  if (const std::string why = sort_counted_reason(state_->plan); !why.empty())
+    refuse(ErrorCategory::unsupported, "Sort::enqueue_indirect: " + state_->variant + " " + why);
+  enqueue_call(*state_, "Sort::enqueue_indirect", {.n = state_->count, .count = count}, stream,
+               keys_in, keys_out, values_in, values_out, temp);
 }
 
 std::string Sort::describe() const {

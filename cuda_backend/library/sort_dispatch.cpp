@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "xreduce/sort_passes.hpp"
+
 namespace xr::cuda {
 
 Policy sort_policy(sort::Kernel k, const DeviceLimits& dev) {
@@ -42,16 +44,33 @@ sort::Plan make_sort_plan(sort::Kernel k, const SortDesc& desc, const DeviceLimi
   return plan;
 }
 
-void enqueue_sort(const sort::Plan& plan, const sort::Buffers& bufs, cudaStream_t stream) {
+std::string sort_counted_reason(const sort::Plan& plan) {
+  if (plan.kernel == sort::Kernel::lib_cub)
+    return "takes its count from the host (cub::DeviceRadixSort has no count on the device)";
+  if (sort_needs_wide(plan.desc.count))
+    return "takes a 32-bit count on the device, for at most " + std::to_string(kSortNarrowMaxKeys) +
+           " keys";
+  if (plan.kernel == sort::Kernel::radix_onesweep &&
+      plan.desc.count > detail::onesweep_counted_max_keys(plan))
+    return "takes a count on the device for at most " +
+           std::to_string(detail::onesweep_counted_max_keys(plan)) + " keys (one launch a digit)";
+  return {};
+}
+
+void enqueue_sort(const sort::Plan& plan, const sort::Call& call, const sort::Buffers& bufs,
+                  cudaStream_t stream) {
+  if (call.count)
+    if (const std::string why = sort_counted_reason(plan); !why.empty())
+      throw Error(ErrorCategory::unsupported, "xreduce::cuda: " + why);
   switch (plan.kernel) {
     case sort::Kernel::bitonic_smem:
-      return detail::enqueue_sort_bitonic(plan, bufs, stream);
+      return detail::enqueue_sort_bitonic(plan, call, bufs, stream);
     case sort::Kernel::radix_reduce_then_scan:
-      return detail::enqueue_sort_radix(plan, bufs, stream);
+      return detail::enqueue_sort_radix(plan, call, bufs, stream);
     case sort::Kernel::radix_onesweep:
-      return detail::enqueue_sort_onesweep(plan, bufs, stream);
+      return detail::enqueue_sort_onesweep(plan, call, bufs, stream);
     case sort::Kernel::lib_cub:
-      return detail::enqueue_sort_cub(plan, bufs, stream);
+      return detail::enqueue_sort_cub(plan, call.n, bufs, stream);
   }
 }
 

@@ -63,9 +63,11 @@ struct Plan {
   std::size_t padded = 0;           // bitonic: the items, n padded to a power of two
   std::size_t tiles_per_block = 0;  // reduce-then-scan: each block's chunk
   unsigned histogram_blocks = 0;    // onesweep: the histogram launch's grid
-  std::string note;                 // family-defined, for describe()
-  std::string tuning;               // the tuning entry the plan used, with its evidence
-  CubCount cub_count{};             // lib/cub: num_items' width (note says why)
+  std::size_t wave = 0;  // blocks resident at once: onesweep's histogram, reduce-then-scan's
+                         // downsweep (a call of fewer keys takes its grid from it)
+  std::string note;      // family-defined, for describe()
+  std::string tuning;    // the tuning entry the plan used, with its evidence
+  CubCount cub_count{};  // lib/cub: num_items' width (note says why)
   std::string describe() const;
 };
 
@@ -73,6 +75,14 @@ struct Plan {
 struct Tuning {
   // lib/cub's num_items forced to 32 or 64 bits (XR_CUB_SORT_COUNT), not the table's choice.
   std::optional<CubCount> cub_count;
+};
+
+// The keys of one enqueue_sort() call: `n` (1 to the plan's desc.count), or, with `count`, the
+// 32-bit word there when the kernels run (at most desc.count, the keys the launches are for;
+// n is then desc.count).
+struct Call {
+  std::size_t n = 0;
+  const unsigned* count = nullptr;
 };
 
 // Device pointers of one enqueue_sort() call.
@@ -91,25 +101,38 @@ Policy sort_policy(sort::Kernel k, const DeviceLimits& dev);
 // desc.count > 0 and desc.bits effective (check_sort_desc).
 sort::Plan make_sort_plan(sort::Kernel k, const SortDesc& desc, const DeviceLimits& dev,
                           const sort::Tuning& tuning = {});
-void enqueue_sort(const sort::Plan& plan, const sort::Buffers& bufs, cudaStream_t stream);
+// Launches `call` over the plan's temporary storage: its grids from call.n (no allocation), or
+// the plan's with the count on the device. Error(unsupported) for a count on the device that the
+// variant cannot read (lib/cub: CUB takes its count from the host) or past one onesweep launch a
+// digit (sort_counted_reason).
+void enqueue_sort(const sort::Plan& plan, const sort::Call& call, const sort::Buffers& bufs,
+                  cudaStream_t stream);
+// Why `plan` takes no count on the device; empty where it does.
+std::string sort_counted_reason(const sort::Plan& plan);
 
 // --- per-family halves, one .cu each ---------------------------------------------------------
 namespace detail {
 // dispatch_sort_bitonic.cu: bitonic/smem.
 Policy policy_sort_bitonic(const DeviceLimits& dev);
 void plan_sort_bitonic(sort::Plan& plan, const DeviceLimits& dev);
-void enqueue_sort_bitonic(const sort::Plan& plan, const sort::Buffers& bufs, cudaStream_t stream);
+void enqueue_sort_bitonic(const sort::Plan& plan, const sort::Call& call, const sort::Buffers& bufs,
+                          cudaStream_t stream);
 // dispatch_sort_radix.cu: radix/reduce-then-scan.
 Policy policy_sort_radix(const DeviceLimits& dev);
 void plan_sort_radix(sort::Plan& plan, const DeviceLimits& dev);
-void enqueue_sort_radix(const sort::Plan& plan, const sort::Buffers& bufs, cudaStream_t stream);
+void enqueue_sort_radix(const sort::Plan& plan, const sort::Call& call, const sort::Buffers& bufs,
+                        cudaStream_t stream);
 // dispatch_sort_onesweep.cu: radix/onesweep.
 Policy policy_sort_onesweep(const DeviceLimits& dev);
 void plan_sort_onesweep(sort::Plan& plan, const DeviceLimits& dev);
-void enqueue_sort_onesweep(const sort::Plan& plan, const sort::Buffers& bufs, cudaStream_t stream);
+void enqueue_sort_onesweep(const sort::Plan& plan, const sort::Call& call,
+                           const sort::Buffers& bufs, cudaStream_t stream);
+// The most keys onesweep takes with its count on the device: one launch a digit.
+std::size_t onesweep_counted_max_keys(const sort::Plan& plan);
 // dispatch_sort_cub.cu: lib/cub.
 void plan_sort_cub(sort::Plan& plan, const DeviceLimits& dev, const sort::Tuning& tuning);
-void enqueue_sort_cub(const sort::Plan& plan, const sort::Buffers& bufs, cudaStream_t stream);
+void enqueue_sort_cub(const sort::Plan& plan, std::size_t n, const sort::Buffers& bufs,
+                      cudaStream_t stream);
 }  // namespace detail
 
 }  // namespace xr::cuda

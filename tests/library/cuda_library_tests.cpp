@@ -191,6 +191,88 @@ TEST_CASE("a sort of float keys with u32 values, as a splat renderer sorts depth
   REQUIRE(cudaStreamDestroy(stream) == cudaSuccess);
 }
 
+// One Sort sorts every count up to the one it was made for, each count given on the host, then
+// read by the kernels, every variant the device runs (lib/cub refuses the count on the device:
+// CUB takes it from the host); and the indirect call captured once in a CUDA graph sorts each
+// count the graph's replays find.
+TEST_CASE("one Sort sorts every count up to its own: given on the host or read by the kernels",
+          "[library]") {
+  skip_without_device();
+  cudaStream_t stream = nullptr;
+  REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
+  const std::size_t bytes = xrtest::kCountCapacity * 4;
+  const DevicePtr keys_in = device_bytes(bytes), keys_out = device_bytes(bytes);
+  const DevicePtr values_in = device_bytes(bytes), values_out = device_bytes(bytes);
+  const auto* vin = static_cast<const std::uint32_t*>(values_in.get());
+  auto* vout = static_cast<std::uint32_t*>(values_out.get());
+  const DevicePtr count_word = device_bytes(4);
+  auto* count = static_cast<std::uint32_t*>(count_word.get());
+  std::vector<std::uint32_t> index(xrtest::kCountCapacity);
+  std::iota(index.begin(), index.end(), 0u);
+  REQUIRE(cudaMemcpy(values_in.get(), index.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+  // The first `sorted` keys and values read back and checked.
+  const auto check_output = [&](const xr::SortDesc& desc, const std::vector<std::uint32_t>& keys,
+                                std::uint64_t sorted) {
+    std::vector<std::uint32_t> got_keys(sorted), got_values(desc.pairs ? sorted : 0);
+    REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
+    REQUIRE(cudaMemcpy(got_keys.data(), keys_out.get(), sorted * 4, cudaMemcpyDeviceToHost) ==
+            cudaSuccess);
+    REQUIRE(cudaMemcpy(got_values.data(), values_out.get(), got_values.size() * 4,
+                       cudaMemcpyDeviceToHost) == cudaSuccess);
+    xrtest::check_count_sort(desc, keys, sorted, got_keys, got_values);
+  };
+  for (const std::string& variant : xr::cuda::sort_variants(xr::DType::f32))
+    for (const xr::SortDesc& desc : xrtest::count_descs(variant)) {
+      CAPTURE(variant, std::string(xr::to_string(desc.dtype)));
+      xr::cuda::Sort sort(desc);
+      const DevicePtr temp = device_bytes(sort.temp_storage_bytes());
+      const std::vector<std::uint32_t> keys = xrtest::count_keys(desc.dtype);
+      REQUIRE(cudaMemcpy(keys_in.get(), keys.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+      for (const std::uint64_t n : xrtest::counts_to_sort(false)) {
+        CAPTURE(n);
+        sort.enqueue(stream, n, keys_in.get(), keys_out.get(), vin, vout, temp.get());
+        check_output(desc, keys, n);
+      }
+      if (variant == "lib/cub") {
+        CHECK(category_of([&] {
+                sort.enqueue_indirect(stream, count, keys_in.get(), keys_out.get(), vin, vout,
+                                      temp.get());
+              }) == xr::ErrorCategory::unsupported);
+        continue;
+      }
+      for (const std::uint64_t n : xrtest::counts_to_sort(true)) {
+        CAPTURE(n);
+        const auto word = static_cast<std::uint32_t>(n);
+        REQUIRE(cudaMemcpyAsync(count, &word, 4, cudaMemcpyHostToDevice, stream) == cudaSuccess);
+        sort.enqueue_indirect(stream, count, keys_in.get(), keys_out.get(), vin, vout, temp.get());
+        check_output(desc, keys, std::min(n, xrtest::kCountCapacity));
+      }
+      // Captured once, replayed for each count.
+      cudaGraph_t graph = nullptr;
+      cudaGraphExec_t exec = nullptr;
+      REQUIRE(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
+      sort.enqueue_indirect(stream, count, keys_in.get(), keys_out.get(), vin, vout, temp.get());
+      REQUIRE(cudaStreamEndCapture(stream, &graph) == cudaSuccess);
+      REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+      for (const std::uint32_t n : {7681u, 3u, 20'000u}) {
+        CAPTURE(n);
+        REQUIRE(cudaMemcpyAsync(count, &n, 4, cudaMemcpyHostToDevice, stream) == cudaSuccess);
+        REQUIRE(cudaGraphLaunch(exec, stream) == cudaSuccess);
+        check_output(desc, keys, n);
+      }
+      REQUIRE(cudaGraphExecDestroy(exec) == cudaSuccess);
+      REQUIRE(cudaGraphDestroy(graph) == cudaSuccess);
+    }
+  xr::cuda::Sort sort(xrtest::count_descs("")[0]);
+  const DevicePtr temp = device_bytes(sort.temp_storage_bytes());
+  CHECK_THAT(xrtest::refusal([&] {
+               sort.enqueue(stream, xrtest::kCountCapacity + 1, keys_in.get(), keys_out.get(), vin,
+                            vout, temp.get());
+             }),
+             Catch::Contains("20001 keys, and this Sort was made for at most 20000"));
+  REQUIRE(cudaStreamDestroy(stream) == cudaSuccess);
+}
+
 // The sort, scan and reduce refuse before they launch: arrays that overlap (in place included),
 // an array or temporary storage that ends before the call's bytes do (its allocation's end, as
 // the driver knows it), and then sort right.

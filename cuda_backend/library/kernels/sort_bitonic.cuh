@@ -85,8 +85,9 @@ __device__ __forceinline__ void tile_step(Item* tile, std::size_t tile_base, std
 template <class Bits, int kThreads, int kPerThread>
 __global__ void __launch_bounds__(kThreads)
     bitonic_sort_tiles(const Bits* __restrict__ keys, std::size_t n, RankOf<Bits> rank_of,
-                       BitonicItem<Bits>* __restrict__ items) {
+                       BitonicItem<Bits>* __restrict__ items, const unsigned* count) {
   using Item = BitonicItem<Bits>;
+  n = keys_of_call(n, count);
   constexpr int kTile = kThreads * kPerThread;
   __shared__ Item tile[kTile];
   const std::size_t base = std::size_t(blockIdx.x) * kTile;
@@ -147,9 +148,10 @@ template <class Bits, bool kPairs>
 __global__ void bitonic_gather(const BitonicItem<Bits>* __restrict__ items,
                                const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out,
                                const std::uint32_t* __restrict__ values_in,
-                               std::uint32_t* __restrict__ values_out, std::size_t n) {
+                               std::uint32_t* __restrict__ values_out, std::size_t n,
+                               const unsigned* count) {
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
+  if (i >= keys_of_call(n, count)) return;
   const std::uint32_t from = index_of(items[i]);
   keys_out[i] = keys_in[from];
   if constexpr (kPairs) values_out[i] = values_in[from];

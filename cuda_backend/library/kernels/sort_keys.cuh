@@ -119,4 +119,10 @@ void with_key_type(DType t, F&& f) {
   });
 }
 
+// The keys of a call: n, or the count on the device where there is one, at most n (the keys the
+// grids were launched for).
+__device__ __forceinline__ std::size_t keys_of_call(std::size_t n, const unsigned* count) {
+  return count && std::size_t(*count) < n ? std::size_t(*count) : n;
+}
+
 }  // namespace xr::cuda::kernels

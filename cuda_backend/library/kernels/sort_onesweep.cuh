@@ -65,8 +65,10 @@ struct HistogramLayout {
 template <class Bits, int kBlock, int kUnroll>
 __global__ void __launch_bounds__(kBlock)
     onesweep_histograms(const Bits* __restrict__ keys, std::size_t n, KeyCodec<Bits> codec,
-                        BitRange bits, unsigned passes, std::uint64_t* __restrict__ histograms) {
+                        BitRange bits, unsigned passes, std::uint64_t* __restrict__ histograms,
+                        const unsigned* count) {
   using L = HistogramLayout<Bits>;
+  n = keys_of_call(n, count);
   extern __shared__ unsigned counts[];  // [pass * kRadix + digit][copy]
   for (unsigned k = threadIdx.x; k < passes * kRadix * L::kCopies; k += kBlock) counts[k] = 0;
   unsigned shift[L::kPasses], mask[L::kPasses];
@@ -338,8 +340,13 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks) onesweep_pass(OnesweepArgs
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   for (unsigned d = lane; d < kRadix; d += 32) sh.warp_digits[warp][d] = 0;  // the warp's own row
   if (threadIdx.x == 0) sh.drawn = atomicAdd(a.tile_counter, 1u);
+  if (a.pass.count) {  // one portion: the count's tiles, the blocks past them idle
+    a.pass.n = keys_of_call(a.pass.n, a.pass.count);
+    a.tiles = unsigned((a.pass.n + Tile::kTile - 1) / Tile::kTile);
+  }
   __syncthreads();
   const unsigned tile_index = sh.drawn;
+  if (tile_index >= a.tiles) return;
   const std::size_t tile_base = (a.first_tile + tile_index) * Tile::kTile;
   const unsigned valid = tile_keys<Tile::kTile>(tile_base, a.pass.n);
   const DigitOf<Bits>& digit_of = a.pass.digit_of;
@@ -402,9 +409,10 @@ struct OneTileArgs {
   Bits* keys_out;
   const std::uint32_t* values_in;  // pairs only
   std::uint32_t* values_out;
-  unsigned n;  // 1..the tile
+  unsigned n;  // 1..the tile; or, with `count`, the most the launch takes
   unsigned passes;
   DigitOf<Bits> digit_of[sizeof(Bits)];  // each pass's digit
+  const unsigned* count;                 // the keys on the device, or null
 };
 
 // One block sorts the n <= kTile keys through every digit pass in shared memory: each pass ranks
@@ -418,6 +426,7 @@ __global__ void __launch_bounds__(kBlock, 1) onesweep_one_tile(OneTileArgs<Bits>
   extern __shared__ __align__(16) unsigned char raw[];
   auto& sh = *reinterpret_cast<typename Tile::Shared*>(raw);
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  a.n = unsigned(keys_of_call(a.n, a.count));
   Bits key[kItems];
   [[maybe_unused]] std::uint32_t value[kItems];
   Tile::template load<false>(a.keys_in, 0, a.n, key);

@@ -71,8 +71,9 @@ struct RadixPassArgs {
   Bits* keys_out;
   const std::uint32_t* values_in;  // pairs only
   std::uint32_t* values_out;       // pairs only
-  std::size_t n;
+  std::size_t n;                   // or, with `count`, the most the launch takes
   DigitOf<Bits> digit_of;
+  const unsigned* count;  // the keys on the device (Sort::enqueue_indirect), or null
 };
 
 // The buffers of an LSD sort's passes: the input, the output and the alternates in temporary
@@ -248,17 +249,29 @@ __device__ __forceinline__ unsigned tile_keys(std::size_t tile_base, std::size_t
 
 // --- radix/reduce-then-scan ------------------------------------------------------------------
 
+// The tiles of `tile` keys each block's chunk takes when n keys are shared over the grid's blocks
+// (a call whose count is on the device; the host plans the others').
+__device__ __forceinline__ std::size_t chunk_tiles(std::size_t n, std::size_t tile) {
+  const std::size_t tiles = (n + tile - 1) / tile;
+  return (tiles + gridDim.x - 1) / gridDim.x;
+}
+
 // Upsweep: block b counts the digits of keys [b * chunk, (b + 1) * chunk) (chunk a whole number
 // of tiles, so 16-byte aligned; at most 2^31 keys, so the counters cannot wrap) into
-// counts[d * gridDim.x + b].
+// counts[d * gridDim.x + b]. With the count on the device, chunk is chunk_tiles of the count's
+// tiles of `tile` keys.
 template <class Bits, int kBlock, int kUnroll>
 __global__ void __launch_bounds__(kBlock)
     radix_upsweep(const Bits* __restrict__ keys, std::size_t n, std::size_t chunk,
-                  DigitOf<Bits> digit_of, std::uint64_t* __restrict__ counts) {
+                  DigitOf<Bits> digit_of, std::uint64_t* __restrict__ counts, const unsigned* count,
+                  std::size_t tile) {
   __shared__ unsigned histogram[kRadix];
   for (unsigned d = threadIdx.x; d < kRadix; d += kBlock) histogram[d] = 0;
   __syncthreads();
-  const std::size_t begin = std::size_t(blockIdx.x) * chunk;
+  n = keys_of_call(n, count);
+  if (count) chunk = chunk_tiles(n, tile) * tile;
+  const std::size_t begin =
+      std::size_t(blockIdx.x) * chunk < n ? std::size_t(blockIdx.x) * chunk : n;
   const std::size_t end = begin + chunk < n ? begin + chunk : n;
   for_each_key<Bits, kBlock, kUnroll>(keys + begin, end - begin, threadIdx.x, kBlock,
                                       [&](Bits k) { atomicAdd(&histogram[digit_of(k)], 1u); });
@@ -325,6 +338,8 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks)
   }
   const std::uint64_t digit_start = exclusive_scan_over_digits(digit_total, digit_totals);
   if (threadIdx.x < kRadix) next[threadIdx.x] = digit_start + earlier_blocks;
+  a.n = keys_of_call(a.n, a.count);
+  if (a.count) tiles_per_block = chunk_tiles(a.n, Tile::kTile);
   const std::size_t tiles = (a.n + Tile::kTile - 1) / Tile::kTile;
   const std::size_t first = std::size_t(blockIdx.x) * tiles_per_block;
   const std::size_t last = first + tiles_per_block < tiles ? first + tiles_per_block : tiles;

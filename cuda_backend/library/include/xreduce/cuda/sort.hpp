@@ -1,5 +1,5 @@
-// A stable sort of `count` keys, optionally with a u32 value carried by each key, enqueued on the
-// caller's stream over the caller's device memory: xreduce's CUDA sorts as a library, the way
+// A stable sort of up to `count` keys, optionally with a u32 value carried by each key, enqueued on
+// the caller's stream over the caller's device memory: xreduce's CUDA sorts as a library, the way
 // cub::DeviceRadixSort is one (docs/library.md). Keys are ordered by their ordered bits (the
 // bits of an unsigned key; a signed key's with the sign bit flipped; a float's with the sign bit
 // flipped when positive and every bit flipped when negative: CUB's bit transform, NaNs by their
@@ -53,6 +53,22 @@ class Sort {
   // bytes: Error(usage) otherwise. Calls on one temp storage must be ordered (one stream).
   void enqueue(cudaStream_t stream, const void* keys_in, void* keys_out,
                const std::uint32_t* values_in, std::uint32_t* values_out, void* temp);
+  // The same for the first `count` keys (and values), count <= desc.count: one Sort for every
+  // size up to the one it was made for, over the same temp storage. The arrays need hold `count`
+  // elements; Error(usage) past desc.count. Host cost: grids from `count`, no allocation.
+  void enqueue(cudaStream_t stream, std::uint64_t count, const void* keys_in, void* keys_out,
+               const std::uint32_t* values_in, std::uint32_t* values_out, void* temp);
+  // The same with the count read by the kernels when they run: the 32-bit word at `count`
+  // (device memory, 4-byte aligned), written by earlier work on the stream. A count past
+  // desc.count sorts desc.count keys. The arrays hold desc.count elements; nothing is read back
+  // and nothing waits on the host, so the call can be captured in a CUDA graph and replayed for
+  // any count. The launches are desc.count's: the blocks past the count's tiles return at once,
+  // and bitonic/smem sorts desc.count keys' padded items whatever the count. Error(unsupported)
+  // for lib/cub (cub::DeviceRadixSort takes its count from the host) and for radix/onesweep made
+  // for more than one launch a digit takes (about 2^30 keys).
+  void enqueue_indirect(cudaStream_t stream, const std::uint32_t* count, const void* keys_in,
+                        void* keys_out, const std::uint32_t* values_in, std::uint32_t* values_out,
+                        void* temp);
   // The plan, for logs: the variant, its passes and tiles.
   std::string describe() const;
   // The tuning entry the plan used (its tile, or lib/cub's num_items width) with the measurement
