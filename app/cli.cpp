@@ -152,19 +152,26 @@ class OptionalText {
   CLI::Option* option_;
 };
 
-// A sort's --order, --values and --bits, each a list, as compare and inspect take them.
+// A sort's --order, --values, --bits and --count, each a list but --bits, as compare and
+// inspect take them.
 struct SortListFlags {
   explicit SortListFlags(CLI::App* cmd)
       : order(cmd, "--order", "asc | desc, or a list (sort; default asc)", "O"),
         values(cmd, "--values", "none | u32, or a list: keys, or pairs (sort; default none)", "V"),
-        bits(cmd, "--bits", "B:E, the ordered bits sorted by (sort; default every bit)", "B:E") {}
+        bits(cmd, "--bits", "B:E, the ordered bits sorted by (sort; default every bit)", "B:E"),
+        count(cmd, "--count",
+              "host | device, or a list: the count given on the host, or read by the GPU from a "
+              "device word, the libraries' indirect calls (sort; default host)",
+              "C") {}
   void copy_to(std::optional<std::string>& orders, std::optional<std::string>& values_field,
-               std::optional<std::string>& bits_field) const {
+               std::optional<std::string>& bits_field,
+               std::optional<std::string>& counts_field) const {
     order.copy_to(orders);
     values.copy_to(values_field);
     bits.copy_to(bits_field);
+    count.copy_to(counts_field);
   }
-  OptionalText order, values, bits;
+  OptionalText order, values, bits, count;
 };
 
 // --fail-above PCT: a percentage, at least 0; nullopt when not given.
@@ -274,7 +281,7 @@ struct InspectCommand {
 
   const InspectOptions& finish() {
     scan->copy_to(options.scans);
-    sort->copy_to(options.orders, options.values, options.bits);
+    sort->copy_to(options.orders, options.values, options.bits, options.counts);
     op->copy_to(options.ops);
     dtype->copy_to(options.dtypes);
     n->copy_to(options.n);
@@ -486,7 +493,7 @@ struct CompareCommand {
     n->copy_to(options.n);
     sweep->copy_to(options.sweep);
     scan->copy_to(options.scans);
-    sort->copy_to(options.orders, options.values, options.bits);
+    sort->copy_to(options.orders, options.values, options.bits, options.counts);
     op->copy_to(options.ops);
     dtype->copy_to(options.dtypes);
     transfer_sizes->copy_to(options.transfer_sizes);

@@ -41,6 +41,7 @@ CompareOptions selection_of(const Registry& registry, const InspectOptions& o) {
   c.orders = o.orders;
   c.values = o.values;
   c.bits = o.bits;
+  c.counts = o.counts;
   c.ops = o.ops;
   c.dtypes = o.dtypes;
   c.n = o.n;

@@ -59,6 +59,9 @@ struct CompareOptions {
   std::optional<std::string> orders;  // sort: asc | desc, comma-separated (default asc)
   std::optional<std::string> values;  // sort: none | u32, comma-separated (default none)
   std::optional<std::string> bits;    // sort: B:E (default every bit)
+  // sort: host | device, comma-separated (default host): the count given on the host, or read
+  // by the GPU from a device word (the libraries' indirect calls)
+  std::optional<std::string> counts;
   std::optional<std::string> ops;     // comma-separated (default sum, or the --kernels' claim)
   std::optional<std::string> dtypes;  // comma-separated (default i32, or the --kernels' claim)
   std::optional<std::string> n;
@@ -125,7 +128,7 @@ struct InspectOptions {
   std::string variants = "*";
   std::string primitives;
   std::optional<std::string> scans, ops, dtypes, n;
-  std::optional<std::string> orders, values, bits;  // sort: as compare's
+  std::optional<std::string> orders, values, bits, counts;  // sort: as compare's
   std::string device;
   std::string format = "text";  // text | md | csv | json
   std::string out;

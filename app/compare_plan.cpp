@@ -26,24 +26,35 @@ constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
 constexpr std::uint64_t kDefaultTransferBytes[] = {kMiB, 16 * kMiB, 64 * kMiB, 256 * kMiB,
                                                    1024 * kMiB};
 
-// The sorts --order, --values and --bits ask for: every order with every values choice.
+// --count's word: whether the count is on the device.
+bool parse_count_arg(std::string_view s) {
+  if (s == "host" || s == "device") return s == "device";
+  throw Error(ErrorCategory::usage,
+              "--count: '" + printable(s) + "' is not host or device (where a sort's count is)");
+}
+
+// The sorts --order, --values, --bits and --count ask for: every order with every values choice
+// and every count's place.
 std::vector<Operation> parse_sorts(const CompareOptions& o, bool sort) {
   if (!sort) {
-    if (o.orders || o.values || o.bits)
-      throw Error(ErrorCategory::usage, "--order, --values and --bits apply to --primitive sort");
+    if (o.orders || o.values || o.bits || o.counts)
+      throw Error(ErrorCategory::usage,
+                  "--order, --values, --bits and --count apply to --primitive sort");
     return {};
   }
   Operation base{.primitive = Primitive::sort};
   if (o.bits) base.bits = parse_bits_arg(*o.bits);
   std::vector<Operation> out;
   for (const auto& order : split_list(o.orders.value_or("asc")))
-    for (const auto& values : split_list(o.values.value_or("none"))) {
-      Operation op = base;
-      op.order = parse_sort_order_arg(order);
-      op.pairs = parse_values_arg(values);
-      out.push_back(op);
-    }
-  if (out.empty()) throw Error(ErrorCategory::usage, "--order or --values is empty");
+    for (const auto& values : split_list(o.values.value_or("none")))
+      for (const auto& count : split_list(o.counts.value_or("host"))) {
+        Operation op = base;
+        op.order = parse_sort_order_arg(order);
+        op.pairs = parse_values_arg(values);
+        op.count_on_device = parse_count_arg(count);
+        out.push_back(op);
+      }
+  if (out.empty()) throw Error(ErrorCategory::usage, "--order, --values or --count is empty");
   return out;
 }
 

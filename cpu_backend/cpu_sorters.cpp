@@ -72,6 +72,11 @@ class CpuSorter final : public Sorter {
 
   Timing sort(const SortRequest& request) override {
     request.check_made_for(info_);
+    if (request.count_on_device())
+      throw Error(ErrorCategory::unsupported,
+                  info_.id +
+                      " takes its count from the host: a count on the device is the GPU "
+                      "libraries' indirect call");
     const SortDesc& desc = request.desc();
     const HostView keys = own_array<CpuArray>(request.keys(), "cpu").view();
     auto& out = own_array<CpuArray>(request.sorted_keys(), "cpu");

@@ -14,7 +14,7 @@ constexpr std::string_view kCsvHeader =
     "backend,device,device_uuid,variant,primitive,scan,op,dtype,n,status,median_ms,min_ms,max_ms,"
     "host_median_ms,reps,rel_spread,gbps,pct_peak,step_speedup,cumulative_speedup,vs_cub,ok,"
     "timing,reason,mode,batch_calls,above_peak,clock_min_mhz,clock_median_mhz,clock_retaken,"
-    "throttled,sort_order,sort_values,sort_bits,gkeys_per_s\n";
+    "throttled,sort_order,sort_values,sort_bits,gkeys_per_s,sort_count\n";
 
 std::string field(const std::string& s) {
   return csv_field(s);
@@ -31,7 +31,7 @@ std::string csv_line(const ResultRow& row, const RowMetrics& rm, const DeviceRec
   const bool sort = row.operation.primitive == Primitive::sort;
   return fmt::format(
       "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
-      "{},{},{},{},{}\n",
+      "{},{},{},{},{},{}\n",
       field(row.backend), field(d ? d->info.name : ""), d ? d->info.uuid : "", field(row.variant),
       to_string(row.operation.primitive), scan ? to_string(row.operation.scan) : "",
       sort ? "" : to_string(row.operation.op), to_string(row.dtype), row.n, to_string(row.status),
@@ -46,7 +46,7 @@ std::string csv_line(const ResultRow& row, const RowMetrics& rm, const DeviceRec
       row.clock_median_mhz ? (row.throttled ? "true" : "false") : "",
       sort ? to_string(row.operation.order) : "",
       sort ? (row.operation.pairs ? "u32" : "none") : "", sort ? sort_bits_text(row.operation) : "",
-      number(rm.gkeys_per_s));
+      number(rm.gkeys_per_s), sort ? (row.operation.count_on_device ? "device" : "host") : "");
 }
 
 // ---- a diff against a baseline ------------------------------------------------------------------

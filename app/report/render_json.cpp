@@ -354,12 +354,14 @@ json scan_json(const Operation& op) {
   return op.primitive == Primitive::scan ? json(to_string(op.scan)) : json(nullptr);
 }
 
-// A sort's order, values and bit range ("all" or "B:E"); null for reduce and scan.
+// A sort's order, values, bit range ("all" or "B:E") and where its count is ("host", or
+// "device": the indirect call); null for reduce and scan.
 json sort_json(const Operation& op) {
   if (op.primitive != Primitive::sort) return json(nullptr);
   return {{"order", to_string(op.order)},
           {"values", op.pairs ? "u32" : "none"},
-          {"bits", sort_bits_text(op)}};
+          {"bits", sort_bits_text(op)},
+          {"count", op.count_on_device ? "device" : "host"}};
 }
 
 // A reduce's or scan's operator; null for sort.

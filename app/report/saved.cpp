@@ -146,7 +146,8 @@ RowStatus parse_status(const json& x, const std::string& where, const JsonReader
   return *parsed_status;
 }
 
-// A sort row's order, values and bit range (render_json's "sort" object).
+// A sort row's order, values, bit range and count's place (render_json's "sort" object; a report
+// from before the count's place has its counts on the host).
 void parse_sort(const json& x, const std::string& where, const JsonReader& m, Operation& op) {
   const json& sort = m.at(x, "sort", where);
   if (!sort.is_object()) m.fail(fmt::format("{}'s \"sort\" is not an object", where));
@@ -154,15 +155,20 @@ void parse_sort(const json& x, const std::string& where, const JsonReader& m, Op
   const std::string order = m.str(sort, "order", in);
   const std::string values = m.str(sort, "values", in);
   const std::string bits = m.str(sort, "bits", in);
+  const std::string count = m.opt_str(sort, "count", in);
   const auto parsed_order = parse_sort_order(order);
   const auto parsed_bits =
       bits == "all" ? std::optional<BitRange>(BitRange{}) : parse_bit_range(bits);
-  if (!parsed_order || (values != "none" && values != "u32") || !parsed_bits)
-    m.fail(
-        fmt::format("{} is not an order (asc, desc), values (none, u32) and bits (all, B:E)", in));
+  if (!parsed_order || (values != "none" && values != "u32") || !parsed_bits ||
+      (!count.empty() && count != "host" && count != "device"))
+    m.fail(fmt::format(
+        "{} is not an order (asc, desc), values (none, u32), bits (all, B:E) and count (host, "
+        "device)",
+        in));
   op.order = *parsed_order;
   op.pairs = values == "u32";
   op.bits = *parsed_bits;
+  op.count_on_device = count == "device";
 }
 
 // Result `i` of the file, whose backend must be one of the file's `devices`.

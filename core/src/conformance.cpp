@@ -381,7 +381,13 @@ std::vector<Operation> sort_operations(DType t) {
 }
 
 std::vector<Operation> claimed_operations(const VariantInfo& info, DType t) {
-  if (info.primitive == Primitive::sort) return sort_operations(t);
+  if (info.primitive == Primitive::sort) {
+    // The pairs over a range inside digits with their count on the device, where the variant
+    // takes one: one of the three operations every size runs.
+    std::vector<Operation> out = sort_operations(t);
+    out[5].count_on_device = info.count_on_device;
+    return out;
+  }
   std::vector<Operation> out;
   for (Op op : info.ops) {
     if (info.primitive == Primitive::reduce)

@@ -92,6 +92,7 @@ std::string Operation::describe() const {
   std::string text = std::string(to_string(order)) + " sort";
   if (pairs) text += " of pairs";
   if (!bits.all()) text += ", bits " + std::to_string(bits.begin) + ":" + std::to_string(bits.end);
+  if (count_on_device) text += ", count on the device";
   return text;
 }
 

@@ -69,7 +69,7 @@ SortRequest Runner::sort_request(DeviceArray& keys, const Operation& operation) 
   DeviceArray* sorted_values = operation.pairs ? prepare_sorted_values(keys.size()) : nullptr;
   return SortRequest::make(sorter_->info(), keys, *out,
                            operation.pairs ? positions_.get() : nullptr, sorted_values,
-                           operation.order, operation.bits);
+                           operation.order, operation.bits, operation.count_on_device);
 }
 
 Timing Runner::run(DeviceArray& input, const Operation& operation) {

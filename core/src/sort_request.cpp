@@ -37,7 +37,8 @@ void check_values(const DeviceArray& keys, const DeviceArray* values, const Devi
 
 SortRequest SortRequest::make(const VariantInfo& variant, DeviceArray& keys,
                               DeviceArray& sorted_keys, DeviceArray* values,
-                              DeviceArray* sorted_values, SortOrder order, BitRange bits) {
+                              DeviceArray* sorted_values, SortOrder order, BitRange bits,
+                              bool count_on_device) {
   const DType t = keys.dtype();
   if (!variant.claims(t))
     throw Error(ErrorCategory::unsupported,
@@ -50,7 +51,7 @@ SortRequest SortRequest::make(const VariantInfo& variant, DeviceArray& keys,
                                    .bits = bits,
                                    .pairs = values != nullptr,
                                    .variant = variant.id});
-  return SortRequest(keys, sorted_keys, values, sorted_values, std::move(desc));
+  return SortRequest(keys, sorted_keys, values, sorted_values, std::move(desc), count_on_device);
 }
 
 void SortRequest::check_made_for(const VariantInfo& variant) const {

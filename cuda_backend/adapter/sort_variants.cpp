@@ -24,6 +24,7 @@ VariantInfo sort_info_of(const sort::Spec& e) {
   VariantInfo info =
       catalog_variant(Primitive::sort, e.id, {std::begin(kAllDTypes), std::end(kAllDTypes)}, {});
   info.max_elements = e.max_count;
+  info.count_on_device = e.kernel != sort::Kernel::lib_cub;  // CUB takes its count from the host
   if (!e.requirement.empty()) info.requirements.emplace_back(e.requirement);
   return info;
 }
@@ -70,8 +71,9 @@ class CudaSorter final : public DeviceSorter {
     const Operands o = operands(request);
     Sort& sort = plan(request);
     const cudaStream_t s = ctx_->stream();
+    const std::uint32_t* count = count_word(request);
     timer_.record(s, launches_ > 0 && ctx_->knobs().gate, calls, [&] {
-      sort.enqueue(s, o.keys, o.sorted, o.values, o.sorted_values, temp_.get());
+      enqueue(sort, s, o, count);
       ++launches_;
     });
     const float device_ms = timer_.finish(s, ctx_->knobs().timeout) / static_cast<float>(calls);
@@ -84,10 +86,29 @@ class CudaSorter final : public DeviceSorter {
   std::vector<CompiledPass> compiled(const SortRequest& request) override {
     const Operands o = operands(request);
     Sort& sort = plan(request);
-    const auto enqueue = [&](cudaStream_t s) {
+    const std::uint32_t* count = count_word(request);
+    const auto call = [&](cudaStream_t s) { enqueue(sort, s, o, count); };
+    return (launches_ > 0 ? captured_call(*ctx_, call) : compiled_call(*ctx_, call)).passes;
+  }
+
+  // The request's call: its count on the host, or in the device word at `count`.
+  void enqueue(Sort& sort, cudaStream_t s, const Operands& o, const std::uint32_t* count) {
+    if (count)
+      sort.enqueue_indirect(s, count, o.keys, o.sorted, o.values, o.sorted_values, temp_.get());
+    else
       sort.enqueue(s, o.keys, o.sorted, o.values, o.sorted_values, temp_.get());
-    };
-    return (launches_ > 0 ? captured_call(*ctx_, enqueue) : compiled_call(*ctx_, enqueue)).passes;
+  }
+
+  // The device word holding the request's count, for a request whose count is on the device
+  // (written on the first such call of the plan); null otherwise.
+  const std::uint32_t* count_word(const SortRequest& request) {
+    if (!request.count_on_device()) return nullptr;
+    if (!count_.get()) {
+      count_ = ctx_->zeroed(sizeof(std::uint32_t));
+      const auto n = static_cast<std::uint32_t>(request.count());
+      XR_CUDA_CHECK(cudaMemcpy(count_.get(), &n, sizeof n, cudaMemcpyHostToDevice));
+    }
+    return static_cast<const std::uint32_t*>(count_.get());
   }
 
   // The library's Sort of the request's description, and its temporary storage: made again
@@ -101,6 +122,7 @@ class CudaSorter final : public DeviceSorter {
     if (sort_ && desc_ == request.desc()) return *sort_;
     sort_.reset();
     temp_ = DeviceBuffer();
+    count_ = DeviceBuffer();
     Sort sort(request.desc(), ctx_->limits(), sort::Tuning{.cub_count = ctx_->knobs().cub_count});
     temp_ = ctx_->zeroed(sort.temp_storage_bytes());
     sort_.emplace(std::move(sort));
@@ -113,6 +135,7 @@ class CudaSorter final : public DeviceSorter {
   std::optional<Sort> sort_;
   SortDesc desc_{};
   DeviceBuffer temp_;
+  DeviceBuffer count_;          // the plan's count in a device word, for the indirect calls
   std::uint64_t launches_ = 0;  // on this plan; its first loads the modules and is not gated
   CallTimer timer_;
 };

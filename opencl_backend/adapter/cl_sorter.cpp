@@ -25,6 +25,14 @@ class ClSorter final : public WorkspaceSorter<Device, Sort, MemOwner> {
     return scratch;
   }
 
+  MemOwner count_word(std::uint32_t count) override {
+    MemOwner word = make_buffer(*device_, sizeof count);
+    XR_CL_CHECK(clEnqueueFillBuffer(device_->queue(), word.get(), &count, sizeof count, 0,
+                                    sizeof count, 0, nullptr, nullptr));
+    XR_CL_CHECK(clFinish(device_->queue()));
+    return word;
+  }
+
   Timing run(const SortRequest& r, int calls) override {
     Workspace& w = workspace(r);
     const SortBuffers buffers{
@@ -35,7 +43,10 @@ class ClSorter final : public WorkspaceSorter<Device, Sort, MemOwner> {
             r.sorted_values() ? device_array(*r.sorted_values(), *device_).buffer() : nullptr,
         .scratch = w.scratch.get()};
     const Timing t = run_timed(*device_, calls, [&](auto wait, cl_event* first, cl_event* last) {
-      w.sort.enqueue(device_->queue(), buffers, wait, first, last);
+      if (r.count_on_device())
+        w.sort.enqueue_indirect(device_->queue(), w.count->get(), 0, buffers, wait, first, last);
+      else
+        w.sort.enqueue(device_->queue(), buffers, wait, first, last);
     });
     if (const Diagnostics d = w.sort.diagnostics(); d.tiles() > 0)  // onesweep counts fallbacks
       fallbacks_.add(d.fallbacks(device_->queue(), w.scratch.get()), d.tiles(), calls);

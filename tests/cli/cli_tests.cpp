@@ -637,7 +637,8 @@ TEST_CASE("compare --primitive sort: keys per second and the bytes model in ever
     CHECK(row["gbps"].get<double>() == Approx(bytes * keys / (ms * 1e6)));
   }
   const std::string csv = with({"--format", "csv"});
-  CHECK(csv.find(",throttled,sort_order,sort_values,sort_bits,gkeys_per_s\n") != std::string::npos);
+  CHECK(csv.find(",throttled,sort_order,sort_values,sort_bits,gkeys_per_s,sort_count\n") !=
+        std::string::npos);
   CHECK(csv.find(",cpu/radix,sort,,,i32,3000,ok,") != std::string::npos);  // no scan, no op
   CHECK(csv.find(",desc,u32,all,") != std::string::npos);
   const std::string md = with({"--format", "md"});
@@ -1524,4 +1525,46 @@ TEST_CASE("every row carries the clock it was measured at; throttled rows are fl
   expect_error({"run", "--backend", "vulkan", "--variant", "fast/single-pass", "--n", "100"}, 2,
                "XR_CLOCK_SCRIPT must be REFERENCE:MHZ[,MHZ...] in MHz");
   unsetenv("XR_CLOCK_SCRIPT");
+}
+
+TEST_CASE("compare --count host and device: each sort with its count given and read on the GPU",
+          "[cli][compare][sort]") {
+  require_vulkan();
+  const std::vector<std::string> args = {"compare",
+                                         "--backend",
+                                         "cpu,vulkan",
+                                         "--primitive",
+                                         "sort",
+                                         "--variant",
+                                         "cpu/radix,radix/onesweep",
+                                         "--values",
+                                         "u32",
+                                         "--count",
+                                         "host,device",
+                                         "--n",
+                                         "3000",
+                                         "--reps",
+                                         "1",
+                                         "--format",
+                                         "json"};
+  const Result r = xreduce(args);
+  INFO(show(args) << "\n" << r.err);
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  REQUIRE(j["results"].size() == 4);  // two variants, each count's place
+  for (const auto& row : j["results"]) {
+    const bool device = row["sort"]["count"] == "device";
+    CHECK((device || row["sort"]["count"] == "host"));
+    if (row["backend"] == "cpu" && device) {  // the host's sorts have no device count
+      CHECK(row["status"] == "unsupported");
+      CHECK_THAT(row["reason"].get<std::string>(),
+                 Catch::Contains("takes its count from the host"));
+    } else {
+      CHECK(row["ok"] == true);
+    }
+  }
+  CHECK_THAT(xreduce({"compare", "--primitive", "sort", "--count", "gpu", "--n", "10"}).err,
+             Catch::Contains("--count: 'gpu' is not host or device"));
+  CHECK_THAT(xreduce({"compare", "--primitive", "scan", "--count", "device", "--n", "10"}).err,
+             Catch::Contains("--count apply to --primitive sort"));
 }

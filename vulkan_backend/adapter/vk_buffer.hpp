@@ -29,10 +29,11 @@ BufferLimit largest_buffer(const DeviceFacts& facts, const VulkanKnobs& knobs);
 std::uint64_t block_limit(const DeviceFacts& facts, const VulkanKnobs& knobs);
 
 // Usage of every buffer the shaders reach (arrays, scratch, probes): by device address, and
-// transfers fill, upload and read it back.
+// transfers fill, upload and read it back; a sort's scratch also holds its indirect grids.
 inline constexpr vk::BufferUsageFlags kStorageUsage =
     vk::BufferUsageFlagBits::eStorageBuffer | vk::BufferUsageFlagBits::eShaderDeviceAddress |
-    vk::BufferUsageFlagBits::eTransferSrc | vk::BufferUsageFlagBits::eTransferDst;
+    vk::BufferUsageFlagBits::eTransferSrc | vk::BufferUsageFlagBits::eTransferDst |
+    vk::BufferUsageFlagBits::eIndirectBuffer;
 
 // A buffer with its own memory and, for shader access, its device address. Device-local
 // buffers larger than one allocation may be (block_limit) are bound sparsely to several blocks

@@ -13,8 +13,8 @@
 namespace xr::vulkan {
 namespace {
 
-// The serials of a call's arrays: a program per set.
-using ArraysKey = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>;
+// The serials of a call's arrays and whether its count is on the device: a program per set.
+using ArraysKey = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, bool>;
 
 // Records a program per set of arrays over the workspace's scratch, and resubmits it.
 class VulkanSorter final : public WorkspaceSorter<Device, Sort, Buffer> {
@@ -43,6 +43,17 @@ class VulkanSorter final : public WorkspaceSorter<Device, Sort, Buffer> {
     });
     return scratch;
   }
+  Buffer count_word(std::uint32_t count) override {
+    Buffer word(*device_, sizeof count, kStorageUsage, MemoryKind::device_local);
+    device_->run_once([&](const vk::raii::CommandBuffer& cmd) {
+      cmd.fillBuffer(word.handle(), 0, sizeof count, count);
+      cmd.pipelineBarrier(
+          vk::PipelineStageFlagBits::eTransfer, vk::PipelineStageFlagBits::eComputeShader, {},
+          vk::MemoryBarrier(vk::AccessFlagBits::eTransferWrite, vk::AccessFlagBits::eShaderRead),
+          {}, {});
+    });
+    return word;
+  }
   // The programs record over the old workspace's scratch.
   void workspace_replaced() override { programs_.clear(); }
 
@@ -66,22 +77,29 @@ class VulkanSorter final : public WorkspaceSorter<Device, Sort, Buffer> {
     const VulkanArray* values = r.values() ? &device_array(*r.values(), *device_) : nullptr;
     const VulkanArray* sorted_values =
         r.sorted_values() ? &device_array(*r.sorted_values(), *device_) : nullptr;
+    const bool counted = r.count_on_device();
     const ArraysKey key{keys.serial(), sorted.serial(), values ? values->serial() : 0,
-                        sorted_values ? sorted_values->serial() : 0};
+                        sorted_values ? sorted_values->serial() : 0, counted};
     return programs_.get(key, [&] {
       std::optional<ReadBack> fallbacks;
       if (const auto at = w.sort.diagnostics().fallback_count_offset())
         fallbacks = ReadBack{&w.scratch, *at, 8};
       const Operand none{};
       const Operand operands[] = {
-          Operand::of(keys.buffer().handle()), Operand::of(sorted.buffer().handle()),
+          Operand::of(keys.buffer().handle()),
+          Operand::of(sorted.buffer().handle()),
           values ? Operand::of(values->buffer().handle()) : none,
           sorted_values ? Operand::of(sorted_values->buffer().handle()) : none,
-          Operand::of(w.scratch.handle())};
+          Operand::of(w.scratch.handle()),
+          counted ? Operand::of(w.count->handle()) : none};
       return std::make_unique<Program>(
           *device_,
-          [&w, operands](const vk::raii::CommandBuffer& cmd) {
-            w.sort.record(*cmd, operands[0], operands[1], operands[2], operands[3], operands[4]);
+          [&w, operands, counted](const vk::raii::CommandBuffer& cmd) {
+            if (counted)
+              w.sort.record_indirect(*cmd, operands[5], operands[0], operands[1], operands[2],
+                                     operands[3], operands[4]);
+            else
+              w.sort.record(*cmd, operands[0], operands[1], operands[2], operands[3], operands[4]);
           },
           fallbacks);
     });

@@ -55,6 +55,8 @@ struct VariantInfo {
   std::uint64_t max_elements = UINT64_MAX;
   // Device features the variant needs, in words ("subgroup shuffle", "sm_80"); shown by list.
   std::vector<std::string> requirements;
+  // sort: it also takes its count from a device word (the GPU libraries' indirect calls).
+  bool count_on_device = false;
 
   bool claims(DType t) const;
   bool claims(Op op) const;

@@ -53,7 +53,8 @@ ConformanceSummary run_conformance(Backend& backend, Primitive primitive, std::s
                                    ConformanceListener& listener);
 
 // Every operation of `info`'s primitive it claims on `t` (ops x scan kinds; a sort's orders,
-// keys and pairs, and bit ranges within a key of `t`), and every one there is.
+// keys and pairs, and bit ranges within a key of `t`, one with its count on the device where the
+// variant takes one), and every one there is.
 std::vector<Operation> claimed_operations(const VariantInfo& info, DType t);
 // The sorts conformance runs on keys of `t`: both orders, keys and pairs, every bit, and three
 // bit ranges (one digit, one inside digits, the upper half).

@@ -48,6 +48,7 @@ struct LibraryVariants {
         const auto& row = *find_row(Sorts(), id);
         VariantInfo v = table_variant(primitive, id, Dtypes(), Words(row.needs));
         v.max_elements = sort_plan_max_keys(row.family);  // core's plans' 32-bit indices
+        v.count_on_device = true;
         return v;
       }
     const auto& scan = *find_row(Scans(), id);

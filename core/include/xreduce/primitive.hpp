@@ -60,6 +60,9 @@ struct Operation {
   SortOrder order = SortOrder::ascending;  // sort only
   BitRange bits{};                         // sort only
   bool pairs = false;  // sort only: a u32 value (the key's input position) travels with each key
+  // sort only: the count read by the GPU from a device word (the libraries' indirect calls), not
+  // given by the host.
+  bool count_on_device = false;
 
   bool operator==(const Operation&) const = default;
   // "sum", "inclusive scan sum": how tables title a section.

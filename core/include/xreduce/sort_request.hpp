@@ -19,9 +19,11 @@ class SortRequest {
   // the variant claims the keys' dtype; Error(usage) unless sorted_keys is a distinct array of
   // the keys' dtype and size, values and sorted_values are both null or both distinct u32
   // arrays of the keys' size, and the bit range is within the key (check_sort_desc).
+  // `count_on_device`: the sorter gives its library the keys' count in a device word (the
+  // indirect call) instead of on the host.
   static SortRequest make(const VariantInfo& variant, DeviceArray& keys, DeviceArray& sorted_keys,
                           DeviceArray* values, DeviceArray* sorted_values, SortOrder order,
-                          BitRange bits);
+                          BitRange bits, bool count_on_device = false);
 
   DeviceArray& keys() const { return *keys_; }
   DeviceArray& sorted_keys() const { return *sorted_keys_; }
@@ -31,6 +33,7 @@ class SortRequest {
   // whether values travel, the variant's id.
   const SortDesc& desc() const { return desc_; }
   std::size_t count() const { return static_cast<std::size_t>(desc_.count); }
+  bool count_on_device() const { return count_on_device_; }
   // f(array) for each array of the request: the keys, the sorted keys, then for pairs the
   // values and the sorted values.
   template <class F>
@@ -47,18 +50,20 @@ class SortRequest {
 
  private:
   SortRequest(DeviceArray& keys, DeviceArray& sorted_keys, DeviceArray* values,
-              DeviceArray* sorted_values, SortDesc desc)
+              DeviceArray* sorted_values, SortDesc desc, bool count_on_device)
       : keys_(&keys),
         sorted_keys_(&sorted_keys),
         values_(values),
         sorted_values_(sorted_values),
-        desc_(std::move(desc)) {}
+        desc_(std::move(desc)),
+        count_on_device_(count_on_device) {}
 
   DeviceArray* keys_;
   DeviceArray* sorted_keys_;
   DeviceArray* values_;
   DeviceArray* sorted_values_;
   SortDesc desc_;
+  bool count_on_device_ = false;
 };
 
 }  // namespace xr

@@ -2,8 +2,10 @@
 // once: a request's description (SortDesc) is planned into a workspace, the library's Sort and its
 // scratch zeroed once, kept while the calls keep that description; every array of a call is the
 // device's own; the compiled passes are the workspace's Sort's; and onesweep's look-back
-// fallbacks are counted per workspace (its scratch's running count starts at zero). A backend
-// says how a Sort and its zeroed scratch are made and how `calls` calls run.
+// fallbacks are counted per workspace (its scratch's running count starts at zero); a request
+// whose count is on the device (SortRequest::count_on_device) has it in a device word of the
+// workspace's, made on its first such call. A backend says how a Sort, its zeroed scratch and the
+// count's word are made and how `calls` calls run.
 #pragma once
 
 #include <memory>
@@ -33,6 +35,7 @@ class WorkspaceSorter : public DeviceSorter {
     SortDesc desc;
     Sort sort;
     Scratch scratch;
+    std::optional<Scratch> count;  // desc.count in a device word, for the indirect calls
   };
 
   WorkspaceSorter(VariantInfo info, std::string nothing_runs, std::shared_ptr<Device> device)
@@ -42,6 +45,8 @@ class WorkspaceSorter : public DeviceSorter {
   virtual Sort make_sort(const SortDesc& desc) = 0;
   // Scratch for `sort`, zeroed before it returns: every call then initializes what it reads.
   virtual Scratch zeroed_scratch(const Sort& sort) = 0;
+  // A device word holding `count`, written before it returns: what an indirect call reads.
+  virtual Scratch count_word(std::uint32_t count) = 0;
   // Drops what the backend made over the workspace's scratch, before a new workspace replaces it.
   virtual void workspace_replaced() {}
 
@@ -67,9 +72,11 @@ class WorkspaceSorter : public DeviceSorter {
       workspace_.reset();
       Sort sort = make_sort(desc);
       Scratch scratch = zeroed_scratch(sort);
-      workspace_.emplace(Workspace{desc, std::move(sort), std::move(scratch)});
+      workspace_.emplace(Workspace{desc, std::move(sort), std::move(scratch), std::nullopt});
       fallbacks_.reset();
     }
+    if (request.count_on_device() && !workspace_->count)
+      workspace_->count.emplace(count_word(static_cast<std::uint32_t>(desc.count)));
     return *workspace_;
   }
 
