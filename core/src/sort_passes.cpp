@@ -109,6 +109,7 @@ void lay_out(sort::Schedule& plan, std::uint64_t capacity, DType t, bool pairs, 
   plan.scratch_bytes = plan.words_at + std::max<std::uint64_t>(words, 1) * 4;
   plan.items_at = plan.items_bytes = 0;
   plan.fallbacks_at.reset();
+  plan.grid_at.reset();
   plan.tiles = 0;
 }
 
@@ -152,6 +153,7 @@ void plan_onesweep(sort::Schedule& plan, const sort::CallSize& size, DType t, bo
   const auto rows = u32(portions.at(0).tiles);
   lay_out(plan, size.capacity, t, pairs, passes > 1, w.end);
   plan.fallbacks_at = plan.words_at + std::uint64_t{w.fallbacks} * 4;
+  plan.grid_at = plan.words_at + std::uint64_t{w.grid} * 4;
   plan.tiles = std::uint64_t{passes} * portions.tiles;
 
   sort::Args base = call_args(size);
@@ -297,6 +299,7 @@ void lay_out_items(sort::Schedule& plan, std::uint64_t padded, DType t) {
   plan.words_at = align256(plan.items_bytes);
   plan.scratch_bytes = plan.words_at + 4;
   plan.fallbacks_at.reset();
+  plan.grid_at.reset();
   plan.tiles = 0;
 }
 

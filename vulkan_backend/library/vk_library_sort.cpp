@@ -60,7 +60,8 @@ sort::Knobs sort_knobs(const ContextState& c) {
   return {.polls = c.knobs.lookback_polls.value_or(kLookBackPolls),
           .tile = c.knobs.sort_tile,
           .force_address = c.knobs.force_address,
-          .force_counting = c.knobs.force_counting};
+          .force_counting = c.knobs.force_counting,
+          .capacity_grids = c.knobs.sort_capacity_grids};
 }
 
 // Sort::scratch_size(): the plan's, at least one word (a sort of nothing binds it too).
@@ -94,6 +95,7 @@ struct Sort::State final : Diagnostics::Source {
     std::array<VkDescriptorBufferInfo, sort::kOperands> infos{};
     std::array<VkDeviceAddress, sort::kOperands> addresses{};
     VkDescriptorBufferInfo count{};
+    VkDescriptorBufferInfo words_with_grid{};  // the grid pass's words
   };
   Resolved resolve(std::string_view call, std::uint64_t keys,
                    const std::array<Operand, kCallers>& ops, const Operand* count) const;
@@ -145,8 +147,14 @@ Sort::State::Resolved Sort::State::resolve(std::string_view call, std::uint64_t 
   const Operand& s = ops[scratch];
   const vk::DeviceSize key_bytes = keys * size_of(dtype);
   const vk::DeviceSize value_bytes = keys * 4;
-  const VkDescriptorBufferInfo words{s.buffer, s.offset + l.words_at, l.scratch_bytes - l.words_at};
+  // The words every pass but the grid pass binds stop before the grid: no other pass reaches it,
+  // as the validation layers see the passes (a binding's whole range).
+  const VkDescriptorBufferInfo all_words{s.buffer, s.offset + l.words_at,
+                                         l.scratch_bytes - l.words_at};
+  const VkDescriptorBufferInfo words{s.buffer, s.offset + l.words_at,
+                                     l.grid_at.value_or(l.scratch_bytes) - l.words_at};
   Resolved r;
+  r.words_with_grid = all_words;
   r.count = count ? VkDescriptorBufferInfo{count->buffer, count->offset, 4} : words;
   if (plan.by_address) {
     // Every binding the words (the modules read binding 4 alone), so no range passes the limit.
@@ -198,18 +206,22 @@ void Sort::State::record_passes(VkCommandBuffer cmd, std::span<const sort::Pass>
   const auto& d = context->dispatch();
   const VkPipelineLayout layout = context->pipelines->pushed_layout();
   const sort::Schedule& l = plan.layout;
-  const bool indirect =
-      std::any_of(passes.begin(), passes.end(), [](const sort::Pass& p) { return p.indirect; });
   for (std::size_t i = 0; i < passes.size(); ++i) {
     const sort::Pass& pass = passes[i];
     const auto stage = static_cast<std::size_t>(pass.stage);
-    // A pass reads the last's words, and an indirect dispatch its grid among them (a pass that
-    // binds the words may write any of them, as the validation layers see it).
-    if (i > 0) record_compute_barrier(d, cmd, indirect);
+    // A pass reads the last's words; the grid pass writes the grid once the dispatches of an
+    // earlier call have read theirs, and the digit passes' dispatches read it.
+    const bool grid = pass.stage == sort::Stage::grid;
+    if (i > 0)
+      record_compute_barrier(d, cmd,
+                             grid                                       ? Indirect::after_reads
+                             : passes[i - 1].stage == sort::Stage::grid ? Indirect::before_reads
+                                                                        : Indirect::none);
     d.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, stage_pipelines[stage]);
     std::array<const VkDescriptorBufferInfo*, sort::kBindings + 1> buffers{};
     for (std::size_t b = 0; b < sort::kBindings; ++b)
       buffers[b] = &r.infos[static_cast<std::size_t>(pass.bindings[b])];
+    if (grid) buffers[4] = &r.words_with_grid;  // the others' words stop before it
     buffers[sort::kBindings] = &r.count;
     record_pushed_buffers(*context, cmd, buffers);
     if (stage_by_address[stage]) {
@@ -222,8 +234,7 @@ void Sort::State::record_passes(VkCommandBuffer cmd, std::span<const sort::Pass>
                            &pass.args);
     }
     if (pass.indirect) {
-      d.vkCmdDispatchIndirect(cmd, scratch_operand.buffer,
-                              scratch_operand.offset + l.words_at + pass.args.grid * 4);
+      d.vkCmdDispatchIndirect(cmd, scratch_operand.buffer, scratch_operand.offset + *l.grid_at);
     } else {
       const Grid grid = grid_for(pass.groups, context->facts, variant);
       d.vkCmdDispatch(cmd, grid.x, grid.y, 1);

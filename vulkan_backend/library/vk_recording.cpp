@@ -129,16 +129,17 @@ void record_pushed_buffers(const ContextState& context, VkCommandBuffer cmd,
 }
 
 void record_compute_barrier(const vk::raii::DeviceDispatcher& d, VkCommandBuffer cmd,
-                            bool indirect) {
+                            Indirect indirect) {
+  const bool before = indirect == Indirect::before_reads;
   const VkMemoryBarrier barrier{
       VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT,
       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-          (indirect ? VK_ACCESS_INDIRECT_COMMAND_READ_BIT : VkAccessFlags{0})};
-  d.vkCmdPipelineBarrier(
-      cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
-          (indirect ? VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT : VkPipelineStageFlags{0}),
-      0, 1, &barrier, 0, nullptr, 0, nullptr);
+          (before ? VK_ACCESS_INDIRECT_COMMAND_READ_BIT : VkAccessFlags{0})};
+  const VkPipelineStageFlags compute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+  const VkPipelineStageFlags indirect_reads = VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT;
+  d.vkCmdPipelineBarrier(cmd, compute | (indirect == Indirect::after_reads ? indirect_reads : 0),
+                         compute | (before ? indirect_reads : 0), 0, 1, &barrier, 0, nullptr, 0,
+                         nullptr);
 }
 
 void record_zero_fill(const ContextState& context, std::string_view call, VkCommandBuffer cmd,

@@ -96,9 +96,12 @@ void record_pushed_buffers(const ContextState& context, VkCommandBuffer cmd,
 
 // Records the barrier that orders every earlier compute-shader write before every later
 // compute-shader access: between the passes of one call.
-// `indirect`: the writes are also read as a dispatch's grid (vkCmdDispatchIndirect).
+// Besides: `Indirect::after_reads`, the later writes also wait for earlier dispatches' reads of
+// their grids (vkCmdDispatchIndirect); `Indirect::before_reads`, the earlier writes are also read
+// as a later dispatch's grid.
+enum class Indirect { none, after_reads, before_reads };
 void record_compute_barrier(const vk::raii::DeviceDispatcher& d, VkCommandBuffer cmd,
-                            bool indirect = false);
+                            Indirect indirect = Indirect::none);
 // Zeroes `bytes` of `buffer` from `offset` and orders the fill before later compute shaders:
 // a scratch's initialisation (`call`: "Scan::record_scratch_init"), refused where the buffer
 // holds fewer bytes from `offset`.

@@ -104,7 +104,7 @@ sort::ScheduleOptions sort_plan_options(const DeviceFacts& f, sort::Family famil
                                         const sort::Knobs& knobs) {
   sort::ScheduleOptions o = xr::sort_plan_options(limits_of(f), family, t, wide, knobs.polls,
                                                   digit_request(t, wide, ranking, knobs.tile));
-  o.device_grids = true;  // vkCmdDispatchIndirect
+  o.device_grids = !knobs.capacity_grids;  // vkCmdDispatchIndirect
   return o;
 }
 

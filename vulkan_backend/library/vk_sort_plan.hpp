@@ -47,6 +47,7 @@ struct Knobs {
   std::optional<Tile> tile;     // XR_VK_SORT_TILE: the digit passes' tile
   bool force_address = false;   // XR_VK_ADDRESSING=address
   bool force_counting = false;  // XR_VK_SORT_RANKING=counting
+  bool capacity_grids = false;  // XR_VK_SORT_GRIDS=capacity
 };
 
 struct Dispatch {

@@ -161,11 +161,14 @@ struct Schedule {
   std::uint64_t words_at = 0;
   std::uint64_t scratch_bytes = 0;
   std::optional<std::uint64_t> fallbacks_at;  // onesweep: bytes into scratch of the count
-  std::uint64_t tiles = 0;                    // onesweep: tiles of one call (all passes)
-  std::uint64_t items_at = 0;                 // bitonic: bytes into scratch of the items
-  std::uint64_t items_bytes = 0;              // bitonic: 0 for the radix sorts
-  std::uint64_t capacity = 0;                 // the keys the layout is for (CallSize)
-  std::string tuning;                         // ScheduleOptions::tuning
+  // onesweep: bytes into scratch of the digit passes' grid, the words' last (the grid pass's
+  // alone: every other pass may reach the words before it)
+  std::optional<std::uint64_t> grid_at;
+  std::uint64_t tiles = 0;        // onesweep: tiles of one call (all passes)
+  std::uint64_t items_at = 0;     // bitonic: bytes into scratch of the items
+  std::uint64_t items_bytes = 0;  // bitonic: 0 for the radix sorts
+  std::uint64_t capacity = 0;     // the keys the layout is for (CallSize)
+  std::string tuning;             // ScheduleOptions::tuning
 };
 }  // namespace sort
 
