@@ -312,10 +312,16 @@ TEST_CASE("inspect: each sort says the tuning entry its plan used, or the knob o
   CHECK_THAT(onesweep, Catch::StartsWith("digit tile "));
   CHECK_THAT(onesweep, Catch::Contains("radix/onesweep 9.79 / 11.89 ms"));
   CHECK_THAT(tuning_of("bitonic/smem"), Catch::StartsWith("bitonic tile "));
+  // A count on the device: the Sort's grids, with the measurement that chose them.
+  CHECK_THAT(onesweep, Catch::Contains("; a count on the device: the Sort's grids (H200, "));
   setenv("XR_VK_SORT_TILE", "256x4", 1);
+  setenv("XR_VK_SORT_GRIDS", "device", 1);
   const std::string knob = tuning_of("radix/onesweep");
   unsetenv("XR_VK_SORT_TILE");
-  CHECK(knob == "digit tile 256 x 4: the tool's XR_VK_SORT_TILE");
+  unsetenv("XR_VK_SORT_GRIDS");
+  CHECK(knob ==
+        "digit tile 256 x 4: the tool's XR_VK_SORT_TILE; a count on the device: indirect "
+        "dispatches (the tool's XR_VK_SORT_GRIDS)");
   // The text report carries the same line under its table.
   const Result r = xreduce({"inspect", "--backend", "vulkan", "--primitive", "sort", "--variant",
                             "radix/onesweep", "--dtype", "u32", "--n", "100000"});

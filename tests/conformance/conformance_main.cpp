@@ -544,15 +544,16 @@ TEST_CASE("opencl/scan/fast/decoupled-lookback/forced-fallback", "[conformance][
   check_forced_fallback("opencl", {{"XR_CL_LOOKBACK_POLLS", "0"}});
 }
 
-// One sort of `data` (uploaded as `array`) in `order`, keys or pairs, into outputs poisoned first,
-// checked against the host element by element.
+// One sort of `data` (uploaded as `array`) in `order`, keys or pairs, its count given on the host
+// or on the device, into outputs poisoned first, checked against the host element by element.
 void check_one_sort(xr::Runner& runner, xr::DeviceArray& array, const xr::HostArray& data,
-                    xr::SortOrder order, bool pairs) {
+                    xr::SortOrder order, bool pairs, bool count_on_device = false) {
   const xr::DType dtype = data.view().dtype;
   const std::size_t n = data.view().size;
   xr::Operation op{.primitive = xr::Primitive::sort};
   op.order = order;
   op.pairs = pairs;
+  op.count_on_device = count_on_device;
   CAPTURE(std::string(xr::to_string(dtype)), n, op.describe());
   runner.prepare_output(dtype, n)->write(xr::poison(dtype, n).view());
   if (pairs) runner.prepare_sorted_values(n)->write(xr::poison(xr::DType::u32, n).view());
@@ -635,6 +636,25 @@ TEST_CASE("vulkan/sort/radix/counting-ranking/reduce-then-scan", "[conformance][
 // OpenCL's onesweep, forced the same way (pocl's work-groups really do stall).
 TEST_CASE("opencl/sort/radix/onesweep/forced-fallback", "[conformance][opencl][sort]") {
   check_sort_forced_fallback("opencl", "XR_CL_LOOKBACK_POLLS");
+}
+
+// Vulkan's onesweep with its count on the device dispatched indirectly over the count's tiles
+// (XR_VK_SORT_GRIDS=device: a grid pass writes them), where the tuning table launches the Sort's
+// grids: counts from one key to one past a tile's edge to many tiles, keys and pairs, both
+// orders, under the validation layers' synchronization checks.
+TEST_CASE("vulkan/sort/radix/onesweep/indirect-dispatch", "[conformance][vulkan][sort]") {
+  const auto made = runner_with_knobs("vulkan", xr::Primitive::sort, "radix/onesweep",
+                                      {{"XR_VK_SORT_GRIDS", "device"}});
+  if (!made) return;
+  for (const std::size_t n : {1, 2, 255, 257, 3841, 7681, 70001})
+    for (xr::DType dtype : {xr::DType::u32, xr::DType::f32, xr::DType::u64}) {
+      const xr::HostArray data =
+          xr::generate(dtype, n, xr::element_hash(g_seed, n), xr::Distribution::full);
+      auto array = made->backend->upload(data.view());
+      for (xr::SortOrder order : xr::kAllSortOrders)
+        for (bool pairs : {false, true})
+          check_one_sort(*made->runner, *array, data, order, pairs, /*count_on_device=*/true);
+    }
 }
 
 // The OpenCL sorts built per key kind and order (XR_CL_SORT_MODE=built), as NVIDIA's GPUs build

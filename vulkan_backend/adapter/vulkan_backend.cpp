@@ -42,8 +42,12 @@ void read_vulkan_device_knobs(VulkanKnobs& k) {
   read_choice_knob(k.set, "XR_VK_ADDRESSING", "auto", "address", k.force_address, k.device_error);
   read_choice_knob(k.set, "XR_VK_SORT_RANKING", "auto", "counting", k.force_counting,
                    k.device_error);
-  read_choice_knob(k.set, "XR_VK_SORT_GRIDS", "device", "capacity", k.sort_capacity_grids,
-                   k.device_error);
+  if (const char* v = read_knob_if_set(k.set, "XR_VK_SORT_GRIDS");
+      v && std::string_view(v) != "auto") {
+    k.sort_device_grids = parse_knob_choice(v, "capacity", "device");
+    if (!k.sort_device_grids)
+      keep_first_error(k.device_error, "XR_VK_SORT_GRIDS must be auto, device or capacity");
+  }
   if (const char* v = read_knob_if_set(k.set, "XR_VK_CAPTURE_IR")) k.capture_ir_dir = v;
   if (const char* v = read_knob_if_set(k.set, "XR_VK_BLOCK_BYTES")) {
     char* end = nullptr;

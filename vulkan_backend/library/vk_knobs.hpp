@@ -44,10 +44,11 @@ struct VulkanKnobs {
   // device without subgroup ballots, also where the device has them (tests, its cost); auto: by
   // ballots wherever the device has them.
   bool force_counting = false;
-  // XR_VK_SORT_GRIDS=capacity: a sort whose count is on the device launches its Sort's grids,
-  // the workgroups past the count's tiles returning (OpenCL's way), where by default onesweep's
-  // digit passes are dispatched indirectly over the count's tiles (device).
-  bool sort_capacity_grids = false;
+  // XR_VK_SORT_GRIDS=device: a sort whose count is on the device dispatches onesweep's digit
+  // passes indirectly over the count's tiles (a grid pass writes them); capacity: it launches
+  // its Sort's grids, the workgroups past the count's tiles returning; unset or auto: the
+  // tuning table's (vk_sort_plan.cpp).
+  std::optional<bool> sort_device_grids;
   // XR_SCAN_ONE_GROUP_MAX: the n up to which fast/decoupled-lookback runs as one workgroup.
   ScanOneGroupKnob one_group;
   // XR_DEVICE_TIMEOUT: how long a fence wait lasts before the device counts as lost.

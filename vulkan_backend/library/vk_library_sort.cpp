@@ -61,7 +61,7 @@ sort::Knobs sort_knobs(const ContextState& c) {
           .tile = c.knobs.sort_tile,
           .force_address = c.knobs.force_address,
           .force_counting = c.knobs.force_counting,
-          .capacity_grids = c.knobs.sort_capacity_grids};
+          .device_grids = c.knobs.sort_device_grids};
 }
 
 // Sort::scratch_size(): the plan's, at least one word (a sort of nothing binds it too).

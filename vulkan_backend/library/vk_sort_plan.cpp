@@ -28,6 +28,20 @@ constexpr DigitTileTuning kDigitTiles[] = {
      "of 6 tiles from 256 x 10 to 1024 x 4"},
     {"counting", 8, {256, 10}, "half the 32-bit keys' items; not measured"},
 };
+// How a sort whose count is on the device launches onesweep's digit passes: at the Sort's grids,
+// the workgroups past the count's tiles returning, or over the count's tiles by
+// vkCmdDispatchIndirect, a grid pass writing the grids (ScheduleOptions::device_grids). Measured
+// with the count equal to the Sort's; a count far below it is not measured.
+struct CountedGridsTuning {
+  bool device_grids;
+  std::string_view evidence;
+};
+constexpr CountedGridsTuning kCountedGrids{
+    false,
+    "H200, 1M, 16M and 2^28 u32 keys and f32 + u32 pairs, the count on the device the Sort's: "
+    "the Sort's grids 0.994-1.002x the direct call, indirect dispatches 1.001-1.067x (a pass and "
+    "two barriers more: docs/results/H200/sort/indirect)"};
+
 // Shared memory beside the staged tile and the counter rows: digit_first (its indices 32- or
 // 64-bit, the wide form's), the scans' totals.
 constexpr std::uint32_t kTileOverheadBytes = 1024 + 256 + 64;
@@ -104,7 +118,13 @@ sort::ScheduleOptions sort_plan_options(const DeviceFacts& f, sort::Family famil
                                         const sort::Knobs& knobs) {
   sort::ScheduleOptions o = xr::sort_plan_options(limits_of(f), family, t, wide, knobs.polls,
                                                   digit_request(t, wide, ranking, knobs.tile));
-  o.device_grids = !knobs.capacity_grids;  // vkCmdDispatchIndirect
+  o.device_grids = knobs.device_grids.value_or(kCountedGrids.device_grids);
+  if (family == sort::Family::onesweep)
+    o.tuning +=
+        std::string("; a count on the device: ") +
+        (o.device_grids ? "indirect dispatches" : "the Sort's grids") + " (" +
+        std::string(knobs.device_grids ? "the tool's XR_VK_SORT_GRIDS" : kCountedGrids.evidence) +
+        ")";
   return o;
 }
 

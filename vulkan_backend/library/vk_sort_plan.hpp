@@ -43,11 +43,11 @@ std::string_view to_string(sort::Ranking r);
 namespace sort {
 // What a sort's plan takes from the knobs (VulkanKnobs).
 struct Knobs {
-  std::uint32_t polls = 0;      // the look-back's patience (0: the forced fallback)
-  std::optional<Tile> tile;     // XR_VK_SORT_TILE: the digit passes' tile
-  bool force_address = false;   // XR_VK_ADDRESSING=address
-  bool force_counting = false;  // XR_VK_SORT_RANKING=counting
-  bool capacity_grids = false;  // XR_VK_SORT_GRIDS=capacity
+  std::uint32_t polls = 0;           // the look-back's patience (0: the forced fallback)
+  std::optional<Tile> tile;          // XR_VK_SORT_TILE: the digit passes' tile
+  bool force_address = false;        // XR_VK_ADDRESSING=address
+  bool force_counting = false;       // XR_VK_SORT_RANKING=counting
+  std::optional<bool> device_grids;  // XR_VK_SORT_GRIDS: the tuning table's where unset
 };
 
 struct Dispatch {
