@@ -12,6 +12,23 @@ bool overlap(const OperandSpan& a, const OperandSpan& b) {
   return a.begin <= b.begin ? b.begin - a.begin < a.bytes : a.begin - b.begin < b.bytes;
 }
 
+CallName::CallName(std::string_view library, std::string_view call) {
+  const std::string_view separator = ": ";
+  const std::size_t head = std::min(library.size(), sizeof text_ - separator.size());
+  library.copy(text_, head);
+  separator.copy(text_ + head, separator.size());
+  const std::size_t tail = std::min(call.size(), sizeof text_ - head - separator.size());
+  call.copy(text_ + head + separator.size(), tail);
+  size_ = head + separator.size() + tail;
+}
+
+void OperandSpans::add(std::string_view call, const OperandSpan& span) {
+  if (count_ == spans_.size())
+    throw Error(ErrorCategory::usage, std::string(call) + ": more than " +
+                                          std::to_string(kMaxOperands) + " operands in one call");
+  spans_[count_++] = span;
+}
+
 void require_disjoint(std::string_view call, std::span<const OperandSpan> spans) {
   for (std::size_t i = 0; i < spans.size(); ++i)
     for (std::size_t j = i + 1; j < spans.size(); ++j)

@@ -88,20 +88,20 @@ std::vector<std::string_view> library_order(Primitive primitive) {
 namespace {
 
 void check_now(std::string_view call, std::initializer_list<DeviceOperand> operands) {
-  const std::string who = "xreduce::cuda: " + std::string(call);
-  std::vector<OperandSpan> spans;
+  const CallName who("xreduce::cuda", call);
+  OperandSpans spans;
   for (const DeviceOperand& o : operands) {
     if (!o.bytes) continue;
     const auto address = reinterpret_cast<std::uintptr_t>(o.p);
     if (!o.p || address % o.alignment)
       throw Error(ErrorCategory::usage,
-                  who + ": `" + std::string(o.name) + "` " +
+                  std::string(std::string_view(who)) + ": `" + std::string(o.name) + "` " +
                       (o.p ? "is not " + std::to_string(o.alignment) + "-byte aligned"
                            : std::string("is null")));
     if (const auto range = allocation_of(o.p))
       require_holds(who, o.name, range->base + range->bytes - address, o.bytes,
                     " to the end of its allocation", o.why);
-    spans.push_back({.space = 0, .begin = address, .bytes = o.bytes, .name = o.name});
+    spans.add(who, {.space = 0, .begin = address, .bytes = o.bytes, .name = o.name});
   }
   require_disjoint(who, spans);
 }

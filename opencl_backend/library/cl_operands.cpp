@@ -11,8 +11,8 @@
 namespace xr::opencl {
 namespace {
 
-[[noreturn]] void refuse(const std::string& who, std::string_view name, const std::string& why) {
-  throw Error(ErrorCategory::usage, who + ": `" + std::string(name) + "` " + why);
+[[noreturn]] void refuse(std::string_view who, std::string_view name, const std::string& why) {
+  throw Error(ErrorCategory::usage, std::string(who) + ": `" + std::string(name) + "` " + why);
 }
 
 // clGetMemObjectInfo of one fixed-size answer; false where the object is not a memory object.
@@ -30,7 +30,7 @@ struct BufferFacts {
   std::size_t offset = 0;   // a sub-buffer's offset into its parent
 };
 
-BufferFacts facts_of(const std::string& who, const BufferUse& use) {
+BufferFacts facts_of(std::string_view who, const BufferUse& use) {
   BufferFacts f;
   cl_mem_object_type type = 0;
   if (!mem_info(use.buffer, CL_MEM_TYPE, type) || type != CL_MEM_OBJECT_BUFFER)
@@ -43,7 +43,7 @@ BufferFacts facts_of(const std::string& who, const BufferUse& use) {
   return f;
 }
 
-void check_access(const std::string& who, const BufferUse& use, cl_mem_flags flags) {
+void check_access(std::string_view who, const BufferUse& use, cl_mem_flags flags) {
   const bool reads = use.access != Access::write, writes = use.access != Access::read;
   if (writes && (flags & CL_MEM_READ_ONLY))
     refuse(who, use.name, "was made CL_MEM_READ_ONLY, and the call writes it");
@@ -51,9 +51,9 @@ void check_access(const std::string& who, const BufferUse& use, cl_mem_flags fla
     refuse(who, use.name, "was made CL_MEM_WRITE_ONLY, and the call reads it");
 }
 
-void check_buffers(const ContextState& context, const std::string& who,
+void check_buffers(const ContextState& context, std::string_view who,
                    std::initializer_list<BufferUse> buffers) {
-  std::vector<OperandSpan> spans;
+  OperandSpans spans;
   for (const BufferUse& use : buffers) {
     if (!use.bytes) continue;
     if (!use.buffer) refuse(who, use.name, "is null");
@@ -64,15 +64,15 @@ void check_buffers(const ContextState& context, const std::string& who,
     require_holds(who, use.name, f.size, use.bytes, " (CL_MEM_SIZE)", use.why);
     // Sub-buffers of one buffer are compared in their parent's bytes.
     const cl_mem root = f.parent ? f.parent : use.buffer;
-    spans.push_back({.space = reinterpret_cast<std::uintptr_t>(root),
-                     .begin = f.parent ? f.offset : 0,
-                     .bytes = use.bytes,
-                     .name = use.name});
+    spans.add(who, {.space = reinterpret_cast<std::uintptr_t>(root),
+                    .begin = f.parent ? f.offset : 0,
+                    .bytes = use.bytes,
+                    .name = use.name});
   }
   require_disjoint(who, spans);
 }
 
-void check_queue(const ContextState& context, const std::string& who, cl_command_queue queue) {
+void check_queue(const ContextState& context, std::string_view who, cl_command_queue queue) {
   cl_context queue_context = nullptr;
   cl_device_id device = nullptr;
   if (!queue) refuse(who, "queue", "is null");
@@ -96,7 +96,7 @@ void check_call(const ContextState& context, std::string_view call, cl_command_q
     cl_command_queue queue;
     std::initializer_list<BufferUse> buffers;
     void check() const {
-      const std::string who = "xreduce::opencl: " + std::string(call);
+      const CallName who("xreduce::opencl", call);
       check_queue(context, who, queue);
       check_buffers(context, who, buffers);
     }

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "allocation_count.hpp"
 #include "library_checks.hpp"
 #include "xreduce/cuda.hpp"
 #include "xreduce/error.hpp"
@@ -265,6 +266,17 @@ TEST_CASE("one Sort sorts every count up to its own: given on the host or read b
     }
   xr::cuda::Sort sort(xrtest::count_descs("")[0]);
   const DevicePtr temp = device_bytes(sort.temp_storage_bytes());
+  // A call of another count takes its grids from it: once warm, the host allocates nothing for
+  // the next, of either form.
+  sort.enqueue(stream, 7681, keys_in.get(), keys_out.get(), vin, vout, temp.get());
+  sort.enqueue_indirect(stream, count, keys_in.get(), keys_out.get(), vin, vout, temp.get());
+  const std::uint64_t before = xrtest::allocations();
+  for (const std::uint64_t n : {1u, 257u, 3841u, 19'999u}) {
+    sort.enqueue(stream, n, keys_in.get(), keys_out.get(), vin, vout, temp.get());
+    sort.enqueue_indirect(stream, count, keys_in.get(), keys_out.get(), vin, vout, temp.get());
+  }
+  CHECK(xrtest::allocations() == before);
+  REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
   CHECK_THAT(xrtest::refusal([&] {
                sort.enqueue(stream, xrtest::kCountCapacity + 1, keys_in.get(), keys_out.get(), vin,
                             vout, temp.get());

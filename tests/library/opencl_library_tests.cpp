@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "allocation_count.hpp"
 #include "library_checks.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/opencl/reduce.hpp"
@@ -305,6 +306,32 @@ TEST_CASE("one Sort sorts every count up to its own: given on the host or read b
              Catch::Contains("count_offset is not a multiple of 4"));
   CHECK_THAT(refusal([&] { sort.enqueue_indirect(c.queue, count, 16, b); }),
              Catch::Contains("`count` holds"));
+}
+
+// A call of another count plans into storage the thread keeps: once it has planned one, the
+// host allocates nothing for the next, of either form (the driver's allocations are its own, C's,
+// not counted).
+TEST_CASE("a Sort's calls of any count allocate nothing on the host once warm", "[library]") {
+  Caller c;
+  skip_without(c);
+  const xr::opencl::Context context(c.context, c.device);
+  const xr::opencl::Sort sort(context, xrtest::count_descs("")[0]);
+  const std::size_t bytes = xrtest::kCountCapacity * 4;
+  const Mem keys_in(c.buffer(bytes)), keys_out(c.buffer(bytes)), values_in(c.buffer(bytes));
+  const Mem values_out(c.buffer(bytes)), scratch(c.buffer(sort.scratch_size()));
+  const std::uint32_t word = 3841;
+  const Mem count(c.buffer(4, &word));
+  const xr::opencl::SortBuffers b{keys_in, keys_out, values_in, values_out, scratch};
+  sort.enqueue_scratch_init(c.queue, scratch);
+  sort.enqueue(c.queue, 7681, b);
+  sort.enqueue_indirect(c.queue, count, 0, b);
+  const std::uint64_t before = xrtest::allocations();
+  for (const std::uint64_t n : {1u, 257u, 3841u, 19'999u}) {
+    sort.enqueue(c.queue, n, b);
+    sort.enqueue_indirect(c.queue, count, 0, b);
+  }
+  CHECK(xrtest::allocations() == before);
+  REQUIRE(clFinish(c.queue) == CL_SUCCESS);
 }
 
 // Every misuse a caller can make of a sort's buffers is one line of usage before anything is

@@ -15,6 +15,7 @@
 #include <vector>
 #include <vulkan/vulkan_raii.hpp>
 
+#include "allocation_count.hpp"
 #include "library_checks.hpp"
 #include "vk_keep_loaded.hpp"
 #include "xreduce/error.hpp"
@@ -598,6 +599,47 @@ TEST_CASE("one Sort sorts every count up to its own: given on the host or read o
                      Operand::of(*values_out.buffer), Operand::of(*scratch.buffer));
                }),
                Catch::Contains("`count` offset"));
+  });
+}
+
+// A call of another count plans into storage the thread keeps: once it has planned one, the
+// host allocates nothing for the next, of either form. Without the validation layer, whose
+// interception allocates for every command; the driver's own allocations are C's, not counted.
+TEST_CASE("a Sort's calls of any count allocate nothing on the host once warm", "[library]") {
+  setenv("XR_VK_VALIDATION", "0", 1);
+  const TestDevice d(true, true);
+  unsetenv("XR_VK_VALIDATION");
+  skip_without_device(d.usable());
+  const xr::vulkan::Context context(d.info());
+  const xr::vulkan::Sort sort(context, xrtest::count_descs("")[0]);
+  const VkDeviceSize bytes = xrtest::kCountCapacity * 4;
+  const auto keys_in = d.buffer(bytes, false), keys_out = d.buffer(bytes, false);
+  const auto values_in = d.buffer(bytes, false), values_out = d.buffer(bytes, false);
+  const auto scratch = d.buffer(sort.scratch_size(), false);
+  const auto count_word = d.buffer(4, false);
+  using S = vk::PipelineStageFlagBits;
+  using A = vk::AccessFlagBits;
+  d.run([&](const vk::raii::CommandBuffer& cmd) {
+    const std::array<Operand, 5> ops{Operand::of(*keys_in.buffer), Operand::of(*keys_out.buffer),
+                                     Operand::of(*values_in.buffer),
+                                     Operand::of(*values_out.buffer), Operand::of(*scratch.buffer)};
+    cmd.fillBuffer(*count_word.buffer, 0, 4, 3841);
+    sort.record_scratch_init(*cmd, *scratch.buffer);
+    const auto between = [&] {
+      barrier(cmd, S::eTransfer | S::eComputeShader, A::eTransferWrite | A::eShaderWrite,
+              S::eComputeShader, A::eShaderRead | A::eShaderWrite);
+    };
+    between();
+    sort.record(*cmd, 7681, ops[0], ops[1], ops[2], ops[3], ops[4]);
+    const std::uint64_t before = xrtest::allocations();
+    for (const std::uint64_t n : {1u, 257u, 3841u, 19'999u}) {
+      between();
+      sort.record(*cmd, n, ops[0], ops[1], ops[2], ops[3], ops[4]);
+      between();
+      sort.record_indirect(*cmd, Operand::of(*count_word.buffer), ops[0], ops[1], ops[2], ops[3],
+                           ops[4]);
+    }
+    CHECK(xrtest::allocations() == before);
   });
 }
 

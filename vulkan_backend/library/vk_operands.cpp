@@ -12,8 +12,8 @@
 namespace xr::vulkan {
 namespace {
 
-[[noreturn]] void refuse(const std::string& who, std::string_view name, const std::string& why) {
-  throw Error(ErrorCategory::usage, who + ": `" + std::string(name) + "` " + why);
+[[noreturn]] void refuse(std::string_view who, std::string_view name, const std::string& why) {
+  throw Error(ErrorCategory::usage, std::string(who) + ": `" + std::string(name) + "` " + why);
 }
 
 // The bytes `buffer` may hold: its memory requirements' size (at least the size it was made
@@ -26,7 +26,7 @@ vk::DeviceSize buffer_bytes(const ContextState& context, VkBuffer buffer) {
 
 // The bytes an operand may use from its start: its range, within its buffer's bytes; to the end
 // of the buffer without one; empty for an address without one (Vulkan cannot tell).
-std::optional<vk::DeviceSize> operand_bytes(const ContextState& context, const std::string& who,
+std::optional<vk::DeviceSize> operand_bytes(const ContextState& context, std::string_view who,
                                             const OperandUse& use) {
   const Operand& o = use.operand;
   if (!o.buffer) {
@@ -47,7 +47,7 @@ std::optional<vk::DeviceSize> operand_bytes(const ContextState& context, const s
   return o.range;
 }
 
-void check_form(const ContextState& context, const std::string& who, std::string_view bound_by,
+void check_form(const ContextState& context, std::string_view who, std::string_view bound_by,
                 const OperandUse& use) {
   const Operand& o = use.operand;
   if (!o.buffer && !o.address) refuse(who, use.name, "has neither a buffer nor an address");
@@ -68,8 +68,8 @@ void check_form(const ContextState& context, const std::string& who, std::string
 
 void check_operands(const ContextState& context, std::string_view call, std::string_view bound_by,
                     std::initializer_list<OperandUse> operands) {
-  const std::string who = "xreduce::vulkan: " + std::string(call);
-  std::vector<OperandSpan> spans;
+  const CallName who("xreduce::vulkan", call);
+  OperandSpans spans;
   for (const OperandUse& use : operands) {
     if (!use.bytes) continue;
     check_form(context, who, bound_by, use);
@@ -78,10 +78,10 @@ void check_operands(const ContextState& context, std::string_view call, std::str
                     use.operand.buffer ? " from its offset" : " (its range)", use.why);
     const Operand& o = use.operand;
     // Buffers are compared within one buffer, addresses (space 0) among themselves.
-    spans.push_back({.space = o.buffer ? std::bit_cast<std::uint64_t>(o.buffer) : 0,
-                     .begin = o.buffer ? o.offset : o.address,
-                     .bytes = use.bytes,
-                     .name = use.name});
+    spans.add(who, {.space = o.buffer ? std::bit_cast<std::uint64_t>(o.buffer) : 0,
+                    .begin = o.buffer ? o.offset : o.address,
+                    .bytes = use.bytes,
+                    .name = use.name});
   }
   require_disjoint(who, spans);
 }

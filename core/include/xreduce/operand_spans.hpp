@@ -4,6 +4,7 @@
 // outputs and the scratch, so an overlap is a wrong answer, never an error of the device).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -23,6 +24,31 @@ struct OperandSpan {
   std::uint64_t begin = 0;
   std::uint64_t bytes = 0;  // 0: the call reaches none of it
   std::string_view name;    // as the call's parameter is named: "keys_in"
+};
+
+// "<library>: <call>" ("xreduce::vulkan: Sort::record"), held in the object: every record and
+// enqueue checks its operands, and checks that pass allocate nothing.
+class CallName {
+ public:
+  CallName(std::string_view library, std::string_view call);
+  operator std::string_view() const { return {text_, size_}; }
+
+ private:
+  char text_[96];
+  std::size_t size_ = 0;
+};
+
+// The spans of one call's operands, on the stack: at most kMaxOperands (a sort's six).
+inline constexpr std::size_t kMaxOperands = 8;
+class OperandSpans {
+ public:
+  // Error(usage) past kMaxOperands, naming `call`.
+  void add(std::string_view call, const OperandSpan& span);
+  operator std::span<const OperandSpan>() const { return {spans_.data(), count_}; }
+
+ private:
+  std::array<OperandSpan, kMaxOperands> spans_{};
+  std::size_t count_ = 0;
 };
 
 // Whether two spans share a byte.
