@@ -134,7 +134,7 @@ void record_compute_barrier(const vk::raii::DeviceDispatcher& d, VkCommandBuffer
   const VkMemoryBarrier barrier{
       VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT,
       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-          (before ? VK_ACCESS_INDIRECT_COMMAND_READ_BIT : VkAccessFlags{0})};
+          (before ? VkAccessFlags{VK_ACCESS_INDIRECT_COMMAND_READ_BIT} : VkAccessFlags{0})};
   const VkPipelineStageFlags compute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
   const VkPipelineStageFlags indirect_reads = VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT;
   d.vkCmdPipelineBarrier(cmd, compute | (indirect == Indirect::after_reads ? indirect_reads : 0),
