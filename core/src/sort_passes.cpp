@@ -216,7 +216,6 @@ void plan_onesweep(sort::Schedule& plan, const sort::CallSize& size, DType t, bo
       a.counter = w.counters + launch;
       a.limit = o.polls;
       a.fallbacks = w.fallbacks;
-      a.grid = w.grid;
       plan.passes.push_back({.stage = sort::Stage::onesweep,
                              .kernel = kernel_of(sort::Stage::onesweep),
                              .moves_values = pairs,

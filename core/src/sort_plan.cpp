@@ -76,17 +76,9 @@ sort::Portions onesweep_portion_split(std::size_t n, std::size_t tile,
                                       std::size_t max_portion_keys) {
   if (n == 0 || tile == 0 || max_portion_keys < tile)
     throw Error(ErrorCategory::usage,
-                "onesweep_portions: no keys, no tile or portions below a tile");
+                "onesweep_portion_split: no keys, no tile or portions below a tile");
   const std::size_t tiles = ceil_div(n, tile);
   return {tiles, std::min(tiles, max_portion_keys / tile)};
-}
-
-std::vector<sort::Portion> onesweep_portions(std::size_t n, std::size_t tile,
-                                             std::size_t max_portion_keys) {
-  const sort::Portions split = onesweep_portion_split(n, tile, max_portion_keys);
-  std::vector<sort::Portion> out;
-  for (std::size_t i = 0; i < split.count(); ++i) out.push_back(split.at(i));
-  return out;
 }
 
 BitonicSchedule bitonic_schedule(std::size_t n, std::size_t tile) {

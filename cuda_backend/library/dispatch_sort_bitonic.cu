@@ -95,7 +95,6 @@ void plan_sort_bitonic(sort::Plan& plan, const DeviceLimits&) {
   plan.tiles = network.tiles;
   plan.grid = to_grid(plan.tiles);
   plan.passes = network.stages;
-  plan.bitonic_steps = network.steps;
   plan.at.items = 0;
   plan.padded = network.padded;
   plan.temp_bytes = network.padded * (packed ? sizeof(std::uint64_t) : sizeof(kernels::WideItem));

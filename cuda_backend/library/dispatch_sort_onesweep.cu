@@ -7,8 +7,9 @@
 //         at.tile_counter the tile counter, then from 256 bytes past it the look-back status
 //         (kRadix 32-bit words per tile of the largest portion; a portion holds at most
 //         2^30 - 1 keys)
-//   histogram_blocks: the histogram kernel's grid. Zeroed in every enqueue by cudaMemsetAsync:
-//   the histograms once, the counter and status before each launch of a pass.
+//   wave: the histogram kernel's resident blocks, the most of its grid (a call's n sizes it).
+//   Zeroed in every enqueue by cudaMemsetAsync: the histograms once, the counter and status
+//   before each launch of a pass.
 #include <algorithm>
 
 #include "kernels/sort_onesweep.cuh"
@@ -212,11 +213,11 @@ void plan_sort_onesweep(sort::Plan& plan, const DeviceLimits& dev) {
   plan.block = static_cast<unsigned>(shape.threads);
   plan.tile = shape.tile();
   plan.tiles = ceil_div(p.count, plan.tile);
-  plan.portions = onesweep_portions(p.count, plan.tile, kernels::DigitStatus::kMaxPortionKeys);
-  const std::size_t portion_tiles = plan.portions.front().tiles;  // the largest
+  const sort::Portions portions =
+      onesweep_portion_split(p.count, plan.tile, kernels::DigitStatus::kMaxPortionKeys);
+  const std::size_t portion_tiles = portions.at(0).tiles;  // the largest
   plan.grid = to_grid(portion_tiles);
   plan.wave = histogram_wave(p, dev);
-  plan.histogram_blocks = histogram_grid(p.count, plan.wave);
   const bool alternate = needs_alternate(plan.digit_passes);
   const std::size_t key_bytes = alternate ? p.count * size_of(p.dtype) : 0;
   const std::size_t value_bytes = alternate && p.pairs ? p.count * sizeof(std::uint32_t) : 0;
@@ -228,10 +229,10 @@ void plan_sort_onesweep(sort::Plan& plan, const DeviceLimits& dev) {
   plan.at.tile_counter = plan.at.bins + align256(2 * plan.passes * per_pass);
   plan.temp_bytes =
       plan.at.tile_counter + kCounterBytes + portion_tiles * kernels::kRadix * sizeof(unsigned);
-  const std::size_t portions = plan.portions.size();
   plan.note = onesweep_one_tile(p.count, plan.tile)
                   ? "within one tile: one block sorts it through every pass in shared memory"
-                  : std::to_string(portions) + (portions == 1 ? " portion" : " portions") +
+                  : std::to_string(portions.count()) +
+                        (portions.count() == 1 ? " portion" : " portions") +
                         "; counts and look-back status zeroed by cudaMemsetAsync in every enqueue";
 }
 

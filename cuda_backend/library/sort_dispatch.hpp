@@ -51,18 +51,15 @@ struct Plan {
   Kernel kernel{};
   SortDesc desc{};      // count > 0, bits effective (check_sort_desc)
   unsigned passes = 0;  // radix: 8-bit digit passes; bitonic: merge stages past the tile
-  std::vector<DigitPass> digit_passes;     // radix: core's schedule of the passes
-  std::vector<BitonicStep> bitonic_steps;  // bitonic: core's network
-  std::vector<Portion> portions;           // onesweep: core's launches of a pass
-  unsigned block = 0;                      // threads per block of the main kernel
-  std::size_t tile = 0;                    // keys one block sorts at once
-  std::size_t tiles = 0;                   // tiles over n (bitonic: over the padded power of two)
-  unsigned grid = 0;                       // blocks of the main launch
+  std::vector<DigitPass> digit_passes;  // radix: core's schedule of the passes
+  unsigned block = 0;                   // threads per block of the main kernel
+  std::size_t tile = 0;                 // keys one block sorts at once
+  std::size_t tiles = 0;                // tiles over n (bitonic: over the padded power of two)
+  unsigned grid = 0;                    // blocks of the main launch
   std::size_t temp_bytes = 0;
   Temp at;                          // where temp's parts start
   std::size_t padded = 0;           // bitonic: the items, n padded to a power of two
   std::size_t tiles_per_block = 0;  // reduce-then-scan: each block's chunk
-  unsigned histogram_blocks = 0;    // onesweep: the histogram launch's grid
   std::size_t wave = 0;  // blocks resident at once: onesweep's histogram, reduce-then-scan's
                          // downsweep (a call of fewer keys takes its grid from it)
   std::string note;      // family-defined, for describe()

@@ -100,9 +100,12 @@ void add_count(__global uint* words, uint at, uint c) {
   __global const uint* restrict values_in = values_in_base + values_in_at;    \
   __global uint* restrict values_out = values_out_base + values_out_at;       \
   __global uint* words = words_base + words_at;                               \
-  if (pc.counted != 0u && (IDX)count_base[count_at] < PC_N) {                 \
-    pc.n = count_base[count_at];                                              \
-    pc.n_high = 0u;                                                           \
+  if (pc.counted != 0u) {                                                     \
+    const uint counted = count_base[count_at];                                \
+    if ((IDX)counted < PC_N) {                                                \
+      pc.n = counted;                                                         \
+      pc.n_high = 0u;                                                         \
+    }                                                                         \
   }                                                                           \
   (void)keys_in, (void)keys_out, (void)values_in, (void)values_out, (void)words
 

@@ -89,29 +89,20 @@ void Sort::State::enqueue(std::string_view call, cl_command_queue queue, std::ui
                           std::span<const xr::sort::Pass> passes, const SortBuffers& b,
                           const sort::Region* count, const EnqueueEvents& events) {
   const std::uint64_t values = pairs ? keys * sizeof(cl_uint) : 0;
-  const std::initializer_list<BufferUse> arrays{
-      {b.keys_in, keys * key_bytes, Access::read, "keys_in"},
-      {b.keys_out, keys * key_bytes, Access::write, "keys_out"},
-      {b.values_in, values, Access::read, "values_in"},
-      {b.values_out, values, Access::write, "values_out"},
-      {b.scratch, scratch_bytes(), Access::read_write, "scratch", " (Sort::scratch_size())"}};
-  if (count) {
-    if (count->offset % 4)
-      throw Error(ErrorCategory::usage, "xreduce::opencl: " + std::string(call) +
-                                            ": count_offset is not a multiple of 4 bytes");
-    const auto a = arrays.begin();
-    check_call(*context, call, queue,
-               {a[0],
-                a[1],
-                a[2],
-                a[3],
-                a[4],
-                {count->buffer, count->offset + 4, Access::read, "count",
-                 " (count_offset and one 32-bit word)"}},
-               &checked);
-  } else {
-    check_call(*context, call, queue, arrays, &checked);
-  }
+  if (count && count->offset % 4)
+    throw Error(ErrorCategory::usage, "xreduce::opencl: " + std::string(call) +
+                                          ": count_offset is not a multiple of 4 bytes");
+  // The count's word is checked where there is one (0 bytes: not read).
+  check_call(
+      *context, call, queue,
+      {{b.keys_in, keys * key_bytes, Access::read, "keys_in"},
+       {b.keys_out, keys * key_bytes, Access::write, "keys_out"},
+       {b.values_in, values, Access::read, "values_in"},
+       {b.values_out, values, Access::write, "values_out"},
+       {b.scratch, scratch_bytes(), Access::read_write, "scratch", " (Sort::scratch_size())"},
+       {count ? count->buffer : nullptr, count ? count->offset + 4 : 0, Access::read, "count",
+        " (count_offset and one 32-bit word)"}},
+      &checked);
   const sort::Schedule& l = plan.layout;
   const sort::Region words{b.scratch, l.words_at};
   // By sort::Operand; keys-only calls hand the words to the values' arguments, never read.

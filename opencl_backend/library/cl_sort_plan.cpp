@@ -165,10 +165,7 @@ namespace {
 void translate(sort::Plan& out, DType t, std::uint32_t mode, bool per_mode, bool wide) {
   out.passes.clear();
   for (const sort::Pass& p : out.layout.passes)
-    out.passes.push_back({.key = key_of(p, t, mode, per_mode, wide),
-                          .bindings = p.bindings,
-                          .args = p.args,
-                          .groups = p.groups});
+    out.passes.push_back({.key = key_of(p, t, mode, per_mode, wide), .groups = p.groups});
 }
 
 }  // namespace

@@ -22,10 +22,9 @@ namespace xr::opencl {
 
 namespace sort {
 using namespace xr::sort;  // core's schedule vocabulary, beside this API's plan
+// A pass's build and the plan's grid for it (a call launches core's passes by stage).
 struct Launch {
   KernelKey key;  // kernels/<kernel>.cl built with -DK16|K32|K64 (and -DSORT_MODE, -DPAIRS)
-  Bindings bindings{};
-  Args args;
   std::uint64_t groups = 1;
 };
 

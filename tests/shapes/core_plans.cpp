@@ -263,21 +263,22 @@ TEST_CASE("radix chunks: one wave of blocks over whole tiles, none past its coun
 
 TEST_CASE("onesweep portions: whole tiles, at most the status words' keys, bins by turns",
           "[shapes][core][sort]") {
-  const auto one = xr::onesweep_portions(std::size_t{1} << 28, 3840, (std::size_t{1} << 30) - 1);
-  REQUIRE(one.size() == 1);
-  CHECK(one[0].tiles == 69906);
-  CHECK(one[0].bins_in == 0);
-  CHECK(one[0].bins_out == 1);
+  const auto one =
+      xr::onesweep_portion_split(std::size_t{1} << 28, 3840, (std::size_t{1} << 30) - 1);
+  REQUIRE(one.count() == 1);
+  CHECK(one.at(0).tiles == 69906);
+  CHECK(one.at(0).bins_in == 0);
+  CHECK(one.at(0).bins_out == 1);
   const std::size_t n = (std::size_t{1} << 31) + 5, max_keys = (std::size_t{1} << 30) - 1;
-  const auto parts = xr::onesweep_portions(n, 3840, max_keys);
-  REQUIRE(parts.size() == 3);
+  const auto parts = xr::onesweep_portion_split(n, 3840, max_keys);
+  REQUIRE(parts.count() == 3);
   std::size_t next = 0;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    CHECK(parts[i].first_tile == next);
-    CHECK(parts[i].tiles * 3840 <= max_keys);
-    CHECK(parts[i].bins_in == i % 2);
-    CHECK(parts[i].bins_out == 1 - i % 2);
-    next += parts[i].tiles;
+  for (std::size_t i = 0; i < parts.count(); ++i) {
+    CHECK(parts.at(i).first_tile == next);
+    CHECK(parts.at(i).tiles * 3840 <= max_keys);
+    CHECK(parts.at(i).bins_in == i % 2);
+    CHECK(parts.at(i).bins_out == 1 - i % 2);
+    next += parts.at(i).tiles;
   }
   CHECK(next == (n + 3839) / 3840);
 }

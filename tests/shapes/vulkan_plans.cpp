@@ -169,9 +169,10 @@ TEST_CASE("Vulkan bitonic/smem runs core's bitonic plan in a tile the device hol
         const xr::sort::Schedule& plan = d.layout;
         REQUIRE(d.passes.size() == plan.passes.size());
         for (std::size_t i = 0; i < d.passes.size(); ++i) {
-          CHECK(d.passes[i].push.stage == plan.passes[i].args.stage);
-          CHECK(d.passes[i].push.stride == plan.passes[i].args.stride);
-          CHECK(d.passes[i].bindings == plan.passes[i].bindings);
+          // Each pipeline is its core pass's (a record takes the args and bindings from it).
+          CHECK(d.passes[i].stage == plan.passes[i].stage);
+          CHECK(d.passes[i].workgroup == plan.passes[i].threads);
+          CHECK(d.passes[i].items == plan.passes[i].items);
           CHECK(std::uint64_t{d.passes[i].grid.x} * d.passes[i].grid.y >= plan.passes[i].groups);
         }
         CHECK(d.passes.back().module == "sort_bitonic_gather" + width + (pairs ? ".pairs" : ""));

@@ -33,20 +33,27 @@ inline std::string refusal(const std::function<void()>& f) {
   return {};
 }
 
-// The values read back are in the stable order `less` gives the keys, each key beside its own
-// value.
-
+// The keys read back are `keys` in the stable order `less` gives them, and (for pairs: a null
+// `got_values` checks the keys alone) the values read back their input positions in that order.
 template <class Key, class Less>
-void check_stable_sort(const std::vector<Key>& keys, const std::vector<Key>& got_keys,
-                       const std::vector<std::uint32_t>& got_values, Less less) {
+void check_stable_order(const std::vector<Key>& keys, const std::vector<Key>& got_keys,
+                        const std::vector<std::uint32_t>* got_values, Less less) {
   std::vector<std::uint32_t> order(keys.size());
   std::iota(order.begin(), order.end(), 0u);
   std::stable_sort(order.begin(), order.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return less(keys[a], keys[b]); });
-  CHECK(got_values == order);
+  if (got_values) CHECK(*got_values == order);
   std::size_t keys_wrong = 0;
   for (std::size_t j = 0; j < keys.size(); ++j) keys_wrong += got_keys[j] != keys[order[j]];
   CHECK(keys_wrong == 0);
+}
+
+// The values read back are in the stable order `less` gives the keys, each key beside its own
+// value.
+template <class Key, class Less>
+void check_stable_sort(const std::vector<Key>& keys, const std::vector<Key>& got_keys,
+                       const std::vector<std::uint32_t>& got_values, Less less) {
+  check_stable_order(keys, got_keys, &got_values, less);
 }
 
 // A sort's scratch size asked before the Sort is made (`before(desc)`, the static query) equals
@@ -114,23 +121,16 @@ inline void check_count_sort(const xr::SortDesc& desc, const std::vector<std::ui
                              std::uint64_t count, const std::vector<std::uint32_t>& got_keys,
                              const std::vector<std::uint32_t>& got_values) {
   const std::vector<std::uint32_t> first(keys.begin(), keys.begin() + count);
-  std::vector<std::uint32_t> values = got_values;
-  if (!desc.pairs) {  // keys alone: the stable order's keys
-    REQUIRE(desc.dtype == xr::DType::u32);
-    std::vector<std::uint32_t> order(count);
-    std::iota(order.begin(), order.end(), 0u);
-    const std::uint32_t mask = (1u << desc.bits.end) - 1;
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return (first[a] & mask) > (first[b] & mask);
+  if (desc.pairs) {  // float depths, ascending
+    check_stable_order(first, got_keys, &got_values, [](std::uint32_t a, std::uint32_t b) {
+      return std::bit_cast<float>(a) < std::bit_cast<float>(b);
     });
-    std::size_t wrong = 0;
-    for (std::size_t j = 0; j < count; ++j) wrong += got_keys[j] != first[order[j]];
-    CHECK(wrong == 0);
     return;
   }
-  check_stable_sort(first, got_keys, values, [](std::uint32_t a, std::uint32_t b) {
-    return std::bit_cast<float>(a) < std::bit_cast<float>(b);
-  });
+  REQUIRE(desc.dtype == xr::DType::u32);  // u32 keys descending over bits 0 to desc.bits.end
+  const std::uint32_t mask = (1u << desc.bits.end) - 1;
+  check_stable_order(first, got_keys, nullptr,
+                     [mask](std::uint32_t a, std::uint32_t b) { return (a & mask) > (b & mask); });
 }
 
 }  // namespace xrtest

@@ -122,21 +122,15 @@ void Sort::State::check_operands(std::string_view call, std::uint64_t keys,
   const vk::DeviceSize value_bytes = pairs ? keys * 4 : 0;
   // The scratch is always bound (its words); the keys and values where the plan binds them.
   const bool bound = !plan.by_address;
-  const std::string_view bound_by = bound ? "this sort, whose arrays fit one binding," : "the sort";
-  const std::initializer_list<OperandUse> arrays{
-      {ops[keys_in], key_bytes, bound, "keys_in"},
-      {ops[keys_out], key_bytes, bound, "keys_out"},
-      {ops[values_in], value_bytes, bound, "values_in"},
-      {ops[values_out], value_bytes, bound, "values_out"},
-      {ops[scratch], scratch_bytes(), true, "scratch", " (Sort::scratch_size())"}};
-  if (!count) return vulkan::check_operands(*context, call, bound_by, arrays);
-  vulkan::check_operands(*context, call, bound_by,
-                         {arrays.begin()[0],
-                          arrays.begin()[1],
-                          arrays.begin()[2],
-                          arrays.begin()[3],
-                          arrays.begin()[4],
-                          {*count, 4, true, "count", " (one 32-bit word)"}});
+  // The count's word is checked where there is one (0 bytes: not read).
+  vulkan::check_operands(
+      *context, call, bound ? "this sort, whose arrays fit one binding," : "the sort",
+      {{ops[keys_in], key_bytes, bound, "keys_in"},
+       {ops[keys_out], key_bytes, bound, "keys_out"},
+       {ops[values_in], value_bytes, bound, "values_in"},
+       {ops[values_out], value_bytes, bound, "values_out"},
+       {ops[scratch], scratch_bytes(), true, "scratch", " (Sort::scratch_size())"},
+       {count ? *count : Operand{}, count ? 4u : 0u, true, "count", " (one 32-bit word)"}});
 }
 
 Sort::State::Resolved Sort::State::resolve(std::string_view call, std::uint64_t keys,

@@ -143,8 +143,6 @@ void translate(sort::Plan& out, const sort::Spec& spec, const DeviceFacts& f, DT
                           .window = kSortLookBackWindow,
                           .sort_mode = mode,
                           .min_subgroup = smallest_subgroup(f),
-                          .bindings = p.bindings,
-                          .push = p.args,
                           .grid = grid_for(p.groups, f, spec.id()),
                           .by_address = out.by_address && sort_stage_forms(p.stage).address});
 }

@@ -50,6 +50,7 @@ struct Knobs {
   std::optional<bool> device_grids;  // XR_VK_SORT_GRIDS: the tuning table's where unset
 };
 
+// A pass's pipeline (its module and specialization constants) and the plan's grid for it.
 struct Dispatch {
   Stage stage = Stage::init;
   std::string module;
@@ -58,10 +59,8 @@ struct Dispatch {
   std::uint32_t window = 0;        // 4: onesweep's look-back window
   std::uint32_t sort_mode = 0;     // 5: the key's kind and order
   std::uint32_t min_subgroup = 4;  // 6
-  Bindings bindings{};
-  SortPush push;
-  Grid grid;
-  bool by_address = false;  // its module reaches the keys and values by AddressPush
+  Grid grid;                       // of the plan's call (a call records its own pass's)
+  bool by_address = false;         // its module reaches the keys and values by AddressPush
 };
 
 struct Plan {

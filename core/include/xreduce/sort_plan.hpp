@@ -66,11 +66,7 @@ struct Portion {
   unsigned bins_in = 0;  // 0 or 1: the bin set read
   unsigned bins_out = 1;
 };
-}  // namespace sort
-std::vector<sort::Portion> onesweep_portions(std::size_t n, std::size_t tile,
-                                             std::size_t max_portion_keys);
-namespace sort {
-// The same one at a time, without a vector: the portions of n keys and portion i of them.
+// The portions of n keys and portion i of them, computed as they are read (no vector).
 struct Portions {
   std::size_t tiles = 0;        // over n
   std::size_t per_portion = 0;  // tiles a portion, the last one's fewer
