@@ -157,7 +157,9 @@ class OptionalText {
 struct SortListFlags {
   explicit SortListFlags(CLI::App* cmd)
       : order(cmd, "--order", "asc | desc, or a list (sort; default asc)", "O"),
-        values(cmd, "--values", "none | u32, or a list: keys, or pairs (sort; default none)", "V"),
+        values(cmd, "--values",
+               "none | u32 | u64, or a list: keys, or pairs of that value (sort; default none)",
+               "V"),
         bits(cmd, "--bits", "B:E, the ordered bits sorted by (sort; default every bit)", "B:E"),
         count(cmd, "--count",
               "host | device, or a list: the count given on the host, or read by the GPU from a "
@@ -350,7 +352,9 @@ struct RunCommand {
         "FILE");
     order = std::make_unique<OptionalText>(cmd, "--order", "asc | desc (sort; default asc)", "O");
     values = std::make_unique<OptionalText>(
-        cmd, "--values", "none | u32: sort pairs, the values the keys' input positions (sort)",
+        cmd, "--values",
+        "none | u32 | u64: sort pairs, the values the keys' input positions (a u64's high 32 bits "
+        "their complement; sort)",
         "V");
     bits = std::make_unique<OptionalText>(
         cmd, "--bits", "B:E, the ordered bits sorted by (sort; default every bit)", "B:E");

@@ -51,10 +51,11 @@ void parse_sort_flags(const RunOptions& o, Operation& op) {
   check_op_applies(o.op.has_value(), {Primitive::sort});
   if (o.scan) throw Error(ErrorCategory::usage, "--scan applies to --primitive scan, not sort");
   if (o.order) op.order = parse_sort_order_arg(*o.order);
-  op.pairs = o.values && parse_values_arg(*o.values);
+  if (o.values) op.values = parse_values_arg(*o.values);
   if (o.bits) op.bits = parse_bits_arg(*o.bits);
-  if (o.values_output && !op.pairs)
-    throw Error(ErrorCategory::usage, "--values-output needs --values u32 (a sort of pairs)");
+  if (o.values_output && !op.pairs())
+    throw Error(ErrorCategory::usage,
+                "--values-output needs --values u32 or u64 (a sort of pairs)");
 }
 
 // The operation the flags ask for; --scan and --output only make sense for scan, --order,
@@ -155,7 +156,8 @@ HostArray prepare_input(Backend& backend, const VariantInfo& variant, const RunO
   // back (a sort's check holds its order too).
   const int host_copies = (o.input ? 0 : 1) + (primitive == Primitive::reduce ? 0 : 2) +
                           (primitive == Primitive::sort ? 2 : 0);
-  check_capacity(backend, dtype, n, host_copies, device_arrays(primitive));
+  check_capacity(backend, dtype, n, host_copies,
+                 device_arrays(primitive, dtype, r.operation.values));
   if (!o.input) data = generate(dtype, static_cast<std::size_t>(n), o.seed, r.dist);
   return data;
 }
@@ -213,7 +215,7 @@ std::string run_json(const Backend& backend, const VariantInfo& variant, const R
             {"primitive", to_string(op.primitive)},
             {"scan", op.primitive == Primitive::scan ? json(to_string(op.scan)) : json()},
             {"order", sort ? json(to_string(op.order)) : json()},
-            {"values", sort ? json(op.pairs ? "u32" : "none") : json()},
+            {"values", sort ? json(to_string(op.values)) : json()},
             {"bits", sort ? json(to_string(op.bits, data.dtype())) : json()},
             {"gkeys_per_s", sort ? json(res.gkeys_per_s) : json()},
             {"device", res.device.name},
@@ -285,7 +287,7 @@ std::string run_text(const Backend& backend, const VariantInfo& variant, const R
   out += fmt::format("reference  {}  {}\n", value_text(res.want), verdict_text);
   if (sort)
     out += fmt::format("checked    every element, bitwise, against a stable sort{}\n",
-                       r.operation.pairs ? " (values: each key's input position)" : "");
+                       r.operation.pairs() ? " (values: each key's input position)" : "");
   if (scan)
     out += fmt::format(
         "checked    every element{}\n",

@@ -69,10 +69,10 @@ SortOrder parse_sort_order_arg(std::string_view text) {
               fmt::format("unknown --order '{}' (expected asc or desc)", text));
 }
 
-bool parse_values_arg(std::string_view text) {
-  if (text == "none" || text == "u32") return text == "u32";
+SortValues parse_values_arg(std::string_view text) {
+  if (auto v = parse_sort_values(text)) return *v;
   throw Error(ErrorCategory::usage,
-              fmt::format("unknown --values '{}' (expected none or u32)", text));
+              fmt::format("unknown --values '{}' (expected none, u32 or u64)", text));
 }
 
 BitRange parse_bits_arg(std::string_view text) {
@@ -221,9 +221,12 @@ void check_claims(const Backend& backend, const VariantInfo& v, DType dtype,
                 fmt::format("{} variant '{}' does not support {}", backend.name(), v.id, gap));
 }
 
-int device_arrays(Primitive primitive) {
-  // A sort: keys and sorted keys, and for pairs two u32 arrays (counted as two more).
-  return primitive == Primitive::reduce ? 1 : primitive == Primitive::scan ? 2 : 4;
+int device_arrays(Primitive primitive, DType t, SortValues values) {
+  if (primitive != Primitive::sort) return primitive == Primitive::reduce ? 1 : 2;
+  // Keys and sorted keys, and two arrays of values (of u32 ones for keys alone, as before they
+  // are asked for), each as many arrays of keys as its bytes take.
+  const std::size_t value = std::max<std::size_t>(value_bytes(values), 4);
+  return 2 + 2 * static_cast<int>((value + size_of(t) - 1) / size_of(t));
 }
 
 std::uint64_t host_available_bytes() {

@@ -35,8 +35,8 @@ void check_op_applies(bool op_given, const std::vector<Primitive>& primitives);
 ScanKind parse_scan_kind_arg(std::string_view text);
 Distribution parse_distribution_arg(std::string_view text);
 SortOrder parse_sort_order_arg(std::string_view text);
-// --values: true for u32 (a sort of pairs), false for none.
-bool parse_values_arg(std::string_view text);
+// --values: none (keys alone), u32 or u64 (a sort of pairs).
+SortValues parse_values_arg(std::string_view text);
 BitRange parse_bits_arg(std::string_view text);
 // "a,b,,c" -> {"a","b","c"} (empty items dropped, spaces trimmed).
 std::vector<std::string> split_list(std::string_view text, char sep = ',');
@@ -79,8 +79,9 @@ std::string unclaimed(const VariantInfo& v, DType dtype, const Operation& operat
 void check_claims(const Backend& backend, const VariantInfo& v, DType dtype,
                   const Operation& operation);
 
-// Device arrays of n elements one call of `primitive` needs: the input, and a scan's output.
-int device_arrays(Primitive primitive);
+// Device arrays of n elements of `t` one call of `primitive` needs: the input, a scan's output,
+// a sort's output and its values (`values` the widest a call asks for).
+int device_arrays(Primitive primitive, DType t, SortValues values = SortValues::u32);
 // Refuses, before anything is allocated, an n the device or the host cannot hold:
 // Error(out_of_memory) "n = ... needs ... GiB, the <backend> device holds at most ...".
 // `device_copies`: arrays of n elements on the device (device_arrays()); `host_copies`: host

@@ -50,7 +50,7 @@ std::vector<Operation> parse_sorts(const CompareOptions& o, bool sort) {
       for (const auto& count : split_list(o.counts.value_or("host"))) {
         Operation op = base;
         op.order = parse_sort_order_arg(order);
-        op.pairs = parse_values_arg(values);
+        op.values = parse_values_arg(values);
         op.count_on_device = parse_count_arg(count);
         out.push_back(op);
       }
@@ -274,10 +274,14 @@ ComparePlan plan_compare(const Registry& registry, const CompareOptions& o) {
   // its order too). Primitives are sorted: the last needs the most.
   const Primitive most = plan.primitives.back();
   const int host_copies = most == Primitive::reduce ? 1 : most == Primitive::scan ? 3 : 5;
-  const int device_copies = device_arrays(most) + (o.include_transfer ? 1 : 0);
+  SortValues widest = SortValues::u32;
+  for (const Operation& op : plan.operations)
+    if (op.values == SortValues::u64) widest = op.values;
   for (const auto& p : plan.backends)
-    for (DType t : plan.dtypes)
+    for (DType t : plan.dtypes) {
+      const int device_copies = device_arrays(most, t, widest) + (o.include_transfer ? 1 : 0);
       for (std::uint64_t n : plan.ns) check_capacity(*p.backend, t, n, host_copies, device_copies);
+    }
   for (const Operation& op : plan.operations)
     if (op.primitive == Primitive::sort)
       for (DType t : plan.dtypes) check_sort_bits(op.bits, t);

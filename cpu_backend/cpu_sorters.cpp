@@ -101,9 +101,11 @@ class CpuSorter final : public Sorter {
   static void gather_values(const SortRequest& request, const std::vector<Record>& records) {
     auto& values = own_array<CpuArray>(*request.values(), "cpu");
     auto& sorted = own_array<CpuArray>(*request.sorted_values(), "cpu");
-    const auto from = values.view().as<std::uint32_t>();
-    auto to = sorted.span<std::uint32_t>();
-    for (std::size_t j = 0; j < records.size(); ++j) to[j] = from[records[j].position];
+    const std::size_t width = size_of(values.dtype());  // u32 or u64, moved as bytes
+    const auto* from = static_cast<const unsigned char*>(values.view().data);
+    auto* to = sorted.span<std::uint8_t>().data();
+    for (std::size_t j = 0; j < records.size(); ++j)
+      std::memcpy(to + j * width, from + records[j].position * width, width);
   }
 
   VariantInfo info_;

@@ -11,6 +11,7 @@ void main() {
   const uint from = position_of(items[i]);
   store_key(i, load_key(from));
 #ifdef PAIRS
-  store_value(i, load_value(from));
+  const VALUE v = load_value(from);
+  [[unroll]] for (uint w = 0; w < kValueWords; ++w) store_value_word(i, w, value_word(v, w));
 #endif
 }

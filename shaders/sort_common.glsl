@@ -4,7 +4,8 @@
 // (xreduce/sort_keys.hpp) and the workgroup scans in shared memory.
 //
 // Operands: binding 0 the keys a pass reads, 1 the keys it writes, 2 and 3 the values (pairs:
-// the PAIRS modules), 4 the sort's words in scratch (histograms, bins, counters, status), or
+// the PAIRS modules, of u32 values, or with VALUE64 of u64 values as two words, low then high,
+// so that no module needs 64-bit integers for its values), 4 the sort's words in scratch (histograms, bins, counters, status), or
 // the bitonic items where a module defines SORT_ITEMS (sort_bitonic.glsl declares them; those
 // modules rank no digits, so they take neither the words nor the digit scan). The host binds the
 // caller's arrays or the alternate arrays in scratch per pass. With XR_ADDRESS (the modules the
@@ -13,7 +14,7 @@
 // wide form (xreduce/sort_passes.hpp): IDX indices and PC_N keys in 64 bits, every count that may
 // pass 2^32 (histograms, bins, reduce-then-scan's table) two words of `words`, low then high; a
 // tile's own counts stay 32-bit. The words stay at binding 4. Shaders reach the arrays through
-// load_key, store_key, load_value and store_value, and the counts through load_count, store_count
+// load_key, store_key, load_value and store_value_word, and the counts through load_count, store_count
 // and add_count, alone.
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_memory_scope_semantics : require
@@ -76,6 +77,21 @@ const bool kDescending = (SORT_MODE & 4u) != 0u;
 #error "define K16, K32 or K64"
 #endif
 
+#ifdef VALUE64
+#define VALUE uvec2  // a u64 value: its low word, then its high word
+#define VALUE_BYTES 8
+#else
+#define VALUE uint
+#define VALUE_BYTES 4
+#endif
+const uint kValueWords = VALUE_BYTES / 4;
+// Word w of a value (the low one first).
+#ifdef VALUE64
+uint value_word(VALUE v, uint w) { return v[w]; }
+#else
+uint value_word(VALUE v, uint w) { return v; }
+#endif
+
 #ifdef XR_ADDRESS
 #define IDX uint64_t
 #define PC_N ((uint64_t(pc.n_high) << 32) | uint64_t(pc.n))
@@ -98,14 +114,18 @@ KeyOut {
 BITS load_key(IDX i) { return BITS(KeyIn(pc.keys_in_at + i * KEY_BYTES).v); }
 void store_key(IDX i, BITS k) { KeyOut(pc.keys_out_at + i * KEY_BYTES).v = KEY(k); }
 #ifdef PAIRS
-layout(buffer_reference, std430, buffer_reference_align = 4) readonly restrict buffer ValueIn {
-  uint v;
+layout(buffer_reference, std430, buffer_reference_align = VALUE_BYTES) readonly restrict buffer
+ValueIn {
+  VALUE v;
 };
 layout(buffer_reference, std430, buffer_reference_align = 4) writeonly restrict buffer ValueOut {
   uint v;
 };
-uint load_value(IDX i) { return ValueIn(pc.values_in_at + i * 4u).v; }
-void store_value(IDX i, uint v) { ValueOut(pc.values_out_at + i * 4u).v = v; }
+VALUE load_value(IDX i) { return ValueIn(pc.values_in_at + i * VALUE_BYTES).v; }
+// Word w of the output's value i: values go out a word at a time (sort_tile.glsl).
+void store_value_word(IDX i, uint w, uint word) {
+  ValueOut(pc.values_out_at + (i * kValueWords + w) * 4u).v = word;
+}
 #endif
 #else
 layout(set = 0, binding = 0) readonly restrict buffer KeysIn { KEY keys_in[]; };
@@ -113,10 +133,10 @@ layout(set = 0, binding = 1) writeonly restrict buffer KeysOut { KEY keys_out[];
 BITS load_key(uint i) { return BITS(keys_in[i]); }
 void store_key(uint i, BITS k) { keys_out[i] = KEY(k); }
 #ifdef PAIRS
-layout(set = 0, binding = 2) readonly restrict buffer ValuesIn { uint values_in[]; };
+layout(set = 0, binding = 2) readonly restrict buffer ValuesIn { VALUE values_in[]; };
 layout(set = 0, binding = 3) writeonly restrict buffer ValuesOut { uint values_out[]; };
-uint load_value(uint i) { return values_in[i]; }
-void store_value(uint i, uint v) { values_out[i] = v; }
+VALUE load_value(uint i) { return values_in[i]; }
+void store_value_word(uint i, uint w, uint word) { values_out[i * kValueWords + w] = word; }
 #endif
 #endif
 // The count on the device at binding 5 (the caller's, for Sort::record_indirect; any word of

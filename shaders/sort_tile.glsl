@@ -14,7 +14,9 @@ layout(constant_id = 1) const uint ITEMS = 16;
 const uint TILE = WG * ITEMS;
 const uint kPad = kRadix - 1u;
 
-shared uint staged[TILE * KEY_WORDS];  // the tile in digit order: keys, then values
+// The tile in digit order: keys, then the values a word at a time (a u64 value's two words in
+// turn, so values of any width fit the keys' memory).
+shared uint staged[TILE * KEY_WORDS];
 // A digit's output index less its first place in the tile; before that, the ballot ranking's
 // digit counts and first places, handed between the invocations of digits and of words.
 shared IDX digit_first[kRadix];
@@ -28,7 +30,7 @@ BITS tile_key[ITEMS];
 uint tile_digits[kDigitWords];
 #ifdef PAIRS
 uint tile_rank[ITEMS];
-uint tile_value[ITEMS];
+VALUE tile_value[ITEMS];
 uint out_digits[kDigitWords];  // the digit of each place this invocation writes out
 #endif
 
@@ -86,7 +88,7 @@ void load_tile(IDX base, uint valid) {
 void load_values(IDX base, uint valid) {
   [[unroll]] for (uint i = 0; i < ITEMS; ++i) {
     const uint s = slot_of(i);
-    tile_value[i] = s < valid ? load_value(base + s) : 0u;
+    tile_value[i] = s < valid ? load_value(base + s) : VALUE(0u);
   }
 }
 #endif
@@ -110,15 +112,17 @@ void scatter_keys(uint valid) {
 }
 
 #ifdef PAIRS
-// The values through the same places, after scatter_keys and a barrier.
-void stage_values() {
-  [[unroll]] for (uint i = 0; i < ITEMS; ++i) staged[tile_rank[i]] = tile_value[i];
+// Word w of the values through the same places, after scatter_keys and a barrier.
+void stage_values(uint w) {
+  [[unroll]] for (uint i = 0; i < ITEMS; ++i)
+    staged[tile_rank[i]] = value_word(tile_value[i], w);
 }
-void scatter_values(uint valid) {
+void scatter_values(uint valid, uint w) {
   [[unroll]] for (uint j = 0; j < ITEMS; ++j) {
     const uint place = j * WG + gl_LocalInvocationIndex;
     if (place < valid)
-      store_value(digit_first[unpack_digit(out_digits[j >> 2], j)] + place, staged[place]);
+      store_value_word(digit_first[unpack_digit(out_digits[j >> 2], j)] + place, w,
+                       staged[place]);
   }
 }
 #endif
@@ -127,9 +131,11 @@ void scatter_values(uint valid) {
 void write_tile(uint valid) {
   scatter_keys(valid);
 #ifdef PAIRS
-  barrier();
-  stage_values();
-  barrier();
-  scatter_values(valid);
+  [[unroll]] for (uint w = 0; w < kValueWords; ++w) {
+    barrier();
+    stage_values(w);
+    barrier();
+    scatter_values(valid, w);
+  }
 #endif
 }

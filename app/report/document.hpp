@@ -17,7 +17,8 @@ namespace xr::app {
 // What a sort row's GB/s and % peak count, said once in a report's header.
 inline constexpr std::string_view kSortBytesNote =
     "a sort's GB/s counts the radix sort's bytes (the keys read once, then read and written per "
-    "8-bit digit, u32 values read and written per digit: 36 bytes a u32 key, 68 a pair); its "
+    "8-bit digit, values read and written per digit: 36 bytes a u32 key, 68 with a u32 value, 100 "
+    "with a u64); its "
     "% peak is against the copy peak; GKeys/s is keys over the median time";
 
 struct DocumentHeader {

@@ -44,9 +44,9 @@ std::string csv_line(const ResultRow& row, const RowMetrics& rm, const DeviceRec
       m && rm.pct_peak ? (rm.above_peak ? "true" : "false") : "", number(row.clock_min_mhz),
       number(row.clock_median_mhz), row.clock_median_mhz ? std::to_string(row.clock_retaken) : "",
       row.clock_median_mhz ? (row.throttled ? "true" : "false") : "",
-      sort ? to_string(row.operation.order) : "",
-      sort ? (row.operation.pairs ? "u32" : "none") : "", sort ? sort_bits_text(row.operation) : "",
-      number(rm.gkeys_per_s), sort ? (row.operation.count_on_device ? "device" : "host") : "");
+      sort ? to_string(row.operation.order) : "", sort ? to_string(row.operation.values) : "",
+      sort ? sort_bits_text(row.operation) : "", number(rm.gkeys_per_s),
+      sort ? (row.operation.count_on_device ? "device" : "host") : "");
 }
 
 // ---- a diff against a baseline ------------------------------------------------------------------

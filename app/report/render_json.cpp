@@ -359,7 +359,7 @@ json scan_json(const Operation& op) {
 json sort_json(const Operation& op) {
   if (op.primitive != Primitive::sort) return json(nullptr);
   return {{"order", to_string(op.order)},
-          {"values", op.pairs ? "u32" : "none"},
+          {"values", to_string(op.values)},
           {"bits", sort_bits_text(op)},
           {"count", op.count_on_device ? "device" : "host"}};
 }

@@ -159,14 +159,15 @@ void parse_sort(const json& x, const std::string& where, const JsonReader& m, Op
   const auto parsed_order = parse_sort_order(order);
   const auto parsed_bits =
       bits == "all" ? std::optional<BitRange>(BitRange{}) : parse_bit_range(bits);
-  if (!parsed_order || (values != "none" && values != "u32") || !parsed_bits ||
+  const auto parsed_values = parse_sort_values(values);
+  if (!parsed_order || !parsed_values || !parsed_bits ||
       (!count.empty() && count != "host" && count != "device"))
     m.fail(fmt::format(
-        "{} is not an order (asc, desc), values (none, u32), bits (all, B:E) and count (host, "
+        "{} is not an order (asc, desc), values (none, u32, u64), bits (all, B:E) and count (host, "
         "device)",
         in));
   op.order = *parsed_order;
-  op.pairs = values == "u32";
+  op.values = *parsed_values;
   op.bits = *parsed_bits;
   op.count_on_device = count == "device";
 }

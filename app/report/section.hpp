@@ -17,11 +17,11 @@ struct Section {
   Primitive primitive() const { return operation.primitive; }
   // Reduce sections first, then scan's, then sort's, each by scan kind, dtype, op (a sort's
   // order, values and bit range) and mode.
-  std::tuple<Primitive, ScanKind, DType, Op, SortOrder, bool, std::uint32_t, std::uint32_t,
+  std::tuple<Primitive, ScanKind, DType, Op, SortOrder, SortValues, std::uint32_t, std::uint32_t,
              TimingMode>
   key() const {
     return {operation.primitive,  operation.scan,     dtype,
-            operation.op,         operation.order,    operation.pairs,
+            operation.op,         operation.order,    operation.values,
             operation.bits.begin, operation.bits.end, mode};
   }
   bool operator<(const Section& o) const { return key() < o.key(); }

@@ -39,7 +39,7 @@ Expectation::Expectation(HostView input, const Operation& operation) : operation
 
 Verdict Expectation::check(const Outcome& got) const {
   if (reduce_) return validate(got.value, *reduce_, operation_.op);
-  if (sort_) return sort_->validate(got.array.view(), operation_.pairs ? &got.values : nullptr);
+  if (sort_) return sort_->validate(got.array.view(), operation_.pairs() ? &got.values : nullptr);
   return scan_->validate(got.array.view());
 }
 

@@ -169,9 +169,11 @@ struct Caller {
       if (!poisoned) poisoned = poison(array.dtype(), array.size());
       out->write(poisoned->view());
     }
-    if (op.primitive == Primitive::sort && op.pairs) {
-      if (!poisoned_values) poisoned_values = poison(DType::u32, array.size());
-      runner.prepare_sorted_values(array.size())->write(poisoned_values->view());
+    if (op.primitive == Primitive::sort && op.pairs()) {
+      const DType t = op.values == SortValues::u64 ? DType::u64 : DType::u32;
+      if (!poisoned_values || poisoned_values->dtype() != t)
+        poisoned_values = poison(t, array.size());
+      runner.prepare_sorted_values(array.size(), op.values)->write(poisoned_values->view());
     }
   }
   Outcome operator()(const Operation& op) {
@@ -248,10 +250,11 @@ class Case {
   }
 
   void check_dtype(DType t) {
-    // A scan holds two arrays; a sort of pairs two of keys and two of u32 values.
-    const std::uint64_t arrays = runner_.primitive() == Primitive::reduce
-                                     ? 1
-                                     : (runner_.primitive() == Primitive::scan ? 2 : 4);
+    // A scan holds two arrays; a sort of pairs two of keys and two of values, u64 at most (as
+    // many bytes as 16 / size_of(t) more arrays of keys).
+    const std::uint64_t arrays = runner_.primitive() == Primitive::reduce ? 1
+                                 : runner_.primitive() == Primitive::scan ? 2
+                                                                          : 2 + 16 / size_of(t);
     const auto sizes = test_sizes(t, options_);
     for (std::size_t si = 0; si < sizes.size(); ++si) {
       const std::size_t n = sizes[si];
@@ -270,9 +273,10 @@ class Case {
           "upload keeps n and dtype");
     Caller call{runner_, *array, view, false, std::nullopt, std::nullopt};
     std::vector<Operation> operations = claimed_operations(runner_.info(), data.dtype());
-    // Past kAllSortKindsUpTo a sort runs three of its operations (ascending keys, descending pairs,
-    // pairs over a bit range inside digits): every combination has run at the sizes below, whose
-    // tiles the large ones only repeat, and a sort's check costs a host sort per operation.
+    // Past kAllSortKindsUpTo a sort runs three of its operations (ascending keys, descending pairs
+    // of u64 values, pairs over a bit range inside digits): every combination has run at the sizes
+    // below, whose tiles the large ones only repeat, and a sort's check costs a host sort per
+    // operation.
     if (runner_.primitive() == Primitive::sort && data.size() > kAllSortKindsUpTo)
       operations = {operations[0], operations[3], operations[5]};
     for (const Operation& op : operations) {
@@ -363,20 +367,25 @@ ConformanceSummary run_conformance(Backend& backend, Primitive primitive, std::s
 
 std::vector<Operation> sort_operations(DType t) {
   const std::uint32_t width = static_cast<std::uint32_t>(8 * size_of(t));
-  auto sort = [](SortOrder order, bool pairs, BitRange bits) {
+  auto sort = [](SortOrder order, SortValues values, BitRange bits) {
     Operation op{.primitive = Primitive::sort};
     op.order = order;
-    op.pairs = pairs;
+    op.values = values;
     op.bits = bits;
     return op;
   };
+  using enum SortValues;
+  // Each order of keys alone and of pairs, ascending with u32 values and descending with u64 (a
+  // value moves the same in either order).
   std::vector<Operation> out;
-  for (SortOrder order : kAllSortOrders)
-    for (bool pairs : {false, true}) out.push_back(sort(order, pairs, {}));
+  out.push_back(sort(SortOrder::ascending, none, {}));
+  out.push_back(sort(SortOrder::ascending, u32, {}));
+  out.push_back(sort(SortOrder::descending, none, {}));
+  out.push_back(sort(SortOrder::descending, u64, {}));
   // The bottom digit alone; a range that starts and ends inside digits; the upper half.
-  out.push_back(sort(SortOrder::ascending, false, {0, 8}));
-  out.push_back(sort(SortOrder::ascending, true, {3, width - 5}));
-  out.push_back(sort(SortOrder::descending, true, {width / 2, width}));
+  out.push_back(sort(SortOrder::ascending, none, {0, 8}));
+  out.push_back(sort(SortOrder::ascending, u32, {3, width - 5}));
+  out.push_back(sort(SortOrder::descending, u32, {width / 2, width}));
   return out;
 }
 

@@ -30,6 +30,10 @@ std::string_view to_string(SortOrder o) {
   return o == SortOrder::ascending ? "asc" : "desc";
 }
 
+std::string_view to_string(SortValues v) {
+  return v == SortValues::none ? "none" : (v == SortValues::u32 ? "u32" : "u64");
+}
+
 std::optional<Primitive> parse_primitive(std::string_view s) {
   for (Primitive p : kAllPrimitives)
     if (to_string(p) == s) return p;
@@ -45,6 +49,12 @@ std::optional<ScanKind> parse_scan_kind(std::string_view s) {
 std::optional<SortOrder> parse_sort_order(std::string_view s) {
   for (SortOrder o : kAllSortOrders)
     if (to_string(o) == s) return o;
+  return std::nullopt;
+}
+
+std::optional<SortValues> parse_sort_values(std::string_view s) {
+  for (SortValues v : kAllSortValues)
+    if (to_string(v) == s) return v;
   return std::nullopt;
 }
 
@@ -90,7 +100,8 @@ std::string Operation::describe() const {
       break;
   }
   std::string text = std::string(to_string(order)) + " sort";
-  if (pairs) text += " of pairs";
+  if (values == SortValues::u32) text += " of pairs";
+  if (values == SortValues::u64) text += " of pairs, u64 values";
   if (!bits.all()) text += ", bits " + std::to_string(bits.begin) + ":" + std::to_string(bits.end);
   if (count_on_device) text += ", count on the device";
   return text;
@@ -107,7 +118,8 @@ double bytes_moved(const Operation& operation, std::size_t n, DType t) {
       break;
   }
   const double passes = radix_passes(operation.bits, t);
-  const double values = operation.pairs ? 2 * passes * 4.0 * static_cast<double>(n) : 0;
+  const double values =
+      2 * passes * static_cast<double>(value_bytes(operation.values)) * static_cast<double>(n);
   return keys * (1 + 2 * passes) + values;
 }
 

@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "xreduce/error.hpp"
+#include "xreduce/sort_reference.hpp"
 
 namespace xr {
 
@@ -44,15 +45,32 @@ DeviceArray* Runner::prepare_output(DType t, std::size_t n) {
   return output_.get();
 }
 
-DeviceArray* Runner::prepare_sorted_values(std::size_t n) {
-  if (!positions_ || positions_->size() != n) {
+namespace {
+
+// The values of a sort of pairs: each key's input position (sort_position_value).
+HostArray position_values(SortValues values, std::size_t n) {
+  if (values == SortValues::u64) {
+    HostArray positions(DType::u64, n);
+    auto p = positions.as<std::uint64_t>();
+    for (std::size_t i = 0; i < n; ++i)
+      p[i] = sort_position_value(values, static_cast<std::uint32_t>(i));
+    return positions;
+  }
+  HostArray positions(DType::u32, n);
+  auto p = positions.as<std::uint32_t>();
+  std::iota(p.begin(), p.end(), std::uint32_t{0});
+  return positions;
+}
+
+}  // namespace
+
+DeviceArray* Runner::prepare_sorted_values(std::size_t n, SortValues values) {
+  const DType t = values == SortValues::u64 ? DType::u64 : DType::u32;
+  if (!positions_ || positions_->size() != n || positions_->dtype() != t) {
     positions_.reset();
     sorted_values_.reset();
-    HostArray positions(DType::u32, n);
-    auto p = positions.as<std::uint32_t>();
-    std::iota(p.begin(), p.end(), std::uint32_t{0});
-    positions_ = backend_.upload(positions.view());
-    sorted_values_ = backend_.allocate(DType::u32, n);
+    positions_ = backend_.upload(position_values(values, n).view());
+    sorted_values_ = backend_.allocate(t, n);
   }
   return sorted_values_.get();
 }
@@ -66,9 +84,10 @@ void Runner::check_primitive(const Operation& operation, std::string_view what) 
 
 SortRequest Runner::sort_request(DeviceArray& keys, const Operation& operation) {
   DeviceArray* out = prepare_output(keys.dtype(), keys.size());
-  DeviceArray* sorted_values = operation.pairs ? prepare_sorted_values(keys.size()) : nullptr;
+  DeviceArray* sorted_values =
+      operation.pairs() ? prepare_sorted_values(keys.size(), operation.values) : nullptr;
   return SortRequest::make(sorter_->info(), keys, *out,
-                           operation.pairs ? positions_.get() : nullptr, sorted_values,
+                           operation.pairs() ? positions_.get() : nullptr, sorted_values,
                            operation.order, operation.bits, operation.count_on_device);
 }
 
@@ -86,7 +105,7 @@ Timing Runner::run_batch(DeviceArray& input, const Operation& operation, int cal
   }
   if (sorter_) {
     const SortRequest request = sort_request(input, operation);
-    last_pairs_ = operation.pairs;
+    last_pairs_ = operation.pairs();
     return calls == 1 ? sorter_->sort(request) : sorter_->sort_batch(request, calls);
   }
   DeviceArray* out = prepare_output(input.dtype(), input.size());

@@ -82,8 +82,8 @@ sort::Operand values_of(sort::Buffer b) {
          : b == sort::Buffer::output ? sort::Operand::values_out
                                      : sort::Operand::alternate_values;
 }
-sort::Bindings pass_bindings(const DigitPass& d, bool pairs) {
-  if (!pairs)  // the values' bindings unused: any operand
+sort::Bindings pass_bindings(const DigitPass& d, SortValues values) {
+  if (values == SortValues::none)  // the values' bindings unused: any operand
     return {keys_of(d.reads), keys_of(d.writes), sort::Operand::words, sort::Operand::words,
             sort::Operand::words};
   return {keys_of(d.reads), keys_of(d.writes), values_of(d.reads), values_of(d.writes),
@@ -99,13 +99,13 @@ constexpr sort::Bindings kWordsOnly{sort::Operand::words, sort::Operand::words,
                                     sort::Operand::words};
 
 // The alternates, then the words: the layout's bytes, for `capacity` keys.
-void lay_out(sort::Schedule& plan, std::uint64_t capacity, DType t, bool pairs, bool alternate,
-             std::uint64_t words) {
+void lay_out(sort::Schedule& plan, std::uint64_t capacity, DType t, SortValues values,
+             bool alternate, std::uint64_t words) {
   const std::uint64_t key_bytes = alternate ? capacity * size_of(t) : 0;
-  const std::uint64_t value_bytes = alternate && pairs ? capacity * 4 : 0;
+  const std::uint64_t alternate_values = alternate ? capacity * value_bytes(values) : 0;
   plan.alternate_keys_at = 0;
   plan.alternate_values_at = align256(key_bytes);
-  plan.words_at = plan.alternate_values_at + align256(value_bytes);
+  plan.words_at = plan.alternate_values_at + align256(alternate_values);
   plan.scratch_bytes = plan.words_at + std::max<std::uint64_t>(words, 1) * 4;
   plan.items_at = plan.items_bytes = 0;
   plan.fallbacks_at.reset();
@@ -140,7 +140,7 @@ OnesweepWords onesweep_words(std::uint32_t passes, const sort::Portions& capacit
   return w;
 }
 
-void plan_onesweep(sort::Schedule& plan, const sort::CallSize& size, DType t, bool pairs,
+void plan_onesweep(sort::Schedule& plan, const sort::CallSize& size, DType t, SortValues values,
                    BitRange bits, const sort::ScheduleOptions& o) {
   const std::uint64_t n = size.n;
   const unsigned passes = radix_digit_count(bits);
@@ -151,7 +151,7 @@ void plan_onesweep(sort::Schedule& plan, const sort::CallSize& size, DType t, bo
   const OnesweepWords w = onesweep_words(passes, capacity, count);
   // This call's largest portion: the status rows a launch zeroes for the next.
   const auto rows = u32(portions.at(0).tiles);
-  lay_out(plan, size.capacity, t, pairs, passes > 1, w.end);
+  lay_out(plan, size.capacity, t, values, passes > 1, w.end);
   plan.fallbacks_at = plan.words_at + std::uint64_t{w.fallbacks} * 4;
   plan.grid_at = plan.words_at + std::uint64_t{w.grid} * 4;
   plan.tiles = std::uint64_t{passes} * portions.tiles;
@@ -218,11 +218,11 @@ void plan_onesweep(sort::Schedule& plan, const sort::CallSize& size, DType t, bo
       a.fallbacks = w.fallbacks;
       plan.passes.push_back({.stage = sort::Stage::onesweep,
                              .kernel = kernel_of(sort::Stage::onesweep),
-                             .moves_values = pairs,
+                             .values = values,
                              .threads = o.tile.threads,
                              .items = o.tile.items,
                              .groups = portion.tiles,
-                             .bindings = pass_bindings(digit, pairs),
+                             .bindings = pass_bindings(digit, values),
                              .args = a,
                              .indirect = indirect});
       ++launch;
@@ -230,14 +230,14 @@ void plan_onesweep(sort::Schedule& plan, const sort::CallSize& size, DType t, bo
   }
 }
 
-void plan_reduce_then_scan(sort::Schedule& plan, const sort::CallSize& size, DType t, bool pairs,
-                           BitRange bits, const sort::ScheduleOptions& o) {
+void plan_reduce_then_scan(sort::Schedule& plan, const sort::CallSize& size, DType t,
+                           SortValues values, BitRange bits, const sort::ScheduleOptions& o) {
   const unsigned passes = radix_digit_count(bits);
   const std::size_t rows =
       radix_chunks_most_blocks(size.capacity, o.tile.keys(), o.wave, kMaxPortionKeys);
   // A counted call's blocks are the capacity's, each its share of the count's tiles.
   const RadixChunks chunks = radix_chunks(size.n, o.tile.keys(), o.wave, kMaxPortionKeys);
-  lay_out(plan, size.capacity, t, pairs, passes > 1, kRadix * rows * count_words(o));
+  lay_out(plan, size.capacity, t, values, passes > 1, kRadix * rows * count_words(o));
   for (unsigned p = 0; p < passes; ++p) {
     const DigitPass d = radix_digit_pass(bits, p);
     sort::Args a = call_args(size);
@@ -263,11 +263,11 @@ void plan_reduce_then_scan(sort::Schedule& plan, const sort::CallSize& size, DTy
                            .args = a});
     plan.passes.push_back({.stage = sort::Stage::rts_scatter,
                            .kernel = kernel_of(sort::Stage::rts_scatter),
-                           .moves_values = pairs,
+                           .values = values,
                            .threads = o.tile.threads,
                            .items = o.tile.items,
                            .groups = chunks.blocks,
-                           .bindings = pass_bindings(d, pairs),
+                           .bindings = pass_bindings(d, values),
                            .args = a});
   }
 }
@@ -282,8 +282,8 @@ sort::Bindings bitonic_tiles_bindings() {
   return {sort::Operand::keys_in, sort::Operand::words, sort::Operand::words, sort::Operand::words,
           sort::Operand::items};
 }
-sort::Bindings bitonic_gather_bindings(bool pairs) {
-  if (!pairs)
+sort::Bindings bitonic_gather_bindings(SortValues values) {
+  if (values == SortValues::none)
     return {sort::Operand::keys_in, sort::Operand::keys_out, sort::Operand::words,
             sort::Operand::words, sort::Operand::items};
   return {sort::Operand::keys_in, sort::Operand::keys_out, sort::Operand::values_in,
@@ -335,7 +335,7 @@ sort::Pass bitonic_step_pass(const BitonicStep& step, const sort::Args& base, so
 
 // bitonic: the capacity's tile for every call; a counted call sorts the capacity's items, those
 // past its count padding.
-void plan_bitonic(sort::Schedule& plan, const sort::CallSize& size, DType t, bool pairs,
+void plan_bitonic(sort::Schedule& plan, const sort::CallSize& size, DType t, SortValues values,
                   BitRange bits, const sort::ScheduleOptions& o) {
   const sort::Tile tile = bitonic_tile_for(size.capacity, o.bitonic);
   const auto padded_for = [&](std::uint64_t n) {
@@ -353,10 +353,10 @@ void plan_bitonic(sort::Schedule& plan, const sort::CallSize& size, DType t, boo
   });
   plan.passes.push_back({.stage = sort::Stage::bitonic_gather,
                          .kernel = kernel_of(sort::Stage::bitonic_gather),
-                         .moves_values = pairs,
+                         .values = values,
                          .threads = kBitonicStepThreads,
                          .groups = (size.n + kBitonicStepThreads - 1) / kBitonicStepThreads,
-                         .bindings = bitonic_gather_bindings(pairs),
+                         .bindings = bitonic_gather_bindings(values),
                          .args = base});
 }
 
@@ -384,7 +384,7 @@ std::uint64_t sort_counted_max_keys(sort::Family family, const sort::ScheduleOpt
 }
 
 void plan_sort_call(sort::Schedule& plan, sort::Family family, const sort::CallSize& size, DType t,
-                    bool pairs, BitRange bits, const sort::ScheduleOptions& options) {
+                    SortValues values, BitRange bits, const sort::ScheduleOptions& options) {
   const std::uint64_t n = size.n;
   if (n == 0 || size.capacity > sort_plan_max_keys(family))
     throw Error(ErrorCategory::usage,
@@ -414,15 +414,15 @@ void plan_sort_call(sort::Schedule& plan, sort::Family family, const sort::CallS
   plan.passes.clear();
   plan.capacity = size.capacity;
   if (family == sort::Family::onesweep)
-    plan_onesweep(plan, size, t, pairs, bits, options);
+    plan_onesweep(plan, size, t, values, bits, options);
   else if (family == sort::Family::reduce_then_scan)
-    plan_reduce_then_scan(plan, size, t, pairs, bits, options);
+    plan_reduce_then_scan(plan, size, t, values, bits, options);
   else
-    plan_bitonic(plan, size, t, pairs, bits, options);
+    plan_bitonic(plan, size, t, values, bits, options);
 }
 
 void plan_counted_call(sort::Schedule& plan, std::string_view id, sort::Family family, DType t,
-                       bool pairs, BitRange bits, const sort::ScheduleOptions& options) {
+                       SortValues values, BitRange bits, const sort::ScheduleOptions& options) {
   const std::uint64_t n = plan.capacity;
   const std::uint64_t most = sort_counted_max_keys(family, options);
   if (n > most)
@@ -430,13 +430,13 @@ void plan_counted_call(sort::Schedule& plan, std::string_view id, sort::Family f
                 std::string(id) + " takes a count on the device for at most " +
                     std::to_string(most) + " keys here, and this Sort was made for " +
                     std::to_string(n));
-  plan_sort_call(plan, family, {.n = n, .capacity = n, .counted = true}, t, pairs, bits, options);
+  plan_sort_call(plan, family, {.n = n, .capacity = n, .counted = true}, t, values, bits, options);
 }
 
-sort::Schedule plan_sort_call(sort::Family family, std::uint64_t n, DType t, bool pairs,
+sort::Schedule plan_sort_call(sort::Family family, std::uint64_t n, DType t, SortValues values,
                               BitRange bits, const sort::ScheduleOptions& options) {
   sort::Schedule plan;
-  plan_sort_call(plan, family, {.n = n, .capacity = n}, t, pairs, bits, options);
+  plan_sort_call(plan, family, {.n = n, .capacity = n}, t, values, bits, options);
   plan.tuning = options.tuning;
   return plan;
 }

@@ -69,19 +69,26 @@ Verdict SortReference::validate(HostView sorted, const HostArray* positions) con
     v.message = "the sorted keys differ from the input in dtype or size";
     return v;
   }
-  if (positions && (positions->dtype() != DType::u32 || positions->size() != keys_.size)) {
-    v.message = "the sorted values are not " + std::to_string(keys_.size) + " u32";
+  if (positions && ((positions->dtype() != DType::u32 && positions->dtype() != DType::u64) ||
+                    positions->size() != keys_.size)) {
+    v.message = "the sorted values are not " + std::to_string(keys_.size) + " u32 or u64";
     return v;
   }
   const std::size_t width = size_of(keys_.dtype);
   const auto* got = static_cast<const unsigned char*>(sorted.data);
   const auto* in = static_cast<const unsigned char*>(keys_.data);
-  const std::uint32_t* pos = positions ? positions->as<std::uint32_t>().data() : nullptr;
+  const SortValues values = !positions                         ? SortValues::none
+                            : positions->dtype() == DType::u64 ? SortValues::u64
+                                                               : SortValues::u32;
+  const auto value_at = [&](std::size_t j) -> std::uint64_t {
+    if (values == SortValues::u64) return positions->as<std::uint64_t>()[j];
+    return positions->as<std::uint32_t>()[j];
+  };
   std::size_t wrong = 0, first = keys_.size;
   for (std::size_t j = 0; j < keys_.size; ++j) {
     const std::uint32_t want = permutation_[j];
     const bool key_ok = std::memcmp(got + j * width, in + std::size_t{want} * width, width) == 0;
-    if (key_ok && (!pos || pos[j] == want)) continue;
+    if (key_ok && (!positions || value_at(j) == sort_position_value(values, want))) continue;
     if (wrong++ == 0) first = j;
   }
   if (wrong == 0) {
@@ -91,8 +98,9 @@ Verdict SortReference::validate(HostView sorted, const HostArray* positions) con
   const std::uint32_t want = permutation_[first];
   v.message = std::to_string(wrong) + " of " + std::to_string(keys_.size) +
               " elements out of place; first at " + std::to_string(first) + ": got key " +
-              key_text(sorted, first) + (pos ? " (from " + std::to_string(pos[first]) + ")" : "") +
-              ", want " + key_text(keys_, want) + " (from " + std::to_string(want) + ")";
+              key_text(sorted, first) +
+              (positions ? " (from " + std::to_string(value_at(first)) + ")" : "") + ", want " +
+              key_text(keys_, want) + " (from " + std::to_string(want) + ")";
   return v;
 }
 

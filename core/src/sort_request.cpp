@@ -27,10 +27,17 @@ void check_values(const DeviceArray& keys, const DeviceArray* values, const Devi
   if (!values != !out)
     throw Error(ErrorCategory::usage, "a sort of pairs needs both the values and their output");
   if (!values) return;
-  if (values == out || values->dtype() != DType::u32 || out->dtype() != DType::u32 ||
-      values->size() != keys.size() || out->size() != keys.size())
+  if (values == out || (values->dtype() != DType::u32 && values->dtype() != DType::u64) ||
+      out->dtype() != values->dtype() || values->size() != keys.size() ||
+      out->size() != keys.size())
     throw Error(ErrorCategory::usage,
-                "a sort's values and their output must be distinct u32 arrays of the keys' size");
+                "a sort's values and their output must be distinct arrays of the keys' size, both "
+                "u32 or both u64");
+}
+
+SortValues values_of(const DeviceArray* values) {
+  if (!values) return SortValues::none;
+  return values->dtype() == DType::u64 ? SortValues::u64 : SortValues::u32;
 }
 
 }  // namespace
@@ -49,7 +56,7 @@ SortRequest SortRequest::make(const VariantInfo& variant, DeviceArray& keys,
                                    .count = keys.size(),
                                    .order = order,
                                    .bits = bits,
-                                   .pairs = values != nullptr,
+                                   .values = values_of(values),
                                    .variant = variant.id});
   return SortRequest(keys, sorted_keys, values, sorted_values, std::move(desc), count_on_device);
 }

@@ -55,10 +55,11 @@ sort::Tile fit_bitonic_tile(const sort::Limits& limits, DType t) {
 }
 
 bool sort_wide_form(sort::Family family, std::uint64_t n, DType t, bool forced,
-                    std::uint64_t binding_bytes) {
+                    std::uint64_t binding_bytes, SortValues values) {
   if (family == sort::Family::bitonic) return false;
-  // The largest array: the keys, or the 4-byte values of 16-bit keys.
-  const std::uint64_t largest = std::max<std::uint64_t>(size_of(t), 4) * n;
+  // The largest array: the keys, or the values (4 bytes at least).
+  const std::uint64_t value = std::max<std::uint64_t>(value_bytes(values), 4);
+  const std::uint64_t largest = std::max<std::uint64_t>(size_of(t), value) * n;
   return forced || largest > binding_bytes || sort_needs_wide(n);
 }
 

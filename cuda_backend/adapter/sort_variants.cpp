@@ -1,5 +1,5 @@
 // The tool's CUDA sorter: any id of the library's sort table (library/sort_table.cpp), planned with
-// its temporary storage once per (dtype, n, order, bits, pairs) through the library's Sort, every
+// its temporary storage once per (dtype, n, order, bits, values) through the library's Sort, every
 // launch of a sort() timed between two CUDA events.
 #include <iterator>
 #include <optional>
@@ -45,8 +45,8 @@ class CudaSorter final : public DeviceSorter {
   struct Operands {
     const void* keys;
     void* sorted;
-    const std::uint32_t* values = nullptr;
-    std::uint32_t* sorted_values = nullptr;
+    const void* values = nullptr;  // u32 or u64, as the request's desc().values says
+    void* sorted_values = nullptr;
   };
 
   // Every array is this device's, and the plan is made, n = 0 included: the library refuses
@@ -59,8 +59,8 @@ class CudaSorter final : public DeviceSorter {
   Operands operands(const SortRequest& r) const {
     Operands o{device_array(r.keys(), *ctx_).data(), device_array(r.sorted_keys(), *ctx_).data()};
     if (r.values()) {
-      o.values = static_cast<const std::uint32_t*>(device_array(*r.values(), *ctx_).data());
-      o.sorted_values = static_cast<std::uint32_t*>(device_array(*r.sorted_values(), *ctx_).data());
+      o.values = device_array(*r.values(), *ctx_).data();
+      o.sorted_values = device_array(*r.sorted_values(), *ctx_).data();
     }
     return o;
   }

@@ -21,9 +21,10 @@ std::string_view to_string(CubCount c);
 // "32" or "64" (XR_CUB_SORT_COUNT); nullopt for anything else.
 std::optional<CubCount> parse_cub_count(std::string_view text);
 
-// One measured choice: on GPUs of compute capability `cc` (x 10), `key` keys (with u32 values
-// when `pairs`) sort faster with a `count` num_items. `evidence`: the GPU, the shape, both
-// medians and the report in docs/results they come from.
+// One measured choice: on GPUs of compute capability `cc` (x 10), `key` keys (with values when
+// `pairs`: measured with u32 values, and taken for u64 values too) sort faster with a `count`
+// num_items. `evidence`: the GPU, the shape, both medians and the report in docs/results they
+// come from.
 struct CubCountEntry {
   int cc = 0;
   DType key{};

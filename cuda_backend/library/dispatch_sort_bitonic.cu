@@ -61,19 +61,19 @@ void merge_stages(const sort::Plan& plan, std::size_t padded, Items<Bits> items,
   });
 }
 
+// The keys (and the values, as `values` says) in the sorted items' order.
 template <class Bits>
-void gather(const sort::Call& call, bool pairs, const sort::Buffers& bufs, Items<Bits> items,
+void gather(const sort::Call& call, SortValues values, const sort::Buffers& bufs, Items<Bits> items,
             cudaStream_t stream) {
   const std::size_t n = call.n;
   const auto* in = static_cast<const Bits*>(bufs.keys_in);
   auto* out = static_cast<Bits*>(bufs.keys_out);
   const unsigned grid = to_grid(ceil_div(n, kStepBlock));
-  if (pairs)
-    kernels::bitonic_gather<Bits, true><<<grid, kStepBlock, 0, stream>>>(
-        items, in, out, bufs.values_in, bufs.values_out, n, call.count);
-  else
-    kernels::bitonic_gather<Bits, false>
-        <<<grid, kStepBlock, 0, stream>>>(items, in, out, nullptr, nullptr, n, call.count);
+  kernels::with_value_type(values, [&]<class Value>() {
+    kernels::bitonic_gather<Bits, Value>
+        <<<grid, kStepBlock, 0, stream>>>(items, in, out, static_cast<const Value*>(bufs.values_in),
+                                          static_cast<Value*>(bufs.values_out), n, call.count);
+  });
   XR_CUDA_CHECK_LAUNCH();
 }
 
@@ -115,7 +115,7 @@ void enqueue_sort_bitonic(const sort::Plan& plan, const sort::Call& call, const 
             call.count);
     XR_CUDA_CHECK_LAUNCH();
     merge_stages<Bits>(plan, padded, items, stream);
-    gather<Bits>(call, plan.desc.pairs, bufs, items, stream);
+    gather<Bits>(call, plan.desc.values, bufs, items, stream);
   });
 }
 

@@ -11,6 +11,8 @@
 //   Zeroed in every enqueue by cudaMemsetAsync: the histograms once, the counter and status
 //   before each launch of a pass.
 #include <algorithm>
+#include <cstdint>
+#include <type_traits>
 
 #include "kernels/sort_onesweep.cuh"
 #include "kernels/sort_passes.cuh"
@@ -20,10 +22,13 @@ namespace xr::cuda::detail {
 namespace {
 
 // A pass's tile, threads x items keys, and the blocks per SM the registers must allow (2 blocks
-// of 384 allow 80 registers a thread, 3 allow 56). Each shape: the fastest of a sweep over
-// threads x items and blocks per SM, 2^28 keys uniform over all bit patterns, cold, beside
-// lib/cub in the same runs; each `evidence` holds the chosen shape's time and the runner-up's,
-// docs/results/H200/tuning-notes.md the whole sweeps (ballot and PTX rankings, keys and pairs).
+// of 384 allow 80 registers a thread, 3 allow 56). Each shape for keys and u32 values: the
+// fastest of a sweep over threads x items and blocks per SM, 2^28 keys uniform over all bit
+// patterns, cold, beside lib/cub in the same runs; each `evidence` holds the chosen shape's time
+// and the runner-up's, docs/results/H200/tuning-notes.md the whole sweeps (ballot and PTX
+// rankings, keys and pairs). u64 values, which double the shared values[kTile], take the largest
+// tile of 384 threads that keeps two blocks an SM (about 113 KiB of shared memory each on an H100
+// or H200) without spills, not swept. 16-bit keys take the 32-bit keys' shapes.
 struct OnesweepShape {
   int threads;
   int items;
@@ -47,12 +52,25 @@ constexpr OnesweepTuning k64Keys{{384, 18, 2},
 constexpr OnesweepTuning k64Pairs{{384, 15, 2},
                                   "H200, 2^28 u64 pairs: 384x15 20.23 ms (lib/cub 20.26); before "
                                   "the PTX ranking 384x18 20.53 but spills, 384x15 20.58"};
-template <class Bits, bool kPairs>
-constexpr OnesweepShape kShape = sizeof(Bits) == 8 ? (kPairs ? k64Pairs : k64Keys).shape
-                                                   : (kPairs ? k32Pairs : k32Keys).shape;
-template <class Bits, bool kPairs, class F>
+constexpr OnesweepTuning k32Pairs64{
+    {384, 19, 2},
+    "not swept: the largest tile of 384 threads with u64 values that fits two blocks an SM "
+    "without spills; ptxas sm_90: 80 registers, 0 spills (384x20 spills), 103976 B shared"};
+constexpr OnesweepTuning k64Pairs64{
+    {384, 16, 2},
+    "not swept: the largest tile of 384 threads with u64 values that fits two blocks an SM "
+    "(384x17 needs 120872 B of shared memory); ptxas sm_90: 80 registers, 0 spills, 114728 B "
+    "shared"};
+
+// The tuning entry of `Bits` keys with `Value` (kernels/sort_values.cuh).
+template <class Bits, class Value>
+constexpr const OnesweepTuning& kTuning =
+    !kernels::kCarriesValues<Value>        ? (sizeof(Bits) == 8 ? k64Keys : k32Keys)
+    : std::is_same_v<Value, std::uint64_t> ? (sizeof(Bits) == 8 ? k64Pairs64 : k32Pairs64)
+                                           : (sizeof(Bits) == 8 ? k64Pairs : k32Pairs);
+template <class Bits, class Value, class F>
 void with_shape(F&& f) {
-  f.template operator()<kShape<Bits, kPairs>>();
+  f.template operator()<kTuning<Bits, Value>.shape>();
 }
 // Pause between polls of a status word not yet published: with or without it 2^28 keys sort
 // alike (docs/results/H200/tuning-notes.md); kept for the many waiters of larger grids.
@@ -74,16 +92,12 @@ void allow_shared(Kernel kernel, std::size_t bytes) {
                                      static_cast<int>(bytes)));
 }
 
-const OnesweepTuning& tuning_of(DType t, bool pairs) {
-  if (size_of(t) == 8) return pairs ? k64Pairs : k64Keys;
-  return pairs ? k32Pairs : k32Keys;
-}
-
-OnesweepShape shape_of(DType t, bool pairs) {
-  OnesweepShape shape{};
-  kernels::with_key_bits(
-      t, [&]<class Bits>() { shape = pairs ? kShape<Bits, true> : kShape<Bits, false>; });
-  return shape;
+const OnesweepTuning& tuning_of(DType t, SortValues values) {
+  const OnesweepTuning* tuning = nullptr;
+  kernels::with_key_bits(t, [&]<class Bits>() {
+    kernels::with_value_type(values, [&]<class Value>() { tuning = &kTuning<Bits, Value>; });
+  });
+  return *tuning;
 }
 
 // The histogram's blocks resident at once.
@@ -121,15 +135,15 @@ Regions regions(const sort::Plan& plan, void* temp) {
 // The launches of one pass: core's portions of the call's keys in order, each with its counter
 // and status zeroed, each reading its bins from the set the portion before wrote. With the count
 // on the device, one portion of the plan's tiles, the blocks past the count's returning.
-template <class Bits, bool kPairs>
+template <class Bits, class Value>
 void run_pass(const sort::Plan& plan, const kernels::RadixPassArgs<Bits>& pass_args,
               const Regions& r, unsigned pass, cudaStream_t stream) {
   const sort::Portions portions =
       onesweep_portion_split(pass_args.n, plan.tile, kernels::DigitStatus::kMaxPortionKeys);
-  with_shape<Bits, kPairs>([&]<OnesweepShape s>() {
-    using Tile = kernels::OnesweepTile<Bits, s.threads, s.items, kPairs>;
+  with_shape<Bits, Value>([&]<OnesweepShape s>() {
+    using Tile = kernels::OnesweepTile<Bits, s.threads, s.items, Value>;
     const auto kernel =
-        kernels::onesweep_pass<Bits, s.threads, s.items, s.min_blocks, kSortLookBackWindow, kPairs>;
+        kernels::onesweep_pass<Bits, s.threads, s.items, s.min_blocks, kSortLookBackWindow, Value>;
     constexpr std::size_t shared = sizeof(typename Tile::Shared);
     allow_shared(kernel, shared);
     std::uint64_t* bins = r.bins + std::size_t(pass) * 2 * kernels::kRadix;
@@ -155,13 +169,13 @@ void run_pass(const sort::Plan& plan, const kernels::RadixPassArgs<Bits>& pass_a
 }
 
 // n within one tile: one block, every pass in its shared memory (core's onesweep_one_tile).
-template <class Bits, bool kPairs>
+template <class Bits, class Value>
 void run_one_tile(const sort::Plan& plan, const sort::Call& call,
                   const kernels::PassBuffers<Bits>& b, const kernels::KeyCodec<Bits>& codec,
                   cudaStream_t stream) {
-  with_shape<Bits, kPairs>([&]<OnesweepShape s>() {
-    using Tile = kernels::OnesweepTile<Bits, s.threads, s.items, kPairs>;
-    const auto kernel = kernels::onesweep_one_tile<Bits, s.threads, s.items, kPairs>;
+  with_shape<Bits, Value>([&]<OnesweepShape s>() {
+    using Tile = kernels::OnesweepTile<Bits, s.threads, s.items, Value>;
+    const auto kernel = kernels::onesweep_one_tile<Bits, s.threads, s.items, Value>;
     constexpr std::size_t shared = sizeof(typename Tile::Shared);
     allow_shared(kernel, shared);
     kernels::OneTileArgs<Bits> a{
@@ -196,8 +210,9 @@ void count_digits(const sort::Plan& plan, const sort::Call& call, const Bits* ke
 
 Policy policy_sort_onesweep(const DeviceLimits&) {
   return {512, 20, 2, 0,
-          "one tile per block, 32-bit keys 512 x 20 (pairs 384 x 26), 64-bit keys 384 x 18 "
-          "(pairs 384 x 15), 2 blocks per SM, digits matched by ballots, look-back window 8, polls "
+          "one tile per block, 32-bit keys 512 x 20 (u32 values 384 x 26, u64 values 384 x 19), "
+          "64-bit keys 384 x 18 (u32 values 384 x 15, u64 values 384 x 16), 2 blocks per SM, "
+          "digits matched by ballots, look-back window 8, polls "
           "paused 32 ns; H200 2^28 u32 keys 5.10 ms, pairs 6.99 (lib/cub 6.35 / 7.42); histograms "
           "1024 x 4 vectors of 16 bytes into 32 private copies, one resident wave"};
 }
@@ -206,10 +221,10 @@ void plan_sort_onesweep(sort::Plan& plan, const DeviceLimits& dev) {
   const SortDesc& p = plan.desc;
   plan.digit_passes = radix_digit_passes(p.bits);
   plan.passes = static_cast<unsigned>(plan.digit_passes.size());
-  const OnesweepShape shape = shape_of(p.dtype, p.pairs);
+  const OnesweepTuning& tuning = tuning_of(p.dtype, p.values);
+  const OnesweepShape shape = tuning.shape;
   plan.tuning = "tile " + std::to_string(shape.threads) + " x " + std::to_string(shape.items) +
-                ", " + std::to_string(shape.min_blocks) +
-                " blocks/SM: " + tuning_of(p.dtype, p.pairs).evidence;
+                ", " + std::to_string(shape.min_blocks) + " blocks/SM: " + tuning.evidence;
   plan.block = static_cast<unsigned>(shape.threads);
   plan.tile = shape.tile();
   plan.tiles = ceil_div(p.count, plan.tile);
@@ -220,11 +235,11 @@ void plan_sort_onesweep(sort::Plan& plan, const DeviceLimits& dev) {
   plan.wave = histogram_wave(p, dev);
   const bool alternate = needs_alternate(plan.digit_passes);
   const std::size_t key_bytes = alternate ? p.count * size_of(p.dtype) : 0;
-  const std::size_t value_bytes = alternate && p.pairs ? p.count * sizeof(std::uint32_t) : 0;
+  const std::size_t values_bytes = alternate ? p.count * value_bytes(p.values) : 0;
   const std::size_t per_pass = std::size_t(kernels::kRadix) * sizeof(std::uint64_t);
   plan.at.alternate_keys = 0;
   plan.at.alternate_values = align256(key_bytes);
-  plan.at.digit_counts = plan.at.alternate_values + align256(value_bytes);
+  plan.at.digit_counts = plan.at.alternate_values + align256(values_bytes);
   plan.at.bins = plan.at.digit_counts + align256(plan.passes * per_pass);
   plan.at.tile_counter = plan.at.bins + align256(2 * plan.passes * per_pass);
   plan.temp_bytes =
@@ -246,30 +261,25 @@ void enqueue_sort_onesweep(const sort::Plan& plan, const sort::Call& call,
   kernels::with_key_bits(p.dtype, [&]<class Bits>() {
     const auto codec = kernels::KeyCodec<Bits>::make(kernels::key_kind(p.dtype), p.order);
     char* temp = static_cast<char*>(bufs.temp);
-    const kernels::PassBuffers<Bits> buffers{
-        static_cast<const Bits*>(bufs.keys_in),
-        static_cast<Bits*>(bufs.keys_out),
-        reinterpret_cast<Bits*>(temp + plan.at.alternate_keys),
-        p.pairs ? bufs.values_in : nullptr,
-        p.pairs ? bufs.values_out : nullptr,
-        reinterpret_cast<std::uint32_t*>(temp + plan.at.alternate_values)};
-    if (onesweep_one_tile(call.n, plan.tile)) {
-      if (p.pairs)
-        run_one_tile<Bits, true>(plan, call, buffers, codec, stream);
-      else
-        run_one_tile<Bits, false>(plan, call, buffers, codec, stream);
-      return;
-    }
-    const Regions r = regions(plan, bufs.temp);
-    count_digits<Bits>(plan, call, buffers.keys_in, codec, r, stream);
-    for (unsigned pass = 0; pass < plan.passes; ++pass) {
-      auto args = kernels::pass_args(buffers, plan.digit_passes[pass], call.n, codec);
-      args.count = call.count;
-      if (p.pairs)
-        run_pass<Bits, true>(plan, args, r, pass, stream);
-      else
-        run_pass<Bits, false>(plan, args, r, pass, stream);
-    }
+    const kernels::PassBuffers<Bits> buffers{static_cast<const Bits*>(bufs.keys_in),
+                                             static_cast<Bits*>(bufs.keys_out),
+                                             reinterpret_cast<Bits*>(temp + plan.at.alternate_keys),
+                                             p.pairs() ? bufs.values_in : nullptr,
+                                             p.pairs() ? bufs.values_out : nullptr,
+                                             temp + plan.at.alternate_values};
+    kernels::with_value_type(p.values, [&]<class Value>() {
+      if (onesweep_one_tile(call.n, plan.tile)) {
+        run_one_tile<Bits, Value>(plan, call, buffers, codec, stream);
+        return;
+      }
+      const Regions r = regions(plan, bufs.temp);
+      count_digits<Bits>(plan, call, buffers.keys_in, codec, r, stream);
+      for (unsigned pass = 0; pass < plan.passes; ++pass) {
+        auto args = kernels::pass_args(buffers, plan.digit_passes[pass], call.n, codec);
+        args.count = call.count;
+        run_pass<Bits, Value>(plan, args, r, pass, stream);
+      }
+    });
   });
 }
 

@@ -16,7 +16,9 @@ namespace {
 
 // The downsweep's tile per key width, 256 threads x kItems keys, warp-striped: onesweep's (see
 // dispatch_sort_onesweep.cu), at 3 blocks per SM (80 registers), where 4 spill. Onesweep's
-// shape taken as it is, not swept for this kernel.
+// shape taken as it is, not swept for this kernel. u64 values keep it: ptxas sm_90 fits them in
+// 80 registers without spills, and with 32-bit keys, whose stage then holds 8 bytes a key, the
+// block's static shared memory is 48992 bytes, within the 48 KiB a kernel may declare.
 struct RadixShape {
   int threads;
   int items;
@@ -46,12 +48,10 @@ unsigned downsweep_wave(const SortDesc& p, const DeviceLimits& dev) {
   int per_sm = 0;
   kernels::with_key_bits(p.dtype, [&]<class Bits>() {
     constexpr RadixShape s = kShape<Bits>;
-    const void* kernel =
-        p.pairs ? reinterpret_cast<const void*>(
-                      kernels::radix_downsweep<Bits, s.threads, s.items, s.min_blocks, true>)
-                : reinterpret_cast<const void*>(
-                      kernels::radix_downsweep<Bits, s.threads, s.items, s.min_blocks, false>);
-    XR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, s.threads, 0));
+    kernels::with_value_type(p.values, [&]<class Value>() {
+      const auto kernel = kernels::radix_downsweep<Bits, s.threads, s.items, s.min_blocks, Value>;
+      XR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, s.threads, 0));
+    });
   });
   return static_cast<unsigned>(std::max(per_sm, 1) * std::max(dev.sm_count, 1));
 }
@@ -59,18 +59,18 @@ unsigned downsweep_wave(const SortDesc& p, const DeviceLimits& dev) {
 template <class Bits>
 kernels::PassBuffers<Bits> pass_buffers(const sort::Plan& plan, const sort::Buffers& bufs) {
   char* temp = static_cast<char*>(bufs.temp);
-  const bool pairs = plan.desc.pairs;
+  const bool pairs = plan.desc.pairs();
   return {static_cast<const Bits*>(bufs.keys_in),
           static_cast<Bits*>(bufs.keys_out),
           reinterpret_cast<Bits*>(temp + plan.at.alternate_keys),
           pairs ? bufs.values_in : nullptr,
           pairs ? bufs.values_out : nullptr,
-          reinterpret_cast<std::uint32_t*>(temp + plan.at.alternate_values)};
+          temp + plan.at.alternate_values};
 }
 
 // A pass over `chunks` (the call's; with the count on the device the plan's blocks, each
-// block's share of the count's tiles found on the device).
-template <class Bits>
+// block's share of the count's tiles found on the device), the downsweep moving `Value`s.
+template <class Bits, class Value>
 void run_pass(const sort::Plan& plan, const RadixChunks& chunks,
               const kernels::RadixPassArgs<Bits>& a, std::uint64_t* counts, cudaStream_t stream) {
   constexpr RadixShape s = kShape<Bits>;
@@ -83,12 +83,8 @@ void run_pass(const sort::Plan& plan, const RadixChunks& chunks,
   kernels::radix_scan_counts<kCountsBlock, kCountsItems>
       <<<kernels::kRadix, kCountsBlock, 0, stream>>>(counts, grid);
   XR_CUDA_CHECK_LAUNCH();
-  if (plan.desc.pairs)
-    kernels::radix_downsweep<Bits, s.threads, s.items, s.min_blocks, true>
-        <<<grid, s.threads, 0, stream>>>(a, counts, tiles_per_block);
-  else
-    kernels::radix_downsweep<Bits, s.threads, s.items, s.min_blocks, false>
-        <<<grid, s.threads, 0, stream>>>(a, counts, tiles_per_block);
+  kernels::radix_downsweep<Bits, s.threads, s.items, s.min_blocks, Value>
+      <<<grid, s.threads, 0, stream>>>(a, counts, tiles_per_block);
   XR_CUDA_CHECK_LAUNCH();
 }
 
@@ -115,10 +111,10 @@ void plan_sort_radix(sort::Plan& plan, const DeviceLimits& dev) {
   plan.tiles_per_block = chunks.tiles_per_block;
   const bool alternate = needs_alternate(plan.digit_passes);
   const std::size_t key_bytes = alternate ? p.count * size_of(p.dtype) : 0;
-  const std::size_t value_bytes = alternate && p.pairs ? p.count * sizeof(std::uint32_t) : 0;
+  const std::size_t values_bytes = alternate ? p.count * value_bytes(p.values) : 0;
   plan.at.alternate_keys = 0;
   plan.at.alternate_values = align256(key_bytes);
-  plan.at.digit_counts = plan.at.alternate_values + align256(value_bytes);
+  plan.at.digit_counts = plan.at.alternate_values + align256(values_bytes);
   // Rows for any call up to the plan's keys, whose blocks may outnumber the plan's.
   const std::size_t rows = radix_chunks_most_blocks(p.count, plan.tile, plan.wave, kMaxBlockKeys);
   plan.temp_bytes =
@@ -135,11 +131,13 @@ void enqueue_sort_radix(const sort::Plan& plan, const sort::Call& call, const so
     auto* counts =
         reinterpret_cast<std::uint64_t*>(static_cast<char*>(bufs.temp) + plan.at.digit_counts);
     const kernels::PassBuffers<Bits> buffers = pass_buffers<Bits>(plan, bufs);
-    for (const DigitPass& pass : plan.digit_passes) {
-      auto args = kernels::pass_args(buffers, pass, call.n, codec);
-      args.count = call.count;
-      run_pass<Bits>(plan, chunks, args, counts, stream);
-    }
+    kernels::with_value_type(p.values, [&]<class Value>() {
+      for (const DigitPass& pass : plan.digit_passes) {
+        auto args = kernels::pass_args(buffers, pass, call.n, codec);
+        args.count = call.count;
+        run_pass<Bits, Value>(plan, chunks, args, counts, stream);
+      }
+    });
   });
 }
 

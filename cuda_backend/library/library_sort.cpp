@@ -92,18 +92,18 @@ namespace {
 
 // The call's arrays checked (`keys` keys and values, the temp storage), then its launches.
 void enqueue_call(Sort::State& s, std::string_view call_name, const sort::Call& call,
-                  cudaStream_t stream, const void* keys_in, void* keys_out,
-                  const std::uint32_t* values_in, std::uint32_t* values_out, void* temp) {
+                  cudaStream_t stream, const void* keys_in, void* keys_out, const void* values_in,
+                  void* values_out, void* temp) {
   const sort::Plan& plan = s.plan;
-  const bool pairs = plan.desc.pairs;
+  const bool pairs = plan.desc.pairs();
   const std::size_t key_bytes = call.n * size_of(plan.desc.dtype);
-  const std::size_t value_bytes = pairs ? call.n * sizeof(std::uint32_t) : 0;
+  const std::size_t values_bytes = call.n * value_bytes(plan.desc.values);
   // The count's word is checked where there is one (0 bytes: not read).
   check_operands(s.checked, call_name,
                  {{keys_in, key_bytes, 16, "keys_in"},
                   {keys_out, key_bytes, 16, "keys_out"},
-                  {values_in, value_bytes, 16, "values_in"},
-                  {values_out, value_bytes, 16, "values_out"},
+                  {values_in, values_bytes, 16, "values_in"},
+                  {values_out, values_bytes, 16, "values_out"},
                   {temp, plan.temp_bytes, 256, "temp", " (temp_storage_bytes())"},
                   {call.count, call.count ? 4u : 0u, 4, "count"}});
   enqueue_sort(plan, call,
@@ -113,13 +113,13 @@ void enqueue_call(Sort::State& s, std::string_view call_name, const sort::Call& 
 
 }  // namespace
 
-void Sort::enqueue(cudaStream_t stream, const void* keys_in, void* keys_out,
-                   const std::uint32_t* values_in, std::uint32_t* values_out, void* temp) {
+void Sort::enqueue(cudaStream_t stream, const void* keys_in, void* keys_out, const void* values_in,
+                   void* values_out, void* temp) {
   enqueue(stream, state_->count, keys_in, keys_out, values_in, values_out, temp);
 }
 
 void Sort::enqueue(cudaStream_t stream, std::uint64_t count, const void* keys_in, void* keys_out,
-                   const std::uint32_t* values_in, std::uint32_t* values_out, void* temp) {
+                   const void* values_in, void* values_out, void* temp) {
   if (count > state_->count)
     refuse(ErrorCategory::usage, "Sort::enqueue: " + std::to_string(count) +
                                      " keys, and this Sort was made for at most " +
@@ -130,8 +130,7 @@ void Sort::enqueue(cudaStream_t stream, std::uint64_t count, const void* keys_in
 }
 
 void Sort::enqueue_indirect(cudaStream_t stream, const std::uint32_t* count, const void* keys_in,
-                            void* keys_out, const std::uint32_t* values_in,
-                            std::uint32_t* values_out, void* temp) {
+                            void* keys_out, const void* values_in, void* values_out, void* temp) {
   if (state_->count == 0) return;  // a Sort of no keys sorts none, whatever the count
   if (const std::string why = sort_counted_reason(state_->plan); !why.empty())
     refuse(ErrorCategory::unsupported, "Sort::enqueue_indirect: " + state_->variant + " " + why);

@@ -77,8 +77,8 @@ void enqueue_sort(const sort::Plan& plan, const sort::Call& call, const sort::Bu
 std::string sort::Plan::describe() const {
   const SortDesc& p = desc;
   std::string s = std::to_string(p.count) + " " + std::string(to_string(p.dtype)) + " keys" +
-                  (p.pairs ? " with u32 values" : "") + ", " + std::string(to_string(p.order)) +
-                  ", bits " + to_string(p.bits, p.dtype);
+                  (p.pairs() ? " with " + std::string(to_string(p.values)) + " values" : "") +
+                  ", " + std::string(to_string(p.order)) + ", bits " + to_string(p.bits, p.dtype);
   if (passes) s += ", " + std::to_string(passes) + " passes";
   if (grid) s += ", " + std::to_string(grid) + "x" + std::to_string(block);
   if (tile) s += ", tiles of " + std::to_string(tile);

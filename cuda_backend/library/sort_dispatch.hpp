@@ -1,5 +1,5 @@
 // Layer 2 of the CUDA backend for sort: which kernels run with which grid. A sort::Plan is made
-// once per (dtype, n, order, bit range, pairs) outside the timed region (tiles, passes, grids,
+// once per (dtype, n, order, bit range, values) outside the timed region (tiles, passes, grids,
 // occupancy queries, the temporary storage's layout, CUB's temp-storage query); enqueue_sort()
 // only clears what the plan says it clears and launches, each launch followed by a last-error
 // check.
@@ -86,9 +86,9 @@ struct Call {
 struct Buffers {
   const void* keys_in = nullptr;  // n keys; never written
   void* keys_out = nullptr;
-  const std::uint32_t* values_in = nullptr;  // pairs: n values; never written
-  std::uint32_t* values_out = nullptr;       // pairs
-  void* temp = nullptr;  // plan.temp_bytes, 256-byte aligned; needs no initialization
+  const void* values_in = nullptr;  // pairs: n values, as desc.values says; never written
+  void* values_out = nullptr;       // pairs
+  void* temp = nullptr;             // plan.temp_bytes, 256-byte aligned; needs no initialization
 };
 }  // namespace sort
 

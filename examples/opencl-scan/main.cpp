@@ -179,7 +179,8 @@ bool sort_matches(const xr::opencl::Context& library, const Context& c,
     index[i] = static_cast<std::uint32_t>(i);
   }
   const xr::opencl::Sort sort(
-      library, {.dtype = xr::DType::f32, .count = n, .pairs = true, .variant = variant});
+      library,
+      {.dtype = xr::DType::f32, .count = n, .values = xr::SortValues::u32, .variant = variant});
   const Buffer keys(c, n * 4), keys_out(c, n * 4), values(c, n * 4), values_out(c, n * 4);
   const Buffer scratch(c, sort.scratch_size());
   check(clEnqueueWriteBuffer(c.queue, keys.mem, CL_FALSE, 0, n * 4, depth.data(), 0, nullptr,

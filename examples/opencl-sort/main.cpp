@@ -283,7 +283,8 @@ int run(const Args& args) {
 
   // One Sort for every frame, made for every splat: each frame sorts the count its kernel wrote.
   const std::uint32_t n = args.splats;
-  const xr::opencl::Sort sort(library, {.dtype = xr::DType::f32, .count = n, .pairs = true});
+  const xr::opencl::Sort sort(library,
+                              {.dtype = xr::DType::f32, .count = n, .values = xr::SortValues::u32});
   std::printf("sort: %s, %u splats at most, scratch %llu bytes\n", sort.variant().c_str(), n,
               static_cast<unsigned long long>(sort.scratch_size()));
   const std::size_t bytes = std::size_t{n} * 4;

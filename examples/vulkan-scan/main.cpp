@@ -412,7 +412,8 @@ bool sort_matches(Gpu& g, const xr::vulkan::Context& context, const std::vector<
     index[i] = static_cast<std::uint32_t>(i);
   }
   const xr::vulkan::Sort sort(
-      context, {.dtype = xr::DType::f32, .count = n, .pairs = true, .variant = variant});
+      context,
+      {.dtype = xr::DType::f32, .count = n, .values = xr::SortValues::u32, .variant = variant});
   const vk::DeviceSize bytes = n * 4;
   using U = vk::BufferUsageFlagBits;
   Buffer keys(g.device, g.physical, bytes, U::eStorageBuffer, false);

@@ -9,6 +9,7 @@ SORT_KERNEL {
   const uint from = position_of(items[i]);
   keys_out[i] = keys_in[from];
 #ifdef PAIRS
-  values_out[i] = values_in[from];
+  for (uint w = 0; w < VALUE_WORDS; ++w)
+    *value_word_out(values_out, i, w) = *value_word_in(values_in, from, w);
 #endif
 }

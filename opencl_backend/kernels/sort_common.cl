@@ -7,7 +7,8 @@
 //                     stages that read keys by their order (`ordered` in xreduce/sort_stages.h)
 //                     where the device's policy builds a program per kind and order
 //                     (cl_sort_plan.cpp); without it, one program per width reads `mode`
-//   PAIRS             the pass moves a u32 value with each key
+//   PAIRS             the pass moves a u32 value with each key; with VALUE64 a u64 value, as
+//                     two words, low then high (the values' arguments are words either way)
 //   WG, UNROLL        the work-group and the tile's keys per work-item
 //   WIDE, XR_IDX64    core's wide form (xreduce/sort_passes.hpp): IDX indices and PC_N keys in
 //                     64 bits, every count that may pass 2^32 (histograms, bins, reduce-then-
@@ -108,6 +109,19 @@ void add_count(__global uint* words, uint at, uint c) {
     }                                                                         \
   }                                                                           \
   (void)keys_in, (void)keys_out, (void)values_in, (void)values_out, (void)words
+
+#ifdef VALUE64
+#define VALUE_WORDS 2u
+#else
+#define VALUE_WORDS 1u
+#endif
+// Word w of value i of `values` (i * VALUE_WORDS may pass 32 bits: the pointer moves in size_t).
+__global const uint* value_word_in(__global const uint* values, IDX i, uint w) {
+  return values + (size_t)i * VALUE_WORDS + w;
+}
+__global uint* value_word_out(__global uint* values, IDX i, uint w) {
+  return values + (size_t)i * VALUE_WORDS + w;
+}
 
 // reduce-then-scan: the tiles of a block's chunk when a counted pass's keys are shared over
 // pc.blocks.

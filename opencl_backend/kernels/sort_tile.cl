@@ -337,23 +337,27 @@ void scatter_keys(const TileLocal* l, TileItems* t, __global KEY* keys_out, uint
 }
 
 #ifdef PAIRS
-// The values through the same places, after scatter_keys: each read from the tile at `base` of
+// The values through the same places, after scatter_keys, a word at a time (a u64 value's two in
+// turn, so values of any width fit the keys' local memory): each read from the tile at `base` of
 // values_in into its key's place.
 TILE_FN
 void write_values(const TileLocal* l, const TileItems* t, __global const uint* values_in,
                   __global uint* values_out, IDX base, uint valid) {
   const uint tid = (uint)get_local_id(0);
-  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint w = 0; w < VALUE_WORDS; ++w) {
+    barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
-  for (uint i = 0; i < ITEMS; ++i)
-    if (slot_of(i) < valid) l->staged[rank_of_item(t, i)] = values_in[base + slot_of(i)];
-  barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = 0; i < ITEMS; ++i)
+      if (slot_of(i) < valid)
+        l->staged[rank_of_item(t, i)] = *value_word_in(values_in, base + slot_of(i), w);
+    barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
-  for (uint j = 0; j < ITEMS; ++j) {
-    const uint place = j * WG + tid;
-    if (place < valid)
-      values_out[l->digit_first[unpack_digit(t->out_digits[j >> 2], j)] + place] =
-          l->staged[place];
+    for (uint j = 0; j < ITEMS; ++j) {
+      const uint place = j * WG + tid;
+      if (place < valid)
+        *value_word_out(values_out, l->digit_first[unpack_digit(t->out_digits[j >> 2], j)] + place,
+                        w) = l->staged[place];
+    }
   }
 }
 #endif

@@ -41,7 +41,7 @@ const sort::Spec& choose_sort(const Context& context, const std::string& id, DTy
 // has none): no kernel is built.
 sort::Plan plan_sort(const ContextState& c, const sort::Spec& spec, const SortDesc& desc) {
   const OpenClKnobs& k = c.knobs;
-  return sort_launches(spec, c.facts, desc.count, desc.dtype, desc.order, desc.bits, desc.pairs,
+  return sort_launches(spec, c.facts, desc.count, desc.dtype, desc.order, desc.bits, desc.values,
                        k.polls_given.value_or(kLookBackPolls), k.sort_tile, k.sort_wide,
                        k.sort_per_mode);
 }
@@ -58,7 +58,7 @@ struct Sort::State final : Diagnostics::Source {
   const sort::Spec* spec = nullptr;
   std::string variant;
   BitRange bits{};
-  bool pairs = false;
+  SortValues values = SortValues::none;
   std::uint64_t count = 0;
   std::uint64_t key_bytes = 0;        // a key's
   sort::Plan plan;                    // a call of `count` keys
@@ -88,7 +88,8 @@ struct Sort::State final : Diagnostics::Source {
 void Sort::State::enqueue(std::string_view call, cl_command_queue queue, std::uint64_t keys,
                           std::span<const xr::sort::Pass> passes, const SortBuffers& b,
                           const sort::Region* count, const EnqueueEvents& events) {
-  const std::uint64_t values = pairs ? keys * sizeof(cl_uint) : 0;
+  const bool pairs = values != SortValues::none;
+  const std::uint64_t value_bytes = keys * xr::value_bytes(values);
   if (count && count->offset % 4)
     throw Error(ErrorCategory::usage, "xreduce::opencl: " + std::string(call) +
                                           ": count_offset is not a multiple of 4 bytes");
@@ -97,8 +98,8 @@ void Sort::State::enqueue(std::string_view call, cl_command_queue queue, std::ui
       *context, call, queue,
       {{b.keys_in, keys * key_bytes, Access::read, "keys_in"},
        {b.keys_out, keys * key_bytes, Access::write, "keys_out"},
-       {b.values_in, values, Access::read, "values_in"},
-       {b.values_out, values, Access::write, "values_out"},
+       {b.values_in, value_bytes, Access::read, "values_in"},
+       {b.values_out, value_bytes, Access::write, "values_out"},
        {b.scratch, scratch_bytes(), Access::read_write, "scratch", " (Sort::scratch_size())"},
        {count ? count->buffer : nullptr, count ? count->offset + 4 : 0, Access::read, "count",
         " (count_offset and one 32-bit word)"}},
@@ -130,14 +131,14 @@ Sort::Sort(const Context& context, const SortDesc& asked) : state_(make_state<St
   s.spec = &spec;
   s.variant = spec.id();
   s.bits = desc.bits;
-  s.pairs = desc.pairs;
+  s.values = desc.values;
   s.count = desc.count;
   s.key_bytes = size_of(desc.dtype);
   if (desc.count == 0) return;
   s.plan = plan_sort(*s.context, spec, desc);
   add_sort_kernels(*s.context->programs, s.plan, s.kernels);  // built now
   try {
-    s.counted = sort_counted_launches(spec, s.plan, desc.bits, desc.pairs);
+    s.counted = sort_counted_launches(spec, s.plan, desc.bits, desc.values);
     add_sort_kernels(*s.context->programs, *s.counted, s.kernels);
   } catch (const Error& e) {
     if (e.category() != ErrorCategory::unsupported) throw;
@@ -189,7 +190,7 @@ void Sort::enqueue(cl_command_queue queue, std::uint64_t count, const SortBuffer
   if (count == 0) return;
   // The plan of `count` keys over the capacity's layout, in storage this thread keeps.
   thread_local xr::sort::Schedule call;
-  plan_sort_call(call, s.spec->family, {.n = count, .capacity = s.count}, s.plan.dtype, s.pairs,
+  plan_sort_call(call, s.spec->family, {.n = count, .capacity = s.count}, s.plan.dtype, s.values,
                  s.bits, s.plan.options);
   s.enqueue("Sort::enqueue", queue, count, call.passes, b, nullptr,
             {.wait = wait, .first = first, .last = last});

@@ -132,7 +132,8 @@ KernelKey key_of(const sort::Pass& p, DType t, std::uint32_t mode, bool per_mode
   const bool wide = wide_form && forms.address;
   std::string defines = forms.keys ? width_define(t) : "-DK32";
   if (forms.ordered && per_mode) defines += " -DSORT_MODE=" + std::to_string(mode);
-  if (p.moves_values) defines += " -DPAIRS";
+  if (p.values != SortValues::none) defines += " -DPAIRS";
+  if (p.values == SortValues::u64) defines += " -DVALUE64";
   if (wide) defines += " -DWIDE";  // with idx64: common.cl's IDX in 64 bits
   if (p.stage == sort::Stage::onesweep)
     defines += " -DWINDOW=" + std::to_string(kSortLookBackWindow);
@@ -171,15 +172,15 @@ void translate(sort::Plan& out, DType t, std::uint32_t mode, bool per_mode, bool
 }  // namespace
 
 sort::Plan sort_launches(const sort::Spec& spec, const DeviceFacts& f, std::uint64_t n, DType t,
-                         SortOrder order, BitRange bits, bool pairs, std::uint32_t polls,
+                         SortOrder order, BitRange bits, SortValues values, std::uint32_t polls,
                          std::optional<sort::Tile> tile, bool force_wide,
                          std::optional<bool> per_mode) {
   if (const std::string why = sort_count_refusal(spec.id(), spec.family, n); !why.empty())
     throw Error(ErrorCategory::unsupported, why);
   const bool wide = sort_wide_form(spec.family, n, t, force_wide);
   sort::Plan out;
-  out.options = sort_plan_options(f, spec.family, t, wide, polls, tile, pairs);
-  out.layout = plan_sort_call(spec.family, n, t, pairs, bits, out.options);
+  out.options = sort_plan_options(f, spec.family, t, wide, polls, tile, values != SortValues::none);
+  out.layout = plan_sort_call(spec.family, n, t, values, bits, out.options);
   out.mode = sort_mode(t, order);
   const ModeBuild modes = mode_build(f, per_mode);
   out.layout.tuning += modes.note;
@@ -192,9 +193,9 @@ sort::Plan sort_launches(const sort::Spec& spec, const DeviceFacts& f, std::uint
 }
 
 sort::Plan sort_counted_launches(const sort::Spec& spec, const sort::Plan& direct, BitRange bits,
-                                 bool pairs) {
+                                 SortValues values) {
   sort::Plan out = direct;
-  plan_counted_call(out.layout, spec.id(), spec.family, direct.dtype, pairs, bits, out.options);
+  plan_counted_call(out.layout, spec.id(), spec.family, direct.dtype, values, bits, out.options);
   translate(out, direct.dtype, direct.mode, direct.per_mode, direct.wide);
   return out;
 }

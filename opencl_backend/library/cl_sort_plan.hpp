@@ -24,7 +24,8 @@ namespace sort {
 using namespace xr::sort;  // core's schedule vocabulary, beside this API's plan
 // A pass's build and the plan's grid for it (a call launches core's passes by stage).
 struct Launch {
-  KernelKey key;  // kernels/<kernel>.cl built with -DK16|K32|K64 (and -DSORT_MODE, -DPAIRS)
+  KernelKey key;  // kernels/<kernel>.cl built with -DK16|K32|K64 (and -DSORT_MODE, -DPAIRS,
+                  // -DVALUE64)
   std::uint64_t groups = 1;
 };
 
@@ -54,7 +55,7 @@ sort::ScheduleOptions sort_plan_options(const DeviceFacts& facts, sort::Family f
 // stages that read keys by their order are built per key kind and order (-DSORT_MODE) where the
 // device's policy says so (cl_sort_plan.cpp), or as `per_mode` says.
 sort::Plan sort_launches(const sort::Spec& spec, const DeviceFacts& facts, std::uint64_t n, DType t,
-                         SortOrder order, BitRange bits, bool pairs, std::uint32_t polls,
+                         SortOrder order, BitRange bits, SortValues values, std::uint32_t polls,
                          std::optional<sort::Tile> tile = {}, bool force_wide = false,
                          std::optional<bool> per_mode = {});
 
@@ -71,7 +72,7 @@ using Regions = std::array<Region, kOperands>;  // by Operand
 // the work-groups past the count's tiles returning). Error(unsupported) past
 // sort_counted_max_keys.
 sort::Plan sort_counted_launches(const sort::Spec& spec, const sort::Plan& direct, BitRange bits,
-                                 bool pairs);
+                                 SortValues values);
 
 namespace sort {
 // Each stage's kernel as a plan builds it (its key's width, kind and order, values, form): a call

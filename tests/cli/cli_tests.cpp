@@ -301,6 +301,21 @@ TEST_CASE("sort: its flags, its files, its refusals", "[cli][sort]") {
                                            xr::Distribution::top_digit);
   const xr::SortReference ref(input.view(), xr::SortOrder::descending, {3, 29});
   CHECK(ref.validate(sorted.view(), &positions).ok);
+  // u64 values: the position in the low 32 bits, its complement in the high 32.
+  r = xreduce({"run",       "--backend", "cpu",  "--variant",       "cpu/std-sort", "--primitive",
+               "sort",      "--n",       "3000", "--dtype",         "f32",          "--dist",
+               "top-digit", "--values",  "u64",  "--values-output", values,         "--reps",
+               "1",         "--format",  "json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json wide = json::parse(r.out);
+  CHECK(wide["ok"] == true);
+  CHECK(wide["values"] == "u64");
+  const xr::HostArray wide_values = xr::read_input(values, std::nullopt);
+  REQUIRE(wide_values.dtype() == xr::DType::u64);
+  REQUIRE(wide_values.size() == 3000);
+  const std::uint64_t first = wide_values.as<std::uint64_t>()[0];
+  CHECK(first >> 32 == (~first & 0xffffffffu));
 
   expect_error(cpu_run({"--n", "10", "--primitive", "sort", "--op", "max"}), 2,
                "--op applies to reduce and scan");
@@ -312,8 +327,8 @@ TEST_CASE("sort: its flags, its files, its refusals", "[cli][sort]") {
                 "10", "--bits", "9:3"},
                2, "expected B:E");
   expect_error({"run", "--backend", "cpu", "--variant", "cpu/radix", "--primitive", "sort", "--n",
-                "10", "--values", "u64"},
-               2, "unknown --values 'u64'");
+                "10", "--values", "u16"},
+               2, "unknown --values 'u16' (expected none, u32 or u64)");
   expect_error({"run", "--backend", "cpu", "--variant", "cpu/radix", "--primitive", "sort", "--n",
                 "10", "--values-output", values},
                2, "--values-output needs --values u32");
@@ -329,7 +344,7 @@ TEST_CASE("sort: its flags, its files, its refusals", "[cli][sort]") {
       return args;
     };
     expect_error(with("--order", "up"), 2, "unknown --order 'up' (expected asc or desc)");
-    expect_error(with("--values", "i64"), 2, "unknown --values 'i64' (expected none or u32)");
+    expect_error(with("--values", "i64"), 2, "unknown --values 'i64' (expected none, u32 or u64)");
     expect_error(with("--bits", "8"), 2, "--bits '8': expected B:E with 0 <= B < E");
   }
 }
@@ -617,9 +632,9 @@ TEST_CASE("compare --primitive scan and all: the same tables, rows carry the pri
 TEST_CASE("compare --primitive sort: keys per second and the bytes model in every format",
           "[cli][compare][sort]") {
   auto with = [&](std::vector<std::string> more) {
-    std::vector<std::string> args = {"compare",  "--backend", "cpu",     "--primitive", "sort",
-                                     "--values", "none,u32",  "--n",     "3000",        "--reps",
-                                     "1",        "--order",   "asc,desc"};
+    std::vector<std::string> args = {"compare",  "--backend",    "cpu",     "--primitive", "sort",
+                                     "--values", "none,u32,u64", "--n",     "3000",        "--reps",
+                                     "1",        "--order",      "asc,desc"};
     args.insert(args.end(), more.begin(), more.end());
     Result r = xreduce(args);
     INFO(show(args) << "\n" << r.err);
@@ -627,13 +642,15 @@ TEST_CASE("compare --primitive sort: keys per second and the bytes model in ever
     return r.out;
   };
   const json j = json::parse(with({"--format", "json"}));
-  REQUIRE(j["results"].size() == 3 * 2 * 2);  // variants x values x orders
+  REQUIRE(j["results"].size() == 3 * 3 * 2);  // variants x values x orders
   for (const auto& row : j["results"]) {
     CHECK(row["op"].is_null());
     const double keys = row["n"].get<double>(), ms = row["median_ms"].get<double>();
     CHECK(row["gkeys_per_s"].get<double>() == Approx(keys / (ms * 1e6)));
-    // i32 keys: 36 bytes a key, 68 a pair (four 8-bit digits).
-    const double bytes = row["sort"]["values"] == "u32" ? 68.0 : 36.0;
+    // i32 keys: 36 bytes a key, 68 with a u32 value, 100 with a u64 (four 8-bit digits).
+    const double bytes = row["sort"]["values"] == "u64"   ? 100.0
+                         : row["sort"]["values"] == "u32" ? 68.0
+                                                          : 36.0;
     CHECK(row["gbps"].get<double>() == Approx(bytes * keys / (ms * 1e6)));
   }
   const std::string csv = with({"--format", "csv"});
@@ -641,9 +658,10 @@ TEST_CASE("compare --primitive sort: keys per second and the bytes model in ever
         std::string::npos);
   CHECK(csv.find(",cpu/radix,sort,,,i32,3000,ok,") != std::string::npos);  // no scan, no op
   CHECK(csv.find(",desc,u32,all,") != std::string::npos);
+  CHECK(csv.find(",asc,u64,all,") != std::string::npos);
   const std::string md = with({"--format", "md"});
   CHECK(md.find("| GKeys/s |") != std::string::npos);
-  CHECK(md.find("36 bytes a u32 key, 68 a pair") != std::string::npos);
+  CHECK(md.find("36 bytes a u32 key, 68 with a u32 value, 100 with a u64") != std::string::npos);
   CHECK(with({}).find("note: a sort's GB/s counts the radix sort's bytes") != std::string::npos);
 }
 

@@ -282,19 +282,23 @@ TEST_CASE("XR_VK_CAPTURE_IR: a knob of the report, the listing where the driver 
 TEST_CASE("inspect: a sort of keys and one of pairs, each its own modules",
           "[cli][inspect][vulkan]") {
   require_vulkan_or_skip();
-  const json j =
-      inspect_json({"--backend", "vulkan", "--primitive", "sort", "--variant", "radix/onesweep",
-                    "--dtype", "u32", "--values", "none,u32", "--order", "desc", "--n", "100000"});
-  REQUIRE(j["rows"].size() == 2);
+  const json j = inspect_json({"--backend", "vulkan", "--primitive", "sort", "--variant",
+                               "radix/onesweep", "--dtype", "u32", "--values", "none,u32,u64",
+                               "--order", "desc", "--n", "100000"});
+  REQUIRE(j["rows"].size() == 3);
   for (const auto& row : j["rows"]) {
     CHECK(row["op"].is_null());
     CHECK(row["sort"]["order"] == "desc");
-    const bool pairs = row["sort"]["values"] == "u32";
-    // The digit passes move the values in their pairs modules only.
-    std::size_t pairs_modules = 0;
-    for (const auto& p : row["passes"])
-      pairs_modules += p["kernel"].get<std::string>().find(".pairs") != std::string::npos;
-    CHECK((pairs_modules > 0) == pairs);
+    const std::string values = row["sort"]["values"];
+    // The digit passes move the values in their width's pairs modules only.
+    std::size_t pairs_modules = 0, wide_modules = 0;
+    for (const auto& p : row["passes"]) {
+      const std::string kernel = p["kernel"];
+      pairs_modules += kernel.find(".pairs") != std::string::npos;
+      wide_modules += kernel.find(".pairs64") != std::string::npos;
+    }
+    CHECK((pairs_modules > 0) == (values != "none"));
+    CHECK(wide_modules == (values == "u64" ? pairs_modules : 0));
   }
 }
 

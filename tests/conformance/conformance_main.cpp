@@ -326,7 +326,7 @@ class VariantCase final : public Catch::ITestInvoker {
     data.as<std::uint32_t>()[limit.at_max] = 1000;
     data.as<std::uint32_t>()[limit.at_min] = 2;
     xr::Operation op{.primitive = xr::Primitive::sort};
-    op.pairs = true;
+    op.values = xr::SortValues::u32;
     try {  // six arrays of n words in all: a device short of that says so
       auto array = b.upload(data.view());
       runner.run(*array, op);
@@ -547,16 +547,19 @@ TEST_CASE("opencl/scan/fast/decoupled-lookback/forced-fallback", "[conformance][
 // One sort of `data` (uploaded as `array`) in `order`, keys or pairs, its count given on the host
 // or on the device, into outputs poisoned first, checked against the host element by element.
 void check_one_sort(xr::Runner& runner, xr::DeviceArray& array, const xr::HostArray& data,
-                    xr::SortOrder order, bool pairs, bool count_on_device = false) {
+                    xr::SortOrder order, xr::SortValues values, bool count_on_device = false) {
   const xr::DType dtype = data.view().dtype;
   const std::size_t n = data.view().size;
   xr::Operation op{.primitive = xr::Primitive::sort};
   op.order = order;
-  op.pairs = pairs;
+  op.values = values;
   op.count_on_device = count_on_device;
   CAPTURE(std::string(xr::to_string(dtype)), n, op.describe());
   runner.prepare_output(dtype, n)->write(xr::poison(dtype, n).view());
-  if (pairs) runner.prepare_sorted_values(n)->write(xr::poison(xr::DType::u32, n).view());
+  if (op.pairs()) {
+    const xr::DType value_type = values == xr::SortValues::u64 ? xr::DType::u64 : xr::DType::u32;
+    runner.prepare_sorted_values(n, values)->write(xr::poison(value_type, n).view());
+  }
   runner.run(array, op);
   const xr::Verdict verdict = xr::Expectation(data.view(), op).check(runner.outcome());
   INFO(verdict.message);
@@ -582,11 +585,11 @@ void check_sort_forced_fallback(const char* backend, const char* polls_knob,
         xr::generate(dtype, n, xr::element_hash(g_seed, n), xr::Distribution::full);
     auto array = b->upload(data.view());
     for (xr::SortOrder order : xr::kAllSortOrders)
-      for (bool pairs : {false, true}) {
-        check_one_sort(*runner, *array, data, order, pairs);
+      for (xr::SortValues values : {xr::SortValues::none, xr::SortValues::u32}) {
+        check_one_sort(*runner, *array, data, order, values);
         const std::uint64_t here = fallbacks_counted(*runner);
         fallbacks += here;
-        const xr::Operation op{.primitive = xr::Primitive::sort, .order = order, .pairs = pairs};
+        const xr::Operation op{.primitive = xr::Primitive::sort, .order = order, .values = values};
         // Appended piece by piece (GCC 12's -Wrestrict misfires on `" " + std::string`).
         counts.append(" ").append(xr::to_string(dtype)).append("/").append(op.describe());
         counts.append(": ").append(std::to_string(here));
@@ -640,8 +643,8 @@ TEST_CASE("opencl/sort/radix/onesweep/forced-fallback", "[conformance][opencl][s
 
 // Vulkan's onesweep with its count on the device dispatched indirectly over the count's tiles
 // (XR_VK_SORT_GRIDS=device: a grid pass writes them), where the tuning table launches the Sort's
-// grids: counts from one key to one past a tile's edge to many tiles, keys and pairs, both
-// orders, under the validation layers' synchronization checks.
+// grids: counts from one key to one past a tile's edge to many tiles, keys and pairs (u32 values
+// ascending, u64 descending), both orders, under the validation layers' synchronization checks.
 TEST_CASE("vulkan/sort/radix/onesweep/indirect-dispatch", "[conformance][vulkan][sort]") {
   const auto made = runner_with_knobs("vulkan", xr::Primitive::sort, "radix/onesweep",
                                       {{"XR_VK_SORT_GRIDS", "device"}});
@@ -652,8 +655,10 @@ TEST_CASE("vulkan/sort/radix/onesweep/indirect-dispatch", "[conformance][vulkan]
           xr::generate(dtype, n, xr::element_hash(g_seed, n), xr::Distribution::full);
       auto array = made->backend->upload(data.view());
       for (xr::SortOrder order : xr::kAllSortOrders)
-        for (bool pairs : {false, true})
-          check_one_sort(*made->runner, *array, data, order, pairs, /*count_on_device=*/true);
+        for (xr::SortValues values :
+             {xr::SortValues::none,
+              order == xr::SortOrder::ascending ? xr::SortValues::u32 : xr::SortValues::u64})
+          check_one_sort(*made->runner, *array, data, order, values, /*count_on_device=*/true);
     }
 }
 
@@ -672,8 +677,9 @@ void check_sort_modes_built(const char* id, std::initializer_list<xr::DType> dty
         xr::generate(dtype, n, xr::element_hash(g_seed, n), xr::Distribution::full);
     auto array = made->backend->upload(data.view());
     for (xr::SortOrder order : xr::kAllSortOrders)
-      for (bool pairs : {false, true})
-        if (!pairs || pairs_too) check_one_sort(*made->runner, *array, data, order, pairs);
+      for (xr::SortValues values : {xr::SortValues::none, xr::SortValues::u32})
+        if (values == xr::SortValues::none || pairs_too)
+          check_one_sort(*made->runner, *array, data, order, values);
   }
 }
 

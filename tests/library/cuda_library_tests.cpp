@@ -1,7 +1,8 @@
 // xreduce::cuda as a caller uses it (docs/library.md): its public headers only, on memory and a
 // stream the test makes itself. What it refuses is checked without a GPU (the request comes
-// before the device); a reduce, both scan kinds and a sort of pairs run where a device is (the GPU
-// machine's conformance covers every variant, since the tool enqueues through the same API).
+// before the device); a reduce, both scan kinds, a sort of pairs, one Sort over every count and
+// u64 values through every sort variant run where a device is (the GPU machine's conformance
+// covers every variant, since the tool enqueues through the same API).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <memory>
 #include <numeric>
 #include <random>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -59,6 +61,103 @@ DevicePtr device_bytes(std::size_t bytes) {
   REQUIRE(cudaMalloc(&p, bytes == 0 ? 1 : bytes) == cudaSuccess);
   REQUIRE(cudaMemset(p, 0, bytes == 0 ? 1 : bytes) == cudaSuccess);
   return DevicePtr(p);
+}
+
+// A u64 value whose halves differ: the key's input position in the low half, its complement in
+// the high one, so a value moved as two halves of different keys shows.
+std::uint64_t wide_value(std::uint32_t position) {
+  return (std::uint64_t{~position} << 32) | position;
+}
+
+// `n` keys of `Key`, 4099 distinct ones (many equal keys, for stability) whose digits differ in
+// every byte (every pass reorders them).
+template <class Key>
+std::vector<Key> wide_value_keys(std::size_t n) {
+  std::vector<Key> keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t h = i * 2654435761u;
+    keys[i] = static_cast<Key>(h % 4099 * 0x9e3779b97f4a7c15ull);
+  }
+  return keys;
+}
+
+// Every variant the device runs over `t` keys (of `Key`) with u64 values, both orders: the count
+// given on the host (many tiles, then within one tile) and read by the kernels (lib/cub refuses
+// it). The outputs are poisoned before each call; each value read back must be whole, and the
+// keys and values in the stable order of a host sort.
+template <class Key>
+void check_wide_values(xr::DType t, cudaStream_t stream) {
+  constexpr std::size_t n = 100'003;
+  const std::vector<Key> keys = wide_value_keys<Key>(n);
+  std::vector<std::uint64_t> values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = wide_value(static_cast<std::uint32_t>(i));
+  const DevicePtr keys_in = device_bytes(n * sizeof(Key)), keys_out = device_bytes(n * sizeof(Key));
+  const DevicePtr values_in = device_bytes(n * 8), values_out = device_bytes(n * 8);
+  REQUIRE(cudaMemcpy(keys_in.get(), keys.data(), n * sizeof(Key), cudaMemcpyHostToDevice) ==
+          cudaSuccess);
+  REQUIRE(cudaMemcpy(values_in.get(), values.data(), n * 8, cudaMemcpyHostToDevice) == cudaSuccess);
+  const DevicePtr count_word = device_bytes(4);
+  auto* count = static_cast<std::uint32_t*>(count_word.get());
+  const auto poison = [&] {
+    REQUIRE(cudaMemsetAsync(keys_out.get(), 0xab, n * sizeof(Key), stream) == cudaSuccess);
+    REQUIRE(cudaMemsetAsync(values_out.get(), 0xab, n * 8, stream) == cudaSuccess);
+  };
+  // The first `sorted` keys, sorted in `order`, read back with their values.
+  const auto check_output = [&](xr::SortOrder order, std::size_t sorted) {
+    std::vector<Key> got_keys(sorted);
+    std::vector<std::uint64_t> got_values(sorted);
+    REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
+    REQUIRE(cudaMemcpy(got_keys.data(), keys_out.get(), sorted * sizeof(Key),
+                       cudaMemcpyDeviceToHost) == cudaSuccess);
+    REQUIRE(cudaMemcpy(got_values.data(), values_out.get(), sorted * 8, cudaMemcpyDeviceToHost) ==
+            cudaSuccess);
+    std::vector<std::uint32_t> positions(sorted);
+    std::size_t torn = 0;
+    for (std::size_t j = 0; j < sorted; ++j) {
+      positions[j] = static_cast<std::uint32_t>(got_values[j]);
+      torn += got_values[j] != wide_value(positions[j]);
+    }
+    CHECK(torn == 0);
+    const std::vector<Key> first(keys.begin(), keys.begin() + sorted);
+    const bool ascending = order == xr::SortOrder::ascending;
+    check_stable_sort(first, got_keys, positions,
+                      [ascending](Key a, Key b) { return ascending ? a < b : b < a; });
+  };
+  for (const xr::SortOrder order : xr::kAllSortOrders)
+    for (const std::string& variant : xr::cuda::sort_variants(t)) {
+      CAPTURE(variant, std::string(xr::to_string(t)), std::string(xr::to_string(order)));
+      const xr::SortDesc desc{.dtype = t,
+                              .count = n,
+                              .order = order,
+                              .values = xr::SortValues::u64,
+                              .variant = variant};
+      xr::cuda::Sort sort(desc);
+      CHECK(xr::cuda::Sort::temp_storage_bytes(desc) == sort.temp_storage_bytes());
+      CHECK_THAT(sort.describe(), Catch::Contains("with u64 values"));
+      const DevicePtr temp = device_bytes(sort.temp_storage_bytes());
+      for (const std::size_t sorted : {n, std::size_t{5000}}) {
+        CAPTURE(sorted);
+        poison();
+        sort.enqueue(stream, sorted, keys_in.get(), keys_out.get(), values_in.get(),
+                     values_out.get(), temp.get());
+        check_output(order, sorted);
+      }
+      if (variant == "lib/cub") {
+        CHECK(category_of([&] {
+                sort.enqueue_indirect(stream, count, keys_in.get(), keys_out.get(), values_in.get(),
+                                      values_out.get(), temp.get());
+              }) == xr::ErrorCategory::unsupported);
+        continue;
+      }
+      for (const std::uint32_t sorted : {77'777u, 5000u}) {
+        CAPTURE(sorted);
+        poison();
+        REQUIRE(cudaMemcpyAsync(count, &sorted, 4, cudaMemcpyHostToDevice, stream) == cudaSuccess);
+        sort.enqueue_indirect(stream, count, keys_in.get(), keys_out.get(), values_in.get(),
+                              values_out.get(), temp.get());
+        check_output(order, sorted);
+      }
+    }
 }
 
 }  // namespace
@@ -162,12 +261,13 @@ TEST_CASE("a sort of float keys with u32 values, as a splat renderer sorts depth
   REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
 
   CHECK(xr::cuda::sort_variants(xr::DType::f32).front() == "radix/onesweep");
-  xr::cuda::Sort sort({.dtype = xr::DType::f32, .count = n, .pairs = true});
+  xr::cuda::Sort sort({.dtype = xr::DType::f32, .count = n, .values = xr::SortValues::u32});
   CHECK(sort.variant() == "radix/onesweep");
   // The tuning table's row for 32-bit pairs, with the measurement that chose it.
   CHECK_THAT(sort.tuning(), Catch::StartsWith("tile 384 x 26, 2 blocks/SM: H200"));
   // The same bytes before the Sort is made.
-  CHECK(xr::cuda::Sort::temp_storage_bytes({.dtype = xr::DType::f32, .count = n, .pairs = true}) ==
+  CHECK(xr::cuda::Sort::temp_storage_bytes(
+            {.dtype = xr::DType::f32, .count = n, .values = xr::SortValues::u32}) ==
         sort.temp_storage_bytes());
   const DevicePtr temp = device_bytes(sort.temp_storage_bytes());
   // The expected order: stable, so equal depths keep their indices ascending.
@@ -203,18 +303,17 @@ TEST_CASE("one Sort sorts every count up to its own: given on the host or read b
   REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
   const std::size_t bytes = xrtest::kCountCapacity * 4;
   const DevicePtr keys_in = device_bytes(bytes), keys_out = device_bytes(bytes);
-  const DevicePtr values_in = device_bytes(bytes), values_out = device_bytes(bytes);
-  const auto* vin = static_cast<const std::uint32_t*>(values_in.get());
-  auto* vout = static_cast<std::uint32_t*>(values_out.get());
+  // Room for u64 values.
+  const DevicePtr values_in = device_bytes(2 * bytes), values_out = device_bytes(2 * bytes);
+  const void* vin = values_in.get();
+  void* vout = values_out.get();
   const DevicePtr count_word = device_bytes(4);
   auto* count = static_cast<std::uint32_t*>(count_word.get());
-  std::vector<std::uint32_t> index(xrtest::kCountCapacity);
-  std::iota(index.begin(), index.end(), 0u);
-  REQUIRE(cudaMemcpy(values_in.get(), index.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
-  // The first `sorted` keys and values read back and checked.
+  // The first `sorted` keys and values (as words) read back and checked.
   const auto check_output = [&](const xr::SortDesc& desc, const std::vector<std::uint32_t>& keys,
                                 std::uint64_t sorted) {
-    std::vector<std::uint32_t> got_keys(sorted), got_values(desc.pairs ? sorted : 0);
+    std::vector<std::uint32_t> got_keys(sorted),
+        got_values(sorted * xr::value_bytes(desc.values) / 4);
     REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
     REQUIRE(cudaMemcpy(got_keys.data(), keys_out.get(), sorted * 4, cudaMemcpyDeviceToHost) ==
             cudaSuccess);
@@ -228,7 +327,10 @@ TEST_CASE("one Sort sorts every count up to its own: given on the host or read b
       xr::cuda::Sort sort(desc);
       const DevicePtr temp = device_bytes(sort.temp_storage_bytes());
       const std::vector<std::uint32_t> keys = xrtest::count_keys(desc.dtype);
+      const std::vector<std::uint32_t> values = xrtest::count_values(desc);
       REQUIRE(cudaMemcpy(keys_in.get(), keys.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+      REQUIRE(cudaMemcpy(values_in.get(), values.data(), values.size() * 4,
+                         cudaMemcpyHostToDevice) == cudaSuccess);
       for (const std::uint64_t n : xrtest::counts_to_sort(false)) {
         CAPTURE(n);
         sort.enqueue(stream, n, keys_in.get(), keys_out.get(), vin, vout, temp.get());
@@ -282,6 +384,17 @@ TEST_CASE("one Sort sorts every count up to its own: given on the host or read b
                             vout, temp.get());
              }),
              Catch::Contains("20001 keys, and this Sort was made for at most 20000"));
+  REQUIRE(cudaStreamDestroy(stream) == cudaSuccess);
+}
+
+// u64 values, whose halves differ, through every variant's kernels: radix/onesweep's tile shapes
+// for them and its one-tile path, reduce-then-scan's stage, bitonic's gather and CUB's SortPairs.
+TEST_CASE("every CUDA sort variant carries u64 values with 32-bit and 64-bit keys", "[library]") {
+  skip_without_device();
+  cudaStream_t stream = nullptr;
+  REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
+  check_wide_values<std::uint32_t>(xr::DType::u32, stream);
+  check_wide_values<std::uint64_t>(xr::DType::u64, stream);
   REQUIRE(cudaStreamDestroy(stream) == cudaSuccess);
 }
 

@@ -191,7 +191,8 @@ TEST_CASE("the OpenCL library sorts float keys with u32 values, as a splat rende
   for (const char* variant : {"radix/onesweep", "radix/reduce-then-scan"}) {
     CAPTURE(variant);
     const xr::opencl::Sort sort(
-        context, {.dtype = xr::DType::f32, .count = n, .pairs = true, .variant = variant});
+        context,
+        {.dtype = xr::DType::f32, .count = n, .values = xr::SortValues::u32, .variant = variant});
     CHECK(sort.variant() == variant);
     const xr::opencl::SortBuffers b{.keys_in = c.buffer(n * 4, depth.data()),
                                     .keys_out = c.buffer(n * 4),
@@ -265,12 +266,13 @@ TEST_CASE("one Sort sorts every count up to its own: given on the host or read b
         const xr::opencl::Sort sort(context, desc);
         const std::vector<std::uint64_t> counts = xrtest::counts_to_sort(on_device);
         std::vector<std::uint32_t> keys = xrtest::count_keys(desc.dtype);
-        std::vector<std::uint32_t> index(keys.size()), words(counts.size());
-        std::iota(index.begin(), index.end(), 0u);
+        std::vector<std::uint32_t> values = xrtest::count_values(desc), words(counts.size());
         for (std::size_t i = 0; i < counts.size(); ++i)
           words[i] = static_cast<std::uint32_t>(counts[i]);
+        const std::size_t value_bytes = xrtest::count_value_bytes(desc);
         const Mem keys_in(c.buffer(bytes, keys.data())), keys_out(c.buffer(bytes));
-        const Mem values_in(c.buffer(bytes, index.data())), values_out(c.buffer(bytes));
+        const Mem values_in(c.buffer(value_bytes, values.data())),
+            values_out(c.buffer(value_bytes));
         const Mem scratch(c.buffer(sort.scratch_size())), count(c.buffer(words.size() * 4));
         const xr::opencl::SortBuffers b{keys_in, keys_out, values_in, values_out, scratch};
         sort.enqueue_scratch_init(c.queue, scratch);
@@ -285,7 +287,8 @@ TEST_CASE("one Sort sorts every count up to its own: given on the host or read b
             sort.enqueue(c.queue, counts[i], b);
           }
           const std::uint64_t sorted = std::min(counts[i], xrtest::kCountCapacity);
-          std::vector<std::uint32_t> got_keys(sorted), got_values(desc.pairs ? sorted : 0);
+          std::vector<std::uint32_t> got_keys(sorted),
+              got_values(sorted * xr::value_bytes(desc.values) / 4);
           for (auto [from, to] : {std::pair{&keys_out, &got_keys}, {&values_out, &got_values}})
             if (!to->empty())  // OpenCL reads no empty range
               REQUIRE(clEnqueueReadBuffer(c.queue, *from, CL_TRUE, 0, to->size() * 4, to->data(), 0,
@@ -296,8 +299,8 @@ TEST_CASE("one Sort sorts every count up to its own: given on the host or read b
       }
   // A count past the Sort's and a count off its word are refused, before anything is enqueued.
   const xr::opencl::Sort sort(context, xrtest::count_descs("")[0]);
-  const Mem keys_in(c.buffer(bytes)), keys_out(c.buffer(bytes)), values_in(c.buffer(bytes));
-  const Mem values_out(c.buffer(bytes)), scratch(c.buffer(sort.scratch_size()));
+  const Mem keys_in(c.buffer(bytes)), keys_out(c.buffer(bytes)), values_in(c.buffer(2 * bytes));
+  const Mem values_out(c.buffer(2 * bytes)), scratch(c.buffer(sort.scratch_size()));
   const Mem count(c.buffer(16));
   const xr::opencl::SortBuffers b{keys_in, keys_out, values_in, values_out, scratch};
   CHECK_THAT(refusal([&] { sort.enqueue(c.queue, xrtest::kCountCapacity + 1, b); }),
@@ -317,8 +320,8 @@ TEST_CASE("a Sort's calls of any count allocate nothing on the host once warm", 
   const xr::opencl::Context context(c.context, c.device);
   const xr::opencl::Sort sort(context, xrtest::count_descs("")[0]);
   const std::size_t bytes = xrtest::kCountCapacity * 4;
-  const Mem keys_in(c.buffer(bytes)), keys_out(c.buffer(bytes)), values_in(c.buffer(bytes));
-  const Mem values_out(c.buffer(bytes)), scratch(c.buffer(sort.scratch_size()));
+  const Mem keys_in(c.buffer(bytes)), keys_out(c.buffer(bytes)), values_in(c.buffer(2 * bytes));
+  const Mem values_out(c.buffer(2 * bytes)), scratch(c.buffer(sort.scratch_size()));
   const std::uint32_t word = 3841;
   const Mem count(c.buffer(4, &word));
   const xr::opencl::SortBuffers b{keys_in, keys_out, values_in, values_out, scratch};
@@ -350,8 +353,9 @@ TEST_CASE("the OpenCL sort refuses misused buffers, then sorts right", "[library
     keys[i] = static_cast<std::uint32_t>(random());
     index[i] = static_cast<std::uint32_t>(i);
   }
-  const xr::opencl::Sort sort(context,
-                              {.dtype = xr::DType::u32, .count = n, .bits = {0, 8}, .pairs = true});
+  const xr::opencl::Sort sort(
+      context,
+      {.dtype = xr::DType::u32, .count = n, .bits = {0, 8}, .values = xr::SortValues::u32});
   const Mem keys_in(c.buffer(bytes, keys.data())), keys_out(c.buffer(bytes));
   const Mem values_in(c.buffer(bytes, index.data())), values_out(c.buffer(bytes));
   const Mem scratch(c.buffer(sort.scratch_size()));

@@ -460,7 +460,8 @@ TEST_CASE("a sort of float keys with u32 values, as a splat renderer sorts depth
   CHECK(category_of([&] {
           xr::vulkan::Sort s(context, {.dtype = xr::DType::u32, .count = 10, .bits = {0, 33}});
         }) == xr::ErrorCategory::usage);
-  const xr::vulkan::Sort sort(context, {.dtype = xr::DType::f32, .count = n, .pairs = true});
+  const xr::vulkan::Sort sort(context,
+                              {.dtype = xr::DType::f32, .count = n, .values = xr::SortValues::u32});
   CHECK(sort.variant() == "radix/onesweep");
   CHECK(sort.diagnostics().ranking() ==
         "subgroup ballots");  // lavapipe has every subgroup operation
@@ -469,7 +470,8 @@ TEST_CASE("a sort of float keys with u32 values, as a splat renderer sorts depth
     setenv("XR_VK_SORT_RANKING", "counting", 1);
     setenv("XR_VK_SORT_TILE", "256x4", 1);
     const xr::vulkan::Context knobbed(d.info());
-    const xr::vulkan::Sort same(knobbed, {.dtype = xr::DType::f32, .count = n, .pairs = true});
+    const xr::vulkan::Sort same(
+        knobbed, {.dtype = xr::DType::f32, .count = n, .values = xr::SortValues::u32});
     unsetenv("XR_VK_SORT_RANKING");
     unsetenv("XR_VK_SORT_TILE");
     CHECK(same.diagnostics().ranking() == "subgroup ballots");
@@ -523,7 +525,8 @@ TEST_CASE("one Sort sorts every count up to its own: given on the host or read o
   const VkDeviceSize align = context.operand_alignment();
   const VkDeviceSize bytes = xrtest::kCountCapacity * 4;
   const auto keys_in = d.buffer(bytes, false), keys_out = d.buffer(bytes, false);
-  const auto values_in = d.buffer(bytes, false), values_out = d.buffer(bytes, false);
+  // Room for u64 values.
+  const auto values_in = d.buffer(2 * bytes, false), values_out = d.buffer(2 * bytes, false);
   using S = vk::PipelineStageFlagBits;
   using A = vk::AccessFlagBits;
   for (const std::string& variant : context.variants(xr::Primitive::sort, xr::DType::f32))
@@ -533,25 +536,26 @@ TEST_CASE("one Sort sorts every count up to its own: given on the host or read o
         const xr::vulkan::Sort sort(context, desc);
         const std::vector<std::uint64_t> counts = xrtest::counts_to_sort(on_device);
         const std::vector<std::uint32_t> keys = xrtest::count_keys(desc.dtype);
-        std::vector<std::uint32_t> index(keys.size());
-        std::iota(index.begin(), index.end(), 0u);
+        const std::vector<std::uint32_t> values = xrtest::count_values(desc);
+        const VkDeviceSize value_bytes = xrtest::count_value_bytes(desc);
         const auto scratch = d.buffer(sort.scratch_size(), false);
         const auto count_words = d.buffer(counts.size() * align, false);
         // The inputs, the counts at their offsets, then each call's keys and values.
-        const VkDeviceSize outputs = 2 * bytes + counts.size() * align;
-        const auto host = d.buffer(outputs + counts.size() * 2 * bytes, true);
+        const VkDeviceSize inputs = bytes + value_bytes;
+        const VkDeviceSize outputs = inputs + counts.size() * align;
+        const auto host = d.buffer(outputs + counts.size() * inputs, true);
         auto* const mapped = static_cast<char*>(host.mapped);
         std::memcpy(mapped, keys.data(), bytes);
-        std::memcpy(mapped + bytes, index.data(), bytes);
+        std::memcpy(mapped + bytes, values.data(), values.size() * 4);
         for (std::size_t i = 0; i < counts.size(); ++i) {
           const auto word = static_cast<std::uint32_t>(counts[i]);
-          std::memcpy(mapped + 2 * bytes + i * align, &word, 4);
+          std::memcpy(mapped + inputs + i * align, &word, 4);
         }
         d.run([&](const vk::raii::CommandBuffer& cmd) {
           cmd.copyBuffer(*host.buffer, *keys_in.buffer, vk::BufferCopy(0, 0, bytes));
-          cmd.copyBuffer(*host.buffer, *values_in.buffer, vk::BufferCopy(bytes, 0, bytes));
+          cmd.copyBuffer(*host.buffer, *values_in.buffer, vk::BufferCopy(bytes, 0, value_bytes));
           cmd.copyBuffer(*host.buffer, *count_words.buffer,
-                         vk::BufferCopy(2 * bytes, 0, counts.size() * align));
+                         vk::BufferCopy(inputs, 0, counts.size() * align));
           sort.record_scratch_init(*cmd, *scratch.buffer);
           for (std::size_t i = 0; i < counts.size(); ++i) {
             barrier(cmd, S::eTransfer | S::eComputeShader, A::eTransferWrite | A::eShaderWrite,
@@ -566,19 +570,21 @@ TEST_CASE("one Sort sorts every count up to its own: given on the host or read o
             else
               sort.record(*cmd, counts[i], ops[0], ops[1], ops[2], ops[3], ops[4]);
             barrier(cmd, S::eComputeShader, A::eShaderWrite, S::eTransfer, A::eTransferRead);
-            const VkDeviceSize at = outputs + i * 2 * bytes;
+            const VkDeviceSize at = outputs + i * inputs;
             cmd.copyBuffer(*keys_out.buffer, *host.buffer, vk::BufferCopy(0, at, bytes));
-            cmd.copyBuffer(*values_out.buffer, *host.buffer, vk::BufferCopy(0, at + bytes, bytes));
+            cmd.copyBuffer(*values_out.buffer, *host.buffer,
+                           vk::BufferCopy(0, at + bytes, value_bytes));
           }
           barrier(cmd, S::eTransfer, A::eTransferWrite, S::eHost, A::eHostRead);
         });
         for (std::size_t i = 0; i < counts.size(); ++i) {
           const std::uint64_t sorted = std::min(counts[i], xrtest::kCountCapacity);
           CAPTURE(counts[i]);
-          std::vector<std::uint32_t> got_keys(sorted), got_values(desc.pairs ? sorted : 0);
-          const char* at = mapped + outputs + i * 2 * bytes;
+          const std::size_t words = sorted * xr::value_bytes(desc.values) / 4;
+          std::vector<std::uint32_t> got_keys(sorted), got_values(words);
+          const char* at = mapped + outputs + i * inputs;
           if (sorted) std::memcpy(got_keys.data(), at, sorted * 4);  // no null pointer to memcpy
-          if (!got_values.empty()) std::memcpy(got_values.data(), at + bytes, sorted * 4);
+          if (words) std::memcpy(got_values.data(), at + bytes, words * 4);
           xrtest::check_count_sort(desc, keys, sorted, got_keys, got_values);
         }
       }
@@ -614,7 +620,7 @@ TEST_CASE("a Sort's calls of any count allocate nothing on the host once warm", 
   const xr::vulkan::Sort sort(context, xrtest::count_descs("")[0]);
   const VkDeviceSize bytes = xrtest::kCountCapacity * 4;
   const auto keys_in = d.buffer(bytes, false), keys_out = d.buffer(bytes, false);
-  const auto values_in = d.buffer(bytes, false), values_out = d.buffer(bytes, false);
+  const auto values_in = d.buffer(2 * bytes, false), values_out = d.buffer(2 * bytes, false);
   const auto scratch = d.buffer(sort.scratch_size(), false);
   const auto count_word = d.buffer(4, false);
   using S = vk::PipelineStageFlagBits;
@@ -659,8 +665,9 @@ TEST_CASE("the Vulkan sort refuses misused operands, then sorts right", "[librar
     keys[i] = static_cast<std::uint32_t>(i * 2654435761u);
     index[i] = static_cast<std::uint32_t>(i);
   }
-  const xr::vulkan::Sort sort(context,
-                              {.dtype = xr::DType::u32, .count = n, .bits = {0, 8}, .pairs = true});
+  const xr::vulkan::Sort sort(
+      context,
+      {.dtype = xr::DType::u32, .count = n, .bits = {0, 8}, .values = xr::SortValues::u32});
   const auto keys_in = d.buffer(bytes, false), keys_out = d.buffer(bytes, false);
   const auto values_in = d.buffer(bytes, false), values_out = d.buffer(bytes, false);
   const auto scratch = d.buffer(sort.scratch_size(), false);

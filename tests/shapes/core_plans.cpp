@@ -316,10 +316,12 @@ TEST_CASE("the bitonic plan: the tile sort, the network's steps, the gather over
   options.bitonic = {512, 8};
   const std::uint64_t tile = options.bitonic.keys();
   for (const DType t : {DType::f16, DType::f32, DType::i64})
-    for (const bool pairs : {false, true})
+    for (const xr::SortValues values : xr::kAllSortValues)
       for (const std::uint64_t n : {std::uint64_t{1}, std::uint64_t{1000}, tile, 5 * tile + 3}) {
+        const bool pairs = values != xr::SortValues::none;
         const xr::BitRange bits{2, static_cast<std::uint32_t>(8 * xr::size_of(t))};
-        const auto plan = xr::plan_sort_call(xr::sort::Family::bitonic, n, t, pairs, bits, options);
+        const auto plan =
+            xr::plan_sort_call(xr::sort::Family::bitonic, n, t, values, bits, options);
         const auto& first = plan.passes.front();
         // The options' tile, or below one tile the least number of its items that holds n.
         const std::uint64_t planned = std::uint64_t{first.threads} * first.items;
@@ -342,13 +344,13 @@ TEST_CASE("the bitonic plan: the tile sort, the network's steps, the gather over
                                 : sort::Stage::bitonic_merge));
           CHECK(p.args.stage == step.stage);
           CHECK(p.args.stride == step.stride);
-          CHECK_FALSE(p.moves_values);
+          CHECK(p.values == xr::SortValues::none);
           if (p.stage == sort::Stage::bitonic_global)  // one pair an invocation
             CHECK(p.groups * p.threads >= network.padded / 2);
         }
         const auto& gather = plan.passes.back();
         CHECK(gather.stage == sort::Stage::bitonic_gather);
-        CHECK(gather.moves_values == pairs);
+        CHECK(gather.values == values);
         CHECK(gather.groups * gather.threads >= n);
         CHECK(gather.bindings[1] == sort::Operand::keys_out);
         CHECK((gather.bindings[3] == sort::Operand::values_out) == pairs);
@@ -366,14 +368,14 @@ TEST_CASE("the bitonic plan: the tile sort, the network's steps, the gather over
       }
   xr::sort::ScheduleOptions uneven;
   uneven.bitonic = {384, 8};
-  CHECK_THROWS(
-      xr::plan_sort_call(xr::sort::Family::bitonic, 100, DType::u32, false, {0, 32}, uneven));
-  CHECK_THROWS(
-      xr::plan_sort_call(xr::sort::Family::bitonic, 0, DType::u32, false, {0, 32}, options));
+  CHECK_THROWS(xr::plan_sort_call(xr::sort::Family::bitonic, 100, DType::u32, xr::SortValues::none,
+                                  {0, 32}, uneven));
+  CHECK_THROWS(xr::plan_sort_call(xr::sort::Family::bitonic, 0, DType::u32, xr::SortValues::none,
+                                  {0, 32}, options));
   CHECK_THROWS(xr::plan_sort_call(xr::sort::Family::bitonic, xr::kBitonicPlanMaxKeys + 1,
-                                  DType::u32, false, {0, 32}, options));
-  CHECK_THROWS(
-      xr::plan_sort_call(xr::sort::Family::bitonic, 100, DType::u32, false, {4, 4}, options));
+                                  DType::u32, xr::SortValues::none, {0, 32}, options));
+  CHECK_THROWS(xr::plan_sort_call(xr::sort::Family::bitonic, 100, DType::u32, xr::SortValues::none,
+                                  {4, 4}, options));
 }
 
 TEST_CASE("the radix plans past 2^31 and 2^32 keys: n's two words, no tile past its indices",
@@ -390,9 +392,10 @@ TEST_CASE("the radix plans past 2^31 and 2^32 keys: n's two words, no tile past 
     for (const xr::sort::Family family :
          {xr::sort::Family::onesweep, xr::sort::Family::reduce_then_scan}) {
       if (needs_wide)
-        CHECK_THROWS(xr::plan_sort_call(family, n, DType::u32, true, {0, 32}, narrow));
-      const xr::sort::Schedule plan =
-          xr::plan_sort_call(family, n, DType::u32, true, {0, 32}, needs_wide ? wide : narrow);
+        CHECK_THROWS(
+            xr::plan_sort_call(family, n, DType::u32, xr::SortValues::u32, {0, 32}, narrow));
+      const xr::sort::Schedule plan = xr::plan_sort_call(family, n, DType::u32, xr::SortValues::u32,
+                                                         {0, 32}, needs_wide ? wide : narrow);
       for (const xr::sort::Pass& p : plan.passes) {
         CHECK(((std::uint64_t{p.args.n_high} << 32) | p.args.n) == n);
         // A portion's or block's tiles start below n; in the narrow form the first tile past n
@@ -405,9 +408,9 @@ TEST_CASE("the radix plans past 2^31 and 2^32 keys: n's two words, no tile past 
     }
   }
   CHECK_THROWS(xr::plan_sort_call(xr::sort::Family::onesweep, xr::kSortWideMaxKeys + 1, DType::u32,
-                                  false, {0, 32}, wide));
-  CHECK_THROWS(
-      xr::plan_sort_call(xr::sort::Family::bitonic, 1000, DType::u32, false, {0, 32}, wide));
+                                  xr::SortValues::none, {0, 32}, wide));
+  CHECK_THROWS(xr::plan_sort_call(xr::sort::Family::bitonic, 1000, DType::u32, xr::SortValues::none,
+                                  {0, 32}, wide));
 }
 
 TEST_CASE("the wide form: every count two words, the rest of the layout as the narrow one",
@@ -420,8 +423,10 @@ TEST_CASE("the wide form: every count two words, the rest of the layout as the n
   const std::uint64_t n = 100003;
   for (const xr::sort::Family family :
        {xr::sort::Family::onesweep, xr::sort::Family::reduce_then_scan}) {
-    const xr::sort::Schedule a = xr::plan_sort_call(family, n, DType::u32, true, {0, 32}, narrow);
-    const xr::sort::Schedule b = xr::plan_sort_call(family, n, DType::u32, true, {0, 32}, wide);
+    const xr::sort::Schedule a =
+        xr::plan_sort_call(family, n, DType::u32, xr::SortValues::u32, {0, 32}, narrow);
+    const xr::sort::Schedule b =
+        xr::plan_sort_call(family, n, DType::u32, xr::SortValues::u32, {0, 32}, wide);
     REQUIRE(a.passes.size() == b.passes.size());
     CHECK(a.words_at == b.words_at);
     CHECK(b.scratch_bytes > a.scratch_bytes);
@@ -454,14 +459,30 @@ TEST_CASE("a call of any count up to the layout's capacity, given or counted", "
         xr::sort::Family::bitonic}) {
     CAPTURE(static_cast<int>(family));
     const xr::sort::Schedule full =
-        xr::plan_sort_call(family, capacity, DType::u32, true, {0, 32}, options);
+        xr::plan_sort_call(family, capacity, DType::u32, xr::SortValues::u32, {0, 32}, options);
     CHECK(full.capacity == capacity);
+    if (family != xr::sort::Family::bitonic) {
+      // u64 values' alternates take 8 bytes a key, u32 values' 4; the passes that move values
+      // take their width's module.
+      const xr::sort::Schedule wide_values =
+          xr::plan_sort_call(family, capacity, DType::u32, xr::SortValues::u64, {0, 32}, options);
+      CHECK(full.words_at - full.alternate_values_at == (capacity * 4 + 255) / 256 * 256);
+      CHECK(wide_values.words_at - wide_values.alternate_values_at ==
+            (capacity * 8 + 255) / 256 * 256);
+      int moving = 0;
+      for (const xr::sort::Pass& p : wide_values.passes)
+        if (p.values != xr::SortValues::none) {
+          CHECK(p.values == xr::SortValues::u64);
+          ++moving;
+        }
+      CHECK(moving == 4);  // one a digit pass
+    }
     xr::sort::Schedule call;
     for (const std::uint64_t n : {std::uint64_t{1}, std::uint64_t{2047}, std::uint64_t{2048},
                                   std::uint64_t{5000}, capacity - 1}) {
       CAPTURE(n);
-      xr::plan_sort_call(call, family, {.n = n, .capacity = capacity}, DType::u32, true, {0, 32},
-                         options);
+      xr::plan_sort_call(call, family, {.n = n, .capacity = capacity}, DType::u32,
+                         xr::SortValues::u32, {0, 32}, options);
       CHECK(call.scratch_bytes == full.scratch_bytes);
       CHECK(call.words_at == full.words_at);
       CHECK(call.alternate_values_at == full.alternate_values_at);
@@ -482,7 +503,8 @@ TEST_CASE("a call of any count up to the layout's capacity, given or counted", "
       xr::sort::ScheduleOptions counted_options = options;
       counted_options.device_grids = device_grids;
       xr::sort::Schedule counted = full;
-      xr::plan_counted_call(counted, "radix/x", family, DType::u32, true, {0, 32}, counted_options);
+      xr::plan_counted_call(counted, "radix/x", family, DType::u32, xr::SortValues::u32, {0, 32},
+                            counted_options);
       CHECK(counted.scratch_bytes == full.scratch_bytes);
       std::size_t grids = 0, indirect = 0;
       for (const xr::sort::Pass& p : counted.passes) {
@@ -498,12 +520,12 @@ TEST_CASE("a call of any count up to the layout's capacity, given or counted", "
   }
   // Past one onesweep launch a digit the count stays on the host; no call past its capacity.
   xr::sort::Schedule big = xr::plan_sort_call(xr::sort::Family::onesweep, std::uint64_t{1} << 31,
-                                              DType::u32, false, {0, 32}, options);
+                                              DType::u32, xr::SortValues::none, {0, 32}, options);
   CHECK_THROWS_WITH(xr::plan_counted_call(big, "radix/onesweep", xr::sort::Family::onesweep,
-                                          DType::u32, false, {0, 32}, options),
+                                          DType::u32, xr::SortValues::none, {0, 32}, options),
                     Catch::Contains("radix/onesweep takes a count on the device for at most"));
   xr::sort::Schedule call;
   CHECK_THROWS(xr::plan_sort_call(call, xr::sort::Family::onesweep,
-                                  {.n = capacity + 1, .capacity = capacity}, DType::u32, false,
-                                  {0, 32}, options));
+                                  {.n = capacity + 1, .capacity = capacity}, DType::u32,
+                                  xr::SortValues::none, {0, 32}, options));
 }

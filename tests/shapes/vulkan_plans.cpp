@@ -150,12 +150,12 @@ TEST_CASE("Vulkan bitonic/smem runs core's bitonic plan in a tile the device hol
   const std::uint64_t n = 100000;
   for (const std::uint32_t shared : {49152u, 16384u})
     for (const xr::DType t : {xr::DType::f16, xr::DType::u32, xr::DType::f64})
-      for (const bool pairs : {false, true}) {
+      for (const xr::SortValues values : xr::kAllSortValues) {
         device.limits.maxComputeSharedMemorySize = shared;
         const sort::Plan d =
             sort_dispatches(spec, device, n, t, xr::SortOrder::descending,
-                            {0, std::uint32_t(8 * xr::size_of(t))}, pairs, kPatient);
-        CAPTURE(shared, std::string(xr::to_string(t)), pairs);
+                            {0, std::uint32_t(8 * xr::size_of(t))}, values, kPatient);
+        CAPTURE(shared, std::string(xr::to_string(t)), std::string(xr::to_string(values)));
         const std::uint64_t item_bytes = xr::bitonic_item_bytes(t);
         // CUDA's 512 x 8 (512 x 4 for 64-bit keys), items halved until shared memory holds them.
         const std::uint32_t items = (item_bytes == 8 ? 8u : 4u) / (shared == 16384 ? 2 : 1);
@@ -175,14 +175,17 @@ TEST_CASE("Vulkan bitonic/smem runs core's bitonic plan in a tile the device hol
           CHECK(d.passes[i].items == plan.passes[i].items);
           CHECK(std::uint64_t{d.passes[i].grid.x} * d.passes[i].grid.y >= plan.passes[i].groups);
         }
-        CHECK(d.passes.back().module == "sort_bitonic_gather" + width + (pairs ? ".pairs" : ""));
+        const std::string form = values == xr::SortValues::u64   ? ".pairs64"
+                                 : values == xr::SortValues::u32 ? ".pairs"
+                                                                 : "";
+        CHECK(d.passes.back().module == "sort_bitonic_gather" + width + form);
         CHECK(plan.items_bytes == std::bit_ceil(n) * item_bytes);
       }
   device.limits.maxStorageBufferRange = 1u << 20;  // 2^17 items of 8 bytes take all of it
   CHECK_NOTHROW(sort_dispatches(spec, device, 1u << 17, xr::DType::u32, xr::SortOrder::ascending,
-                                {0, 32}, false, kPatient));
+                                {0, 32}, xr::SortValues::none, kPatient));
   CHECK_THROWS(sort_dispatches(spec, device, (1u << 17) + 1, xr::DType::u32,
-                               xr::SortOrder::ascending, {0, 32}, false, kPatient));
+                               xr::SortOrder::ascending, {0, 32}, xr::SortValues::none, kPatient));
 }
 
 namespace {
@@ -232,14 +235,14 @@ TEST_CASE("Vulkan radix sorts rank by ballots where the device has them, by coun
                           Way{&ballots, &forced, sort::Ranking::counting}})
       for (const std::uint32_t shared : {49152u, 16384u})
         for (const xr::DType t : {xr::DType::u32, xr::DType::u64})
-          for (const bool pairs : {false, true}) {
+          for (const xr::SortValues values : xr::kAllSortValues) {
             DeviceFacts facts = *way.facts;
             facts.limits.maxComputeSharedMemorySize = shared;
             const std::uint32_t bits = 8 * xr::size_of(t);
             const sort::Plan d =
                 sort_dispatches(*find_sort(id), facts, 100000, t, xr::SortOrder::ascending,
-                                {0, bits}, pairs, *way.knobs);
-            CAPTURE(id, shared, std::string(xr::to_string(t)), pairs);
+                                {0, bits}, values, *way.knobs);
+            CAPTURE(id, shared, std::string(xr::to_string(t)), std::string(xr::to_string(values)));
             CHECK(d.ranking == way.expected);
             const bool counting = way.expected == sort::Ranking::counting;
             int ranking_passes = 0;
@@ -285,6 +288,7 @@ TEST_CASE("Vulkan sort modules declare subgroup operations only where ranking by
       ++other_modules;
     }
   }
-  CHECK(ballot_modules == 24);  // 2 passes x 3 widths x keys and pairs x bound and by address
+  // 2 passes x 3 widths x keys, u32 and u64 pairs x bound and by address.
+  CHECK(ballot_modules == 36);
   CHECK(other_modules > ballot_modules);
 }

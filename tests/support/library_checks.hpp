@@ -33,16 +33,33 @@ inline std::string refusal(const std::function<void()>& f) {
   return {};
 }
 
+// The values the tests sort as 32-bit words: each key's input position, or for u64 values the
+// position in the low word and its complement in the high one (so that a lost or swapped half
+// shows).
+inline std::vector<std::uint32_t> position_words(const std::vector<std::uint32_t>& positions,
+                                                 xr::SortValues values) {
+  if (values != xr::SortValues::u64) return positions;
+  std::vector<std::uint32_t> words;
+  words.reserve(2 * positions.size());
+  for (const std::uint32_t p : positions) {
+    words.push_back(p);
+    words.push_back(~p);
+  }
+  return words;
+}
+
 // The keys read back are `keys` in the stable order `less` gives them, and (for pairs: a null
-// `got_values` checks the keys alone) the values read back their input positions in that order.
+// `got_values` checks the keys alone) the values read back, as words, their input positions in
+// that order (position_words of `values`).
 template <class Key, class Less>
 void check_stable_order(const std::vector<Key>& keys, const std::vector<Key>& got_keys,
-                        const std::vector<std::uint32_t>* got_values, Less less) {
+                        const std::vector<std::uint32_t>* got_values, Less less,
+                        xr::SortValues values = xr::SortValues::u32) {
   std::vector<std::uint32_t> order(keys.size());
   std::iota(order.begin(), order.end(), 0u);
   std::stable_sort(order.begin(), order.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return less(keys[a], keys[b]); });
-  if (got_values) CHECK(*got_values == order);
+  if (got_values) CHECK(*got_values == position_words(order, values));
   std::size_t keys_wrong = 0;
   for (std::size_t j = 0; j < keys.size(); ++j) keys_wrong += got_keys[j] != keys[order[j]];
   CHECK(keys_wrong == 0);
@@ -63,15 +80,20 @@ template <class Before, class Made>
 void check_scratch_before_sort(Before before, Made made) {
   using xr::DType;
   const std::vector<xr::SortDesc> descs = {
-      {.dtype = DType::f32, .count = 100'003, .pairs = true},
+      {.dtype = DType::f32, .count = 100'003, .values = xr::SortValues::u32},
+      {.dtype = DType::i32, .count = 100'003, .values = xr::SortValues::u64},
       {.dtype = DType::u64, .count = 70'001, .order = xr::SortOrder::descending, .bits = {3, 61}},
       {.dtype = DType::i64, .count = 1000},
       {.dtype = DType::u32, .count = 0},
       {.dtype = DType::i32, .count = 1u << 20, .variant = "radix/reduce-then-scan"},
-      {.dtype = DType::f32, .count = 5000, .pairs = true, .variant = "bitonic/smem"},
+      {.dtype = DType::f32,
+       .count = 5000,
+       .values = xr::SortValues::u32,
+       .variant = "bitonic/smem"},
   };
   for (const xr::SortDesc& desc : descs) {
-    CAPTURE(std::string(xr::to_string(desc.dtype)), desc.count, desc.pairs, desc.variant);
+    CAPTURE(std::string(xr::to_string(desc.dtype)), desc.count,
+            std::string(xr::to_string(desc.values)), desc.variant);
     const auto asked = before(desc);
     CHECK(asked == made(desc));
     CHECK(asked >= 16);
@@ -92,10 +114,13 @@ inline std::vector<std::uint64_t> counts_to_sort(bool on_device) {
   if (on_device) counts.push_back(kCountCapacity + 1);
   return counts;
 }
-// The descs of the count tests: float depths with values, ascending; u32 keys descending over
-// bits 0:20 alone.
+// The descs of the count tests: float depths with u64 values (a renderer's depths and indices),
+// ascending; u32 keys descending over bits 0:20 alone.
 inline std::vector<xr::SortDesc> count_descs(const std::string& variant) {
-  return {{.dtype = xr::DType::f32, .count = kCountCapacity, .pairs = true, .variant = variant},
+  return {{.dtype = xr::DType::f32,
+           .count = kCountCapacity,
+           .values = xr::SortValues::u64,
+           .variant = variant},
           {.dtype = xr::DType::u32,
            .count = kCountCapacity,
            .order = xr::SortOrder::descending,
@@ -115,16 +140,30 @@ inline std::vector<std::uint32_t> count_keys(xr::DType t) {
   }
   return keys;
 }
+// Bytes of the count tests' values: kCountCapacity of desc's (keys alone: as many as of u32
+// values, bound but never read).
+inline std::size_t count_value_bytes(const xr::SortDesc& desc) {
+  return kCountCapacity * std::max<std::size_t>(xr::value_bytes(desc.values), 4);
+}
+// The count tests' values as words: each key's input position (position_words).
+inline std::vector<std::uint32_t> count_values(const xr::SortDesc& desc) {
+  std::vector<std::uint32_t> positions(kCountCapacity);
+  std::iota(positions.begin(), positions.end(), 0u);
+  return position_words(positions, desc.values);
+}
 // The first `count` keys sorted as `desc` orders them: `got_keys` and, for pairs, `got_values`
-// (the input positions) in the stable order.
+// (the input positions, as words: position_words) in the stable order.
 inline void check_count_sort(const xr::SortDesc& desc, const std::vector<std::uint32_t>& keys,
                              std::uint64_t count, const std::vector<std::uint32_t>& got_keys,
                              const std::vector<std::uint32_t>& got_values) {
   const std::vector<std::uint32_t> first(keys.begin(), keys.begin() + count);
-  if (desc.pairs) {  // float depths, ascending
-    check_stable_order(first, got_keys, &got_values, [](std::uint32_t a, std::uint32_t b) {
-      return std::bit_cast<float>(a) < std::bit_cast<float>(b);
-    });
+  if (desc.pairs()) {  // float depths, ascending
+    check_stable_order(
+        first, got_keys, &got_values,
+        [](std::uint32_t a, std::uint32_t b) {
+          return std::bit_cast<float>(a) < std::bit_cast<float>(b);
+        },
+        desc.values);
     return;
   }
   REQUIRE(desc.dtype == xr::DType::u32);  // u32 keys descending over bits 0 to desc.bits.end

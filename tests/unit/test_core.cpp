@@ -139,9 +139,14 @@ TEST_CASE("primitives and scan kinds: names, operations, bytes", "[unit][catalog
   CHECK(xr::to_string(xr::BitRange{}, xr::DType::f16) == "0:16");
   xr::Operation pairs{.primitive = xr::Primitive::sort};
   pairs.order = xr::SortOrder::descending;
-  pairs.pairs = true;
+  pairs.values = xr::SortValues::u32;
   pairs.bits = {0, 8};
   CHECK(pairs.describe() == "desc sort of pairs, bits 0:8");
+  pairs.values = xr::SortValues::u64;
+  CHECK(pairs.describe() == "desc sort of pairs, u64 values, bits 0:8");
+  for (const xr::SortValues v : xr::kAllSortValues)
+    CHECK(xr::parse_sort_values(xr::to_string(v)) == v);
+  CHECK_FALSE(xr::parse_sort_values("u16").has_value());
   CHECK_FALSE(xr::parse_scan_kind("Inclusive").has_value());
   CHECK(xr::Operation{xr::Primitive::reduce, xr::Op::min}.describe() == "min");
   CHECK(xr::Operation{xr::Primitive::scan, xr::Op::sum, xr::ScanKind::exclusive}.describe() ==
@@ -149,14 +154,17 @@ TEST_CASE("primitives and scan kinds: names, operations, bytes", "[unit][catalog
   CHECK(xr::bytes_moved({.primitive = xr::Primitive::reduce}, 10, xr::DType::u32) == 40.0);
   CHECK(xr::bytes_moved({.primitive = xr::Primitive::scan}, 10, xr::DType::u32) == 80.0);
   // A radix sort's bound: keys read once, then read and written per 8-bit digit (36 bytes per
-  // u32 key), u32 values read and written per digit (68 per pair); a bit range has fewer digits.
+  // u32 key), values read and written per digit (68 per pair of u32, 100 with a u64 value); a bit
+  // range has fewer digits.
   xr::Operation sort{.primitive = xr::Primitive::sort};
   CHECK(xr::bytes_moved(sort, 10, xr::DType::u32) == 360.0);
   CHECK(xr::bytes_moved(sort, 10, xr::DType::u64) == 10 * 8 * 17.0);
   CHECK(xr::bytes_moved(sort, 10, xr::DType::f16) == 10 * 2 * 5.0);
-  sort.pairs = true;
+  sort.values = xr::SortValues::u32;
   CHECK(xr::bytes_moved(sort, 10, xr::DType::u32) == 680.0);
-  sort.pairs = false;
+  sort.values = xr::SortValues::u64;
+  CHECK(xr::bytes_moved(sort, 10, xr::DType::u32) == 1000.0);
+  sort.values = xr::SortValues::none;
   sort.bits = {0, 16};
   CHECK(xr::bytes_moved(sort, 10, xr::DType::u32) == 10 * 4 * 5.0);
   sort.bits = {3, 12};  // 9 bits: two digits

@@ -34,10 +34,14 @@ TEST_CASE("a sort request is checked where it is made", "[unit][sort]") {
                                    .count = 100,
                                    .order = SortOrder::descending,
                                    .bits = {4, 20},
-                                   .pairs = true,
+                                   .values = xr::SortValues::u32,
                                    .variant = "cpu/std-sort"});
     CHECK(make(*keys, *out, nullptr, nullptr).desc().bits == xr::BitRange{0, 32});
-    CHECK_FALSE(make(*keys, *out, nullptr, nullptr).desc().pairs);
+    CHECK_FALSE(make(*keys, *out, nullptr, nullptr).desc().pairs());
+    auto wide_values = backend->allocate(DType::u64, 100);
+    auto wide_sorted = backend->allocate(DType::u64, 100);
+    CHECK(make(*keys, *out, wide_values.get(), wide_sorted.get()).desc().values ==
+          xr::SortValues::u64);
   }
   SECTION("each precondition refused with its own line") {
     require_error([&] { make(*keys, *keys, nullptr, nullptr); }, ErrorCategory::usage,
@@ -51,9 +55,12 @@ TEST_CASE("a sort request is checked where it is made", "[unit][sort]") {
     require_error([&] { make(*keys, *out, values.get(), nullptr); }, ErrorCategory::usage,
                   "needs both the values and their output");
     require_error([&] { make(*keys, *out, values.get(), values.get()); }, ErrorCategory::usage,
-                  "distinct u32 arrays");
+                  "distinct arrays of the keys' size, both u32 or both u64");
     require_error([&] { make(*keys, *out, keys.get(), sorted_values.get()); }, ErrorCategory::usage,
-                  "distinct u32 arrays");
+                  "both u32 or both u64");
+    auto wide_out = backend->allocate(DType::u64, 100);
+    require_error([&] { make(*keys, *out, values.get(), wide_out.get()); }, ErrorCategory::usage,
+                  "both u32 or both u64");
     require_error(
         [&] {
           make(*keys, *out, nullptr, nullptr, {30, 33});

@@ -108,8 +108,9 @@ TEST_CASE("Vulkan's sort dispatches take core's window, mode and smallest subgro
   xr::vulkan::sort::Knobs knobs;
   knobs.polls = 64;
   knobs.force_counting = true;
-  const xr::vulkan::sort::Plan d = xr::vulkan::sort_dispatches(
-      spec, f, 100000, xr::DType::i64, xr::SortOrder::descending, {0, 64}, true, knobs);
+  const xr::vulkan::sort::Plan d =
+      xr::vulkan::sort_dispatches(spec, f, 100000, xr::DType::i64, xr::SortOrder::descending,
+                                  {0, 64}, xr::SortValues::u64, knobs);
   REQUIRE_FALSE(d.passes.empty());
   for (const xr::vulkan::sort::Dispatch& p : d.passes) {
     CAPTURE(p.module);
@@ -117,7 +118,7 @@ TEST_CASE("Vulkan's sort dispatches take core's window, mode and smallest subgro
     CHECK(p.sort_mode == 5);  // signed, descending
     CHECK(p.min_subgroup == 8);
   }
-  CHECK(d.passes.back().module == "sort_onesweep.k64.pairs.count");
+  CHECK(d.passes.back().module == "sort_onesweep.k64.pairs64.count");
   CHECK(d.passes.back().workgroup == 256);
   CHECK(d.passes.back().items == 8);
 }
@@ -179,8 +180,9 @@ TEST_CASE("OpenCL's digit and bitonic tiles on pocl and a GPU", "[unit][sort][op
 TEST_CASE("OpenCL's onesweep builds with core's window and mode", "[unit][sort][opencl]") {
   const auto gpu = opencl_device("gpu", true, 49152, 1024, false);
   const xr::opencl::sort::Spec& spec = *xr::opencl::find_sort("radix/onesweep");
-  const xr::opencl::sort::Plan l = xr::opencl::sort_launches(
-      spec, gpu, 100000, xr::DType::f32, xr::SortOrder::descending, {0, 32}, false, 64);
+  const xr::opencl::sort::Plan l =
+      xr::opencl::sort_launches(spec, gpu, 100000, xr::DType::f32, xr::SortOrder::descending,
+                                {0, 32}, xr::SortValues::none, 64);
   CHECK(l.mode == 6);  // float, descending
   // On a device with sub-groups the stages that read keys by their order build with the key's
   // kind and order; the others without, one build for every kind.
@@ -212,7 +214,7 @@ TEST_CASE("OpenCL's sorts build per key kind and order by the device's policy or
   const xr::opencl::sort::Spec& spec = *xr::opencl::find_sort(id);
   const auto plan = [&](const xr::opencl::DeviceFacts& f, std::optional<bool> per_mode) {
     return xr::opencl::sort_launches(spec, f, 100000, xr::DType::i32, xr::SortOrder::ascending,
-                                     {0, 32}, false, 64, {}, false, per_mode);
+                                     {0, 32}, xr::SortValues::none, 64, {}, false, per_mode);
   };
   // How many of the plan's builds name the key's mode (i32 ascending: 1); only the stages that
   // read keys by their order may.

@@ -213,6 +213,11 @@ TEST_CASE("a sort's form, refusals and mode", "[core][sort]") {
   CHECK_FALSE(xr::sort_wide_form(sort::Family::onesweep, 1u << 25, DType::f32, false, binding));
   CHECK(xr::sort_wide_form(sort::Family::onesweep, (1u << 25) + 1, DType::f16, false, binding));
   CHECK(xr::sort_wide_form(sort::Family::onesweep, (1u << 24) + 1, DType::u64, false, binding));
+  // u64 values of 32-bit keys fill it at 2^24.
+  CHECK_FALSE(xr::sort_wide_form(sort::Family::onesweep, 1u << 24, DType::f32, false, binding,
+                                 xr::SortValues::u64));
+  CHECK(xr::sort_wide_form(sort::Family::onesweep, (1u << 24) + 1, DType::f32, false, binding,
+                           xr::SortValues::u64));
 
   CHECK(xr::sort_count_refusal("radix/onesweep", sort::Family::onesweep, xr::kSortWideMaxKeys)
             .empty());

@@ -77,7 +77,7 @@ struct Sort::State final : Diagnostics::Source {
   std::string variant;
   DType dtype = DType::u32;
   BitRange bits{};
-  bool pairs = false;
+  SortValues values = SortValues::none;
   std::uint64_t count = 0;
   sort::Plan plan;                      // a call of `count` keys
   std::optional<sort::Plan> counted;    // a call of the count on the device, where taken
@@ -119,7 +119,7 @@ void Sort::State::check_operands(std::string_view call, std::uint64_t keys,
                                  const std::array<Operand, kCallers>& ops,
                                  const Operand* count) const {
   const vk::DeviceSize key_bytes = keys * size_of(dtype);
-  const vk::DeviceSize value_bytes = pairs ? keys * 4 : 0;
+  const vk::DeviceSize value_bytes = keys * xr::value_bytes(values);
   // The scratch is always bound (its words); the keys and values where the plan binds them.
   const bool bound = !plan.by_address;
   // The count's word is checked where there is one (0 bytes: not read).
@@ -140,7 +140,8 @@ Sort::State::Resolved Sort::State::resolve(std::string_view call, std::uint64_t 
   const sort::Schedule& l = plan.layout;
   const Operand& s = ops[scratch];
   const vk::DeviceSize key_bytes = keys * size_of(dtype);
-  const vk::DeviceSize value_bytes = keys * 4;
+  const bool pairs = values != SortValues::none;
+  const vk::DeviceSize value_bytes = keys * xr::value_bytes(values);
   // The words every pass but the grid pass binds stop before the grid: no other pass reaches it,
   // as the validation layers see the passes (a binding's whole range).
   const VkDescriptorBufferInfo all_words{s.buffer, s.offset + l.words_at,
@@ -246,18 +247,18 @@ Sort::Sort(const Context& context, const SortDesc& asked) : state_(make_state<St
   s.variant = spec.id();
   s.dtype = desc.dtype;
   s.bits = desc.bits;
-  s.pairs = desc.pairs;
+  s.values = desc.values;
   s.count = desc.count;
   const sort::Knobs knobs = sort_knobs(c);
   if (spec.family != sort::Family::bitonic)
     s.ranking_ = to_string(sort_ranking(spec, c.facts, knobs));
   if (desc.count == 0) return;
-  s.plan = sort_dispatches(spec, c.facts, desc.count, desc.dtype, desc.order, desc.bits, desc.pairs,
-                           knobs);
+  s.plan = sort_dispatches(spec, c.facts, desc.count, desc.dtype, desc.order, desc.bits,
+                           desc.values, knobs);
   s.add_pipelines(c, s.plan);
   try {
     s.counted = sort_counted_dispatches(spec, c.facts, s.plan, desc.dtype, desc.order, desc.bits,
-                                        desc.pairs);
+                                        desc.values);
     s.add_pipelines(c, *s.counted);
   } catch (const Error& e) {
     if (e.category() != ErrorCategory::unsupported) throw;
@@ -279,7 +280,7 @@ VkDeviceSize Sort::scratch_size(const Context& context, const SortDesc& asked) {
   if (desc.count == 0) return scratch_of(sort::Plan{});
   const ContextState& c = state_of(context);
   return scratch_of(sort_dispatches(spec, c.facts, desc.count, desc.dtype, desc.order, desc.bits,
-                                    desc.pairs, sort_knobs(c)));
+                                    desc.values, sort_knobs(c)));
 }
 
 void Sort::record_scratch_init(VkCommandBuffer cmd, VkBuffer scratch, VkDeviceSize offset) const {
@@ -311,7 +312,7 @@ void Sort::record(VkCommandBuffer cmd, std::uint64_t count, const Operand& keys_
                                       {keys_in, keys_out, values_in, values_out, scratch}, nullptr);
   // The plan of `count` keys over the capacity's layout, in storage this thread keeps.
   thread_local sort::Schedule call;
-  plan_sort_call(call, s.spec->family, {.n = count, .capacity = s.count}, s.dtype, s.pairs, s.bits,
+  plan_sort_call(call, s.spec->family, {.n = count, .capacity = s.count}, s.dtype, s.values, s.bits,
                  s.plan.options);
   s.record_passes(cmd, call.passes, r, scratch);
 }

@@ -77,9 +77,9 @@ sort::Limits limits_of(const DeviceFacts& f) {
 }
 
 // A digit pass's tile: the policy's for `ranking` or the knobs', fitted to the shared memory with
-// the ranking's counters (values are staged through the keys' shared memory after them, so pairs
-// take the same); the policy's invocations drop to 256 where their counter rows would take more
-// than half of it (small subgroups: more rows).
+// the ranking's counters (values are staged through the keys' shared memory after them, a word at
+// a time, so pairs of any value take the same); the policy's invocations drop to 256 where their
+// counter rows would take more than half of it (small subgroups: more rows).
 DigitTileRequest digit_request(DType t, bool wide, sort::Ranking ranking,
                                std::optional<sort::Tile> knob) {
   const DigitTileTuning& row = find_digit_tuning(kDigitTiles, to_string(ranking), t);
@@ -95,7 +95,7 @@ std::string module_of(const sort::Pass& p, DType t, bool by_address, sort::Ranki
   const sort::StageForms& forms = sort_stage_forms(p.stage);
   std::string m(p.kernel);
   if (forms.keys) m += ".k" + std::to_string(8 * size_of(t));
-  if (p.moves_values) m += ".pairs";
+  if (p.values != SortValues::none) m += p.values == SortValues::u64 ? ".pairs64" : ".pairs";
   if (ranking == sort::Ranking::counting && forms.ranks) m += ".count";
   if (by_address && forms.address) m += ".addr";
   return m;
@@ -150,19 +150,20 @@ void translate(sort::Plan& out, const sort::Spec& spec, const DeviceFacts& f, DT
 }  // namespace
 
 sort::Plan sort_dispatches(const sort::Spec& spec, const DeviceFacts& f, std::uint64_t n, DType t,
-                           SortOrder order, BitRange bits, bool pairs, const sort::Knobs& knobs) {
+                           SortOrder order, BitRange bits, SortValues values,
+                           const sort::Knobs& knobs) {
   if (const std::string why = sort_count_refusal(spec.id(), spec.family, n); !why.empty())
     throw Error(ErrorCategory::unsupported, why);
   // By address, in core's wide form, past one binding or the narrow form's keys; never bitonic.
   const std::uint32_t binding = f.limits.maxStorageBufferRange;
-  const bool by_address = sort_wide_form(spec.family, n, t, knobs.force_address, binding);
+  const bool by_address = sort_wide_form(spec.family, n, t, knobs.force_address, binding, values);
   const sort::Ranking ranking = sort_ranking(spec, f, knobs);
   sort::Plan out{.passes = {},
                  .by_address = by_address,
                  .ranking = ranking,
                  .layout = {},
                  .options = sort_plan_options(f, spec.family, t, by_address, ranking, knobs)};
-  out.layout = plan_sort_call(spec.family, n, t, pairs, bits, out.options);
+  out.layout = plan_sort_call(spec.family, n, t, values, bits, out.options);
   if (const std::string why = sort_items_refusal(spec.id(), n, t, out.layout.items_bytes, binding);
       !why.empty())
     throw Error(ErrorCategory::unsupported, why);
@@ -172,9 +173,9 @@ sort::Plan sort_dispatches(const sort::Spec& spec, const DeviceFacts& f, std::ui
 
 sort::Plan sort_counted_dispatches(const sort::Spec& spec, const DeviceFacts& f,
                                    const sort::Plan& direct, DType t, SortOrder order,
-                                   BitRange bits, bool pairs) {
+                                   BitRange bits, SortValues values) {
   sort::Plan out = direct;
-  plan_counted_call(out.layout, spec.id(), spec.family, t, pairs, bits, out.options);
+  plan_counted_call(out.layout, spec.id(), spec.family, t, values, bits, out.options);
   translate(out, spec, f, t, order);
   return out;
 }

@@ -94,13 +94,13 @@ sort::ScheduleOptions sort_plan_options(const DeviceFacts& facts, sort::Family f
 // passes rank as sort_ranking says (the modules ".count" by counting).
 // Error(unsupported) past sort_plan_max_keys, or where bitonic's items pass one binding.
 sort::Plan sort_dispatches(const sort::Spec& spec, const DeviceFacts& facts, std::uint64_t n,
-                           DType t, SortOrder order, BitRange bits, bool pairs,
+                           DType t, SortOrder order, BitRange bits, SortValues values,
                            const sort::Knobs& knobs);
 // The same plan's call with its count on the device (core's counted form, the capacity's grids):
 // its passes, the grid pass among them, translated alike. Error(unsupported) past
 // sort_counted_max_keys.
 sort::Plan sort_counted_dispatches(const sort::Spec& spec, const DeviceFacts& facts,
                                    const sort::Plan& direct, DType t, SortOrder order,
-                                   BitRange bits, bool pairs);
+                                   BitRange bits, SortValues values);
 
 }  // namespace xr::vulkan

@@ -1,10 +1,11 @@
 // The GPU self-test of xreduce::cuda's Sort (cuda_backend/library/include/xreduce/cuda/sort.hpp),
 // standalone: build.sh beside it compiles it with the library's sources. For every variant x
-// dtype x order x keys/pairs x bit range x size it sorts keys drawn to stress a sort (random
-// bits, NaNs, infinities, both zeros, runs of equal keys, keys that differ in a few low bits) and
-// compares the output bitwise with the host's std::stable_sort under the same total order, its
-// own implementation of the ordered bits (not the library's). Values are the keys' input
-// positions, so a pair's value checks stability. Outputs and temporary storage are poisoned
+// dtype x order x keys/u32 pairs/u64 pairs x bit range x size it sorts keys drawn to stress a sort
+// (random bits, NaNs, infinities, both zeros, runs of equal keys, keys that differ in a few low
+// bits) and compares the output bitwise with the host's std::stable_sort under the same total
+// order, its own implementation of the ordered bits (not the library's). Values are the keys'
+// input positions (a u64 value's high half their complement), so a pair's value checks
+// stability. Outputs and temporary storage are poisoned
 // before each call (temporary storage needs no zeroing), and the inputs are checked unchanged
 // after it. The library's variants sort -0.0 and +0.0 as one key (CUB's rule: in the sort bits,
 // after the order's flip, a float key's 0x7f..f becomes 0x80..0); lib/cub is checked against
@@ -40,6 +41,7 @@ namespace {
 using xr::BitRange;
 using xr::DType;
 using xr::SortOrder;
+using xr::SortValues;
 
 #define CHECK_CUDA(expr)                                                            \
   do {                                                                              \
@@ -210,21 +212,42 @@ std::uint64_t key_at(const std::vector<unsigned char>& bytes, std::size_t w, std
 
 // --- one case ------------------------------------------------------------------------------------
 
+// The value of the key at input position `i`: the position, and for u64 values its complement in
+// the high half (a value moved as two halves of different keys shows).
+std::uint64_t position_value(SortValues v, std::uint32_t i) {
+  return v == SortValues::u64 ? (std::uint64_t{~i} << 32) | i : i;
+}
+
+// The input positions as values of `v`, as the device holds them.
+std::vector<unsigned char> position_values(SortValues v, std::size_t n) {
+  const std::size_t w = xr::value_bytes(v);
+  std::vector<unsigned char> out(n * w);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t value = position_value(v, static_cast<std::uint32_t>(i));
+    std::memcpy(&out[i * w], &value, w);
+  }
+  return out;
+}
+
 struct Input {
   DType dtype;
   std::vector<std::uint64_t> keys;
-  DeviceBuffer keys_in, keys_out, values_in, values_out;
+  // The values' inputs, u32 and u64; one output of the wider.
+  DeviceBuffer keys_in, keys_out, values32_in, values64_in, values_out;
   Input(DType t, std::vector<std::uint64_t> k)
       : dtype(t),
         keys(std::move(k)),
         keys_in(keys.size() * xr::size_of(t)),
         keys_out(keys.size() * xr::size_of(t)),
-        values_in(keys.size() * 4),
-        values_out(keys.size() * 4) {
+        values32_in(keys.size() * 4),
+        values64_in(keys.size() * 8),
+        values_out(keys.size() * 8) {
     keys_in.upload(to_bytes(t, keys).data());
-    std::vector<std::uint32_t> positions(keys.size());
-    std::iota(positions.begin(), positions.end(), 0u);
-    values_in.upload(positions.data());
+    values32_in.upload(position_values(SortValues::u32, keys.size()).data());
+    values64_in.upload(position_values(SortValues::u64, keys.size()).data());
+  }
+  const DeviceBuffer& values_in(SortValues v) const {
+    return v == SortValues::u64 ? values64_in : values32_in;
   }
 };
 
@@ -232,15 +255,17 @@ struct Case {
   const char* variant;
   SortOrder order;
   BitRange bits;  // as asked (all() or a range)
-  bool pairs;
+  SortValues values;
 };
 
 std::string describe_case(const Case& c, const Input& in) {
   char line[160];
-  std::snprintf(
-      line, sizeof line, "%-22s %-4s %-4s bits %-5s %-5s n=%zu", c.variant,
-      std::string(xr::to_string(in.dtype)).c_str(), std::string(xr::to_string(c.order)).c_str(),
-      xr::to_string(c.bits, in.dtype).c_str(), c.pairs ? "pairs" : "keys", in.keys.size());
+  const std::string values =
+      c.values == SortValues::none ? "keys" : std::string(xr::to_string(c.values)) + " pairs";
+  std::snprintf(line, sizeof line, "%-22s %-4s %-4s bits %-5s %-9s n=%zu", c.variant,
+                std::string(xr::to_string(in.dtype)).c_str(),
+                std::string(xr::to_string(c.order)).c_str(),
+                xr::to_string(c.bits, in.dtype).c_str(), values.c_str(), in.keys.size());
   return line;
 }
 
@@ -251,20 +276,20 @@ struct Output {
 
 // Sorts with poisoned outputs and temporary storage (it needs no zeroing); checks the inputs.
 Output sort_on_device(const Case& c, Input& in) {
-  xr::cuda::Sort sort({in.dtype, in.keys.size(), c.order, c.bits, c.pairs, c.variant});
+  xr::cuda::Sort sort({in.dtype, in.keys.size(), c.order, c.bits, c.values, c.variant});
   DeviceBuffer temp(sort.temp_storage_bytes());
   temp.fill(0xff);
   in.keys_out.fill(0xab);
   in.values_out.fill(0xab);
-  sort.enqueue(nullptr, in.keys_in.get(), in.keys_out.get(),
-               static_cast<const std::uint32_t*>(in.values_in.get()),
-               static_cast<std::uint32_t*>(in.values_out.get()), temp.get());
+  const DeviceBuffer& values_in = in.values_in(c.values);
+  sort.enqueue(nullptr, in.keys_in.get(), in.keys_out.get(), values_in.get(), in.values_out.get(),
+               temp.get());
   CHECK_CUDA(cudaDeviceSynchronize());
   Output out{in.keys_out.download(), in.values_out.download(), {}};
   if (to_bytes(in.dtype, in.keys) != in.keys_in.download()) out.broken = "keys_in was written";
-  const auto positions = download_as<std::uint32_t>(in.values_in);
-  for (std::size_t i = 0; i < positions.size(); ++i)
-    if (positions[i] != i) out.broken = "values_in was written";
+  if (c.values != SortValues::none &&
+      values_in.download() != position_values(c.values, in.keys.size()))
+    out.broken = "values_in was written";
   return out;
 }
 
@@ -273,10 +298,12 @@ std::string mismatch(const Case& c, const Input& in, const Output& out,
                      const std::vector<std::uint32_t>& want) {
   const std::size_t w = xr::size_of(in.dtype), n = in.keys.size();
   std::size_t wrong = 0, first = n;
+  const std::size_t vw = xr::value_bytes(c.values);
   for (std::size_t i = 0; i < n; ++i) {
-    std::uint32_t v = 0;
-    std::memcpy(&v, &out.values[4 * i], 4);
-    const bool bad = key_at(out.keys, w, i) != in.keys[want[i]] || (c.pairs && v != want[i]);
+    std::uint64_t v = 0;
+    if (vw) std::memcpy(&v, &out.values[vw * i], vw);
+    const bool bad = key_at(out.keys, w, i) != in.keys[want[i]] ||
+                     (vw && v != position_value(c.values, want[i]));
     if (bad && wrong++ == 0) first = i;
   }
   if (!wrong) return out.broken;
@@ -308,7 +335,7 @@ std::vector<BitRange> bit_ranges(DType t) {
   return {BitRange{}, BitRange{3, w - 5}, BitRange{w - 1, w}, BitRange{0, w / 2}};
 }
 
-// Every variant, order, range and keys/pairs over one input.
+// Every variant, order, range and keys/u32 pairs/u64 pairs over one input.
 void check_input(Input& in, const std::vector<const char*>& variants, Tally& tally) {
   const bool floats = is_float_key(in.dtype);
   for (SortOrder order : xr::kAllSortOrders)
@@ -319,8 +346,8 @@ void check_input(Input& in, const std::vector<const char*>& variants, Tally& tal
       if (floats) cub_positive = stable_order(in.dtype, in.keys, order, eff, Zeros::as_positive);
       if (floats) cub_negative = stable_order(in.dtype, in.keys, order, eff, Zeros::as_negative);
       for (const char* variant : variants)
-        for (bool pairs : {false, true}) {
-          const Case c{variant, order, bits, pairs};
+        for (SortValues values : xr::kAllSortValues) {
+          const Case c{variant, order, bits, values};
           const bool cub = floats && std::string(variant) == "lib/cub";
           std::string why;
           try {
@@ -357,7 +384,7 @@ void check_refusals(Tally& tally) {
   using xr::cuda::Sort;
   using xr::cuda::SortDesc;
   auto desc = [](std::uint64_t n, BitRange bits, const char* variant) {
-    return SortDesc{DType::u32, n, SortOrder::ascending, bits, false, variant};
+    return SortDesc{DType::u32, n, SortOrder::ascending, bits, SortValues::none, variant};
   };
   expect_error(
       "unknown variant", C::usage, [&] { Sort s(desc(10, {}, "radix/none")); }, tally);
@@ -494,12 +521,12 @@ void time_dtype(DType t, bool pairs, const std::vector<const char*>& variants, T
   double cub_ms = 0;
   for (const char* variant : order) {
     try {
-      xr::cuda::Sort sort({t, n, SortOrder::ascending, {}, pairs, variant});
+      const SortValues kind = pairs ? SortValues::u32 : SortValues::none;
+      xr::cuda::Sort sort({t, n, SortOrder::ascending, {}, kind, variant});
       DeviceBuffer temp(sort.temp_storage_bytes());
       const double ms = median_ms([&] {
-        sort.enqueue(nullptr, keys_in.get(), keys_out.get(),
-                     static_cast<const std::uint32_t*>(values_in.get()),
-                     static_cast<std::uint32_t*>(values_out.get()), temp.get());
+        sort.enqueue(nullptr, keys_in.get(), keys_out.get(), values_in.get(), values_out.get(),
+                     temp.get());
       });
       const double mhz = sm_clock_mhz();
       std::vector<unsigned char> keys = keys_out.download(), values;
@@ -560,15 +587,15 @@ void check_huge(const std::vector<const char*>& variants, std::size_t n, Tally& 
   keys_in.upload(keys.data());
   values_in.upload(out_values.data());
   for (const char* variant : variants) {
-    const xr::cuda::SortDesc desc{DType::u32, n, SortOrder::ascending, {}, true, variant};
+    const xr::cuda::SortDesc desc{DType::u32,      n,      SortOrder::ascending, {},
+                                  SortValues::u32, variant};
     bool ok = false;
     std::string what;
     try {
       xr::cuda::Sort sort(desc);
       DeviceBuffer temp(sort.temp_storage_bytes());
-      sort.enqueue(nullptr, keys_in.get(), keys_out.get(),
-                   static_cast<const std::uint32_t*>(values_in.get()),
-                   static_cast<std::uint32_t*>(values_out.get()), temp.get());
+      sort.enqueue(nullptr, keys_in.get(), keys_out.get(), values_in.get(), values_out.get(),
+                   temp.get());
       CHECK_CUDA(cudaDeviceSynchronize());
       out_keys = download_as<std::uint32_t>(keys_out);
       out_values = download_as<std::uint32_t>(values_out);

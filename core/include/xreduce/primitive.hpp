@@ -1,7 +1,7 @@
 // The primitives xreduce measures, as an axis like dtype and op (docs/design.md,
 // "Where a new primitive goes"): reduce (n elements -> one value), scan (n elements -> n
 // prefixes, inclusive or exclusive) and sort (n keys -> n keys in order, optionally with a u32
-// value carried by each key). A variant id is unique within its primitive; `cpu/sequential`
+// or u64 value carried by each key). A variant id is unique within its primitive; `cpu/sequential`
 // exists for reduce and scan.
 #pragma once
 
@@ -28,6 +28,15 @@ inline constexpr ScanKind kAllScanKinds[] = {ScanKind::inclusive, ScanKind::excl
 enum class SortOrder : std::uint8_t { ascending, descending };
 inline constexpr SortOrder kAllSortOrders[] = {SortOrder::ascending, SortOrder::descending};
 
+// What travels with each key of a sort: nothing, or a 32- or 64-bit value moved as it is (its
+// bits never read: any 4- or 8-byte type), in the keys' order (CUB's SortPairs).
+enum class SortValues : std::uint8_t { none, u32, u64 };
+inline constexpr SortValues kAllSortValues[] = {SortValues::none, SortValues::u32, SortValues::u64};
+// Bytes of one value: 0, 4 or 8.
+constexpr std::size_t value_bytes(SortValues v) {
+  return v == SortValues::u64 ? 8 : (v == SortValues::u32 ? 4 : 0);
+}
+
 // The key bits a sort orders by, [begin, end) of the key's ordered bits (sort_keys.hpp), as
 // CUB's begin_bit and end_bit; end == 0 means every bit of the key.
 struct BitRange {
@@ -39,10 +48,12 @@ struct BitRange {
 
 std::string_view to_string(Primitive p);
 std::string_view to_string(ScanKind k);
-std::string_view to_string(SortOrder o);  // "asc", "desc"
+std::string_view to_string(SortOrder o);   // "asc", "desc"
+std::string_view to_string(SortValues v);  // "none", "u32", "u64"
 std::optional<Primitive> parse_primitive(std::string_view s);
 std::optional<ScanKind> parse_scan_kind(std::string_view s);
 std::optional<SortOrder> parse_sort_order(std::string_view s);
+std::optional<SortValues> parse_sort_values(std::string_view s);
 // "B:E" with 0 <= B < E; nullopt otherwise (the key's width is checked against the dtype later).
 std::optional<BitRange> parse_bit_range(std::string_view s);
 // "0:32" style text of `bits` over `t` (every bit: "0:<width>").
@@ -59,12 +70,15 @@ struct Operation {
   ScanKind scan = ScanKind::inclusive;     // scan only
   SortOrder order = SortOrder::ascending;  // sort only
   BitRange bits{};                         // sort only
-  bool pairs = false;  // sort only: a u32 value (the key's input position) travels with each key
+  // sort only: the value that travels with each key (the runner's: the key's input position; a
+  // u64 holds its complement in the high 32 bits, so a lost or swapped half shows).
+  SortValues values = SortValues::none;
   // sort only: the count read by the GPU from a device word (the libraries' indirect calls), not
   // given by the host.
   bool count_on_device = false;
 
   bool operator==(const Operation&) const = default;
+  bool pairs() const { return values != SortValues::none; }
   // "sum", "inclusive scan sum": how tables title a section.
   std::string describe() const;
 };
@@ -72,8 +86,8 @@ struct Operation {
 // Bytes the primitive must move through device memory, the same formula on every backend (GB/s
 // is bytes_moved over the median time): reduce reads n elements; scan reads n and writes n; sort
 // is an LSD radix sort's bound with 8-bit digits: the keys read once for the histograms, then
-// read and written once per digit of the bit range, and the u32 values read and written once
-// per digit (36 bytes per u32 key, 68 per u32 pair).
+// read and written once per digit of the bit range, and the values read and written once per
+// digit (36 bytes per u32 key, 68 per u32 pair, 100 per u32 key with a u64 value).
 double bytes_moved(const Operation& operation, std::size_t n, DType t);
 // The 8-bit digit passes of a radix sort over `bits` of keys of `t`.
 std::uint32_t radix_passes(BitRange bits, DType t);

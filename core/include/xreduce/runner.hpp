@@ -30,13 +30,14 @@ class Runner {
   // when the dtype or size change; null for reduce. Tests poison it before a run to see every
   // element written.
   DeviceArray* prepare_output(DType t, std::size_t n);
-  // A sort of pairs' output values for n keys (u32), allocated as prepare_output; the values
-  // sorted are the keys' input positions, 0 to n - 1, uploaded once per n.
-  DeviceArray* prepare_sorted_values(std::size_t n);
+  // A sort of pairs' output values for n keys (u32 or u64), allocated as prepare_output; the
+  // values sorted are the keys' input positions (sort_position_value), uploaded once per n and
+  // width.
+  DeviceArray* prepare_sorted_values(std::size_t n, SortValues values);
 
   // One call on `input` (operation.primitive must be this runner's, else Error(usage)). Scans
   // and sorts write into prepare_output(input's dtype and size), sorts of pairs their values
-  // into prepare_sorted_values(n).
+  // into prepare_sorted_values(n, operation.values).
   Timing run(DeviceArray& input, const Operation& operation);
   // `calls` identical calls back to back, the Timing per call (Reducer::reduce_batch,
   // Scanner::scan_batch); outcome() is then the last call's.
@@ -59,7 +60,7 @@ class Runner {
   std::unique_ptr<Scanner> scanner_;
   std::unique_ptr<Sorter> sorter_;
   std::unique_ptr<DeviceArray> output_;
-  std::unique_ptr<DeviceArray> positions_;      // a sort of pairs' values: 0 to n - 1
+  std::unique_ptr<DeviceArray> positions_;      // a sort of pairs' values: positions 0 to n - 1
   std::unique_ptr<DeviceArray> sorted_values_;  // and where they go
   bool last_pairs_ = false;
   Outcome last_;

@@ -1,5 +1,5 @@
 // What every GPU library's Sort is made for (xr::cuda::Sort, xr::vulkan::Sort, xr::opencl::Sort):
-// the keys, their order and bits, whether a value travels with each, and the variant.
+// the keys, their order and bits, the value that travels with each (if any), and the variant.
 #pragma once
 
 #include <cstdint>
@@ -14,10 +14,11 @@ struct SortDesc {
   DType dtype = DType::u32;  // the keys'
   std::uint64_t count = 0;   // 0: the Sort launches (records) nothing
   SortOrder order = SortOrder::ascending;
-  BitRange bits{};        // of the ordered bits; all() for every bit of the key
-  bool pairs = false;     // a u32 value travels with each key
-  std::string variant{};  // empty: the library's choice for the device
+  BitRange bits{};                       // of the ordered bits; all() for every bit of the key
+  SortValues values = SortValues::none;  // what travels with each key: none, a u32 or a u64
+  std::string variant{};                 // empty: the library's choice for the device
   bool operator==(const SortDesc&) const = default;
+  bool pairs() const { return values != SortValues::none; }
 };
 
 // `desc` with its bits made effective (all() becomes 0 to the key's width): what a plan is made

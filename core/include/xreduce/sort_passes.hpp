@@ -89,7 +89,7 @@ inline constexpr std::size_t kStages = 0
 struct StageForms {
   std::string_view kernel;  // sort_<stage>
   bool keys = false;        // one build per key width
-  bool pairs = false;       // also one moving values
+  bool pairs = false;       // also ones moving values (u32: .pairs, u64: .pairs64)
   bool ranks = false;       // ranks a tile's digits: also by counting
   bool address = false;     // also in core's wide form
   bool items = false;       // on bitonic/smem's items
@@ -104,8 +104,9 @@ const sort::StageForms* sort_stage_forms(std::string_view kernel);
 namespace sort {
 struct Pass {
   Stage stage = Stage::init;
-  std::string_view kernel;    // shaders/<kernel>.comp, opencl_backend/kernels/<kernel>.cl
-  bool moves_values = false;  // the pass's pairs module (it reads and writes values)
+  std::string_view kernel;  // shaders/<kernel>.comp, opencl_backend/kernels/<kernel>.cl
+  // The values the pass reads and writes: none, or its pairs module of their width.
+  SortValues values = SortValues::none;
   std::uint32_t threads = 256;
   std::uint32_t items = 1;
   std::uint64_t groups = 1;
@@ -205,14 +206,14 @@ inline std::uint32_t sort_mode(DType t, SortOrder order) {
 
 // n in 1..sort_plan_max_keys(family), past kSortNarrowMaxKeys only with options.wide; `bits`
 // effective (effective_bits). Error(usage) otherwise. A call of n keys laid out for n.
-sort::Schedule plan_sort_call(sort::Family family, std::uint64_t n, DType t, bool pairs,
+sort::Schedule plan_sort_call(sort::Family family, std::uint64_t n, DType t, SortValues values,
                               BitRange bits, const sort::ScheduleOptions& options);
 // The same for `size` into `plan`, reusing its passes' storage: once it has held the capacity's
 // plan, no allocation. n from 1 to the capacity (planned as above), the counted form in one
 // onesweep launch a digit (sort_counted_max_keys); Error(usage) otherwise. plan.tuning is left
 // as it is.
 void plan_sort_call(sort::Schedule& plan, sort::Family family, const sort::CallSize& size, DType t,
-                    bool pairs, BitRange bits, const sort::ScheduleOptions& options);
+                    SortValues values, BitRange bits, const sort::ScheduleOptions& options);
 // The most keys a counted call of `family` takes with `options`: onesweep's one portion a digit
 // pass (its tiles read from the count need no portions), the narrow form's keys otherwise (a
 // 32-bit count).
@@ -220,6 +221,6 @@ std::uint64_t sort_counted_max_keys(sort::Family family, const sort::ScheduleOpt
 // The counted call over the capacity `plan` is laid out for, into `plan`. Error(unsupported),
 // naming the variant `id`, past sort_counted_max_keys.
 void plan_counted_call(sort::Schedule& plan, std::string_view id, sort::Family family, DType t,
-                       bool pairs, BitRange bits, const sort::ScheduleOptions& options);
+                       SortValues values, BitRange bits, const sort::ScheduleOptions& options);
 
 }  // namespace xr

@@ -1,8 +1,8 @@
 // The check of a sort (sort_keys.hpp's order): the stable order of the input's keys, computed once
 // per (input, order, bit range) on the host, against which every variant's output is checked
 // element by element, bitwise: each output key must be the input key that order puts there, and
-// for pairs each output value the input position of that key (the values a sort of pairs carries
-// are the keys' input positions, so the check sees stability).
+// for pairs each output value that key's input position (the values a sort of pairs carries are
+// the keys' input positions, sort_position_value, so the check sees stability).
 #pragma once
 
 #include <cstdint>
@@ -15,12 +15,19 @@
 
 namespace xr {
 
+// The value a sort of pairs carries for the key at input `position`: the position; a u64 holds
+// its complement in the high 32 bits, so that a lost or swapped half shows.
+constexpr std::uint64_t sort_position_value(SortValues v, std::uint32_t position) {
+  return v == SortValues::u64 ? (std::uint64_t{~position} << 32) | position : position;
+}
+
 class SortReference {
  public:
   // Error(usage) when `bits` is not within the key (sort_call_bits).
   SortReference(HostView keys, SortOrder order, BitRange bits);
-  // Checks `sorted` (the keys) and, when given, `positions` (u32, the values) against the
-  // stable order. The message counts the wrong elements and names the first (index, got, want).
+  // Checks `sorted` (the keys) and, when given, `positions` (the values, u32 or u64, each
+  // sort_position_value of its key's input position) against the stable order. The message counts
+  // the wrong elements and names the first (index, got, want).
   Verdict validate(HostView sorted, const HostArray* positions) const;
   // The first key of the sorted order (none for n == 0): what a report shows.
   std::optional<Value> first() const;

@@ -17,8 +17,8 @@ class SortRequest {
   // The sort of `keys` into `sorted_keys` (and, for pairs, of `values` into `sorted_values` in
   // their keys' order) by `variant`. Error(unsupported) "<id> does not sort <dtype> keys" unless
   // the variant claims the keys' dtype; Error(usage) unless sorted_keys is a distinct array of
-  // the keys' dtype and size, values and sorted_values are both null or both distinct u32
-  // arrays of the keys' size, and the bit range is within the key (check_sort_desc).
+  // the keys' dtype and size, values and sorted_values are both null or distinct arrays of
+  // the keys' size, both u32 or both u64, and the bit range is within the key (check_sort_desc).
   // `count_on_device`: the sorter gives its library the keys' count in a device word (the
   // indirect call) instead of on the host.
   static SortRequest make(const VariantInfo& variant, DeviceArray& keys, DeviceArray& sorted_keys,

@@ -6,7 +6,8 @@
 // opencl_backend/kernels/sort_<stage>.cl). The forms:
 //   keys     one build per key width, of its keys or items (".k16", ".k32", ".k64"; -DK16 ...);
 //            without, one build (-DK32)
-//   pairs    also one moving a value with each key (".pairs"; -DPAIRS)
+//   pairs    also ones moving a value with each key: u32 (".pairs"; -DPAIRS) and u64 (".pairs64";
+//            -DPAIRS -DVALUE64)
 //   ranks    ranks a tile's digits (sort_tile), also by counting (".count")
 //   address  also in core's wide form, by device address in Vulkan (".addr"; -DWIDE)
 //   items    works on bitonic/smem's items (sort_bitonic)

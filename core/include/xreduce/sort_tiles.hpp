@@ -104,9 +104,11 @@ sort::Tile fit_bitonic_tile(const sort::Limits& limits, DType t);
 
 // Whether a sort call takes core's wide form (sort::ScheduleOptions::wide): never bitonic/smem; a
 // radix sort past kSortNarrowMaxKeys keys, where `forced`, or where an array of its keys or values
-// passes `binding_bytes` (the most one binding reaches: the narrow form binds every array).
+// passes `binding_bytes` (the most one binding reaches: the narrow form binds every array). Values
+// count as u32 at least: keys alone bind the words in their place.
 bool sort_wide_form(sort::Family family, std::uint64_t n, DType t, bool forced,
-                    std::uint64_t binding_bytes = std::numeric_limits<std::uint64_t>::max());
+                    std::uint64_t binding_bytes = std::numeric_limits<std::uint64_t>::max(),
+                    SortValues values = SortValues::u32);
 
 // Why `id` does not take n keys: past sort_plan_max_keys(family). Empty where it does.
 std::string sort_count_refusal(std::string_view id, sort::Family family, std::uint64_t n);

@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "kernels/sort_keys.cuh"
+#include "kernels/sort_values.cuh"
 
 namespace xr::cuda::kernels {
 
@@ -143,18 +144,18 @@ __global__ void bitonic_merge_global(Item* __restrict__ items, std::size_t pairs
   }
 }
 
-// Output i takes the key (and value) at the input position of the i-th sorted item.
-template <class Bits, bool kPairs>
+// Output i takes the key (and value) at the input position of the i-th sorted item. `Value`:
+// what travels with each key (sort_values.cuh); KeysOnly's arrays are null.
+template <class Bits, class Value>
 __global__ void bitonic_gather(const BitonicItem<Bits>* __restrict__ items,
                                const Bits* __restrict__ keys_in, Bits* __restrict__ keys_out,
-                               const std::uint32_t* __restrict__ values_in,
-                               std::uint32_t* __restrict__ values_out, std::size_t n,
-                               const unsigned* count) {
+                               const Value* __restrict__ values_in, Value* __restrict__ values_out,
+                               std::size_t n, const unsigned* count) {
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= keys_of_call(n, count)) return;
   const std::uint32_t from = index_of(items[i]);
   keys_out[i] = keys_in[from];
-  if constexpr (kPairs) values_out[i] = values_in[from];
+  if constexpr (kCarriesValues<Value>) values_out[i] = values_in[from];
 }
 
 }  // namespace xr::cuda::kernels

@@ -204,9 +204,11 @@ __device__ __forceinline__ unsigned match_digit(unsigned d) {
 // A pass's tile: kBlock threads x kItems keys, warp-striped as RadixTile's (lane l of warp w,
 // item i: the key at w * 32 * kItems + 32 * i + l). Slots past the tile's last key take the
 // largest digit, kPad: the ranking is stable and they come after every key in slot order, so
-// they rank last, at the places from `valid` on, which are never written out.
-template <class Bits, int kBlock, int kItems, bool kPairs>
+// they rank last, at the places from `valid` on, which are never written out. `Value`: what
+// travels with each key (sort_values.cuh), staged beside the keys.
+template <class Bits, int kBlock, int kItems, class Value>
 struct OnesweepTile {
+  static constexpr bool kPairs = kCarriesValues<Value>;
   static constexpr int kWarps = kBlock / 32;
   static constexpr int kWarpItems = 32 * kItems;
   static constexpr int kTile = kBlock * kItems;
@@ -220,11 +222,11 @@ struct OnesweepTile {
     // Where the tile's keys (values) of digit d go, less the digit's first place in the tile: a
     // key's address is one multiply-add from its place.
     Bits* key_to[kRadix];
-    std::uint32_t* value_to[kPairs ? kRadix : 1];
+    Value* value_to[kPairs ? kRadix : 1];
     unsigned scan_totals[kRadixWarps];
-    unsigned drawn;                            // the tile's index in the portion
-    Bits keys[kTile];                          // the tile in digit order
-    std::uint32_t values[kPairs ? kTile : 1];  // the values in the keys' order
+    unsigned drawn;                    // the tile's index in the portion
+    Bits keys[kTile];                  // the tile in digit order
+    Value values[kPairs ? kTile : 1];  // the values in the keys' order
   };
 
   __device__ __forceinline__ static unsigned slot(int item) {
@@ -331,10 +333,12 @@ struct OnesweepTile {
 
 // One tile per block, the tile drawn from the counter.
 // kMinBlocks: blocks per SM the registers must allow (__launch_bounds__); kWindow: predecessors
-// a look-back round trip reads. Dynamic shared memory: sizeof(OnesweepTile<...>::Shared).
-template <class Bits, int kBlock, int kItems, int kMinBlocks, int kWindow, bool kPairs>
+// a look-back round trip reads; `Value`: what travels with each key (sort_values.cuh). Dynamic
+// shared memory: sizeof(OnesweepTile<...>::Shared).
+template <class Bits, int kBlock, int kItems, int kMinBlocks, int kWindow, class Value>
 __global__ void __launch_bounds__(kBlock, kMinBlocks) onesweep_pass(OnesweepArgs<Bits> a) {
-  using Tile = OnesweepTile<Bits, kBlock, kItems, kPairs>;
+  using Tile = OnesweepTile<Bits, kBlock, kItems, Value>;
+  constexpr bool kPairs = Tile::kPairs;
   extern __shared__ __align__(16) unsigned char raw[];
   auto& sh = *reinterpret_cast<typename Tile::Shared*>(raw);
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -379,18 +383,19 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks) onesweep_pass(OnesweepArgs
 #pragma unroll
   for (int i = 0; i < kItems; ++i) sh.keys[rank[i]] = key[i];
 
-  [[maybe_unused]] std::uint32_t value[kItems];
+  [[maybe_unused]] Value value[kItems];
   if constexpr (kPairs) {
+    const auto* values_in = static_cast<const Value*>(a.pass.values_in);
     if (full)
-      Tile::template load<true>(a.pass.values_in, tile_base, valid, value);
+      Tile::template load<true>(values_in, tile_base, valid, value);
     else
-      Tile::template load<false>(a.pass.values_in, tile_base, valid, value);
+      Tile::template load<false>(values_in, tile_base, valid, value);
   }
   // Last, so that the tiles before have had the ranking's time to publish their prefixes.
   if (d < kRadix) {
     const std::uint64_t first = digit_base<kWindow>(a, tile_index, count) - start;
     sh.key_to[d] = a.pass.keys_out + first;
-    if constexpr (kPairs) sh.value_to[d] = a.pass.values_out + first;
+    if constexpr (kPairs) sh.value_to[d] = static_cast<Value*>(a.pass.values_out) + first;
   }
   if constexpr (kPairs)
 #pragma unroll
@@ -407,8 +412,8 @@ template <class Bits>
 struct OneTileArgs {
   const Bits* keys_in;
   Bits* keys_out;
-  const std::uint32_t* values_in;  // pairs only
-  std::uint32_t* values_out;
+  const void* values_in;  // pairs only: the kernel's `Value`
+  void* values_out;
   unsigned n;  // 1..the tile; or, with `count`, the most the launch takes
   unsigned passes;
   DigitOf<Bits> digit_of[sizeof(Bits)];  // each pass's digit
@@ -420,17 +425,19 @@ struct OneTileArgs {
 // largest digit), stages them in digit order and reads them back in slot order for the next;
 // the last writes them out. One launch where the general path takes six or more; one block, so
 // the registers need not allow two. Dynamic shared memory: sizeof(OnesweepTile<...>::Shared).
-template <class Bits, int kBlock, int kItems, bool kPairs>
+template <class Bits, int kBlock, int kItems, class Value>
 __global__ void __launch_bounds__(kBlock, 1) onesweep_one_tile(OneTileArgs<Bits> a) {
-  using Tile = OnesweepTile<Bits, kBlock, kItems, kPairs>;
+  using Tile = OnesweepTile<Bits, kBlock, kItems, Value>;
+  constexpr bool kPairs = Tile::kPairs;
   extern __shared__ __align__(16) unsigned char raw[];
   auto& sh = *reinterpret_cast<typename Tile::Shared*>(raw);
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   a.n = unsigned(keys_of_call(a.n, a.count));
   Bits key[kItems];
-  [[maybe_unused]] std::uint32_t value[kItems];
+  [[maybe_unused]] Value value[kItems];
   Tile::template load<false>(a.keys_in, 0, a.n, key);
-  if constexpr (kPairs) Tile::template load<false>(a.values_in, 0, a.n, value);
+  if constexpr (kPairs)
+    Tile::template load<false>(static_cast<const Value*>(a.values_in), 0, a.n, value);
 #pragma unroll 1
   for (unsigned p = 0; p < a.passes; ++p) {
     unsigned digits[Tile::kDigitWords] = {};
@@ -461,7 +468,7 @@ __global__ void __launch_bounds__(kBlock, 1) onesweep_one_tile(OneTileArgs<Bits>
   for (int i = 0; i < kItems; ++i)
     if (Tile::slot(i) < a.n) {
       a.keys_out[Tile::slot(i)] = key[i];
-      if constexpr (kPairs) a.values_out[Tile::slot(i)] = value[i];
+      if constexpr (kPairs) static_cast<Value*>(a.values_out)[Tile::slot(i)] = value[i];
     }
 }
 

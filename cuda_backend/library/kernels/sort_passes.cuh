@@ -20,7 +20,7 @@ RadixPassArgs<Bits> pass_args(const PassBuffers<Bits>& b, const DigitPass& pass,
   const auto keys_of = [&](sort::Buffer which) -> Bits* {
     return which == sort::Buffer::output ? b.keys_out : b.alt_keys;
   };
-  const auto values_of = [&](sort::Buffer which) -> std::uint32_t* {
+  const auto values_of = [&](sort::Buffer which) -> void* {
     return which == sort::Buffer::output ? b.values_out : b.alt_values;
   };
   RadixPassArgs<Bits> a{};

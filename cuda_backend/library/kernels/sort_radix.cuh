@@ -21,6 +21,7 @@
 #include "kernels/ops.cuh"
 #include "kernels/scan_fast.cuh"
 #include "kernels/sort_keys.cuh"
+#include "kernels/sort_values.cuh"
 #include "kernels/warp_reduce.cuh"
 
 namespace xr::cuda::kernels {
@@ -64,35 +65,37 @@ __device__ __forceinline__ void for_each_key(const Bits* __restrict__ keys, std:
   for (std::size_t i = packs * kPack + first_thread; i < count; i += threads) f(keys[i]);
 }
 
-// What a digit pass reads and writes.
+// What a digit pass reads and writes. The values are the kernel's `Value` (sort_values.cuh).
 template <class Bits>
 struct RadixPassArgs {
   const Bits* keys_in;
   Bits* keys_out;
-  const std::uint32_t* values_in;  // pairs only
-  std::uint32_t* values_out;       // pairs only
-  std::size_t n;                   // or, with `count`, the most the launch takes
+  const void* values_in;  // pairs only
+  void* values_out;       // pairs only
+  std::size_t n;          // or, with `count`, the most the launch takes
   DigitOf<Bits> digit_of;
   const unsigned* count;  // the keys on the device (Sort::enqueue_indirect), or null
 };
 
 // The buffers of an LSD sort's passes: the input, the output and the alternates in temporary
-// storage (values null for keys alone).
+// storage (values null for keys alone; u32 or u64, as the kernels' `Value`).
 template <class Bits>
 struct PassBuffers {
   const Bits* keys_in;
   Bits* keys_out;
   Bits* alt_keys;
-  const std::uint32_t* values_in;
-  std::uint32_t* values_out;
-  std::uint32_t* alt_values;
+  const void* values_in;
+  void* values_out;
+  void* alt_values;
 };
 
 // One tile of one digit pass: load, rank, scatter. The members are registers (every loop over
 // items is unrolled); Shared is the block's shared memory for it. A key's digit is recomputed
 // where it is needed rather than held: registers bound the blocks per SM, ALU time is idle.
-template <class Bits, int kBlock, int kItems, bool kPairs>
+// `Value`: what travels with each key (sort_values.cuh).
+template <class Bits, int kBlock, int kItems, class Value>
 struct RadixTile {
+  static constexpr bool kPairs = kCarriesValues<Value>;
   static constexpr int kWarps = kBlock / 32;
   static constexpr int kWarpItems = 32 * kItems;
   static constexpr int kTile = kBlock * kItems;
@@ -107,7 +110,7 @@ struct RadixTile {
     unsigned scan_totals[kRadixWarps];
     union {
       Bits keys[kTile];
-      std::uint32_t values[kTile];
+      Value values[kPairs ? kTile : 1];
     } stage;                             // the tile in digit order
     unsigned char staged_digits[kTile];  // the digit of each staged key
   };
@@ -209,11 +212,13 @@ struct RadixTile {
   // first, their latency hidden behind the keys' moves.
   __device__ __forceinline__ void scatter(Shared& sh, const RadixPassArgs<Bits>& a,
                                           std::size_t tile_base, unsigned valid) {
-    std::uint32_t value[kItems];
-    if constexpr (kPairs)
+    [[maybe_unused]] Value value[kItems];
+    if constexpr (kPairs) {
+      const auto* values_in = static_cast<const Value*>(a.values_in);
 #pragma unroll
       for (int i = 0; i < kItems; ++i)
-        value[i] = in_tile(i, valid) ? a.values_in[tile_base + slot(i)] : 0u;
+        value[i] = in_tile(i, valid) ? values_in[tile_base + slot(i)] : Value{0};
+    }
     __syncthreads();
 #pragma unroll
     for (int j = 0; j < kItems; ++j) {
@@ -225,8 +230,8 @@ struct RadixTile {
   }
 
   __device__ __forceinline__ void scatter_values(Shared& sh, const RadixPassArgs<Bits>& a,
-                                                 unsigned valid,
-                                                 const std::uint32_t (&value)[kItems]) {
+                                                 unsigned valid, const Value (&value)[kItems]) {
+    auto* values_out = static_cast<Value*>(a.values_out);
     __syncthreads();  // the keys are out of the stage
 #pragma unroll
     for (int i = 0; i < kItems; ++i)
@@ -236,7 +241,7 @@ struct RadixTile {
     for (int j = 0; j < kItems; ++j) {
       const unsigned place = j * kBlock + threadIdx.x;
       if (place < valid)
-        a.values_out[sh.scatter_base[sh.staged_digits[place]] + place] = sh.stage.values[place];
+        values_out[sh.scatter_base[sh.staged_digits[place]] + place] = sh.stage.values[place];
     }
   }
 };
@@ -319,12 +324,13 @@ __global__ void __launch_bounds__(kBlock)
 
 // Downsweep: block b sorts its chunk's tiles in order, each digit's keys following the block's
 // earlier ones: `offsets` are the upsweep's counts, each digit's row scanned (radix_scan_counts).
-// kMinBlocks: blocks per SM the registers must allow (__launch_bounds__).
-template <class Bits, int kBlock, int kItems, int kMinBlocks, bool kPairs>
+// kMinBlocks: blocks per SM the registers must allow (__launch_bounds__); `Value`: what travels
+// with each key (sort_values.cuh).
+template <class Bits, int kBlock, int kItems, int kMinBlocks, class Value>
 __global__ void __launch_bounds__(kBlock, kMinBlocks)
     radix_downsweep(RadixPassArgs<Bits> a, const std::uint64_t* __restrict__ offsets,
                     std::size_t tiles_per_block) {
-  using Tile = RadixTile<Bits, kBlock, kItems, kPairs>;
+  using Tile = RadixTile<Bits, kBlock, kItems, Value>;
   __shared__ typename Tile::Shared sh;
   __shared__ std::uint64_t next[kRadix];  // digit d's next output index
   __shared__ std::uint64_t digit_totals[kRadixWarps];

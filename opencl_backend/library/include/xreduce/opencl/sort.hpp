@@ -1,9 +1,10 @@
-// A stable sort of up to `count` keys, optionally with a u32 value carried by each key (a splat
-// renderer's float depths and indices), enqueued on the caller's in-order queue over the caller's
-// buffers: xreduce's OpenCL sorts as a library (docs/library.md). Keys are ordered as
-// xr::cuda::Sort, xr::vulkan::Sort and cub::DeviceRadixSort order them: by their ordered bits (an
-// unsigned key's bits; a signed key's with the sign bit flipped; a float's with the sign bit
-// flipped when positive, every bit flipped when negative; -0.0 and +0.0 one key), within `bits`.
+// A stable sort of up to `count` keys, optionally with a u32 or u64 value carried by each key (a
+// splat renderer's float depths and indices; desc.values), enqueued on the caller's in-order queue
+// over the caller's buffers: xreduce's OpenCL sorts as a library (docs/library.md). Keys are
+// ordered as xr::cuda::Sort, xr::vulkan::Sort and cub::DeviceRadixSort order them: by their ordered
+// bits (an unsigned key's bits; a signed key's with the sign bit flipped; a float's with the sign
+// bit flipped when positive, every bit flipped when negative; -0.0 and +0.0 one key), within
+// `bits`.
 #pragma once
 
 #include <CL/cl.h>
@@ -56,7 +57,7 @@ class Sort {
   // scratch run one after the other (an in-order queue does). `first` and `last` receive the
   // first and last kernels' events (retained: the caller releases them). Error(usage), before
   // anything is enqueued, for a queue or buffer of another cl_context, a null or short buffer
-  // (keys below count x key bytes, values below count x 4, scratch below scratch_size()), an
+  // (keys below count x key bytes, values below count x 4 or 8, scratch below scratch_size()), an
   // output made read-only or an input write-only, and two buffers (or sub-buffers of one) that
   // overlap: no sort runs in place.
   void enqueue(cl_command_queue queue, const SortBuffers& buffers,

@@ -1,8 +1,8 @@
-// A stable sort of up to `count` keys, optionally with a u32 value carried by each key (a splat
-// renderer's float depths and indices), recorded into the caller's command buffer on the caller's
-// device: xreduce's Vulkan sorts as a library (docs/library.md). Keys are ordered as
-// xr::cuda::Sort and cub::DeviceRadixSort order them: by their ordered bits (an unsigned key's
-// bits; a signed key's with the sign bit flipped; a float's with the sign bit flipped when
+// A stable sort of up to `count` keys, optionally with a u32 or u64 value carried by each key (a
+// splat renderer's float depths and indices; desc.values), recorded into the caller's command
+// buffer on the caller's device: xreduce's Vulkan sorts as a library (docs/library.md). Keys are
+// ordered as xr::cuda::Sort and cub::DeviceRadixSort order them: by their ordered bits (an unsigned
+// key's bits; a signed key's with the sign bit flipped; a float's with the sign bit flipped when
 // positive, every bit flipped when negative; -0.0 and +0.0 one key), within `bits` of them.
 #pragma once
 
@@ -50,7 +50,7 @@ class Sort {
   // readers after, and order two records that share a scratch. The inputs are not written.
   // Checked before anything is recorded (operand.hpp), Error(usage) otherwise: no two operands
   // overlap (no sort runs in place); each holds what the call reaches (keys count x key bytes,
-  // values count x 4, scratch scratch_size()); scratch a buffer, the others buffers (or, where
+  // values count x 4 or 8, scratch scratch_size()); scratch a buffer, the others buffers (or, where
   // an array passes one storage-buffer binding or count passes 2^32 - 2^16, device addresses;
   // every buffer then made with VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT). Host cost: a few
   // push and dispatch commands, no allocation. Thread-safe on distinct command buffers.
