@@ -80,9 +80,6 @@ typedef struct {
   uint ranks[kRankWords];        // each item's place in the tile, two to a word
   uint out_digits[kDigitWords];  // the digit of each place this work-item writes out
 #endif
-#ifdef VALUE64
-  uint value_high[ITEMS];  // the high words of its values, while their low words go out
-#endif
 } TileItems;
 
 #ifdef PAIRS
@@ -340,50 +337,27 @@ void scatter_keys(const TileLocal* l, TileItems* t, __global KEY* keys_out, uint
 }
 
 #ifdef PAIRS
-// Word w of item i's value: read from the tile at `base` of values_in (a u64 value whole, its
-// high word kept for the second word's round).
+// The values through the same places, after scatter_keys, a word at a time (a u64 value's two in
+// turn, so values of any width fit the keys' local memory): each read from the tile at `base` of
+// values_in into its key's place.
 TILE_FN
-uint value_word(TileItems* t, __global const uint* values_in, IDX base, uint i, uint w) {
-#ifdef VALUE64
-  if (w == 0u) {
-    const uint2 v = vload2(base + slot_of(i), values_in);
-    t->value_high[i] = v.y;
-    return v.x;
-  }
-  return t->value_high[i];
-#else
-  (void)t, (void)w;
-  return values_in[base + slot_of(i)];
-#endif
-}
-
-// Word w of the staged values out, from their places, after a barrier.
-TILE_FN
-void scatter_value_words(const TileLocal* l, const TileItems* t, __global uint* values_out,
-                         uint valid, uint w) {
-  const uint tid = (uint)get_local_id(0);
-#pragma unroll
-  for (uint j = 0; j < ITEMS; ++j) {
-    const uint place = j * WG + tid;
-    if (place < valid)
-      *value_word_out(values_out, l->digit_first[unpack_digit(t->out_digits[j >> 2], j)] + place,
-                      w) = l->staged[place];
-  }
-}
-
-// The values through the same places, after scatter_keys, a word at a time (a u64 value's low
-// word, then its high word, held in the work-item's TileItems meanwhile: values of any width fit
-// the keys' local memory): each read whole from the tile at `base` of values_in.
-TILE_FN
-void write_values(const TileLocal* l, TileItems* t, __global const uint* values_in,
+void write_values(const TileLocal* l, const TileItems* t, __global const uint* values_in,
                   __global uint* values_out, IDX base, uint valid) {
+  const uint tid = (uint)get_local_id(0);
   for (uint w = 0; w < VALUE_WORDS; ++w) {
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
     for (uint i = 0; i < ITEMS; ++i)
-      if (slot_of(i) < valid) l->staged[rank_of_item(t, i)] = value_word(t, values_in, base, i, w);
+      if (slot_of(i) < valid)
+        l->staged[rank_of_item(t, i)] = *value_word_in(values_in, base + slot_of(i), w);
     barrier(CLK_LOCAL_MEM_FENCE);
-    scatter_value_words(l, t, values_out, valid, w);
+#pragma unroll
+    for (uint j = 0; j < ITEMS; ++j) {
+      const uint place = j * WG + tid;
+      if (place < valid)
+        *value_word_out(values_out, l->digit_first[unpack_digit(t->out_digits[j >> 2], j)] + place,
+                        w) = l->staged[place];
+    }
   }
 }
 #endif
