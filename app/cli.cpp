@@ -22,7 +22,7 @@ namespace {
 constexpr const char* kFooter =
     R"(Primitives: reduce (n elements -> one value; the default), scan (n -> n prefixes, --scan
 inclusive or exclusive) and sort (n keys -> the keys in order, --order asc or desc, --values u32
-for pairs); a variant id is unique within its primitive.
+or u64 for pairs); a variant id is unique within its primitive.
 Sizes: 1000, 64K, 16M, 1G (K/M/G are powers of 1024) or 2^24.
 Generated data: seed 42 unless --seed (a whole number, 0 to 2^64 - 1); --dist small (default:
 integers in [0,255], floats in [-1,1)), full (every bit pattern / floats in [-2^20,2^20)) or

@@ -28,7 +28,8 @@ namespace {
 // and the runner-up's, docs/results/H200/tuning-notes.md the whole sweeps (ballot and PTX
 // rankings, keys and pairs). u64 values, which double the shared values[kTile], take the largest
 // tile of 384 threads that keeps two blocks an SM (about 113 KiB of shared memory each on an H100
-// or H200) without spills, not swept. 16-bit keys take the 32-bit keys' shapes.
+// or H200) without spills, not swept (their times beside lib/cub:
+// docs/results/H200/sort/values-u64). 16-bit keys take the 32-bit keys' shapes.
 struct OnesweepShape {
   int threads;
   int items;
@@ -54,8 +55,9 @@ constexpr OnesweepTuning k64Pairs{{384, 15, 2},
                                   "the PTX ranking 384x18 20.53 but spills, 384x15 20.58"};
 constexpr OnesweepTuning k32Pairs64{
     {384, 19, 2},
-    "not swept: the largest tile of 384 threads with u64 values that fits two blocks an SM "
-    "without spills; ptxas sm_90: 80 registers, 0 spills (384x20 spills), 103976 B shared"};
+    "H200, 2^28 u32 / f32 keys + u64 values: 384x19 9.93 / 9.76 ms (lib/cub 10.08 / 9.98); not "
+    "swept: the largest tile of 384 threads with u64 values that fits two blocks an SM without "
+    "spills (ptxas sm_90: 80 registers, 0 spills; 384x20 spills), 103976 B shared"};
 constexpr OnesweepTuning k64Pairs64{
     {384, 16, 2},
     "not swept: the largest tile of 384 threads with u64 values that fits two blocks an SM "
