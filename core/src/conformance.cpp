@@ -376,7 +376,8 @@ std::vector<Operation> sort_operations(DType t) {
   };
   using enum SortValues;
   // Each order of keys alone and of pairs, ascending with u32 values and descending with u64 (a
-  // value moves the same in either order).
+  // value moves the same in either order, and each order's pairs then build one form: Vulkan's
+  // pipelines and OpenCL's programs per order are as many as with one width of values).
   std::vector<Operation> out;
   out.push_back(sort(SortOrder::ascending, none, {}));
   out.push_back(sort(SortOrder::ascending, u32, {}));
@@ -385,7 +386,7 @@ std::vector<Operation> sort_operations(DType t) {
   // The bottom digit alone; a range that starts and ends inside digits; the upper half.
   out.push_back(sort(SortOrder::ascending, none, {0, 8}));
   out.push_back(sort(SortOrder::ascending, u32, {3, width - 5}));
-  out.push_back(sort(SortOrder::descending, u32, {width / 2, width}));
+  out.push_back(sort(SortOrder::descending, u64, {width / 2, width}));
   return out;
 }
 
