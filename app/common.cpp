@@ -223,8 +223,8 @@ void check_claims(const Backend& backend, const VariantInfo& v, DType dtype,
 
 int device_arrays(Primitive primitive, DType t, SortValues values) {
   if (primitive != Primitive::sort) return primitive == Primitive::reduce ? 1 : 2;
-  // Keys and sorted keys, and two arrays of values (of u32 ones for keys alone, as before they
-  // are asked for), each as many arrays of keys as its bytes take.
+  // Keys and sorted keys, and two arrays of values (u32 ones counted for keys alone too), each as
+  // many arrays of keys as its bytes take.
   const std::size_t value = std::max<std::size_t>(value_bytes(values), 4);
   return 2 + 2 * static_cast<int>((value + size_of(t) - 1) / size_of(t));
 }

@@ -27,9 +27,9 @@ namespace {
 // patterns, cold, beside lib/cub in the same runs; each `evidence` holds the chosen shape's time
 // and the runner-up's, docs/results/H200/tuning-notes.md the whole sweeps (ballot and PTX
 // rankings, keys and pairs). u64 values, which double the shared values[kTile], take the largest
-// tile of 384 threads that keeps two blocks an SM (about 113 KiB of shared memory each on an H100
-// or H200) without spills, not swept (their times beside lib/cub:
-// docs/results/H200/sort/values-u64). 16-bit keys take the 32-bit keys' shapes.
+// tile of 384 threads that keeps two blocks an SM (half its opt-in shared memory each) without
+// spills, not swept (their times beside lib/cub: docs/results/H200/sort/values-u64). 16-bit keys
+// take the 32-bit keys' shapes.
 struct OnesweepShape {
   int threads;
   int items;
