@@ -75,7 +75,7 @@ int run_compare(const Registry& registry, const CompareOptions& options) {
   for (const auto& merged : plan.merges) fold_merged(report, merged);
   const Analysis analysis = analyze(report);
   const std::optional<BaselineDiff> diff = diff_with_baseline(plan, report, o);
-  write_outputs({report, analysis, diff ? &*diff : nullptr}, o);
+  write_outputs({report, analysis, diff ? &*diff : nullptr}, o, plan.outputs);
   const bool over_limit = diff && report_over_limit(*diff);
   return failed || over_limit ? exit_code(ErrorCategory::check_failed) : 0;
 }

@@ -39,8 +39,8 @@ std::string rendered(const BaselineDiff& d, const DiffOptions& o) {
 
 int run_diff(const DiffOptions& o) {
   check_output_format(o.format, "diff");
-  const OutputFiles files{o.out, o.plot, "", o.quiet};
-  check_output_files(files);
+  const NamedInput inputs[] = {{"OLD", o.old_path}, {"NEW", o.new_path}};
+  const OutputTargets files = resolve_output_files({o.out, o.plot, "", o.quiet}, inputs);
   const RowFilter filter = filter_of(o);
   const SavedReport old = read_saved_report(o.old_path, "diff");
   const SavedReport now = read_saved_report(o.new_path, "diff");

@@ -3,7 +3,10 @@
 // each pass's occupancy from its backend's per-SM limits, and the report in one of four formats.
 #include <cstdio>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -91,14 +94,21 @@ std::string render(const InspectReport& r, const InspectOptions& o, bool to_file
 
 int run_inspect(const Registry& registry, const InspectOptions& o) {
   check_output_format(o.format, "inspect");
+  std::optional<OutputTarget> target;  // --out, none of the --kernel files it reads
+  if (!o.out.empty()) {
+    target = OutputTarget::resolve("--out", o.out);
+    std::vector<NamedInput> inputs;
+    for (const std::string& k : o.kernels.files) inputs.push_back({"--kernel", k});
+    check_outputs(std::span(&*target, 1), inputs);
+  }
   const WithKernelDefaults<CompareOptions> selection =
       with_kernel_defaults(add_user_kernels(registry, o.kernels), selection_of(registry, o));
   const ComparePlan plan = plan_compare(registry, selection.options);
   const std::string out = render(collect(registry, plan), o, !o.out.empty());
-  if (o.out.empty())
-    std::fputs(out.c_str(), stdout);
+  if (target)
+    write_output_file(*target, {out});
   else
-    write_file_atomically(o.out, out);
+    std::fputs(out.c_str(), stdout);
   return 0;
 }
 

@@ -15,6 +15,8 @@
 #include "xreduce/error.hpp"
 #include "xreduce/generate.hpp"
 #include "xreduce/io.hpp"
+#include "xreduce/output_file.hpp"
+#include "xreduce/printable.hpp"
 #include "xreduce/runner.hpp"
 #include "xreduce/size.hpp"
 
@@ -23,13 +25,17 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-// A Value as a JSON number: integers exact, floats as the double of the float.
+// A Value as a JSON number: integers exact, floats as the double of the float; a float JSON has
+// no number for as the string "nan", "inf" or "-inf" (null is no value: n = 0).
 json value_json(const std::optional<Value>& v) {
   if (!v) return nullptr;
   return visit_dtype(v->dtype(), [&](auto tag) -> json {
     using T = typename decltype(tag)::type;
     if constexpr (is_float_v<T>) {
-      return static_cast<double>(v->get<T>());
+      const double d = static_cast<double>(v->get<T>());
+      if (std::isnan(d)) return "nan";
+      if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+      return d;
     } else {
       return v->get<T>();
     }
@@ -90,15 +96,31 @@ struct RunRequest {
   Distribution dist = Distribution::small;
   MeasureOptions measure;
   std::optional<std::uint64_t> n;
+  std::optional<OutputTarget> output, values_output;  // --output, --values-output
 };
 
-void check_output_file(const std::optional<std::string>& file, std::string_view flag) {
-  if (!file) return;
+// An array's output, named .npy or .bin (its form), resolved before any work.
+std::optional<OutputTarget> array_output(const std::optional<std::string>& file,
+                                         std::string_view flag) {
+  if (!file) return std::nullopt;
   const auto ext = std::filesystem::path(*file).extension();
   if (ext != ".npy" && ext != ".bin")
     throw Error(ErrorCategory::usage,
-                fmt::format("{} '{}': expected a .npy or .bin file name", flag, *file));
-  check_output_path(*file);
+                fmt::format("{} '{}': expected a .npy or .bin file name", flag, printable(*file)));
+  return OutputTarget::resolve(flag, *file);
+}
+
+// --output and --values-output: two files, neither of them the --input or a --kernel file.
+void resolve_outputs(const RunOptions& o, RunRequest& r) {
+  r.output = array_output(o.output, "--output");
+  r.values_output = array_output(o.values_output, "--values-output");
+  std::vector<OutputTarget> outputs;
+  for (const auto* t : {&r.output, &r.values_output})
+    if (*t) outputs.push_back(**t);
+  std::vector<NamedInput> inputs;
+  if (o.input) inputs.push_back({"--input", *o.input});
+  for (const std::string& k : o.kernels.files) inputs.push_back({"--kernel", k});
+  check_outputs(outputs, inputs);
 }
 
 RunRequest parse_request(const RunOptions& o) {
@@ -119,10 +141,7 @@ RunRequest parse_request(const RunOptions& o) {
   r.measure = measure_options(o.stats);
   if (!o.n && !o.input) throw Error(ErrorCategory::usage, "run needs --n N or --input FILE");
   if (o.n) r.n = parse_count(*o.n);
-  check_output_file(o.output, "--output");
-  check_output_file(o.values_output, "--values-output");
-  check_distinct_outputs(
-      {{"--output", o.output.value_or("")}, {"--values-output", o.values_output.value_or("")}});
+  resolve_outputs(o, r);
   return r;
 }
 
@@ -137,9 +156,9 @@ HostArray prepare_input(Backend& backend, const VariantInfo& variant, const RunO
     dtype = data.dtype();
   }
   if (o.output && dtype == DType::bf16 && std::filesystem::path(*o.output).extension() == ".npy")
-    throw Error(
-        ErrorCategory::usage,
-        fmt::format("--output '{}': bf16 has no NumPy type; use a .bin file name", *o.output));
+    throw Error(ErrorCategory::usage,
+                fmt::format("--output '{}': bf16 has no NumPy type; use a .bin file name",
+                            printable(*o.output)));
   const Primitive primitive = r.operation.primitive;
   check_claims(backend, variant, dtype, r.operation);
   if (std::string why = backend.unsupported_reason(primitive, variant.id); !why.empty())
@@ -362,8 +381,11 @@ int run_run(const Registry& registry, const RunOptions& options) {
   const VariantInfo variant = find_variant(backend, request.operation.primitive, o.variant);
   const HostArray data = prepare_input(backend, variant, o, request);
   const RunResult result = measure_run(backend, variant, data, request);
-  if (o.output) write_output(*o.output, result.m.result.array.view());
-  if (o.values_output) write_output(*o.values_output, result.m.result.values.view());
+  OutputSet outputs;  // both arrays, or neither
+  if (request.output) stage_array(outputs, *request.output, result.m.result.array.view());
+  if (request.values_output)
+    stage_array(outputs, *request.values_output, result.m.result.values.view());
+  outputs.place();
   const std::string text = o.format == "json"
                                ? run_json(backend, variant, o, request, data, result)
                                : run_text(backend, variant, o, request, data, result);

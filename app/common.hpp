@@ -134,19 +134,4 @@ class Table {
   std::vector<std::vector<Cell>> rows_;
 };
 
-// Writes `content` to `path` through a temporary file in the same directory and a rename, so a
-// reader never sees a partial file and a failure leaves none. Error(usage) naming the path.
-void write_file_atomically(const std::filesystem::path& path, std::string_view content);
-// Fails early (before a long measurement) when `path` cannot be created: Error(usage).
-void check_output_path(const std::filesystem::path& path);
-// An output file and the flag that names it.
-struct NamedOutput {
-  std::string_view flag;  // "--out"
-  std::string path;       // empty: not given
-};
-// Error(usage) "--output 'a.npy' and --values-output './a.npy' name the same file" when two of
-// `outputs` are one file: the same path however spelled (./a.npy, dir/../a.npy), or an existing
-// file reached by two names (a link). Each output must survive the others' writes.
-void check_distinct_outputs(const std::vector<NamedOutput>& outputs);
-
 }  // namespace xr::app

@@ -3,38 +3,34 @@
 #pragma once
 
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "commands.hpp"
+#include "output_targets.hpp"
 #include "report/analysis.hpp"
 
 namespace xr::app {
-
-// Where a command's outputs go besides stdout.
-struct OutputFiles {
-  std::string out;        // the report instead of stdout
-  std::string plot;       // drawn by bench/plot.py from the JSON report
-  std::string save_json;  // the JSON report as well
-  bool quiet = false;     // no "wrote FILE" lines
-};
 
 // Before any work: Error(usage) "unknown --format 'X' for <command> (...)" unless text, md, csv
 // or json.
 void check_output_format(const std::string& format, std::string_view command);
 
-// Before any work: Error(usage) for two outputs that name one file, a --plot name that is not
-// .svg, .png or .pdf and a path that cannot be created.
-void check_output_files(const OutputFiles& files);
+// Before any work: Error(usage) for a --plot name that is not .svg, .png or .pdf, an output that
+// cannot be written (OutputTarget::resolve), two outputs that name one file and an output that
+// names one of `inputs` (the files the command reads).
+OutputTargets resolve_output_files(const OutputFiles& files, std::span<const NamedInput> inputs);
 
 // `text` to --out (or stdout), `json()` (called only when --plot or --save-json needs it) to
-// --save-json and to the plot. Every file is written whole (temporary + rename); on a failure
-// the ones already placed are removed again, so a failed run leaves no output behind.
-// Error(usage) naming a file that cannot be written, Error(unavailable) when --plot cannot draw.
+// --save-json and to the plot, all or none (OutputSet): a failed write places no output and
+// leaves every file as it was. Error(usage) naming an output that cannot be written,
+// Error(unavailable) when --plot cannot draw.
 void write_outputs(const std::string& text, const std::function<std::string()>& json,
-                   const OutputFiles& files);
+                   const OutputTargets& targets);
 
 // compare's report rendered in --format, then written as above.
-void write_outputs(const AnalyzedReport& report, const CompareOptions& options);
+void write_outputs(const AnalyzedReport& report, const CompareOptions& options,
+                   const OutputTargets& targets);
 
 }  // namespace xr::app

@@ -85,11 +85,16 @@ std::vector<Operation> parse_operations(const CompareOptions& o,
   return out;
 }
 
-void check_output_flags(const CompareOptions& o) {
+// The report's outputs, none of them a file the run reads (--merge, --baseline, --kernel).
+OutputTargets check_output_flags(const CompareOptions& o) {
   check_output_format(o.format, "compare");
-  check_output_files({o.out, o.plot, o.save_json, o.quiet});
   if (o.fail_above && o.baseline.empty())
     throw Error(ErrorCategory::usage, "--fail-above needs --baseline (the run it compares with)");
+  std::vector<NamedInput> inputs;
+  for (const auto& path : o.merge) inputs.push_back({"--merge", path});
+  if (!o.baseline.empty()) inputs.push_back({"--baseline", o.baseline});
+  for (const auto& path : o.kernels.files) inputs.push_back({"--kernel", path});
+  return resolve_output_files({o.out, o.plot, o.save_json, o.quiet}, inputs);
 }
 
 // `all`: every available backend (the others noted in `skipped`); a list: each must be available.
@@ -233,8 +238,8 @@ std::vector<std::uint64_t> parse_transfer_sizes(const CompareOptions& o) {
 }  // namespace
 
 ComparePlan plan_compare(const Registry& registry, const CompareOptions& o) {
-  check_output_flags(o);
   ComparePlan plan;
+  plan.outputs = check_output_flags(o);
   plan.primitives = parse_primitive_list(o.primitives);
   plan.operations = parse_operations(o, plan.primitives);
   for (const auto& s : split_list(o.dtypes.value_or("i32")))

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "output_targets.hpp"
 #include "report/inspect.hpp"
 #include "report/merge.hpp"
 #include "xreduce/backend.hpp"
@@ -38,6 +39,7 @@ struct ComparePlan {
   std::vector<PlannedBackend> backends;
   std::vector<std::pair<std::string, std::string>> skipped;  // backend, why
   std::vector<std::uint64_t> transfer_bytes;  // --transfers: ascending; empty without it
+  OutputTargets outputs;                      // --out, --save-json and --plot, resolved
 };
 
 // The plan of `options`, with each backend's device selected. Error(usage) for a bad flag or

@@ -44,15 +44,6 @@ std::filesystem::path plot_script() {
 
 }  // namespace
 
-// A temporary file name in `dir` that keeps `path`'s extension (matplotlib picks the format
-// from it).
-std::filesystem::path temp_beside(const std::filesystem::path& path) {
-  auto dir = path.parent_path();
-  if (dir.empty()) dir = ".";
-  return dir /
-         fmt::format(".{}.tmp-{}{}", path.stem().string(), getpid(), path.extension().string());
-}
-
 // Runs `python3 plot.py JSON OUT`; its output goes to a log whose last line is the error.
 void draw_plot(const std::string& report_json, const std::filesystem::path& out) {
   const auto script = plot_script();

@@ -6,10 +6,6 @@
 
 namespace xr::app {
 
-// A temporary file name beside `path` that keeps its extension (matplotlib picks the format
-// from it).
-std::filesystem::path temp_beside(const std::filesystem::path& path);
-
 // Runs `python3 plot.py JSON OUT` on `report_json`; Error(unavailable) with the script's last
 // line when it fails (no matplotlib, ...), and no file at `out` then.
 void draw_plot(const std::string& report_json, const std::filesystem::path& out);

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "xreduce/error.hpp"
+#include "xreduce/npy_header.hpp"
 
 namespace xr {
 namespace {
@@ -83,31 +84,6 @@ void read_payload(std::FILE* f, const std::filesystem::path& path, HostArray& ou
     bad_file(path, "read failed");
 }
 
-// The value of `key` in a .npy header dict, e.g. 'descr': '<i4'.
-std::string header_field(const std::string& header, const std::string& key,
-                         const std::filesystem::path& path) {
-  auto at = header.find("'" + key + "'");
-  if (at == std::string::npos) bad_file(path, "corrupt .npy header: no '" + key + "' field");
-  auto colon = header.find(':', at);
-  if (colon == std::string::npos) bad_file(path, "corrupt .npy header near '" + key + "'");
-  std::size_t begin = header.find_first_not_of(' ', colon + 1);
-  if (begin == std::string::npos) bad_file(path, "corrupt .npy header near '" + key + "'");
-  std::size_t end;
-  if (header[begin] == '(') {
-    end = header.find(')', begin);
-    if (end == std::string::npos) bad_file(path, "corrupt .npy header: unclosed shape");
-    ++end;
-  } else if (header[begin] == '\'') {
-    end = header.find('\'', begin + 1);
-    if (end == std::string::npos) bad_file(path, "corrupt .npy header: unclosed string");
-    ++end;
-  } else {
-    end = header.find_first_of(",}", begin);
-    if (end == std::string::npos) bad_file(path, "corrupt .npy header near '" + key + "'");
-  }
-  return header.substr(begin, end - begin);
-}
-
 }  // namespace
 
 namespace {
@@ -142,13 +118,12 @@ NpyPreamble read_preamble(std::FILE* f, const std::filesystem::path& path, std::
 }
 
 // The header's 'descr' as one of the supported dtypes (and the one --dtype asked for).
-DType npy_dtype(const std::string& header, const std::filesystem::path& path,
+DType npy_dtype(const std::string& descr, const std::filesystem::path& path,
                 std::optional<DType> expected) {
-  const std::string descr = header_field(header, "descr", path);
-  // descr is quoted: 'descr': '<f4'.
+  // descr is quoted: '<f4'.
   const auto known = std::find_if(std::begin(kNpyTypes), std::end(kNpyTypes), [&](const auto& t) {
-    return descr.size() == std::strlen(t.descr) + 2 && descr.front() == '\'' &&
-           descr.compare(1, descr.size() - 2, t.descr) == 0 && descr.back() == '\'';
+    return descr.size() == std::strlen(t.descr) + 2 &&
+           descr.compare(1, descr.size() - 2, t.descr) == 0;
   });
   if (known == std::end(kNpyTypes))
     bad_file(path, "unsupported .npy dtype " + descr +
@@ -160,35 +135,14 @@ DType npy_dtype(const std::string& header, const std::filesystem::path& path,
   return known->dtype;
 }
 
-// The elements of the shape tuple "(3,)", "(2, 5)", "()" (a scalar, one element), and its
-// dimensions.
-std::pair<std::uint64_t, int> npy_count(const std::string& shape,
-                                        const std::filesystem::path& path) {
-  if (shape.empty() || shape.front() != '(') bad_file(path, "corrupt .npy header: bad shape");
+// The elements of the header's shape: the product of its dimensions, one for a scalar's ().
+std::uint64_t npy_count(const NpyHeader& h, const std::filesystem::path& path) {
   std::uint64_t count = 1;
-  int dims = 0;
-  std::string inner = shape.substr(1, shape.size() - 2);
-  for (std::size_t start = 0; start < inner.size();) {
-    std::size_t comma = inner.find(',', start);
-    std::string_view item(inner);
-    item = item.substr(start, comma == std::string::npos ? comma : comma - start);
-    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-    if (!item.empty()) {
-      std::uint64_t d = 0;
-      auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), d);
-      if (ec == std::errc::result_out_of_range)
-        bad_file(path, "corrupt .npy header: dimension too large in " + shape);
-      if (ec != std::errc{} || end != item.data() + item.size())
-        bad_file(path, "corrupt .npy header: bad shape " + shape);
-      if (d != 0 && count > UINT64_MAX / d) bad_file(path, "corrupt .npy header: shape overflows");
-      count *= d;
-      ++dims;
-    }
-    if (comma == std::string::npos) break;
-    start = comma + 1;
+  for (std::uint64_t d : h.dims) {
+    if (d != 0 && count > UINT64_MAX / d) bad_file(path, "corrupt .npy header: shape overflows");
+    count *= d;
   }
-  return {count, dims};
+  return count;
 }
 
 }  // namespace
@@ -233,14 +187,12 @@ HostArray read_npy(const std::filesystem::path& path, std::optional<DType> expec
   std::string header(p.header_len, '\0');
   if (std::fread(header.data(), 1, p.header_len, f.get()) != p.header_len)
     bad_file(path, "truncated .npy header");
-  const DType dtype = npy_dtype(header, path, expected);
-  const std::string fortran = header_field(header, "fortran_order", path);
-  const std::string shape = header_field(header, "shape", path);
-  const auto [count, dims] = npy_count(shape, path);
-  if (fortran == "True" && dims > 1)
+  const NpyHeader parsed = parse_npy_header(header, path);
+  const DType dtype = npy_dtype(parsed.descr, path, expected);
+  const std::uint64_t count = npy_count(parsed, path);
+  const std::string& shape = parsed.shape;
+  if (parsed.fortran_order && parsed.dims.size() > 1)
     bad_file(path, "Fortran-order .npy arrays are not supported (save with C order)");
-  if (fortran != "True" && fortran != "False")
-    bad_file(path, "corrupt .npy header: fortran_order is " + fortran);
 
   if (count > UINT64_MAX / size_of(dtype))
     bad_file(path, "corrupt .npy header: shape " + shape + " overflows (" + std::to_string(count) +
@@ -281,49 +233,7 @@ HostArray read_input(const std::filesystem::path& path, std::optional<DType> dty
   bad_file(path, "unknown input format '" + ext + "' (expected .npy or .bin)");
 }
 
-namespace {
-
-// Writes `head` then the elements of `data` to `path` through a temporary file beside it and a
-// rename: a reader never sees a partial array, and a failure (disk full) leaves no file behind.
-void write_atomically(const std::filesystem::path& path, const std::string& head, HostView data) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) bad_file(path, "is a directory");
-  const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-  std::string name = ".";  // (appended, not `"." + ...`: GCC 12 misreads that as overlapping)
-  name += path.filename().string();
-  name += ".tmp-XXXXXX";
-  std::string tmp = (dir / name).string();
-  const int fd = mkstemp(tmp.data());
-  if (fd < 0) bad_file(path, std::string("cannot be created: ") + std::strerror(errno));
-  File out(fdopen(fd, "wb"));
-  if (!out) {
-    close(fd);
-    unlink(tmp.c_str());
-    bad_file(path, "cannot be opened for writing");
-  }
-  const bool written =
-      std::fwrite(head.data(), 1, head.size(), out.get()) == head.size() &&
-      (data.bytes() == 0 || std::fwrite(data.data, 1, data.bytes(), out.get()) == data.bytes());
-  const int saved = errno;
-  const bool closed = std::fclose(out.release()) == 0;
-  if (!written || !closed) {
-    unlink(tmp.c_str());
-    bad_file(path, std::string("write failed: ") + std::strerror(written ? errno : saved));
-  }
-  // mkstemp creates 0600; give the file the permissions a plain open() would have.
-  const mode_t mask = umask(0);
-  umask(mask);
-  chmod(tmp.c_str(), 0666 & ~mask);
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    unlink(tmp.c_str());
-    bad_file(path, "cannot be written: " + why);
-  }
-}
-
-}  // namespace
-
-void write_npy(const std::filesystem::path& path, HostView data) {
+std::string npy_header(const std::filesystem::path& path, HostView data) {
   const auto known = std::find_if(std::begin(kNpyTypes), std::end(kNpyTypes),
                                   [&](const auto& t) { return t.dtype == data.dtype; });
   if (known == std::end(kNpyTypes))
@@ -342,18 +252,31 @@ void write_npy(const std::filesystem::path& path, HostView data) {
   head.push_back(static_cast<char>(header.size() & 0xFF));
   head.push_back(static_cast<char>(header.size() >> 8));
   head.append(header);
-  write_atomically(path, head, data);
+  return head;
 }
 
-void write_bin(const std::filesystem::path& path, HostView data) {
-  write_atomically(path, std::string(), data);
+void stage_array(OutputSet& set, const OutputTarget& target, HostView data) {
+  const std::string head =
+      target.given.extension() == ".bin" ? std::string() : npy_header(target.given, data);
+  set.stage(target, {head, {static_cast<const char*>(data.data), data.bytes()}});
 }
 
 void write_output(const std::filesystem::path& path, HostView data) {
-  if (path.extension() == ".bin")
-    write_bin(path, data);
-  else
-    write_npy(path, data);
+  OutputSet set;
+  stage_array(set, OutputTarget::resolve("output", path), data);
+  set.place();
+}
+
+void write_npy(const std::filesystem::path& path, HostView data) {
+  OutputSet set;
+  set.stage(OutputTarget::resolve("output", path),
+            {npy_header(path, data), {static_cast<const char*>(data.data), data.bytes()}});
+  set.place();
+}
+
+void write_bin(const std::filesystem::path& path, HostView data) {
+  write_output_file(OutputTarget::resolve("output", path),
+                    {{static_cast<const char*>(data.data), data.bytes()}});
 }
 
 }  // namespace xr

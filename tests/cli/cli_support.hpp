@@ -44,8 +44,8 @@ struct Result {
   std::string out, err;
 };
 
-// Runs the xreduce binary with `args`; stdout and stderr are captured through files.
-inline Result xreduce(const std::vector<std::string>& args) {
+// Runs `program` (a path) with `args`; stdout and stderr are captured through files.
+inline Result run_program(const std::string& program, const std::vector<std::string>& args) {
   TempDir io;
   const std::string out_path = (io / "stdout").string(), err_path = (io / "stderr").string();
   posix_spawn_file_actions_t actions;
@@ -54,15 +54,15 @@ inline Result xreduce(const std::vector<std::string>& args) {
                                    0600);
   posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
                                    0600);
-  std::vector<std::string> storage{XREDUCE_EXE};
+  std::vector<std::string> storage{program};
   storage.insert(storage.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& s : storage) argv.push_back(s.data());
   argv.push_back(nullptr);
   pid_t pid;
-  const int rc = posix_spawn(&pid, XREDUCE_EXE, &actions, nullptr, argv.data(), environ);
+  const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw std::runtime_error("cannot start " + std::string(XREDUCE_EXE));
+  if (rc != 0) throw std::runtime_error("cannot start " + program);
   int status = 0;
   waitpid(pid, &status, 0);
   Result r;
@@ -70,6 +70,11 @@ inline Result xreduce(const std::vector<std::string>& args) {
   r.out = slurp(out_path);
   r.err = slurp(err_path);
   return r;
+}
+
+// Runs the xreduce binary with `args`.
+inline Result xreduce(const std::vector<std::string>& args) {
+  return run_program(XREDUCE_EXE, args);
 }
 
 // The kernel cache's entries with `suffix` (".spv", ".clbin"), in name order.

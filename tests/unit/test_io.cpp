@@ -225,6 +225,56 @@ TEST_CASE("read_npy refuses corrupt files with Error(usage) naming the file", "[
   refuse("dtype_mismatch.npy", good, "--dtype is f32", DType::f32);
 }
 
+TEST_CASE("read_npy reads a header as NumPy does, and refuses the headers NumPy refuses",
+          "[unit][io]") {
+  TempDir dir;
+  const std::string six = raw(kSix);
+  auto read = [&](const std::string& name, const std::string& dict) {
+    write_bytes(dir / name, npy_bytes(1, dict, six));
+    return xr::read_npy(dir / name, std::nullopt);
+  };
+  SECTION("a key given twice takes its last value, as a Python dict does") {
+    const auto a = read("twice.npy",
+                        "{'descr': '<f4', 'descr': '<i4', 'fortran_order': False, 'shape': (6,)}");
+    CHECK(a.dtype() == DType::i32);
+    CHECK(a.as<std::int32_t>()[3] == -4);
+    CHECK(read("shape_twice.npy",
+               "{'descr': '<i4', 'shape': (2,), 'fortran_order': False, 'shape': (2, 3,)}")
+              .size() == 6);
+  }
+  SECTION("double quotes, a trailing comma in the shape, a scalar's empty shape") {
+    CHECK(read("double.npy", "{\"descr\": '<i4', \"fortran_order\": False, \"shape\": (6,)}")
+              .size() == 6);
+    write_bytes(dir / "scalar.npy",
+                npy_bytes(1, "{'descr': '<i4', 'fortran_order': False, 'shape': ()}",
+                          raw(kSix).substr(0, 4)));
+    CHECK(xr::read_npy(dir / "scalar.npy", std::nullopt).size() == 1);
+  }
+  auto refuse = [&](const std::string& name, const std::string& dict, std::string_view why) {
+    INFO(dict);
+    write_bytes(dir / name, npy_bytes(1, dict, six));
+    require_error([&] { xr::read_npy(dir / name, std::nullopt); }, ErrorCategory::usage,
+                  (dir / name).string() + ": corrupt .npy header: ");
+    require_error([&] { xr::read_npy(dir / name, std::nullopt); }, ErrorCategory::usage, why);
+  };
+  const std::string good = "'descr': '<i4', 'fortran_order': False";
+  refuse("extra_key.npy", "{" + good + ", 'shape': (6,), 'extra': 1}", "unexpected key 'extra'");
+  refuse("empty_items.npy", "{" + good + ", 'shape': (,,6,,)}", "bad shape");
+  refuse("leading_comma.npy", "{" + good + ", 'shape': (,6)}", "bad shape");
+  refuse("not_tuple.npy", "{" + good + ", 'shape': (6)}", "not a tuple");
+  refuse("list_shape.npy", "{" + good + ", 'shape': [6]}", "to open the shape");
+  refuse("negative.npy", "{" + good + ", 'shape': (-6,)}", "bad shape");
+  refuse("fortran_word.npy", "{'descr': '<i4', 'fortran_order': 0, 'shape': (6,)}",
+         "fortran_order is 0, not True or False");
+  refuse("unquoted_key.npy", "{descr: '<i4', 'fortran_order': False, 'shape': (6,)}",
+         "expected a quoted string");
+  refuse("no_brace.npy", "'descr': '<i4', 'fortran_order': False, 'shape': (6,)", "Python dict");
+  refuse("after.npy", "{" + good + ", 'shape': (6,)} trailing", "after the header's closing");
+  refuse("missing_comma.npy", "{'descr': '<i4' 'fortran_order': False, 'shape': (6,)}",
+         "expected ',' or '}'");
+  refuse("no_shape.npy", "{" + good + "}", "no 'shape' field");
+}
+
 TEST_CASE("read_npy / read_input: missing file and directory", "[unit][io]") {
   TempDir dir;
   const auto missing = dir / "missing.npy";

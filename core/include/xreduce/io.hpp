@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "xreduce/output_file.hpp"
 #include "xreduce/types.hpp"
 
 namespace xr {
@@ -27,13 +28,18 @@ HostArray read_bin(const std::filesystem::path& path, DType dtype);
 // By extension: .npy -> read_npy; .bin -> read_bin (needs `dtype`, default i32 is not assumed).
 HostArray read_input(const std::filesystem::path& path, std::optional<DType> dtype);
 
-// Writes a 1-D .npy (format 1.0) through a temporary file and a rename, so a failure leaves no
-// partial file: `run --output` and the tests' fixtures. Error(usage) naming the path.
-// bf16 has no .npy descriptor: Error(usage) pointing to .bin.
+// The bytes before a 1-D .npy's elements (format 1.0: magic, version, header padded to 64 bytes).
+// bf16 has no .npy descriptor: Error(usage) naming `path` and pointing to .bin.
+std::string npy_header(const std::filesystem::path& path, HostView data);
+// Stages `data` in `set` as `target`'s content, in the form its name says: .bin the raw
+// elements, anything else a .npy.
+void stage_array(OutputSet& set, const OutputTarget& target, HostView data);
+
+// Writes a 1-D .npy, the raw elements, or the form the extension says (as stage_array), placed
+// whole as OutputSet places a file (xreduce/output_file.hpp): `run --output` and the tests'
+// fixtures. Error(usage) naming the path.
 void write_npy(const std::filesystem::path& path, HostView data);
-// The raw elements, the same way.
 void write_bin(const std::filesystem::path& path, HostView data);
-// By extension: .bin -> write_bin, anything else -> write_npy.
 void write_output(const std::filesystem::path& path, HostView data);
 
 }  // namespace xr
