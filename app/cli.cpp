@@ -101,16 +101,20 @@ CLI::Option* add_stat_flags(CLI::App* cmd, StatFlags& s) {
 }
 
 // The generated data of run and compare: its seed and distribution.
-void add_data_flags(CLI::App* cmd, std::uint64_t& seed, std::string& dist) {
-  cmd->add_option("--seed", seed, "Seed of the generated data")
-      ->capture_default_str()
-      ->type_name("S")
-      ->transform(kWholeNumber);
-  cmd->add_option("--dist", dist,
-                  "small | full | extremes; for sort also few | sorted | reversed | top-digit | "
-                  "bottom-digit")
-      ->capture_default_str()
-      ->type_name("D");
+struct DataFlags {
+  CLI::Option* seed;
+  CLI::Option* dist;
+};
+DataFlags add_data_flags(CLI::App* cmd, std::uint64_t& seed, std::string& dist) {
+  return {cmd->add_option("--seed", seed, "Seed of the generated data")
+              ->capture_default_str()
+              ->type_name("S")
+              ->transform(kWholeNumber),
+          cmd->add_option("--dist", dist,
+                          "small | full | extremes; for sort also few | sorted | reversed | "
+                          "top-digit | bottom-digit")
+              ->capture_default_str()
+              ->type_name("D")};
 }
 
 // --reps given explicitly must be a count; 0 is the internal "adaptive".
@@ -369,8 +373,10 @@ struct RunCommand {
     n = std::make_unique<OptionalText>(cmd, "--n", "Elements to generate, e.g. 16M or 2^24", "N");
     input = std::make_unique<OptionalText>(cmd, "--input",
                                            "Read the elements from FILE.npy or FILE.bin", "FILE");
-    n->option()->excludes(input->option());
-    add_data_flags(cmd, o.seed, o.dist);
+    // The data is generated (--n, --seed, --dist) or read (--input), never both.
+    const DataFlags data = add_data_flags(cmd, o.seed, o.dist);
+    for (CLI::Option* generated : {n->option(), data.seed, data.dist})
+      generated->excludes(input->option());
     cmd->add_option("--device", o.device, "Device index, name substring or UUID")->type_name("SEL");
     reps = add_stat_flags(cmd, o.stats);
     cmd->add_option("--format", o.format, "text | json")->capture_default_str()->type_name("FMT");

@@ -38,6 +38,8 @@ ResultRow measure_row(Backend& b, const VariantInfo& v, std::unique_ptr<Runner>&
   row.variant = v.id;
   row.operation = operation;
   row.dtype = data.dtype();
+  if (operation.primitive == Primitive::sort)
+    row.operation.bits = canonical_bits(operation.bits, row.dtype);
   row.n = data.size();
   row.mode = measure.mode;
   try {

@@ -115,28 +115,34 @@ def ratio_label(v):
 
 
 def kind_of(r):
-    """A scan's kind; a sort's order, with "pairs" and its bit range where they apply."""
+    """A scan's kind; a sort's order, with its values, bit range and the count's place where they
+    apply: every field of the sort, so two different sorts never share a section or a line."""
     if r.get("primitive") != "sort":
         return r.get("scan") or ""
     sort = r.get("sort") or {}
     kind = str(sort.get("order", "asc"))
-    if sort.get("values") not in (None, "none"):
+    if sort.get("values") == "u64":
+        kind += ", pairs, u64 values"
+    elif sort.get("values") not in (None, "none"):
         kind += ", pairs"
     if sort.get("bits") not in (None, "all"):
         kind += f", bits {sort['bits']}"
+    if sort.get("count") == "device":
+        kind += ", count on the device"
     return kind
 
 
 def sort_bytes_per_key(dtype, kind):
     """The radix sort's bytes model (docs/cli.md): the keys read once, then read and written per
-    8-bit digit; u32 values read and written per digit."""
+    8-bit digit; u32 or u64 values read and written per digit."""
     key = ELEMENT_BYTES.get(dtype, 4)
     bits = 8 * key
     if ", bits " in kind:
-        begin, end = kind.split(", bits ", 1)[1].split(":")
+        begin, end = kind.split(", bits ", 1)[1].split(",")[0].split(":")
         bits = int(end) - int(begin)
     passes = (bits + 7) // 8
-    return key + passes * 2 * key + (passes * 8 if ", pairs" in kind else 0)
+    value = 8 if ", u64 values" in kind else 4 if ", pairs" in kind else 0
+    return key + passes * 2 * key + passes * 2 * value
 
 
 def measured_rows(results):
@@ -578,7 +584,7 @@ def baseline_sections(baseline):
     verdict)]}; raises KeyError/TypeError/ValueError on a bad row."""
     sections = {}
     for r in baseline["rows"]:
-        key = (r["primitive"], r.get("scan") or "", r["op"], r["dtype"], r["mode"])
+        key = (r["primitive"], kind_of(r), str(r["op"] or ""), r["dtype"], r["mode"])
         sections.setdefault(key, []).append(
             (str(r["backend"]), str(r["variant"]), int(r["n"]), float(r["ratio"]),
              str(r["verdict"])))

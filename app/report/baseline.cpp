@@ -250,14 +250,16 @@ BaselineDiff diff_reports(const CompareReport& old, const RunIdentity& old_run,
   d.fail_above_pct = options.fail_above_pct;
   pair_rows(old, now, options, d);
   if (d.rows.empty() && d.not_comparable.empty())
-    throw Error(ErrorCategory::usage,
-                fmt::format("{} '{}': no row in common with {} ({} rows against {}; rows match by "
-                            "backend, variant, primitive, scan kind, op, dtype, n and mode){}",
-                            flag, printable(old_run.path),
-                            new_run.path.empty() ? std::string("this run")
-                                                 : "'" + printable(new_run.path) + "'",
-                            old.rows.size(), now.rows.size(),
-                            options.filter.empty() ? "" : " among the rows the filters keep"));
+    throw Error(
+        ErrorCategory::usage,
+        fmt::format(
+            "{} '{}': no row in common with {} ({} rows against {}; rows match by "
+            "backend, variant, primitive, scan kind, op, dtype, n, mode and a sort's "
+            "order, values, bits and count){}",
+            flag, printable(old_run.path),
+            new_run.path.empty() ? std::string("this run") : "'" + printable(new_run.path) + "'",
+            old.rows.size(), now.rows.size(),
+            options.filter.empty() ? "" : " among the rows the filters keep"));
   summarize(d);
   compare_devices(old, now, options.filter, d);
   compare_runs(d);

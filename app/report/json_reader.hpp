@@ -50,11 +50,10 @@ class JsonReader {
   // An object or array field, or null where absent or null.
   const json* opt_object(const json& j, const char* key, const std::string& where) const;
   const json* opt_array(const json& j, const char* key, const std::string& where) const;
-
- private:
   // The field's value, nullptr where absent or null.
   const json* find(const json& j, const char* key, const std::string& where) const;
 
+ private:
   std::string_view flag_;
   std::string path_;
 };

@@ -24,17 +24,33 @@ std::string number(const std::optional<double>& v) {
   return v ? fmt_csv_number(*v) : std::string();
 }
 
+// A row's operator: a reduce's or scan's; a sort has none.
+std::string_view op_field(const Operation& op) {
+  return op.primitive == Primitive::sort ? "" : to_string(op.op);
+}
+
+// The sort's columns of a row: every field of its operation that the key's own columns do not
+// hold, so two different sorts never print as one; empty for reduce and scan.
+struct SortColumns {
+  std::string order, values, bits, count;
+};
+SortColumns sort_columns(const Operation& op) {
+  if (op.primitive != Primitive::sort) return {};
+  return {std::string(to_string(op.order)), std::string(to_string(op.values)), sort_bits_text(op),
+          op.count_on_device ? "device" : "host"};
+}
+
 std::string csv_line(const ResultRow& row, const RowMetrics& rm, const DeviceRecord* d) {
   const bool m = row.measured();
   auto mnum = [&](double v) { return m ? fmt_csv_number(v) : std::string(); };
   const bool scan = row.operation.primitive == Primitive::scan;
-  const bool sort = row.operation.primitive == Primitive::sort;
+  const SortColumns sorted = sort_columns(row.operation);
   return fmt::format(
       "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
       "{},{},{},{},{},{}\n",
       field(row.backend), field(d ? d->info.name : ""), d ? d->info.uuid : "", field(row.variant),
       to_string(row.operation.primitive), scan ? to_string(row.operation.scan) : "",
-      sort ? "" : to_string(row.operation.op), to_string(row.dtype), row.n, to_string(row.status),
+      op_field(row.operation), to_string(row.dtype), row.n, to_string(row.status),
       mnum(row.ms.median), mnum(row.ms.min), mnum(row.ms.max), mnum(row.host_ms.median),
       m ? std::to_string(row.ms.count) : "", mnum(row.ms.rel_spread), mnum(rm.gbps),
       number(rm.pct_peak), number(rm.step_speedup), number(rm.cumulative_speedup),
@@ -43,17 +59,16 @@ std::string csv_line(const ResultRow& row, const RowMetrics& rm, const DeviceRec
       row.batch_calls ? std::to_string(row.batch_calls) : "",
       m && rm.pct_peak ? (rm.above_peak ? "true" : "false") : "", number(row.clock_min_mhz),
       number(row.clock_median_mhz), row.clock_median_mhz ? std::to_string(row.clock_retaken) : "",
-      row.clock_median_mhz ? (row.throttled ? "true" : "false") : "",
-      sort ? to_string(row.operation.order) : "", sort ? to_string(row.operation.values) : "",
-      sort ? sort_bits_text(row.operation) : "", number(rm.gkeys_per_s),
-      sort ? (row.operation.count_on_device ? "device" : "host") : "");
+      row.clock_median_mhz ? (row.throttled ? "true" : "false") : "", sorted.order, sorted.values,
+      sorted.bits, number(rm.gkeys_per_s), sorted.count);
 }
 
 // ---- a diff against a baseline ------------------------------------------------------------------
 
 constexpr std::string_view kDiffCsvHeader =
     "backend,variant,primitive,scan,op,dtype,n,mode,verdict,old_median_ms,new_median_ms,ratio,"
-    "band,old_rel_spread,new_rel_spread,over_limit,old_status,new_status,compiled_changes\n";
+    "band,old_rel_spread,new_rel_spread,over_limit,old_status,new_status,compiled_changes,"
+    "sort_order,sort_values,sort_bits,sort_count\n";
 
 // The key and verdict of a diff row, then its numbers (empty where the row has none).
 std::string diff_line(const ResultRow& key, std::string_view verdict, const ResultRow* old_row,
@@ -69,15 +84,16 @@ std::string diff_line(const ResultRow& key, std::string_view verdict, const Resu
     for (const FactDifference& d : m->compiled_changes)
       changes += (changes.empty() ? "" : "; ") + change_words(d);
   const bool scan = key.operation.primitive == Primitive::scan;
-  return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                     field(key.backend), field(key.variant), to_string(key.operation.primitive),
-                     scan ? to_string(key.operation.scan) : "", to_string(key.operation.op),
-                     to_string(key.dtype), key.n, to_string(key.mode), verdict, median(old_row),
-                     median(new_row), m ? fmt_csv_number(m->ratio) : "",
-                     m ? fmt_csv_number(m->band) : "", spread(old_row), spread(new_row),
-                     m ? (m->over_limit ? "true" : "false") : "",
-                     old_row ? to_string(old_row->status) : "",
-                     new_row ? to_string(new_row->status) : "", field(changes));
+  const SortColumns sorted = sort_columns(key.operation);
+  return fmt::format(
+      "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", field(key.backend),
+      field(key.variant), to_string(key.operation.primitive),
+      scan ? to_string(key.operation.scan) : "", op_field(key.operation), to_string(key.dtype),
+      key.n, to_string(key.mode), verdict, median(old_row), median(new_row),
+      m ? fmt_csv_number(m->ratio) : "", m ? fmt_csv_number(m->band) : "", spread(old_row),
+      spread(new_row), m ? (m->over_limit ? "true" : "false") : "",
+      old_row ? to_string(old_row->status) : "", new_row ? to_string(new_row->status) : "",
+      field(changes), sorted.order, sorted.values, sorted.bits, sorted.count);
 }
 
 }  // namespace

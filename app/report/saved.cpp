@@ -155,13 +155,13 @@ void parse_sort(const json& x, const std::string& where, const JsonReader& m, Op
   const std::string order = m.str(sort, "order", in);
   const std::string values = m.str(sort, "values", in);
   const std::string bits = m.str(sort, "bits", in);
-  const std::string count = m.opt_str(sort, "count", in);
+  // Absent in reports from before the count's place; present, it must name one.
+  const std::string count = m.find(sort, "count", in) ? m.str(sort, "count", in) : "host";
   const auto parsed_order = parse_sort_order(order);
   const auto parsed_bits =
       bits == "all" ? std::optional<BitRange>(BitRange{}) : parse_bit_range(bits);
   const auto parsed_values = parse_sort_values(values);
-  if (!parsed_order || !parsed_values || !parsed_bits ||
-      (!count.empty() && count != "host" && count != "device"))
+  if (!parsed_order || !parsed_values || !parsed_bits || (count != "host" && count != "device"))
     m.fail(fmt::format(
         "{} is not an order (asc, desc), values (none, u32, u64), bits (all, B:E) and count (host, "
         "device)",
@@ -170,6 +170,35 @@ void parse_sort(const json& x, const std::string& where, const JsonReader& m, Op
   op.values = *parsed_values;
   op.bits = *parsed_bits;
   op.count_on_device = count == "device";
+}
+
+// Error(usage) where a row carries a field its primitive has no use for with a value: a sort's
+// "op" or "scan", another primitive's "sort" (render_json writes each as null).
+void check_unused(const json& x, const std::string& where, const JsonReader& m, Primitive p,
+                  std::initializer_list<const char*> keys) {
+  for (const char* key : keys)
+    if (const json* v = m.find(x, key, where); v && !v->is_null())
+      m.fail(fmt::format("{} is a {} row, whose \"{}\" is null, not {}", where, to_string(p), key,
+                         v->dump(-1, ' ', true, json::error_handler_t::replace)));
+}
+
+// A row's operation (its primitive and dtype read): a reduce's op, a scan's kind and op, a sort's
+// order, values, bit range (within the key's bits, spelled as canonical_bits does) and count.
+void parse_operation(const json& x, const std::string& where, const JsonReader& m, ResultRow& row) {
+  Operation& op = row.operation;
+  if (op.primitive == Primitive::sort) {
+    check_unused(x, where, m, op.primitive, {"op", "scan"});
+    parse_sort(x, where, m, op);
+    const BitRange bits = effective_bits(op.bits, row.dtype);
+    if (bits.end > 8 * size_of(row.dtype))
+      m.fail(fmt::format("{}'s sort bits {}:{} are not within the {} bits of its {} keys", where,
+                         bits.begin, bits.end, 8 * size_of(row.dtype), to_string(row.dtype)));
+    op.bits = canonical_bits(op.bits, row.dtype);
+    return;
+  }
+  check_unused(x, where, m, op.primitive, {"sort"});
+  op.op = parsed(m, x, "op", where, parse_op_arg);
+  if (op.primitive == Primitive::scan) op.scan = parsed(m, x, "scan", where, parse_scan_kind_arg);
 }
 
 // Result `i` of the file, whose backend must be one of the file's `devices`.
@@ -183,13 +212,8 @@ ResultRow parse_row(const json& x, std::size_t i, const JsonReader& m,
     m.fail(fmt::format("{}'s backend '{}' is not among the file's devices", where, row.backend));
   row.variant = m.str(x, "variant", where);
   row.operation.primitive = parsed(m, x, "primitive", where, parse_primitive_arg);
-  if (row.operation.primitive == Primitive::sort)
-    parse_sort(x, where, m, row.operation);
-  else
-    row.operation.op = parsed(m, x, "op", where, parse_op_arg);
-  if (row.operation.primitive == Primitive::scan)
-    row.operation.scan = parsed(m, x, "scan", where, parse_scan_kind_arg);
   row.dtype = parsed(m, x, "dtype", where, parse_dtype_arg);
+  parse_operation(x, where, m, row);
   m.at(x, "n", where);
   row.n = *m.opt_count(x, "n", where, kMaxRowElements);
   row.mode = x.contains("mode") ? parsed(m, x, "mode", where, parse_timing_mode) : TimingMode::cold;

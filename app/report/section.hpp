@@ -1,6 +1,6 @@
 // The unit a compare report groups its rows by: an operation (primitive, scan kind, op; a sort's
-// order, values and bit range), a dtype and a timing mode. Every derivation and every table is per
-// section, so reduce and scan go through the same code.
+// order, values, bit range and the count's place), a dtype and a timing mode. Every derivation and
+// every table is per section, so reduce and scan go through the same code.
 #pragma once
 
 #include <tuple>
@@ -15,14 +15,12 @@ struct Section {
   TimingMode mode = TimingMode::cold;
 
   Primitive primitive() const { return operation.primitive; }
-  // Reduce sections first, then scan's, then sort's, each by scan kind, dtype, op (a sort's
-  // order, values and bit range) and mode.
-  std::tuple<Primitive, ScanKind, DType, Op, SortOrder, SortValues, std::uint32_t, std::uint32_t,
-             TimingMode>
-  key() const {
-    return {operation.primitive,  operation.scan,     dtype,
-            operation.op,         operation.order,    operation.values,
-            operation.bits.begin, operation.bits.end, mode};
+  // Reduce sections first, then scan's, then sort's, each by dtype, then by every field of the
+  // operation (Operation::identity: a scan's kind and op; a sort's order, values, bit range and
+  // count's place), then by mode.
+  auto key() const {
+    const auto [primitive, scan, op, order, values, begin, end, on_device] = operation.identity();
+    return std::tuple{primitive, scan, dtype, op, order, values, begin, end, on_device, mode};
   }
   bool operator<(const Section& o) const { return key() < o.key(); }
   bool operator==(const Section& o) const { return key() == o.key(); }

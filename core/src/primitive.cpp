@@ -80,6 +80,10 @@ BitRange effective_bits(BitRange bits, DType t) {
   return bits;
 }
 
+BitRange canonical_bits(BitRange bits, DType t) {
+  return effective_bits(bits, t) == effective_bits({}, t) ? BitRange{} : bits;
+}
+
 std::string to_string(BitRange bits, DType t) {
   const BitRange b = effective_bits(bits, t);
   return std::to_string(b.begin) + ":" + std::to_string(b.end);

@@ -4,6 +4,8 @@
 // or written; every case is a refusal or a run of a few elements on the CPU.
 #include <unistd.h>
 
+#include <limits>
+
 #include "cli_support.hpp"
 
 namespace {
@@ -155,4 +157,45 @@ TEST_CASE("help names every primitive and every --dist", "[cli][help]") {
     CHECK(r.out.find("few | sorted | reversed | top-digit | bottom-digit") != std::string::npos);
     CHECK(r.out.find("reduce | scan | sort") != std::string::npos);
   }
+}
+
+TEST_CASE("run generates its data or reads it: --seed and --dist are refused with --input",
+          "[cli][usage][run]") {
+  TempDir dir;
+  const std::string in = (dir / "in.npy").string();
+  REQUIRE(xreduce(with(kCpuSort, {"--output", in})).code == 0);
+  const std::vector<std::string> read = {
+      "run", "--backend", "cpu", "--variant", "cpu/radix", "--primitive", "sort", "--input", in};
+  expect_error(with(read, {"--seed", "3"}), 2, "--input excludes --seed");
+  expect_error(with(read, {"--dist", "full"}), 2, "--input excludes --dist");
+  CHECK(xreduce(with(read, {"--reps", "1"})).code == 0);
+}
+
+TEST_CASE("run's JSON: a NaN or infinite result is a string, null only where there is none",
+          "[cli][run][sort]") {
+  TempDir dir;
+  // f32 keys NaN, 1, -inf: sorted descending, NaN comes first (the keys' total order); ascending,
+  // -inf.
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }";
+  header.resize(117, ' ');
+  header += '\n';
+  const float keys[] = {std::numeric_limits<float>::quiet_NaN(), 1.0f,
+                        -std::numeric_limits<float>::infinity()};
+  write_bytes(dir / "nan.npy", std::string("\x93NUMPY\x01\x00", 8) + char(header.size()) + '\0' +
+                                   header +
+                                   std::string(reinterpret_cast<const char*>(keys), sizeof keys));
+  const std::vector<std::string> sort = {"run",       "--backend",   "cpu",  "--variant",
+                                         "cpu/radix", "--primitive", "sort", "--reps",
+                                         "1",         "--format",    "json"};
+  auto result_of = [&](const std::vector<std::string>& more) {
+    const Result r = xreduce(with(sort, more));
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    const json j = json::parse(r.out);
+    CHECK(j["result"] == j["reference"]);
+    return j["result"];
+  };
+  CHECK(result_of({"--input", (dir / "nan.npy").string(), "--order", "desc"}) == "nan");
+  CHECK(result_of({"--input", (dir / "nan.npy").string()}) == "-inf");
+  CHECK(result_of({"--n", "0", "--dtype", "f32"}).is_null());
 }

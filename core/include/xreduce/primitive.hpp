@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 
 #include "xreduce/types.hpp"
 
@@ -60,6 +61,9 @@ std::optional<BitRange> parse_bit_range(std::string_view s);
 std::string to_string(BitRange bits, DType t);
 // The effective range of `bits` over keys of `t`: every bit of the key when bits.all().
 BitRange effective_bits(BitRange bits, DType t);
+// One spelling per range: a range over every bit of a `t` key (0:32 of an i32) is BitRange{}, as
+// the default is, so the two are one operation in every report.
+BitRange canonical_bits(BitRange bits, DType t);
 
 // What one call computes, apart from the data: the primitive, its operator (reduce, scan), the
 // kind (scan), and the order, bit range and values (sort). The point of a measurement is an
@@ -78,6 +82,12 @@ struct Operation {
   bool count_on_device = false;
 
   bool operator==(const Operation&) const = default;
+  // Every field, as one tuple: what a report groups, matches and gates its rows by, so that two
+  // different operations (a count on the host and one on the device) never meet in one table,
+  // one diff row or one line.
+  auto identity() const {
+    return std::tuple{primitive, scan, op, order, values, bits.begin, bits.end, count_on_device};
+  }
   bool pairs() const { return values != SortValues::none; }
   // "sum", "inclusive scan sum": how tables title a section.
   std::string describe() const;
