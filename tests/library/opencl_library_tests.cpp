@@ -15,6 +15,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "allocation_count.hpp"
@@ -309,6 +310,42 @@ TEST_CASE("one Sort sorts every count up to its own: given on the host or read b
              Catch::Contains("count_offset is not a multiple of 4"));
   CHECK_THAT(refusal([&] { sort.enqueue_indirect(c.queue, count, 16, b); }),
              Catch::Contains("`count` holds"));
+}
+
+// The count's word is read only from within its buffer, wherever count_offset points: an offset
+// near 2^64 (whose sum with the word's 4 bytes wraps to a small number) and one at the buffer's
+// end are refused before anything is enqueued; the buffer's last word is read, and so is a word
+// past the keys in the keys' own buffer (no byte of it is a key).
+TEST_CASE("the OpenCL sort reads its count from within the count's buffer alone", "[library]") {
+  Caller c;
+  skip_without(c);
+  const xr::opencl::Context context(c.context, c.device);
+  const xr::SortDesc desc = xrtest::count_descs("")[1];  // u32 keys, no values
+  const xr::opencl::Sort sort(context, desc);
+  const std::size_t bytes = xrtest::kCountCapacity * 4;
+  std::vector<std::uint32_t> keys = xrtest::count_keys(desc.dtype), words(64, 0);
+  keys.push_back(3841);  // a count after the keys
+  words.back() = 257;
+  const Mem keys_in(c.buffer(bytes + 4, keys.data())), keys_out(c.buffer(bytes));
+  const Mem scratch(c.buffer(sort.scratch_size())), count(c.buffer(256, words.data()));
+  const xr::opencl::SortBuffers b{.keys_in = keys_in, .keys_out = keys_out, .scratch = scratch};
+  sort.enqueue_scratch_init(c.queue, scratch);
+  CHECK_THAT(refusal([&] { sort.enqueue_indirect(c.queue, count, UINT64_MAX - 3, b); }),
+             Catch::Contains("Sort::enqueue_indirect: `count` holds 256 bytes (CL_MEM_SIZE); the "
+                             "call needs 4 from byte 18446744073709551612"));
+  CHECK_THAT(refusal([&] { sort.enqueue_indirect(c.queue, count, 256, b); }),
+             Catch::Contains("`count` holds 256 bytes (CL_MEM_SIZE); the call needs 4 from byte "
+                             "256"));
+  for (const auto& [buffer, offset, n] :
+       {std::tuple<cl_mem, std::uint64_t, std::uint64_t>{count, 252, 257},
+        {keys_in, bytes, 3841}}) {
+    CAPTURE(offset, n);
+    sort.enqueue_indirect(c.queue, buffer, offset, b);
+    std::vector<std::uint32_t> got(n);
+    REQUIRE(clEnqueueReadBuffer(c.queue, keys_out, CL_TRUE, 0, n * 4, got.data(), 0, nullptr,
+                                nullptr) == CL_SUCCESS);
+    xrtest::check_count_sort(desc, keys, n, got, {});
+  }
 }
 
 // A call of another count plans into storage the thread keeps: once it has planned one, the

@@ -605,6 +605,16 @@ TEST_CASE("one Sort sorts every count up to its own: given on the host or read o
                      Operand::of(*values_out.buffer), Operand::of(*scratch.buffer));
                }),
                Catch::Contains("`count` offset"));
+    // An aligned offset near 2^64, whose sum with the word's 4 bytes would wrap.
+    const VkDeviceSize top = ~VkDeviceSize{0} - align + 1;
+    CHECK_THAT(
+        refusal([&] {
+          sort.record_indirect(*cmd, Operand::of(*keys_in.buffer, top),
+                               Operand::of(*keys_in.buffer), Operand::of(*keys_out.buffer),
+                               Operand::of(*values_in.buffer), Operand::of(*values_out.buffer),
+                               Operand::of(*scratch.buffer));
+        }),
+        Catch::Contains("`count` starts at offset " + std::to_string(top) + ", past its buffer's"));
   });
 }
 
