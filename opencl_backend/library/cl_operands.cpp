@@ -87,15 +87,24 @@ void check_buffers(const ContextState& context, std::string_view who,
 void check_queue(const ContextState& context, std::string_view who, cl_command_queue queue) {
   cl_context queue_context = nullptr;
   cl_device_id device = nullptr;
+  cl_command_queue_properties properties = 0;
   if (!queue) refuse(who, "queue", "is null");
   if (clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof queue_context, &queue_context,
                             nullptr) != CL_SUCCESS ||
-      clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr) != CL_SUCCESS)
+      clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr) !=
+          CL_SUCCESS ||
+      clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof properties, &properties, nullptr) !=
+          CL_SUCCESS)
     refuse(who, "queue", "is not an OpenCL command queue");
   if (queue_context != context.context)
     refuse(who, "queue", "belongs to another cl_context than the Context's");
   if (device != context.facts.device)
     refuse(who, "queue", "feeds another device than the Context's");
+  // A call's kernels read what the ones before them wrote, ordered by the queue alone.
+  if (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+    refuse(who, "queue",
+           "was made with CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE; the library's commands need an "
+           "in-order queue");
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
-// What every enqueue checks of the caller's queue and buffers before it enqueues anything: a
-// queue and buffers of the Context's cl_context, each buffer large enough and writable where the
-// call writes it, no two sharing a byte. OpenCL itself checks none of it at enqueue time: a
-// short buffer is an access past its end inside a kernel, an overlap a wrong answer.
+// What every enqueue checks of the caller's queue and buffers before it enqueues anything: an
+// in-order queue and buffers of the Context's cl_context, each buffer large enough and writable
+// where the call writes it, no two sharing a byte. OpenCL itself checks none of it at enqueue time:
+// a short buffer is an access past its end inside a kernel, an overlap or an out-of-order queue a
+// wrong answer.
 #pragma once
 
 #include <CL/cl.h>
@@ -30,12 +31,12 @@ struct BufferUse {
   std::uint64_t offset = 0;   // the caller's, any value: a count's count_offset
 };
 
-// Error(usage) "xreduce::opencl: <call>: `name` ..." for a queue that is null or not of the
-// Context's cl_context and device, and for a buffer that is null, not a buffer object, of another
-// cl_context, holding fewer than its bytes from its offset (an offset past its end included) or
-// made read-only (write-only) where the call writes (reads) it, or two buffers (or sub-buffers of
-// one) whose bytes overlap. With `checked`, once per set of queue, buffers, bytes and offsets: a
-// call's every enqueue passes the same ones.
+// Error(usage) "xreduce::opencl: <call>: `name` ..." for a queue that is null, out of order or not
+// of the Context's cl_context and device, and for a buffer that is null, not a buffer object, of
+// another cl_context, holding fewer than its bytes from its offset (an offset past its end
+// included) or made read-only (write-only) where the call writes (reads) it, or two buffers (or
+// sub-buffers of one) whose bytes overlap. With `checked`, once per set of queue, buffers, bytes
+// and offsets: a call's every enqueue passes the same ones.
 void check_call(const ContextState& context, std::string_view call, cl_command_queue queue,
                 std::initializer_list<BufferUse> buffers, CheckedOperands* checked = nullptr);
 

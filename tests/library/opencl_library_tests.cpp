@@ -11,11 +11,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "allocation_count.hpp"
@@ -346,6 +348,66 @@ TEST_CASE("the OpenCL sort reads its count from within the count's buffer alone"
                                 nullptr) == CL_SUCCESS);
     xrtest::check_count_sort(desc, keys, n, got, {});
   }
+}
+
+// An out-of-order queue may run a call's kernels in any order (a sort's digit passes before the
+// counts they read: most keys wrong, silently): every call of reduce, scan and sort refuses one,
+// naming it, though the same buffers passed on the in-order queue just before.
+TEST_CASE("the OpenCL library refuses an out-of-order queue", "[library]") {
+  Caller c;
+  skip_without(c);
+  cl_command_queue_properties host_properties = 0;
+  REQUIRE(clGetDeviceInfo(c.device, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES, sizeof host_properties,
+                          &host_properties, nullptr) == CL_SUCCESS);
+  if (!(host_properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
+    WARN("the device makes no out-of-order queue: nothing to refuse");
+    return;
+  }
+  const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES,
+                                            CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+  cl_int status = CL_SUCCESS;
+  const std::unique_ptr<std::remove_pointer_t<cl_command_queue>, decltype(&clReleaseCommandQueue)>
+      out_of_order(clCreateCommandQueueWithProperties(c.context, c.device, properties, &status),
+                   &clReleaseCommandQueue);
+  REQUIRE(status == CL_SUCCESS);
+  cl_command_queue const q = out_of_order.get();
+  const xr::opencl::Context context(c.context, c.device);
+  const std::size_t n = 5'000;
+  const xr::opencl::Reduce reduce(context, {.dtype = xr::DType::u32, .count = n});
+  const xr::opencl::Scan scan(context, {.dtype = xr::DType::u32, .count = n});
+  const xr::opencl::Sort sort(context, {.dtype = xr::DType::u32, .count = n});
+  std::vector<std::uint32_t> keys(n);
+  for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<std::uint32_t>(i * 2654435761u);
+  const std::uint32_t word = 100;
+  const Mem in(c.buffer(n * 4, keys.data())), out(c.buffer(n * 4)), count(c.buffer(4, &word));
+  const Mem reduce_scratch(c.buffer(reduce.scratch_size()));
+  const Mem scan_scratch(c.buffer(scan.scratch_size()));
+  const Mem sort_scratch(c.buffer(sort.scratch_size()));
+  const xr::opencl::SortBuffers b{.keys_in = in, .keys_out = out, .scratch = sort_scratch};
+  sort.enqueue_scratch_init(c.queue, sort_scratch);
+  sort.enqueue(c.queue, b);  // passes on the in-order queue: its checks are not a pass for `q`
+  const std::string why =
+      ": `queue` was made with CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE; the "
+      "library's commands need an in-order queue";
+  CHECK_THAT(refusal([&] { reduce.enqueue_scratch_init(q, reduce_scratch); }),
+             Catch::Contains("Reduce::enqueue_scratch_init" + why));
+  CHECK_THAT(refusal([&] { reduce.enqueue(q, in, out, reduce_scratch); }),
+             Catch::Contains("Reduce::enqueue" + why));
+  CHECK_THAT(refusal([&] { scan.enqueue(q, in, out, scan_scratch); }),
+             Catch::Contains("Scan::enqueue" + why));
+  CHECK_THAT(refusal([&] { sort.enqueue_scratch_init(q, sort_scratch); }),
+             Catch::Contains("Sort::enqueue_scratch_init" + why));
+  CHECK_THAT(refusal([&] { sort.enqueue(q, b); }), Catch::Contains("Sort::enqueue" + why));
+  CHECK_THAT(refusal([&] { sort.enqueue(q, 100, b); }), Catch::Contains("Sort::enqueue" + why));
+  CHECK_THAT(refusal([&] { sort.enqueue_indirect(q, count, 0, b); }),
+             Catch::Contains("Sort::enqueue_indirect" + why));
+  // The sort on the in-order queue is right.
+  std::vector<std::uint32_t> got(n);
+  REQUIRE(clEnqueueReadBuffer(c.queue, out, CL_TRUE, 0, n * 4, got.data(), 0, nullptr, nullptr) ==
+          CL_SUCCESS);
+  std::vector<std::uint32_t> expected = keys;
+  std::sort(expected.begin(), expected.end());
+  CHECK(got == expected);
 }
 
 // A call of another count plans into storage the thread keeps: once it has planned one, the
