@@ -59,7 +59,9 @@ bool validation_wanted(const vk::raii::Context& loader) {
 }
 
 // A device of the first physical device with a compute queue, made as a library caller makes
-// one: with bufferDeviceAddress and shaderInt64 (or not: `bda`), and nothing else.
+// one: with bufferDeviceAddress and shaderInt64 (or not: `bda`), and nothing else. Under the
+// validation layer with synchronization validation, so that a barrier the docs give and the
+// layer finds wrong fails the test.
 struct TestDevice {
   explicit TestDevice(bool bda = true, bool push_descriptors = false) {
     vk::ApplicationInfo app("library_tests", 1, nullptr, 0, VK_API_VERSION_1_2);
@@ -68,8 +70,13 @@ struct TestDevice {
     if (validate) {
       layers.push_back("VK_LAYER_KHRONOS_validation");
       extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+      extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
     }
-    instance = vk::raii::Instance(loader, vk::InstanceCreateInfo({}, &app, layers, extensions));
+    const vk::ValidationFeatureEnableEXT enables[] = {
+        vk::ValidationFeatureEnableEXT::eSynchronizationValidation};
+    const vk::ValidationFeaturesEXT features(enables, {});
+    instance = vk::raii::Instance(loader, vk::InstanceCreateInfo({}, &app, layers, extensions,
+                                                                 validate ? &features : nullptr));
     if (validate) {
       using S = vk::DebugUtilsMessageSeverityFlagBitsEXT;
       using T = vk::DebugUtilsMessageTypeFlagBitsEXT;
@@ -750,6 +757,83 @@ TEST_CASE("the Vulkan sort refuses misused operands, then sorts right", "[librar
   std::memcpy(got_values.data(), static_cast<const char*>(host.mapped) + bytes, bytes);
   check_stable_sort(keys, got_keys, got_values,
                     [](std::uint32_t a, std::uint32_t b) { return (a & 0xff) < (b & 0xff); });
+}
+
+// One scratch serves two Sorts (another key type, order and bit range, keys alone) and a Scan in
+// turn, in one command buffer: each zeroes it again with record_scratch_init right after the last
+// one's record, with no barrier of the caller's between them, as docs/library.md says. Under
+// synchronization validation: no message, and every result right.
+TEST_CASE("one scratch zeroed again between two Sorts and a Scan in one command buffer",
+          "[library]") {
+  const TestDevice d(true, true);
+  skip_without_device(d.usable());
+  const xr::vulkan::Context context(d.info());
+  constexpr std::uint64_t n = 20'001;
+  const VkDeviceSize bytes = n * 4;
+  std::vector<float> depth(n);
+  std::vector<std::uint32_t> keys(n), index(n);
+  std::vector<std::int32_t> data(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    depth[i] = static_cast<float>(i * 7919 % 1000) * 0.25f - 100.0f;
+    keys[i] = static_cast<std::uint32_t>(i * 2654435761u);
+    index[i] = static_cast<std::uint32_t>(i);
+    data[i] = static_cast<std::int32_t>(i % 13) - 6;
+  }
+  const xr::vulkan::Sort pairs(
+      context, {.dtype = xr::DType::f32, .count = n, .values = xr::SortValues::u32});
+  const xr::vulkan::Sort descending(
+      context,
+      {.dtype = xr::DType::u32, .count = n, .order = xr::SortOrder::descending, .bits = {0, 20}});
+  const xr::vulkan::Scan scan(context, {.dtype = xr::DType::i32, .count = n});
+  const auto scratch = d.buffer(
+      std::max({pairs.scratch_size(), descending.scratch_size(), scan.scratch_size()}), false);
+  // Four arrays a buffer, each at an aligned offset: the inputs (depths, indices, keys, data),
+  // the outputs in that order, and the host's copy of both.
+  const VkDeviceSize align = context.operand_alignment();
+  const VkDeviceSize stride = (bytes + align - 1) / align * align;
+  const auto host = d.buffer(8 * stride, true);
+  auto* const mapped = static_cast<char*>(host.mapped);
+  std::memcpy(mapped, depth.data(), bytes);
+  std::memcpy(mapped + stride, index.data(), bytes);
+  std::memcpy(mapped + 2 * stride, keys.data(), bytes);
+  std::memcpy(mapped + 3 * stride, data.data(), bytes);
+  const auto in = d.buffer(4 * stride, false), out = d.buffer(4 * stride, false);
+  const auto at = [&](const TestDevice::Memory& m, int k) {
+    return Operand::of(*m.buffer, k * stride, bytes);
+  };
+  using S = vk::PipelineStageFlagBits;
+  using A = vk::AccessFlagBits;
+  d.run([&](const vk::raii::CommandBuffer& cmd) {
+    cmd.copyBuffer(*host.buffer, *in.buffer, vk::BufferCopy(0, 0, 4 * stride));
+    barrier(cmd, S::eTransfer, A::eTransferWrite, S::eComputeShader, A::eShaderRead);
+    pairs.record_scratch_init(*cmd, *scratch.buffer);
+    pairs.record(*cmd, at(in, 0), at(out, 0), at(in, 1), at(out, 1), Operand::of(*scratch.buffer));
+    descending.record_scratch_init(*cmd, *scratch.buffer);
+    descending.record(*cmd, at(in, 2), at(out, 2), Operand{}, Operand{},
+                      Operand::of(*scratch.buffer));
+    scan.record_scratch_init(*cmd, *scratch.buffer);
+    scan.record(*cmd, xr::ScanKind::inclusive, at(in, 3), at(out, 3), Operand::of(*scratch.buffer));
+    barrier(cmd, S::eComputeShader, A::eShaderWrite, S::eTransfer, A::eTransferRead);
+    cmd.copyBuffer(*out.buffer, *host.buffer, vk::BufferCopy(0, 4 * stride, 4 * stride));
+    barrier(cmd, S::eTransfer, A::eTransferWrite, S::eHost, A::eHostRead);
+  });
+  const auto read = [&](auto& v, int k) {
+    std::memcpy(v.data(), mapped + (4 + k) * stride, bytes);
+  };
+  std::vector<float> got_depth(n);
+  std::vector<std::uint32_t> got_index(n), got_keys(n);
+  std::vector<std::int32_t> got_sums(n), sums(n);
+  read(got_depth, 0);
+  read(got_index, 1);
+  read(got_keys, 2);
+  read(got_sums, 3);
+  check_stable_sort(depth, got_depth, got_index, std::less<float>());
+  const std::uint32_t low = (1u << 20) - 1;
+  xrtest::check_stable_order(keys, got_keys, nullptr, [&](std::uint32_t a, std::uint32_t b) {
+    return (a & low) > (b & low);
+  });
+  std::inclusive_scan(data.begin(), data.end(), sums.begin());
+  CHECK(got_sums == sums);
 }
 
 TEST_CASE("the Vulkan scan refuses an input that is its output, or short", "[library]") {

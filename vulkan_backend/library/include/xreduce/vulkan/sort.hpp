@@ -40,9 +40,11 @@ class Sort {
   // that the scratch can be allocated first (as CUB's two-phase call gives its temporary
   // storage). Throws what the constructor throws for `desc`.
   static VkDeviceSize scratch_size(const Context& context, const SortDesc& desc);
-  // Zeroes scratch and orders the fill before later compute shaders: needed once, before the
-  // first record() with this Sort (every call then initializes what it reads). Error(usage)
-  // where the buffer holds fewer than scratch_size() bytes from `offset`.
+  // Zeroes scratch and orders the fill after every earlier compute-shader, indirect-command and
+  // transfer access (a previous sort's over the same scratch: no barrier of the caller's) and
+  // before later compute shaders: needed once, before the first record() with this Sort (every
+  // call then initializes what it reads). Error(usage) where the buffer holds fewer than
+  // scratch_size() bytes from `offset`.
   void record_scratch_init(VkCommandBuffer cmd, VkBuffer scratch, VkDeviceSize offset = 0) const;
   // Records the sort of `keys_in` into `keys_out` (and, for pairs, `values_in` into `values_out`
   // in their keys' order; ignored otherwise) over `scratch`, and nothing else: the caller's
