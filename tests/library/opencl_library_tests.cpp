@@ -114,6 +114,11 @@ TEST_CASE("the OpenCL library refuses a wrong request", "[library]") {
   CHECK(category_of([&] {
           xr::opencl::Sort(context, {.dtype = xr::DType::u32, .count = 10, .bits = {0, 33}});
         }) == ErrorCategory::usage);
+  // An empty range says it is empty, not that it passes the key.
+  CHECK_THAT(refusal([&] {
+               xr::opencl::Sort(context, {.dtype = xr::DType::f32, .count = 10, .bits = {8, 8}});
+             }),
+             Catch::Contains("bits 8:8 are an empty range: begin must be below end"));
   const xr::opencl::Sort sort(context, {.count = 10});
   CHECK(category_of([&] { sort.enqueue(c.queue, {}); }) == ErrorCategory::usage);
 }

@@ -467,6 +467,11 @@ TEST_CASE("a sort of float keys with u32 values, as a splat renderer sorts depth
   CHECK(category_of([&] {
           xr::vulkan::Sort s(context, {.dtype = xr::DType::u32, .count = 10, .bits = {0, 33}});
         }) == xr::ErrorCategory::usage);
+  // An empty range says it is empty, not that it passes the key.
+  CHECK_THAT(refusal([&] {
+               xr::vulkan::Sort s(context, {.dtype = xr::DType::f32, .count = 10, .bits = {8, 8}});
+             }),
+             Catch::Contains("bits 8:8 are an empty range: begin must be below end"));
   const xr::vulkan::Sort sort(context,
                               {.dtype = xr::DType::f32, .count = n, .values = xr::SortValues::u32});
   CHECK(sort.variant() == "radix/onesweep");
