@@ -633,6 +633,42 @@ TEST_CASE("one Sort sorts every count up to its own: given on the host or read o
   });
 }
 
+// A count the host writes through a mapping of host-coherent memory before the submit is the one
+// record_indirect reads (the submission makes the write visible; docs/library.md): no barrier of
+// the host's, and none that synchronization validation asks for.
+TEST_CASE("a count the host writes before the submit is the one record_indirect reads",
+          "[library]") {
+  const TestDevice d(true, true);
+  skip_without_device(d.usable());
+  const xr::vulkan::Context context(d.info());
+  const xr::SortDesc desc = xrtest::count_descs("")[1];  // u32 keys, no values
+  const xr::vulkan::Sort sort(context, desc);
+  const VkDeviceSize bytes = xrtest::kCountCapacity * 4;
+  const std::vector<std::uint32_t> keys = xrtest::count_keys(desc.dtype);
+  const auto keys_in = d.buffer(bytes, false), keys_out = d.buffer(bytes, false);
+  const auto scratch = d.buffer(sort.scratch_size(), false);
+  const auto host = d.buffer(bytes, true), word = d.buffer(4, true);
+  std::memcpy(host.mapped, keys.data(), bytes);
+  constexpr std::uint32_t count = 3841;
+  std::memcpy(word.mapped, &count, 4);
+  using S = vk::PipelineStageFlagBits;
+  using A = vk::AccessFlagBits;
+  d.run([&](const vk::raii::CommandBuffer& cmd) {
+    cmd.copyBuffer(*host.buffer, *keys_in.buffer, vk::BufferCopy(0, 0, bytes));
+    sort.record_scratch_init(*cmd, *scratch.buffer);
+    barrier(cmd, S::eTransfer, A::eTransferWrite, S::eComputeShader, A::eShaderRead);
+    sort.record_indirect(*cmd, Operand::of(*word.buffer), Operand::of(*keys_in.buffer),
+                         Operand::of(*keys_out.buffer), Operand{}, Operand{},
+                         Operand::of(*scratch.buffer));
+    barrier(cmd, S::eComputeShader, A::eShaderWrite, S::eTransfer, A::eTransferRead);
+    cmd.copyBuffer(*keys_out.buffer, *host.buffer, vk::BufferCopy(0, 0, bytes));
+    barrier(cmd, S::eTransfer, A::eTransferWrite, S::eHost, A::eHostRead);
+  });
+  std::vector<std::uint32_t> got(count);
+  std::memcpy(got.data(), host.mapped, count * 4);
+  xrtest::check_count_sort(desc, keys, count, got, {});
+}
+
 // A call of another count plans into storage the thread keeps: once it has planned one, the
 // host allocates nothing for the next, of either form. Without the validation layer, whose
 // interception allocates for every command; the driver's own allocations are C's, not counted.

@@ -68,12 +68,13 @@ class Sort {
   // The same with the count read by the GPU when the sort runs: the 32-bit word at `count` (a
   // buffer made with VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, its offset a multiple of
   // Context::operand_alignment()), written by the caller's earlier commands and made visible to
-  // compute shaders by the caller's barrier. A count past desc.count sorts desc.count keys. The
-  // arrays hold desc.count elements. Nothing is read back: the whole sort is recorded now, its
-  // launches desc.count's, the workgroups past the count's tiles returning (bitonic/smem sorts
-  // desc.count keys' padded items whatever the count, the keys past it as padding).
-  // Error(unsupported) where this Sort takes no count on the device (radix/onesweep made for
-  // more than one launch a digit takes, about 2^30 keys).
+  // compute shaders by the caller's barrier, or by the host before the submit (flushed first
+  // where the memory is not host-coherent: docs/library.md). A count past desc.count sorts
+  // desc.count keys. The arrays hold desc.count elements. Nothing is read back: the whole sort is
+  // recorded now, its launches desc.count's, the workgroups past the count's tiles returning
+  // (bitonic/smem sorts desc.count keys' padded items whatever the count, the keys past it as
+  // padding). Error(unsupported) where this Sort takes no count on the device (radix/onesweep made
+  // for more than one launch a digit takes, about 2^30 keys).
   void record_indirect(VkCommandBuffer cmd, const Operand& count, const Operand& keys_in,
                        const Operand& keys_out, const Operand& values_in, const Operand& values_out,
                        const Operand& scratch) const;
