@@ -42,11 +42,15 @@ std::string key_text(HostView keys, std::size_t i) {
 void check_sort_bits(BitRange bits, DType t) {
   if (bits.all()) return;
   const std::uint32_t width = static_cast<std::uint32_t>(8 * size_of(t));
-  if (bits.begin >= bits.end || bits.end > width)
-    throw Error(ErrorCategory::usage, "bits " + std::to_string(bits.begin) + ":" +
-                                          std::to_string(bits.end) + " are not within the " +
-                                          std::to_string(width) + " bits of a " +
-                                          std::string(to_string(t)) + " key");
+  const auto range = [&] {
+    return "bits " + std::to_string(bits.begin) + ":" + std::to_string(bits.end);
+  };
+  if (bits.begin >= bits.end)
+    throw Error(ErrorCategory::usage,
+                range() + " are an empty range: begin must be below end ({} sorts by every bit)");
+  if (bits.end > width)
+    throw Error(ErrorCategory::usage, range() + " are not within the " + std::to_string(width) +
+                                          " bits of a " + std::string(to_string(t)) + " key");
 }
 
 SortReference::SortReference(HostView keys, SortOrder order, BitRange bits) : keys_(keys) {

@@ -160,8 +160,14 @@ void make_instance(Gpu& g, bool validate) {
   if (validate) {
     layers.push_back("VK_LAYER_KHRONOS_validation");
     extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
   }
-  g.instance = vk::raii::Instance(g.loader, vk::InstanceCreateInfo({}, &app, layers, extensions));
+  // Synchronization validation too: a missing or wrong barrier is a message, and fails the run.
+  const vk::ValidationFeatureEnableEXT enables[] = {
+      vk::ValidationFeatureEnableEXT::eSynchronizationValidation};
+  const vk::ValidationFeaturesEXT features(enables, {});
+  g.instance = vk::raii::Instance(g.loader, vk::InstanceCreateInfo({}, &app, layers, extensions,
+                                                                   validate ? &features : nullptr));
   if (validate) {
     using S = vk::DebugUtilsMessageSeverityFlagBitsEXT;
     using T = vk::DebugUtilsMessageTypeFlagBitsEXT;

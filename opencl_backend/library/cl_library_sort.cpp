@@ -93,7 +93,7 @@ void Sort::State::enqueue(std::string_view call, cl_command_queue queue, std::ui
   if (count && count->offset % 4)
     throw Error(ErrorCategory::usage, "xreduce::opencl: " + std::string(call) +
                                           ": count_offset is not a multiple of 4 bytes");
-  // The count's word is checked where there is one (0 bytes: not read).
+  // The count's word is checked where there is one (0 bytes: not read), at its offset.
   check_call(
       *context, call, queue,
       {{b.keys_in, keys * key_bytes, Access::read, "keys_in"},
@@ -101,8 +101,8 @@ void Sort::State::enqueue(std::string_view call, cl_command_queue queue, std::ui
        {b.values_in, value_bytes, Access::read, "values_in"},
        {b.values_out, value_bytes, Access::write, "values_out"},
        {b.scratch, scratch_bytes(), Access::read_write, "scratch", " (Sort::scratch_size())"},
-       {count ? count->buffer : nullptr, count ? count->offset + 4 : 0, Access::read, "count",
-        " (count_offset and one 32-bit word)"}},
+       {count ? count->buffer : nullptr, count ? 4u : 0u, Access::read, "count",
+        " (count_offset: one 32-bit word)", count ? count->offset : 0}},
       &checked);
   const sort::Schedule& l = plan.layout;
   const sort::Region words{b.scratch, l.words_at};

@@ -51,6 +51,17 @@ void check_access(std::string_view who, const BufferUse& use, cl_mem_flags flags
     refuse(who, use.name, "was made CL_MEM_WRITE_ONLY, and the call reads it");
 }
 
+// The buffer's CL_MEM_SIZE holds the use's bytes from its offset, compared without offset + bytes,
+// which wraps for an offset near 2^64 (and would then pass as a small sum).
+void check_size(std::string_view who, const BufferUse& use, std::size_t size) {
+  if (!use.offset) return require_holds(who, use.name, size, use.bytes, " (CL_MEM_SIZE)", use.why);
+  if (use.offset <= size && use.bytes <= size - use.offset) return;
+  refuse(who, use.name,
+         "holds " + std::to_string(size) + " bytes (CL_MEM_SIZE); the call needs " +
+             std::to_string(use.bytes) + " from byte " + std::to_string(use.offset) +
+             std::string(use.why));
+}
+
 void check_buffers(const ContextState& context, std::string_view who,
                    std::initializer_list<BufferUse> buffers) {
   OperandSpans spans;
@@ -61,11 +72,12 @@ void check_buffers(const ContextState& context, std::string_view who,
     if (f.context != context.context)
       refuse(who, use.name, "belongs to another cl_context than the Context's");
     check_access(who, use, f.flags);
-    require_holds(who, use.name, f.size, use.bytes, " (CL_MEM_SIZE)", use.why);
-    // Sub-buffers of one buffer are compared in their parent's bytes.
+    check_size(who, use, f.size);
+    // Sub-buffers of one buffer are compared in their parent's bytes (no sum wraps: the bytes lie
+    // within the sub-buffer, the sub-buffer within its parent).
     const cl_mem root = f.parent ? f.parent : use.buffer;
     spans.add(who, {.space = reinterpret_cast<std::uintptr_t>(root),
-                    .begin = f.parent ? f.offset : 0,
+                    .begin = (f.parent ? f.offset : 0) + use.offset,
                     .bytes = use.bytes,
                     .name = use.name});
   }
@@ -75,15 +87,24 @@ void check_buffers(const ContextState& context, std::string_view who,
 void check_queue(const ContextState& context, std::string_view who, cl_command_queue queue) {
   cl_context queue_context = nullptr;
   cl_device_id device = nullptr;
+  cl_command_queue_properties properties = 0;
   if (!queue) refuse(who, "queue", "is null");
   if (clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof queue_context, &queue_context,
                             nullptr) != CL_SUCCESS ||
-      clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr) != CL_SUCCESS)
+      clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr) !=
+          CL_SUCCESS ||
+      clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof properties, &properties, nullptr) !=
+          CL_SUCCESS)
     refuse(who, "queue", "is not an OpenCL command queue");
   if (queue_context != context.context)
     refuse(who, "queue", "belongs to another cl_context than the Context's");
   if (device != context.facts.device)
     refuse(who, "queue", "feeds another device than the Context's");
+  // A call's kernels read what the ones before them wrote, ordered by the queue alone.
+  if (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+    refuse(who, "queue",
+           "was made with CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE; the library's commands need an "
+           "in-order queue");
 }
 
 }  // namespace
@@ -102,15 +123,16 @@ void check_call(const ContextState& context, std::string_view call, cl_command_q
     }
   } const c{context, call, queue, buffers};
   if (!checked) return c.check();
-  // The queue, then each buffer and the bytes it must hold: a call of another size over the same
-  // buffers is checked again. The check is captured by one reference, which std::function holds
-  // without an allocation.
-  std::array<std::uint64_t, 16> handles{reinterpret_cast<std::uintptr_t>(queue)};
+  // The queue, then each buffer, the bytes it must hold and where they start: a call of another
+  // size or offset over the same buffers is checked again. The check is captured by one
+  // reference, which std::function holds without an allocation.
+  std::array<std::uint64_t, 1 + 3 * kMaxOperands> handles{reinterpret_cast<std::uintptr_t>(queue)};
   std::size_t n = 1;
   for (const BufferUse& use : buffers)
-    if (n + 1 < handles.size()) {
+    if (n + 3 <= handles.size()) {
       handles[n++] = use.bytes ? reinterpret_cast<std::uintptr_t>(use.buffer) : 0;
       handles[n++] = use.bytes;
+      handles[n++] = use.offset;
     }
   checked->check({handles.data(), n}, [&c] { c.check(); });
 }

@@ -180,6 +180,11 @@ TEST_CASE("the CUDA library refuses a wrong request before it needs a device", "
   CHECK(category_of([] {
           xr::cuda::Sort s({.dtype = DType::u32, .count = 10, .bits = {4, 33}});
         }) == ErrorCategory::usage);
+  // An empty range says it is empty, not that it passes the key.
+  CHECK_THAT(refusal([] {
+               xr::cuda::Sort s({.dtype = DType::f32, .count = 10, .bits = {8, 8}});
+             }),
+             Catch::Contains("bits 8:8 are an empty range: begin must be below end"));
   // Seed 000's in-place ladder overwrites the input: only when asked to, only over 32-bit types.
   CHECK(category_of([] {
           xr::cuda::Reduce r(

@@ -11,10 +11,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "allocation_count.hpp"
@@ -111,6 +114,11 @@ TEST_CASE("the OpenCL library refuses a wrong request", "[library]") {
   CHECK(category_of([&] {
           xr::opencl::Sort(context, {.dtype = xr::DType::u32, .count = 10, .bits = {0, 33}});
         }) == ErrorCategory::usage);
+  // An empty range says it is empty, not that it passes the key.
+  CHECK_THAT(refusal([&] {
+               xr::opencl::Sort(context, {.dtype = xr::DType::f32, .count = 10, .bits = {8, 8}});
+             }),
+             Catch::Contains("bits 8:8 are an empty range: begin must be below end"));
   const xr::opencl::Sort sort(context, {.count = 10});
   CHECK(category_of([&] { sort.enqueue(c.queue, {}); }) == ErrorCategory::usage);
 }
@@ -309,6 +317,102 @@ TEST_CASE("one Sort sorts every count up to its own: given on the host or read b
              Catch::Contains("count_offset is not a multiple of 4"));
   CHECK_THAT(refusal([&] { sort.enqueue_indirect(c.queue, count, 16, b); }),
              Catch::Contains("`count` holds"));
+}
+
+// The count's word is read only from within its buffer, wherever count_offset points: an offset
+// near 2^64 (whose sum with the word's 4 bytes wraps to a small number) and one at the buffer's
+// end are refused before anything is enqueued; the buffer's last word is read, and so is a word
+// past the keys in the keys' own buffer (no byte of it is a key).
+TEST_CASE("the OpenCL sort reads its count from within the count's buffer alone", "[library]") {
+  Caller c;
+  skip_without(c);
+  const xr::opencl::Context context(c.context, c.device);
+  const xr::SortDesc desc = xrtest::count_descs("")[1];  // u32 keys, no values
+  const xr::opencl::Sort sort(context, desc);
+  const std::size_t bytes = xrtest::kCountCapacity * 4;
+  std::vector<std::uint32_t> keys = xrtest::count_keys(desc.dtype), words(64, 0);
+  keys.push_back(3841);  // a count after the keys
+  words.back() = 257;
+  const Mem keys_in(c.buffer(bytes + 4, keys.data())), keys_out(c.buffer(bytes));
+  const Mem scratch(c.buffer(sort.scratch_size())), count(c.buffer(256, words.data()));
+  const xr::opencl::SortBuffers b{.keys_in = keys_in, .keys_out = keys_out, .scratch = scratch};
+  sort.enqueue_scratch_init(c.queue, scratch);
+  CHECK_THAT(refusal([&] { sort.enqueue_indirect(c.queue, count, UINT64_MAX - 3, b); }),
+             Catch::Contains("Sort::enqueue_indirect: `count` holds 256 bytes (CL_MEM_SIZE); the "
+                             "call needs 4 from byte 18446744073709551612"));
+  CHECK_THAT(refusal([&] { sort.enqueue_indirect(c.queue, count, 256, b); }),
+             Catch::Contains("`count` holds 256 bytes (CL_MEM_SIZE); the call needs 4 from byte "
+                             "256"));
+  for (const auto& [buffer, offset, n] :
+       {std::tuple<cl_mem, std::uint64_t, std::uint64_t>{count, 252, 257},
+        {keys_in, bytes, 3841}}) {
+    CAPTURE(offset, n);
+    sort.enqueue_indirect(c.queue, buffer, offset, b);
+    std::vector<std::uint32_t> got(n);
+    REQUIRE(clEnqueueReadBuffer(c.queue, keys_out, CL_TRUE, 0, n * 4, got.data(), 0, nullptr,
+                                nullptr) == CL_SUCCESS);
+    xrtest::check_count_sort(desc, keys, n, got, {});
+  }
+}
+
+// An out-of-order queue may run a call's kernels in any order (a sort's digit passes before the
+// counts they read: most keys wrong, silently): every call of reduce, scan and sort refuses one,
+// naming it, though the same buffers passed on the in-order queue just before.
+TEST_CASE("the OpenCL library refuses an out-of-order queue", "[library]") {
+  Caller c;
+  skip_without(c);
+  cl_command_queue_properties host_properties = 0;
+  REQUIRE(clGetDeviceInfo(c.device, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES, sizeof host_properties,
+                          &host_properties, nullptr) == CL_SUCCESS);
+  if (!(host_properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
+    WARN("the device makes no out-of-order queue: nothing to refuse");
+    return;
+  }
+  const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES,
+                                            CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+  cl_int status = CL_SUCCESS;
+  const std::unique_ptr<std::remove_pointer_t<cl_command_queue>, decltype(&clReleaseCommandQueue)>
+      out_of_order(clCreateCommandQueueWithProperties(c.context, c.device, properties, &status),
+                   &clReleaseCommandQueue);
+  REQUIRE(status == CL_SUCCESS);
+  cl_command_queue const q = out_of_order.get();
+  const xr::opencl::Context context(c.context, c.device);
+  const std::size_t n = 5'000;
+  const xr::opencl::Reduce reduce(context, {.dtype = xr::DType::u32, .count = n});
+  const xr::opencl::Scan scan(context, {.dtype = xr::DType::u32, .count = n});
+  const xr::opencl::Sort sort(context, {.dtype = xr::DType::u32, .count = n});
+  std::vector<std::uint32_t> keys(n);
+  for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<std::uint32_t>(i * 2654435761u);
+  const std::uint32_t word = 100;
+  const Mem in(c.buffer(n * 4, keys.data())), out(c.buffer(n * 4)), count(c.buffer(4, &word));
+  const Mem reduce_scratch(c.buffer(reduce.scratch_size()));
+  const Mem scan_scratch(c.buffer(scan.scratch_size()));
+  const Mem sort_scratch(c.buffer(sort.scratch_size()));
+  const xr::opencl::SortBuffers b{.keys_in = in, .keys_out = out, .scratch = sort_scratch};
+  sort.enqueue_scratch_init(c.queue, sort_scratch);
+  sort.enqueue(c.queue, b);  // passes on the in-order queue: its checks are not a pass for `q`
+  const std::string why =
+      ": `queue` was made with CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE; the "
+      "library's commands need an in-order queue";
+  CHECK_THAT(refusal([&] { reduce.enqueue_scratch_init(q, reduce_scratch); }),
+             Catch::Contains("Reduce::enqueue_scratch_init" + why));
+  CHECK_THAT(refusal([&] { reduce.enqueue(q, in, out, reduce_scratch); }),
+             Catch::Contains("Reduce::enqueue" + why));
+  CHECK_THAT(refusal([&] { scan.enqueue(q, in, out, scan_scratch); }),
+             Catch::Contains("Scan::enqueue" + why));
+  CHECK_THAT(refusal([&] { sort.enqueue_scratch_init(q, sort_scratch); }),
+             Catch::Contains("Sort::enqueue_scratch_init" + why));
+  CHECK_THAT(refusal([&] { sort.enqueue(q, b); }), Catch::Contains("Sort::enqueue" + why));
+  CHECK_THAT(refusal([&] { sort.enqueue(q, 100, b); }), Catch::Contains("Sort::enqueue" + why));
+  CHECK_THAT(refusal([&] { sort.enqueue_indirect(q, count, 0, b); }),
+             Catch::Contains("Sort::enqueue_indirect" + why));
+  // The sort on the in-order queue is right.
+  std::vector<std::uint32_t> got(n);
+  REQUIRE(clEnqueueReadBuffer(c.queue, out, CL_TRUE, 0, n * 4, got.data(), 0, nullptr, nullptr) ==
+          CL_SUCCESS);
+  std::vector<std::uint32_t> expected = keys;
+  std::sort(expected.begin(), expected.end());
+  CHECK(got == expected);
 }
 
 // A call of another count plans into storage the thread keeps: once it has planned one, the

@@ -59,7 +59,9 @@ bool validation_wanted(const vk::raii::Context& loader) {
 }
 
 // A device of the first physical device with a compute queue, made as a library caller makes
-// one: with bufferDeviceAddress and shaderInt64 (or not: `bda`), and nothing else.
+// one: with bufferDeviceAddress and shaderInt64 (or not: `bda`), and nothing else. Under the
+// validation layer with synchronization validation, so that a barrier the docs give and the
+// layer finds wrong fails the test.
 struct TestDevice {
   explicit TestDevice(bool bda = true, bool push_descriptors = false) {
     vk::ApplicationInfo app("library_tests", 1, nullptr, 0, VK_API_VERSION_1_2);
@@ -68,8 +70,13 @@ struct TestDevice {
     if (validate) {
       layers.push_back("VK_LAYER_KHRONOS_validation");
       extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+      extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
     }
-    instance = vk::raii::Instance(loader, vk::InstanceCreateInfo({}, &app, layers, extensions));
+    const vk::ValidationFeatureEnableEXT enables[] = {
+        vk::ValidationFeatureEnableEXT::eSynchronizationValidation};
+    const vk::ValidationFeaturesEXT features(enables, {});
+    instance = vk::raii::Instance(loader, vk::InstanceCreateInfo({}, &app, layers, extensions,
+                                                                 validate ? &features : nullptr));
     if (validate) {
       using S = vk::DebugUtilsMessageSeverityFlagBitsEXT;
       using T = vk::DebugUtilsMessageTypeFlagBitsEXT;
@@ -196,6 +203,9 @@ TEST_CASE("Context refuses a device created without bufferDeviceAddress", "[libr
   } catch (const xr::Error& e) {
     CHECK(e.category() == xr::ErrorCategory::unsupported);
     CHECK_THAT(e.what(), Catch::Contains("bufferDeviceAddress"));
+    // Which calls need it: the sorts past one binding too, not reduce and scan alone.
+    CHECK_THAT(e.what(), Catch::Contains("which every reduce and scan needs, and a radix sort "
+                                         "whose keys or values pass one storage-buffer binding"));
   }
   CHECK(category_of([&] {
           xr::vulkan::ContextInfo info = d.info();
@@ -460,6 +470,11 @@ TEST_CASE("a sort of float keys with u32 values, as a splat renderer sorts depth
   CHECK(category_of([&] {
           xr::vulkan::Sort s(context, {.dtype = xr::DType::u32, .count = 10, .bits = {0, 33}});
         }) == xr::ErrorCategory::usage);
+  // An empty range says it is empty, not that it passes the key.
+  CHECK_THAT(refusal([&] {
+               xr::vulkan::Sort s(context, {.dtype = xr::DType::f32, .count = 10, .bits = {8, 8}});
+             }),
+             Catch::Contains("bits 8:8 are an empty range: begin must be below end"));
   const xr::vulkan::Sort sort(context,
                               {.dtype = xr::DType::f32, .count = n, .values = xr::SortValues::u32});
   CHECK(sort.variant() == "radix/onesweep");
@@ -605,7 +620,53 @@ TEST_CASE("one Sort sorts every count up to its own: given on the host or read o
                      Operand::of(*values_out.buffer), Operand::of(*scratch.buffer));
                }),
                Catch::Contains("`count` offset"));
+    // An aligned offset near 2^64, whose sum with the word's 4 bytes would wrap.
+    const VkDeviceSize top = ~VkDeviceSize{0} - align + 1;
+    CHECK_THAT(
+        refusal([&] {
+          sort.record_indirect(*cmd, Operand::of(*keys_in.buffer, top),
+                               Operand::of(*keys_in.buffer), Operand::of(*keys_out.buffer),
+                               Operand::of(*values_in.buffer), Operand::of(*values_out.buffer),
+                               Operand::of(*scratch.buffer));
+        }),
+        Catch::Contains("`count` starts at offset " + std::to_string(top) + ", past its buffer's"));
   });
+}
+
+// A count the host writes through a mapping of host-coherent memory before the submit is the one
+// record_indirect reads (the submission makes the write visible; docs/library.md): no barrier of
+// the host's, and none that synchronization validation asks for.
+TEST_CASE("a count the host writes before the submit is the one record_indirect reads",
+          "[library]") {
+  const TestDevice d(true, true);
+  skip_without_device(d.usable());
+  const xr::vulkan::Context context(d.info());
+  const xr::SortDesc desc = xrtest::count_descs("")[1];  // u32 keys, no values
+  const xr::vulkan::Sort sort(context, desc);
+  const VkDeviceSize bytes = xrtest::kCountCapacity * 4;
+  const std::vector<std::uint32_t> keys = xrtest::count_keys(desc.dtype);
+  const auto keys_in = d.buffer(bytes, false), keys_out = d.buffer(bytes, false);
+  const auto scratch = d.buffer(sort.scratch_size(), false);
+  const auto host = d.buffer(bytes, true), word = d.buffer(4, true);
+  std::memcpy(host.mapped, keys.data(), bytes);
+  constexpr std::uint32_t count = 3841;
+  std::memcpy(word.mapped, &count, 4);
+  using S = vk::PipelineStageFlagBits;
+  using A = vk::AccessFlagBits;
+  d.run([&](const vk::raii::CommandBuffer& cmd) {
+    cmd.copyBuffer(*host.buffer, *keys_in.buffer, vk::BufferCopy(0, 0, bytes));
+    sort.record_scratch_init(*cmd, *scratch.buffer);
+    barrier(cmd, S::eTransfer, A::eTransferWrite, S::eComputeShader, A::eShaderRead);
+    sort.record_indirect(*cmd, Operand::of(*word.buffer), Operand::of(*keys_in.buffer),
+                         Operand::of(*keys_out.buffer), Operand{}, Operand{},
+                         Operand::of(*scratch.buffer));
+    barrier(cmd, S::eComputeShader, A::eShaderWrite, S::eTransfer, A::eTransferRead);
+    cmd.copyBuffer(*keys_out.buffer, *host.buffer, vk::BufferCopy(0, 0, bytes));
+    barrier(cmd, S::eTransfer, A::eTransferWrite, S::eHost, A::eHostRead);
+  });
+  std::vector<std::uint32_t> got(count);
+  std::memcpy(got.data(), host.mapped, count * 4);
+  xrtest::check_count_sort(desc, keys, count, got, {});
 }
 
 // A call of another count plans into storage the thread keeps: once it has planned one, the
@@ -740,6 +801,83 @@ TEST_CASE("the Vulkan sort refuses misused operands, then sorts right", "[librar
   std::memcpy(got_values.data(), static_cast<const char*>(host.mapped) + bytes, bytes);
   check_stable_sort(keys, got_keys, got_values,
                     [](std::uint32_t a, std::uint32_t b) { return (a & 0xff) < (b & 0xff); });
+}
+
+// One scratch serves two Sorts (another key type, order and bit range, keys alone) and a Scan in
+// turn, in one command buffer: each zeroes it again with record_scratch_init right after the last
+// one's record, with no barrier of the caller's between them, as docs/library.md says. Under
+// synchronization validation: no message, and every result right.
+TEST_CASE("one scratch zeroed again between two Sorts and a Scan in one command buffer",
+          "[library]") {
+  const TestDevice d(true, true);
+  skip_without_device(d.usable());
+  const xr::vulkan::Context context(d.info());
+  constexpr std::uint64_t n = 20'001;
+  const VkDeviceSize bytes = n * 4;
+  std::vector<float> depth(n);
+  std::vector<std::uint32_t> keys(n), index(n);
+  std::vector<std::int32_t> data(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    depth[i] = static_cast<float>(i * 7919 % 1000) * 0.25f - 100.0f;
+    keys[i] = static_cast<std::uint32_t>(i * 2654435761u);
+    index[i] = static_cast<std::uint32_t>(i);
+    data[i] = static_cast<std::int32_t>(i % 13) - 6;
+  }
+  const xr::vulkan::Sort pairs(
+      context, {.dtype = xr::DType::f32, .count = n, .values = xr::SortValues::u32});
+  const xr::vulkan::Sort descending(
+      context,
+      {.dtype = xr::DType::u32, .count = n, .order = xr::SortOrder::descending, .bits = {0, 20}});
+  const xr::vulkan::Scan scan(context, {.dtype = xr::DType::i32, .count = n});
+  const auto scratch = d.buffer(
+      std::max({pairs.scratch_size(), descending.scratch_size(), scan.scratch_size()}), false);
+  // Four arrays a buffer, each at an aligned offset: the inputs (depths, indices, keys, data),
+  // the outputs in that order, and the host's copy of both.
+  const VkDeviceSize align = context.operand_alignment();
+  const VkDeviceSize stride = (bytes + align - 1) / align * align;
+  const auto host = d.buffer(8 * stride, true);
+  auto* const mapped = static_cast<char*>(host.mapped);
+  std::memcpy(mapped, depth.data(), bytes);
+  std::memcpy(mapped + stride, index.data(), bytes);
+  std::memcpy(mapped + 2 * stride, keys.data(), bytes);
+  std::memcpy(mapped + 3 * stride, data.data(), bytes);
+  const auto in = d.buffer(4 * stride, false), out = d.buffer(4 * stride, false);
+  const auto at = [&](const TestDevice::Memory& m, int k) {
+    return Operand::of(*m.buffer, k * stride, bytes);
+  };
+  using S = vk::PipelineStageFlagBits;
+  using A = vk::AccessFlagBits;
+  d.run([&](const vk::raii::CommandBuffer& cmd) {
+    cmd.copyBuffer(*host.buffer, *in.buffer, vk::BufferCopy(0, 0, 4 * stride));
+    barrier(cmd, S::eTransfer, A::eTransferWrite, S::eComputeShader, A::eShaderRead);
+    pairs.record_scratch_init(*cmd, *scratch.buffer);
+    pairs.record(*cmd, at(in, 0), at(out, 0), at(in, 1), at(out, 1), Operand::of(*scratch.buffer));
+    descending.record_scratch_init(*cmd, *scratch.buffer);
+    descending.record(*cmd, at(in, 2), at(out, 2), Operand{}, Operand{},
+                      Operand::of(*scratch.buffer));
+    scan.record_scratch_init(*cmd, *scratch.buffer);
+    scan.record(*cmd, xr::ScanKind::inclusive, at(in, 3), at(out, 3), Operand::of(*scratch.buffer));
+    barrier(cmd, S::eComputeShader, A::eShaderWrite, S::eTransfer, A::eTransferRead);
+    cmd.copyBuffer(*out.buffer, *host.buffer, vk::BufferCopy(0, 4 * stride, 4 * stride));
+    barrier(cmd, S::eTransfer, A::eTransferWrite, S::eHost, A::eHostRead);
+  });
+  const auto read = [&](auto& v, int k) {
+    std::memcpy(v.data(), mapped + (4 + k) * stride, bytes);
+  };
+  std::vector<float> got_depth(n);
+  std::vector<std::uint32_t> got_index(n), got_keys(n);
+  std::vector<std::int32_t> got_sums(n), sums(n);
+  read(got_depth, 0);
+  read(got_index, 1);
+  read(got_keys, 2);
+  read(got_sums, 3);
+  check_stable_sort(depth, got_depth, got_index, std::less<float>());
+  const std::uint32_t low = (1u << 20) - 1;
+  xrtest::check_stable_order(keys, got_keys, nullptr, [&](std::uint32_t a, std::uint32_t b) {
+    return (a & low) > (b & low);
+  });
+  std::inclusive_scan(data.begin(), data.end(), sums.begin());
+  CHECK(got_sums == sums);
 }
 
 TEST_CASE("the Vulkan scan refuses an input that is its output, or short", "[library]") {

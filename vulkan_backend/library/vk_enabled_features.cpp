@@ -77,6 +77,19 @@ void read_struct(EnabledFeatures& e, const VkBaseInStructure* s) {
   }
 }
 
+// The feature the device was made without, and what needs it: every reduce and scan; of the
+// sorts, those past one binding or 2^32 - 2^16 keys (their arrays by address, with 64-bit
+// indices) and, for shaderInt64, every sort of 64-bit keys. The other sorts bind their arrays.
+std::string missing_feature(const EnabledFeatures& e) {
+  const std::string past_binding =
+      "a radix sort whose keys or values pass one storage-buffer binding (maxStorageBufferRange) "
+      "or 2^32 - 2^16 keys";
+  if (!e.buffer_device_address)
+    return "bufferDeviceAddress, which every reduce and scan needs, and " + past_binding;
+  return "shaderInt64, which every reduce and scan needs, every sort of 64-bit keys, and " +
+         past_binding;
+}
+
 }  // namespace
 
 EnabledFeatures enabled_features(const VkDeviceCreateInfo& info) {
@@ -97,10 +110,9 @@ EnabledFeatures enabled_features(const VkDeviceCreateInfo& info) {
 void restrict_to_enabled(DeviceFacts& f, const EnabledFeatures& e) {
   if (!e.buffer_device_address || !e.shader_int64)
     throw Error(ErrorCategory::unsupported,
-                "xreduce::vulkan: the device was created without " +
-                    std::string(!e.buffer_device_address ? "bufferDeviceAddress" : "shaderInt64") +
-                    ", which every reduce and scan needs: enable bufferDeviceAddress "
-                    "(VkPhysicalDeviceVulkan12Features) and shaderInt64 (docs/library.md)");
+                "xreduce::vulkan: the device was created without " + missing_feature(e) +
+                    ": enable bufferDeviceAddress (VkPhysicalDeviceVulkan12Features) and "
+                    "shaderInt64 (docs/library.md)");
   f.float64 = f.float64 && e.float64;
   f.storage16 = f.storage16 && e.storage16;
   f.subgroup_extended_types = f.subgroup_extended_types && e.subgroup_extended_types;

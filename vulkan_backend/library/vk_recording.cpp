@@ -151,6 +151,15 @@ void record_zero_fill(const ContextState& context, std::string_view call, VkComm
     throw Error(ErrorCategory::usage, "xreduce::vulkan: " + std::string(call) +
                                           ": the offset is not a multiple of 4 bytes");
   const auto& d = context.dispatch();
+  // The scratch may still be read and written by an earlier record (of another Sort, Scan or
+  // Reduce), its grids read by an indirect dispatch, or copied: all of it before the fill.
+  const VkMemoryBarrier earlier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr,
+                                VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                                VK_ACCESS_TRANSFER_WRITE_BIT};
+  d.vkCmdPipelineBarrier(cmd,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
+                             VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &earlier, 0, nullptr, 0, nullptr);
   d.vkCmdFillBuffer(cmd, buffer, offset, bytes, 0);
   const VkMemoryBarrier zeros{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr,
                               VK_ACCESS_TRANSFER_WRITE_BIT,

@@ -102,9 +102,11 @@ void record_pushed_buffers(const ContextState& context, VkCommandBuffer cmd,
 enum class Indirect { none, after_reads, before_reads };
 void record_compute_barrier(const vk::raii::DeviceDispatcher& d, VkCommandBuffer cmd,
                             Indirect indirect = Indirect::none);
-// Zeroes `bytes` of `buffer` from `offset` and orders the fill before later compute shaders:
-// a scratch's initialisation (`call`: "Scan::record_scratch_init"), refused where the buffer
-// holds fewer bytes from `offset`.
+// Zeroes `bytes` of `buffer` from `offset`, ordered after every earlier compute-shader,
+// indirect-command and transfer access and before later compute shaders: a scratch's
+// initialisation (`call`: "Scan::record_scratch_init"), first or again after another object's
+// records, with no barrier of the caller's; refused where the buffer holds fewer bytes from
+// `offset`.
 void record_zero_fill(const ContextState& context, std::string_view call, VkCommandBuffer cmd,
                       VkBuffer buffer, VkDeviceSize offset, VkDeviceSize bytes);
 

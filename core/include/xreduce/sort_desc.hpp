@@ -22,8 +22,9 @@ struct SortDesc {
 };
 
 // `desc` with its bits made effective (all() becomes 0 to the key's width): what a plan is made
-// by. Error(usage) "bits B:E are not within the W bits of a <dtype> key" unless the bit range is
-// all() or within the key. The one check of a desc, whoever made it: the tool's SortRequest and
+// by. Error(usage) unless the bit range is all() or a non-empty range within the key
+// (check_sort_bits: "bits B:E are an empty range: ...", "bits B:E are not within the W bits of a
+// <dtype> key"). The one check of a desc, whoever made it: the tool's SortRequest and
 // each library's Sort.
 SortDesc check_sort_desc(const SortDesc& desc);
 

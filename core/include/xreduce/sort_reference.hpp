@@ -42,8 +42,9 @@ class SortReference {
 // The keys of `keys` in the stable order (a sort's expected output), for tests and `run`.
 HostArray reference_sort(HostView keys, SortOrder order, BitRange bits);
 
-// Error(usage) "bits B:E are not within the W bits of a <dtype> key" unless `bits` is all() or
-// 0 <= begin < end <= the key's width.
+// Error(usage) unless `bits` is all() or 0 <= begin < end <= the key's width: "bits B:E are an
+// empty range: ..." where begin >= end, "bits B:E are not within the W bits of a <dtype> key"
+// where end passes the key.
 void check_sort_bits(BitRange bits, DType t);
 
 }  // namespace xr

@@ -38,7 +38,8 @@ class Reduce {
   void enqueue_scratch_init(cl_command_queue queue, cl_mem scratch) const;
   // Enqueues the call. `wait` gates its first kernel; `first` and `last`, when given, receive
   // its first and last kernel's events (the caller releases them). The buffers are checked
-  // first, as Sort::enqueue's are: Error(usage) for a short, foreign or overlapping one.
+  // first, as Sort::enqueue's are: Error(usage) for a short, foreign or overlapping one, and
+  // for an out-of-order queue.
   void enqueue(cl_command_queue queue, cl_mem input, cl_mem output, cl_mem scratch,
                std::span<const cl_event> wait = {}, cl_event* first = nullptr,
                cl_event* last = nullptr) const;

@@ -34,7 +34,7 @@ class Scan {
   // Enqueues the call: for the look-back, a fill that zeroes its status words and ticket first
   // (part of the call, as CUB's init kernel is part of its scan), then the kernels. The buffers
   // are checked first, as Sort::enqueue's are: Error(usage) for a short, foreign or overlapping
-  // one (the output is not the input).
+  // one (the output is not the input), and for an out-of-order queue.
   void enqueue(cl_command_queue queue, cl_mem input, cl_mem output, cl_mem scratch,
                std::span<const cl_event> wait = {}, cl_event* first = nullptr,
                cl_event* last = nullptr) const;

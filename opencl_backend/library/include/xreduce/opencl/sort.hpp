@@ -56,7 +56,8 @@ class Sort {
   // their keys' order) over scratch: the inputs are not written, and two calls that share a
   // scratch run one after the other (an in-order queue does). `first` and `last` receive the
   // first and last kernels' events (retained: the caller releases them). Error(usage), before
-  // anything is enqueued, for a queue or buffer of another cl_context, a null or short buffer
+  // anything is enqueued, for an out-of-order queue (its kernels read what the ones before them
+  // wrote), a queue or buffer of another cl_context, a null or short buffer
   // (keys below count x key bytes, values below count x 4 or 8, scratch below scratch_size()), an
   // output made read-only or an input write-only, and two buffers (or sub-buffers of one) that
   // overlap: no sort runs in place.

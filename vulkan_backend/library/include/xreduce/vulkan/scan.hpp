@@ -42,8 +42,10 @@ class Scan {
   // with VK_KHR_pipeline_executable_properties' pipelineExecutableInfo; else a note saying so).
   std::vector<CompiledPass> compiled() const;
 
-  // Zeroes `scratch` (vkCmdFillBuffer) and orders the fill before the compute shaders that
-  // follow: scratch must be zero before its first record() with this Scan.
+  // Zeroes `scratch` (vkCmdFillBuffer) and orders the fill after every earlier compute-shader,
+  // indirect-command and transfer access (an earlier record with this scratch, of any object) and
+  // before the compute shaders that follow: scratch must be zero before its first record() with
+  // this Scan, and zeroed again, with no barrier of the caller's, to pass it to another.
   void record_scratch_init(VkCommandBuffer cmd, VkBuffer scratch, VkDeviceSize offset = 0) const;
   // Records the scan of `in` into `out` (count elements of dtype each, not overlapping) with
   // `scratch` (scratch_size() bytes), and nothing else: the caller's barriers make

@@ -40,9 +40,11 @@ class Sort {
   // that the scratch can be allocated first (as CUB's two-phase call gives its temporary
   // storage). Throws what the constructor throws for `desc`.
   static VkDeviceSize scratch_size(const Context& context, const SortDesc& desc);
-  // Zeroes scratch and orders the fill before later compute shaders: needed once, before the
-  // first record() with this Sort (every call then initializes what it reads). Error(usage)
-  // where the buffer holds fewer than scratch_size() bytes from `offset`.
+  // Zeroes scratch and orders the fill after every earlier compute-shader, indirect-command and
+  // transfer access (a previous sort's over the same scratch: no barrier of the caller's) and
+  // before later compute shaders: needed once, before the first record() with this Sort (every
+  // call then initializes what it reads). Error(usage) where the buffer holds fewer than
+  // scratch_size() bytes from `offset`.
   void record_scratch_init(VkCommandBuffer cmd, VkBuffer scratch, VkDeviceSize offset = 0) const;
   // Records the sort of `keys_in` into `keys_out` (and, for pairs, `values_in` into `values_out`
   // in their keys' order; ignored otherwise) over `scratch`, and nothing else: the caller's
@@ -66,12 +68,13 @@ class Sort {
   // The same with the count read by the GPU when the sort runs: the 32-bit word at `count` (a
   // buffer made with VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, its offset a multiple of
   // Context::operand_alignment()), written by the caller's earlier commands and made visible to
-  // compute shaders by the caller's barrier. A count past desc.count sorts desc.count keys. The
-  // arrays hold desc.count elements. Nothing is read back: the whole sort is recorded now, its
-  // launches desc.count's, the workgroups past the count's tiles returning (bitonic/smem sorts
-  // desc.count keys' padded items whatever the count, the keys past it as padding).
-  // Error(unsupported) where this Sort takes no count on the device (radix/onesweep made for
-  // more than one launch a digit takes, about 2^30 keys).
+  // compute shaders by the caller's barrier, or by the host before the submit (flushed first
+  // where the memory is not host-coherent: docs/library.md). A count past desc.count sorts
+  // desc.count keys. The arrays hold desc.count elements. Nothing is read back: the whole sort is
+  // recorded now, its launches desc.count's, the workgroups past the count's tiles returning
+  // (bitonic/smem sorts desc.count keys' padded items whatever the count, the keys past it as
+  // padding). Error(unsupported) where this Sort takes no count on the device (radix/onesweep made
+  // for more than one launch a digit takes, about 2^30 keys).
   void record_indirect(VkCommandBuffer cmd, const Operand& count, const Operand& keys_in,
                        const Operand& keys_out, const Operand& values_in, const Operand& values_out,
                        const Operand& scratch) const;
