@@ -211,8 +211,8 @@ TEST_CASE("a baseline with no row in common is bad input", "[unit][report][basel
   now.rows[0].backend = "vulkan";
   xrtest::require_error([&] { diff(one_row(1.0, 0), now); }, xr::ErrorCategory::usage,
                         "--baseline 'old.json': no row in common with this run (1 rows against "
-                        "1; rows match by backend, variant, primitive, scan kind, op, dtype, n "
-                        "and mode)");
+                        "1; rows match by backend, variant, primitive, scan kind, op, dtype, n, "
+                        "mode and a sort's order, values, bits and count)");
   xrtest::require_error([&] { diff(CompareReport{}, CompareReport{}); }, xr::ErrorCategory::usage,
                         "no row in common");
 }
