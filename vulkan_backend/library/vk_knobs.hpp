@@ -66,7 +66,8 @@ struct VulkanKnobs {
   // bench/gpu/tail/run, reads it for the ladder's subgroup tail). Empty: none kept.
   std::string capture_ir_dir;
 
-  // Each knob set in the environment, as given (name, value), in the order read.
+  // Each knob that took effect, as given (name, value), in the order read: never a malformed or
+  // an empty one.
   std::vector<std::pair<std::string, std::string>> set;
   // One line on the first malformed knob: a device knob (validation, addressing, blocks, the sort
   // tile) leaves the backend unavailable; a look-back knob refuses every scanner with
