@@ -28,6 +28,20 @@ const std::vector<std::string> kOpenClSort = {"run",  "--backend", "opencl",    
 
 }  // namespace
 
+TEST_CASE("a malformed XR_VK_LOOKBACK_POLLS refuses the Vulkan sorts as it does the scans",
+          "[cli][vulkan][knobs]") {
+  require_vulkan_or_skip();
+  for (const char* value : {"abc", "-1", "4294967296", ""}) {
+    CAPTURE(value);
+    setenv("XR_VK_LOOKBACK_POLLS", value, 1);
+    expect_error(kVulkanSort, 2, "XR_VK_LOOKBACK_POLLS must be a whole number from 0 to");
+    expect_error({"run", "--backend", "vulkan", "--primitive", "scan", "--variant",
+                  "fast/decoupled-lookback", "--n", "1000"},
+                 2, "XR_VK_LOOKBACK_POLLS must be a whole number from 0 to");
+  }
+  unsetenv("XR_VK_LOOKBACK_POLLS");
+}
+
 TEST_CASE("a malformed knob is not recorded among a report's knobs", "[cli][vulkan][knobs]") {
   require_vulkan_or_skip();
   // A reduce runs (neither knob is a reduce's); the report records only the well-formed one.
@@ -54,7 +68,7 @@ TEST_CASE("a tile or shape knob's number past 2^32 is malformed, not wrapped",
     expect_error(kOpenClSort, 2, "XR_CL_SORT_TILE must be <threads>x<items>");
     unsetenv("XR_CL_SORT_TILE");
     setenv("XR_VK_SORT_TILE", tile, 1);
-    expect_error(kVulkanSort, 3, "XR_VK_SORT_TILE must be <threads>x<items>");
+    expect_error(kVulkanSort, 2, "XR_VK_SORT_TILE must be <threads>x<items>");
     unsetenv("XR_VK_SORT_TILE");
   }
   for (const char* api : {"vulkan", "opencl"}) {

@@ -35,8 +35,8 @@ constexpr std::uint64_t kMinBlockBytes = std::uint64_t{1} << 20;
 
 // The Vulkan knobs (docs/cli.md, "Environment knobs") from the tool's environment, once, when
 // the backend is made: the library's Context takes them as data (ContextState) and reads none.
-// A malformed knob's line goes to the error of what it affects (device_error, scan_error), and
-// only well-formed knobs to `set`; never throws. Polls, back-off, window, shape
+// A malformed knob's line goes to the error of what it affects (device_error, scan_error,
+// sort_error), and only well-formed knobs to `set`; never throws. Polls, back-off, window, shape
 // and sort tile set empty are malformed; the other knobs take empty as unset.
 void read_vulkan_device_knobs(VulkanKnobs& k) {
   k.timeout = read_device_timeout();
@@ -59,11 +59,11 @@ void read_vulkan_device_knobs(VulkanKnobs& k) {
 
 void read_vulkan_sort_knobs(VulkanKnobs& k) {
   k.sort_tile =
-      read_sort_tile_knob(k.set, k.device_error, "XR_VK_SORT_TILE", "384x20", EmptyKnob::malformed);
+      read_sort_tile_knob(k.set, k.sort_error, "XR_VK_SORT_TILE", "384x20", EmptyKnob::malformed);
   if (const auto counting =
-          read_choice_knob(k.set, k.device_error, "XR_VK_SORT_RANKING", "auto", "counting"))
+          read_choice_knob(k.set, k.sort_error, "XR_VK_SORT_RANKING", "auto", "counting"))
     k.force_counting = *counting;
-  read_auto_choice_knob(k.set, k.device_error, "XR_VK_SORT_GRIDS", "capacity", "device",
+  read_auto_choice_knob(k.set, k.sort_error, "XR_VK_SORT_GRIDS", "capacity", "device",
                         k.sort_device_grids);
 }
 
@@ -75,8 +75,14 @@ std::optional<std::uint32_t> parse_lookback_window(std::string_view value) {
 }
 
 void read_vulkan_lookback_knobs(VulkanKnobs& k) {
+  // The scans' patience and onesweep's: a malformed value refuses both.
+  std::string polls_error;
   k.lookback_polls =
-      read_u32_knob(k.set, k.scan_error, "XR_VK_LOOKBACK_POLLS", EmptyKnob::malformed);
+      read_u32_knob(k.set, polls_error, "XR_VK_LOOKBACK_POLLS", EmptyKnob::malformed);
+  if (!polls_error.empty()) {
+    keep_first_error(k.scan_error, polls_error);
+    keep_first_error(k.sort_error, polls_error);
+  }
   k.lookback_backoff =
       read_u32_knob(k.set, k.scan_error, "XR_VK_LOOKBACK_BACKOFF", EmptyKnob::malformed);
   if (const auto plain_loads = read_choice_knob(k.set, k.scan_error, "XR_VK_LOOKBACK_EXPERIMENT",
@@ -109,6 +115,7 @@ class VulkanBackend final : public DeviceBackend {
     VulkanKnobs knobs = read_vulkan_knobs();
     knobs_set_ = knobs.set;
     scan_error_ = knobs.scan_error;
+    sort_error_ = knobs.sort_error;
     if (!knobs.device_error.empty()) {
       reason_ = knobs.device_error;
       return;
@@ -246,6 +253,7 @@ class VulkanBackend final : public DeviceBackend {
     return vulkan::make_reducer(logical_device(), *find_reduce(id));
   }
   std::unique_ptr<Sorter> make_builtin_sorter(std::string_view id) override {
+    if (!sort_error_.empty()) throw Error(ErrorCategory::usage, sort_error_);
     return vulkan::make_sorter(logical_device(), id);
   }
   std::unique_ptr<Scanner> make_builtin_scanner(std::string_view id) override {
@@ -284,6 +292,7 @@ class VulkanBackend final : public DeviceBackend {
   std::shared_ptr<Instance> instance_;
   std::vector<std::pair<std::string, std::string>> knobs_set_;  // VulkanKnobs::set
   std::string scan_error_;  // a malformed look-back knob: every scanner is refused
+  std::string sort_error_;  // a malformed sort or polls knob: every sorter is refused
   std::shared_ptr<Device> device_;
   std::unique_ptr<Probes> probes_;
   std::unique_ptr<VulkanClock> clock_;  // made on first use

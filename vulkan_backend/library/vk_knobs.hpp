@@ -69,11 +69,13 @@ struct VulkanKnobs {
   // Each knob that took effect, as given (name, value), in the order read: never a malformed or
   // an empty one.
   std::vector<std::pair<std::string, std::string>> set;
-  // One line on the first malformed knob: a device knob (validation, addressing, blocks, the sort
-  // tile) leaves the backend unavailable; a look-back knob refuses every scanner with
-  // Error(usage).
+  // One line on the first malformed knob of each kind: a device knob (validation, addressing,
+  // blocks, the timeout) leaves the backend unavailable; a look-back knob refuses every scanner
+  // and a sort knob every sorter with Error(usage); XR_VK_LOOKBACK_POLLS, the patience of both,
+  // refuses both.
   std::string device_error;
   std::string scan_error;
+  std::string sort_error;
 };
 
 }  // namespace xr::vulkan
