@@ -116,6 +116,28 @@ TEST_CASE("a report records XR_CL_LOCAL_MEMORY, and no OpenCL knob set empty",
   CHECK(knobs.value("XR_CL_LOCAL_MEMORY", "") == "reported");
 }
 
+// lavapipe's 32 KiB of shared memory hold 1024 invocations' counters ranked by counting, but not
+// by subgroup ballots (a row of 256 16-bit counters per subgroup of 8): no item fits beside them.
+TEST_CASE("XR_VK_SORT_TILE that the device's shared memory cannot hold is refused naming it",
+          "[cli][vulkan][knobs]") {
+  require_vulkan_or_skip();
+  setenv("XR_VK_SORT_TILE", "1024x1", 1);
+  const Result r = xreduce(kVulkanSort);
+  setenv("XR_VK_SORT_RANKING", "counting", 1);
+  const Result counting = xreduce(kVulkanSort);
+  unsetenv("XR_VK_SORT_RANKING");
+  unsetenv("XR_VK_SORT_TILE");
+  INFO(r.err);
+  const bool lavapipe = counting.out.find("llvmpipe") != std::string::npos;
+  CHECK(counting.code == 0);
+  if (lavapipe || r.code != 0) {
+    CHECK(r.code == 3);
+    CHECK(r.err.find("XR_VK_SORT_TILE=1024x1: ") != std::string::npos);
+    CHECK(r.err.find("32768 bytes of shared memory") != std::string::npos);
+    CHECK(r.err.find("at most 448 invocations") != std::string::npos);
+  }
+}
+
 TEST_CASE("a malformed knob's line names its value, escaped and shortened",
           "[cli][opencl][knobs]") {
   require_backend_or_skip("opencl");

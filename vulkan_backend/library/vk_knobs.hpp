@@ -37,8 +37,9 @@ struct VulkanKnobs {
   // XR_VK_LOOKBACK_CLOCK=1 / 0: the back-off counts subgroup-clock cycles (VK_KHR_shader_clock,
   // the closest GLSL gets to __nanosleep), required / never; unset, wherever the device has it.
   std::optional<bool> lookback_clock;
-  // XR_VK_SORT_TILE=<threads>x<items>: the sorts' digit-pass tile (a multiple of 32 threads from
-  // 256 to 1024, 1 to 32 items), still shrunk to the device's shared memory; unset, the policy's.
+  // XR_VK_SORT_TILE=<threads>x<items>: the radix sorts' digit-pass tile (a multiple of 32 threads
+  // from 256 to 1024, 1 to 32 items), its threads kept and its items shrunk to the device's shared
+  // memory (vk_sort_plan.cpp refuses one that holds no item); unset, the policy's.
   std::optional<sort::Tile> sort_tile;
   // XR_VK_SORT_RANKING=counting: the radix sorts rank a tile by counting in shared memory, as on a
   // device without subgroup ballots, also where the device has them (tests, its cost); auto: by
