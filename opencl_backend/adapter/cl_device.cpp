@@ -15,7 +15,9 @@ namespace {
 // pocl compiles each program into a cache of its own (~/.cache/pocl by default), and reads
 // POCL_CACHE_DIR once, when the loader first loads it. Kept inside xreduce's kernel cache, one
 // "clear the cache" clears both: a damaged entry of pocl's crashes every later build of that
-// program, whatever xreduce's own entries hold. A POCL_CACHE_DIR the user set is left alone.
+// program, whatever xreduce's own entries hold. A POCL_CACHE_DIR the user set is left alone, and
+// where xreduce keeps no cache (XR_KERNEL_CACHE=0, or a folder that cannot hold one) pocl keeps
+// its own where it would: a POCL_CACHE_DIR it cannot make leaves pocl with no device.
 void keep_pocl_cache_inside_ours() {
   if (std::getenv("POCL_CACHE_DIR")) return;
   const KernelCache cache = KernelCache::from_environment();

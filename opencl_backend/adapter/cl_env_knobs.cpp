@@ -1,5 +1,6 @@
 #include "cl_env_knobs.hpp"
 
+#include "xreduce/kernel_cache.hpp"
 #include "xreduce/shapes.hpp"
 
 namespace xr::opencl {
@@ -45,8 +46,10 @@ OpenClBackendKnobs read_opencl_backend_knobs() {
     k.recorded.emplace_back("XR_DEVICE_TIMEOUT", k.timeout.given);
   k.gate = read_gate_knob(k.recorded);
   k.recorded.insert(k.recorded.end(), k.library.set.begin(), k.library.set.end());
-  // The library keeps its program binaries there.
-  read_text_knob(k.recorded, "XR_KERNEL_CACHE");
+  // The library keeps its program binaries there: recorded where it holds them, or is off.
+  if (const char* cache = environment_knob("XR_KERNEL_CACHE");
+      cache && (std::string_view(cache) == "0" || KernelCache::from_environment().enabled()))
+    k.recorded.emplace_back("XR_KERNEL_CACHE", cache);
   return k;
 }
 
