@@ -11,6 +11,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <set>
 #include <system_error>
 
 #include "xreduce/printable.hpp"
@@ -184,15 +186,71 @@ EntryRead read_entry(const std::string& path) {
 KernelCache::KernelCache(std::string dir, std::string program)
     : dir_(std::move(dir)), program_(std::move(program)) {}
 
+namespace {
+
+std::string kind_of_non_folder(mode_t mode) {
+  if (S_ISREG(mode)) return "a file";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a folder";
+}
+
+// Why `dir` cannot hold the cache, in words; empty where it can: a folder this process may write
+// into, or one it may make (its first existing ancestor such a folder). A store writes there, and
+// pocl keeps its own cache inside it.
+std::string unusable_reason(const fs::path& dir) {
+  fs::path at = dir;
+  for (;;) {
+    struct stat st {};
+    if (::stat(at.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode))
+        return printable(at.string()) + " is " + kind_of_non_folder(st.st_mode) + ", not a folder";
+      if (::access(at.c_str(), W_OK | X_OK) != 0)
+        return printable(at.string()) + " is not writable: " + std::strerror(errno);
+      return {};
+    }
+    // ENOTDIR: an ancestor is not a folder, found on the way up.
+    if (errno != ENOENT && errno != ENOTDIR)
+      return printable(at.string()) + ": " + std::strerror(errno);
+    const fs::path parent = at.has_parent_path() ? at.parent_path() : fs::path(".");
+    if (parent == at) return {};
+    at = parent;
+  }
+}
+
+// Says once per process and folder why the cache is not there: every backend (and the OpenCL
+// library, for each program set) asks for it.
+void note_unusable(const std::string& named, const std::string& why) {
+  static std::mutex mutex;
+  static std::set<std::string> noted;
+  const std::lock_guard lock(mutex);
+  if (!noted.insert(named).second) return;
+  std::fprintf(stderr, "xreduce: note: %s: %s: kernels are built without a cache\n",
+               printable(named).c_str(), why.c_str());
+}
+
+// The cache in `dir`, or none where it cannot be there (`named`: how the note names it).
+KernelCache usable_cache(const std::string& dir, const std::string& named) {
+  const std::string why = unusable_reason(dir);
+  if (why.empty()) return KernelCache(dir);
+  note_unusable(named, why);
+  return KernelCache();
+}
+
+}  // namespace
+
 KernelCache KernelCache::from_environment() {
   const char* knob = std::getenv("XR_KERNEL_CACHE");
   if (knob && std::string_view(knob) == "0") return KernelCache();
-  if (knob && *knob) return KernelCache(knob);
+  if (knob && *knob) return usable_cache(knob, std::string("XR_KERNEL_CACHE=") + knob);
+  std::string dir;
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    return KernelCache((fs::path(xdg) / "xreduce" / "kernels").string());
-  if (const char* home = std::getenv("HOME"); home && *home)
-    return KernelCache((fs::path(home) / ".cache" / "xreduce" / "kernels").string());
-  return KernelCache();
+    dir = (fs::path(xdg) / "xreduce" / "kernels").string();
+  else if (const char* home = std::getenv("HOME"); home && *home)
+    dir = (fs::path(home) / ".cache" / "xreduce" / "kernels").string();
+  if (dir.empty()) return KernelCache();
+  return usable_cache(dir, "the kernel cache " + dir + " (XR_KERNEL_CACHE moves it)");
 }
 
 std::string KernelCache::path_of(const std::string& key, std::string_view suffix) const {

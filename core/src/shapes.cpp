@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "xreduce/env_knobs.hpp"
+
 namespace xr {
 namespace {
 
@@ -14,15 +16,14 @@ std::uint64_t round_up(std::uint64_t x, std::uint64_t multiple) {
 
 ScanOneGroupKnob read_scan_one_group_knob() {
   ScanOneGroupKnob knob;
-  const char* value = std::getenv("XR_SCAN_ONE_GROUP_MAX");
-  if (!value || !*value) return knob;
-  knob.given = value;
-  char* end = nullptr;
-  const unsigned long long n = std::strtoull(value, &end, 10);
-  if (*end != '\0' || value[0] == '-' || n > (1ull << 32))
-    knob.error = "XR_SCAN_ONE_GROUP_MAX must be a whole number of elements from 0 to 4294967296";
-  else
-    knob.max = n;
+  KnobsGiven given;
+  if (const auto n = read_knob(
+          given, knob.error, "XR_SCAN_ONE_GROUP_MAX",
+          "a whole number of elements from 0 to 4294967296",
+          [](std::string_view v) { return parse_knob_whole(v, 0, std::uint64_t{1} << 32); })) {
+    knob.max = *n;
+    knob.given = given.front().second;
+  }
   return knob;
 }
 

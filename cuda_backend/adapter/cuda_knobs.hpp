@@ -2,7 +2,6 @@
 // report can say which were set (Backend::knobs).
 #pragma once
 
-#include <cstdlib>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +10,7 @@
 
 #include "cub_sort_count.hpp"
 #include "xreduce/device_timeout.hpp"
+#include "xreduce/env_knobs.hpp"
 #include "xreduce/shapes.hpp"
 
 namespace xr::cuda {
@@ -28,27 +28,22 @@ struct CudaKnobs {
   // (the measurement that fills the table); `cub_count_error` refuses every sort when malformed.
   std::optional<CubCount> cub_count;
   std::string cub_count_error;
-  // Each knob set in the environment, as given (name, value).
-  std::vector<std::pair<std::string, std::string>> set;
+  // Each knob that took effect, as given (name, value): never a malformed or an empty one.
+  KnobsGiven set;
 };
 
 inline CudaKnobs read_cuda_knobs() {
   CudaKnobs knobs;
-  if (const char* off = std::getenv("XR_CUDA_NO_GATE"); off && *off) {
+  if (const char* off = read_text_knob(knobs.set, "XR_CUDA_NO_GATE"))
     knobs.gate = std::string_view(off) == "0";
-    knobs.set.emplace_back("XR_CUDA_NO_GATE", off);
-  }
   knobs.timeout = read_device_timeout();
-  if (!knobs.timeout.given.empty())
+  if (!knobs.timeout.given.empty() && knobs.timeout.error.empty())
     knobs.set.emplace_back("XR_DEVICE_TIMEOUT", knobs.timeout.given);
   knobs.one_group = read_scan_one_group_knob();
   if (!knobs.one_group.given.empty())
     knobs.set.emplace_back("XR_SCAN_ONE_GROUP_MAX", knobs.one_group.given);
-  if (const char* count = std::getenv("XR_CUB_SORT_COUNT"); count && *count) {
-    knobs.set.emplace_back("XR_CUB_SORT_COUNT", count);
-    knobs.cub_count = parse_cub_count(count);
-    if (!knobs.cub_count) knobs.cub_count_error = "XR_CUB_SORT_COUNT must be 32 or 64";
-  }
+  knobs.cub_count =
+      read_knob(knobs.set, knobs.cub_count_error, "XR_CUB_SORT_COUNT", "32 or 64", parse_cub_count);
   return knobs;
 }
 

@@ -6,10 +6,8 @@
 #include <thread>
 
 #include "cl_internal.hpp"
-#include "xreduce/env_knobs.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/kernel_cache.hpp"
-#include "xreduce/shapes.hpp"
 
 namespace xr::opencl {
 namespace {
@@ -17,7 +15,9 @@ namespace {
 // pocl compiles each program into a cache of its own (~/.cache/pocl by default), and reads
 // POCL_CACHE_DIR once, when the loader first loads it. Kept inside xreduce's kernel cache, one
 // "clear the cache" clears both: a damaged entry of pocl's crashes every later build of that
-// program, whatever xreduce's own entries hold. A POCL_CACHE_DIR the user set is left alone.
+// program, whatever xreduce's own entries hold. A POCL_CACHE_DIR the user set is left alone, and
+// where xreduce keeps no cache (XR_KERNEL_CACHE=0, or a folder that cannot hold one) pocl keeps
+// its own where it would: a POCL_CACHE_DIR it cannot make leaves pocl with no device.
 void keep_pocl_cache_inside_ours() {
   if (std::getenv("POCL_CACHE_DIR")) return;
   const KernelCache cache = KernelCache::from_environment();
@@ -31,57 +31,10 @@ std::string stopped_answering(const char* what, const DeviceTimeout& timeout) {
          "sets the limit";
 }
 
-void read_opencl_lookback_knobs(OpenClKnobs& k) {
-  if (const char* v = read_knob_if_set(k.set, "XR_CL_LOOKBACK_POLLS")) {
-    if (const auto polls = parse_knob_u32(v)) {
-      k.lookback.polls = *polls;
-      k.polls_given = polls;
-    } else {
-      keep_first_error(k.error, u32_knob_error("XR_CL_LOOKBACK_POLLS"));
-    }
-  }
-  if (const char* v = read_knob_if_set(k.set, "XR_CL_LOOKBACK_SHAPE")) {
-    if (const auto shape = parse_lookback_shape_knob(v))
-      k.lookback.shape = *shape;
-    else
-      keep_first_error(k.error, lookback_shape_knob_error("XR_CL_LOOKBACK_SHAPE"));
-  }
-  const ScanOneGroupKnob one_group = read_scan_one_group_knob();
-  k.lookback.one_group_max = one_group.max;
-  if (!one_group.given.empty()) k.set.emplace_back("XR_SCAN_ONE_GROUP_MAX", one_group.given);
-  if (!one_group.error.empty()) keep_first_error(k.error, one_group.error);
-}
-
-// The OpenCL knobs (docs/cli.md, "Environment knobs") from the tool's environment, read for each
-// device as its Context is made: the library takes them as data (make_context) and reads none.
-// A knob set empty counts as unset; the first malformed one's line goes to `error`.
-OpenClKnobs read_opencl_knobs() {
-  OpenClKnobs k;
-  read_choice_knob(k.set, "XR_CL_VECTOR_LOADS", "pointer", "vload", k.vload, k.error);
-  if (const char* v = read_knob_if_set(k.set, "XR_CL_BUILD_OPTIONS")) k.build_options = v;
-  read_opencl_lookback_knobs(k);
-  if (const char* v = read_knob_if_set(k.set, "XR_CL_SORT_TILE")) {
-    k.sort_tile = parse_sort_tile_knob(v);
-    if (!k.sort_tile) keep_first_error(k.error, sort_tile_knob_error("XR_CL_SORT_TILE", "768x10"));
-  }
-  read_choice_knob(k.set, "XR_CL_SUBGROUPS", "auto", "single", k.single_subgroups, k.error);
-  read_choice_knob(k.set, "XR_CL_LOCAL_MEMORY", "probe", "reported", k.reported_local_memory,
-                   k.error);
-  read_choice_knob(k.set, "XR_CL_SORT_WIDE", "0", "1", k.sort_wide, k.error);
-  if (const char* v = read_knob_if_set(k.set, "XR_CL_SORT_MODE");
-      v && std::string_view(v) != "auto") {
-    k.sort_per_mode = parse_knob_choice(v, "argument", "built");
-    if (!k.sort_per_mode)
-      keep_first_error(k.error, "XR_CL_SORT_MODE must be auto, built or argument");
-  }
-  return k;
-}
-
 }  // namespace
 
-Platforms enumerate_devices() {
+Platforms enumerate_devices(const FactsOptions& facts_options) {
   keep_pocl_cache_inside_ours();
-  const FactsOptions facts_options = read_opencl_knobs().facts_options();
   Platforms out;
   cl_uint count = 0;
   const cl_int status = clGetPlatformIDs(0, nullptr, &count);
@@ -114,7 +67,7 @@ DeviceWatchdog Device::watchdog(const char* what) const {
                         stopped_answering(what, timeout_));
 }
 
-Device::Device(const DeviceFacts& facts, DeviceTimeout timeout, GateKind gate)
+Device::Device(const DeviceFacts& facts, DeviceTimeout timeout, OpenClKnobs knobs, GateKind gate)
     : facts_(facts), timeout_(std::move(timeout)), gate_(gate) {
   cl_device_id device = facts.device;
   const cl_context_properties props[] = {
@@ -125,7 +78,7 @@ Device::Device(const DeviceFacts& facts, DeviceTimeout timeout, GateKind gate)
   const cl_queue_properties queue_props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
   queue_ = QueueOwner(XR_CL_CREATE(
       clCreateCommandQueueWithProperties(context_.get(), device, queue_props, status)));
-  library_ = std::make_unique<Context>(make_context(context_.get(), device, read_opencl_knobs()));
+  library_ = std::make_unique<Context>(make_context(context_.get(), device, std::move(knobs)));
   if (gate_ == GateKind::automatic) {
     choose_gate();
     return;

@@ -18,15 +18,16 @@ struct Platforms {
   std::vector<DeviceFacts> devices;
   std::vector<std::string> problems;
 };
-Platforms enumerate_devices();
+Platforms enumerate_devices(const FactsOptions& facts_options);
 
 // Every wait for the device goes through wait(): none is endless (XR_DEVICE_TIMEOUT), and none is
 // a blocking OpenCL call, which a kernel that never finishes would hold for ever.
 class Device {
  public:
-  // `gate` automatic: the blocking kernel on a GPU whose trial interval passes, else the user
-  // event (cl_gate.hpp).
-  Device(const DeviceFacts& facts, DeviceTimeout timeout, GateKind gate = GateKind::automatic);
+  // `knobs`: the library Context's. `gate` automatic: the blocking kernel on a GPU whose trial
+  // interval passes, else the user event (cl_gate.hpp).
+  Device(const DeviceFacts& facts, DeviceTimeout timeout, OpenClKnobs knobs,
+         GateKind gate = GateKind::automatic);
   ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;

@@ -1,11 +1,12 @@
 #include "cl_gate.hpp"
 
-#include <cstdlib>
+#include <optional>
 #include <string_view>
 
 #include "cl_device.hpp"
 #include "cl_internal.hpp"
 #include "cl_probe_kernel.hpp"
+#include "xreduce/env_knobs.hpp"
 #include "xreduce/error.hpp"
 
 namespace xr::opencl {
@@ -45,16 +46,15 @@ Pass gate_pass() {
 
 }  // namespace
 
-GateKnob read_gate_knob() {
+GateKnob read_gate_knob(KnobsGiven& given) {
   GateKnob knob;
-  const char* value = std::getenv("XR_CL_GATE");
-  if (!value || !*value) return knob;
-  for (const GateName& gate : kGateNames)
-    if (std::string_view(value) == gate.knob) {
-      knob.kind = gate.kind;
-      return knob;
-    }
-  knob.error = std::string("XR_CL_GATE must be event, kernel or none (got '") + value + "')";
+  const auto kind = read_knob(given, knob.error, "XR_CL_GATE", "event, kernel or none",
+                              [](std::string_view value) -> std::optional<GateKind> {
+                                for (const GateName& gate : kGateNames)
+                                  if (value == gate.knob) return gate.kind;
+                                return std::nullopt;
+                              });
+  if (kind) knob.kind = *kind;
   return knob;
 }
 

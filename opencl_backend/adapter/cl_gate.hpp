@@ -12,6 +12,7 @@
 #include <string>
 
 #include "cl_internal.hpp"
+#include "xreduce/env_knobs.hpp"
 
 namespace xr::opencl {
 
@@ -25,8 +26,9 @@ struct GateKnob {
   std::string error;  // one line when the value is none of event, kernel, none
 };
 
-// XR_CL_GATE=event|kernel|none, or automatic when unset. Never throws.
-GateKnob read_gate_knob();
+// XR_CL_GATE=event|kernel|none, recorded in `given`; automatic when unset or malformed (then
+// `error`). Never throws.
+GateKnob read_gate_knob(KnobsGiven& given);
 
 // Calls a batch keeps queued behind the blocking kernel before letting it go, as CUDA's gate
 // (cuda_backend/adapter/timing.hpp): a driver's queue is finite, and an enqueue into a full one

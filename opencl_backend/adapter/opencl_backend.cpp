@@ -3,10 +3,10 @@
 #include "xreduce/opencl_backend.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "cl_array.hpp"
 #include "cl_device.hpp"
+#include "cl_env_knobs.hpp"
 #include "cl_probes.hpp"
 #include "cl_reducer.hpp"
 #include "cl_sorter.hpp"
@@ -25,12 +25,12 @@ class OpenClBackend final : public DeviceBackend {
   OpenClBackend() : DeviceBackend("OpenCL") {
     // A malformed XR_DEVICE_TIMEOUT leaves the backend unavailable, as CUDA's and Vulkan's; so
     // does a malformed XR_CL_GATE.
-    if (!timeout_.error.empty() || !gate_.error.empty()) {
-      reason_ = !timeout_.error.empty() ? timeout_.error : gate_.error;
+    if (!knobs_.timeout.error.empty() || !knobs_.gate.error.empty()) {
+      reason_ = !knobs_.timeout.error.empty() ? knobs_.timeout.error : knobs_.gate.error;
       return;
     }
     open([this] {
-      Platforms p = enumerate_devices();
+      Platforms p = enumerate_devices(knobs_.library.facts_options());
       devices_ = std::move(p.devices);
       if (!devices_.empty()) return std::string();
       std::string why =
@@ -57,15 +57,8 @@ class OpenClBackend final : public DeviceBackend {
     kernels_.add(kernel, name(), Variants::has(kernel.primitive, kernel.id));
   }
 
-  // The knobs docs/cli.md lists for OpenCL, as set.
   std::vector<std::pair<std::string, std::string>> knobs() const override {
-    std::vector<std::pair<std::string, std::string>> set;
-    for (const char* name :
-         {"XR_CL_SUBGROUPS", "XR_CL_VECTOR_LOADS", "XR_CL_BUILD_OPTIONS", "XR_CL_LOOKBACK_POLLS",
-          "XR_CL_LOOKBACK_SHAPE", "XR_CL_SORT_TILE", "XR_CL_SORT_WIDE", "XR_CL_SORT_MODE",
-          "XR_SCAN_ONE_GROUP_MAX", "XR_KERNEL_CACHE", "XR_DEVICE_TIMEOUT", "XR_CL_GATE"})
-      if (const char* v = std::getenv(name)) set.emplace_back(name, v);
-    return set;
+    return knobs_.recorded;
   }
 
   std::unique_ptr<DeviceArray> upload(HostView data) override {
@@ -156,7 +149,8 @@ class OpenClBackend final : public DeviceBackend {
   // The selected device's context and queue, made on first use.
   std::shared_ptr<Device> device(bool) {
     require_available();
-    if (!device_) device_ = std::make_shared<Device>(facts(), timeout_, gate_.kind);
+    if (!device_)
+      device_ = std::make_shared<Device>(facts(), knobs_.timeout, knobs_.library, knobs_.gate.kind);
     return device_;
   }
 
@@ -173,8 +167,7 @@ class OpenClBackend final : public DeviceBackend {
     return out;
   }
 
-  DeviceTimeout timeout_ = read_device_timeout();
-  GateKnob gate_ = read_gate_knob();
+  OpenClBackendKnobs knobs_ = read_opencl_backend_knobs();
   std::vector<DeviceFacts> devices_;
   std::shared_ptr<Device> device_;
   std::unique_ptr<Probes> probes_;

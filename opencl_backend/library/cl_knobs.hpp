@@ -1,9 +1,9 @@
 // The OpenCL knobs (docs/cli.md, "Environment knobs") as data: the experiments that chose (or
 // will choose) the library's policies, and the fallback forced for tests. The tool reads them
-// from its environment once per device (opencl_backend/adapter/cl_device.cpp) and hands them to
-// the library (make_context); a library caller's Context has the defaults and the library reads
-// no knob from the environment. Internal (not installed): experiments and test forcings, not an
-// API.
+// from its environment once (opencl_backend/adapter/cl_env_knobs.cpp) and hands them to each
+// device's library Context (make_context); a library caller's Context has the defaults and the
+// library reads no knob from the environment. Internal (not installed): experiments and test
+// forcings, not an API.
 #pragma once
 
 #include <optional>
@@ -47,8 +47,9 @@ struct OpenClKnobs {
   // XR_CL_LOCAL_MEMORY=reported: the sorts' tiles within CL_DEVICE_LOCAL_MEM_SIZE, not the
   // probed working size (cl_local_memory.hpp): the experiment beside the default.
   bool reported_local_memory = false;
-  std::vector<std::pair<std::string, std::string>> set;  // the knobs given, as given
-  std::string error;  // the first malformed value's line; every reduce and scan is refused
+  // The knobs that took effect, as given: never a malformed or an empty one.
+  std::vector<std::pair<std::string, std::string>> set;
+  std::string error;  // the first malformed value's line; every reduce, scan and sort is refused
 
   // What every built-in program is built with beyond its own options (-DXR_VLOAD,
   // build_options).

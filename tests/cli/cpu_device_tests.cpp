@@ -63,6 +63,45 @@ TEST_CASE("pocl's program cache lives inside xreduce's kernel cache, unless POCL
   unsetenv("XR_KERNEL_CACHE");
 }
 
+// An XR_KERNEL_CACHE that cannot hold the cache (a device, a file, under a file) is no cache, on
+// every backend: the kernels are built without one, pocl's cache is not put inside it, and one
+// note names the knob and the folder.
+TEST_CASE("an unusable XR_KERNEL_CACHE: every backend builds without it and says so once",
+          "[cli][cache][opencl][vulkan]") {
+  require_backend_or_skip(kOpenCl);
+  require_vulkan_or_skip();
+  TempDir dir;
+  write_bytes(dir / "a-file", "not a folder");
+  unsetenv("POCL_CACHE_DIR");
+  const std::string glsl = std::string(XR_EXAMPLE_KERNELS) + "/sequential.comp";
+  for (const std::string& cache :
+       {std::string("/dev/null"), (dir / "a-file").string(), (dir / "a-file" / "sub").string()}) {
+    CAPTURE(cache);
+    setenv("XR_KERNEL_CACHE", cache.c_str(), 1);
+    for (const std::vector<std::string>& run :
+         {std::vector<std::string>{"run", "--backend", "opencl", "--variant", "smem/sequential",
+                                   "--n", "5000", "--reps", "1", "--format", "json"},
+          std::vector<std::string>{"run", "--kernel", glsl, "--n", "5000", "--reps", "1",
+                                   "--format", "json"}}) {
+      CAPTURE(show(run));
+      const Result r = xreduce(run);
+      INFO(r.err);
+      REQUIRE(r.code == 0);
+      const std::string note = "xreduce: note: XR_KERNEL_CACHE=" + cache + ": ";
+      const std::size_t at = r.err.find(note);
+      CHECK(at != std::string::npos);
+      CHECK(r.err.find(note, at + 1) == std::string::npos);  // once
+      CHECK(r.err.find("kernels are built without a cache") != std::string::npos);
+      CHECK(r.err.find("kernel cache entry") == std::string::npos);  // no note per kernel
+      // Not in effect: not among OpenCL's knobs, which record the cache where it is one.
+      if (run[1] == "--backend")
+        CHECK_FALSE(json::parse(r.out)["knobs"].contains("XR_KERNEL_CACHE"));
+    }
+  }
+  unsetenv("XR_KERNEL_CACHE");
+  CHECK(slurp(dir / "a-file") == "not a folder");
+}
+
 TEST_CASE("a whole kernel-cache entry whose module is not valid SPIR-V is rebuilt, not run",
           "[cli][cache][vulkan][kernel]") {
   require_vulkan_or_skip();

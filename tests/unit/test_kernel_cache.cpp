@@ -119,3 +119,27 @@ TEST_CASE("kernel cache: a directory under an entry's name is ignored, not read"
   cache.store("abc", ".clbin", kParts);        // the rename onto it fails: nothing is stored
   CHECK_FALSE(cache.load("abc", ".clbin", {"binary"}));
 }
+
+TEST_CASE("kernel cache: a folder that cannot hold it is none, and nothing is made there",
+          "[unit][cache]") {
+  TempDir dir;
+  write_bytes(dir / "a-file", "not a folder");
+  const auto cache_at = [](const std::string& value) {
+    setenv("XR_KERNEL_CACHE", value.c_str(), 1);
+    const KernelCache cache = KernelCache::from_environment();
+    unsetenv("XR_KERNEL_CACHE");
+    return cache;
+  };
+  // A folder, or one that can be made: the cache.
+  CHECK(cache_at(dir.path().string()).dir() == dir.path().string());
+  CHECK(cache_at((dir / "new" / "kernels").string()).enabled());
+  // A device, a file, under a file: none, and nothing made there.
+  for (const std::string& unusable :
+       {std::string("/dev/null"), (dir / "a-file").string(), (dir / "a-file" / "sub").string()}) {
+    CAPTURE(unusable);
+    CHECK_FALSE(cache_at(unusable).enabled());
+  }
+  CHECK(slurp(dir / "a-file") == "not a folder");
+  CHECK_FALSE(fs::exists(dir / "new"));
+  CHECK_FALSE(cache_at("0").enabled());
+}

@@ -98,7 +98,9 @@ TEST_CASE("Vulkan's digit and bitonic tiles on lavapipe and a GPU", "[unit][sort
              {768, 2}));
   CHECK_THROWS_WITH(xr::vulkan::sort_plan_options(lavapipe, xr::sort::Family::onesweep, DType::u32,
                                                   false, R::ballots, knobs),
-                    "a sort tile needs more than the 32768 bytes of shared memory this device has");
+                    "XR_VK_SORT_TILE=768x10: a sort tile needs more than the 32768 bytes of "
+                    "shared memory this device has: 768 invocations ranking by subgroup ballots "
+                    "leave no room for one item; at most 448 invocations do");
 }
 
 TEST_CASE("Vulkan's sort dispatches take core's window, mode and smallest subgroup",

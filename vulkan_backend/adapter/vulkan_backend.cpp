@@ -29,77 +29,82 @@
 namespace xr::vulkan {
 namespace {
 
+// The smallest block XR_VK_BLOCK_BYTES takes, 1 MiB: an array's blocks stay few (a device need
+// allow no more than 4096 allocations, maxMemoryAllocationCount).
+constexpr std::uint64_t kMinBlockBytes = std::uint64_t{1} << 20;
+
 // The Vulkan knobs (docs/cli.md, "Environment knobs") from the tool's environment, once, when
 // the backend is made: the library's Context takes them as data (ContextState) and reads none.
-// Errors go to device_error and scan_error; never throws. Polls, back-off, window, shape and sort
-// tile set empty are malformed; the other knobs take empty as unset.
+// A malformed knob's line goes to the error of what it affects (device_error, scan_error,
+// sort_error), and only well-formed knobs to `set`; never throws. Polls, back-off, window, shape
+// and sort tile set empty are malformed; the other knobs take empty as unset.
 void read_vulkan_device_knobs(VulkanKnobs& k) {
   k.timeout = read_device_timeout();
-  if (!k.timeout.given.empty()) k.set.emplace_back("XR_DEVICE_TIMEOUT", k.timeout.given);
-  if (!k.timeout.error.empty()) keep_first_error(k.device_error, k.timeout.error);
-  if (const char* v = read_knob(k.set, "XR_VK_VALIDATION"))
+  if (!k.timeout.error.empty())
+    keep_first_error(k.device_error, k.timeout.error);
+  else if (!k.timeout.given.empty())
+    k.set.emplace_back("XR_DEVICE_TIMEOUT", k.timeout.given);
+  if (const char* v = read_text_knob(k.set, "XR_VK_VALIDATION"))
     k.validation = std::string_view(v) == "1";
-  read_choice_knob(k.set, "XR_VK_ADDRESSING", "auto", "address", k.force_address, k.device_error);
-  read_choice_knob(k.set, "XR_VK_SORT_RANKING", "auto", "counting", k.force_counting,
-                   k.device_error);
-  if (const char* v = read_knob_if_set(k.set, "XR_VK_SORT_GRIDS");
-      v && std::string_view(v) != "auto") {
-    k.sort_device_grids = parse_knob_choice(v, "capacity", "device");
-    if (!k.sort_device_grids)
-      keep_first_error(k.device_error, "XR_VK_SORT_GRIDS must be auto, device or capacity");
-  }
-  if (const char* v = read_knob_if_set(k.set, "XR_VK_CAPTURE_IR")) k.capture_ir_dir = v;
-  if (const char* v = read_knob_if_set(k.set, "XR_VK_BLOCK_BYTES")) {
-    char* end = nullptr;
-    const unsigned long long bytes = std::strtoull(v, &end, 10);
-    if (*end != '\0' || v[0] == '-' || bytes < (1u << 20))
-      keep_first_error(k.device_error,
-                       "XR_VK_BLOCK_BYTES must be a number of bytes of at least 1048576");
-    else
-      k.block_bytes = bytes;
-  }
-  if (const char* v = read_knob(k.set, "XR_VK_SORT_TILE")) {
-    k.sort_tile = parse_sort_tile_knob(v);
-    if (!k.sort_tile)
-      keep_first_error(k.device_error, sort_tile_knob_error("XR_VK_SORT_TILE", "384x20"));
-  }
+  if (const auto address =
+          read_choice_knob(k.set, k.device_error, "XR_VK_ADDRESSING", "auto", "address"))
+    k.force_address = *address;
+  if (const char* v = read_text_knob(k.set, "XR_VK_CAPTURE_IR")) k.capture_ir_dir = v;
+  if (const auto bytes =
+          read_knob(k.set, k.device_error, "XR_VK_BLOCK_BYTES",
+                    "a whole number of bytes from 1048576 to 18446744073709551615",
+                    [](std::string_view v) { return parse_knob_whole(v, kMinBlockBytes); }))
+    k.block_bytes = *bytes;
+}
+
+void read_vulkan_sort_knobs(VulkanKnobs& k) {
+  k.sort_tile =
+      read_sort_tile_knob(k.set, k.sort_error, "XR_VK_SORT_TILE", "384x20", EmptyKnob::malformed);
+  if (const auto counting =
+          read_choice_knob(k.set, k.sort_error, "XR_VK_SORT_RANKING", "auto", "counting"))
+    k.force_counting = *counting;
+  read_auto_choice_knob(k.set, k.sort_error, "XR_VK_SORT_GRIDS", "capacity", "device",
+                        k.sort_device_grids);
+}
+
+// Words per lane a look-back poll reads: 1 to 4.
+std::optional<std::uint32_t> parse_lookback_window(std::string_view value) {
+  const auto words = parse_knob_whole(value, 1, 4);
+  if (!words) return std::nullopt;
+  return static_cast<std::uint32_t>(*words);
 }
 
 void read_vulkan_lookback_knobs(VulkanKnobs& k) {
-  for (auto [name, field] : {std::pair{"XR_VK_LOOKBACK_POLLS", &k.lookback_polls},
-                             std::pair{"XR_VK_LOOKBACK_BACKOFF", &k.lookback_backoff}})
-    if (const char* v = read_knob(k.set, name)) {
-      *field = parse_knob_u32(v);
-      if (!*field) keep_first_error(k.scan_error, u32_knob_error(name));
-    }
-  if (const char* v = read_knob_if_set(k.set, "XR_VK_LOOKBACK_EXPERIMENT")) {
-    k.lookback_no_wait = std::string_view(v) == "no-wait";
-    k.lookback_plain_loads = std::string_view(v) == "plain-loads";
-    if (!k.lookback_no_wait && !k.lookback_plain_loads)
-      keep_first_error(k.scan_error,
-                       "XR_VK_LOOKBACK_EXPERIMENT must be no-wait, plain-loads or empty");
+  // The scans' patience and onesweep's: a malformed value refuses both.
+  std::string polls_error;
+  k.lookback_polls =
+      read_u32_knob(k.set, polls_error, "XR_VK_LOOKBACK_POLLS", EmptyKnob::malformed);
+  if (!polls_error.empty()) {
+    keep_first_error(k.scan_error, polls_error);
+    keep_first_error(k.sort_error, polls_error);
   }
-  if (const char* v = read_knob(k.set, "XR_VK_LOOKBACK_WINDOW")) {
-    k.lookback_window = parse_knob_u32(v);
-    if (!k.lookback_window || *k.lookback_window < 1 || *k.lookback_window > 4)
-      keep_first_error(k.scan_error, "XR_VK_LOOKBACK_WINDOW must be 1, 2, 3 or 4 (words per lane)");
+  k.lookback_backoff =
+      read_u32_knob(k.set, k.scan_error, "XR_VK_LOOKBACK_BACKOFF", EmptyKnob::malformed);
+  if (const auto plain_loads = read_choice_knob(k.set, k.scan_error, "XR_VK_LOOKBACK_EXPERIMENT",
+                                                "no-wait", "plain-loads")) {
+    k.lookback_plain_loads = *plain_loads;
+    k.lookback_no_wait = !*plain_loads;
   }
-  if (bool clock = false;
-      read_choice_knob(k.set, "XR_VK_LOOKBACK_CLOCK", "0", "1", clock, k.scan_error))
-    k.lookback_clock = clock;
+  k.lookback_window =
+      read_knob(k.set, k.scan_error, "XR_VK_LOOKBACK_WINDOW", "1, 2, 3 or 4 (words per lane)",
+                parse_lookback_window, EmptyKnob::malformed);
+  k.lookback_clock = read_choice_knob(k.set, k.scan_error, "XR_VK_LOOKBACK_CLOCK", "0", "1");
   k.one_group = read_scan_one_group_knob();
   if (!k.one_group.given.empty()) k.set.emplace_back("XR_SCAN_ONE_GROUP_MAX", k.one_group.given);
   if (!k.one_group.error.empty()) keep_first_error(k.scan_error, k.one_group.error);
-  if (const char* v = read_knob(k.set, "XR_VK_LOOKBACK_SHAPE")) {
-    k.lookback_shape = parse_lookback_shape_knob(v);
-    if (!k.lookback_shape)
-      keep_first_error(k.scan_error, lookback_shape_knob_error("XR_VK_LOOKBACK_SHAPE"));
-  }
+  k.lookback_shape =
+      read_lookback_shape_knob(k.set, k.scan_error, "XR_VK_LOOKBACK_SHAPE", EmptyKnob::malformed);
 }
 
 VulkanKnobs read_vulkan_knobs() {
   VulkanKnobs knobs;
   read_vulkan_device_knobs(knobs);
+  read_vulkan_sort_knobs(knobs);
   read_vulkan_lookback_knobs(knobs);
   return knobs;
 }
@@ -110,6 +115,7 @@ class VulkanBackend final : public DeviceBackend {
     VulkanKnobs knobs = read_vulkan_knobs();
     knobs_set_ = knobs.set;
     scan_error_ = knobs.scan_error;
+    sort_error_ = knobs.sort_error;
     if (!knobs.device_error.empty()) {
       reason_ = knobs.device_error;
       return;
@@ -247,6 +253,7 @@ class VulkanBackend final : public DeviceBackend {
     return vulkan::make_reducer(logical_device(), *find_reduce(id));
   }
   std::unique_ptr<Sorter> make_builtin_sorter(std::string_view id) override {
+    if (!sort_error_.empty()) throw Error(ErrorCategory::usage, sort_error_);
     return vulkan::make_sorter(logical_device(), id);
   }
   std::unique_ptr<Scanner> make_builtin_scanner(std::string_view id) override {
@@ -285,6 +292,7 @@ class VulkanBackend final : public DeviceBackend {
   std::shared_ptr<Instance> instance_;
   std::vector<std::pair<std::string, std::string>> knobs_set_;  // VulkanKnobs::set
   std::string scan_error_;  // a malformed look-back knob: every scanner is refused
+  std::string sort_error_;  // a malformed sort or polls knob: every sorter is refused
   std::shared_ptr<Device> device_;
   std::unique_ptr<Probes> probes_;
   std::unique_ptr<VulkanClock> clock_;  // made on first use

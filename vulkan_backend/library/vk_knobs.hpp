@@ -37,8 +37,9 @@ struct VulkanKnobs {
   // XR_VK_LOOKBACK_CLOCK=1 / 0: the back-off counts subgroup-clock cycles (VK_KHR_shader_clock,
   // the closest GLSL gets to __nanosleep), required / never; unset, wherever the device has it.
   std::optional<bool> lookback_clock;
-  // XR_VK_SORT_TILE=<threads>x<items>: the sorts' digit-pass tile (a multiple of 32 threads from
-  // 256 to 1024, 1 to 32 items), still shrunk to the device's shared memory; unset, the policy's.
+  // XR_VK_SORT_TILE=<threads>x<items>: the radix sorts' digit-pass tile (a multiple of 32 threads
+  // from 256 to 1024, 1 to 32 items), its threads kept and its items shrunk to the device's shared
+  // memory (vk_sort_plan.cpp refuses one that holds no item); unset, the policy's.
   std::optional<sort::Tile> sort_tile;
   // XR_VK_SORT_RANKING=counting: the radix sorts rank a tile by counting in shared memory, as on a
   // device without subgroup ballots, also where the device has them (tests, its cost); auto: by
@@ -66,13 +67,16 @@ struct VulkanKnobs {
   // bench/gpu/tail/run, reads it for the ladder's subgroup tail). Empty: none kept.
   std::string capture_ir_dir;
 
-  // Each knob set in the environment, as given (name, value), in the order read.
+  // Each knob that took effect, as given (name, value), in the order read: never a malformed or
+  // an empty one.
   std::vector<std::pair<std::string, std::string>> set;
-  // One line on the first malformed knob: a device knob (validation, addressing, blocks, the sort
-  // tile) leaves the backend unavailable; a look-back knob refuses every scanner with
-  // Error(usage).
+  // One line on the first malformed knob of each kind: a device knob (validation, addressing,
+  // blocks, the timeout) leaves the backend unavailable; a look-back knob refuses every scanner
+  // and a sort knob every sorter with Error(usage); XR_VK_LOOKBACK_POLLS, the patience of both,
+  // refuses both.
   std::string device_error;
   std::string scan_error;
+  std::string sort_error;
 };
 
 }  // namespace xr::vulkan

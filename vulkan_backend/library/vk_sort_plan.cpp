@@ -73,7 +73,8 @@ sort::Limits limits_of(const DeviceFacts& f) {
           .max_threads = std::min(f.limits.maxComputeWorkGroupInvocations,
                                   f.limits.maxComputeWorkGroupSize[0]),
           .subgroup = smallest_subgroup(f),
-          .cpu = f.cpu()};
+          .cpu = f.cpu(),
+          .device = f.info.name.empty() ? std::string("this device") : f.info.name};
 }
 
 // A digit pass's tile: the policy's for `ranking` or the knobs', fitted to the shared memory with
@@ -87,6 +88,31 @@ DigitTileRequest digit_request(DType t, bool wide, sort::Ranking ranking,
           .evidence = knob ? "the tool's XR_VK_SORT_TILE" : row.evidence,
           .bytes = tile_bytes(ranking, t, wide),
           .crowded_threads = knob ? 0u : 256u};
+}
+
+// The fewest invocations a digit tile has (its 256 counters, one an invocation) and the step of
+// XR_VK_SORT_TILE's invocations.
+constexpr std::uint32_t kDigitThreads = 256;
+constexpr std::uint32_t kKnobThreadsStep = 32;
+
+// XR_VK_SORT_TILE keeps its invocations (a sweep measures the tile it names) and gives up items to
+// the shared memory; where not one item fits beside its invocations' counters, it is refused
+// with the knob, the tile and the most invocations that hold an item each.
+void require_knob_tile_fits(const sort::Limits& limits, const DigitTileRequest& digit,
+                            sort::Ranking ranking) {
+  const sort::TileChoice choice = fit_digit_tile(limits, digit);
+  if (choice.fits()) return;
+  const sort::Tile asked = digit.wanted;
+  std::uint32_t most = 0;
+  for (std::uint32_t t = kDigitThreads; t <= asked.threads; t += kKnobThreadsStep)
+    if (digit.bytes.of({t, 1}, limits.subgroup) <= limits.shared_bytes) most = t;
+  std::string line = "XR_VK_SORT_TILE=" + std::to_string(asked.threads) + "x" +
+                     std::to_string(asked.items) + ": " + choice.why + ": " +
+                     std::to_string(asked.threads) + " invocations ranking by " +
+                     std::string(to_string(ranking)) + " leave no room for one item";
+  line += most ? "; at most " + std::to_string(most) + " invocations do"
+               : "; not even " + std::to_string(kDigitThreads) + " do, the fewest it takes";
+  throw Error(ErrorCategory::unsupported, line);
 }
 
 // The pass's module, named as shaders/CMakeLists.txt builds it from its stage's forms
@@ -116,8 +142,10 @@ sort::Ranking sort_ranking(const sort::Spec& spec, const DeviceFacts& f, const s
 sort::ScheduleOptions sort_plan_options(const DeviceFacts& f, sort::Family family, DType t,
                                         bool wide, sort::Ranking ranking,
                                         const sort::Knobs& knobs) {
-  sort::ScheduleOptions o = xr::sort_plan_options(limits_of(f), family, t, wide, knobs.polls,
-                                                  digit_request(t, wide, ranking, knobs.tile));
+  const sort::Limits limits = limits_of(f);
+  const DigitTileRequest digit = digit_request(t, wide, ranking, knobs.tile);
+  if (knobs.tile && family != sort::Family::bitonic) require_knob_tile_fits(limits, digit, ranking);
+  sort::ScheduleOptions o = xr::sort_plan_options(limits, family, t, wide, knobs.polls, digit);
   o.device_grids = knobs.device_grids.value_or(kCountedGrids.device_grids);
   if (family == sort::Family::onesweep)
     o.tuning +=

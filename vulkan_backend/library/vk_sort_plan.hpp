@@ -85,7 +85,8 @@ sort::Ranking sort_ranking(const sort::Spec& spec, const DeviceFacts& facts,
 // `ranking` (the policy's, or knobs.tile, fitted to maxComputeSharedMemorySize with the ranking's
 // counters) or core's bitonic tile (knobs.tile is the digit passes' alone). `wide`: core's wide
 // form (the modules by address). A count on the device takes the digit passes' grid from the
-// grid pass (device_grids). Error(unsupported) where no tile fits.
+// grid pass (device_grids). Error(unsupported) where no tile fits: for knobs.tile, a line that
+// names XR_VK_SORT_TILE, the tile and the most invocations that would hold an item.
 sort::ScheduleOptions sort_plan_options(const DeviceFacts& facts, sort::Family family, DType t,
                                         bool wide, sort::Ranking ranking, const sort::Knobs& knobs);
 

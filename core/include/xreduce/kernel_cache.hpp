@@ -47,7 +47,10 @@ std::variant<CacheParts, std::string> decode_cache_entry(
 
 class KernelCache {
  public:
-  // The cache of this process's environment.
+  // The cache of this process's environment. A folder that cannot hold it (not a folder, under a
+  // file, one this process may neither write nor make) is none: the kernels are built without a
+  // cache, and one note on stderr, once per process and folder, names it (XR_KERNEL_CACHE and
+  // its value, or the default folder) and says why.
   static KernelCache from_environment();
   // A cache in `dir` (empty: none), whose notes name `program`.
   explicit KernelCache(std::string dir = {}, std::string program = "xreduce");

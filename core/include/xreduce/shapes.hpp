@@ -152,7 +152,7 @@ inline constexpr std::uint64_t kScanOneGroupMax = 4096;
 // sweep that chose it. Read once by each GPU backend's knobs.
 struct ScanOneGroupKnob {
   std::uint64_t max = kScanOneGroupMax;
-  std::string given;  // as set, empty when unset
+  std::string given;  // as set, when well-formed; empty otherwise
   std::string error;  // one line when set but not a whole number up to 2^32
 };
 ScanOneGroupKnob read_scan_one_group_knob();
