@@ -221,6 +221,9 @@ OutputTarget OutputTarget::resolve(std::string_view flag, const fs::path& given)
     if (!S_ISREG(st.st_mode))
       refuse_output(
           t, unwritable_kind(st.st_mode) + ", not a regular file, a character device or a FIFO");
+    // A file its owner made read-only stays as it is, as a shell's `>` leaves it.
+    if (::access(given.c_str(), W_OK) != 0)
+      refuse_output(t, "not writable: " + output_errno_text(errno));
     std::error_code ec;
     t.file = fs::canonical(given, ec);
     if (ec) refuse_output(t, ec.message());
