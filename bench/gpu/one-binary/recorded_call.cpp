@@ -1,0 +1,37 @@
+#include "recorded_call.hpp"
+
+#include <algorithm>
+
+#include "capture.hpp"
+#include "cuda_intervals.hpp"
+#include "relocate.hpp"
+
+namespace xr::onebin {
+
+RecordedCall record_call(LibraryCall& call) {
+  const StreamOwner stream = make_stream();
+  CUstream s = stream.get();
+  // Once for real first: every module the call needs is loaded before a capture sees it.
+  call.enqueue(s, call.slots());
+  wait_for_stream(s, 20, "the library's first call");
+  const auto first = capture_steps(s, [&](CUstream c) { call.enqueue(c, call.slots()); });
+  const CudaSlots other(call.sizes(), nullptr);
+  const auto second = capture_steps(s, [&](CUstream c) { call.enqueue(c, other); });
+  RecordedCall r{relocate(first, call.slots().bases(), second, other.bases(), call.sizes()), {}};
+  for (const CapturedStep& step : first) {
+    const auto* k = std::get_if<CapturedKernel>(&step);
+    r.library_functions.push_back(k ? k->function : nullptr);
+  }
+  return r;
+}
+
+std::vector<std::string> kernel_names(const Recording& r) {
+  std::vector<std::string> names;
+  for (const Step& s : r.steps)
+    if (const auto* k = std::get_if<KernelStep>(&s);
+        k && std::find(names.begin(), names.end(), k->name) == names.end())
+      names.push_back(k->name);
+  return names;
+}
+
+}  // namespace xr::onebin

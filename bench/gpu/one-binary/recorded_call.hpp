@@ -1,0 +1,25 @@
+// The library's call as a recording: captured once over its own allocations and once over a
+// second set of the same sizes, the two relocated into one (relocate.hpp), beside the library's
+// own function of each kernel step.
+#pragma once
+
+#include <cuda.h>
+
+#include <vector>
+
+#include "library_call.hpp"
+#include "recording.hpp"
+
+namespace xr::onebin {
+
+struct RecordedCall {
+  Recording recording;
+  std::vector<CUfunction> library_functions;  // per step, null for a fill
+};
+
+RecordedCall record_call(LibraryCall& call);
+
+// The names of the kernels a recording launches, each once, in order of first launch.
+std::vector<std::string> kernel_names(const Recording& r);
+
+}  // namespace xr::onebin

@@ -1,0 +1,61 @@
+// A recording replayed through Vulkan on buffers of its own, on a VkDevice of its own (a replay
+// that loses its device loses no other): each kernel's PTX loaded as a CUDA module of
+// VK_NVX_binary_import, each kernel step a vkCmdCuLaunchKernelNVX with its parameter block
+// rebased onto the buffers' device addresses, each fill a vkCmdFillBuffer, a full memory barrier
+// between steps (a CUDA stream's order), timestamps at the marks. Two command buffers, one per
+// kind of marks, recorded once and submitted for every sample.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ptx_module.hpp"
+#include "timed.hpp"
+#include "vk_buffer.hpp"
+
+namespace xr::onebin {
+
+// How a kernel gets its dynamic shared memory: as CUDA launches it (the launch's size), or
+// declared static in its PTX at that size (PtxModule::with_static_shared), the same SASS.
+enum class SharedForm { dynamic, made_static };
+
+class VulkanReplay : public Timed {
+ public:
+  VulkanReplay(const DeviceUuid& uuid, const PtxModule& ptx, const Recording& r, const SortCase& c,
+               std::uint64_t flush_bytes, SharedForm form);
+
+  Sample run(Marks marks) override;
+  CallOutput read() override;
+  bool marks_steps() const override { return true; }
+
+ private:
+  void record_call(const vk::raii::CommandBuffer& cmd, Marks marks) const;
+  void record_step(const vk::raii::CommandBuffer& cmd, std::size_t step) const;
+  void submit_and_wait(const vk::raii::CommandBuffer& cmd, const char* what) const;
+  // Every buffer zeroed, the keys (and values) copied in.
+  void upload_input();
+  void download(Slot slot, HostArray& to) const;
+  vk::Buffer buffer(Slot s) const;
+
+  std::unique_ptr<const VulkanDevice> owned_;
+  const VulkanDevice& device_;
+  const Recording& recording_;
+  const SortCase& case_;
+  SharedForm form_;
+  std::vector<vk::raii::CuModuleNVX> modules_;  // one per kernel
+  std::vector<vk::raii::CuFunctionNVX> functions_;
+  std::vector<std::size_t> function_of_step_;
+  std::array<std::optional<VulkanBuffer>, kSlots> slots_;
+  VulkanBuffer flush_;
+  std::vector<std::vector<std::byte>> params_;
+  std::vector<std::vector<const void*>> param_ptrs_;
+  vk::raii::CommandPool pool_;
+  vk::raii::CommandBuffers commands_;  // [0] transfers, [1] Marks::call, [2] Marks::steps
+  vk::raii::QueryPool timestamps_;
+  vk::raii::Fence fence_;
+};
+
+}  // namespace xr::onebin
