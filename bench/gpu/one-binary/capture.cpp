@@ -148,11 +148,10 @@ std::string node_type_name(CUgraphNodeType t) {
 
 }  // namespace
 
-std::vector<CapturedStep> capture_steps(CUstream stream,
-                                        const std::function<void(CUstream)>& enqueue) {
+CapturedCall capture_steps(CUstream stream, const std::function<void(CUstream)>& enqueue) {
   CaptureScope scope(stream);
   enqueue(stream);
-  const GraphOwner graph = scope.end();
+  GraphOwner graph = scope.end();
   std::vector<CapturedStep> steps;
   for (CUgraphNode node : in_dependency_order(graph.get())) {
     CUgraphNodeType type{};
@@ -165,7 +164,7 @@ std::vector<CapturedStep> capture_steps(CUstream stream,
       throw Error(ErrorCategory::unsupported,
                   "the captured call holds a " + node_type_name(type) + " node: not replayed");
   }
-  return steps;
+  return {std::move(steps), std::move(graph)};
 }
 
 }  // namespace xr::onebin

@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "cu_owners.hpp"
 #include "recording.hpp"
 
 namespace xr::onebin {
@@ -33,11 +34,18 @@ struct CapturedFill {
 
 using CapturedStep = std::variant<CapturedKernel, CapturedFill>;
 
+struct CapturedCall {
+  std::vector<CapturedStep> steps;
+  // Kept as long as the library's functions are used: destroying the graph of an onesweep call
+  // left the library's onesweep_pass function (four nodes of the graph) an invalid handle for
+  // its next launch (CUDA_ERROR_INVALID_HANDLE; H200, driver 580.159.04), its other kernels not.
+  GraphOwner graph;
+};
+
 // Captures what `enqueue` puts on `stream` (thread-local capture mode) and returns the graph's
 // steps in a topological order of its edges. Error(unsupported) for a node this replay cannot
 // express (a memcpy, a host callback, a child graph, a kernel launched through `extra`, a 2D
 // memset with padding), naming it.
-std::vector<CapturedStep> capture_steps(CUstream stream,
-                                        const std::function<void(CUstream)>& enqueue);
+CapturedCall capture_steps(CUstream stream, const std::function<void(CUstream)>& enqueue);
 
 }  // namespace xr::onebin

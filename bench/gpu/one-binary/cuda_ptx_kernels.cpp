@@ -30,14 +30,14 @@ CudaPtxKernels::CudaPtxKernels(const PtxModule& ptx, const Recording& r)
   std::map<std::string, unsigned> shared;  // the most any step of the kernel launches with
   for (const Step& step : r.steps)
     if (const auto* k = std::get_if<KernelStep>(&step))
-      shared[k->name] = std::max(shared[k->name], k->shared_bytes);
+      shared[k->entry] = std::max(shared[k->entry], k->shared_bytes);
   for (const Step& step : r.steps) {
     const auto* k = std::get_if<KernelStep>(&step);
     CUfunction f = nullptr;
     if (k) {
-      XR_CU_CHECK(cuModuleGetFunction(&f, module_.get(), k->name.c_str()));
+      XR_CU_CHECK(cuModuleGetFunction(&f, module_.get(), k->entry.c_str()));
       XR_CU_CHECK(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                     static_cast<int>(shared.at(k->name))));
+                                     static_cast<int>(shared.at(k->entry))));
     }
     by_step_.push_back(f);
   }

@@ -14,11 +14,11 @@ std::map<std::string, unsigned> shared_by_kernel(const Recording& r) {
   for (const Step& s : r.steps) {
     const auto* k = std::get_if<KernelStep>(&s);
     if (!k) continue;
-    if (const auto it = shared.find(k->name); it != shared.end() && it->second != k->shared_bytes)
+    if (const auto it = shared.find(k->entry); it != shared.end() && it->second != k->shared_bytes)
       throw Error(ErrorCategory::unsupported, "opencl: " + short_name(*k) +
                                                   " launches with two sizes of dynamic shared "
                                                   "memory: one static size cannot serve both");
-    shared[k->name] = k->shared_bytes;
+    shared[k->entry] = k->shared_bytes;
   }
   return shared;
 }
@@ -100,7 +100,7 @@ void OpenclReplay::enqueue(std::size_t i, const cl_event* wait, cl_event* event)
     return;
   }
   const auto& k = std::get<KernelStep>(recording_.steps[i]);
-  const cl_kernel kernel = kernels_.at(k.name).get();
+  const cl_kernel kernel = kernels_.at(k.entry).get();
   cl_uint arg = 0;
   for (const ParamSpan& p : k.params)
     XR_CL(clSetKernelArg(kernel, arg++, p.size, params_[i].data() + p.offset));

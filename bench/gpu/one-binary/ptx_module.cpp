@@ -138,6 +138,25 @@ PtxModule PtxModule::with_static_shared(std::string_view entry, std::uint64_t by
   return m;
 }
 
+PtxModule PtxModule::renamed(std::string_view entry, const std::string& name) const {
+  PtxModule m = *this;
+  const auto it = std::find_if(m.segments_.begin(), m.segments_.end(),
+                               [&](const Segment& s) { return s.entry == entry; });
+  if (it == m.segments_.end())
+    throw Error(ErrorCategory::usage, "the PTX defines no entry " + std::string(entry));
+  std::string out;
+  for (std::size_t at = 0;;) {
+    const auto next = it->text.find(entry, at);
+    out += it->text.substr(at, next == std::string::npos ? std::string::npos : next - at);
+    if (next == std::string::npos) break;
+    out += name;
+    at = next + entry.size();
+  }
+  it->text = out;
+  it->entry = name;
+  return m;
+}
+
 std::string text_digest(std::string_view text) {
   std::uint64_t h = 14695981039346656037ull;
   for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;

@@ -31,6 +31,8 @@ class PtxModule {
   // launch's dynamic shared memory past 48 KiB. Error(unsupported) when the entry uses more than
   // one (they alias in CUDA, and would not here).
   PtxModule with_static_shared(std::string_view entry, std::uint64_t bytes) const;
+  // The module with `entry` named `name` (its parameters, named after it, renamed alike).
+  PtxModule renamed(std::string_view entry, const std::string& name) const;
 
  private:
   struct Segment {

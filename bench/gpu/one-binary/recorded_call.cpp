@@ -14,15 +14,32 @@ RecordedCall record_call(LibraryCall& call) {
   // Once for real first: every module the call needs is loaded before a capture sees it.
   call.enqueue(s, call.slots());
   wait_for_stream(s, 20, "the library's first call");
-  const auto first = capture_steps(s, [&](CUstream c) { call.enqueue(c, call.slots()); });
+  CapturedCall first = capture_steps(s, [&](CUstream c) { call.enqueue(c, call.slots()); });
   const CudaSlots other(call.sizes(), nullptr);
-  const auto second = capture_steps(s, [&](CUstream c) { call.enqueue(c, other); });
-  RecordedCall r{relocate(first, call.slots().bases(), second, other.bases(), call.sizes()), {}};
-  for (const CapturedStep& step : first) {
+  CapturedCall second = capture_steps(s, [&](CUstream c) { call.enqueue(c, other); });
+  RecordedCall r{
+      relocate(first.steps, call.slots().bases(), second.steps, other.bases(), call.sizes()),
+      {},
+      {}};
+  for (const CapturedStep& step : first.steps) {
     const auto* k = std::get_if<CapturedKernel>(&step);
     r.library_functions.push_back(k ? k->function : nullptr);
   }
+  r.graphs.push_back(std::move(first.graph));
+  r.graphs.push_back(std::move(second.graph));
   return r;
+}
+
+PtxModule replay_ptx(const PtxModule& all, Recording& r) {
+  const std::vector<std::string> names = kernel_names(r);
+  PtxModule out = all.keep(names);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string entry = "xr_replay_" + std::to_string(i);
+    out = out.renamed(names[i], entry);
+    for (Step& s : r.steps)
+      if (auto* k = std::get_if<KernelStep>(&s); k && k->name == names[i]) k->entry = entry;
+  }
+  return out;
 }
 
 std::vector<std::string> kernel_names(const Recording& r) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "library_call.hpp"
+#include "ptx_module.hpp"
 #include "recording.hpp"
 
 namespace xr::onebin {
@@ -15,11 +16,17 @@ namespace xr::onebin {
 struct RecordedCall {
   Recording recording;
   std::vector<CUfunction> library_functions;  // per step, null for a fill
+  std::vector<GraphOwner> graphs;             // the captures' (CapturedCall::graph says why)
 };
 
 RecordedCall record_call(LibraryCall& call);
 
 // The names of the kernels a recording launches, each once, in order of first launch.
 std::vector<std::string> kernel_names(const Recording& r);
+
+// The replays' PTX: the recording's kernels alone, each renamed xr_replay_<i> (so that no module
+// of a replay defines a name the library's own module defines), and each kernel step's `entry`
+// set to its new name.
+PtxModule replay_ptx(const PtxModule& all, Recording& r);
 
 }  // namespace xr::onebin

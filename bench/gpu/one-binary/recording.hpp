@@ -46,7 +46,8 @@ struct Pointer {
 };
 
 struct KernelStep {
-  std::string name;  // mangled, as cuFuncGetName gives it
+  std::string name;   // mangled, as cuFuncGetName gives it
+  std::string entry;  // its entry in the replays' PTX (replay_ptx: renamed)
   Dim3 grid, block;
   unsigned shared_bytes = 0;  // dynamic
   std::vector<ParamSpan> params;

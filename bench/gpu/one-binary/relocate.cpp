@@ -67,7 +67,7 @@ KernelStep relocate_kernel(std::size_t step, const CapturedKernel& ka, const Cap
       ka.shared_bytes != kb.shared_bytes || ka.params != kb.params ||
       ka.param_bytes.size() != kb.param_bytes.size())
     disagree(step, "kernel " + ka.name + " and " + kb.name + " differ in launch or parameters");
-  KernelStep k{ka.name, ka.grid, ka.block, ka.shared_bytes, ka.params, ka.param_bytes, {}};
+  KernelStep k{ka.name, ka.name, ka.grid, ka.block, ka.shared_bytes, ka.params, ka.param_bytes, {}};
   std::vector<bool> rebased(ka.param_bytes.size(), false);
   for (const ParamSpan& s : ka.params)
     for (std::size_t at = (s.offset + 7) / 8 * 8; at + 8 <= s.offset + s.size; at += 8)

@@ -4,8 +4,10 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cl_device.hpp"
+#include "cu_owners.hpp"
 #include "cuda_device.hpp"
 #include "cuda_gate.hpp"
 #include "ptx_module.hpp"
@@ -25,7 +27,8 @@ struct Session {
   std::string vulkan_refused;
   std::unique_ptr<ClDevice> opencl;
   std::string opencl_refused;
-  std::uint64_t flush_bytes = 0;  // twice L2, as the tool's cold runs flush it
+  std::uint64_t flush_bytes = 0;     // twice L2, as the tool's cold runs flush it
+  std::vector<GraphOwner> captured;  // every case's captures, until the end (capture.hpp)
 };
 
 }  // namespace xr::onebin

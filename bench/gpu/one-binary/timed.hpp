@@ -23,6 +23,9 @@ class Timed {
   // One cold call: L2 flushed before it, outside the interval; the work enqueued before it
   // starts, so that no host gap is timed.
   virtual Sample run(Marks marks) = 0;
+  // The first call, which the check reads: an API may run its steps one submission apart, so
+  // that a failure names its step.
+  virtual void first_run() { run(Marks::call); }
   virtual CallOutput read() = 0;
   // False for a call whose steps are its library's to launch (the library's own call).
   virtual bool marks_steps() const = 0;

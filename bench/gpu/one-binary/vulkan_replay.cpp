@@ -1,5 +1,7 @@
 #include "vulkan_replay.hpp"
 
+#include <cuda.h>
+
 #include <cstring>
 #include <map>
 
@@ -34,12 +36,14 @@ void full_barrier(const vk::raii::CommandBuffer& cmd) {
 }  // namespace
 
 VulkanReplay::VulkanReplay(const DeviceUuid& uuid, const PtxModule& ptx, const Recording& r,
-                           const SortCase& c, std::uint64_t flush_bytes, SharedForm form)
+                           const SortCase& c, std::uint64_t flush_bytes, SharedForm form,
+                           ParamForm params)
     : owned_(std::make_unique<VulkanDevice>(uuid)),
       device_(*owned_),
       recording_(r),
       case_(c),
       form_(form),
+      param_form_(params),
       flush_(VulkanBuffer::device_local(device_, flush_bytes)),
       pool_(make_pool(device_)),
       commands_(XR_VK(vk::raii::CommandBuffers(
@@ -64,28 +68,34 @@ VulkanReplay::VulkanReplay(const DeviceUuid& uuid, const PtxModule& ptx, const R
   for (const Step& step : r.steps) {
     params_.emplace_back();
     param_ptrs_.emplace_back();
+    param_sizes_.push_back(0);
+    param_extras_.push_back({});
     function_of_step_.push_back(0);
     const auto* k = std::get_if<KernelStep>(&step);
     if (!k) continue;
-    if (by_name.count(k->name) && form == SharedForm::made_static &&
-        std::get<KernelStep>(r.steps[first_step.at(k->name)]).shared_bytes != k->shared_bytes)
+    if (by_name.count(k->entry) && form == SharedForm::made_static &&
+        std::get<KernelStep>(r.steps[first_step.at(k->entry)]).shared_bytes != k->shared_bytes)
       throw Error(ErrorCategory::unsupported, "vulkan: " + short_name(*k) +
                                                   " launches with two sizes of dynamic shared "
                                                   "memory: one static size cannot serve both");
-    if (!by_name.count(k->name)) {
-      first_step[k->name] = params_.size() - 1;
-      by_name[k->name] = functions_.size();
-      PtxModule own = ptx.keep({k->name});
-      if (form == SharedForm::made_static) own = own.with_static_shared(k->name, k->shared_bytes);
+    if (!by_name.count(k->entry)) {
+      first_step[k->entry] = params_.size() - 1;
+      by_name[k->entry] = functions_.size();
+      PtxModule own = ptx.keep({k->entry});
+      if (form == SharedForm::made_static) own = own.with_static_shared(k->entry, k->shared_bytes);
       modules_.push_back(load_module(d, own.text()));
       functions_.push_back(XR_VK(vk::raii::CuFunctionNVX(
-          d.device(), vk::CuFunctionCreateInfoNVX(*modules_.back(), k->name.c_str()))));
+          d.device(), vk::CuFunctionCreateInfoNVX(*modules_.back(), k->entry.c_str()))));
     }
-    function_of_step_.back() = by_name[k->name];
+    function_of_step_.back() = by_name[k->entry];
     params_.back() = bind_params(*k, bases);
+    param_sizes_.back() = params_.back().size();
     for (const ParamSpan& p : k->params)
       param_ptrs_.back().push_back(params_.back().data() + p.offset);
   }
+  for (std::size_t i = 0; i < params_.size(); ++i)  // the sizes no longer move
+    param_extras_[i] = {CU_LAUNCH_PARAM_BUFFER_POINTER, params_[i].data(),
+                        CU_LAUNCH_PARAM_BUFFER_SIZE, &param_sizes_[i], CU_LAUNCH_PARAM_END};
   upload_input();
   record_call(commands_[1], Marks::call);
   record_call(commands_[2], Marks::steps);
@@ -106,10 +116,12 @@ void VulkanReplay::record_step(const vk::raii::CommandBuffer& cmd, std::size_t s
   }
   const auto& k = std::get<KernelStep>(recording_.steps[step]);
   const auto& ptrs = param_ptrs_[step];
-  cmd.cuLaunchKernelNVX(vk::CuLaunchInfoNVX(*functions_[function_of_step_[step]], k.grid.x,
-                                            k.grid.y, k.grid.z, k.block.x, k.block.y, k.block.z,
-                                            form_ == SharedForm::dynamic ? k.shared_bytes : 0,
-                                            ptrs.size(), ptrs.data(), 0, nullptr));
+  const bool buffer = param_form_ == ParamForm::buffer;
+  cmd.cuLaunchKernelNVX(vk::CuLaunchInfoNVX(
+      *functions_[function_of_step_[step]], k.grid.x, k.grid.y, k.grid.z, k.block.x, k.block.y,
+      k.block.z, form_ == SharedForm::dynamic ? k.shared_bytes : 0, buffer ? 0 : ptrs.size(),
+      buffer ? nullptr : ptrs.data(), buffer ? param_extras_[step].size() : 0,
+      buffer ? param_extras_[step].data() : nullptr));
 }
 
 void VulkanReplay::record_call(const vk::raii::CommandBuffer& cmd, Marks marks) const {
@@ -152,6 +164,22 @@ Sample VulkanReplay::run(Marks marks) {
     ms.push_back(double((ticks[i] - ticks[i - 1]) & device_.timestamp_mask()) *
                  device_.timestamp_ns() * 1e-6);
   return sample_of(ms, marks);
+}
+
+void VulkanReplay::first_run() {
+  const vk::raii::CommandBuffer& cmd = commands_[0];
+  for (std::size_t i = 0; i < recording_.steps.size(); ++i) {
+    cmd.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
+    record_step(cmd, i);
+    full_barrier(cmd);
+    cmd.end();
+    try {
+      submit_and_wait(cmd, "a step");
+    } catch (const Error& e) {
+      throw Error(e.category(), "step " + std::to_string(i) + " (" +
+                                    describe_step(recording_.steps[i]) + "): " + e.what());
+    }
+  }
 }
 
 void VulkanReplay::upload_input() {

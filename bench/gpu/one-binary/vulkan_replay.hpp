@@ -19,15 +19,21 @@
 namespace xr::onebin {
 
 // How a kernel gets its dynamic shared memory: as CUDA launches it (the launch's size), or
-// declared static in its PTX at that size (PtxModule::with_static_shared), the same SASS.
+// declared static in its PTX at that size (PtxModule::with_static_shared), the same SASS. And
+// how it gets its parameters: a pointer to each (pParams, cuLaunchKernel's kernelParams), or the
+// whole block at once (pExtras: CU_LAUNCH_PARAM_BUFFER_POINTER and _SIZE, as cuLaunchKernel's
+// `extra`).
 enum class SharedForm { dynamic, made_static };
+enum class ParamForm { pointers, buffer };
 
 class VulkanReplay : public Timed {
  public:
   VulkanReplay(const DeviceUuid& uuid, const PtxModule& ptx, const Recording& r, const SortCase& c,
-               std::uint64_t flush_bytes, SharedForm form);
+               std::uint64_t flush_bytes, SharedForm shared, ParamForm params);
 
   Sample run(Marks marks) override;
+  // Each step in a submission of its own, waited for: a lost device names the step that lost it.
+  void first_run() override;
   CallOutput read() override;
   bool marks_steps() const override { return true; }
 
@@ -45,6 +51,7 @@ class VulkanReplay : public Timed {
   const Recording& recording_;
   const SortCase& case_;
   SharedForm form_;
+  ParamForm param_form_;
   std::vector<vk::raii::CuModuleNVX> modules_;  // one per kernel
   std::vector<vk::raii::CuFunctionNVX> functions_;
   std::vector<std::size_t> function_of_step_;
@@ -52,6 +59,8 @@ class VulkanReplay : public Timed {
   VulkanBuffer flush_;
   std::vector<std::vector<std::byte>> params_;
   std::vector<std::vector<const void*>> param_ptrs_;
+  std::vector<std::size_t> param_sizes_;            // per step, for ParamForm::buffer
+  std::vector<std::array<void*, 5>> param_extras_;  // per step, for ParamForm::buffer
   vk::raii::CommandPool pool_;
   vk::raii::CommandBuffers commands_;  // [0] transfers, [1] Marks::call, [2] Marks::steps
   vk::raii::QueryPool timestamps_;
