@@ -19,6 +19,7 @@ namespace {
 struct Column {
   ColumnResult result;
   std::unique_ptr<Timed> timed;
+  bool lost_device = false;  // its failure was a device's loss
   std::vector<double> call, steps_call;
   std::vector<std::vector<double>> steps;
 };
@@ -33,11 +34,16 @@ void refuse(Column& c, const std::string& why) {
 }
 
 template <class Make>
-Column make_column(const char* id, const char* title, const char* how, Make&& make) {
+Column make_column(const Rounds& rounds, const char* id, const char* title, const char* how,
+                   Make&& make) {
   Column c;
   c.result.id = id;
   c.result.title = title;
   c.result.how = how;
+  if (std::find(rounds.skip.begin(), rounds.skip.end(), id) != rounds.skip.end()) {
+    refuse(c, "skipped (--skip)");
+    return c;
+  }
   try {
     c.timed = make();
   } catch (const std::exception& e) {
@@ -56,14 +62,15 @@ struct CaseState {
   std::vector<Column> columns;
 };
 
-std::vector<Column> cuda_columns(Session& s, CaseState& st, std::unique_ptr<LibraryCall> library) {
+std::vector<Column> cuda_columns(Session& s, CaseState& st, const Rounds& rounds,
+                                 std::unique_ptr<LibraryCall> library) {
   std::vector<Column> cols;
   cols.push_back(make_column(
-      "cuda-library", "CUDA library call",
+      rounds, "cuda-library", "CUDA library call",
       "xr::cuda::Sort::enqueue (the library's sm_90 cubin, launched by the library); CUDA events",
       [&] { return std::unique_ptr<Timed>(std::move(library)); }));
   cols.push_back(make_column(
-      "cuda-cubin", "CUDA (library cubin)",
+      rounds, "cuda-cubin", "CUDA (library cubin)",
       "the captured steps replayed by cuLaunchKernel of the library's own functions and "
       "cuMemsetD*Async; CUDA events",
       [&] {
@@ -71,7 +78,7 @@ std::vector<Column> cuda_columns(Session& s, CaseState& st, std::unique_ptr<Libr
                                             st.input, s.gate, s.flush_bytes);
       }));
   cols.push_back(make_column(
-      "cuda-ptx", "CUDA (PTX)",
+      rounds, "cuda-ptx", "CUDA (PTX)",
       "the steps by cuLaunchKernel of the PTX compiled by cuModuleLoadDataEx (the driver's "
       "JIT); CUDA events",
       [&] {
@@ -85,30 +92,35 @@ std::vector<Column> cuda_columns(Session& s, CaseState& st, std::unique_ptr<Libr
 std::unique_ptr<Timed> vulkan_replay(Session& s, CaseState& st, SharedForm shared,
                                      ParamForm params) {
   if (!s.vulkan_refused.empty()) throw Error(ErrorCategory::unavailable, s.vulkan_refused);
+  if (!s.vulkan_lost.empty())
+    throw Error(ErrorCategory::unavailable,
+                "not tried: an earlier Vulkan replay of the run lost "
+                "its device (" +
+                    s.vulkan_lost + ")");
   return std::make_unique<VulkanReplay>(s.cuda.uuid(), st.ptx, st.recorded.recording, st.input,
                                         s.flush_bytes, shared, params);
 }
 
-void add_portable_columns(Session& s, CaseState& st) {
+void add_portable_columns(Session& s, CaseState& st, const Rounds& rounds) {
   st.columns.push_back(make_column(
-      "vulkan-ptx", "Vulkan (PTX)",
+      rounds, "vulkan-ptx", "Vulkan (PTX)",
       "vkCmdCuLaunchKernelNVX of each kernel's PTX loaded by vkCreateCuModuleNVX, dynamic shared "
       "memory and parameters as cuLaunchKernel takes them (the launch's size, a pointer to each "
       "parameter), vkCmdFillBuffer, a full barrier between steps, VkBuffers by device address; "
       "timestamp queries",
       [&] { return vulkan_replay(s, st, SharedForm::dynamic, ParamForm::pointers); }));
   st.columns.push_back(make_column(
-      "vulkan-ptx-static", "Vulkan (PTX, static shared)",
+      rounds, "vulkan-ptx-static", "Vulkan (PTX, static shared)",
       "the same, each kernel's dynamic shared memory declared static in its PTX at the launch's "
       "size (the same SASS under ptxas)",
       [&] { return vulkan_replay(s, st, SharedForm::made_static, ParamForm::pointers); }));
   st.columns.push_back(
-      make_column("vulkan-ptx-extra", "Vulkan (PTX, parameter buffer)",
+      make_column(rounds, "vulkan-ptx-extra", "Vulkan (PTX, parameter buffer)",
                   "the same as Vulkan (PTX), the parameters passed as one block through pExtras "
                   "(CU_LAUNCH_PARAM_BUFFER_POINTER)",
                   [&] { return vulkan_replay(s, st, SharedForm::dynamic, ParamForm::buffer); }));
   st.columns.push_back(make_column(
-      "opencl-ptx", "OpenCL (PTX)",
+      rounds, "opencl-ptx", "OpenCL (PTX)",
       "clEnqueueNDRangeKernel of each kernel's PTX built by clBuildProgram as a program binary, "
       "its dynamic shared memory declared static, clEnqueueFillBuffer, an in-order queue, cl_mem "
       "buffers by their device addresses; profiling events",
@@ -131,6 +143,9 @@ void check_columns(CaseState& st, const char* when, std::size_t first = 0) {
         refuse(c, std::string("sorts wrong ") + when + ": " + v.message);
       else
         c.result.check += (c.result.check.empty() ? "sorted right " : ", ") + std::string(when);
+    } catch (const Error& e) {
+      refuse(c, e.what());
+      c.lost_device = e.category() == ErrorCategory::device_lost;
     } catch (const std::exception& e) {
       refuse(c, e.what());
     }
@@ -223,11 +238,14 @@ CaseResult run_case(Session& s, const CaseSpec& spec, std::uint64_t n, const Rou
                st.recorded.recording.steps.size());
   // CUDA's columns checked before the others are made: a later failure of theirs then says that
   // making another API's replay broke them.
-  st.columns = cuda_columns(s, st, std::move(library));
+  st.columns = cuda_columns(s, st, rounds, std::move(library));
   check_columns(st, "before timing");
   const std::size_t cuda = st.columns.size();
-  add_portable_columns(s, st);
+  add_portable_columns(s, st, rounds);
   check_columns(st, "before timing", cuda);
+  for (const Column& c : st.columns)
+    if (c.lost_device && c.result.id.rfind("vulkan", 0) == 0 && s.vulkan_lost.empty())
+      s.vulkan_lost = c.result.title + ", " + st.input.name() + ": " + c.result.refused;
   std::fprintf(stderr, "  sampling\n");
   sample_rounds(s, st, rounds, result.clock);
   check_columns(st, "after timing");

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "results.hpp"
 #include "session.hpp"
@@ -23,6 +24,7 @@ struct Rounds {
   int warmup = 5;
   int timed = 15;
   std::uint64_t seed = 1;
+  std::vector<std::string> skip;  // column ids not to make (refused "skipped")
 };
 
 CaseResult run_case(Session& s, const CaseSpec& spec, std::uint64_t n, const Rounds& rounds);

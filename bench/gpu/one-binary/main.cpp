@@ -125,6 +125,8 @@ int main(int argc, char** argv) {
   app.add_option("--rounds", o.rounds.timed, "timed rounds: one cold sample a column each");
   app.add_option("--warmup", o.rounds.warmup, "untimed rounds first");
   app.add_option("--seed", o.rounds.seed, "the keys' seed");
+  app.add_option("--skip", o.rounds.skip, "column ids not to make (vulkan-ptx-static, ...)")
+      ->delimiter(',');
   app.add_option("--ptx", o.ptx, "the PTX file (default: onesweep.ptx beside the binary)");
   app.add_option("--json", o.json, "write the report as JSON here");
   app.add_option("--markdown", o.markdown, "write the report as markdown here");

@@ -25,6 +25,9 @@ struct Session {
   xr::cuda::SmClock clock;
   std::string vulkan;  // the device's description (each Vulkan column makes a device of its own)
   std::string vulkan_refused;
+  // Set when a Vulkan replay lost its device; later ones are not tried: the next case of a run
+  // crashed (SIGSEGV) after three lost devices (H200, driver 580.159.04).
+  std::string vulkan_lost;
   std::unique_ptr<ClDevice> opencl;
   std::string opencl_refused;
   std::uint64_t flush_bytes = 0;     // twice L2, as the tool's cold runs flush it
