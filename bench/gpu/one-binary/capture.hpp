@@ -36,9 +36,10 @@ using CapturedStep = std::variant<CapturedKernel, CapturedFill>;
 
 struct CapturedCall {
   std::vector<CapturedStep> steps;
-  // Kept as long as the library's functions are used: destroying the graph of an onesweep call
-  // left the library's onesweep_pass function (four nodes of the graph) an invalid handle for
-  // its next launch (CUDA_ERROR_INVALID_HANDLE; H200, driver 580.159.04), its other kernels not.
+  // Kept until the program ends, a precaution: in two runs the library's onesweep_pass function
+  // became an invalid handle after its call was recorded (CUDA_ERROR_INVALID_HANDLE at its next
+  // launch; H200, driver 580.159.04), once with the graphs destroyed and once with them kept;
+  // the cause is not isolated (README.md, "Open").
   GraphOwner graph;
 };
 

@@ -34,13 +34,13 @@ void refuse(Column& c, const std::string& why) {
 }
 
 template <class Make>
-Column make_column(const Rounds& rounds, const char* id, const char* title, const char* how,
+Column make_column(const CaseOptions& options, const char* id, const char* title, const char* how,
                    Make&& make) {
   Column c;
   c.result.id = id;
   c.result.title = title;
   c.result.how = how;
-  if (std::find(rounds.skip.begin(), rounds.skip.end(), id) != rounds.skip.end()) {
+  if (std::find(options.skip.begin(), options.skip.end(), id) != options.skip.end()) {
     refuse(c, "skipped (--skip)");
     return c;
   }
@@ -62,15 +62,15 @@ struct CaseState {
   std::vector<Column> columns;
 };
 
-std::vector<Column> cuda_columns(Session& s, CaseState& st, const Rounds& rounds,
+std::vector<Column> cuda_columns(Session& s, CaseState& st, const CaseOptions& options,
                                  std::unique_ptr<LibraryCall> library) {
   std::vector<Column> cols;
   cols.push_back(make_column(
-      rounds, "cuda-library", "CUDA library call",
+      options, "cuda-library", "CUDA library call",
       "xr::cuda::Sort::enqueue (the library's sm_90 cubin, launched by the library); CUDA events",
       [&] { return std::unique_ptr<Timed>(std::move(library)); }));
   cols.push_back(make_column(
-      rounds, "cuda-cubin", "CUDA (library cubin)",
+      options, "cuda-cubin", "CUDA (library cubin)",
       "the captured steps replayed by cuLaunchKernel of the library's own functions and "
       "cuMemsetD*Async; CUDA events",
       [&] {
@@ -78,7 +78,7 @@ std::vector<Column> cuda_columns(Session& s, CaseState& st, const Rounds& rounds
                                             st.input, s.gate, s.flush_bytes);
       }));
   cols.push_back(make_column(
-      rounds, "cuda-ptx", "CUDA (PTX)",
+      options, "cuda-ptx", "CUDA (PTX)",
       "the steps by cuLaunchKernel of the PTX compiled by cuModuleLoadDataEx (the driver's "
       "JIT); CUDA events",
       [&] {
@@ -89,38 +89,39 @@ std::vector<Column> cuda_columns(Session& s, CaseState& st, const Rounds& rounds
   return cols;
 }
 
-std::unique_ptr<Timed> vulkan_replay(Session& s, CaseState& st, SharedForm shared,
-                                     ParamForm params) {
+std::unique_ptr<Timed> vulkan_replay(Session& s, CaseState& st, const CaseOptions& options,
+                                     SharedForm shared, ParamForm params) {
   if (!s.vulkan_refused.empty()) throw Error(ErrorCategory::unavailable, s.vulkan_refused);
   if (!s.vulkan_lost.empty())
     throw Error(ErrorCategory::unavailable,
                 "not tried: an earlier Vulkan replay of the run lost "
                 "its device (" +
                     s.vulkan_lost + ")");
+  if (!options.vulkan_past_limit) refuse_past_nvx_limit(st.recorded.recording);
   return std::make_unique<VulkanReplay>(s.cuda.uuid(), st.ptx, st.recorded.recording, st.input,
                                         s.flush_bytes, shared, params);
 }
 
-void add_portable_columns(Session& s, CaseState& st, const Rounds& rounds) {
+void add_portable_columns(Session& s, CaseState& st, const CaseOptions& options) {
   st.columns.push_back(make_column(
-      rounds, "vulkan-ptx", "Vulkan (PTX)",
+      options, "vulkan-ptx", "Vulkan (PTX)",
       "vkCmdCuLaunchKernelNVX of each kernel's PTX loaded by vkCreateCuModuleNVX, dynamic shared "
       "memory and parameters as cuLaunchKernel takes them (the launch's size, a pointer to each "
       "parameter), vkCmdFillBuffer, a full barrier between steps, VkBuffers by device address; "
       "timestamp queries",
-      [&] { return vulkan_replay(s, st, SharedForm::dynamic, ParamForm::pointers); }));
+      [&] { return vulkan_replay(s, st, options, SharedForm::dynamic, ParamForm::pointers); }));
   st.columns.push_back(make_column(
-      rounds, "vulkan-ptx-static", "Vulkan (PTX, static shared)",
+      options, "vulkan-ptx-static", "Vulkan (PTX, static shared)",
       "the same, each kernel's dynamic shared memory declared static in its PTX at the launch's "
       "size (the same SASS under ptxas)",
-      [&] { return vulkan_replay(s, st, SharedForm::made_static, ParamForm::pointers); }));
-  st.columns.push_back(
-      make_column(rounds, "vulkan-ptx-extra", "Vulkan (PTX, parameter buffer)",
-                  "the same as Vulkan (PTX), the parameters passed as one block through pExtras "
-                  "(CU_LAUNCH_PARAM_BUFFER_POINTER)",
-                  [&] { return vulkan_replay(s, st, SharedForm::dynamic, ParamForm::buffer); }));
+      [&] { return vulkan_replay(s, st, options, SharedForm::made_static, ParamForm::pointers); }));
   st.columns.push_back(make_column(
-      rounds, "opencl-ptx", "OpenCL (PTX)",
+      options, "vulkan-ptx-extra", "Vulkan (PTX, parameter buffer)",
+      "the same as Vulkan (PTX), the parameters passed as one block through pExtras "
+      "(CU_LAUNCH_PARAM_BUFFER_POINTER)",
+      [&] { return vulkan_replay(s, st, options, SharedForm::dynamic, ParamForm::buffer); }));
+  st.columns.push_back(make_column(
+      options, "opencl-ptx", "OpenCL (PTX)",
       "clEnqueueNDRangeKernel of each kernel's PTX built by clBuildProgram as a program binary, "
       "its dynamic shared memory declared static, clEnqueueFillBuffer, an in-order queue, cl_mem "
       "buffers by their device addresses; profiling events",
@@ -173,12 +174,12 @@ void sample_round(CaseState& st, std::size_t first, bool keep) {
   }
 }
 
-void sample_rounds(Session& s, CaseState& st, const Rounds& rounds, ClockSummary& clock) {
-  for (int r = 0; r < rounds.warmup; ++r) sample_round(st, std::size_t(r), false);
+void sample_rounds(Session& s, CaseState& st, const CaseOptions& options, ClockSummary& clock) {
+  for (int r = 0; r < options.warmup; ++r) sample_round(st, std::size_t(r), false);
   const std::string uuid = uuid_text(s.cuda.uuid());
   clock.smi_before = smi_sm_clock_mhz(uuid);
   clock.max_mhz = s.clock.max_mhz();
-  for (int r = 0; r < rounds.timed; ++r) {
+  for (int r = 0; r < options.timed; ++r) {
     sample_round(st, std::size_t(r), true);
     const double mhz = s.clock.read_mhz(nullptr);
     clock.probe_min = std::isnan(clock.probe_min) ? mhz : std::min(clock.probe_min, mhz);
@@ -220,9 +221,9 @@ ColumnResult result_of(Column& c) {
 
 }  // namespace
 
-CaseResult run_case(Session& s, const CaseSpec& spec, std::uint64_t n, const Rounds& rounds) {
+CaseResult run_case(Session& s, const CaseSpec& spec, std::uint64_t n, const CaseOptions& options) {
   CaseState st;
-  st.input = make_case(spec.keys, spec.values, n, rounds.seed);
+  st.input = make_case(spec.keys, spec.values, n, options.seed);
   std::fprintf(stderr, "%s, n = %llu: the host's check\n", st.input.name().c_str(),
                static_cast<unsigned long long>(n));
   st.reference =
@@ -231,23 +232,23 @@ CaseResult run_case(Session& s, const CaseSpec& spec, std::uint64_t n, const Rou
   CaseResult result;
   result.plan = library->sort().describe();
   std::replace(result.plan.begin(), result.plan.end(), '\n', ' ');
-  st.recorded = record_call(*library);
+  st.recorded = record_call(*library, s.ptx);
   st.ptx = replay_ptx(s.ptx, st.recorded.recording);
   for (GraphOwner& g : st.recorded.graphs) s.captured.push_back(std::move(g));
   std::fprintf(stderr, "  %zu steps recorded; building the columns\n",
                st.recorded.recording.steps.size());
   // CUDA's columns checked before the others are made: a later failure of theirs then says that
   // making another API's replay broke them.
-  st.columns = cuda_columns(s, st, rounds, std::move(library));
+  st.columns = cuda_columns(s, st, options, std::move(library));
   check_columns(st, "before timing");
   const std::size_t cuda = st.columns.size();
-  add_portable_columns(s, st, rounds);
+  add_portable_columns(s, st, options);
   check_columns(st, "before timing", cuda);
   for (const Column& c : st.columns)
     if (c.lost_device && c.result.id.rfind("vulkan", 0) == 0 && s.vulkan_lost.empty())
       s.vulkan_lost = c.result.title + ", " + st.input.name() + ": " + c.result.refused;
   std::fprintf(stderr, "  sampling\n");
-  sample_rounds(s, st, rounds, result.clock);
+  sample_rounds(s, st, options, result.clock);
   check_columns(st, "after timing");
   result.name = st.input.name();
   result.keys = std::string(to_string(spec.keys));
@@ -256,8 +257,8 @@ CaseResult run_case(Session& s, const CaseSpec& spec, std::uint64_t n, const Rou
   result.steps = step_rows(st);
   for (Column& c : st.columns) result.columns.push_back(result_of(c));
   result.notes = st.recorded.recording.notes;
-  result.warmup = rounds.warmup;
-  result.reps = rounds.timed;
+  result.warmup = options.warmup;
+  result.reps = options.timed;
   return result;
 }
 

@@ -20,13 +20,14 @@ struct CaseSpec {
   SortValues values = SortValues::none;
 };
 
-struct Rounds {
+struct CaseOptions {
   int warmup = 5;
   int timed = 15;
   std::uint64_t seed = 1;
-  std::vector<std::string> skip;  // column ids not to make (refused "skipped")
+  std::vector<std::string> skip;   // column ids not to make (refused "skipped")
+  bool vulkan_past_limit = false;  // launch past VK_NVX_binary_import's shared memory limit
 };
 
-CaseResult run_case(Session& s, const CaseSpec& spec, std::uint64_t n, const Rounds& rounds);
+CaseResult run_case(Session& s, const CaseSpec& spec, std::uint64_t n, const CaseOptions& options);
 
 }  // namespace xr::onebin

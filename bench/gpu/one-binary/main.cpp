@@ -27,7 +27,7 @@ constexpr const char* kPtxSource =
 struct Options {
   std::string sizes = "16M,2^28";
   std::string cases = "u32,u32+u32,f32";
-  Rounds rounds;
+  CaseOptions run;
   std::string ptx, json, markdown;
 };
 
@@ -104,7 +104,7 @@ Report run(const Options& o, const std::string& command_line) {
   for (std::uint64_t n : xr::parse_count_list(o.sizes))
     for (const std::string& c : split(o.cases)) {
       try {
-        r.cases.push_back(run_case(s, parse_case(c), n, o.rounds));
+        r.cases.push_back(run_case(s, parse_case(c), n, o.run));
       } catch (const std::exception& e) {
         r.failed.push_back(c + " at n = " + std::to_string(n) + ": " + e.what());
         std::fprintf(stderr, "%s\n", r.failed.back().c_str());
@@ -122,11 +122,13 @@ int main(int argc, char** argv) {
   CLI::App app{"CUDA's onesweep PTX through CUDA, Vulkan and OpenCL, each timed by its own timer"};
   app.add_option("--sizes", o.sizes, "key counts, comma-separated (16M, 2^28)");
   app.add_option("--cases", o.cases, "keys[+values], comma-separated (u32, u32+u32, f32)");
-  app.add_option("--rounds", o.rounds.timed, "timed rounds: one cold sample a column each");
-  app.add_option("--warmup", o.rounds.warmup, "untimed rounds first");
-  app.add_option("--seed", o.rounds.seed, "the keys' seed");
-  app.add_option("--skip", o.rounds.skip, "column ids not to make (vulkan-ptx-static, ...)")
+  app.add_option("--rounds", o.run.timed, "timed rounds: one cold sample a column each");
+  app.add_option("--warmup", o.run.warmup, "untimed rounds first");
+  app.add_option("--seed", o.run.seed, "the keys' seed");
+  app.add_option("--skip", o.run.skip, "column ids not to make (vulkan-ptx-static, ...)")
       ->delimiter(',');
+  app.add_flag("--vulkan-past-limit", o.run.vulkan_past_limit,
+               "launch Vulkan replays past VK_NVX_binary_import's 48 KiB of shared memory");
   app.add_option("--ptx", o.ptx, "the PTX file (default: onesweep.ptx beside the binary)");
   app.add_option("--json", o.json, "write the report as JSON here");
   app.add_option("--markdown", o.markdown, "write the report as markdown here");

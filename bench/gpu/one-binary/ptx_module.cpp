@@ -73,6 +73,14 @@ std::vector<std::string> PtxModule::entries() const {
   return names;
 }
 
+const std::string& PtxModule::entry_text(std::string_view entry) const {
+  const auto it = std::find_if(segments_.begin(), segments_.end(),
+                               [&](const Segment& s) { return s.entry == entry; });
+  if (it == segments_.end())
+    throw Error(ErrorCategory::usage, "the PTX defines no entry " + std::string(entry));
+  return it->text;
+}
+
 PtxModule PtxModule::keep(const std::vector<std::string>& entries) const {
   for (const std::string& e : entries)
     if (std::none_of(segments_.begin(), segments_.end(),

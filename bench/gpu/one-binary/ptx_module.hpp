@@ -20,6 +20,9 @@ class PtxModule {
   // The .version, .target and .address_size lines: a header for kernels of our own beside it.
   const std::string& header() const { return header_; }
   std::vector<std::string> entries() const;
+  // The text of `entry`, from its `.entry` line to its closing brace. Error(usage) when the
+  // module does not define it.
+  const std::string& entry_text(std::string_view entry) const;
   // The module with the named entries alone, beside every non-entry segment. Error(usage)
   // naming an entry the module does not define.
   PtxModule keep(const std::vector<std::string>& entries) const;

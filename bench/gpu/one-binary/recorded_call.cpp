@@ -1,14 +1,16 @@
 #include "recorded_call.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "capture.hpp"
 #include "cuda_intervals.hpp"
+#include "param_loads.hpp"
 #include "relocate.hpp"
 
 namespace xr::onebin {
 
-RecordedCall record_call(LibraryCall& call) {
+RecordedCall record_call(LibraryCall& call, const PtxModule& ptx) {
   const StreamOwner stream = make_stream();
   CUstream s = stream.get();
   // Once for real first: every module the call needs is loaded before a capture sees it.
@@ -17,10 +19,14 @@ RecordedCall record_call(LibraryCall& call) {
   CapturedCall first = capture_steps(s, [&](CUstream c) { call.enqueue(c, call.slots()); });
   const CudaSlots other(call.sizes(), nullptr);
   CapturedCall second = capture_steps(s, [&](CUstream c) { call.enqueue(c, other); });
-  RecordedCall r{
-      relocate(first.steps, call.slots().bases(), second.steps, other.bases(), call.sizes()),
-      {},
-      {}};
+  std::map<std::string, std::vector<bool>> loaded_whole;
+  for (const CapturedStep& step : first.steps)
+    if (const auto* k = std::get_if<CapturedKernel>(&step))
+      loaded_whole[k->name] = words_loaded_whole(ptx, k->name, k->params);
+  RecordedCall r{relocate(first.steps, call.slots().bases(), second.steps, other.bases(),
+                          call.sizes(), loaded_whole),
+                 {},
+                 {}};
   for (const CapturedStep& step : first.steps) {
     const auto* k = std::get_if<CapturedKernel>(&step);
     r.library_functions.push_back(k ? k->function : nullptr);

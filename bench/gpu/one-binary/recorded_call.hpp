@@ -19,7 +19,9 @@ struct RecordedCall {
   std::vector<GraphOwner> graphs;             // the captures' (CapturedCall::graph says why)
 };
 
-RecordedCall record_call(LibraryCall& call);
+// `ptx` must define every kernel of the call (which words of its parameters it loads as
+// addresses is read from there).
+RecordedCall record_call(LibraryCall& call, const PtxModule& ptx);
 
 // The names of the kernels a recording launches, each once, in order of first launch.
 std::vector<std::string> kernel_names(const Recording& r);

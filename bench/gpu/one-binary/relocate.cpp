@@ -33,6 +33,7 @@ struct Pair {
   const SlotBases& a;
   const SlotBases& b;
   const SlotSizes& sizes;
+  const std::map<std::string, std::vector<bool>>& loaded_whole;
 };
 
 // Whether `address` lies in device memory the driver knows (a cuMemAlloc of the library's own,
@@ -69,9 +70,12 @@ KernelStep relocate_kernel(std::size_t step, const CapturedKernel& ka, const Cap
     disagree(step, "kernel " + ka.name + " and " + kb.name + " differ in launch or parameters");
   KernelStep k{ka.name, ka.name, ka.grid, ka.block, ka.shared_bytes, ka.params, ka.param_bytes, {}};
   std::vector<bool> rebased(ka.param_bytes.size(), false);
+  const std::vector<bool>& whole = p.loaded_whole.at(ka.name);
   for (const ParamSpan& s : ka.params)
     for (std::size_t at = (s.offset + 7) / 8 * 8; at + 8 <= s.offset + s.size; at += 8)
-      if (const auto ptr = word_at(step, at, ka, kb, p)) {
+      if (!whole.at(at / 8)) {
+        continue;  // never loaded as 64 bits: no pointer the kernel uses
+      } else if (const auto ptr = word_at(step, at, ka, kb, p)) {
         k.pointers.push_back(*ptr);
         std::fill(rebased.begin() + at, rebased.begin() + at + 8, true);
       }
@@ -103,12 +107,13 @@ FillStep relocate_fill(std::size_t step, const CapturedFill& fa, const CapturedF
 
 Recording relocate(const std::vector<CapturedStep>& a, const SlotBases& bases_a,
                    const std::vector<CapturedStep>& b, const SlotBases& bases_b,
-                   const SlotSizes& sizes) {
+                   const SlotSizes& sizes,
+                   const std::map<std::string, std::vector<bool>>& loaded_whole) {
   if (a.size() != b.size())
     throw Error(ErrorCategory::check_failed, "the two captures of the call have " +
                                                  std::to_string(a.size()) + " and " +
                                                  std::to_string(b.size()) + " steps");
-  const Pair p{bases_a, bases_b, sizes};
+  const Pair p{bases_a, bases_b, sizes, loaded_whole};
   Recording r;
   r.slots = sizes;
   for (std::size_t i = 0; i < a.size(); ++i) {

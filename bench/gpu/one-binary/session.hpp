@@ -31,7 +31,7 @@ struct Session {
   std::unique_ptr<ClDevice> opencl;
   std::string opencl_refused;
   std::uint64_t flush_bytes = 0;     // twice L2, as the tool's cold runs flush it
-  std::vector<GraphOwner> captured;  // every case's captures, until the end (capture.hpp)
+  std::vector<GraphOwner> captured;  // every case's captures, until the end (capture.hpp says why)
 };
 
 }  // namespace xr::onebin

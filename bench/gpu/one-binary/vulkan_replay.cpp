@@ -3,7 +3,6 @@
 #include <cuda.h>
 
 #include <cstring>
-#include <map>
 
 namespace xr::onebin {
 namespace {
@@ -35,6 +34,17 @@ void full_barrier(const vk::raii::CommandBuffer& cmd) {
 
 }  // namespace
 
+void refuse_past_nvx_limit(const Recording& r) {
+  for (const Step& s : r.steps)
+    if (const auto* k = std::get_if<KernelStep>(&s); k && k->shared_bytes > kNvxSharedLimit)
+      throw Error(ErrorCategory::unsupported,
+                  "not tried: " + describe_step(s) + " is past the " +
+                      std::to_string(kNvxSharedLimit) +
+                      " B of shared memory VK_NVX_binary_import launches (49152 B ran, 65536 B "
+                      "lost the device, static or dynamic; H200, driver 580.159.04); "
+                      "--vulkan-past-limit tries it");
+}
+
 VulkanReplay::VulkanReplay(const DeviceUuid& uuid, const PtxModule& ptx, const Recording& r,
                            const SortCase& c, std::uint64_t flush_bytes, SharedForm form,
                            ParamForm params)
@@ -53,52 +63,63 @@ VulkanReplay::VulkanReplay(const DeviceUuid& uuid, const PtxModule& ptx, const R
           device_.device(),
           vk::QueryPoolCreateInfo({}, vk::QueryType::eTimestamp, timestamp_count(r))))),
       fence_(XR_VK(vk::raii::Fence(device_.device(), vk::FenceCreateInfo()))) {
-  const VulkanDevice& d = device_;
+  const SlotBases bases = make_slots();
+  load_kernels(ptx, bases);
+  upload_input();
+  record_call(commands_[1], Marks::call);
+  record_call(commands_[2], Marks::steps);
+}
+
+SlotBases VulkanReplay::make_slots() {
   SlotBases bases{};
   for (unsigned s = 0; s < kSlots; ++s) {
-    if (!r.slots[s]) continue;
-    slots_[s].emplace(VulkanBuffer::device_local(d, r.slots[s]));
+    if (!recording_.slots[s]) continue;
+    slots_[s].emplace(VulkanBuffer::device_local(device_, recording_.slots[s]));
     bases[s] = slots_[s]->address();
     if (bases[s] % alignment_of(Slot(s)))
       throw Error(ErrorCategory::unsupported, "vulkan: the buffer of " +
                                                   std::string(to_string(Slot(s))) +
                                                   " is not aligned as the library needs");
   }
-  std::map<std::string, std::size_t> by_name, first_step;
-  for (const Step& step : r.steps) {
-    params_.emplace_back();
-    param_ptrs_.emplace_back();
-    param_sizes_.push_back(0);
-    param_extras_.push_back({});
-    function_of_step_.push_back(0);
-    const auto* k = std::get_if<KernelStep>(&step);
-    if (!k) continue;
-    if (by_name.count(k->entry) && form == SharedForm::made_static &&
-        std::get<KernelStep>(r.steps[first_step.at(k->entry)]).shared_bytes != k->shared_bytes)
-      throw Error(ErrorCategory::unsupported, "vulkan: " + short_name(*k) +
+  return bases;
+}
+
+std::size_t VulkanReplay::function_of(const PtxModule& ptx, const KernelStep& k) {
+  for (std::size_t i = 0; i < function_entries_.size(); ++i) {
+    if (function_entries_[i] != k.entry) continue;
+    if (form_ == SharedForm::made_static && function_shared_[i] != k.shared_bytes)
+      throw Error(ErrorCategory::unsupported, "vulkan: " + short_name(k) +
                                                   " launches with two sizes of dynamic shared "
                                                   "memory: one static size cannot serve both");
-    if (!by_name.count(k->entry)) {
-      first_step[k->entry] = params_.size() - 1;
-      by_name[k->entry] = functions_.size();
-      PtxModule own = ptx.keep({k->entry});
-      if (form == SharedForm::made_static) own = own.with_static_shared(k->entry, k->shared_bytes);
-      modules_.push_back(load_module(d, own.text()));
-      functions_.push_back(XR_VK(vk::raii::CuFunctionNVX(
-          d.device(), vk::CuFunctionCreateInfoNVX(*modules_.back(), k->entry.c_str()))));
-    }
-    function_of_step_.back() = by_name[k->entry];
-    params_.back() = bind_params(*k, bases);
-    param_sizes_.back() = params_.back().size();
-    for (const ParamSpan& p : k->params)
-      param_ptrs_.back().push_back(params_.back().data() + p.offset);
+    return i;
   }
-  for (std::size_t i = 0; i < params_.size(); ++i)  // the sizes no longer move
+  PtxModule own = ptx.keep({k.entry});
+  if (form_ == SharedForm::made_static) own = own.with_static_shared(k.entry, k.shared_bytes);
+  modules_.push_back(load_module(device_, own.text()));
+  functions_.push_back(XR_VK(vk::raii::CuFunctionNVX(
+      device_.device(), vk::CuFunctionCreateInfoNVX(*modules_.back(), k.entry.c_str()))));
+  function_entries_.push_back(k.entry);
+  function_shared_.push_back(k.shared_bytes);
+  return functions_.size() - 1;
+}
+
+void VulkanReplay::load_kernels(const PtxModule& ptx, const SlotBases& bases) {
+  const std::size_t n = recording_.steps.size();
+  params_.resize(n);
+  param_ptrs_.resize(n);
+  param_sizes_.assign(n, 0);
+  param_extras_.assign(n, {});
+  function_of_step_.assign(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto* k = std::get_if<KernelStep>(&recording_.steps[i]);
+    if (!k) continue;
+    function_of_step_[i] = function_of(ptx, *k);
+    params_[i] = bind_params(*k, bases);
+    param_sizes_[i] = params_[i].size();
+    for (const ParamSpan& p : k->params) param_ptrs_[i].push_back(params_[i].data() + p.offset);
     param_extras_[i] = {CU_LAUNCH_PARAM_BUFFER_POINTER, params_[i].data(),
                         CU_LAUNCH_PARAM_BUFFER_SIZE, &param_sizes_[i], CU_LAUNCH_PARAM_END};
-  upload_input();
-  record_call(commands_[1], Marks::call);
-  record_call(commands_[2], Marks::steps);
+  }
 }
 
 vk::Buffer VulkanReplay::buffer(Slot s) const {

@@ -26,6 +26,15 @@ namespace xr::onebin {
 enum class SharedForm { dynamic, made_static };
 enum class ParamForm { pointers, buffer };
 
+// The most shared memory VK_NVX_binary_import launches a kernel with on an H200, driver
+// 580.159.04: 49152 B of dynamic shared memory ran, 65536 B lost the device, and so did 131072 B
+// declared static; the extension has no way to raise a function's limit, as
+// cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) does in CUDA.
+inline constexpr unsigned kNvxSharedLimit = 48 * 1024;
+// Error(unsupported) naming the first kernel step of `r` past kNvxSharedLimit: a replay of it
+// would only lose its device.
+void refuse_past_nvx_limit(const Recording& r);
+
 class VulkanReplay : public Timed {
  public:
   VulkanReplay(const DeviceUuid& uuid, const PtxModule& ptx, const Recording& r, const SortCase& c,
@@ -41,6 +50,11 @@ class VulkanReplay : public Timed {
   void record_call(const vk::raii::CommandBuffer& cmd, Marks marks) const;
   void record_step(const vk::raii::CommandBuffer& cmd, std::size_t step) const;
   void submit_and_wait(const vk::raii::CommandBuffer& cmd, const char* what) const;
+  // The call's buffers, checked for the library's alignment; their device addresses.
+  SlotBases make_slots();
+  // Each step's function (a module of its own per kernel) and rebased parameters.
+  void load_kernels(const PtxModule& ptx, const SlotBases& bases);
+  std::size_t function_of(const PtxModule& ptx, const KernelStep& k);
   // Every buffer zeroed, the keys (and values) copied in.
   void upload_input();
   void download(Slot slot, HostArray& to) const;
@@ -54,6 +68,8 @@ class VulkanReplay : public Timed {
   ParamForm param_form_;
   std::vector<vk::raii::CuModuleNVX> modules_;  // one per kernel
   std::vector<vk::raii::CuFunctionNVX> functions_;
+  std::vector<std::string> function_entries_;  // per function, its entry
+  std::vector<unsigned> function_shared_;      // per function, the shared bytes it was made for
   std::vector<std::size_t> function_of_step_;
   std::array<std::optional<VulkanBuffer>, kSlots> slots_;
   VulkanBuffer flush_;
