@@ -106,6 +106,9 @@ CapturedKernel read_kernel(CUgraphNode node) {
   k.block = {p.blockDimX, p.blockDimY, p.blockDimZ};
   k.shared_bytes = p.sharedMemBytes;
   k.params = param_spans(k.function);
+  if (!k.params.empty() && !p.kernelParams)
+    throw Error(ErrorCategory::unsupported,
+                "a captured kernel node of " + k.name + " holds no parameter values: not replayed");
   std::size_t bytes = 0;
   for (const ParamSpan& s : k.params) bytes = std::max(bytes, s.offset + s.size);
   k.param_bytes.assign(bytes, std::byte{0});

@@ -36,11 +36,7 @@ using CapturedStep = std::variant<CapturedKernel, CapturedFill>;
 
 struct CapturedCall {
   std::vector<CapturedStep> steps;
-  // Kept until the program ends, a precaution: in two runs the library's onesweep_pass function
-  // became an invalid handle after its call was recorded (CUDA_ERROR_INVALID_HANDLE at its next
-  // launch; H200, driver 580.159.04), once with the graphs destroyed and once with them kept;
-  // the cause is not isolated (README.md, "Open").
-  GraphOwner graph;
+  GraphOwner graph;  // the graph the steps were read from
 };
 
 // Captures what `enqueue` puts on `stream` (thread-local capture mode) and returns the graph's

@@ -5,10 +5,8 @@
 #include <map>
 
 namespace xr::onebin {
-namespace {
 
-// cuModuleLoadDataEx with the JIT's logs: the error log is the message of a failure.
-ModuleOwner load(const std::string& ptx, std::string& log) {
+JitModule jit_module(const std::string& ptx) {
   std::string info(16384, '\0'), error(16384, '\0');
   CUjit_option options[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
                             CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
@@ -16,17 +14,14 @@ ModuleOwner load(const std::string& ptx, std::string& log) {
                     reinterpret_cast<void*>(std::uintptr_t(error.size()))};
   CUmodule m = nullptr;
   const CUresult r = cuModuleLoadDataEx(&m, ptx.c_str(), 4, options, values);
-  log = info.c_str();
   if (r != CUDA_SUCCESS)
     throw Error(category_of(r), "cuda: cuModuleLoadDataEx of the PTX failed: " + describe(r) +
                                     ": " + error.c_str());
-  return ModuleOwner(m);
+  return {ModuleOwner(m), info.c_str()};
 }
 
-}  // namespace
-
 CudaPtxKernels::CudaPtxKernels(const PtxModule& ptx, const Recording& r)
-    : module_(load(ptx.text(), log_)) {
+    : jit_(jit_module(ptx.text())) {
   std::map<std::string, unsigned> shared;  // the most any step of the kernel launches with
   for (const Step& step : r.steps)
     if (const auto* k = std::get_if<KernelStep>(&step))
@@ -35,7 +30,7 @@ CudaPtxKernels::CudaPtxKernels(const PtxModule& ptx, const Recording& r)
     const auto* k = std::get_if<KernelStep>(&step);
     CUfunction f = nullptr;
     if (k) {
-      XR_CU_CHECK(cuModuleGetFunction(&f, module_.get(), k->entry.c_str()));
+      XR_CU_CHECK(cuModuleGetFunction(&f, jit_.module.get(), k->entry.c_str()));
       XR_CU_CHECK(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                      static_cast<int>(shared.at(k->entry))));
     }

@@ -12,18 +12,27 @@
 
 namespace xr::onebin {
 
+// A module the JIT compiled and what it logged, made together by jit_module: a member built
+// from another member's constructor would write into a string not yet constructed.
+struct JitModule {
+  ModuleOwner module;
+  std::string log;
+};
+
+// cuModuleLoadDataEx of `ptx` with the JIT's logs: Error with the error log when it fails.
+JitModule jit_module(const std::string& ptx);
+
 class CudaPtxKernels {
  public:
   CudaPtxKernels(const PtxModule& ptx, const Recording& r);
 
   // Per step: its function, or null for a fill.
   const std::vector<CUfunction>& by_step() const { return by_step_; }
-  const std::string& jit_log() const { return log_; }
+  const std::string& jit_log() const { return jit_.log; }
 
  private:
-  ModuleOwner module_;
+  JitModule jit_;
   std::vector<CUfunction> by_step_;
-  std::string log_;
 };
 
 }  // namespace xr::onebin

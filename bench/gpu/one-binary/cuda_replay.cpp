@@ -27,6 +27,26 @@ void fill(const FillStep& f, CUdeviceptr at, CUstream s) {
   }
 }
 
+// Each kernel step's function, present and known to the driver, asked before anything launches:
+// a refusal then names the step.
+void check_functions(const Recording& r, const std::vector<CUfunction>& functions) {
+  if (functions.size() != r.steps.size())
+    throw Error(ErrorCategory::check_failed, "cuda: " + std::to_string(functions.size()) +
+                                                 " functions for " +
+                                                 std::to_string(r.steps.size()) + " steps");
+  for (std::size_t i = 0; i < r.steps.size(); ++i) {
+    if (!std::holds_alternative<KernelStep>(r.steps[i])) continue;
+    int registers = 0;
+    const CUresult e =
+        functions[i] ? cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, functions[i])
+                     : CUDA_ERROR_INVALID_HANDLE;
+    if (e != CUDA_SUCCESS)
+      throw Error(category_of(e),
+                  "cuda: step " + std::to_string(i) + " (" + describe_step(r.steps[i]) +
+                      "): its function is no handle the driver knows: " + describe(e));
+  }
+}
+
 }  // namespace
 
 CudaReplay::CudaReplay(const Recording& r, std::vector<CUfunction> functions, const SortCase& c,
@@ -37,6 +57,7 @@ CudaReplay::CudaReplay(const Recording& r, std::vector<CUfunction> functions, co
       slots_(r.slots, &c),
       stream_(make_stream()),
       intervals_(gate, flush_bytes) {
+  check_functions(r, functions_);
   for (const Step& step : r.steps) {
     params_.emplace_back();
     param_ptrs_.emplace_back();

@@ -14,7 +14,8 @@ namespace xr::onebin {
 
 class CudaReplay : public Timed {
  public:
-  // `functions`: one per step of `r`, null for a fill.
+  // `functions`: one per step of `r`, null for a fill. Error when one of a kernel step is null
+  // or a handle the driver does not know, naming the step.
   CudaReplay(const Recording& r, std::vector<CUfunction> functions, const SortCase& c,
              CudaGate& gate, std::uint64_t flush_bytes);
 

@@ -198,8 +198,8 @@ std::vector<StepRow> step_rows(const CaseState& st) {
       row = {row.label, true, k->name, short_name(*k), k->grid, k->block, k->shared_bytes,
              0,         {},   {}};
       try {
-        row.cubin = facts_of(st.recorded.library_functions[i], *k);
-        if (st.jit) row.jit = facts_of(st.jit->by_step()[i], *k);
+        row.cubin = facts_of(st.recorded.library_functions.at(i), *k);
+        if (st.jit) row.jit = facts_of(st.jit->by_step().at(i), *k);
       } catch (const std::exception& e) {
         std::fprintf(stderr, "  no compile facts of %s: %s\n", row.label.c_str(), e.what());
       }
@@ -234,7 +234,6 @@ CaseResult run_case(Session& s, const CaseSpec& spec, std::uint64_t n, const Cas
   std::replace(result.plan.begin(), result.plan.end(), '\n', ' ');
   st.recorded = record_call(*library, s.ptx);
   st.ptx = replay_ptx(s.ptx, st.recorded.recording);
-  for (GraphOwner& g : st.recorded.graphs) s.captured.push_back(std::move(g));
   std::fprintf(stderr, "  %zu steps recorded; building the columns\n",
                st.recorded.recording.steps.size());
   // CUDA's columns checked before the others are made: a later failure of theirs then says that

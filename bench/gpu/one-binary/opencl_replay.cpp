@@ -92,6 +92,14 @@ OpenclReplay::OpenclReplay(const ClDevice& d, const PtxModule& ptx, const Record
   XR_CL(clFinish(d.queue()));
 }
 
+cl_mem OpenclReplay::buffer(Slot s) const {
+  const cl_mem m = slots_.at(static_cast<unsigned>(s)).get();
+  if (!m)
+    throw Error(ErrorCategory::check_failed,
+                "opencl: the call has no buffer of " + std::string(to_string(s)));
+  return m;
+}
+
 void OpenclReplay::enqueue(std::size_t i, const cl_event* wait, cl_event* event) const {
   const cl_uint waits = wait ? 1 : 0;
   if (const auto* f = std::get_if<FillStep>(&recording_.steps[i])) {

@@ -1,7 +1,9 @@
 #include "param_loads.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
+#include <string>
 #include <string_view>
 
 #include "xreduce/error.hpp"
@@ -39,19 +41,30 @@ bool mentions(std::string_view line, const std::string& name) {
   return false;
 }
 
+// Marks the words of the block (`spans`, per parameter) that an entry's loads read whole.
+// Error(usage) for a load past its parameter as the library's function lays it out: the PTX is
+// then not the library's, and a word marked there would lie outside the block.
 struct Marker {
+  const std::string& entry;
   const std::vector<ParamSpan>& spans;
   std::vector<bool>& words;
   void whole_param(std::size_t p) {
-    for (std::size_t at = (spans[p].offset + 7) / 8 * 8; at + 8 <= spans[p].offset + spans[p].size;
-         at += 8)
-      words[at / 8] = true;
+    for (std::size_t at = (spans.at(p).offset + 7) / 8 * 8;
+         at + 8 <= spans.at(p).offset + spans.at(p).size; at += 8)
+      words.at(at / 8) = true;
   }
   void load(std::size_t p, std::size_t offset, unsigned width_bits, unsigned count) {
+    const ParamSpan& s = spans.at(p);
+    const std::size_t bytes = std::size_t(count) * width_bits / 8;
+    if (offset > s.size || bytes > s.size - offset)
+      throw Error(ErrorCategory::usage, "the PTX's " + entry + " loads bytes " +
+                                            std::to_string(offset) + ".." +
+                                            std::to_string(offset + bytes) + " of parameter " +
+                                            std::to_string(p) + ", which the library's function " +
+                                            "lays out in " + std::to_string(s.size) + " bytes");
     if (width_bits != 64) return;
     for (unsigned j = 0; j < count; ++j)
-      if (const std::size_t at = spans[p].offset + offset + 8 * j; at % 8 == 0)
-        words[at / 8] = true;
+      if (const std::size_t at = s.offset + offset + 8 * j; at % 8 == 0) words.at(at / 8) = true;
   }
 };
 
@@ -70,7 +83,7 @@ std::vector<bool> words_loaded_whole(const PtxModule& ptx, const std::string& en
   std::size_t bytes = 0;
   for (const ParamSpan& s : params) bytes = std::max(bytes, s.offset + s.size);
   std::vector<bool> words((bytes + 7) / 8, false);
-  Marker mark{params, words};
+  Marker mark{entry, params, words};
   static const std::regex load(
       R"(ld\.param(?:\.v(\d))?\.[a-z]+?(\d+)\s.*\[\s*([A-Za-z_$][\w$]*)\s*(?:\+\s*(\d+))?\s*\])");
   std::string_view body(text);
@@ -80,7 +93,9 @@ std::vector<bool> words_loaded_whole(const PtxModule& ptx, const std::string& en
     const std::string line(body.substr(at, end - at));
     at = end + 1;
     std::smatch m;
-    const bool is_load = std::regex_search(line, m, load);
+    // The regex only where a load can be: std::regex recurses once per character it scans.
+    const bool is_load =
+        line.find("ld.param") != std::string::npos && std::regex_search(line, m, load);
     for (std::size_t p = 0; p < names.size(); ++p) {
       if (is_load && m[3] == names[p])
         mark.load(p, m[4].matched ? std::stoul(m[4]) : 0, std::stoul(m[2]),

@@ -15,7 +15,8 @@ namespace xr::onebin {
 
 // Per 8-byte word of the block (`params` as cuFuncGetParamInfo gives them, in the entry's
 // declaration order): whether the entry loads it whole. Error(usage) when the entry is not in
-// `ptx` or declares another number of parameters.
+// `ptx`, declares another number of parameters, or loads past a parameter as `params` lays it
+// out.
 std::vector<bool> words_loaded_whole(const PtxModule& ptx, const std::string& entry,
                                      const std::vector<ParamSpan>& params);
 

@@ -16,7 +16,7 @@ namespace xr::onebin {
 struct RecordedCall {
   Recording recording;
   std::vector<CUfunction> library_functions;  // per step, null for a fill
-  std::vector<GraphOwner> graphs;             // the captures' (CapturedCall::graph says why)
+  std::vector<GraphOwner> graphs;             // the captures', as long as the recording
 };
 
 // `ptx` must define every kernel of the call (which words of its parameters it loads as

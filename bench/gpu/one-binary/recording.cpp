@@ -6,6 +6,8 @@
 #include <cstring>
 #include <memory>
 
+#include "xreduce/error.hpp"
+
 namespace xr::onebin {
 
 std::string_view to_string(Slot s) {
@@ -27,6 +29,12 @@ std::string_view to_string(Slot s) {
 std::vector<std::byte> bind_params(const KernelStep& k, const SlotBases& bases) {
   std::vector<std::byte> out = k.param_bytes;
   for (const Pointer& p : k.pointers) {
+    if (p.at > out.size() || out.size() - p.at < sizeof(std::uint64_t) ||
+        static_cast<unsigned>(p.slot) >= kSlots)
+      throw Error(ErrorCategory::check_failed,
+                  "the recording of " + short_name(k) + " has a pointer at byte " +
+                      std::to_string(p.at) + " of its " + std::to_string(out.size()) +
+                      "-byte parameter block, or into no allocation of the call");
     const std::uint64_t address = bases[static_cast<unsigned>(p.slot)] + p.offset;
     std::memcpy(out.data() + p.at, &address, sizeof address);
   }

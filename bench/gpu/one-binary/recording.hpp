@@ -72,6 +72,7 @@ struct Recording {
 };
 
 // The parameter block of `k` with each pointer word set to bases[slot] + offset.
+// Error(check_failed) for a pointer word outside the block.
 std::vector<std::byte> bind_params(const KernelStep& k, const SlotBases& bases);
 // A fill's value as the 32-bit pattern that repeats it (vkCmdFillBuffer's form).
 std::uint32_t fill_word(const FillStep& f);

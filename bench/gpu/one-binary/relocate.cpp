@@ -70,10 +70,19 @@ KernelStep relocate_kernel(std::size_t step, const CapturedKernel& ka, const Cap
     disagree(step, "kernel " + ka.name + " and " + kb.name + " differ in launch or parameters");
   KernelStep k{ka.name, ka.name, ka.grid, ka.block, ka.shared_bytes, ka.params, ka.param_bytes, {}};
   std::vector<bool> rebased(ka.param_bytes.size(), false);
-  const std::vector<bool>& whole = p.loaded_whole.at(ka.name);
+  const auto found = p.loaded_whole.find(ka.name);
+  if (found == p.loaded_whole.end())
+    disagree(step, "no analysis of which words " + ka.name + " loads whole");
+  const std::vector<bool>& whole = found->second;
+  if (whole.size() < (ka.param_bytes.size() + 7) / 8)
+    disagree(step, "the analysis of " + ka.name + " covers " + std::to_string(whole.size()) +
+                       " words of its " + std::to_string(ka.param_bytes.size()) + "-byte block");
+  for (const ParamSpan& s : ka.params)
+    if (s.offset > ka.param_bytes.size() || s.size > ka.param_bytes.size() - s.offset)
+      disagree(step, "a parameter of " + ka.name + " lies past its captured block");
   for (const ParamSpan& s : ka.params)
     for (std::size_t at = (s.offset + 7) / 8 * 8; at + 8 <= s.offset + s.size; at += 8)
-      if (!whole.at(at / 8)) {
+      if (!whole[at / 8]) {
         continue;  // never loaded as 64 bits: no pointer the kernel uses
       } else if (const auto ptr = word_at(step, at, ka, kb, p)) {
         k.pointers.push_back(*ptr);

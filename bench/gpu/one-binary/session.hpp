@@ -4,10 +4,8 @@
 
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "cl_device.hpp"
-#include "cu_owners.hpp"
 #include "cuda_device.hpp"
 #include "cuda_gate.hpp"
 #include "ptx_module.hpp"
@@ -25,13 +23,12 @@ struct Session {
   xr::cuda::SmClock clock;
   std::string vulkan;  // the device's description (each Vulkan column makes a device of its own)
   std::string vulkan_refused;
-  // Set when a Vulkan replay lost its device; later ones are not tried: the next case of a run
-  // crashed (SIGSEGV) after three lost devices (H200, driver 580.159.04).
+  // Set when a Vulkan replay lost its device; later ones are not tried: the same kernels would
+  // lose theirs again, each a fault the driver logs.
   std::string vulkan_lost;
   std::unique_ptr<ClDevice> opencl;
   std::string opencl_refused;
-  std::uint64_t flush_bytes = 0;     // twice L2, as the tool's cold runs flush it
-  std::vector<GraphOwner> captured;  // every case's captures, until the end (capture.hpp says why)
+  std::uint64_t flush_bytes = 0;  // twice L2, as the tool's cold runs flush it
 };
 
 }  // namespace xr::onebin

@@ -123,7 +123,11 @@ void VulkanReplay::load_kernels(const PtxModule& ptx, const SlotBases& bases) {
 }
 
 vk::Buffer VulkanReplay::buffer(Slot s) const {
-  return slots_[static_cast<unsigned>(s)]->get();
+  const auto& slot = slots_.at(static_cast<unsigned>(s));
+  if (!slot)
+    throw Error(ErrorCategory::check_failed,
+                "vulkan: the call has no buffer of " + std::string(to_string(s)));
+  return slot->get();
 }
 
 void VulkanReplay::record_step(const vk::raii::CommandBuffer& cmd, std::size_t step) const {

@@ -58,6 +58,7 @@ class VulkanReplay : public Timed {
   // Every buffer zeroed, the keys (and values) copied in.
   void upload_input();
   void download(Slot slot, HostArray& to) const;
+  // Error(check_failed) for a slot the call has no buffer of.
   vk::Buffer buffer(Slot s) const;
 
   std::unique_ptr<const VulkanDevice> owned_;
