@@ -1,0 +1,176 @@
+#include "ptx_module.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <utility>
+
+#include "xreduce/error.hpp"
+
+namespace xr::onebin {
+namespace {
+
+bool starts_with(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
+
+// The entry a line opens (".visible .entry NAME(" and the like), or empty.
+std::string entry_opened(std::string_view line) {
+  const auto at = line.find(".entry ");
+  if (at == std::string_view::npos || line.find("//") < at) return {};
+  std::string_view rest = line.substr(at + 7);
+  const auto open = rest.find('(');
+  return std::string(rest.substr(0, open == std::string_view::npos ? rest.size() : open));
+}
+
+std::vector<std::string_view> lines_of(std::string_view text) {
+  std::vector<std::string_view> lines;
+  while (!text.empty()) {
+    const auto end = text.find('\n');
+    lines.push_back(text.substr(0, end == std::string_view::npos ? text.size() : end + 1));
+    text.remove_prefix(lines.back().size());
+  }
+  return lines;
+}
+
+}  // namespace
+
+PtxModule PtxModule::parse(std::string_view text) {
+  PtxModule m;
+  Segment current;
+  for (std::string_view line : lines_of(text)) {
+    if (current.entry.empty()) {
+      if (const std::string name = entry_opened(line); !name.empty()) {
+        m.segments_.push_back(std::exchange(current, Segment{name, {}}));
+      } else if (starts_with(line, ".version") || starts_with(line, ".target") ||
+                 starts_with(line, ".address_size")) {
+        m.header_ += line;
+      }
+      current.text += line;
+      continue;
+    }
+    current.text += line;
+    if (starts_with(line, "}")) m.segments_.push_back(std::exchange(current, Segment{}));
+  }
+  if (!current.entry.empty())
+    throw Error(ErrorCategory::usage, "the PTX's entry " + current.entry + " does not close");
+  m.segments_.push_back(std::move(current));
+  if (m.header_.find(".version") == std::string::npos ||
+      m.header_.find(".target") == std::string::npos)
+    throw Error(ErrorCategory::usage, "the text is no PTX module: no .version or .target line");
+  return m;
+}
+
+std::string PtxModule::text() const {
+  std::string t;
+  for (const Segment& s : segments_) t += s.text;
+  return t;
+}
+
+std::vector<std::string> PtxModule::entries() const {
+  std::vector<std::string> names;
+  for (const Segment& s : segments_)
+    if (!s.entry.empty()) names.push_back(s.entry);
+  return names;
+}
+
+const std::string& PtxModule::entry_text(std::string_view entry) const {
+  const auto it = std::find_if(segments_.begin(), segments_.end(),
+                               [&](const Segment& s) { return s.entry == entry; });
+  if (it == segments_.end())
+    throw Error(ErrorCategory::usage, "the PTX defines no entry " + std::string(entry));
+  return it->text;
+}
+
+PtxModule PtxModule::keep(const std::vector<std::string>& entries) const {
+  for (const std::string& e : entries)
+    if (std::none_of(segments_.begin(), segments_.end(),
+                     [&](const Segment& s) { return s.entry == e; }))
+      throw Error(ErrorCategory::usage, "the PTX defines no entry " + e);
+  PtxModule m;
+  m.header_ = header_;
+  for (const Segment& s : segments_)
+    if (s.entry.empty() || std::find(entries.begin(), entries.end(), s.entry) != entries.end())
+      m.segments_.push_back(s);
+  return m;
+}
+
+PtxModule PtxModule::with_params(std::string_view entry,
+                                 const std::vector<std::string>& params) const {
+  PtxModule m = *this;
+  const auto it = std::find_if(m.segments_.begin(), m.segments_.end(),
+                               [&](const Segment& s) { return s.entry == entry; });
+  if (it == m.segments_.end())
+    throw Error(ErrorCategory::usage, "the PTX defines no entry " + std::string(entry));
+  // The list closes at the first ")" after the name's "(": nvcc puts it on a line of its own.
+  const auto open = it->text.find('(');
+  const auto close = it->text.find(')', open);
+  if (open == std::string::npos || close == std::string::npos)
+    throw Error(ErrorCategory::usage, "the entry " + std::string(entry) + " has no parameter list");
+  const bool empty = it->text.find(".param", open) > close;
+  std::string added;
+  for (const std::string& p : params) added += (added.empty() && empty ? "\n\t" : ",\n\t") + p;
+  auto last = it->text.find_last_not_of(" \t\n", close - 1);
+  it->text.insert(last + 1, added + (empty ? "\n" : ""));
+  return m;
+}
+
+PtxModule PtxModule::with_static_shared(std::string_view entry, std::uint64_t bytes) const {
+  PtxModule m = *this;
+  const auto body = std::find_if(m.segments_.begin(), m.segments_.end(),
+                                 [&](const Segment& s) { return s.entry == entry; });
+  if (body == m.segments_.end())
+    throw Error(ErrorCategory::usage, "the PTX defines no entry " + std::string(entry));
+  int used = 0;
+  for (Segment& s : m.segments_) {
+    if (!s.entry.empty()) continue;
+    std::string out;
+    for (std::string_view line : lines_of(s.text)) {
+      const auto open = line.find("[]");
+      if (starts_with(line, ".extern .shared ") && open != std::string_view::npos) {
+        const auto name_at = line.rfind(' ', open) + 1;
+        const std::string name(line.substr(name_at, open - name_at));
+        if (body->text.find(name) != std::string::npos) {
+          ++used;
+          out += std::string(line.substr(8, open - 8)) + "[" + std::to_string(bytes) + "];\n";
+          continue;
+        }
+      }
+      out += line;
+    }
+    s.text = out;
+  }
+  if (used > 1)
+    throw Error(ErrorCategory::unsupported,
+                "the entry " + std::string(entry) + " uses " + std::to_string(used) +
+                    " dynamic shared arrays: made static, they would not alias");
+  return m;
+}
+
+PtxModule PtxModule::renamed(std::string_view entry, const std::string& name) const {
+  PtxModule m = *this;
+  const auto it = std::find_if(m.segments_.begin(), m.segments_.end(),
+                               [&](const Segment& s) { return s.entry == entry; });
+  if (it == m.segments_.end())
+    throw Error(ErrorCategory::usage, "the PTX defines no entry " + std::string(entry));
+  std::string out;
+  for (std::size_t at = 0;;) {
+    const auto next = it->text.find(entry, at);
+    out += it->text.substr(at, next == std::string::npos ? std::string::npos : next - at);
+    if (next == std::string::npos) break;
+    out += name;
+    at = next + entry.size();
+  }
+  it->text = out;
+  it->entry = name;
+  return m;
+}
+
+std::string text_digest(std::string_view text) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  char out[17];
+  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
+  return out;
+}
+
+}  // namespace xr::onebin
