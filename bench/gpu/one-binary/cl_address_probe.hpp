@@ -18,9 +18,9 @@ class ClAddressProbe {
 
  private:
   const ClDevice& device_;
-  ClProgram program_;
-  ClKernel kernel_;
-  ClMem out_;
+  opencl::ProgramOwner program_;
+  opencl::KernelOwner kernel_;
+  opencl::MemOwner out_;
 };
 
 }  // namespace xr::onebin

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "cl_owners.hpp"
+#include "cl_handles.hpp"
 #include "cuda_device.hpp"
 
 namespace xr::onebin {
@@ -22,14 +22,14 @@ class ClDevice {
 
   // clCreateProgramWithBinary of the PTX text and clBuildProgram: Error(unsupported) with the
   // build log when the driver refuses it.
-  ClProgram build_ptx(const std::string& ptx) const;
+  opencl::ProgramOwner build_ptx(const std::string& ptx) const;
   // Polls `e` (after a clFlush) for at most 20 s: Error(device_lost) when it failed or timed out.
   void wait(cl_event e, const char* what) const;
 
  private:
   cl_device_id device_ = nullptr;
-  ClContext context_;
-  ClQueue queue_;
+  opencl::ContextOwner context_;
+  opencl::QueueOwner queue_;
   std::string describe_;
 };
 

@@ -27,7 +27,7 @@ std::map<std::string, unsigned> shared_by_kernel(const Recording& r) {
 class UserEventGate {
  public:
   explicit UserEventGate(cl_context c)
-      : event_(XR_CL_MAKE(clCreateUserEvent(c, status))), raw_(event_.get()) {}
+      : event_(XR_CL_CREATE(clCreateUserEvent(c, status))), raw_(event_.get()) {}
   UserEventGate(const UserEventGate&) = delete;
   UserEventGate& operator=(const UserEventGate&) = delete;
   ~UserEventGate() {
@@ -36,11 +36,11 @@ class UserEventGate {
   const cl_event* event() const { return &raw_; }
   void open() {
     open_ = true;
-    XR_CL(clSetUserEventStatus(event_.get(), CL_COMPLETE));
+    XR_CL_CHECK(clSetUserEventStatus(event_.get(), CL_COMPLETE));
   }
 
  private:
-  ClEvent event_;
+  opencl::EventOwner event_;
   cl_event raw_;
   bool open_ = false;
 };
@@ -60,36 +60,36 @@ OpenclReplay::OpenclReplay(const ClDevice& d, const PtxModule& ptx, const Record
     : device_(d), recording_(r), case_(c), flush_bytes_(flush_bytes) {
   for (const auto& [name, shared] : shared_by_kernel(r)) {
     programs_.emplace(name, d.build_ptx(opencl_form(ptx, name, shared).text()));
-    kernels_.emplace(
-        name, ClKernel(XR_CL_MAKE(clCreateKernel(programs_.at(name).get(), name.c_str(), status))));
+    kernels_.emplace(name, opencl::KernelOwner(XR_CL_CREATE(
+                               clCreateKernel(programs_.at(name).get(), name.c_str(), status))));
   }
   const ClAddressProbe probe(d, ptx.header());
   SlotBases bases{};
   const cl_uchar zero = 0;
   for (unsigned s = 0; s < kSlots; ++s) {
     if (!r.slots[s]) continue;
-    slots_[s] = ClMem(
-        XR_CL_MAKE(clCreateBuffer(d.context(), CL_MEM_READ_WRITE, r.slots[s], nullptr, status)));
-    XR_CL(clEnqueueFillBuffer(d.queue(), slots_[s].get(), &zero, sizeof zero, 0, r.slots[s], 0,
-                              nullptr, nullptr));
+    slots_[s] = opencl::MemOwner(
+        XR_CL_CREATE(clCreateBuffer(d.context(), CL_MEM_READ_WRITE, r.slots[s], nullptr, status)));
+    XR_CL_CHECK(clEnqueueFillBuffer(d.queue(), slots_[s].get(), &zero, sizeof zero, 0, r.slots[s],
+                                    0, nullptr, nullptr));
     bases[s] = probe.address_of(slots_[s].get());
     if (bases[s] % alignment_of(Slot(s)))
       throw Error(ErrorCategory::unsupported, "opencl: the buffer of " +
                                                   std::string(to_string(Slot(s))) +
                                                   " is not aligned as the library needs");
   }
-  flush_ = ClMem(
-      XR_CL_MAKE(clCreateBuffer(d.context(), CL_MEM_READ_WRITE, flush_bytes, nullptr, status)));
+  flush_ = opencl::MemOwner(
+      XR_CL_CREATE(clCreateBuffer(d.context(), CL_MEM_READ_WRITE, flush_bytes, nullptr, status)));
   for (const Step& step : r.steps) {
     const auto* k = std::get_if<KernelStep>(&step);
     params_.push_back(k ? bind_params(*k, bases) : std::vector<std::byte>{});
   }
-  XR_CL(clEnqueueWriteBuffer(d.queue(), buffer(Slot::keys_in), CL_TRUE, 0, c.keys.bytes(),
-                             c.keys.data(), 0, nullptr, nullptr));
+  XR_CL_CHECK(clEnqueueWriteBuffer(d.queue(), buffer(Slot::keys_in), CL_TRUE, 0, c.keys.bytes(),
+                                   c.keys.data(), 0, nullptr, nullptr));
   if (c.desc.pairs())
-    XR_CL(clEnqueueWriteBuffer(d.queue(), buffer(Slot::values_in), CL_TRUE, 0, c.values.bytes(),
-                               c.values.data(), 0, nullptr, nullptr));
-  XR_CL(clFinish(d.queue()));
+    XR_CL_CHECK(clEnqueueWriteBuffer(d.queue(), buffer(Slot::values_in), CL_TRUE, 0,
+                                     c.values.bytes(), c.values.data(), 0, nullptr, nullptr));
+  XR_CL_CHECK(clFinish(d.queue()));
 }
 
 cl_mem OpenclReplay::buffer(Slot s) const {
@@ -103,41 +103,41 @@ cl_mem OpenclReplay::buffer(Slot s) const {
 void OpenclReplay::enqueue(std::size_t i, const cl_event* wait, cl_event* event) const {
   const cl_uint waits = wait ? 1 : 0;
   if (const auto* f = std::get_if<FillStep>(&recording_.steps[i])) {
-    XR_CL(clEnqueueFillBuffer(device_.queue(), buffer(f->slot), &f->value, f->element_size,
-                              f->offset, f->bytes, waits, wait, event));
+    XR_CL_CHECK(clEnqueueFillBuffer(device_.queue(), buffer(f->slot), &f->value, f->element_size,
+                                    f->offset, f->bytes, waits, wait, event));
     return;
   }
   const auto& k = std::get<KernelStep>(recording_.steps[i]);
   const cl_kernel kernel = kernels_.at(k.entry).get();
   cl_uint arg = 0;
   for (const ParamSpan& p : k.params)
-    XR_CL(clSetKernelArg(kernel, arg++, p.size, params_[i].data() + p.offset));
+    XR_CL_CHECK(clSetKernelArg(kernel, arg++, p.size, params_[i].data() + p.offset));
   for (unsigned s = 0; s < kSlots; ++s) {
     const cl_mem m = slots_[s].get();
-    XR_CL(clSetKernelArg(kernel, arg++, sizeof(cl_mem), &m));
+    XR_CL_CHECK(clSetKernelArg(kernel, arg++, sizeof(cl_mem), &m));
   }
   const std::size_t local[3] = {k.block.x, k.block.y, k.block.z};
   const std::size_t global[3] = {std::size_t(k.grid.x) * k.block.x,
                                  std::size_t(k.grid.y) * k.block.y,
                                  std::size_t(k.grid.z) * k.block.z};
-  XR_CL(clEnqueueNDRangeKernel(device_.queue(), kernel, 3, nullptr, global, local, waits, wait,
-                               event));
+  XR_CL_CHECK(clEnqueueNDRangeKernel(device_.queue(), kernel, 3, nullptr, global, local, waits,
+                                     wait, event));
 }
 
 Sample OpenclReplay::run(Marks marks) {
   UserEventGate gate(device_.context());
   const cl_uint zero = 0;
-  XR_CL(clEnqueueFillBuffer(device_.queue(), flush_.get(), &zero, sizeof zero, 0, flush_bytes_, 1,
-                            gate.event(), nullptr));
+  XR_CL_CHECK(clEnqueueFillBuffer(device_.queue(), flush_.get(), &zero, sizeof zero, 0,
+                                  flush_bytes_, 1, gate.event(), nullptr));
   const std::size_t n = recording_.steps.size();
-  std::vector<ClEvent> events(n);
+  std::vector<opencl::EventOwner> events(n);
   for (std::size_t i = 0; i < n; ++i) {
     const bool marked = marks == Marks::steps || i == 0 || i + 1 == n;
     cl_event e = nullptr;
     enqueue(i, nullptr, marked ? &e : nullptr);
-    events[i] = ClEvent(e);
+    events[i] = opencl::EventOwner(e);
   }
-  XR_CL(clFlush(device_.queue()));
+  XR_CL_CHECK(clFlush(device_.queue()));
   gate.open();
   device_.wait(events[n - 1].get(), "a timed call");
   // Each step from the end of the one before, as the other APIs' marks between steps count it.
@@ -154,12 +154,12 @@ Sample OpenclReplay::run(Marks marks) {
 
 CallOutput OpenclReplay::read() {
   CallOutput out = empty_output(case_);
-  XR_CL(clFinish(device_.queue()));
-  XR_CL(clEnqueueReadBuffer(device_.queue(), buffer(Slot::keys_out), CL_TRUE, 0, out.keys.bytes(),
-                            out.keys.data(), 0, nullptr, nullptr));
+  XR_CL_CHECK(clFinish(device_.queue()));
+  XR_CL_CHECK(clEnqueueReadBuffer(device_.queue(), buffer(Slot::keys_out), CL_TRUE, 0,
+                                  out.keys.bytes(), out.keys.data(), 0, nullptr, nullptr));
   if (case_.desc.pairs())
-    XR_CL(clEnqueueReadBuffer(device_.queue(), buffer(Slot::values_out), CL_TRUE, 0,
-                              out.values.bytes(), out.values.data(), 0, nullptr, nullptr));
+    XR_CL_CHECK(clEnqueueReadBuffer(device_.queue(), buffer(Slot::values_out), CL_TRUE, 0,
+                                    out.values.bytes(), out.values.data(), 0, nullptr, nullptr));
   return out;
 }
 

@@ -42,10 +42,10 @@ class OpenclReplay : public Timed {
   const ClDevice& device_;
   const Recording& recording_;
   const SortCase& case_;
-  std::map<std::string, ClProgram> programs_;  // one per kernel
-  std::map<std::string, ClKernel> kernels_;
-  std::array<ClMem, kSlots> slots_;
-  ClMem flush_;
+  std::map<std::string, opencl::ProgramOwner> programs_;  // one per kernel
+  std::map<std::string, opencl::KernelOwner> kernels_;
+  std::array<opencl::MemOwner, kSlots> slots_;
+  opencl::MemOwner flush_;
   std::uint64_t flush_bytes_;
   std::vector<std::vector<std::byte>> params_;  // per step, rebased
 };
