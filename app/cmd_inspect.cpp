@@ -3,8 +3,6 @@
 // each pass's occupancy from its backend's per-SM limits, and the report in one of four formats.
 #include <cstdio>
 #include <memory>
-#include <optional>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -94,21 +92,14 @@ std::string render(const InspectReport& r, const InspectOptions& o, bool to_file
 
 int run_inspect(const Registry& registry, const InspectOptions& o) {
   check_output_format(o.format, "inspect");
-  std::optional<OutputTarget> target;  // --out, none of the --kernel files it reads
-  if (!o.out.empty()) {
-    target = OutputTarget::resolve("--out", o.out);
-    std::vector<NamedInput> inputs;
-    for (const std::string& k : o.kernels.files) inputs.push_back({"--kernel", k});
-    check_outputs(std::span(&*target, 1), inputs);
-  }
+  std::vector<NamedInput> inputs;  // --out may be none of the --kernel files it reads
+  for (const std::string& k : o.kernels.files) inputs.push_back({"--kernel", k});
+  const OutputTargets targets = resolve_output_files({o.out, "", "", true}, inputs);
   const WithKernelDefaults<CompareOptions> selection =
       with_kernel_defaults(add_user_kernels(registry, o.kernels), selection_of(registry, o));
   const ComparePlan plan = plan_compare(registry, selection.options);
   const std::string out = render(collect(registry, plan), o, !o.out.empty());
-  if (target)
-    write_output_file(*target, {out});
-  else
-    std::fputs(out.c_str(), stdout);
+  write_outputs(out, {}, targets);
   return 0;
 }
 

@@ -255,10 +255,16 @@ std::string npy_header(const std::filesystem::path& path, HostView data) {
   return head;
 }
 
+namespace {
+std::string_view bytes_of(HostView data) {
+  return {static_cast<const char*>(data.data), data.bytes()};
+}
+}  // namespace
+
 void stage_array(OutputSet& set, const OutputTarget& target, HostView data) {
   const std::string head =
       target.given.extension() == ".bin" ? std::string() : npy_header(target.given, data);
-  set.stage(target, {head, {static_cast<const char*>(data.data), data.bytes()}});
+  set.stage(target, {head, bytes_of(data)});
 }
 
 void write_output(const std::filesystem::path& path, HostView data) {
@@ -268,15 +274,12 @@ void write_output(const std::filesystem::path& path, HostView data) {
 }
 
 void write_npy(const std::filesystem::path& path, HostView data) {
-  OutputSet set;
-  set.stage(OutputTarget::resolve("output", path),
-            {npy_header(path, data), {static_cast<const char*>(data.data), data.bytes()}});
-  set.place();
+  write_output_file(OutputTarget::resolve("output", path),
+                    {npy_header(path, data), bytes_of(data)});
 }
 
 void write_bin(const std::filesystem::path& path, HostView data) {
-  write_output_file(OutputTarget::resolve("output", path),
-                    {{static_cast<const char*>(data.data), data.bytes()}});
+  write_output_file(OutputTarget::resolve("output", path), {bytes_of(data)});
 }
 
 }  // namespace xr

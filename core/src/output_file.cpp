@@ -305,11 +305,18 @@ void OutputSet::stage(const OutputTarget& target, std::initializer_list<std::str
 void OutputSet::place() {
   for (const Staged& s : staged_)
     if (s.target.kind == OutputTarget::Kind::stream) write_through(s.target, s.temporary);
-  for (const Staged& s : staged_)
-    if (s.target.kind == OutputTarget::Kind::replace &&
-        std::rename(s.temporary.c_str(), s.target.file.c_str()) != 0)
+  // The streams' temporaries are done with; a renamed file's is its name now, never removed.
+  std::erase_if(staged_, [](const Staged& s) {
+    if (s.target.kind != OutputTarget::Kind::stream) return false;
+    ::unlink(s.temporary.c_str());
+    return true;
+  });
+  while (!staged_.empty()) {
+    const Staged& s = staged_.back();
+    if (std::rename(s.temporary.c_str(), s.target.file.c_str()) != 0)
       refuse_output(s.target, "cannot write it: " + output_errno_text(errno));
-  remove_temporaries();
+    staged_.pop_back();
+  }
 }
 
 void write_output_file(const OutputTarget& target, std::initializer_list<std::string_view> pieces) {
