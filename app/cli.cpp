@@ -2,7 +2,6 @@
 // the dispatch to the commands. Parse errors are one line and exit 2; --help exits 0.
 #include "cli.hpp"
 
-#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
@@ -13,6 +12,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "cli_flags.hpp"
 #include "commands.hpp"
 #include "xreduce/error.hpp"
 
@@ -39,29 +39,6 @@ Exit codes:
 
 See docs/cli.md for the JSON schemas.)";
 
-// A FILE argument: an empty name is refused, not taken as "no file" (which would write a report
-// to stdout, or read nothing).
-const CLI::Validator kFileName(
-    [](std::string& name) {
-      return name.empty() ? std::string("an empty file name") : std::string();
-    },
-    "", "file name");
-
-// An unsigned option (--seed, --max-size, --pass): decimal digits, 0 to 2^64 - 1. CLI11 alone
-// reads it with strtoull, which wraps -1, keeps 2^64 - 1 for anything past it and reads 010 as
-// octal; the text it converts is the number without leading zeros.
-const CLI::Validator kWholeNumber(
-    [](std::string& text) {
-      std::uint64_t value = 0;
-      const char* end = text.data() + text.size();
-      const auto [stop, error] = std::from_chars(text.data(), end, value);
-      if (text.empty() || error != std::errc{} || stop != end)
-        return fmt::format("'{}' is not a whole number from 0 to {}", text, UINT64_MAX);
-      text = std::to_string(value);
-      return std::string();
-    },
-    "", "whole number");
-
 // The command as reports and headers show it: printable, since an argument may hold any byte.
 std::string joined_command_line(int argc, char** argv) {
   std::string s = "xreduce";
@@ -72,131 +49,6 @@ std::string joined_command_line(int argc, char** argv) {
     s += quote ? "'" + a + "'" : a;
   }
   return printable(s);
-}
-
-CLI::Option* add_stat_flags(CLI::App* cmd, StatFlags& s) {
-  CLI::Option* reps =
-      cmd->add_option("--reps", s.reps,
-                      "Timed repetitions per point (default: adaptive, at least 5, until the "
-                      "median's relative spread is under 1% or --max-time)")
-          ->type_name("R");
-  cmd->add_option("--warmup", s.warmup, "Untimed runs before timing")
-      ->capture_default_str()
-      ->type_name("W");
-  cmd->add_option("--max-time", s.max_time, "Seconds per point for adaptive repetitions")
-      ->capture_default_str()
-      ->type_name("SEC");
-  cmd->add_flag("--hot", s.hot, "Keep caches warm (default: flush the L2 before every repetition)");
-  cmd->add_option("--mode", s.mode,
-                  "cold: one call per sample, L2 flushed, GPU time with no launch gap; batch: the "
-                  "same call back to back, time per call; compare also takes a list or all")
-      ->capture_default_str()
-      ->type_name("MODE");
-  cmd->add_option("--throttle-threshold", s.throttle_pct,
-                  "Retake a sample whose SM clock is under PCT % of the reference clock, after a "
-                  "warm-up, within --max-time (0: keep every sample; as nvbench's)")
-      ->capture_default_str()
-      ->type_name("PCT");
-  return reps;
-}
-
-// The generated data of run and compare: its seed and distribution.
-struct DataFlags {
-  CLI::Option* seed;
-  CLI::Option* dist;
-};
-DataFlags add_data_flags(CLI::App* cmd, std::uint64_t& seed, std::string& dist) {
-  return {cmd->add_option("--seed", seed, "Seed of the generated data")
-              ->capture_default_str()
-              ->type_name("S")
-              ->transform(kWholeNumber),
-          cmd->add_option("--dist", dist,
-                          "small | full | extremes; for sort also few | sorted | reversed | "
-                          "top-digit | bottom-digit")
-              ->capture_default_str()
-              ->type_name("D")};
-}
-
-// --reps given explicitly must be a count; 0 is the internal "adaptive".
-void check_reps(const CLI::Option* opt, const StatFlags& s) {
-  if (opt->count() && s.reps < 1)
-    throw Error(ErrorCategory::usage, fmt::format("--reps must be at least 1, not {}", s.reps));
-}
-
-// --kernel, --kernel-spec, --kernel-id (docs/kernels.md).
-void add_kernel_flags(CLI::App* cmd, KernelFlags& k) {
-  cmd->add_option("--kernel", k.files,
-                  "Your kernel as a variant: .cu/.ptx/.cubin (CUDA), .comp/.glsl/.hlsl/.spv "
-                  "(Vulkan), .cl (OpenCL); repeatable (docs/kernels.md)")
-      ->type_name("FILE")
-      ->check(kFileName);
-  cmd->add_option("--kernel-spec", k.spec,
-                  "Declarations for every --kernel, as in its `// xreduce:` lines (needed by "
-                  ".cubin and .spv), e.g. 'dtypes=f32 ops=sum block=256'")
-      ->type_name("WORDS");
-  cmd->add_option("--kernel-id", k.id, "The id of every --kernel: user/ID (default: the file stem)")
-      ->type_name("ID");
-}
-
-// A string option that is set only when given (its std::optional field stays empty otherwise).
-class OptionalText {
- public:
-  OptionalText(CLI::App* cmd, const std::string& name, const std::string& help,
-               const std::string& type)
-      : option_(cmd->add_option(name, text_, help)->type_name(type)) {
-    if (type == "FILE") option_->check(kFileName);
-  }
-  CLI::Option* option() const { return option_; }
-  void copy_to(std::optional<std::string>& field) const {
-    if (option_->count()) field = text_;
-  }
-
- private:
-  std::string text_;
-  CLI::Option* option_;
-};
-
-// A sort's --order, --values, --bits and --count, each a list but --bits, as compare and
-// inspect take them.
-struct SortListFlags {
-  explicit SortListFlags(CLI::App* cmd)
-      : order(cmd, "--order", "asc | desc, or a list (sort; default asc)", "O"),
-        values(cmd, "--values",
-               "none | u32 | u64, or a list: keys, or pairs of that value (sort; default none)",
-               "V"),
-        bits(cmd, "--bits", "B:E, the ordered bits sorted by (sort; default every bit)", "B:E"),
-        count(cmd, "--count",
-              "host | device, or a list: the count given on the host, or read by the GPU from a "
-              "device word, the libraries' indirect calls (sort; default host)",
-              "C") {}
-  void copy_to(std::optional<std::string>& orders, std::optional<std::string>& values_field,
-               std::optional<std::string>& bits_field,
-               std::optional<std::string>& counts_field) const {
-    order.copy_to(orders);
-    values.copy_to(values_field);
-    bits.copy_to(bits_field);
-    count.copy_to(counts_field);
-  }
-  OptionalText order, values, bits, count;
-};
-
-// --fail-above PCT: a percentage, at least 0; nullopt when not given.
-std::optional<double> parse_fail_above(const OptionalText& flag) {
-  std::optional<std::string> text;
-  flag.copy_to(text);
-  if (!text) return std::nullopt;
-  std::size_t used = 0;
-  double pct = -1;
-  try {
-    pct = std::stod(*text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text->size() || !(pct >= 0) || pct > 1e6)
-    throw Error(
-        ErrorCategory::usage,
-        fmt::format("--fail-above must be a percentage of at least 0, e.g. 5, not '{}'", *text));
-  return pct;
 }
 
 constexpr const char* kFailAboveHelp =

@@ -60,7 +60,7 @@ ResultRow measure_row(Backend& b, const VariantInfo& v, std::unique_ptr<Runner>&
       m = xr::measure(b, *runner, *input.array, data.view(), operation, measure);
     }
     row.batch_calls = m.batch_calls;
-    const Verdict verdict = expected->check(m.result);
+    const xr::Verdict verdict = expected->check(m.result);
     const bool repeat_failed = !m.deterministic && v.deterministic_for(row.dtype);
     row.status = verdict.ok && !repeat_failed ? RowStatus::ok : RowStatus::failed;
     row.reason = verdict.message;
