@@ -86,6 +86,13 @@ inline std::vector<fs::path> cache_entries(const TempDir& cache, std::string_vie
   return out;
 }
 
+// `args` with `more` after them.
+inline std::vector<std::string> with(std::vector<std::string> args,
+                                     const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
 inline std::string show(const std::vector<std::string>& args) {
   std::string s = "xreduce";
   for (const auto& a : args) s += " " + a;

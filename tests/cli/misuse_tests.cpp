@@ -16,11 +16,6 @@ const std::vector<std::string> kCpuSort = {
     "run",  "--backend", "cpu", "--variant", "cpu/radix", "--n",      "100", "--primitive",
     "sort", "--values",  "u32", "--reps",    "1",         "--warmup", "0"};
 
-std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
-}
-
 // A kernel file that only declares itself: every refusal here comes before it is compiled.
 std::string kernel_file(const TempDir& dir, const std::string& name, const std::string& declares) {
   write_bytes(dir / name, "// xreduce: " + declares + "\nvoid main() {}\n");

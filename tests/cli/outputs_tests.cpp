@@ -26,11 +26,6 @@ const std::vector<std::string> kSortRun = {
     "run", "--backend", "cpu", "--variant", "cpu/radix", "--primitive", "sort", "--values",
     "u64", "--reps",    "1",   "--warmup",  "0"};
 
-std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
-}
-
 mode_t file_type(const fs::path& p) {
   struct stat st {};
   REQUIRE(::lstat(p.c_str(), &st) == 0);
