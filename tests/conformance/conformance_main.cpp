@@ -79,40 +79,109 @@ struct SkipCase {
   throw SkipCase{reason};
 }
 
+// The value a prefix list in the environment gives the case `case_name`:
+// `DEFAULT[,PREFIX=VALUE...]` (DEFAULT may be left out), the entry whose PREFIX starts the name,
+// the longest winning, else DEFAULT; none where nothing applies. Every value must pass `valid`,
+// or the list is refused whole: `format` says what it must be.
+std::optional<std::string> prefix_entry(const char* variable, const std::string& case_name,
+                                        const char* format, bool (*valid)(const std::string&)) {
+  const char* text = std::getenv(variable);
+  if (!text || !*text) return std::nullopt;
+  std::optional<std::string> value;
+  std::size_t matched = 0;
+  std::string entry;
+  for (std::istringstream list(text); std::getline(list, entry, ',');) {
+    const std::size_t equals = entry.find('=');
+    const std::string prefix = equals == std::string::npos ? "" : entry.substr(0, equals);
+    const std::string here = equals == std::string::npos ? entry : entry.substr(equals + 1);
+    if (!valid(here))
+      throw xr::Error(xr::ErrorCategory::usage,
+                      std::string(variable) + " must be " + format + ", not '" + text + "'");
+    if (equals == std::string::npos) {
+      if (matched == 0) value = here;
+    } else if (case_name.starts_with(prefix) && prefix.size() >= matched) {
+      value = here;
+      matched = prefix.size();
+    }
+  }
+  return value;
+}
+
+bool is_count(const std::string& digits) {
+  return !digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos;
+}
+
+bool is_options(const std::string& options) {
+  return !options.empty();
+}
+
 // XR_TEST_SORT_MAX_SIZE: SIZE[,PREFIX=SIZE...], the largest size of a sort's conformance; a case
 // whose name starts with PREFIX stops at that entry's size instead (the longest prefix wins). How
 // CI keeps to the sizes past every structure a case checks on a CPU device: a sorting network's
 // levels past its tile, a ranking's tiles. Unset or empty: no cap.
 std::optional<std::uint64_t> sort_size_cap(const std::string& case_name) {
-  const char* text = std::getenv("XR_TEST_SORT_MAX_SIZE");
-  if (!text || !*text) return std::nullopt;
-  const auto size_of = [&](const std::string& digits) {
-    char* end = nullptr;
-    const std::uint64_t n = std::strtoull(digits.c_str(), &end, 10);
-    if (digits.empty() || *end != '\0')
-      throw xr::Error(
-          xr::ErrorCategory::usage,
-          "XR_TEST_SORT_MAX_SIZE must be SIZE[,PREFIX=SIZE...], not '" + std::string(text) + "'");
-    return n;
-  };
-  std::optional<std::uint64_t> cap;
-  std::size_t matched = 0;
-  std::string entry;
-  for (std::istringstream list(text); std::getline(list, entry, ',');) {
-    const std::size_t equals = entry.find('=');
-    if (equals == std::string::npos) {
-      const std::uint64_t n = size_of(entry);
-      if (matched == 0) cap = n;
-      continue;
-    }
-    const std::string prefix = entry.substr(0, equals);
-    const std::uint64_t n = size_of(entry.substr(equals + 1));
-    if (case_name.starts_with(prefix) && prefix.size() >= matched) {
-      cap = n;
-      matched = prefix.size();
+  const auto digits =
+      prefix_entry("XR_TEST_SORT_MAX_SIZE", case_name, "SIZE[,PREFIX=SIZE...]", is_count);
+  if (!digits) return std::nullopt;
+  return std::strtoull(digits->c_str(), nullptr, 10);
+}
+
+// XR_TEST_CL_BUILD_OPTIONS: PREFIX=OPTIONS[,PREFIX=OPTIONS...], the OpenCL build options a case
+// whose name starts with PREFIX adds to XR_CL_BUILD_OPTIONS while its backend is made. How CI
+// builds the programs of the cases that a CPU device's compiler holds up with -cl-opt-disable
+// (pocl then builds them in half the time), and leaves optimized the cases its run time holds up.
+std::vector<std::pair<const char*, std::string>> case_build_options(const std::string& case_name) {
+  const auto options = prefix_entry("XR_TEST_CL_BUILD_OPTIONS", case_name,
+                                    "PREFIX=OPTIONS[,PREFIX=OPTIONS...]", is_options);
+  if (!options) return {};
+  const char* given = std::getenv("XR_CL_BUILD_OPTIONS");
+  return {
+      {"XR_CL_BUILD_OPTIONS", given && *given ? std::string(given) + " " + *options : *options}};
+}
+
+std::string current_case() {
+  return Catch::getResultCapture().getCurrentTestName();
+}
+
+// The environment's `knobs` set for the scope's life, each restored (or unset) at its end.
+class ScopedKnobs {
+ public:
+  explicit ScopedKnobs(const std::vector<std::pair<const char*, std::string>>& knobs) {
+    for (const auto& [name, value] : knobs) {
+      const char* before = std::getenv(name);
+      saved_.emplace_back(name, before ? std::optional<std::string>(before) : std::nullopt);
+      setenv(name, value.c_str(), 1);
     }
   }
-  return cap;
+  ~ScopedKnobs() {
+    for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
+      if (it->second)
+        setenv(it->first, it->second->c_str(), 1);
+      else
+        unsetenv(it->first);
+    }
+  }
+  ScopedKnobs(const ScopedKnobs&) = delete;
+  ScopedKnobs& operator=(const ScopedKnobs&) = delete;
+
+ private:
+  std::vector<std::pair<const char*, std::optional<std::string>>> saved_;
+};
+
+// The backend `name` made with `knobs` set: a backend reads its knobs once, when it is made, so
+// it comes from a registry of its own. `backend` is null where no such backend is built.
+struct KnobbedBackend {
+  xr::Registry registry;
+  xr::Backend* backend = nullptr;
+};
+std::unique_ptr<KnobbedBackend> backend_with_knobs(
+    std::string_view name, const std::vector<std::pair<const char*, std::string>>& knobs) {
+  const ScopedKnobs set(knobs);
+  auto k = std::make_unique<KnobbedBackend>();
+  xr::register_builtin_backends(k->registry);
+  k->backend = k->registry.find(name);
+  if (k->backend) (void)k->backend->available();  // made while the knobs are set
+  return k;
 }
 
 enum class Mode { conformance, past_limit, contract };
@@ -221,10 +290,17 @@ class VariantCase final : public Catch::ITestInvoker {
     // A sort's sizes may stop lower: each size's check is a host sort, and a CPU device's radix
     // passes cost more per key than a reduce or a scan.
     if (primitive_ == xr::Primitive::sort)
-      if (const auto sort_cap = sort_size_cap(Catch::getResultCapture().getCurrentTestName()))
+      if (const auto sort_cap = sort_size_cap(current_case()))
         options.max_size = options.max_size ? std::min(options.max_size, *sort_cap) : *sort_cap;
+    // The case's own build options (XR_TEST_CL_BUILD_OPTIONS) need a backend made with them.
+    xr::Backend* backend = backend_;
+    std::unique_ptr<KnobbedBackend> knobbed;
+    if (const auto knobs = case_build_options(current_case()); !knobs.empty()) {
+      knobbed = backend_with_knobs(backend_->name(), knobs);
+      backend = knobbed->backend;
+    }
     const xr::ConformanceSummary summary =
-        xr::run_conformance(*backend_, primitive_, id_, options, listener);
+        xr::run_conformance(*backend, primitive_, id_, options, listener);
     CHECK(summary.checks > 0);
     if (summary.stopped) FAIL("too many failures, stopping this case");
   }
@@ -442,25 +518,28 @@ class VariantCase final : public Catch::ITestInvoker {
   const PastLimit* limit_;  // Mode::past_limit
 };
 
-// A runner of `id` on a backend made with `knobs` set: the backend reads its knobs once, when it
-// is made (on first use), so it comes from a registry of its own, which the runner keeps alive.
-// Null (after a FAIL where the backend is required, else a WARN) where the backend or the
-// variant cannot run.
+// A runner of `id` on a backend made with `knobs` set (and the case's build options,
+// XR_TEST_CL_BUILD_OPTIONS), which it keeps alive. Null (after a FAIL where the backend is
+// required, else a WARN) where the backend or the variant cannot run.
 struct KnobbedRunner {
-  xr::Registry registry;
+  std::unique_ptr<KnobbedBackend> made;
   xr::Backend* backend = nullptr;
   std::unique_ptr<xr::Runner> runner;
 };
 std::unique_ptr<KnobbedRunner> runner_with_knobs(
     const char* backend, xr::Primitive primitive, const char* id,
-    const std::vector<std::pair<const char*, std::string>>& knobs) {
-  for (const auto& [name, value] : knobs) setenv(name, value.c_str(), 1);
+    std::vector<std::pair<const char*, std::string>> knobs) {
+  for (auto& knob : case_build_options(current_case())) knobs.push_back(std::move(knob));
   auto k = std::make_unique<KnobbedRunner>();
-  xr::register_builtin_backends(k->registry);
-  xr::Backend* b = k->backend = k->registry.find(backend);
-  if (b && b->available() && b->unsupported_reason(primitive, id).empty())
-    k->runner = std::make_unique<xr::Runner>(*b, primitive, id);
-  for (const auto& [name, value] : knobs) unsetenv(name);
+  {
+    const ScopedKnobs set(knobs);
+    k->made = backend_with_knobs(backend, {});
+    k->backend = k->made->backend;
+    xr::Backend* b = k->backend;
+    if (b && b->available() && b->unsupported_reason(primitive, id).empty())
+      k->runner = std::make_unique<xr::Runner>(*b, primitive, id);
+  }
+  xr::Backend* b = k->backend;
   if (!b || !b->available()) {
     if (required(backend)) FAIL(backend << " is required but unavailable");
     WARN(backend << " unavailable: " << (b ? b->unavailable_reason() : "not built"));
