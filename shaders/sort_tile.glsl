@@ -22,12 +22,12 @@ shared uint staged[TILE * KEY_WORDS];
 shared IDX digit_first[kRadix];
 
 // Registers decide how many workgroups an SM holds (a digit, a rank and an output digit per item
-// hold a tile to one workgroup an SM; docs/results/H200/tuning-notes.md): digits go four to a
-// word, and a key is staged as soon as it is ranked, so only pairs keep their ranks (for the
-// values).
+// hold a tile to one workgroup an SM; docs/results/H200/tuning-notes.md): an item's digit is
+// taken again from its key whenever it is needed, not held, and a key is staged as soon as it is
+// ranked, so only pairs keep their ranks (for the values).
 const uint kDigitWords = (ITEMS + 3u) / 4u;
 BITS tile_key[ITEMS];
-uint tile_digits[kDigitWords];
+uint tile_valid;  // the tile's keys: slots from here on are padding, of digit kPad
 #ifdef PAIRS
 uint tile_rank[ITEMS];
 VALUE tile_value[ITEMS];
@@ -35,7 +35,10 @@ uint out_digits[kDigitWords];  // the digit of each place this invocation writes
 #endif
 
 uint unpack_digit(uint words_of_digits, uint i) { return (words_of_digits >> (8u * (i & 3u))) & 0xffu; }
-uint item_digit(uint i) { return unpack_digit(tile_digits[i >> 2], i); }
+uint slot_of(uint i);  // the ranking's (below)
+uint item_digit(uint i) {
+  return slot_of(i) < tile_valid ? digit_at(sort_bits(tile_key[i]), pc.shift, pc.width) : kPad;
+}
 
 void stage_key(uint place, BITS k) {
 #if KEY_WORDS == 2
@@ -69,17 +72,14 @@ const bool kRolledItems = kKind == 2u && KEY_BITS == 32;
 void load_item(IDX base, uint valid, uint i) {
   const uint s = slot_of(i);
   tile_key[i] = s < valid ? key_bits(base + s) : BITS(0);
-  const uint digit = s < valid ? digit_at(sort_bits(tile_key[i]), pc.shift, pc.width) : kPad;
-  tile_digits[i >> 2] |= digit << (8u * (i & 3u));
 }
 
 // This invocation's keys of the tile at `base` with `valid` keys, and their digits.
 void load_tile(IDX base, uint valid) {
+  tile_valid = valid;
   if (kRolledItems) {
-    [[dont_unroll]] for (uint w = 0; w < kDigitWords; ++w) tile_digits[w] = 0u;
     [[dont_unroll]] for (uint i = 0; i < ITEMS; ++i) load_item(base, valid, i);
   } else {
-    [[unroll]] for (uint w = 0; w < kDigitWords; ++w) tile_digits[w] = 0u;
     [[unroll]] for (uint i = 0; i < ITEMS; ++i) load_item(base, valid, i);
   }
 }

@@ -9,17 +9,19 @@
 namespace xr::vulkan {
 namespace {
 
-// A digit pass's tile before the device's limits, by ranking and key width. By ballots, more
-// invocations an SM pay (the pass is latency-bound at one workgroup an SM, which the registers
-// allow); by counting, the most keys a tile (its rounds and their scans cost per tile) at the
+// A digit pass's tile before the device's limits, by ranking and key width. By ballots, the tile
+// the sweeps find fastest with each digit taken again from its key (the pass is latency-bound at
+// one workgroup an SM, which the registers allow; docs/results/H200/sort/vulkan-registers); by
+// counting, the most keys a tile (its rounds and their scans cost per tile) at the
 // fewest invocations a digit pass takes, 256. The sweeps behind each row:
 // docs/results/H200/tuning-notes.md.
 constexpr DigitTileTuning kDigitTiles[] = {
     {"subgroup ballots",
      4,
-     {768, 10},
-     "H200, 2^28 u32 keys / pairs, radix/onesweep 9.79 / 11.89 ms (lib/cub 6.34 / 7.45 in the "
-     "same runs), the fastest of 7 tiles from 256 x 20 to 768 x 10"},
+     {512, 20},
+     "H200, 2^28 u32 keys / pairs, radix/onesweep 9.29 / 11.37 ms at 512 x 19 (lib/cub 5.43 / "
+     "7.44 in the same runs; 768 x 10 10.03 / 12.18 ms, reduce-then-scan slower at 512 x 19): "
+     "docs/results/H200/sort/vulkan-registers"},
     {"subgroup ballots", 8, {768, 5}, "half the 32-bit keys' items; not measured"},
     {"counting",
      4,
