@@ -74,7 +74,8 @@ void load_item(IDX base, uint valid, uint i) {
   tile_key[i] = s < valid ? key_bits(base + s) : BITS(0);
 }
 
-// This invocation's keys of the tile at `base` with `valid` keys, and their digits.
+// This invocation's keys of the tile at `base` with `valid` keys (item_digit takes their digits
+// from them).
 void load_tile(IDX base, uint valid) {
   tile_valid = valid;
   if (kRolledItems) {

@@ -26,14 +26,6 @@ inline constexpr HistogramCounts kAllHistogramCounts[] = {HistogramCounts::u32,
                                                           HistogramCounts::u64};
 std::string_view to_string(HistogramCounts c);
 std::optional<HistogramCounts> parse_histogram_counts(std::string_view s);
-constexpr std::size_t count_bytes(HistogramCounts c) {
-  return c == HistogramCounts::u64 ? 8 : 4;
-}
-// The most samples one call may count in `c` without a counter wrapping.
-constexpr std::uint64_t max_samples(HistogramCounts c) {
-  return c == HistogramCounts::u64 ? std::numeric_limits<std::uint64_t>::max()
-                                   : std::numeric_limits<std::uint32_t>::max();
-}
 
 // The most bins core defines the rule for: (s - lower) < 2^32 times this stays below 2^64.
 inline constexpr std::uint32_t kMaxHistogramBins = 1u << 24;
@@ -72,10 +64,9 @@ class EvenBins {
   std::int64_t bin_of(T s) const {
     if constexpr (std::is_floating_point_v<T>) {
       if (!(s >= lower_ && s < upper_)) return -1;  // NaN fails both
-      // volatile: the product is rounded in T, never fused or widened by the host compiler.
-      const volatile T offset = s - lower_;
-      const volatile T scaled = offset * scale_;
-      const std::int64_t bin = static_cast<std::int64_t>(scaled);
+      // Each step rounds in T (SSE arithmetic; a difference times a scale has no multiply-add
+      // to fuse), as on the GPU.
+      const std::int64_t bin = static_cast<std::int64_t>((s - lower_) * scale_);
       return bin < bins_ ? bin : -1;
     } else {
       const std::int64_t v = static_cast<std::int64_t>(s);
