@@ -78,11 +78,18 @@ std::string sort_items_refusal(std::string_view id, std::uint64_t n, DType t,
          " bytes)";
 }
 
-const DigitTileTuning& find_digit_tuning(std::span<const DigitTileTuning> table,
-                                         std::string_view ranking, DType t) {
+const DigitTileTuning* digit_tuning_row(std::span<const DigitTileTuning> table,
+                                        std::string_view ranking, DType t) {
   const std::uint32_t key_bytes = size_of(t) == 8 ? 8 : 4;
   for (const DigitTileTuning& row : table)
-    if (row.ranking == ranking && row.key_bytes == key_bytes) return row;
+    if (row.ranking == ranking && row.key_bytes == key_bytes) return &row;
+  return nullptr;
+}
+
+const DigitTileTuning& find_digit_tuning(std::span<const DigitTileTuning> table,
+                                         std::string_view ranking, DType t) {
+  if (const DigitTileTuning* row = digit_tuning_row(table, ranking, t)) return *row;
+  const std::uint32_t key_bytes = size_of(t) == 8 ? 8 : 4;
   throw Error(ErrorCategory::unsupported, "no digit tile tuned for " + std::string(ranking) +
                                               " and " + std::to_string(8 * key_bytes) +
                                               "-bit keys");

@@ -314,7 +314,12 @@ TEST_CASE("inspect: each sort says the tuning entry its plan used, or the knob o
   // The table's row for subgroup ballots and 32-bit keys, and the measurement that chose it.
   const std::string onesweep = tuning_of("radix/onesweep");
   CHECK_THAT(onesweep, Catch::StartsWith("digit tile "));
-  CHECK_THAT(onesweep, Catch::Contains("radix/onesweep 9.79 / 11.89 ms"));
+  CHECK_THAT(onesweep, Catch::Contains("radix/onesweep 9.29 / 11.37 ms at 512 x 19"));
+  // reduce-then-scan's own row, where its sweeps chose another tile than onesweep's.
+  const std::string reduce_then_scan = tuning_of("radix/reduce-then-scan");
+  CHECK_THAT(reduce_then_scan, Catch::StartsWith("digit tile "));
+  CHECK_THAT(reduce_then_scan,
+             Catch::Contains("radix/reduce-then-scan 11.80 / 14.00 ms at 768 x 10"));
   CHECK_THAT(tuning_of("bitonic/smem"), Catch::StartsWith("bitonic tile "));
   // A count on the device: the Sort's grids, with the measurement that chose them.
   CHECK_THAT(onesweep, Catch::Contains("; a count on the device: the Sort's grids (H200, "));

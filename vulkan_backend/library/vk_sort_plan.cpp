@@ -30,6 +30,17 @@ constexpr DigitTileTuning kDigitTiles[] = {
      "of 6 tiles from 256 x 10 to 1024 x 4"},
     {"counting", 8, {256, 10}, "half the 32-bit keys' items; not measured"},
 };
+// radix/reduce-then-scan's own rows where its sweeps chose another tile than onesweep's: its
+// downsweep reads each key twice more and keeps the 768 invocations' latency cover; the rows it
+// lacks are kDigitTiles'.
+constexpr DigitTileTuning kReduceThenScanTiles[] = {
+    {"subgroup ballots",
+     4,
+     {768, 10},
+     "H200, 2^28 u32 keys / pairs, radix/reduce-then-scan 11.80 / 14.00 ms at 768 x 10, 12.43 / "
+     "15.60 at 512 x 19 (lib/cub 5.43 / 7.44 in the same runs): "
+     "docs/results/H200/sort/vulkan-registers"},
+};
 // How a sort whose count is on the device launches onesweep's digit passes: at the Sort's grids,
 // the workgroups past the count's tiles returning, or over the count's tiles by
 // vkCmdDispatchIndirect, a grid pass writing the grids (ScheduleOptions::device_grids). Measured
@@ -83,9 +94,16 @@ sort::Limits limits_of(const DeviceFacts& f) {
 // the ranking's counters (values are staged through the keys' shared memory after them, a word at
 // a time, so pairs of any value take the same); the policy's invocations drop to 256 where their
 // counter rows would take more than half of it (small subgroups: more rows).
-DigitTileRequest digit_request(DType t, bool wide, sort::Ranking ranking,
+const DigitTileTuning& digit_tuning(sort::Family family, sort::Ranking ranking, DType t) {
+  if (family == sort::Family::reduce_then_scan)
+    if (const DigitTileTuning* own = digit_tuning_row(kReduceThenScanTiles, to_string(ranking), t))
+      return *own;
+  return find_digit_tuning(kDigitTiles, to_string(ranking), t);
+}
+
+DigitTileRequest digit_request(sort::Family family, DType t, bool wide, sort::Ranking ranking,
                                std::optional<sort::Tile> knob) {
-  const DigitTileTuning& row = find_digit_tuning(kDigitTiles, to_string(ranking), t);
+  const DigitTileTuning& row = digit_tuning(family, ranking, t);
   return {.wanted = knob.value_or(row.tile),
           .evidence = knob ? "the tool's XR_VK_SORT_TILE" : row.evidence,
           .bytes = tile_bytes(ranking, t, wide),
@@ -145,7 +163,7 @@ sort::ScheduleOptions sort_plan_options(const DeviceFacts& f, sort::Family famil
                                         bool wide, sort::Ranking ranking,
                                         const sort::Knobs& knobs) {
   const sort::Limits limits = limits_of(f);
-  const DigitTileRequest digit = digit_request(t, wide, ranking, knobs.tile);
+  const DigitTileRequest digit = digit_request(family, t, wide, ranking, knobs.tile);
   if (knobs.tile && family != sort::Family::bitonic) require_knob_tile_fits(limits, digit, ranking);
   sort::ScheduleOptions o = xr::sort_plan_options(limits, family, t, wide, knobs.polls, digit);
   o.device_grids = knobs.device_grids.value_or(kCountedGrids.device_grids);

@@ -66,6 +66,9 @@ struct DigitTileTuning {
     return own_pairs_tile(pairs) ? pairs_evidence : evidence;
   }
 };
+// The row of `table` for `ranking` and keys of `t`, or null where the table lacks it.
+const DigitTileTuning* digit_tuning_row(std::span<const DigitTileTuning> table,
+                                        std::string_view ranking, DType t);
 // The row of `table` for `ranking` and keys of `t`; Error(unsupported) where the table lacks it.
 const DigitTileTuning& find_digit_tuning(std::span<const DigitTileTuning> table,
                                          std::string_view ranking, DType t);
