@@ -74,7 +74,7 @@ class CpuReducer final : public Reducer {
     check_reduce_call(info_, input, op, 1);
     auto& array = own_array<CpuArray>(input, "cpu");
     const auto start = HostClock::now();
-    Value v = visit_dtype(array.dtype(), [&](auto tag) {
+    Value v = visit_element_dtype(array.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       auto xs = array.view().as<T>();
       switch (kind_) {
@@ -104,7 +104,7 @@ class CpuReducer final : public Reducer {
       scratch_;
 };
 
-const std::vector<DType> kTypes(std::begin(kAllDTypes), std::end(kAllDTypes));
+const std::vector<DType> kTypes(std::begin(kElementDTypes), std::end(kElementDTypes));
 const std::vector<Op> kOps{Op::sum, Op::min, Op::max};
 
 // The CPU variant table: the one list of ids both variants() and make_cpu_reducer() read.

@@ -68,7 +68,7 @@ class CpuScanner final : public Scanner {
     auto* in = &own_array<CpuArray>(input, "cpu");
     auto* out = &own_array<CpuArray>(output, "cpu");
     const auto start = HostClock::now();
-    visit_dtype(in->dtype(), [&](auto tag) {
+    visit_element_dtype(in->dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       auto xs = in->view().as<T>();
       auto ys = out->span<T>();
@@ -91,7 +91,7 @@ constexpr std::pair<std::string_view, ScanAlgorithm> kScanVariants[] = {
     {"cpu/sequential", ScanAlgorithm::sequential}, {"cpu/parallel", ScanAlgorithm::parallel}};
 
 VariantInfo scan_info(std::string_view id) {
-  return catalog_variant(Primitive::scan, id, {std::begin(kAllDTypes), std::end(kAllDTypes)},
+  return catalog_variant(Primitive::scan, id, {std::begin(kElementDTypes), std::end(kElementDTypes)},
                          {Op::sum, Op::min, Op::max});
 }
 

@@ -118,7 +118,7 @@ constexpr std::pair<std::string_view, SortAlgorithm> kSortVariants[] = {
     {"cpu/parallel", SortAlgorithm::parallel}};
 
 VariantInfo sort_info(std::string_view id) {
-  return catalog_variant(Primitive::sort, id, {std::begin(kAllDTypes), std::end(kAllDTypes)}, {});
+  return catalog_variant(Primitive::sort, id, {std::begin(kElementDTypes), std::end(kElementDTypes)}, {});
 }
 
 }  // namespace

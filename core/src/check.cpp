@@ -17,7 +17,7 @@ bool Outcome::bitwise_equal(const Outcome& other) const {
 std::optional<Value> Outcome::headline(Primitive primitive) const {
   if (primitive == Primitive::reduce) return value;
   if (array.size() == 0) return std::nullopt;
-  return visit_dtype(array.dtype(), [&](auto tag) {
+  return visit_element_dtype(array.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     return Value::of(primitive == Primitive::sort ? array.as<T>().front() : array.as<T>().back());
   });

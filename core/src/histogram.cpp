@@ -1,10 +1,17 @@
 #include "xreduce/histogram.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <string>
 
 namespace xr {
+
+bool is_histogram_sample(DType t) {
+  return std::find(std::begin(kHistogramSampleDTypes), std::end(kHistogramSampleDTypes), t) !=
+         std::end(kHistogramSampleDTypes);
+}
+
 namespace {
 
 std::optional<double> finite_number(std::string_view t) {

@@ -52,24 +52,13 @@ HistogramReference::HistogramReference(std::span<const T> samples, const Histogr
 }
 
 HistogramReference::HistogramReference(HostView samples, const HistogramLevels& levels) {
-  switch (samples.dtype) {
-    case DType::i32:
-      *this = HistogramReference(samples.as<std::int32_t>(), levels);
-      return;
-    case DType::u32:
-      *this = HistogramReference(samples.as<std::uint32_t>(), levels);
-      return;
-    case DType::f32:
-      *this = HistogramReference(samples.as<float>(), levels);
-      return;
-    case DType::f64:
-      *this = HistogramReference(samples.as<double>(), levels);
-      return;
-    default:
-      throw Error(
-          ErrorCategory::unsupported,
-          "a histogram does not take " + std::string(to_string(samples.dtype)) + " samples");
-  }
+  if (!is_histogram_sample(samples.dtype))
+    throw Error(ErrorCategory::unsupported,
+                "a histogram does not take " + std::string(to_string(samples.dtype)) + " samples");
+  visit_histogram_sample(samples.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    *this = HistogramReference(samples.as<T>(), levels);
+  });
 }
 
 template <class C>

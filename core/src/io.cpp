@@ -26,7 +26,7 @@ struct NpyType {
 };
 constexpr NpyType kNpyTypes[] = {{DType::i32, "<i4"}, {DType::u32, "<u4"}, {DType::f32, "<f4"},
                                  {DType::i64, "<i8"}, {DType::u64, "<u8"}, {DType::f64, "<f8"},
-                                 {DType::f16, "<f2"}};
+                                 {DType::f16, "<f2"}, {DType::u8, "|u1"},  {DType::u16, "<u2"}};
 
 std::string dtype_names() {
   std::string out;

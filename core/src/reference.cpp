@@ -12,7 +12,7 @@ namespace xr {
 Reference reference_reduce(HostView data, Op op) {
   Reference ref;
   ref.n = data.size;
-  visit_dtype(data.dtype, [&](auto tag) {
+  visit_element_dtype(data.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     auto xs = data.as<T>();
     if constexpr (is_float_v<T>) {
@@ -47,7 +47,7 @@ double float_sum_bound(DType t, std::size_t n, double abs_sum, double magnitude)
   if (acc != t) {
     // Rounding the float accumulator to the 16-bit type: half an ulp, at most twice (a pass that
     // adds a block prefix to an output it already rounded), plus the smallest subnormal.
-    const double subnormal = visit_dtype(t, [](auto tag) -> double {
+    const double subnormal = visit_element_dtype(t, [](auto tag) -> double {
       using T = typename decltype(tag)::type;
       if constexpr (HalfFloat<T>)
         return static_cast<double>(T::from_bits(1));
@@ -66,7 +66,7 @@ namespace {
 // value plus half its ulp): a 16-bit sum of 65519.9 in float and 65520.1 exactly round apart.
 bool overflow_agrees(DType t, double got, double exact, double bound) {
   if (std::isnan(got)) return std::isnan(exact);
-  const double threshold = visit_dtype(t, [](auto tag) -> double {
+  const double threshold = visit_element_dtype(t, [](auto tag) -> double {
     using T = typename decltype(tag)::type;
     if constexpr (is_float_v<T>) {
       const double max = static_cast<double>(std::numeric_limits<T>::max());
@@ -163,7 +163,7 @@ std::string value_text(const Value& v) {
 
 HostArray reference_scan(HostView input, Op op, ScanKind kind) {
   HostArray out(input.dtype, input.size);
-  visit_dtype(input.dtype, [&](auto tag) {
+  visit_element_dtype(input.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     auto xs = input.as<T>();
     auto ys = out.as<T>();
@@ -180,7 +180,7 @@ HostArray reference_scan(HostView input, Op op, ScanKind kind) {
 ScanReference::ScanReference(HostView input, Op op, ScanKind kind)
     : input_(input), op_(op), kind_(kind) {
   const std::size_t chunks = chunks_of(input.size);
-  visit_dtype(input.dtype, [&](auto tag) {
+  visit_element_dtype(input.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     auto xs = input.as<T>();
     std::vector<HostAcc<T>> totals(chunks);
@@ -314,7 +314,7 @@ Verdict ScanReference::validate(HostView got) const {
   const std::size_t n = input_.size;
   const ScanBound bound(input_.dtype, n);
   std::vector<ChunkFinding> found(chunks_of(n));
-  visit_dtype(input_.dtype, [&](auto tag) {
+  visit_element_dtype(input_.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     auto xs = input_.as<T>();
     auto ys = got.as<T>();
@@ -344,7 +344,7 @@ Verdict ScanReference::validate(HostView got) const {
 
 std::optional<Value> ScanReference::last() const {
   if (input_.size == 0) return std::nullopt;
-  return visit_dtype(input_.dtype, [&](auto tag) {
+  return visit_element_dtype(input_.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     auto xs = input_.as<T>();
     const std::size_t c = chunks_of(xs.size()) - 1;

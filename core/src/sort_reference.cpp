@@ -29,7 +29,7 @@ std::vector<Record> records(HostView keys, SortOrder order, BitRange range) {
 }
 
 std::string key_text(HostView keys, std::size_t i) {
-  return visit_dtype(keys.dtype, [&](auto tag) {
+  return visit_element_dtype(keys.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T v;
     std::memcpy(&v, static_cast<const unsigned char*>(keys.data) + i * sizeof(T), sizeof(T));
@@ -110,7 +110,7 @@ Verdict SortReference::validate(HostView sorted, const HostArray* positions) con
 
 std::optional<Value> SortReference::first() const {
   if (permutation_.empty()) return std::nullopt;
-  return visit_dtype(keys_.dtype, [&](auto tag) {
+  return visit_element_dtype(keys_.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T v;
     std::memcpy(&v, static_cast<const unsigned char*>(keys_.data) + permutation_[0] * sizeof(T),

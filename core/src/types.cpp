@@ -25,6 +25,10 @@ std::string_view to_string(DType t) {
       return "f16";
     case DType::bf16:
       return "bf16";
+    case DType::u8:
+      return "u8";
+    case DType::u16:
+      return "u16";
   }
   return "?";
 }

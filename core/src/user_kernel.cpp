@@ -200,6 +200,10 @@ void check_declarations(UserKernel& k) {
         std::to_string(k.passes.size()) + " passes");
   if (k.primitive == Primitive::reduce && k.passes[0].grid != KernelGrid::tiles)
     bad(where + ": a reduce kernel's pass runs one block per tile");
+  for (DType t : k.dtypes)
+    if (t == DType::u8 || t == DType::u16)
+      bad(where + ": dtypes=" + std::string(to_string(t)) + ": a " +
+          std::string(to_string(k.primitive)) + " kernel takes no 8- or 16-bit integers");
   if (k.block != 0 && (k.block & (k.block - 1)) != 0)
     bad(where + ": block=" + std::to_string(k.block) + " is not a power of two");
   if (k.language == KernelLanguage::cuda || k.language == KernelLanguage::ptx ||
@@ -247,6 +251,9 @@ TypeNames type_names(DType t) {
       return {"float16_t", "float16_t", "__half", "half"};
     case DType::bf16:
       return {"", "", "__nv_bfloat16", ""};
+    case DType::u8:
+    case DType::u16:
+      return {};  // a histogram's samples: no user's kernel takes them
   }
   return {};
 }
@@ -522,7 +529,7 @@ std::uint64_t kernel_scratch_bytes(const UserKernel& kernel, std::uint64_t n, st
 std::vector<std::byte> identity_bytes(DType t, Op op, std::size_t count) {
   const Value identity = Value::identity_of(t, op);
   std::vector<std::byte> out(count * size_of(t));
-  visit_dtype(t, [&](auto tag) {
+  visit_element_dtype(t, [&](auto tag) {
     const auto v = identity.get<typename decltype(tag)::type>();
     for (std::size_t i = 0; i < count; ++i) std::memcpy(out.data() + i * sizeof v, &v, sizeof v);
   });

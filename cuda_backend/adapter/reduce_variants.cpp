@@ -30,7 +30,7 @@ const std::vector<Op> kOps{Op::sum, Op::min, Op::max};
 
 VariantInfo info_of(const ReduceEntry& e) {
   const std::span<const DType> types =
-      e.in_place ? std::span<const DType>(k32BitDTypes) : std::span<const DType>(kAllDTypes);
+      e.in_place ? std::span<const DType>(k32BitDTypes) : std::span<const DType>(kElementDTypes);
   VariantInfo info = catalog_variant(Primitive::reduce, e.id, {types.begin(), types.end()}, kOps);
   info.writes_input = e.in_place;
   if (!e.requirement.empty()) info.requirements.emplace_back(e.requirement);
@@ -64,7 +64,7 @@ class CudaReducer final : public DeviceReducer {
     XR_CUDA_CHECK(
         cudaMemcpyAsync(host_result_.get(), result_.get(), size_of(t), cudaMemcpyDeviceToHost, s));
     const float device_ms = timer_.finish(s, ctx_->knobs().timeout) / static_cast<float>(calls);
-    const Value v = visit_dtype(t, [&](auto tag) {
+    const Value v = visit_element_dtype(t, [&](auto tag) {
       using T = typename decltype(tag)::type;
       T x;
       std::memcpy(&x, host_result_.get(), sizeof(T));

@@ -23,7 +23,7 @@ namespace {
 
 VariantInfo scan_info_of(const ScanEntry& e) {
   VariantInfo info =
-      catalog_variant(Primitive::scan, e.id, {std::begin(kAllDTypes), std::end(kAllDTypes)},
+      catalog_variant(Primitive::scan, e.id, {std::begin(kElementDTypes), std::end(kElementDTypes)},
                       {Op::sum, Op::min, Op::max});
   info.deterministic = e.deterministic;
   if (e.needs_cooperative_launch) info.requirements.emplace_back("cooperative launch");

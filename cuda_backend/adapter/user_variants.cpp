@@ -181,7 +181,7 @@ class UserReducer final : public DeviceReducer {
 
   // The one value, read back as the accumulator and rounded once to a 16-bit dtype.
   Value value_of(DType t) const {
-    return visit_dtype(t, [&](auto tag) {
+    return visit_element_dtype(t, [&](auto tag) {
       using T = typename decltype(tag)::type;
       if constexpr (HalfFloat<T>) {
         float acc;

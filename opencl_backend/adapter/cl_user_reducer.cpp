@@ -62,7 +62,7 @@ class UserReduceCall {
         });
     unsigned char bytes[16] = {};
     device_.read(levels_.back().get(), 0, size_of(accumulator_), bytes);
-    Value result = visit_dtype(accumulator_, [&](auto tag) {
+    Value result = visit_element_dtype(accumulator_, [&](auto tag) {
       typename decltype(tag)::type v;
       std::memcpy(&v, bytes, sizeof v);
       return Value::of(v);

@@ -5,7 +5,7 @@
 namespace xr::opencl {
 
 std::vector<DType> opencl_dtypes() {
-  return {std::begin(kAllDTypes), std::end(kAllDTypes)};
+  return {std::begin(kElementDTypes), std::end(kElementDTypes)};
 }
 
 std::vector<std::string> requirement_words(std::uint32_t needs) {

@@ -190,6 +190,21 @@ TEST_CASE("bad input files", "[cli][usage][npy]") {
 
 // ---- unavailable / unsupported: exit 3 -------------------------------------------------------
 
+TEST_CASE("8- and 16-bit integers are a histogram's samples: reduce, scan and sort refuse them",
+          "[cli][unsupported][npy]") {
+  expect_error(cpu_run({"--n", "10", "--dtype", "u8"}), 3,
+               "cpu variant 'cpu/sequential' does not support dtype u8 (it supports: i32");
+  expect_error(cpu_run({"--n", "10", "--dtype", "u16", "--primitive", "scan"}), 3,
+               "does not support dtype u16");
+  // A NumPy uint16 file is read by its dtype, then refused the same way.
+  TempDir dir;
+  const auto pixels = dir / "pixels.npy";
+  xr::write_npy(pixels, xr::generate(xr::DType::u16, 100, 7).view());
+  expect_error({"run", "--backend", "cpu", "--variant", "cpu/radix", "--primitive", "sort",
+                "--input", pixels.string()},
+               3, "cpu variant 'cpu/radix' does not support dtype u16");
+}
+
 TEST_CASE("a variant the backend does not implement", "[cli][unsupported]") {
   expect_error({"run", "--backend", "cpu", "--variant", "smem/sequential", "--n", "10"}, 3,
                "not implemented by backend 'cpu'");

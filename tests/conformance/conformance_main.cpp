@@ -339,7 +339,7 @@ class VariantCase final : public Catch::ITestInvoker {
       CAPTURE(dtype_name);
       xr::HostArray data = xr::constant(dtype, n, 3.0);
       const std::size_t at_max = limit.at_max, at_min = limit.at_min;
-      xr::visit_dtype(dtype, [&](auto tag) {
+      xr::visit_element_dtype(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         auto xs = data.as<T>();
         xs[at_max] = static_cast<T>(1000);

@@ -83,7 +83,7 @@ xr::TileShape planned_scan(ScanKernel k, xr::DType t) {
 TEST_CASE("every CUDA reduce tile is core's shared shape or a listed exception", "[shapes][cuda]") {
   for (const auto& [id, kernel] : kReduces) {
     const Policy p = reduce_policy(kernel, kDevice);
-    for (xr::DType t : xr::kAllDTypes)
+    for (xr::DType t : xr::kElementDTypes)
       xrtest::check_shape("cuda", xr::Primitive::reduce, id, t,
                           {static_cast<std::uint32_t>(p.block_threads), items_over(p, t)},
                           xr::shared_shape(xr::Primitive::reduce, id));
@@ -92,7 +92,7 @@ TEST_CASE("every CUDA reduce tile is core's shared shape or a listed exception",
 
 TEST_CASE("every CUDA scan tile is core's shared shape or a listed exception", "[shapes][cuda]") {
   for (const auto& [id, kernel] : kScans)
-    for (xr::DType t : xr::kAllDTypes)
+    for (xr::DType t : xr::kElementDTypes)
       xrtest::check_shape("cuda", xr::Primitive::scan, id, t, planned_scan(kernel, t),
                           xrtest::expected_scan_tile(id));
 }

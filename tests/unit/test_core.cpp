@@ -55,6 +55,12 @@ TEST_CASE("dtype and op names round-trip, apply wraps integer sums", "[unit][val
   CHECK_FALSE(xr::parse_dtype("I32").has_value());
   CHECK_FALSE(xr::parse_op("prod").has_value());
   CHECK(xr::size_of(xr::DType::f32) == 4);
+  CHECK(xr::size_of(xr::DType::u8) == 1);
+  CHECK(xr::size_of(xr::DType::u16) == 2);
+  CHECK(xr::is_integer(xr::DType::u8));
+  // The 8- and 16-bit integers are a histogram's samples only.
+  for (xr::DType t : xr::kElementDTypes) CHECK(xr::size_of(t) >= 2);
+  CHECK(std::size(xr::kElementDTypes) + 2 == std::size(xr::kAllDTypes));
   CHECK(xr::is_integer(xr::DType::u32));
   CHECK_FALSE(xr::is_integer(xr::DType::f32));
   CHECK(xr::apply(xr::Op::sum, INT32_MAX, 1) == INT32_MIN);

@@ -156,7 +156,7 @@ TEST_CASE("the reference refuses levels and samples it has no rule for", "[unit]
   const std::vector<std::uint8_t> bytes{1, 2, 3};
   require_error(
       [&] {
-        xr::HistogramReference(std::span<const std::uint8_t>(bytes),
+        xr::HistogramReference(xr::HostView{xr::DType::u8, bytes.data(), bytes.size()},
                                {.bins = 2, .lower = 0, .upper = 300});
       },
       xr::ErrorCategory::usage, "is not within the samples' values 0:256");
@@ -171,4 +171,11 @@ TEST_CASE("the reference refuses levels and samples it has no rule for", "[unit]
                                    {.bins = 256, .lower = 0, .upper = 256});
   CHECK(ref.counted() == 3);
   CHECK(ref.counts()[5] == 1);
+  // 16-bit pixels by their dtype, as a .npy of uint16 reads.
+  const std::vector<std::uint16_t> pixels{0, 1023, 1024, 65535};
+  const xr::HistogramReference by_dtype(xr::HostView{xr::DType::u16, pixels.data(), pixels.size()},
+                                        {.bins = 64, .lower = 0, .upper = 65536});
+  CHECK(by_dtype.counts()[0] == 2);
+  CHECK(by_dtype.counts()[1] == 1);
+  CHECK(by_dtype.counts()[63] == 1);
 }

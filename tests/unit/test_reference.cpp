@@ -131,7 +131,7 @@ TEST_CASE("reference: n == 0 gives each op's identity", "[unit][reference]") {
   CHECK(xr::reference_reduce(ef, xr::Op::max).value.get<float>() ==
         -std::numeric_limits<float>::infinity());
   for (xr::Op op : xr::kAllOps)
-    for (xr::DType t : xr::kAllDTypes)
+    for (xr::DType t : xr::kElementDTypes)
       CHECK(xr::reference_reduce({t, nullptr, 0}, op)
                 .value.bitwise_equal(xr::Value::identity_of(t, op)));
   // The identity is accepted for an empty input, anything else is not.
@@ -274,7 +274,7 @@ TEST_CASE("reference and validation of the 64-bit and 16-bit types", "[unit][ref
       auto out = xr::reference_scan(data.view(), op, xr::ScanKind::inclusive);
       CHECK(xr::validate_scan(data.view(), out.view(), op, xr::ScanKind::inclusive).ok);
       // Element 4000 moved far off: by 1000 (or, for min/max, to a value no prefix holds).
-      xr::visit_dtype(t, [&](auto tag) {
+      xr::visit_element_dtype(t, [&](auto tag) {
         using T = typename decltype(tag)::type;
         auto& y = out.as<T>()[4000];
         if constexpr (xr::is_float_v<T>)

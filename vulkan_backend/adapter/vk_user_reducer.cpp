@@ -46,7 +46,7 @@ class UserReduceProgram {
 
   std::pair<Value, Timing> run(int calls) {
     const Timing timing = program_->run(calls);
-    Value result = visit_dtype(accumulator_, [&](auto tag) {
+    Value result = visit_element_dtype(accumulator_, [&](auto tag) {
       typename decltype(tag)::type v;
       std::memcpy(&v, program_->read_back(), sizeof v);
       return Value::of(v);

@@ -38,7 +38,7 @@ std::string needs_text(const std::vector<std::string>& words) {
 }  // namespace
 
 std::vector<DType> vulkan_dtypes() {
-  return {std::begin(kAllDTypes), std::end(kAllDTypes)};
+  return {std::begin(kElementDTypes), std::end(kElementDTypes)};
 }
 
 std::vector<std::string> requirement_words(std::uint32_t needs) {

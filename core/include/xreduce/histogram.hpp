@@ -18,6 +18,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "xreduce/types.hpp"
+
 namespace xr {
 
 // The counters' width: u32, or u64 where n may pass 2^32 - 1.
@@ -26,6 +28,30 @@ inline constexpr HistogramCounts kAllHistogramCounts[] = {HistogramCounts::u32,
                                                           HistogramCounts::u64};
 std::string_view to_string(HistogramCounts c);
 std::optional<HistogramCounts> parse_histogram_counts(std::string_view s);
+
+// Whether samples of `t` are a histogram's (kHistogramSampleDTypes).
+bool is_histogram_sample(DType t);
+// Calls f(TypeTag<T>{}) with the C++ type of a histogram's sample type `t`: visit_dtype over
+// kHistogramSampleDTypes alone, so that a histogram's templates are built for its six types.
+// Requires is_histogram_sample(t).
+template <class F>
+decltype(auto) visit_histogram_sample(DType t, F&& f) {
+  switch (t) {
+    case DType::u8:
+      return f(TypeTag<std::uint8_t>{});
+    case DType::u16:
+      return f(TypeTag<std::uint16_t>{});
+    case DType::i32:
+      return f(TypeTag<std::int32_t>{});
+    case DType::u32:
+      return f(TypeTag<std::uint32_t>{});
+    case DType::f64:
+      return f(TypeTag<double>{});
+    default:
+      break;
+  }
+  return f(TypeTag<float>{});  // f32, the one left (is_histogram_sample)
+}
 
 // The most bins core defines the rule for: (s - lower) < 2^32 times this stays below 2^64.
 inline constexpr std::uint32_t kMaxHistogramBins = 1u << 24;

@@ -24,7 +24,7 @@ class HistogramReference {
   // Error(usage) with histogram_levels_error's line where the levels do not suit the samples;
   // Error(unsupported) for a sample dtype the rule is not defined for.
   HistogramReference(HostView samples, const HistogramLevels& levels);
-  // The same for samples of a type without a DType (u8, u16).
+  // The same for a typed span of one of kHistogramSampleDTypes.
   template <class T>
   HistogramReference(std::span<const T> samples, const HistogramLevels& levels);
 

@@ -11,17 +11,27 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "xreduce/error.hpp"
 #include "xreduce/half.hpp"
 
 namespace xr {
 
 // Element types. Adding one means: a new enumerator, a row in kAllDTypes, a case in visit_dtype
 // and a DTypeOf; every switch below is exhaustive so the compiler finds the rest.
-enum class DType : std::uint8_t { i32, u32, f32, i64, u64, f64, f16, bf16 };
-inline constexpr DType kAllDTypes[] = {DType::i32, DType::u32, DType::f32, DType::i64,
-                                       DType::u64, DType::f64, DType::f16, DType::bf16};
+enum class DType : std::uint8_t { i32, u32, f32, i64, u64, f64, f16, bf16, u8, u16 };
+inline constexpr DType kAllDTypes[] = {DType::i32, DType::u32, DType::f32,  DType::i64, DType::u64,
+                                       DType::f64, DType::f16, DType::bf16, DType::u8,  DType::u16};
+// The elements reduce, scan and sort take: every type but the 8- and 16-bit integers, which are
+// a histogram's samples (pixels, bytes of text) only.
+inline constexpr DType kElementDTypes[] = {DType::i32, DType::u32, DType::f32, DType::i64,
+                                           DType::u64, DType::f64, DType::f16, DType::bf16};
+// A histogram's sample types (cub::DeviceHistogram's: 8- and 16-bit pixels, 32-bit integers and
+// floats, doubles).
+inline constexpr DType kHistogramSampleDTypes[] = {DType::u8,  DType::u16, DType::i32,
+                                                   DType::u32, DType::f32, DType::f64};
 // The 32-bit types every variant runs (and the classic in-place reduction kernels keep to).
 inline constexpr DType k32BitDTypes[] = {DType::i32, DType::u32, DType::f32};
 
@@ -74,6 +84,14 @@ struct DTypeOf<double> {
   static constexpr DType value = DType::f64;
 };
 template <>
+struct DTypeOf<std::uint8_t> {
+  static constexpr DType value = DType::u8;
+};
+template <>
+struct DTypeOf<std::uint16_t> {
+  static constexpr DType value = DType::u16;
+};
+template <>
 struct DTypeOf<f16> {
   static constexpr DType value = DType::f16;
 };
@@ -87,9 +105,11 @@ struct TypeTag {
   using type = T;
 };
 
-// Calls f(TypeTag<T>{}) with the C++ type of `t`; the single place that maps DType to a type.
+// Calls f(TypeTag<T>{}) with the C++ type of `t`, one of kElementDTypes: the visit of reduce,
+// scan and sort, whose templates are not built for a histogram's 8- and 16-bit samples.
+// Error(unsupported) for those (a variant refuses them before, by what it claims).
 template <class F>
-decltype(auto) visit_dtype(DType t, F&& f) {
+decltype(auto) visit_element_dtype(DType t, F&& f) {
   switch (t) {
     case DType::i32:
       return f(TypeTag<std::int32_t>{});
@@ -107,8 +127,21 @@ decltype(auto) visit_dtype(DType t, F&& f) {
       return f(TypeTag<f16>{});
     case DType::bf16:
       return f(TypeTag<bf16>{});
+    case DType::u8:
+    case DType::u16:
+      break;
   }
-  return f(TypeTag<std::int32_t>{});  // unreachable: the switch is exhaustive
+  throw Error(ErrorCategory::unsupported,
+              "reduce, scan and sort do not take 8- or 16-bit integers (a histogram's samples)");
+}
+
+// Calls f(TypeTag<T>{}) with the C++ type of any `t`; with visit_element_dtype, the one place
+// that maps DType to a type.
+template <class F>
+decltype(auto) visit_dtype(DType t, F&& f) {
+  if (t == DType::u8) return f(TypeTag<std::uint8_t>{});
+  if (t == DType::u16) return f(TypeTag<std::uint16_t>{});
+  return visit_element_dtype(t, std::forward<F>(f));
 }
 
 // The identity of `op` for T: 0 for sum, the largest T for min, the smallest for max
