@@ -91,7 +91,8 @@ constexpr std::pair<std::string_view, ScanAlgorithm> kScanVariants[] = {
     {"cpu/sequential", ScanAlgorithm::sequential}, {"cpu/parallel", ScanAlgorithm::parallel}};
 
 VariantInfo scan_info(std::string_view id) {
-  return catalog_variant(Primitive::scan, id, {std::begin(kElementDTypes), std::end(kElementDTypes)},
+  return catalog_variant(Primitive::scan, id,
+                         {std::begin(kElementDTypes), std::end(kElementDTypes)},
                          {Op::sum, Op::min, Op::max});
 }
 

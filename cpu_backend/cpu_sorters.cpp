@@ -118,7 +118,8 @@ constexpr std::pair<std::string_view, SortAlgorithm> kSortVariants[] = {
     {"cpu/parallel", SortAlgorithm::parallel}};
 
 VariantInfo sort_info(std::string_view id) {
-  return catalog_variant(Primitive::sort, id, {std::begin(kElementDTypes), std::end(kElementDTypes)}, {});
+  return catalog_variant(Primitive::sort, id,
+                         {std::begin(kElementDTypes), std::end(kElementDTypes)}, {});
 }
 
 }  // namespace

@@ -21,8 +21,8 @@ namespace xr::cuda {
 namespace {
 
 VariantInfo sort_info_of(const sort::Spec& e) {
-  VariantInfo info =
-      catalog_variant(Primitive::sort, e.id, {std::begin(kElementDTypes), std::end(kElementDTypes)}, {});
+  VariantInfo info = catalog_variant(Primitive::sort, e.id,
+                                     {std::begin(kElementDTypes), std::end(kElementDTypes)}, {});
   info.max_elements = e.max_count;
   info.count_on_device = e.kernel != sort::Kernel::lib_cub;  // CUB takes its count from the host
   if (!e.requirement.empty()) info.requirements.emplace_back(e.requirement);
