@@ -1,16 +1,10 @@
 #include "xreduce/histogram.hpp"
 
-#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <string>
 
 namespace xr {
-
-bool is_histogram_sample(DType t) {
-  return std::find(std::begin(kHistogramSampleDTypes), std::end(kHistogramSampleDTypes), t) !=
-         std::end(kHistogramSampleDTypes);
-}
 
 namespace {
 

@@ -52,9 +52,6 @@ HistogramReference::HistogramReference(std::span<const T> samples, const Histogr
 }
 
 HistogramReference::HistogramReference(HostView samples, const HistogramLevels& levels) {
-  if (!is_histogram_sample(samples.dtype))
-    throw Error(ErrorCategory::unsupported,
-                "a histogram does not take " + std::string(to_string(samples.dtype)) + " samples");
   visit_histogram_sample(samples.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     *this = HistogramReference(samples.as<T>(), levels);

@@ -4,9 +4,6 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
-#include <string>
-
-#include "xreduce/error.hpp"
 #include "xreduce/generate.hpp"
 
 namespace xr {
@@ -96,17 +93,14 @@ T sample_at(double at, const HistogramLevels& levels) {
 
 HostArray histogram_samples(DType t, std::size_t n, std::uint64_t seed, SampleDistribution d,
                             const HistogramLevels& levels) {
-  if (!is_histogram_sample(t))
-    throw Error(ErrorCategory::unsupported,
-                "a histogram does not take " + std::string(to_string(t)) + " samples");
-  HostArray out(t, n);
-  visit_histogram_sample(t, [&](auto tag) {
+  return visit_histogram_sample(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    HostArray out(t, n);
     auto xs = out.as<T>();
     for (std::size_t i = 0; i < n; ++i)
       xs[i] = sample_at<T>(position(d, i, seed, std::is_floating_point_v<T>), levels);
+    return out;
   });
-  return out;
 }
 
 }  // namespace xr

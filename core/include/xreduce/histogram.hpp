@@ -29,11 +29,9 @@ inline constexpr HistogramCounts kAllHistogramCounts[] = {HistogramCounts::u32,
 std::string_view to_string(HistogramCounts c);
 std::optional<HistogramCounts> parse_histogram_counts(std::string_view s);
 
-// Whether samples of `t` are a histogram's (kHistogramSampleDTypes).
-bool is_histogram_sample(DType t);
 // Calls f(TypeTag<T>{}) with the C++ type of a histogram's sample type `t`: visit_dtype over
 // kHistogramSampleDTypes alone, so that a histogram's templates are built for its six types.
-// Requires is_histogram_sample(t).
+// Error(unsupported) for another type.
 template <class F>
 decltype(auto) visit_histogram_sample(DType t, F&& f) {
   switch (t) {
@@ -45,12 +43,15 @@ decltype(auto) visit_histogram_sample(DType t, F&& f) {
       return f(TypeTag<std::int32_t>{});
     case DType::u32:
       return f(TypeTag<std::uint32_t>{});
+    case DType::f32:
+      return f(TypeTag<float>{});
     case DType::f64:
       return f(TypeTag<double>{});
     default:
       break;
   }
-  return f(TypeTag<float>{});  // f32, the one left (is_histogram_sample)
+  throw Error(ErrorCategory::unsupported,
+              "a histogram does not take " + std::string(to_string(t)) + " samples");
 }
 
 // The most bins core defines the rule for: (s - lower) < 2^32 times this stays below 2^64.
