@@ -21,12 +21,14 @@ namespace {
 
 constexpr const char* kFooter =
     R"(Primitives: reduce (n elements -> one value; the default), scan (n -> n prefixes, --scan
-inclusive or exclusive) and sort (n keys -> the keys in order, --order asc or desc, --values u32
-or u64 for pairs); a variant id is unique within its primitive.
+inclusive or exclusive), sort (n keys -> the keys in order, --order asc or desc, --values u32
+or u64 for pairs) and histogram (n samples -> --bins counts over --range LO:HI, u8 samples by
+default); a variant id is unique within its primitive.
 Sizes: 1000, 64K, 16M, 1G (K/M/G are powers of 1024) or 2^24.
 Generated data: seed 42 unless --seed (a whole number, 0 to 2^64 - 1); --dist small (default:
 integers in [0,255], floats in [-1,1)), full (every bit pattern / floats in [-2^20,2^20)) or
-extremes; for sort only also few, sorted, reversed, top-digit or bottom-digit.
+extremes; for sort only also few, sorted, reversed, top-digit or bottom-digit; a histogram's
+samples uniform (its default), one-bin, skewed, image or part-out, over its range.
 
 Exit codes:
   0  ok
@@ -101,6 +103,7 @@ struct InspectCommand {
   InspectOptions options;
   std::unique_ptr<OptionalText> scan, op, dtype, n;
   std::unique_ptr<SortListFlags> sort;
+  std::unique_ptr<HistogramOptionFlags> histogram;
   explicit InspectCommand(CLI::App& app)
       : cmd(app.add_subcommand(
             "inspect",
@@ -115,11 +118,12 @@ struct InspectCommand {
         ->capture_default_str()
         ->type_name("GLOB");
     cmd->add_option("--primitive", o.primitives,
-                    "reduce | scan | sort | all (default all, or the --kernel files')")
+                    "reduce | scan | sort | histogram | all (default all, or the --kernel files')")
         ->type_name("P");
     scan = std::make_unique<OptionalText>(
         cmd, "--scan", "inclusive | exclusive, or a list (scan; default inclusive)", "KIND");
     sort = std::make_unique<SortListFlags>(cmd);
+    histogram = std::make_unique<HistogramOptionFlags>(cmd);
     op = std::make_unique<OptionalText>(cmd, "--op", "sum | min | max, or a list (default sum)",
                                         "OP");
     dtype = std::make_unique<OptionalText>(
@@ -140,6 +144,7 @@ struct InspectCommand {
   const InspectOptions& finish() {
     scan->copy_to(options.scans);
     sort->copy_to(options.orders, options.values, options.bits, options.counts);
+    histogram->copy_to(options.histogram);
     op->copy_to(options.ops);
     dtype->copy_to(options.dtypes);
     n->copy_to(options.n);
@@ -188,6 +193,7 @@ struct RunCommand {
   CLI::Option* reps;
   std::unique_ptr<OptionalText> primitive, scan, output, op, dtype, n, input, order, values, bits,
       values_output;
+  std::unique_ptr<HistogramOptionFlags> histogram;
 
   explicit RunCommand(CLI::App& app)
       : cmd(app.add_subcommand("run", "Run and check one variant on one backend")) {
@@ -199,12 +205,14 @@ struct RunCommand {
         ->type_name("ID");
     add_kernel_flags(cmd, o.kernels);
     primitive = std::make_unique<OptionalText>(
-        cmd, "--primitive", "reduce | scan | sort (default reduce, or the --kernel's)", "P");
+        cmd, "--primitive", "reduce | scan | sort | histogram (default reduce, or the --kernel's)",
+        "P");
     scan = std::make_unique<OptionalText>(
         cmd, "--scan", "inclusive | exclusive (scan; default inclusive)", "KIND");
     output = std::make_unique<OptionalText>(
         cmd, "--output",
-        "Write the scanned or sorted array to FILE.npy (scan, sort; written whole or not at all)",
+        "Write the scanned or sorted array, or a histogram's counts, to FILE.npy (scan, sort, "
+        "histogram; written whole or not at all)",
         "FILE");
     order = std::make_unique<OptionalText>(cmd, "--order", "asc | desc (sort; default asc)", "O");
     values = std::make_unique<OptionalText>(
@@ -216,6 +224,7 @@ struct RunCommand {
         cmd, "--bits", "B:E, the ordered bits sorted by (sort; default every bit)", "B:E");
     values_output = std::make_unique<OptionalText>(
         cmd, "--values-output", "Write a sort of pairs' values to FILE.npy", "FILE");
+    histogram = std::make_unique<HistogramOptionFlags>(cmd);
     op = std::make_unique<OptionalText>(
         cmd, "--op", "sum | min | max (default sum, or the --kernel's first claim)", "OP");
     dtype = std::make_unique<OptionalText>(cmd, "--dtype",
@@ -248,6 +257,7 @@ struct RunCommand {
     values->copy_to(options.values);
     bits->copy_to(options.bits);
     values_output->copy_to(options.values_output);
+    histogram->copy_to(options.histogram);
     return options;
   }
 };
@@ -258,6 +268,7 @@ struct CompareCommand {
   CLI::Option* reps;
   std::unique_ptr<OptionalText> scan, op, dtype, n, sweep, transfer_sizes, fail_above;
   std::unique_ptr<SortListFlags> sort;
+  std::unique_ptr<HistogramOptionFlags> histogram;
 
   explicit CompareCommand(CLI::App& app)
       : cmd(app.add_subcommand(
@@ -280,11 +291,13 @@ struct CompareCommand {
         ->capture_default_str()
         ->type_name("GLOB");
     cmd->add_option("--primitive", o.primitives,
-                    "reduce | scan | sort | all (default reduce, or the --kernel files')")
+                    "reduce | scan | sort | histogram | all (default reduce, or the --kernel "
+                    "files')")
         ->type_name("P");
     scan = std::make_unique<OptionalText>(
         cmd, "--scan", "inclusive | exclusive, or a list (scan; default inclusive)", "KIND");
     sort = std::make_unique<SortListFlags>(cmd);
+    histogram = std::make_unique<HistogramOptionFlags>(cmd);
     op = std::make_unique<OptionalText>(
         cmd, "--op", "sum | min | max, or a list (default sum, or the --kernel files' claim)",
         "OP");
@@ -356,6 +369,7 @@ struct CompareCommand {
     sweep->copy_to(options.sweep);
     scan->copy_to(options.scans);
     sort->copy_to(options.orders, options.values, options.bits, options.counts);
+    histogram->copy_to(options.histogram);
     op->copy_to(options.ops);
     dtype->copy_to(options.dtypes);
     transfer_sizes->copy_to(options.transfer_sizes);

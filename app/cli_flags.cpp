@@ -59,9 +59,9 @@ DataFlags add_data_flags(CLI::App* cmd, std::uint64_t& seed, std::string& dist) 
               ->type_name("S")
               ->transform(kWholeNumber),
           cmd->add_option("--dist", dist,
-                          "small | full | extremes; for sort also few | sorted | reversed | "
-                          "top-digit | bottom-digit")
-              ->capture_default_str()
+                          "small (default) | full | extremes; for sort also few | sorted | "
+                          "reversed | top-digit | bottom-digit; for histogram uniform (its "
+                          "default) | one-bin | skewed | image | part-out")
               ->type_name("D")};
 }
 

@@ -77,6 +77,24 @@ struct SortListFlags {
   OptionalText order, values, bits, count;
 };
 
+// A histogram's --bins, --range and --counters, as run, compare and inspect take them.
+struct HistogramOptionFlags {
+  explicit HistogramOptionFlags(CLI::App* cmd)
+      : bins(cmd, "--bins", "Bins of a histogram, 1 to 2^24 (histogram; default 256)", "N"),
+        range(cmd, "--range", "LO:HI, the levels' range [LO, HI) (histogram; default 0:256)",
+              "LO:HI"),
+        counters(cmd, "--counters",
+                 "u32 | u64, the counters' width; u64 where n may pass 2^32 - 1 (histogram; "
+                 "default u32)",
+                 "W") {}
+  void copy_to(HistogramFlags& flags) const {
+    bins.copy_to(flags.bins);
+    range.copy_to(flags.range);
+    counters.copy_to(flags.counters);
+  }
+  OptionalText bins, range, counters;
+};
+
 // --fail-above PCT: a percentage, at least 0; nullopt when not given.
 std::optional<double> parse_fail_above(const OptionalText& flag);
 

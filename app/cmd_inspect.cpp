@@ -43,6 +43,7 @@ CompareOptions selection_of(const Registry& registry, const InspectOptions& o) {
   c.values = o.values;
   c.bits = o.bits;
   c.counts = o.counts;
+  c.histogram = o.histogram;
   c.ops = o.ops;
   c.dtypes = o.dtypes;
   c.n = o.n;

@@ -81,6 +81,10 @@ json list_json(const Registry& registry) {
                  {"deterministic", v.deterministic},
                  {"requirements", v.requirements}};
       if (v.max_elements != UINT64_MAX) jv["max_elements"] = v.max_elements;
+      if (v.primitive == Primitive::histogram) {
+        jv["max_bins"] = v.max_bins;
+        jv["count_on_device"] = v.count_on_device;
+      }
       if (b->available()) {
         std::string why = b->unsupported_reason(v.primitive, v.id);
         jv["supported"] = why.empty();
@@ -152,6 +156,7 @@ std::string list_text(const Registry& registry, const Style& st) {
         if (v.writes_input) mirrors += " [writes its input]";
         if (!v.deterministic) mirrors += " [floats vary run to run]";
         if (!v.requirements.empty()) mirrors += " [needs " + join(v.requirements, ", ") + "]";
+        if (p == Primitive::histogram) mirrors += " [1 to " + std::to_string(v.max_bins) + " bins]";
         Table::Cell id{v.id};
         if (b->available()) {
           if (std::string why = b->unsupported_reason(p, v.id); !why.empty()) {

@@ -64,11 +64,28 @@ void parse_sort_flags(const RunOptions& o, Operation& op) {
                 "--values-output needs --values u32 or u64 (a sort of pairs)");
 }
 
+// A histogram's flags: --bins, --range, --counters; --op, --scan and the sort's have no meaning.
+void parse_histogram_run_flags(const RunOptions& o, Operation& op) {
+  check_op_applies(o.op.has_value(), {Primitive::histogram});
+  if (o.scan)
+    throw Error(ErrorCategory::usage, "--scan applies to --primitive scan, not histogram");
+  if (o.order || o.values || o.bits || o.values_output)
+    throw Error(ErrorCategory::usage,
+                "--order, --values, --bits and --values-output apply to --primitive sort");
+  op.levels = parse_histogram_flags(o.histogram);
+}
+
 // The operation the flags ask for; --scan and --output only make sense for scan, --order,
-// --values, --bits and --values-output for sort.
+// --values, --bits and --values-output for sort, --bins, --range and --counters for histogram
+// (--output then saves its counts).
 Operation parse_operation(const RunOptions& o) {
   Operation op;
   op.primitive = parse_primitive_arg(o.primitive.value_or("reduce"));
+  if (op.primitive == Primitive::histogram) {
+    parse_histogram_run_flags(o, op);
+    return op;
+  }
+  refuse_histogram_flags(o.histogram);
   if (op.primitive == Primitive::sort) {
     parse_sort_flags(o, op);
     return op;
@@ -93,7 +110,7 @@ struct RunRequest {
   std::string defaults;  // what was taken from the --kernel's claims, in words (ClaimDefaults)
   Operation operation;
   std::optional<DType> dtype;
-  Distribution dist = Distribution::small;
+  DataDistribution dist;
   MeasureOptions measure;
   std::optional<std::uint64_t> n;
   std::optional<OutputTarget> output, values_output;  // --output, --values-output
@@ -130,11 +147,7 @@ RunRequest parse_request(const RunOptions& o) {
   RunRequest r;
   r.operation = parse_operation(o);
   if (o.dtype) r.dtype = parse_dtype_arg(*o.dtype);
-  r.dist = parse_distribution_arg(o.dist);
-  if (sort_only(r.dist) && r.operation.primitive != Primitive::sort)
-    throw Error(ErrorCategory::usage,
-                fmt::format("--dist {} generates keys for a sort, not for a {}", o.dist,
-                            to_string(r.operation.primitive)));
+  r.dist = parse_dist_arg(o.dist, r.operation.primitive);
   if (parse_modes(o.stats.mode).size() != 1)
     throw Error(ErrorCategory::usage,
                 fmt::format("run measures one --mode, cold or batch, not '{}'", o.stats.mode));
@@ -150,7 +163,9 @@ RunRequest parse_request(const RunOptions& o) {
 HostArray prepare_input(Backend& backend, const VariantInfo& variant, const RunOptions& o,
                         const RunRequest& r) {
   HostArray data;
-  DType dtype = r.dtype.value_or(DType::i32);
+  const Primitive primitive = r.operation.primitive;
+  // A histogram's samples are bytes unless told otherwise: 8-bit pixels, 256 bins over 0:256.
+  DType dtype = r.dtype.value_or(primitive == Primitive::histogram ? DType::u8 : DType::i32);
   if (o.input) {
     data = read_input(*o.input, r.dtype);
     dtype = data.dtype();
@@ -159,7 +174,6 @@ HostArray prepare_input(Backend& backend, const VariantInfo& variant, const RunO
     throw Error(ErrorCategory::usage,
                 fmt::format("--output '{}': bf16 has no NumPy type; use a .bin file name",
                             printable(*o.output)));
-  const Primitive primitive = r.operation.primitive;
   check_claims(backend, variant, dtype, r.operation);
   if (std::string why = backend.unsupported_reason(primitive, variant.id); !why.empty())
     throw Error(ErrorCategory::unsupported,
@@ -171,13 +185,15 @@ HostArray prepare_input(Backend& backend, const VariantInfo& variant, const RunO
                 fmt::format("{} variant '{}' accepts at most {} elements, not {}", backend.name(),
                             variant.id, format_count(variant.max_elements), format_count(n)));
   if (primitive == Primitive::sort) check_sort_bits(r.operation.bits, dtype);
+  if (primitive == Primitive::histogram) check_histogram_levels(r.operation.levels, dtype);
   // Host: the input unless read already, plus a scan's or sort's first and last outputs read
-  // back (a sort's check holds its order too).
-  const int host_copies = (o.input ? 0 : 1) + (primitive == Primitive::reduce ? 0 : 2) +
-                          (primitive == Primitive::sort ? 2 : 0);
+  // back (a sort's check holds its order too); a histogram's counts are small beside it.
+  const int outputs = primitive == Primitive::reduce || primitive == Primitive::histogram ? 0 : 2;
+  const int host_copies = (o.input ? 0 : 1) + outputs + (primitive == Primitive::sort ? 2 : 0);
   check_capacity(backend, dtype, n, host_copies,
                  device_arrays(primitive, dtype, r.operation.values));
-  if (!o.input) data = generate(dtype, static_cast<std::size_t>(n), o.seed, r.dist);
+  if (!o.input)
+    data = generate_input(dtype, static_cast<std::size_t>(n), o.seed, r.dist, r.operation);
   return data;
 }
 
@@ -229,6 +245,7 @@ std::string run_json(const Backend& backend, const VariantInfo& variant, const R
   const Operation& op = r.operation;
   const Measurement& m = res.m;
   const bool sort = op.primitive == Primitive::sort;
+  const bool histogram = op.primitive == Primitive::histogram;
   json j = {{"backend", backend.name()},
             {"variant", variant.id},
             {"primitive", to_string(op.primitive)},
@@ -237,15 +254,18 @@ std::string run_json(const Backend& backend, const VariantInfo& variant, const R
             {"values", sort ? json(to_string(op.values)) : json()},
             {"bits", sort ? json(to_string(op.bits, data.dtype())) : json()},
             {"gkeys_per_s", sort ? json(res.gkeys_per_s) : json()},
+            {"bins", histogram ? json(op.levels.bins) : json()},
+            {"range", histogram ? json(range_text(op.levels)) : json()},
+            {"counters", histogram ? json(to_string(op.levels.counts)) : json()},
             {"device", res.device.name},
             {"device_index", res.device.index},
             {"device_uuid", res.device.uuid},
-            {"op", sort ? json() : json(to_string(op.op))},
+            {"op", sort || histogram ? json() : json(to_string(op.op))},
             {"dtype", to_string(data.dtype())},
             {"n", data.size()},
             {"input", o.input ? json(*o.input) : json(nullptr)},
             {"seed", o.input ? json(nullptr) : json(o.seed)},
-            {"dist", o.input ? json(nullptr) : json(to_string(r.dist))},
+            {"dist", o.input ? json(nullptr) : json(dist_name(r.dist, op.primitive))},
             {"result", value_json(res.got)},
             {"reference", value_json(res.want)},
             {"output", o.output ? json(*o.output) : json(nullptr)},
@@ -281,15 +301,16 @@ std::string run_text(const Backend& backend, const VariantInfo& variant, const R
   const Style st = style_for(stdout, false);
   const Measurement& m = res.m;
   const std::uint64_t n = data.size();
-  const std::string input = o.input
-                                ? fmt::format("{} ({} elements of {})", printable(*o.input),
-                                              format_n(n), to_string(data.dtype()))
-                                : fmt::format("n = {} {}, seed {}, {} distribution", format_n(n),
-                                              to_string(data.dtype()), o.seed, to_string(r.dist));
+  const std::string input = o.input ? fmt::format("{} ({} elements of {})", printable(*o.input),
+                                                  format_n(n), to_string(data.dtype()))
+                                    : fmt::format("n = {} {}, seed {}, {} distribution",
+                                                  format_n(n), to_string(data.dtype()), o.seed,
+                                                  dist_name(r.dist, r.operation.primitive));
   const std::string verdict_text =
       res.ok ? st.good("ok") : st.bad("FAILED: " + one_line(res.problem));
   const bool scan = r.operation.primitive == Primitive::scan;
   const bool sort = r.operation.primitive == Primitive::sort;
+  const bool histogram = r.operation.primitive == Primitive::histogram;
   std::string out;
   out += fmt::format("backend    {} (device {}: {})\n", backend.name(), res.device.index,
                      res.device.name);
@@ -299,14 +320,17 @@ std::string run_text(const Backend& backend, const VariantInfo& variant, const R
   out += fmt::format("input      {}\n", input);
   out += fmt::format("operation  {}\n", r.operation.describe());
   out += fmt::format("{}{}\n",
-                     scan   ? "last       "
-                     : sort ? "first      "
-                            : "result     ",
+                     scan        ? "last       "
+                     : sort      ? "first      "
+                     : histogram ? "counted    "
+                                 : "result     ",
                      value_text(res.got));
   out += fmt::format("reference  {}  {}\n", value_text(res.want), verdict_text);
   if (sort)
     out += fmt::format("checked    every element, bitwise, against a stable sort{}\n",
                        r.operation.pairs() ? " (values: each key's input position)" : "");
+  if (histogram)
+    out += fmt::format("checked    every bin's count, exactly, against the bin rule's\n");
   if (scan)
     out += fmt::format(
         "checked    every element{}\n",
@@ -328,7 +352,10 @@ std::string run_text(const Backend& backend, const VariantInfo& variant, const R
     out += fmt::format("keys/s     {:.3f} G  ({:.2f} GB/s of the radix bound: {} digit passes)\n",
                        res.gkeys_per_s, res.gbps, radix_passes(r.operation.bits, data.dtype()));
   else
-    out += fmt::format("bandwidth  {:.2f} GB/s{}\n", res.gbps, scan ? " (read + write)" : "");
+    out += fmt::format("bandwidth  {:.2f} GB/s{}\n", res.gbps,
+                       scan        ? " (read + write)"
+                       : histogram ? " (samples read)"
+                                   : "");
   if (!res.diagnostics.empty()) out += fmt::format("noted      {}\n", res.diagnostics);
   return out;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "histogram_flags.hpp"
 #include "xreduce/registry.hpp"
 #include "xreduce/user_kernel.hpp"
 
@@ -39,12 +40,13 @@ struct RunOptions {
   std::optional<std::string> values;     // sort: none (default) | u32 (the keys' input positions)
   std::optional<std::string> bits;       // sort: B:E of the ordered bits (default every bit)
   std::optional<std::string> values_output;  // sort of pairs: write the values to this .npy
+  HistogramFlags histogram;                  // histogram: --bins, --range, --counters
   std::optional<std::string> op;             // default sum, or the --kernel's first claim
   std::optional<std::string> dtype;  // default i32, the .npy's dtype, or the --kernel's first
   std::optional<std::string> n;
   std::optional<std::string> input;
   std::uint64_t seed = kDefaultSeed;
-  std::string dist = "small";
+  std::string dist;  // empty: the primitive's default (small; a histogram's uniform)
   std::string device;
   StatFlags stats;
   std::string format = "text";  // text | json
@@ -59,15 +61,16 @@ struct CompareOptions {
   std::optional<std::string> orders;  // sort: asc | desc, comma-separated (default asc)
   std::optional<std::string> values;  // sort: none | u32, comma-separated (default none)
   std::optional<std::string> bits;    // sort: B:E (default every bit)
-  // sort: host | device, comma-separated (default host): the count given on the host, or read
-  // by the GPU from a device word (the libraries' indirect calls)
+  // sort, histogram: host | device, comma-separated (default host): the count given on the
+  // host, or read by the GPU from a device word (the libraries' indirect calls)
   std::optional<std::string> counts;
+  HistogramFlags histogram;           // --bins (a list: one histogram each), --range, --counters
   std::optional<std::string> ops;     // comma-separated (default sum, or the --kernels' claim)
   std::optional<std::string> dtypes;  // comma-separated (default i32, or the --kernels' claim)
   std::optional<std::string> n;
   std::optional<std::string> sweep;
   std::uint64_t seed = kDefaultSeed;
-  std::string dist = "small";
+  std::string dist;    // empty: each primitive's default (small; a histogram's uniform)
   std::string device;  // SEL for every GPU backend, or backend=SEL[,backend=SEL]
   StatFlags stats;
   bool include_transfer = false;
@@ -129,6 +132,7 @@ struct InspectOptions {
   std::string primitives;
   std::optional<std::string> scans, ops, dtypes, n;
   std::optional<std::string> orders, values, bits, counts;  // sort: as compare's
+  HistogramFlags histogram;                                 // histogram: as compare's
   std::string device;
   std::string format = "text";  // text | md | csv | json
   std::string out;

@@ -30,13 +30,16 @@ DType parse_dtype_arg(std::string_view text) {
   if (auto t = parse_dtype(text)) return *t;
   throw Error(
       ErrorCategory::usage,
-      fmt::format("unknown dtype '{}' (expected i32, u32, f32, i64, u64, f64, f16 or bf16)", text));
+      fmt::format("unknown dtype '{}' (expected i32, u32, f32, i64, u64, f64, f16, bf16, or for a "
+                  "histogram u8 or u16)",
+                  text));
 }
 
 Primitive parse_primitive_arg(std::string_view text) {
   if (auto p = parse_primitive(text)) return *p;
-  throw Error(ErrorCategory::usage,
-              fmt::format("unknown primitive '{}' (expected reduce, scan or sort)", text));
+  throw Error(
+      ErrorCategory::usage,
+      fmt::format("unknown primitive '{}' (expected reduce, scan, sort or histogram)", text));
 }
 
 std::vector<Primitive> parse_primitive_list(std::string_view text) {
@@ -52,9 +55,13 @@ std::vector<Primitive> parse_primitive_list(std::string_view text) {
 }
 
 void check_op_applies(bool op_given, const std::vector<Primitive>& primitives) {
-  if (op_given && std::all_of(primitives.begin(), primitives.end(),
-                              [](Primitive p) { return p == Primitive::sort; }))
-    throw Error(ErrorCategory::usage, "--op applies to reduce and scan, not sort");
+  const auto without_op = [](Primitive p) {
+    return p == Primitive::sort || p == Primitive::histogram;
+  };
+  if (op_given && !primitives.empty() &&
+      std::all_of(primitives.begin(), primitives.end(), without_op))
+    throw Error(ErrorCategory::usage,
+                fmt::format("--op applies to reduce and scan, not {}", to_string(primitives[0])));
 }
 
 ScanKind parse_scan_kind_arg(std::string_view text) {
@@ -206,7 +213,9 @@ std::string join_names(const std::vector<E>& xs) {
 std::string unclaimed(const VariantInfo& v, DType dtype, const Operation& operation) {
   if (!v.claims(dtype))
     return fmt::format("dtype {} (it supports: {})", to_string(dtype), join_names(v.dtypes));
-  if (operation.primitive != Primitive::sort && !v.claims(operation.op))
+  const bool has_op =
+      operation.primitive == Primitive::reduce || operation.primitive == Primitive::scan;
+  if (has_op && !v.claims(operation.op))
     return fmt::format("op {} (it supports: {})", to_string(operation.op), join_names(v.ops));
   if (operation.primitive == Primitive::scan && !v.claims(operation.scan))
     return fmt::format("{} scans (it supports: {})", to_string(operation.scan),
@@ -222,7 +231,8 @@ void check_claims(const Backend& backend, const VariantInfo& v, DType dtype,
 }
 
 int device_arrays(Primitive primitive, DType t, SortValues values) {
-  if (primitive != Primitive::sort) return primitive == Primitive::reduce ? 1 : 2;
+  if (primitive != Primitive::sort)
+    return primitive == Primitive::reduce || primitive == Primitive::histogram ? 1 : 2;
   // Keys and sorted keys, and two arrays of values (u32 ones counted for keys alone too), each as
   // many arrays of keys as its bytes take.
   const std::size_t value = std::max<std::size_t>(value_bytes(values), 4);

@@ -13,6 +13,18 @@
 namespace xr::app {
 namespace {
 
+// --dist as each primitive of the plan takes it: "small", or "small, uniform" where a histogram's
+// samples have their own default beside the elements'.
+std::string data_distribution_names(const ComparePlan& plan) {
+  std::string names;
+  for (Primitive p : plan.primitives) {
+    const std::string_view name = dist_name(parse_dist_arg(plan.dist, p), p);
+    if (names.find(name) == std::string::npos)
+      names += (names.empty() ? "" : ", ") + std::string(name);
+  }
+  return names;
+}
+
 std::string stats_words(const MeasureOptions& m, const StatFlags& f) {
   if (f.reps > 0) return fmt::format("{} reps after {} warm-up", f.reps, f.warmup);
   return fmt::format(
@@ -91,7 +103,7 @@ CompareReport start_report(const ComparePlan& plan, const CompareOptions& o, Pro
   report.cold = plan.measure.flush_cache;
   report.include_transfer = o.include_transfer;
   report.seed = o.seed;
-  report.dist = std::string(to_string(plan.dist));
+  report.dist = data_distribution_names(plan);
   report.skipped = plan.skipped;
   report.modes = plan.modes;
   for (const auto& p : plan.backends) {
@@ -106,7 +118,7 @@ CompareReport start_report(const ComparePlan& plan, const CompareOptions& o, Pro
     } else {
       d.clock = p.backend->clock_unmeasured_reason();
     }
-    if (measures(plan, Primitive::reduce)) {
+    if (measures(plan, Primitive::reduce) || measures(plan, Primitive::histogram)) {
       progress.note(fmt::format("{}: measuring the read bandwidth", d.backend));
       d.read_peak_gbps = p.backend->measure_read_bandwidth_gbps();
     }

@@ -1,5 +1,6 @@
 #include "compare_measure.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -124,42 +125,86 @@ void add_compiled(std::vector<ResultRow>& rows, std::size_t first, Runner* runne
 
 }  // namespace
 
-bool measure_points(const ComparePlan& plan, const CompareOptions& o, CompareReport& report,
-                    Progress& progress) {
+namespace {
+
+// The plan's operations that share one input: every operation but a histogram's shares the
+// elements' data; a histogram's samples are drawn over its levels, one input per levels.
+std::vector<std::vector<std::size_t>> data_groups(const ComparePlan& plan) {
+  std::vector<std::vector<std::size_t>> groups;
+  std::vector<std::optional<HistogramLevels>> keys;
+  for (std::size_t k = 0; k < plan.operations.size(); ++k) {
+    const Operation& op = plan.operations[k];
+    const std::optional<HistogramLevels> key =
+        op.primitive == Primitive::histogram ? std::optional(op.levels) : std::nullopt;
+    const auto at = std::find(keys.begin(), keys.end(), key);
+    if (at != keys.end()) {
+      groups[static_cast<std::size_t>(at - keys.begin())].push_back(k);
+    } else {
+      keys.push_back(key);
+      groups.push_back({k});
+    }
+  }
+  return groups;
+}
+
+// The rows of every backend's variants over one input, for the operations of `group`.
+bool measure_group(const ComparePlan& plan, const CompareOptions& o, const HostArray& data,
+                   const std::vector<std::size_t>& group, CompareReport& report,
+                   Progress& progress) {
   bool failed = false;
-  for (DType dtype : plan.dtypes) {
-    for (std::uint64_t n : plan.ns) {
-      progress.note(fmt::format("generating {} {}", format_count(n), to_string(dtype)));
-      const HostArray data = generate(dtype, static_cast<std::size_t>(n), o.seed, plan.dist);
-      // One expectation per operation, made when a variant first needs it and shared by all.
-      std::vector<std::optional<Expectation>> expected(plan.operations.size());
-      for (const auto& p : plan.backends) {
-        Backend& b = *p.backend;
-        const bool end_to_end = o.include_transfer && b.name() != "cpu";
-        PointInput input{data, nullptr};
-        for (const auto& v : p.variants) {
-          std::unique_ptr<Runner> runner;  // one per variant, reused by its operations
-          for (std::size_t k = 0; k < plan.operations.size(); ++k) {
-            const Operation& operation = plan.operations[k];
-            if (operation.primitive != v.primitive) continue;
-            const std::size_t first = report.rows.size();
-            for (TimingMode mode : plan.modes) {
-              MeasureOptions measure = plan.measure;
-              measure.mode = mode;
-              progress.note(fmt::format("{} {} {} {} n={} {}", b.name(), v.id, operation.describe(),
-                                        to_string(dtype), format_count(n), to_string(mode)));
-              ResultRow row =
-                  measure_row(b, v, runner, input, operation, expected[k], measure, end_to_end);
-              failed |= row.status == RowStatus::failed;
-              report.rows.push_back(std::move(row));
-              progress.advance(point_weight(n));
-            }
-            add_compiled(report.rows, first, runner.get(), input, operation, p.limits);
-          }
+  // One expectation per operation, made when a variant first needs it and shared by all.
+  std::vector<std::optional<Expectation>> expected(plan.operations.size());
+  for (const auto& p : plan.backends) {
+    Backend& b = *p.backend;
+    const bool end_to_end = o.include_transfer && b.name() != "cpu";
+    PointInput input{data, nullptr};
+    for (const auto& v : p.variants) {
+      std::unique_ptr<Runner> runner;  // one per variant, reused by its operations
+      for (std::size_t k : group) {
+        const Operation& operation = plan.operations[k];
+        if (operation.primitive != v.primitive) continue;
+        const std::size_t first = report.rows.size();
+        for (TimingMode mode : plan.modes) {
+          MeasureOptions measure = plan.measure;
+          measure.mode = mode;
+          progress.note(fmt::format("{} {} {} {} n={} {}", b.name(), v.id, operation.describe(),
+                                    to_string(data.dtype()), format_count(data.size()),
+                                    to_string(mode)));
+          ResultRow row =
+              measure_row(b, v, runner, input, operation, expected[k], measure, end_to_end);
+          failed |= row.status == RowStatus::failed;
+          report.rows.push_back(std::move(row));
+          progress.advance(point_weight(data.size()));
         }
+        add_compiled(report.rows, first, runner.get(), input, operation, p.limits);
       }
     }
   }
+  return failed;
+}
+
+}  // namespace
+
+bool measure_points(const ComparePlan& plan, const CompareOptions& o, CompareReport& report,
+                    Progress& progress) {
+  bool failed = false;
+  const auto groups = data_groups(plan);
+  for (DType dtype : plan.dtypes)
+    for (std::uint64_t n : plan.ns)
+      for (const auto& group : groups) {
+        const Operation& first = plan.operations[group.front()];
+        // A dtype no histogram takes has no samples to draw: its rows say the variants do not
+        // claim it, before they would read the (unwritten) array.
+        const bool samples =
+            first.primitive != Primitive::histogram ||
+            std::ranges::find(kHistogramSampleDTypes, dtype) != std::end(kHistogramSampleDTypes);
+        progress.note(fmt::format("generating {} {}", format_count(n), to_string(dtype)));
+        const HostArray data =
+            samples ? generate_input(dtype, static_cast<std::size_t>(n), o.seed,
+                                     parse_dist_arg(plan.dist, first.primitive), first)
+                    : HostArray(dtype, static_cast<std::size_t>(n));
+        failed |= measure_group(plan, o, data, group, report, progress);
+      }
   return failed;
 }
 

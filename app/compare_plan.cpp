@@ -29,17 +29,21 @@ constexpr std::uint64_t kDefaultTransferBytes[] = {kMiB, 16 * kMiB, 64 * kMiB, 2
 // --count's word: whether the count is on the device.
 bool parse_count_arg(std::string_view s) {
   if (s == "host" || s == "device") return s == "device";
-  throw Error(ErrorCategory::usage,
-              "--count: '" + printable(s) + "' is not host or device (where a sort's count is)");
+  throw Error(ErrorCategory::usage, "--count: '" + printable(s) +
+                                        "' is not host or device (where a sort's or a histogram's "
+                                        "count is)");
+}
+
+bool asks_for(const std::vector<Primitive>& primitives, Primitive p) {
+  return std::find(primitives.begin(), primitives.end(), p) != primitives.end();
 }
 
 // The sorts --order, --values, --bits and --count ask for: every order with every values choice
 // and every count's place.
 std::vector<Operation> parse_sorts(const CompareOptions& o, bool sort) {
   if (!sort) {
-    if (o.orders || o.values || o.bits || o.counts)
-      throw Error(ErrorCategory::usage,
-                  "--order, --values, --bits and --count apply to --primitive sort");
+    if (o.orders || o.values || o.bits)
+      throw Error(ErrorCategory::usage, "--order, --values and --bits apply to --primitive sort");
     return {};
   }
   Operation base{.primitive = Primitive::sort};
@@ -58,9 +62,37 @@ std::vector<Operation> parse_sorts(const CompareOptions& o, bool sort) {
   return out;
 }
 
+// The histograms --bins (a list), --range, --counters and --count ask for: every bins with every
+// count's place.
+std::vector<Operation> parse_histograms(const CompareOptions& o, bool histogram) {
+  if (!histogram) {
+    refuse_histogram_flags(o.histogram);
+    return {};
+  }
+  HistogramFlags flags = o.histogram;
+  const std::vector<std::string> bins = split_list(flags.bins.value_or("256"));
+  if (bins.empty()) throw Error(ErrorCategory::usage, "--bins is empty");
+  std::vector<Operation> out;
+  for (const std::string& b : bins)
+    for (const auto& count : split_list(o.counts.value_or("host"))) {
+      flags.bins = b;
+      Operation op{.primitive = Primitive::histogram};
+      op.levels = parse_histogram_flags(flags);
+      op.count_on_device = parse_count_arg(count);
+      out.push_back(op);
+    }
+  if (out.empty()) throw Error(ErrorCategory::usage, "--count is empty");
+  return out;
+}
+
+}  // namespace
+
 std::vector<Operation> parse_operations(const CompareOptions& o,
                                         const std::vector<Primitive>& primitives) {
   check_op_applies(o.ops.has_value(), primitives);
+  if (o.counts && !asks_for(primitives, Primitive::sort) &&
+      !asks_for(primitives, Primitive::histogram))
+    throw Error(ErrorCategory::usage, "--count applies to --primitive sort and histogram");
   std::vector<Op> ops;
   for (const auto& s : split_list(o.ops.value_or("sum"))) ops.push_back(parse_op_arg(s));
   if (ops.empty()) throw Error(ErrorCategory::usage, "--op is empty");
@@ -77,13 +109,27 @@ std::vector<Operation> parse_operations(const CompareOptions& o,
       std::find(primitives.begin(), primitives.end(), Primitive::sort) != primitives.end();
   std::vector<Operation> out;
   for (Primitive p : primitives) {
-    if (p == Primitive::sort) continue;
+    if (p == Primitive::sort || p == Primitive::histogram) continue;
     for (ScanKind k : p == Primitive::scan ? kinds : std::vector<ScanKind>{ScanKind::inclusive})
       for (Op op : ops) out.push_back(Operation{p, op, k});
   }
   for (const Operation& op : parse_sorts(o, sort)) out.push_back(op);
+  for (const Operation& op : parse_histograms(o, asks_for(primitives, Primitive::histogram)))
+    out.push_back(op);
   return out;
 }
+
+std::vector<DType> parse_dtypes(const std::optional<std::string>& dtypes,
+                                const std::vector<Primitive>& primitives) {
+  const bool histogram_only = primitives.size() == 1 && primitives.front() == Primitive::histogram;
+  std::vector<DType> out;
+  for (const auto& s : split_list(dtypes.value_or(histogram_only ? "u8" : "i32")))
+    out.push_back(parse_dtype_arg(s));
+  if (out.empty()) throw Error(ErrorCategory::usage, "--dtype is empty");
+  return out;
+}
+
+namespace {
 
 // The report's outputs, none of them a file the run reads (--merge, --baseline, --kernel).
 OutputTargets check_output_flags(const CompareOptions& o) {
@@ -242,20 +288,15 @@ ComparePlan plan_compare(const Registry& registry, const CompareOptions& o) {
   plan.outputs = check_output_flags(o);
   plan.primitives = parse_primitive_list(o.primitives);
   plan.operations = parse_operations(o, plan.primitives);
-  for (const auto& s : split_list(o.dtypes.value_or("i32")))
-    plan.dtypes.push_back(parse_dtype_arg(s));
-  if (plan.dtypes.empty()) throw Error(ErrorCategory::usage, "--dtype is empty");
+  plan.dtypes = parse_dtypes(o.dtypes, plan.primitives);
   plan.ns = o.sweep ? parse_sweep(*o.sweep)
             : o.n   ? parse_count_list(*o.n)
                     : std::vector<std::uint64_t>{kDefaultN};
   std::sort(plan.ns.begin(), plan.ns.end());
   plan.ns.erase(std::unique(plan.ns.begin(), plan.ns.end()), plan.ns.end());
-  plan.dist = parse_distribution_arg(o.dist);
-  if (sort_only(plan.dist) && std::any_of(plan.primitives.begin(), plan.primitives.end(),
-                                          [](Primitive p) { return p != Primitive::sort; }))
-    throw Error(
-        ErrorCategory::usage,
-        fmt::format("--dist {} generates keys for a sort: compare --primitive sort alone", o.dist));
+  // Every primitive asked for takes --dist (each its own default where it is not given).
+  for (Primitive p : plan.primitives) (void)parse_dist_arg(o.dist, p);
+  plan.dist = o.dist;
   plan.measure = measure_options(o.stats);
   plan.modes = parse_modes(o.stats.mode);
   // Read and parsed now: a bad file fails before a long measurement.
@@ -276,8 +317,10 @@ ComparePlan plan_compare(const Registry& registry, const CompareOptions& o) {
 
   // Capacity, before anything is allocated: the input, a scan's or sort's outputs (and end to end
   // a second input), and on the host the data plus two read-back outputs (a sort's check holds
-  // its order too). Primitives are sorted: the last needs the most.
-  const Primitive most = plan.primitives.back();
+  // its order too). A sort needs the most, then a scan; a histogram as little as a reduce.
+  const Primitive most = asks_for(plan.primitives, Primitive::sort)   ? Primitive::sort
+                         : asks_for(plan.primitives, Primitive::scan) ? Primitive::scan
+                                                                      : Primitive::reduce;
   const int host_copies = most == Primitive::reduce ? 1 : most == Primitive::scan ? 3 : 5;
   SortValues widest = SortValues::u32;
   for (const Operation& op : plan.operations)
@@ -288,8 +331,14 @@ ComparePlan plan_compare(const Registry& registry, const CompareOptions& o) {
       for (std::uint64_t n : plan.ns) check_capacity(*p.backend, t, n, host_copies, device_copies);
     }
   for (const Operation& op : plan.operations)
-    if (op.primitive == Primitive::sort)
-      for (DType t : plan.dtypes) check_sort_bits(op.bits, t);
+    for (DType t : plan.dtypes) {
+      if (op.primitive == Primitive::sort) check_sort_bits(op.bits, t);
+      // A dtype no histogram takes is an unsupported row; levels a sample type cannot hold are
+      // a mistake in the flags.
+      if (op.primitive == Primitive::histogram &&
+          std::ranges::find(kHistogramSampleDTypes, t) != std::end(kHistogramSampleDTypes))
+        check_histogram_levels(op.levels, t);
+    }
   return plan;
 }
 

@@ -27,11 +27,11 @@ struct PlannedBackend {
 };
 
 struct ComparePlan {
-  std::vector<Operation> operations;  // by primitive, then scan kind, then op
+  std::vector<Operation> operations;  // by primitive, then scan kind, then op (a histogram's bins)
   std::vector<Primitive> primitives;
   std::vector<DType> dtypes;
   std::vector<std::uint64_t> ns;
-  Distribution dist = Distribution::small;
+  std::string dist;  // --dist as given: each primitive's default where empty (parse_dist_arg)
   MeasureOptions measure;
   std::vector<TimingMode> modes;        // each point is measured in each, cold first
   std::vector<SavedReport> merges;      // --merge: parsed now, folded in after measuring
@@ -41,6 +41,16 @@ struct ComparePlan {
   std::vector<std::uint64_t> transfer_bytes;  // --transfers: ascending; empty without it
   OutputTargets outputs;                      // --out, --save-json and --plot, resolved
 };
+
+// The operations of a compare: --primitive's, each with the flags that apply to it (--op and
+// --scan; a sort's --order, --values, --bits and --count; a histogram's --bins, --range,
+// --counters and --count). Error(usage) for a flag given to no primitive that takes it. Shared
+// with inspect, whose flags are the same.
+std::vector<Operation> parse_operations(const CompareOptions& o,
+                                        const std::vector<Primitive>& primitives);
+// The dtypes of --dtype, or the default: u8 where a histogram is the only primitive, else i32.
+std::vector<DType> parse_dtypes(const std::optional<std::string>& dtypes,
+                                const std::vector<Primitive>& primitives);
 
 // The plan of `options`, with each backend's device selected. Error(usage) for a bad flag or
 // --merge or --baseline file, Error(unavailable) when no backend can run, Error(unsupported) for

@@ -54,6 +54,7 @@ class CpuBackend final : public Backend {
     std::vector<VariantInfo> all = cpu_variants();
     for (auto& v : cpu_scan_variants()) all.push_back(std::move(v));
     for (auto& v : cpu_sort_variants()) all.push_back(std::move(v));
+    for (auto& v : cpu_histogram_variants()) all.push_back(std::move(v));
     return all;
   }
 
@@ -72,6 +73,9 @@ class CpuBackend final : public Backend {
     return make_cpu_scanner(id);
   }
   std::unique_ptr<Sorter> make_sorter(std::string_view id) override { return make_cpu_sorter(id); }
+  std::unique_ptr<Histogrammer> make_histogrammer(std::string_view id) override {
+    return make_cpu_histogrammer(id);
+  }
 
   std::unique_ptr<DeviceArray> upload(HostView data) override {
     if (data.size > max_elements(data.dtype))

@@ -37,5 +37,8 @@ std::unique_ptr<Scanner> make_cpu_scanner(std::string_view id);
 std::vector<VariantInfo> cpu_sort_variants();
 // Error(usage) for an id that is not a CPU sort variant.
 std::unique_ptr<Sorter> make_cpu_sorter(std::string_view id);
+std::vector<VariantInfo> cpu_histogram_variants();
+// Error(usage) for an id that is not a CPU histogram variant.
+std::unique_ptr<Histogrammer> make_cpu_histogrammer(std::string_view id);
 
 }  // namespace xr::cpu

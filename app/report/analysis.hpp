@@ -128,8 +128,11 @@ struct PeakSource {
 };
 struct DevicePeaks {
   PeakSource read, copy;
-  // Read for reduce; copy for scan and sort (DeviceRecord::peak_for).
-  const PeakSource& of(Primitive p) const { return p == Primitive::reduce ? read : copy; }
+  // Read for reduce and histogram (each reads its input once); copy for scan and sort
+  // (DeviceRecord::peak_for).
+  const PeakSource& of(Primitive p) const {
+    return p == Primitive::reduce || p == Primitive::histogram ? read : copy;
+  }
 };
 
 // Whether xreduce's GPU APIs measured one GPU, proven by UUID.

@@ -288,6 +288,7 @@ std::string inspect_json(const InspectReport& r) {
                     {"primitive", to_string(row.operation.primitive)},
                     {"scan", scan_json(row.operation)},
                     {"sort", sort_json(row.operation)},
+                    {"histogram", histogram_json(row.operation)},
                     {"op", op_json(row.operation)},
                     {"dtype", to_string(row.dtype)},
                     {"n", row.n},

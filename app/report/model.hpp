@@ -40,10 +40,11 @@ struct DeviceRecord {
   // `clock` says how it is measured (ClockProbe::method) or why it is not.
   std::optional<double> reference_clock_mhz;
   std::string clock;
-  // The peak a primitive's "% peak" is against: read for reduce, copy for scan and sort (whose
-  // bytes are the radix-sort bound's, read plus written: its "% peak" is the share of the bound).
+  // The peak a primitive's "% peak" is against: read for reduce and histogram (whose bytes are
+  // the samples read), copy for scan and sort (whose bytes are the radix-sort bound's, read plus
+  // written: its "% peak" is the share of the bound).
   std::optional<double> peak_for(Primitive p) const {
-    return p == Primitive::reduce ? read_peak_gbps : copy_peak_gbps;
+    return p == Primitive::reduce || p == Primitive::histogram ? read_peak_gbps : copy_peak_gbps;
   }
 };
 

@@ -14,7 +14,8 @@ constexpr std::string_view kCsvHeader =
     "backend,device,device_uuid,variant,primitive,scan,op,dtype,n,status,median_ms,min_ms,max_ms,"
     "host_median_ms,reps,rel_spread,gbps,pct_peak,step_speedup,cumulative_speedup,vs_cub,ok,"
     "timing,reason,mode,batch_calls,above_peak,clock_min_mhz,clock_median_mhz,clock_retaken,"
-    "throttled,sort_order,sort_values,sort_bits,gkeys_per_s,sort_count\n";
+    "throttled,sort_order,sort_values,sort_bits,gkeys_per_s,sort_count,histogram_bins,"
+    "histogram_range,histogram_counters,histogram_count\n";
 
 std::string field(const std::string& s) {
   return csv_field(s);
@@ -24,9 +25,20 @@ std::string number(const std::optional<double>& v) {
   return v ? fmt_csv_number(*v) : std::string();
 }
 
-// A row's operator: a reduce's or scan's; a sort has none.
+// A row's operator: a reduce's or scan's; a sort and a histogram have none.
 std::string_view op_field(const Operation& op) {
-  return op.primitive == Primitive::sort ? "" : to_string(op.op);
+  const bool has_op = op.primitive == Primitive::reduce || op.primitive == Primitive::scan;
+  return has_op ? to_string(op.op) : "";
+}
+
+// A histogram's columns of a row (its levels and count's place); empty for the others.
+struct HistogramColumns {
+  std::string bins, range, counters, count;
+};
+HistogramColumns histogram_columns(const Operation& op) {
+  if (op.primitive != Primitive::histogram) return {};
+  return {std::to_string(op.levels.bins), range_text(op.levels),
+          std::string(to_string(op.levels.counts)), op.count_on_device ? "device" : "host"};
 }
 
 // The sort's columns of a row: every field of its operation that the key's own columns do not
@@ -45,9 +57,10 @@ std::string csv_line(const ResultRow& row, const RowMetrics& rm, const DeviceRec
   auto mnum = [&](double v) { return m ? fmt_csv_number(v) : std::string(); };
   const bool scan = row.operation.primitive == Primitive::scan;
   const SortColumns sorted = sort_columns(row.operation);
+  const HistogramColumns histogram = histogram_columns(row.operation);
   return fmt::format(
       "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
-      "{},{},{},{},{},{}\n",
+      "{},{},{},{},{},{},{},{},{},{}\n",
       field(row.backend), field(d ? d->info.name : ""), d ? d->info.uuid : "", field(row.variant),
       to_string(row.operation.primitive), scan ? to_string(row.operation.scan) : "",
       op_field(row.operation), to_string(row.dtype), row.n, to_string(row.status),
@@ -60,7 +73,8 @@ std::string csv_line(const ResultRow& row, const RowMetrics& rm, const DeviceRec
       m && rm.pct_peak ? (rm.above_peak ? "true" : "false") : "", number(row.clock_min_mhz),
       number(row.clock_median_mhz), row.clock_median_mhz ? std::to_string(row.clock_retaken) : "",
       row.clock_median_mhz ? (row.throttled ? "true" : "false") : "", sorted.order, sorted.values,
-      sorted.bits, number(rm.gkeys_per_s), sorted.count);
+      sorted.bits, number(rm.gkeys_per_s), sorted.count, histogram.bins, field(histogram.range),
+      histogram.counters, histogram.count);
 }
 
 // ---- a diff against a baseline ------------------------------------------------------------------
@@ -68,7 +82,8 @@ std::string csv_line(const ResultRow& row, const RowMetrics& rm, const DeviceRec
 constexpr std::string_view kDiffCsvHeader =
     "backend,variant,primitive,scan,op,dtype,n,mode,verdict,old_median_ms,new_median_ms,ratio,"
     "band,old_rel_spread,new_rel_spread,over_limit,old_status,new_status,compiled_changes,"
-    "sort_order,sort_values,sort_bits,sort_count\n";
+    "sort_order,sort_values,sort_bits,sort_count,histogram_bins,histogram_range,histogram_counters,"
+    "histogram_count\n";
 
 // The key and verdict of a diff row, then its numbers (empty where the row has none).
 std::string diff_line(const ResultRow& key, std::string_view verdict, const ResultRow* old_row,
@@ -85,15 +100,17 @@ std::string diff_line(const ResultRow& key, std::string_view verdict, const Resu
       changes += (changes.empty() ? "" : "; ") + change_words(d);
   const bool scan = key.operation.primitive == Primitive::scan;
   const SortColumns sorted = sort_columns(key.operation);
+  const HistogramColumns histogram = histogram_columns(key.operation);
   return fmt::format(
-      "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", field(key.backend),
-      field(key.variant), to_string(key.operation.primitive),
+      "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+      field(key.backend), field(key.variant), to_string(key.operation.primitive),
       scan ? to_string(key.operation.scan) : "", op_field(key.operation), to_string(key.dtype),
       key.n, to_string(key.mode), verdict, median(old_row), median(new_row),
       m ? fmt_csv_number(m->ratio) : "", m ? fmt_csv_number(m->band) : "", spread(old_row),
       spread(new_row), m ? (m->over_limit ? "true" : "false") : "",
       old_row ? to_string(old_row->status) : "", new_row ? to_string(new_row->status) : "",
-      field(changes), sorted.order, sorted.values, sorted.bits, sorted.count);
+      field(changes), sorted.order, sorted.values, sorted.bits, sorted.count, histogram.bins,
+      field(histogram.range), histogram.counters, histogram.count);
 }
 
 }  // namespace

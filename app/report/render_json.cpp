@@ -16,9 +16,13 @@ using json = nlohmann::ordered_json;
 
 // An entry of a summary: the keys of its section, then `fields` in their order.
 json section_entry(const Section& sec, const json& fields) {
-  json j = {{"primitive", to_string(sec.primitive())}, {"scan", scan_json(sec.operation)},
-            {"sort", sort_json(sec.operation)},        {"op", op_json(sec.operation)},
-            {"dtype", to_string(sec.dtype)},           {"mode", to_string(sec.mode)}};
+  json j = {{"primitive", to_string(sec.primitive())},
+            {"scan", scan_json(sec.operation)},
+            {"sort", sort_json(sec.operation)},
+            {"histogram", histogram_json(sec.operation)},
+            {"op", op_json(sec.operation)},
+            {"dtype", to_string(sec.dtype)},
+            {"mode", to_string(sec.mode)}};
   for (const auto& [key, value] : fields.items()) j[key] = value;
   return j;
 }
@@ -100,6 +104,7 @@ json key_json(const ResultRow& row) {
           {"primitive", to_string(row.operation.primitive)},
           {"scan", scan_json(row.operation)},
           {"sort", sort_json(row.operation)},
+          {"histogram", histogram_json(row.operation)},
           {"op", op_json(row.operation)},
           {"dtype", to_string(row.dtype)},
           {"n", row.n},
@@ -364,9 +369,18 @@ json sort_json(const Operation& op) {
           {"count", op.count_on_device ? "device" : "host"}};
 }
 
-// A reduce's or scan's operator; null for sort.
+json histogram_json(const Operation& op) {
+  if (op.primitive != Primitive::histogram) return json(nullptr);
+  return {{"bins", op.levels.bins},
+          {"range", range_text(op.levels)},
+          {"counters", to_string(op.levels.counts)},
+          {"count", op.count_on_device ? "device" : "host"}};
+}
+
+// A reduce's or scan's operator; null for sort and histogram.
 json op_json(const Operation& op) {
-  return op.primitive == Primitive::sort ? json(nullptr) : json(to_string(op.op));
+  const bool has_op = op.primitive == Primitive::reduce || op.primitive == Primitive::scan;
+  return has_op ? json(to_string(op.op)) : json(nullptr);
 }
 
 }  // namespace xr::app

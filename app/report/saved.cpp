@@ -172,8 +172,32 @@ void parse_sort(const json& x, const std::string& where, const JsonReader& m, Op
   op.count_on_device = count == "device";
 }
 
+// A histogram row's bins, range, counters and count's place (render_json's "histogram" object),
+// each as the tool's flags take it.
+void parse_histogram(const json& x, const std::string& where, const JsonReader& m, Operation& op) {
+  const json& h = m.at(x, "histogram", where);
+  if (!h.is_object()) m.fail(fmt::format("{}'s \"histogram\" is not an object", where));
+  const std::string in = where + "'s histogram";
+  const json& bins = m.at(h, "bins", in);
+  const auto range = parse_histogram_range(m.str(h, "range", in));
+  const auto counters = parse_histogram_counts(m.str(h, "counters", in));
+  const std::string count = m.str(h, "count", in);
+  if (!bins.is_number_unsigned() || bins.get<std::uint64_t>() < 1 ||
+      bins.get<std::uint64_t>() > kMaxHistogramBins || !range || !counters ||
+      (count != "host" && count != "device"))
+    m.fail(
+        fmt::format("{} is not bins (1 to {}), a range (LO:HI), counters (u32, u64) and a "
+                    "count (host, device)",
+                    in, kMaxHistogramBins));
+  op.levels = {.bins = bins.get<std::uint32_t>(),
+               .lower = range->first,
+               .upper = range->second,
+               .counts = *counters};
+  op.count_on_device = count == "device";
+}
+
 // Error(usage) where a row carries a field its primitive has no use for with a value: a sort's
-// "op" or "scan", another primitive's "sort" (render_json writes each as null).
+// "op" or "scan", another primitive's "sort" or "histogram" (render_json writes each as null).
 void check_unused(const json& x, const std::string& where, const JsonReader& m, Primitive p,
                   std::initializer_list<const char*> keys) {
   for (const char* key : keys)
@@ -187,7 +211,7 @@ void check_unused(const json& x, const std::string& where, const JsonReader& m, 
 void parse_operation(const json& x, const std::string& where, const JsonReader& m, ResultRow& row) {
   Operation& op = row.operation;
   if (op.primitive == Primitive::sort) {
-    check_unused(x, where, m, op.primitive, {"op", "scan"});
+    check_unused(x, where, m, op.primitive, {"op", "scan", "histogram"});
     parse_sort(x, where, m, op);
     const BitRange bits = effective_bits(op.bits, row.dtype);
     if (bits.end > 8 * size_of(row.dtype))
@@ -196,7 +220,12 @@ void parse_operation(const json& x, const std::string& where, const JsonReader& 
     op.bits = canonical_bits(op.bits, row.dtype);
     return;
   }
-  check_unused(x, where, m, op.primitive, {"sort"});
+  if (op.primitive == Primitive::histogram) {
+    check_unused(x, where, m, op.primitive, {"op", "scan", "sort"});
+    parse_histogram(x, where, m, op);
+    return;
+  }
+  check_unused(x, where, m, op.primitive, {"sort", "histogram"});
   op.op = parsed(m, x, "op", where, parse_op_arg);
   if (op.primitive == Primitive::scan) op.scan = parsed(m, x, "scan", where, parse_scan_kind_arg);
 }

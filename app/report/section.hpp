@@ -19,8 +19,10 @@ struct Section {
   // operation (Operation::identity: a scan's kind and op; a sort's order, values, bit range and
   // count's place), then by mode.
   auto key() const {
-    const auto [primitive, scan, op, order, values, begin, end, on_device] = operation.identity();
-    return std::tuple{primitive, scan, dtype, op, order, values, begin, end, on_device, mode};
+    const auto [primitive, scan, op, order, values, begin, end, on_device, bins, lower, upper,
+                counts] = operation.identity();
+    return std::tuple{primitive, scan,      dtype, op,    order, values, begin,
+                      end,       on_device, bins,  lower, upper, counts, mode};
   }
   bool operator<(const Section& o) const { return key() < o.key(); }
   bool operator==(const Section& o) const { return key() == o.key(); }

@@ -75,6 +75,18 @@ Timing Sorter::sort_batch(const SortRequest& request, int calls) {
   return per_call(total, calls);
 }
 
+Timing Histogrammer::histogram_batch(const HistogramRequest& request, int calls) {
+  check_calls(calls);
+  Timing total{0, 0, true};
+  for (int i = 0; i < calls; ++i) {
+    const Timing t = histogram(request);
+    total.device_ms += t.device_ms;
+    total.host_ms += t.host_ms;
+    total.device_timer = t.device_timer;
+  }
+  return per_call(total, calls);
+}
+
 namespace {
 constexpr const char* kHostCode = "runs on the host: no device kernel was compiled";
 }  // namespace
@@ -92,8 +104,17 @@ CompiledCall Sorter::inspect(const SortRequest& /*request*/) {
   return {.passes = {}, .note = kHostCode};
 }
 
+CompiledCall Histogrammer::inspect(const HistogramRequest& /*request*/) {
+  return {.passes = {}, .note = kHostCode};
+}
+
 std::unique_ptr<Sorter> Backend::make_sorter(std::string_view variant_id) {
   require_known_variant(name(), Primitive::sort, variant_id, false);
+  return nullptr;  // unreachable: an unknown id throws
+}
+
+std::unique_ptr<Histogrammer> Backend::make_histogrammer(std::string_view variant_id) {
+  require_known_variant(name(), Primitive::histogram, variant_id, false);
   return nullptr;  // unreachable: an unknown id throws
 }
 

@@ -11,13 +11,16 @@ namespace {
 constexpr Primitive R = Primitive::reduce;
 constexpr Primitive S = Primitive::scan;
 constexpr Primitive T = Primitive::sort;
+constexpr Primitive H = Primitive::histogram;
 
 // Reduce's ladder: CPU reference, the classic in-place global-memory kernels, the Harris
 // shared-memory ladder (the CUDA/Vulkan bridge), warp/subgroup intrinsics, the fast variants, the
 // vendor anchor. Scan's ladder: CPU, the naive in-block scan, the Fenwick-tree (BIT) scan's steps
 // in order and its open question, the work-efficient scan it measured against, registers, the fast
 // variants, CUB. Sort's ladder: the CPU's comparison and radix sorts, the sorting network, the
-// radix sort of CUB before 2022, Onesweep, CUB.
+// radix sort of CUB before 2022, Onesweep, CUB. Histogram's ladder: the CPU's loop and its
+// parallel copy, then Programming Massively Parallel Processors' chapter 9 in its order (atomics,
+// privatization, coarsening, aggregation), the subgroup's match, the fast variants, CUB.
 constexpr CatalogEntry kCatalog[] = {
     {R, "cpu/recursive", "classic recursiveReduce (interleaved pairs, non-destructive)"},
     {R, "cpu/sequential", "classic CPU loop `sum += array[i]`"},
@@ -78,6 +81,18 @@ constexpr CatalogEntry kCatalog[] = {
      "one histogram pass, then per digit rank, decoupled look-back, scatter (Adinets & Merrill "
      "2022)"},
     {T, "lib/cub", "cub::DeviceRadixSort at its faster num_items width (the vendor anchor)"},
+
+    {H, "cpu/sequential", "the reference loop: one counter a bin, one sample at a time"},
+    {H, "cpu/parallel", "TBB: a private histogram a chunk, merged bin by bin"},
+    {H, "atomic/global", "PMPP 9.2: one global atomic add a sample"},
+    {H, "atomic/privatized", "PMPP 9.4: a block's copy in shared memory, merged at its end"},
+    {H, "atomic/coarsened", "PMPP 9.5: many samples a thread, interleaved so loads coalesce"},
+    {H, "atomic/aggregated", "PMPP 9.6: a thread's run of equal bins added once"},
+    {H, "subgroup/aggregated",
+     "the lanes holding one bin elect a leader that adds their count (__match_any_sync)"},
+    {H, "fast/replicated",
+     "several sub-histograms a block, 128-bit loads, copies in global memory past shared memory"},
+    {H, "lib/cub", "cub::DeviceHistogram::HistogramEven (the vendor anchor)"},
 };
 
 const CatalogEntry* find(Primitive p, std::string_view id) {
@@ -115,7 +130,9 @@ VariantInfo catalog_variant(Primitive primitive, std::string_view id, std::vecto
   info.ops = std::move(ops);
   if (primitive == Primitive::scan)
     info.scan_kinds.assign(std::begin(kAllScanKinds), std::end(kAllScanKinds));
-  if (primitive == Primitive::sort) info.ops.clear();  // a sort has no operator
+  // A sort and a histogram have no operator.
+  if (primitive == Primitive::sort || primitive == Primitive::histogram) info.ops.clear();
+  if (primitive == Primitive::histogram) info.max_bins = kMaxHistogramBins;
   return info;
 }
 

@@ -1,12 +1,15 @@
 #include "xreduce/conformance.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <optional>
+#include <span>
 
 #include "xreduce/check.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/generate.hpp"
+#include "xreduce/histogram_samples.hpp"
 #include "xreduce/reference.hpp"
 #include "xreduce/runner.hpp"
 
@@ -27,6 +30,13 @@ constexpr std::size_t kAllKindsUpTo = 70000;
 // reduce-then-scan's tile of 3840 keys), two kinds and three operations above it (the sizes
 // from 16385 cross onesweep's tiles of 5760 to 10240 keys).
 constexpr std::size_t kAllSortKindsUpTo = 4097;
+// A histogram's sizes: its edges (a subgroup, a block, a vector load's head and tail, past a
+// block's samples and past 2^20) without the reduce ladder's one-pass limits, every
+// distribution up to kAllHistogramKindsUpTo, then the spread and the worst contention, with
+// three of its operations (kLargeHistogramOperations).
+constexpr std::size_t kHistogramEdgeSizes[] = {
+    0, 1, 2, 3, 15, 31, 33, 255, 257, 1023, 1025, 4097, 16385, 65537, (1u << 20) + 3};
+constexpr std::size_t kAllHistogramKindsUpTo = 70000;
 
 // The data kinds: random, constant and extreme values for every primitive, and for sort the keys
 // that stress a radix sort (generate.hpp): few distinct, sorted, reversed, one digit varying.
@@ -39,7 +49,12 @@ enum class Kind {
   sorted,
   reversed,
   top_digit,
-  bottom_digit
+  bottom_digit,
+  uniform,  // the histogram's (histogram_samples.hpp), over its conformance range
+  one_bin,
+  skewed,
+  image,
+  part_out,
 };
 
 const char* kind_name(Kind k) {
@@ -62,6 +77,16 @@ const char* kind_name(Kind k) {
       return "top-digit";
     case Kind::bottom_digit:
       return "bottom-digit";
+    case Kind::uniform:
+      return "uniform";
+    case Kind::one_bin:
+      return "one-bin";
+    case Kind::skewed:
+      return "skewed";
+    case Kind::image:
+      return "image";
+    case Kind::part_out:
+      return "part-out";
   }
   return "?";
 }
@@ -69,6 +94,10 @@ const char* kind_name(Kind k) {
 // The kinds run at `n`: every kind of the primitive up to kAllKindsUpTo, random over the full
 // range above it (and, for sort, keys differing in the top digit only: the scatter's worst case).
 std::vector<Kind> kinds_for(Primitive primitive, std::size_t n) {
+  if (primitive == Primitive::histogram) {
+    if (n > kAllHistogramKindsUpTo) return {Kind::uniform, Kind::one_bin};
+    return {Kind::uniform, Kind::one_bin, Kind::skewed, Kind::image, Kind::part_out};
+  }
   if (primitive != Primitive::sort) {
     if (n > kAllKindsUpTo) return {Kind::random_full};
     return {Kind::random_small, Kind::random_full, Kind::constant, Kind::extremes};
@@ -112,13 +141,16 @@ bool constant_is_exact(DType t, Primitive primitive) {
 
 // Every size for the 32-bit types; up to kAllKindsUpTo for the others unless every_size; all of
 // them capped by max_size. The sizes up to 65537 cross every tile, block and one-pass limit.
-std::vector<std::size_t> test_sizes(DType t, const ConformanceOptions& o) {
+std::vector<std::size_t> test_sizes(Primitive primitive, DType t, const ConformanceOptions& o) {
   const bool all = o.every_size || std::find(std::begin(k32BitDTypes), std::end(k32BitDTypes), t) !=
                                        std::end(k32BitDTypes);
   std::size_t largest = all ? SIZE_MAX : kAllKindsUpTo;
   if (o.max_size) largest = std::min<std::size_t>(largest, std::max<std::uint64_t>(o.max_size, 1));
   std::vector<std::size_t> sizes;
-  for (std::size_t n : kEdgeSizes)
+  const std::span<const std::size_t> edges = primitive == Primitive::histogram
+                                                 ? std::span<const std::size_t>(kHistogramEdgeSizes)
+                                                 : std::span<const std::size_t>(kEdgeSizes);
+  for (std::size_t n : edges)
     if (n <= largest) sizes.push_back(n);
   for (int k = 0; k < kRandomSizes; ++k) {
     const std::uint64_t h = element_hash(o.seed ^ 0xA5A5u, k);
@@ -146,6 +178,21 @@ HostArray data_for(Kind kind, DType t, std::size_t n, std::size_t size_index, st
       return generate(t, n, data_seed, Distribution::top_digit);
     case Kind::bottom_digit:
       return generate(t, n, data_seed, Distribution::bottom_digit);
+    case Kind::uniform:
+      return histogram_samples(t, n, data_seed, SampleDistribution::uniform,
+                               histogram_conformance_levels(t));
+    case Kind::one_bin:
+      return histogram_samples(t, n, data_seed, SampleDistribution::one_bin,
+                               histogram_conformance_levels(t));
+    case Kind::skewed:
+      return histogram_samples(t, n, data_seed, SampleDistribution::skewed,
+                               histogram_conformance_levels(t));
+    case Kind::image:
+      return histogram_samples(t, n, data_seed, SampleDistribution::image,
+                               histogram_conformance_levels(t));
+    case Kind::part_out:
+      return histogram_samples(t, n, data_seed, SampleDistribution::part_out,
+                               histogram_conformance_levels(t));
     case Kind::constant:
       break;
   }
@@ -165,6 +212,12 @@ struct Caller {
   std::optional<HostArray> poisoned_values;
 
   void poison_output(const Operation& op) {
+    if (op.primitive == Primitive::histogram) {
+      // Counts of another shape than the samples: poisoned afresh for each operation's levels.
+      DeviceArray* counts = runner.prepare_counts(op.levels);
+      counts->write(poison(counts->dtype(), counts->size()).view());
+      return;
+    }
     if (DeviceArray* out = runner.prepare_output(array.dtype(), array.size())) {
       if (!poisoned) poisoned = poison(array.dtype(), array.size());
       out->write(poisoned->view());
@@ -226,7 +279,10 @@ class Case {
     check(info.id == ctx_.id, "the variant's id is the one asked for", info.id);
     const Primitive p = runner_.primitive();
     check(!info.dtypes.empty(), "claims a dtype");
-    check(info.ops.empty() == (p == Primitive::sort), "claims an op exactly when it has one");
+    check(info.ops.empty() == (p == Primitive::sort || p == Primitive::histogram),
+          "claims an op exactly when it has one");
+    check((info.max_bins > 0) == (p == Primitive::histogram),
+          "claims its most bins exactly when it is a histogram");
     check(info.scan_kinds.empty() == (p != Primitive::scan),
           "claims scan kinds exactly when it is a scan");
   }
@@ -252,10 +308,11 @@ class Case {
   void check_dtype(DType t) {
     // A scan holds two arrays; a sort of pairs two of keys and two of values, u64 at most (as
     // many bytes as 16 / size_of(t) more arrays of keys).
-    const std::uint64_t arrays = runner_.primitive() == Primitive::reduce ? 1
-                                 : runner_.primitive() == Primitive::scan ? 2
-                                                                          : 2 + 16 / size_of(t);
-    const auto sizes = test_sizes(t, options_);
+    const Primitive p = runner_.primitive();
+    const std::uint64_t arrays = p == Primitive::reduce || p == Primitive::histogram ? 1
+                                 : p == Primitive::scan                              ? 2
+                                                        : 2 + 16 / size_of(t);
+    const auto sizes = test_sizes(p, t, options_);
     for (std::size_t si = 0; si < sizes.size(); ++si) {
       const std::size_t n = sizes[si];
       if (n > runner_.info().max_elements || n > backend_.max_elements(t) / arrays) continue;
@@ -279,6 +336,10 @@ class Case {
     // operation.
     if (runner_.primitive() == Primitive::sort && data.size() > kAllSortKindsUpTo)
       operations = {operations[0], operations[3], operations[5]};
+    // Past kAllHistogramKindsUpTo a histogram runs the operations whose kernels differ (a block's
+    // bins in shared memory, a count on the device, copies past shared memory with u64 counts).
+    if (runner_.primitive() == Primitive::histogram && data.size() > kAllHistogramKindsUpTo)
+      operations = {operations[3], operations[4], operations[6]};
     for (const Operation& op : operations) {
       set_context(data.dtype(), data.size(), kind_name(kind), op);
       check_operation(call, view, kind, op, &op == &operations.front());
@@ -307,12 +368,12 @@ class Case {
       check_exact(view, op, got, expected);
     const VariantInfo& info = runner_.info();
     // Run-to-run determinism on random data: same input, same device, same bits.
-    if (info.deterministic_for(view.dtype) &&
-        (kind == Kind::random_full || (kind == Kind::random_small && view.size > 1000)))
+    if (info.deterministic_for(view.dtype) && (kind == Kind::random_full || kind == Kind::uniform ||
+                                               (kind == Kind::random_small && view.size > 1000)))
       check(call(op).bitwise_equal(got), "a second run gives the same bits");
     // Batch mode computes what one call does; a variant that writes its input reduces its
     // partials after the first call, so only the others are checked; once per (dtype, n).
-    if (kind == Kind::random_full && !info.writes_input && first) {
+    if ((kind == Kind::random_full || kind == Kind::uniform) && !info.writes_input && first) {
       const Outcome batched = call.batch(op, 2);
       const Verdict bv = expected.check(batched);
       check(bv.ok, "the last call of a batch of 2", bv.message);
@@ -390,7 +451,50 @@ std::vector<Operation> sort_operations(DType t) {
   return out;
 }
 
+HistogramLevels histogram_conformance_levels(DType t) {
+  switch (t) {
+    case DType::u8:
+      return {.bins = 256, .lower = 0, .upper = 256};
+    case DType::u16:
+      return {.bins = 256, .lower = 0, .upper = 65536};
+    case DType::i32:
+      return {.bins = 256, .lower = -100000, .upper = 900000};
+    case DType::u32:
+      return {.bins = 256, .lower = 0, .upper = 0x1p32};
+    default:  // a width that no power of two divides: bins' edges round
+      return {.bins = 256, .lower = -2.5, .upper = 23.2};
+  }
+}
+
+std::vector<Operation> histogram_operations(DType t) {
+  const HistogramLevels range = histogram_conformance_levels(t);
+  auto histogram = [&](std::uint32_t bins, HistogramCounts counts = HistogramCounts::u32) {
+    Operation op{.primitive = Primitive::histogram};
+    op.levels = range;
+    op.levels.bins = bins;
+    op.levels.counts = counts;
+    return op;
+  };
+  std::vector<Operation> out;
+  for (std::uint32_t bins : {1u, 2u, 255u, 256u, 257u, 4096u}) out.push_back(histogram(bins));
+  out.push_back(histogram(65536, HistogramCounts::u64));
+  // A range inside the data's, with a lower level that is not the type's least: part of every
+  // distribution falls out of it.
+  Operation inner = histogram(256);
+  const double width = range.upper - range.lower;
+  inner.levels.lower = is_integer(t) ? std::floor(range.lower + width / 7) : range.lower + 1.75;
+  inner.levels.upper = is_integer(t) ? std::floor(range.upper - width / 5) : range.upper - 3.1;
+  out.push_back(inner);
+  return out;
+}
+
 std::vector<Operation> claimed_operations(const VariantInfo& info, DType t) {
+  if (info.primitive == Primitive::histogram) {
+    std::vector<Operation> out = histogram_operations(t);
+    for (Operation& op : out) op.levels.bins = std::min(op.levels.bins, info.max_bins);
+    out[4].count_on_device = info.count_on_device;
+    return out;
+  }
   if (info.primitive == Primitive::sort) {
     // The pairs over a range inside digits with their count on the device, where the variant
     // takes one: one of the three operations every size runs.
@@ -409,7 +513,7 @@ std::vector<Operation> claimed_operations(const VariantInfo& info, DType t) {
 }
 
 std::vector<Operation> all_operations(Primitive p) {
-  if (p == Primitive::sort) return {Operation{.primitive = Primitive::sort}};
+  if (p == Primitive::sort || p == Primitive::histogram) return {Operation{.primitive = p}};
   std::vector<Operation> out;
   for (Op op : kAllOps) {
     if (p == Primitive::reduce)
@@ -421,7 +525,8 @@ std::vector<Operation> all_operations(Primitive p) {
 }
 
 bool claims(const VariantInfo& info, DType t, const Operation& op) {
-  if (op.primitive == Primitive::sort) return info.claims(t);
+  if (op.primitive == Primitive::sort || op.primitive == Primitive::histogram)
+    return info.claims(t);
   return info.claims(t) && info.claims(op.op) &&
          (op.primitive == Primitive::reduce || info.claims(op.scan));
 }

@@ -60,6 +60,17 @@ std::unique_ptr<Sorter> DeviceBackend::make_builtin_sorter(std::string_view id) 
                                         " backend has no sort variant '" + std::string(id) + "'");
 }
 
+std::unique_ptr<Histogrammer> DeviceBackend::make_histogrammer(std::string_view id) {
+  require_runnable(Primitive::histogram, id);
+  return make_builtin_histogrammer(id);
+}
+
+std::unique_ptr<Histogrammer> DeviceBackend::make_builtin_histogrammer(std::string_view id) {
+  throw Error(
+      ErrorCategory::usage,
+      "the " + std::string(name()) + " backend has no histogram variant '" + std::string(id) + "'");
+}
+
 void DeviceBackend::open(const std::function<std::string()>& list_devices) noexcept {
   try {
     reason_ = list_devices();

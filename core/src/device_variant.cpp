@@ -57,4 +57,17 @@ CompiledCall DeviceSorter::inspect(const SortRequest& request) {
   return {.passes = compiled(request), .note = {}, .tuning = tuning(request)};
 }
 
+Timing DeviceHistogrammer::histogram_batch(const HistogramRequest& request, int calls) {
+  check_calls(calls);
+  request.check_made_for(info_);
+  prepare(request);
+  return run(request, calls);
+}
+
+CompiledCall DeviceHistogrammer::inspect(const HistogramRequest& request) {
+  request.check_made_for(info_);
+  prepare(request);
+  return {.passes = compiled(request), .note = {}, .tuning = tuning(request)};
+}
+
 }  // namespace xr

@@ -4,15 +4,24 @@
 #include <execution>
 #include <numeric>
 #include <string>
+#include <thread>
 
 #include "xreduce/error.hpp"
 
 namespace xr {
 namespace {
 
-// Samples a chunk of the parallel count holds: large enough that a chunk's private bins (up to
-// kMaxHistogramBins) cost less than its samples, small enough that every core gets chunks.
+// Samples a chunk of the parallel count holds at least: enough that a chunk's work outweighs
+// starting it.
 constexpr std::size_t kChunkSamples = std::size_t{1} << 20;
+
+// Chunks of the parallel count: a few a hardware thread, and never so many that their private
+// bins (chunks x bins counters, alive at once) outweigh the samples.
+std::size_t chunks_for(std::size_t n, std::uint32_t bins) {
+  const std::size_t threads = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t by_size = (n + kChunkSamples - 1) / kChunkSamples;
+  return std::max<std::size_t>(1, std::min({by_size, 4 * threads, n / bins}));
+}
 
 template <class T>
 void require_levels(const HistogramLevels& levels) {
@@ -25,15 +34,16 @@ template <class T>
 std::vector<std::uint64_t> histogram_counts(std::span<const T> samples,
                                             const HistogramLevels& levels) {
   const EvenBins<T> rule(levels);
-  const std::size_t chunks = (samples.size() + kChunkSamples - 1) / kChunkSamples;
+  const std::size_t chunks = chunks_for(samples.size(), levels.bins);
+  const std::size_t per_chunk = (samples.size() + chunks - 1) / chunks;
   std::vector<std::size_t> chunk_ids(chunks);
   std::iota(chunk_ids.begin(), chunk_ids.end(), std::size_t{0});
   // One private copy of the bins a chunk, merged in chunk order (the sum does not depend on it).
   std::vector<std::vector<std::uint64_t>> partial(chunks);
   std::for_each(std::execution::par, chunk_ids.begin(), chunk_ids.end(), [&](std::size_t c) {
     std::vector<std::uint64_t> bins(levels.bins, 0);
-    const std::size_t end = std::min(samples.size(), (c + 1) * kChunkSamples);
-    for (std::size_t i = c * kChunkSamples; i < end; ++i)
+    const std::size_t end = std::min(samples.size(), (c + 1) * per_chunk);
+    for (std::size_t i = c * per_chunk; i < end; ++i)
       if (const std::int64_t b = rule.bin_of(samples[i]); b >= 0)
         ++bins[static_cast<std::size_t>(b)];
     partial[c] = std::move(bins);

@@ -12,6 +12,8 @@ std::string_view to_string(Primitive p) {
       return "scan";
     case Primitive::sort:
       return "sort";
+    case Primitive::histogram:
+      return "histogram";
   }
   return "?";
 }
@@ -102,6 +104,13 @@ std::string Operation::describe() const {
       return std::string(to_string(scan)) + " scan " + std::string(to_string(op));
     case Primitive::sort:
       break;
+    case Primitive::histogram: {
+      std::string text =
+          "histogram of " + std::to_string(levels.bins) + " bins over " + range_text(levels);
+      if (levels.counts == HistogramCounts::u64) text += ", u64 counts";
+      if (count_on_device) text += ", count on the device";
+      return text;
+    }
   }
   std::string text = std::string(to_string(order)) + " sort";
   if (values == SortValues::u32) text += " of pairs";
@@ -115,6 +124,7 @@ double bytes_moved(const Operation& operation, std::size_t n, DType t) {
   const double keys = static_cast<double>(n) * static_cast<double>(size_of(t));
   switch (operation.primitive) {
     case Primitive::reduce:
+    case Primitive::histogram:
       return keys;
     case Primitive::scan:
       return 2 * keys;

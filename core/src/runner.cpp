@@ -19,6 +19,9 @@ Runner::Runner(Backend& backend, Primitive primitive, std::string_view id)
     case Primitive::sort:
       sorter_ = backend.make_sorter(id);
       break;
+    case Primitive::histogram:
+      histogrammer_ = backend.make_histogrammer(id);
+      break;
   }
 }
 
@@ -31,8 +34,12 @@ Runner::Runner(Backend& backend, std::unique_ptr<Scanner> scanner)
 Runner::Runner(Backend& backend, std::unique_ptr<Sorter> sorter)
     : backend_(backend), primitive_(Primitive::sort), sorter_(std::move(sorter)) {}
 
+Runner::Runner(Backend& backend, std::unique_ptr<Histogrammer> histogrammer)
+    : backend_(backend), primitive_(Primitive::histogram), histogrammer_(std::move(histogrammer)) {}
+
 const VariantInfo& Runner::info() const {
   if (reducer_) return reducer_->info();
+  if (histogrammer_) return histogrammer_->info();
   return scanner_ ? scanner_->info() : sorter_->info();
 }
 
@@ -64,6 +71,10 @@ HostArray position_values(SortValues values, std::size_t n) {
 
 }  // namespace
 
+DeviceArray* Runner::prepare_counts(const HistogramLevels& levels) {
+  return prepare_output(counts_dtype(levels.counts), levels.bins);
+}
+
 DeviceArray* Runner::prepare_sorted_values(std::size_t n, SortValues values) {
   const DType t = values == SortValues::u64 ? DType::u64 : DType::u32;
   if (!positions_ || positions_->size() != n || positions_->dtype() != t) {
@@ -91,6 +102,11 @@ SortRequest Runner::sort_request(DeviceArray& keys, const Operation& operation) 
                            operation.order, operation.bits, operation.count_on_device);
 }
 
+HistogramRequest Runner::histogram_request(DeviceArray& samples, const Operation& operation) {
+  return HistogramRequest::make(histogrammer_->info(), samples, *prepare_counts(operation.levels),
+                                operation.levels, operation.count_on_device);
+}
+
 Timing Runner::run(DeviceArray& input, const Operation& operation) {
   return run_batch(input, operation, 1);
 }
@@ -108,6 +124,11 @@ Timing Runner::run_batch(DeviceArray& input, const Operation& operation, int cal
     last_pairs_ = operation.pairs();
     return calls == 1 ? sorter_->sort(request) : sorter_->sort_batch(request, calls);
   }
+  if (histogrammer_) {
+    const HistogramRequest request = histogram_request(input, operation);
+    return calls == 1 ? histogrammer_->histogram(request)
+                      : histogrammer_->histogram_batch(request, calls);
+  }
   DeviceArray* out = prepare_output(input.dtype(), input.size());
   return calls == 1 ? scanner_->scan(input, *out, operation.op, operation.scan)
                     : scanner_->scan_batch(input, *out, operation.op, operation.scan, calls);
@@ -117,12 +138,14 @@ CompiledCall Runner::inspect(DeviceArray& input, const Operation& operation) {
   check_primitive(operation, "inspect a ");
   if (reducer_) return reducer_->inspect(input, operation.op);
   if (sorter_) return sorter_->inspect(sort_request(input, operation));
+  if (histogrammer_) return histogrammer_->inspect(histogram_request(input, operation));
   DeviceArray* out = prepare_output(input.dtype(), input.size());
   return scanner_->inspect(input, *out, operation.op, operation.scan);
 }
 
 std::string Runner::diagnostics() const {
   if (sorter_) return sorter_->diagnostics();
+  if (histogrammer_) return histogrammer_->diagnostics();
   return scanner_ ? scanner_->diagnostics() : std::string();
 }
 

@@ -132,6 +132,11 @@ class CudaBackend final : public Backend {
     return make_cuda_sorter(id, context());
   }
 
+  std::unique_ptr<Histogrammer> make_histogrammer(std::string_view id) override {
+    check_can_run(Primitive::histogram, id);
+    return make_cuda_histogrammer(id, context());
+  }
+
   std::unique_ptr<DeviceArray> upload(HostView data) override {
     check_fits(data.dtype, data.size);
     return std::make_unique<CudaArray>(context(), data);

@@ -117,6 +117,7 @@ std::vector<VariantInfo> cuda_variants() {
   for (const ReduceEntry& e : reduce_table()) out.push_back(info_of(e));
   for (auto& v : cuda_scan_variants()) out.push_back(std::move(v));
   for (auto& v : cuda_sort_variants()) out.push_back(std::move(v));
+  for (auto& v : cuda_histogram_variants()) out.push_back(std::move(v));
   return out;
 }
 
@@ -127,15 +128,18 @@ bool has_variant(Primitive primitive, std::string_view id) {
     case Primitive::scan:
       return has_scan_variant(id);
     case Primitive::sort:
+      return has_sort_variant(id);
+    case Primitive::histogram:
       break;
   }
-  return has_sort_variant(id);
+  return has_histogram_variant(id);
 }
 
 std::string variant_unsupported_reason(Primitive primitive, std::string_view id,
                                        const DeviceLimits& limits) {
   if (primitive == Primitive::scan) return scan_unsupported_reason(id, limits);
   if (primitive == Primitive::sort) return sort_unsupported_reason(id, limits);
+  if (primitive == Primitive::histogram) return histogram_unsupported_reason(id, limits);
   const ReduceEntry* e = find_reduce(id);
   if (!e) throw Error(ErrorCategory::usage, "unknown cuda variant '" + std::string(id) + "'");
   return reduce_unsupported_reason(*e, limits);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "histogram_table.hpp"
 #include "reduce_table.hpp"
 #include "scan_table.hpp"
 #include "sort_table.hpp"
@@ -67,6 +68,18 @@ constexpr LibraryChoice kSortPolicy[] = {
     {"lib/cub", "H200, 2^28 u32 keys: 6.34 ms; docs/results/H200/sort"},
     {"radix/reduce-then-scan", "H200, 2^28 u32 keys: 12.46 ms; docs/results/H200/sort"},
     {"bitonic/smem", "H200, 2^28 u32 keys: 163.9 ms; docs/results/H200/sort"}};
+// Histogram: unmeasured, the order the ladder's design predicts (fewer, less contended atomics
+// and wider loads first); lib/cub last, as past 256 bins its temp storage holds a copy of the
+// bins for each block of its grid (dispatch_histogram.cuh), gigabytes at 2^24 bins.
+constexpr LibraryChoice kHistogramPolicy[] = {
+    {"fast/replicated",
+     "unmeasured: sub-histograms a lane in shared memory, 16-byte loads, a wave of blocks"},
+    {"subgroup/aggregated", "unmeasured: a warp's equal bins added once"},
+    {"atomic/aggregated", "unmeasured: a thread's runs of one bin added once"},
+    {"atomic/coarsened", "unmeasured: a copy a block, merged once per resident block"},
+    {"atomic/privatized", "unmeasured: a copy a block, merged once per 256 samples"},
+    {"atomic/global", "unmeasured: one global atomic a sample"},
+    {"lib/cub", "unmeasured: its temp storage grows with the bins past 256"}};
 
 // A CUDA table row's id.
 constexpr auto kRowId = [](const auto& row) { return std::string_view(row.id); };
@@ -81,6 +94,8 @@ std::vector<std::string_view> library_order(Primitive primitive) {
       return choice_order(kScanPolicy, scan_table(), kRowId);
     case Primitive::sort:
       return choice_order(kSortPolicy, sort_table(), kRowId);
+    case Primitive::histogram:
+      return choice_order(kHistogramPolicy, histogram_table(), kRowId);
   }
   return {};
 }

@@ -378,7 +378,7 @@ TEST_CASE("list shows the cpu backend in text and JSON", "[cli][list]") {
   REQUIRE(cpu["devices"].size() == 1);
   for (const char* key : {"index", "name", "uuid", "api_version", "driver_version", "memory_bytes"})
     CHECK(cpu["devices"][0].contains(key));
-  REQUIRE(cpu["variants"].size() == 8);  // 3 reduce + 2 scan + 3 sort
+  REQUIRE(cpu["variants"].size() == 10);  // 3 reduce + 2 scan + 3 sort
   std::size_t scans = 0;
   for (const auto& v : cpu["variants"]) {
     for (const char* key : {"id", "primitive", "mirrors", "dtypes", "ops", "scan_kinds",
@@ -386,7 +386,7 @@ TEST_CASE("list shows the cpu backend in text and JSON", "[cli][list]") {
       CHECK(v.contains(key));
     scans += v["primitive"] == "scan";
     CHECK(v["scan_kinds"].empty() == (v["primitive"] != "scan"));
-    CHECK(v["ops"].empty() == (v["primitive"] == "sort"));
+    CHECK(v["ops"].empty() == (v["primitive"] == "sort" || v["primitive"] == "histogram"));
   }
   CHECK(scans == 2);
   CHECK(cpu["variants"][0]["primitive"] == "reduce");  // reduce's ladder first
@@ -557,10 +557,16 @@ TEST_CASE("compare and run take every dtype: rows, values and files", "[cli][com
   INFO(r.err);
   REQUIRE(r.code == 0);
   const json j = json::parse(r.out);
-  // reduce: 3 variants, scan: 2; x 5 dtypes x 2 ops; sort (no op): 3 variants x 5 dtypes.
-  REQUIRE(j["results"].size() == (3 + 2) * 5 * 2 + 3 * 5);
+  // reduce: 3 variants, scan: 2; x 5 dtypes x 2 ops; sort (no op): 3 variants x 5 dtypes;
+  // histogram (no op): 2 variants x 5 dtypes, of which f64 alone is a histogram's samples.
+  REQUIRE(j["results"].size() == (3 + 2) * 5 * 2 + 3 * 5 + 2 * 5);
   std::set<std::string> dtypes;
   for (const auto& row : j["results"]) {
+    if (row["primitive"] == "histogram" && row["dtype"] != "f64") {
+      CHECK(row["status"] == "unsupported");
+      CHECK_THAT(row["reason"].get<std::string>(), Catch::Contains("dtype"));
+      continue;
+    }
     CHECK(row["ok"] == true);
     dtypes.insert(row["dtype"].get<std::string>());
   }
@@ -669,7 +675,7 @@ TEST_CASE("compare --primitive sort: keys per second and the bytes model in ever
     CHECK(row["gbps"].get<double>() == Approx(bytes * keys / (ms * 1e6)));
   }
   const std::string csv = with({"--format", "csv"});
-  CHECK(csv.find(",throttled,sort_order,sort_values,sort_bits,gkeys_per_s,sort_count\n") !=
+  CHECK(csv.find(",throttled,sort_order,sort_values,sort_bits,gkeys_per_s,sort_count,") !=
         std::string::npos);
   CHECK(csv.find(",cpu/radix,sort,,,i32,3000,ok,") != std::string::npos);  // no scan, no op
   CHECK(csv.find(",desc,u32,all,") != std::string::npos);
@@ -1599,5 +1605,5 @@ TEST_CASE("compare --count host and device: each sort with its count given and r
   CHECK_THAT(xreduce({"compare", "--primitive", "sort", "--count", "gpu", "--n", "10"}).err,
              Catch::Contains("--count: 'gpu' is not host or device"));
   CHECK_THAT(xreduce({"compare", "--primitive", "scan", "--count", "device", "--n", "10"}).err,
-             Catch::Contains("--count apply to --primitive sort"));
+             Catch::Contains("--count applies to --primitive sort and histogram"));
 }

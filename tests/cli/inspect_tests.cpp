@@ -184,7 +184,7 @@ TEST_CASE("inspect: a user's kernel like a built-in variant", "[cli][inspect][vu
 
 TEST_CASE("inspect: the cpu compiles nothing, and bad flags are one line", "[cli][inspect]") {
   const json j = inspect_json({"--backend", "cpu", "--variant", "cpu/sequential", "--n", "1K"});
-  REQUIRE(j["rows"].size() == 2);  // reduce and scan
+  REQUIRE(j["rows"].size() == 3);  // reduce, scan and histogram
   for (const auto& row : j["rows"]) {
     CHECK(row["passes"].empty());
     CHECK(row["note"].get<std::string>().find("host") != std::string::npos);

@@ -143,14 +143,20 @@ TEST_CASE("help names every primitive and every --dist", "[cli][help]") {
   const Result top = xreduce({"--help"});
   REQUIRE(top.code == 0);
   CHECK(top.out.find("reduction, prefix-sum and sort ladders") != std::string::npos);
-  CHECK(top.out.find("and sort (n keys -> the keys in order") != std::string::npos);
+  CHECK(top.out.find("sort (n keys -> the keys in order") != std::string::npos);
+  CHECK(top.out.find("and histogram (n samples -> --bins counts over --range LO:HI") !=
+        std::string::npos);
+  CHECK(top.out.find("uniform (its default), one-bin, skewed, image or part-out") !=
+        std::string::npos);
   CHECK(top.out.find("few, sorted, reversed, top-digit or bottom-digit") != std::string::npos);
   for (const char* command : {"run", "compare"}) {
     CAPTURE(command);
     const Result r = xreduce({command, "--help"});
     REQUIRE(r.code == 0);
     CHECK(r.out.find("few | sorted | reversed | top-digit | bottom-digit") != std::string::npos);
-    CHECK(r.out.find("reduce | scan | sort") != std::string::npos);
+    CHECK(r.out.find("reduce | scan | sort | histogram") != std::string::npos);
+    CHECK(r.out.find("uniform (its default) | one-bin | skewed | image | part-out") !=
+          std::string::npos);
   }
 }
 

@@ -114,8 +114,10 @@ TEST_CASE("diff keeps the host count's rows and the device count's apart", "[cli
   CHECK(header.find(",sort_order,sort_values,sort_bits,sort_count") != std::string::npos);
   CHECK(first.find("radix/onesweep,sort,,,u32,") != std::string::npos);
   CHECK(first != second);
-  CHECK(((first.ends_with(",asc,none,all,host") && second.ends_with(",asc,none,all,device")) ||
-         (first.ends_with(",asc,none,all,device") && second.ends_with(",asc,none,all,host"))));
+  // The histogram's four columns follow, empty for a sort.
+  CHECK((
+      (first.ends_with(",asc,none,all,host,,,,") && second.ends_with(",asc,none,all,device,,,,")) ||
+      (first.ends_with(",asc,none,all,device,,,,") && second.ends_with(",asc,none,all,host,,,,"))));
 }
 
 TEST_CASE("diff --plot draws the host count's rows and the device count's as two sections",

@@ -318,6 +318,7 @@ class VariantCase final : public Catch::ITestInvoker {
     const std::string backend_name(b.name());
     CAPTURE(backend_name, id_, n);
     if (primitive_ == xr::Primitive::sort) return run_sort_past_limit(runner, limit);
+    if (primitive_ == xr::Primitive::histogram) return run_histogram_past_limit(runner, limit);
     const std::uint64_t arrays = primitive_ == xr::Primitive::scan ? 2 : 1;
     bool ran = false;
     std::string why_not;
@@ -431,6 +432,40 @@ class VariantCase final : public Catch::ITestInvoker {
     }
     INFO(wrong << " keys out of place, the first at " << first_wrong);
     CHECK(wrong == 0);
+  }
+
+  // A histogram past a limit: u8 samples, all 3 but a 0 and a 255 placed past the limits, in 256
+  // bins over [0, 256) with u64 counts (past 2^32 samples a u32 counter would wrap): bin 3 holds
+  // n - 2, bins 0 and 255 one each, the rest none, checked in closed form.
+  void run_histogram_past_limit(xr::Runner& runner, const PastLimit& limit) const {
+    xr::Backend& b = *backend_;
+    const std::size_t n = limit.n;
+    if (n > runner.info().max_elements)
+      skip(id_ + " accepts at most " + std::to_string(runner.info().max_elements) + " samples");
+    if (n > b.max_elements(xr::DType::u8))
+      skip("the device's largest array holds " + std::to_string(b.max_elements(xr::DType::u8)) +
+           " u8 elements");
+    xr::HostArray data = xr::constant(xr::DType::u8, n, 3.0);
+    data.as<std::uint8_t>()[limit.at_min] = 0;
+    data.as<std::uint8_t>()[limit.at_max] = 255;
+    xr::Operation op{.primitive = xr::Primitive::histogram};
+    op.levels = {.bins = 256, .lower = 0, .upper = 256, .counts = xr::HistogramCounts::u64};
+    try {
+      auto array = b.upload(data.view());
+      runner.run(*array, op);
+    } catch (const xr::Error& e) {
+      if (e.category() != xr::ErrorCategory::out_of_memory) throw;
+      skip(std::string("the device cannot hold the samples: ") + e.what());
+    }
+    const auto counts = runner.outcome().array.as<std::uint64_t>();
+    REQUIRE(counts.size() == 256);
+    CHECK(counts[0] == 1);
+    CHECK(counts[3] == n - 2);
+    CHECK(counts[255] == 1);
+    std::size_t others = 0;
+    for (std::size_t bin = 0; bin < counts.size(); ++bin)
+      if (bin != 0 && bin != 3 && bin != 255) others += counts[bin];
+    CHECK(others == 0);
   }
 
   // The backend's own contract, apart from any variant: arrays round-trip through upload, write

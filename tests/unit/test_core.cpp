@@ -215,7 +215,10 @@ TEST_CASE("builtin registry: every backend's variants are catalog ids, unique, c
       CHECK(ids.insert({v.primitive, v.id}).second);
       CHECK(xr::in_catalog(v.primitive, v.id));
       CHECK_FALSE(v.dtypes.empty());
-      CHECK(v.ops.empty() == (v.primitive == xr::Primitive::sort));  // a sort has no operator
+      // A sort and a histogram have no operator.
+      CHECK(v.ops.empty() ==
+            (v.primitive == xr::Primitive::sort || v.primitive == xr::Primitive::histogram));
+      CHECK((v.max_bins > 0) == (v.primitive == xr::Primitive::histogram));
       CHECK(v.scan_kinds.empty() == (v.primitive != xr::Primitive::scan));
     }
     CHECK_FALSE(ids.empty());

@@ -2,6 +2,7 @@
 //   Backend::upload -> DeviceArray -> Reducer::reduce(array, op) -> Reduction{Value, Timing}
 //                                   -> Scanner::scan(array, output, op, kind) -> Timing
 //                                   -> Sorter::sort(SortRequest) -> Timing
+//                                   -> Histogrammer::histogram(HistogramRequest) -> Timing
 // A backend depends on core alone; the app and the tests see backends only through these types
 // (and runner.hpp, which drives either primitive through one seam).
 #pragma once
@@ -55,8 +56,11 @@ struct VariantInfo {
   std::uint64_t max_elements = UINT64_MAX;
   // Device features the variant needs, in words ("subgroup shuffle", "sm_80"); shown by list.
   std::vector<std::string> requirements;
-  // sort: it also takes its count from a device word (the GPU libraries' indirect calls).
+  // sort and histogram: it also takes its count from a device word (the GPU libraries'
+  // indirect calls).
   bool count_on_device = false;
+  // histogram: the most bins it counts (1 to this many).
+  std::uint32_t max_bins = 0;
 
   bool claims(DType t) const;
   bool claims(Op op) const;
@@ -212,6 +216,32 @@ class Sorter {
   virtual std::string diagnostics() const { return {}; }
 };
 
+class HistogramRequest;  // histogram_request.hpp: a histogram's arrays and description, checked
+                         // once
+
+// One histogram variant bound to one backend and device; owns its temporary storage like a
+// Reducer.
+class Histogrammer {
+ public:
+  Histogrammer() = default;
+  Histogrammer(const Histogrammer&) = delete;
+  Histogrammer& operator=(const Histogrammer&) = delete;
+  virtual ~Histogrammer() = default;
+
+  virtual const VariantInfo& info() const = 0;
+  // Writes the count of each bin of the request's samples into its counts (every bin
+  // overwritten) and returns when that is complete on the device. The request was checked where
+  // it was made (HistogramRequest::make, for this variant); the arrays must be this backend's.
+  // The samples are not written. Any n >= 0 (n = 0 zeroes the counts).
+  virtual Timing histogram(const HistogramRequest& request) = 0;
+  // Batch mode, as Reducer::reduce_batch: every call overwrites the counts.
+  virtual Timing histogram_batch(const HistogramRequest& request, int calls);
+  // As Reducer::inspect, for one histogram().
+  virtual CompiledCall inspect(const HistogramRequest& request);
+  // As Sorter::diagnostics: what the plan chose that a report keeps (lib/cub's offset width).
+  virtual std::string diagnostics() const { return {}; }
+};
+
 // How a device is chosen. An empty selector means the backend's default, which prefers the
 // device whose UUID is `preferred_uuid` (the CUDA device's, so Vulkan measures the same GPU).
 struct DeviceChoice {
@@ -262,6 +292,8 @@ class Backend {
   // The backend's sort variants: Error(usage) "the <backend> backend has no sort variant '<id>'"
   // from a backend that has none (the default).
   virtual std::unique_ptr<Sorter> make_sorter(std::string_view variant_id);
+  // The same for histogram variants ("the <backend> backend has no histogram variant '<id>'").
+  virtual std::unique_ptr<Histogrammer> make_histogrammer(std::string_view variant_id);
   // Copies `data` into new device memory. Error(out_of_memory) when it does not fit.
   virtual std::unique_ptr<DeviceArray> upload(HostView data) = 0;
   // New device memory for n elements of `t`, contents unspecified (a scan's output).

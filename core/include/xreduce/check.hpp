@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "xreduce/histogram_reference.hpp"
 #include "xreduce/primitive.hpp"
 #include "xreduce/reference.hpp"
 #include "xreduce/sort_reference.hpp"
@@ -13,8 +14,8 @@
 
 namespace xr {
 
-// The result of one call: a reduce's value, or a scan's output or a sort's keys read back to the
-// host (and a sort of pairs' values).
+// The result of one call: a reduce's value, or a scan's output, a sort's keys or a histogram's
+// counts read back to the host (and a sort of pairs' values).
 struct Outcome {
   Value value;
   HostArray array;
@@ -23,7 +24,7 @@ struct Outcome {
   // Bitwise equality with another outcome of the same primitive (the determinism check).
   bool bitwise_equal(const Outcome& other) const;
   // What a report shows of it: the value, the scan's last element, the sort's first key (none
-  // for an empty array).
+  // for an empty array), the histogram's samples counted (a u64: its counts' sum).
   std::optional<Value> headline(Primitive primitive) const;
 };
 
@@ -35,7 +36,7 @@ class Expectation {
   const Operation& operation() const { return operation_; }
   Verdict check(const Outcome& got) const;
   // The reference value, the last element of the reference scan, the first key of the sorted
-  // order (none for an empty array).
+  // order (none for an empty array), the samples a histogram counts.
   std::optional<Value> headline() const;
 
  private:
@@ -43,6 +44,7 @@ class Expectation {
   std::optional<Reference> reduce_;
   std::optional<ScanReference> scan_;
   std::optional<SortReference> sort_;
+  std::optional<HistogramReference> histogram_;
 };
 
 }  // namespace xr

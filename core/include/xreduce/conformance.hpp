@@ -54,11 +54,18 @@ ConformanceSummary run_conformance(Backend& backend, Primitive primitive, std::s
 
 // Every operation of `info`'s primitive it claims on `t` (ops x scan kinds; a sort's orders,
 // keys and pairs, and bit ranges within a key of `t`, one with its count on the device where the
-// variant takes one), and every one there is.
+// variant takes one; a histogram's histogram_operations, its bins capped at the variant's most,
+// the 257 bins' with the count on the device where it takes one), and every one there is.
 std::vector<Operation> claimed_operations(const VariantInfo& info, DType t);
 // The sorts conformance runs on keys of `t`: both orders, keys and pairs, every bit, and three
 // bit ranges (one digit, one inside digits, the upper half).
 std::vector<Operation> sort_operations(DType t);
+// The range a histogram's conformance draws samples of `t` over (256 bins): u8's and u16's every
+// value, i32's and the floats' a width no power of two divides, u32's every value.
+HistogramLevels histogram_conformance_levels(DType t);
+// The histograms conformance runs on samples of `t`: 1, 2, 255, 256, 257 and 4096 bins over that
+// range with u32 counts, 65536 bins with u64 counts, and 256 bins over a range inside it.
+std::vector<Operation> histogram_operations(DType t);
 std::vector<Operation> all_operations(Primitive p);
 bool claims(const VariantInfo& info, DType t, const Operation& op);
 // Bits no correct output is likely to hold: a scan's output is filled with them before a run.

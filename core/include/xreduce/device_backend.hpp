@@ -30,6 +30,7 @@ class DeviceBackend : public Backend {
   std::unique_ptr<Reducer> make_reducer(std::string_view id) final;
   std::unique_ptr<Scanner> make_scanner(std::string_view id) final;
   std::unique_ptr<Sorter> make_sorter(std::string_view id) final;
+  std::unique_ptr<Histogrammer> make_histogrammer(std::string_view id) final;
 
  protected:
   // `api`: the API's name in messages ("Vulkan", "OpenCL").
@@ -53,6 +54,8 @@ class DeviceBackend : public Backend {
   virtual std::unique_ptr<Scanner> make_builtin_scanner(std::string_view id) = 0;
   // Only for ids has_builtin(sort, ...) knows: the default serves a library without sorts.
   virtual std::unique_ptr<Sorter> make_builtin_sorter(std::string_view id);
+  // Likewise for histogram ids.
+  virtual std::unique_ptr<Histogrammer> make_builtin_histogrammer(std::string_view id);
   virtual std::unique_ptr<Reducer> make_user_reducer(const UserKernel& kernel) = 0;
   virtual std::unique_ptr<Scanner> make_user_scanner(const UserKernel& kernel) = 0;
   // Drops what was made for the selected device before another is selected.

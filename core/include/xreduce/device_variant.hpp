@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "xreduce/backend.hpp"
+#include "xreduce/histogram_request.hpp"
 #include "xreduce/recent_cache.hpp"
 #include "xreduce/sort_desc.hpp"
 #include "xreduce/sort_request.hpp"
@@ -132,6 +133,28 @@ class DeviceSorter : public Sorter {
  private:
   VariantInfo info_;
   std::string nothing_runs_;
+};
+
+// A histogram's glue: the checks of DeviceSorter's, but every call runs, n = 0 included, since
+// a call of no samples still zeroes the counts on the device.
+class DeviceHistogrammer : public Histogrammer {
+ public:
+  const VariantInfo& info() const final { return info_; }
+  Timing histogram(const HistogramRequest& request) final { return histogram_batch(request, 1); }
+  Timing histogram_batch(const HistogramRequest& request, int calls) final;
+  CompiledCall inspect(const HistogramRequest& request) final;
+
+ protected:
+  explicit DeviceHistogrammer(VariantInfo info) : info_(std::move(info)) {}
+
+  // As DeviceSorter's: the backend's own checks of the request's arrays and its device.
+  virtual void prepare(const HistogramRequest& request) { (void)request; }
+  virtual Timing run(const HistogramRequest& request, int calls) = 0;
+  virtual std::vector<CompiledPass> compiled(const HistogramRequest& request) = 0;
+  virtual std::string tuning(const HistogramRequest& request) = 0;
+
+ private:
+  VariantInfo info_;
 };
 
 }  // namespace xr

@@ -1,8 +1,8 @@
 // The primitives xreduce measures, as an axis like dtype and op (docs/design.md,
 // "Where a new primitive goes"): reduce (n elements -> one value), scan (n elements -> n
-// prefixes, inclusive or exclusive) and sort (n keys -> n keys in order, optionally with a u32
-// or u64 value carried by each key). A variant id is unique within its primitive; `cpu/sequential`
-// exists for reduce and scan.
+// prefixes, inclusive or exclusive), sort (n keys -> n keys in order, optionally with a u32
+// or u64 value carried by each key) and histogram (n samples -> a count per bin, histogram.hpp).
+// A variant id is unique within its primitive; `cpu/sequential` exists for each.
 #pragma once
 
 #include <cstddef>
@@ -12,12 +12,14 @@
 #include <string_view>
 #include <tuple>
 
+#include "xreduce/histogram.hpp"
 #include "xreduce/types.hpp"
 
 namespace xr {
 
-enum class Primitive : std::uint8_t { reduce, scan, sort };
-inline constexpr Primitive kAllPrimitives[] = {Primitive::reduce, Primitive::scan, Primitive::sort};
+enum class Primitive : std::uint8_t { reduce, scan, sort, histogram };
+inline constexpr Primitive kAllPrimitives[] = {Primitive::reduce, Primitive::scan, Primitive::sort,
+                                               Primitive::histogram};
 
 // inclusive: out[i] = x[0] op ... op x[i]; exclusive: out[0] = identity, out[i] = x[0] op ... op
 // x[i-1] (CUB's ExclusiveScan with the op's identity as the initial value).
@@ -66,8 +68,8 @@ BitRange effective_bits(BitRange bits, DType t);
 BitRange canonical_bits(BitRange bits, DType t);
 
 // What one call computes, apart from the data: the primitive, its operator (reduce, scan), the
-// kind (scan), and the order, bit range and values (sort). The point of a measurement is an
-// Operation, a variant, a dtype and n.
+// kind (scan), the order, bit range and values (sort), and the levels (histogram). The point of a
+// measurement is an Operation, a variant, a dtype and n.
 struct Operation {
   Primitive primitive = Primitive::reduce;
   Op op = Op::sum;
@@ -77,19 +79,22 @@ struct Operation {
   // sort only: the value that travels with each key (the runner's: the key's input position; a
   // u64 holds its complement in the high 32 bits, so a lost or swapped half shows).
   SortValues values = SortValues::none;
-  // sort only: the count read by the GPU from a device word (the libraries' indirect calls), not
-  // given by the host.
+  // sort and histogram: the count read by the GPU from a device word (the libraries' indirect
+  // calls), not given by the host.
   bool count_on_device = false;
+  HistogramLevels levels{};  // histogram only: its bins, range and counters
 
   bool operator==(const Operation&) const = default;
   // Every field, as one tuple: what a report groups, matches and gates its rows by, so that two
   // different operations (a count on the host and one on the device) never meet in one table,
   // one diff row or one line.
   auto identity() const {
-    return std::tuple{primitive, scan, op, order, values, bits.begin, bits.end, count_on_device};
+    return std::tuple{primitive,   scan,         op,           order,
+                      values,      bits.begin,   bits.end,     count_on_device,
+                      levels.bins, levels.lower, levels.upper, levels.counts};
   }
   bool pairs() const { return values != SortValues::none; }
-  // "sum", "inclusive scan sum": how tables title a section.
+  // "sum", "inclusive scan sum", "histogram of 256 bins over 0:256": how tables title a section.
   std::string describe() const;
 };
 
@@ -97,7 +102,8 @@ struct Operation {
 // is bytes_moved over the median time): reduce reads n elements; scan reads n and writes n; sort
 // is an LSD radix sort's bound with 8-bit digits: the keys read once for the histograms, then
 // read and written once per digit of the bit range, and the values read and written once per
-// digit (36 bytes per u32 key, 68 per u32 pair, 100 per u32 key with a u64 value).
+// digit (36 bytes per u32 key, 68 per u32 pair, 100 per u32 key with a u64 value); a histogram
+// reads its samples once (GB/s as samples read: the counts are small and stay in cache).
 double bytes_moved(const Operation& operation, std::size_t n, DType t);
 // The 8-bit digit passes of a radix sort over `bits` of keys of `t`.
 std::uint32_t radix_passes(BitRange bits, DType t);

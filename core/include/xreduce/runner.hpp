@@ -1,5 +1,5 @@
 // One variant of any primitive bound to its backend: the single seam through which the harness,
-// the tool and the tests run reduce, scan and sort alike.
+// the tool and the tests run reduce, scan, sort and histogram alike.
 #pragma once
 
 #include <memory>
@@ -7,19 +7,22 @@
 
 #include "xreduce/backend.hpp"
 #include "xreduce/check.hpp"
+#include "xreduce/histogram_request.hpp"
 #include "xreduce/sort_request.hpp"
 
 namespace xr {
 
 class Runner {
  public:
-  // Backend::make_reducer, make_scanner or make_sorter by `primitive`; their errors pass through
+  // Backend::make_reducer, make_scanner, make_sorter or make_histogrammer by `primitive`; their
+  // errors pass through
   // (usage for an unknown id, unsupported when the device cannot run it).
   Runner(Backend& backend, Primitive primitive, std::string_view id);
   // A variant made elsewhere (a test's own Reducer or Scanner); `backend` allocates outputs.
   Runner(Backend& backend, std::unique_ptr<Reducer> reducer);
   Runner(Backend& backend, std::unique_ptr<Scanner> scanner);
   Runner(Backend& backend, std::unique_ptr<Sorter> sorter);
+  Runner(Backend& backend, std::unique_ptr<Histogrammer> histogrammer);
   Runner(const Runner&) = delete;
   Runner& operator=(const Runner&) = delete;
 
@@ -35,9 +38,14 @@ class Runner {
   // width.
   DeviceArray* prepare_sorted_values(std::size_t n, SortValues values);
 
+  // A histogram's counts: levels.bins counters of the levels' width, allocated as
+  // prepare_output.
+  DeviceArray* prepare_counts(const HistogramLevels& levels);
+
   // One call on `input` (operation.primitive must be this runner's, else Error(usage)). Scans
   // and sorts write into prepare_output(input's dtype and size), sorts of pairs their values
-  // into prepare_sorted_values(n, operation.values).
+  // into prepare_sorted_values(n, operation.values), histograms into
+  // prepare_counts(operation.levels).
   Timing run(DeviceArray& input, const Operation& operation);
   // `calls` identical calls back to back, the Timing per call (Reducer::reduce_batch,
   // Scanner::scan_batch); outcome() is then the last call's.
@@ -59,6 +67,7 @@ class Runner {
   std::unique_ptr<Reducer> reducer_;
   std::unique_ptr<Scanner> scanner_;
   std::unique_ptr<Sorter> sorter_;
+  std::unique_ptr<Histogrammer> histogrammer_;
   std::unique_ptr<DeviceArray> output_;
   std::unique_ptr<DeviceArray> positions_;      // a sort of pairs' values: positions 0 to n - 1
   std::unique_ptr<DeviceArray> sorted_values_;  // and where they go
@@ -68,6 +77,7 @@ class Runner {
   // The sort `operation` asks of this runner's sorter over `keys`, into prepare_output (and
   // prepare_sorted_values for pairs), checked once (SortRequest::make).
   SortRequest sort_request(DeviceArray& keys, const Operation& operation);
+  HistogramRequest histogram_request(DeviceArray& samples, const Operation& operation);
   void check_primitive(const Operation& operation, std::string_view what) const;
 };
 
