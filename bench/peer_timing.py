@@ -112,9 +112,10 @@ class Timer:
     def flush(self):  # writing 2 x L2 bytes evicts the input
         (self.flush_buffer.fill(1) if self.cp is not None else self.flush_buffer.fill_(1))
 
-    def prepare(self, fn):
-        """What one timed call runs: fn itself, or without the gate the replay of fn's graph."""
-        if self.cp is not None:
+    def prepare(self, fn, capture=True):
+        """What one timed call runs: fn itself, or without the gate the replay of fn's graph.
+        capture=False: fn itself always, for a call that waits on the host (no graph holds it)."""
+        if self.cp is not None or not capture:
             return fn
         self.graph = None  # free the last graph's memory pool first
         graph = self.torch.cuda.CUDAGraph()
@@ -125,12 +126,15 @@ class Timer:
         self.synchronize()
         return graph.replay
 
-    def sample(self, run, calls, flush):
-        """(device ms, host ms) of `calls` calls of run() in one interval."""
+    def sample(self, run, calls, flush, gated=True):
+        """(device ms, host ms) of `calls` calls of run() in one interval. gated=False: no gate,
+        for a call that waits on the host (the held stream would make it wait out the gate's
+        time-out); the interval then holds that wait and the launches after it."""
         if flush:
             self.flush()
         start, stop = self.events
-        if self.flags is not None:  # the last gate finished: we synchronised after it
+        gate = gated and self.flags is not None
+        if gate:  # the last gate finished: we synchronised after it
             self.flags[0] = self.flags[1] = 0
             self.gate((1,), (1,), self.gate_args)
         try:
@@ -138,15 +142,15 @@ class Timer:
             start.record(self.stream)
             for i in range(calls):
                 run()
-                if i + 1 == GATED_CALLS and self.flags is not None:
+                if i + 1 == GATED_CALLS and gate:
                     self.flags[0] = 1
             stop.record(self.stream)
         finally:
-            if self.flags is not None:
+            if gate:
                 self.flags[0] = 1  # only now: the GPU runs the interval with no host gap
         stop.synchronize()
         host_ms = (time.perf_counter() - t0) * 1e3
-        if self.flags is not None and self.flags[1]:
+        if gate and self.flags[1]:
             raise RuntimeError("the timing gate gave up after 1 s before the host released it "
                                "(a call waited on the held stream); the sample is not GPU time")
         if self.cp is None:
@@ -154,15 +158,16 @@ class Timer:
         return self.cp.cuda.get_elapsed_time(start, stop), host_ms
 
 
-def measure(timer, run, mode, max_time):
-    """Per-call samples until stop_now: (device stats, host stats, calls per sample)."""
+def measure(timer, run, mode, max_time, gated=True):
+    """Per-call samples until stop_now: (device stats, host stats, calls per sample); gated as
+    Timer.sample."""
     calls = 1
     if mode == "batch":
-        calls = batch_calls_for(timer.sample(run, 1, False)[0])  # a warm call calibrates
-        timer.sample(run, calls, False)  # one untimed batch, as xreduce
+        calls = batch_calls_for(timer.sample(run, 1, False, gated)[0])  # a warm call calibrates
+        timer.sample(run, calls, False, gated)  # one untimed batch, as xreduce
     device_ms, host_ms, t0 = [], [], time.perf_counter()
     while True:
-        d, h = timer.sample(run, calls, mode == "cold")
+        d, h = timer.sample(run, calls, mode == "cold", gated)
         device_ms.append(d / calls)
         host_ms.append(h / calls)
         if stop_now(device_ms, time.perf_counter() - t0, max_time):

@@ -6,7 +6,6 @@ include(CMakePackageConfigHelpers)
 set(XR_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/xreduce)
 
 set_target_properties(xreduce_core PROPERTIES EXPORT_NAME core)
-set_target_properties(xreduce_shaders PROPERTIES EXPORT_NAME shaders)
 # Core's public headers alone (core/public_headers.txt): the rest are no API of the package. A
 # change to the list configures again, so an existing build installs what it now names.
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS core/public_headers.txt)
@@ -16,6 +15,7 @@ install(FILES ${_xr_public} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/xreduce)
 install(TARGETS xreduce_core EXPORT xreduceTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 if(XR_HAVE_VULKAN)
+  set_target_properties(xreduce_shaders PROPERTIES EXPORT_NAME shaders)
   install(DIRECTORY vulkan_backend/library/include/xreduce
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
   install(TARGETS xreduce_vulkan xreduce_shaders EXPORT xreduceTargets

@@ -89,7 +89,8 @@ constexpr CatalogEntry kCatalog[] = {
     {H, "atomic/coarsened", "PMPP 9.5: many samples a thread, interleaved so loads coalesce"},
     {H, "atomic/aggregated", "PMPP 9.6: a thread's run of equal bins added once"},
     {H, "subgroup/aggregated",
-     "the lanes holding one bin elect a leader that adds their count (__match_any_sync)"},
+     "the lanes holding one bin elect a leader that adds their count (__match_any_sync, "
+     "subgroupPartitionNV or ballots)"},
     {H, "fast/replicated",
      "several sub-histograms a block, 128-bit loads, copies in global memory past shared memory"},
     {H, "lib/cub", "cub::DeviceHistogram::HistogramEven (the vendor anchor)"},

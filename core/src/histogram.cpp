@@ -48,6 +48,10 @@ std::optional<std::string> float_levels_error(const HistogramLevels& levels) {
     return range_of(levels) + " is empty in the samples' type (its levels round to one value)";
   if (!std::isfinite(upper - lower))
     return range_of(levels) + " is wider than the samples' type holds (upper - lower overflows)";
+  // The rule's scale, bins / (upper - lower) in the samples' type, must be a number.
+  if (!std::isfinite(static_cast<T>(static_cast<T>(levels.bins) / (upper - lower))))
+    return range_of(levels) + " is too narrow for " + std::to_string(levels.bins) +
+           " bins in the samples' type (bins / (upper - lower) overflows)";
   return std::nullopt;
 }
 

@@ -1,7 +1,8 @@
 // fast/replicated: one resident wave of blocks of kernels/histogram_fast.cuh, 16-byte loads.
 //   shared: `copies` sub-histograms a block (a power of two up to 32, a copy a lane), the most
 //   whose counters fit the device's opt-in shared memory at kMinBlocks blocks an SM (the
-//   occupancy API's answer for the kernel as compiled); copy_stride counters apart
+//   occupancy API's answer for the kernel as compiled); copy_stride counters apart; where not
+//   one copy of the bins fits, the bins in `slices` ranges (up to kMaxSlices), a grid row each
 //   global, past the shared memory: `copies` copies of the bins in temp (at.copies, the output's
 //   counter width), as many as fit kL2Share of the L2 and at most one a resident block, then
 //   histogram_sum_copies into the output; one copy: the output itself, no temp
@@ -31,6 +32,10 @@ constexpr unsigned kMaxCopies = 32;
 // Copies in global memory take at most 1 / kL2Share of the L2, so that their atomics stay in it
 // beside the streaming samples; unmeasured.
 constexpr std::size_t kL2Share = 2;
+// Bins past one shared copy are split into at most this many slices, one a grid row, each row
+// reading every sample; past it the copies in global memory count them. Unmeasured but at 65536
+// bins (two slices).
+constexpr unsigned kMaxSlices = 4;
 // A block counts fewer than 2^32 samples: at most 2^31 from the stride, plus a few a thread.
 constexpr std::size_t kMaxBlockSamples = std::size_t{1} << 31;
 constexpr int kSumBlock = 256;
@@ -58,8 +63,9 @@ int blocks_per_sm(Kernel kernel, std::size_t shared) {
   return per_sm;
 }
 
-// The most copies whose counters fit the shared memory at kMinBlocks blocks an SM, with the
-// wave; copies 0 where not one copy fits.
+// The fewest slices of the bins (up to kMaxSlices), then the most copies of a slice, whose
+// counters fit the shared memory at kMinBlocks blocks an SM, with the wave; copies 0 where not
+// one copy of a kMaxSlices slice fits.
 void plan_shared_copies(histogram::Plan& plan, const DeviceLimits& dev) {
   kernels::with_sample_type(plan.desc.dtype, [&]<class T>() {
     const auto kernel = kernels::histogram_replicated<T, kBlock, kMinBlocks, kUnroll<T>>;
@@ -69,15 +75,23 @@ void plan_shared_copies(histogram::Plan& plan, const DeviceLimits& dev) {
                                  ? dev.shared_per_block_optin - attributes.sharedSizeBytes
                                  : 0;
     if (room) allow_shared(kernel, room);
-    for (unsigned copies = kMaxCopies; copies >= 1; copies /= 2) {
-      const std::size_t bytes = std::size_t(copies) * plan.copy_stride * sizeof(unsigned);
-      if (bytes > room) continue;
-      const int per_sm = blocks_per_sm(kernel, bytes);
-      if (per_sm < kMinBlocks) continue;
-      plan.copies = copies;
-      plan.shared_bytes = bytes;
-      plan.wave = std::size_t(per_sm) * std::max(dev.sm_count, 1);
-      return;
+    const unsigned bins = plan.desc.levels.bins;
+    for (unsigned slices = 1; slices <= std::min(kMaxSlices, bins); ++slices) {
+      const unsigned slice_bins = (bins + slices - 1) / slices;
+      const unsigned stride = copy_stride(slice_bins);
+      for (unsigned copies = kMaxCopies; copies >= 1; copies /= 2) {
+        const std::size_t bytes = std::size_t(copies) * stride * sizeof(unsigned);
+        if (bytes > room) continue;
+        const int per_sm = blocks_per_sm(kernel, bytes);
+        if (per_sm < kMinBlocks) continue;
+        plan.slices = slices;
+        plan.slice_bins = slice_bins;
+        plan.copy_stride = stride;
+        plan.copies = copies;
+        plan.shared_bytes = bytes;
+        plan.wave = std::size_t(per_sm) * std::max(dev.sm_count, 1);
+        return;
+      }
     }
   });
 }
@@ -98,18 +112,23 @@ void plan_global_copies(histogram::Plan& plan, const DeviceLimits& dev) {
   plan.temp_bytes = plan.copies > 1 ? plan.copies * copy_bytes : 0;
 }
 
-// The grid for n samples: a wave at most, a whole iteration of vectors a thread, no block past
-// kMaxBlockSamples.
+// The grid's row for n samples (each slice a row): a wave over the rows at most, a whole
+// iteration of vectors a thread, no block past kMaxBlockSamples.
 unsigned grid_for(const histogram::Plan& plan, std::size_t n) {
   std::size_t per_iteration = 0;
   kernels::with_sample_type(plan.desc.dtype, [&]<class T>() {
     per_iteration = std::size_t(kBlock) * kUnroll<T> * kernels::Pack<T>::kCount;
   });
-  const std::size_t useful = std::min(plan.wave, ceil_div(n, per_iteration));
+  const std::size_t row_wave = std::max<std::size_t>(plan.wave / plan.slices, 1);
+  const std::size_t useful = std::min(row_wave, ceil_div(n, per_iteration));
   return to_grid(std::max({useful, ceil_div(n, kMaxBlockSamples), std::size_t{1}}));
 }
 
 std::string note_of(const histogram::Plan& plan) {
+  if (!plan.counters_in_global && plan.slices > 1)
+    return "the bins in " + std::to_string(plan.slices) + " slices of " +
+           std::to_string(plan.slice_bins) + ", a grid row each reading every sample, " +
+           std::to_string(plan.copies) + " sub-histograms a block";
   if (!plan.counters_in_global)
     return std::to_string(plan.copies) + " sub-histograms a block, " +
            std::to_string(plan.copy_stride) + " counters apart";
@@ -150,13 +169,12 @@ Policy policy_histogram_fast(const DeviceLimits&) {
       kBlock, 4, 16, 0,
       "a resident wave, 4 vectors of 16 bytes in flight a thread (onesweep's histogram "
       "shape; u8 2); up to 32 sub-histograms a block, a copy a lane, as many as the opt-in shared "
-      "memory holds at one block an SM; past it copies in global memory within half the L2; "
-      "unmeasured"};
+      "memory holds at one block an SM; past one copy the bins in up to 4 slices, a grid row "
+      "each; past that copies in global memory within half the L2; unmeasured"};
 }
 
 void plan_histogram_fast(histogram::Plan& plan, const DeviceLimits& dev) {
   plan.block = kBlock;
-  plan.copy_stride = copy_stride(plan.desc.levels.bins);
   plan_shared_copies(plan, dev);
   if (plan.copies == 0) plan_global_copies(plan, dev);
   plan.grid = grid_for(plan, plan.desc.count);
@@ -183,8 +201,9 @@ void enqueue_histogram_fast(const histogram::Plan& plan, const histogram::Call& 
     }
     const auto kernel = kernels::histogram_replicated<T, kBlock, kMinBlocks, kUnroll<T>>;
     allow_shared(kernel, plan.shared_bytes);
-    kernel<<<grid, kBlock, plan.shared_bytes, stream>>>(
-        samples, call.n, call.count, rule, out, d.levels.bins, plan.copies, plan.copy_stride);
+    kernel<<<dim3(grid, plan.slices), kBlock, plan.shared_bytes, stream>>>(
+        samples, call.n, call.count, rule, out, d.levels.bins, plan.slice_bins, plan.copies,
+        plan.copy_stride);
     XR_CUDA_CHECK_LAUNCH();
   });
 }

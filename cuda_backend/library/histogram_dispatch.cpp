@@ -140,11 +140,15 @@ std::string histogram::Plan::describe() const {
                   " samples, " + std::to_string(l.bins) + " bins over " + range_text(l) + ", " +
                   std::string(xr::to_string(l.counts)) + " counts";
   if (integers) s += ", " + std::string(to_string(bin.path)) + " bins";
-  if (grid) s += ", " + std::to_string(grid) + "x" + std::to_string(block);
+  if (grid)
+    s += ", " + std::to_string(grid) + (slices > 1 ? "x" + std::to_string(slices) : "") + "x" +
+         std::to_string(block);
   if (items_per_thread) s += ", " + std::to_string(items_per_thread) + " samples a thread";
   if (copies)
     s += ", " + std::to_string(copies) + (copies == 1 ? " copy" : " copies") + " of the bins in " +
          (counters_in_global ? "global" : "shared") + " memory";
+  if (slices > 1)
+    s += ", the bins in " + std::to_string(slices) + " slices of " + std::to_string(slice_bins);
   if (shared_bytes) s += " (" + std::to_string(shared_bytes) + " B shared)";
   s += ", temp " + std::to_string(temp_bytes) + " B";
   if (!note.empty()) s += "; " + note;

@@ -79,6 +79,10 @@ struct Plan {
   std::size_t shared_bytes = 0;      // the main kernel's dynamic shared memory
   unsigned copies = 0;       // sub-histograms: per block in shared memory, or in global memory
   unsigned copy_stride = 0;  // counters from one copy to the next (fast/replicated)
+  // fast/replicated: the bins split into `slices` ranges of slice_bins, one a grid row: each
+  // row's blocks read every sample and count the bins of their range in shared memory.
+  unsigned slices = 1;
+  unsigned slice_bins = 0;
   bool counters_in_global = false;  // the bins do not fit shared memory: counted in global
   std::size_t temp_bytes = 0;
   Temp at;                 // where temp's parts start

@@ -1,5 +1,5 @@
 // The OpenCL backend as core sees it: device listing and choice, arrays, reducers, scanners,
-// sorters, probes.
+// sorters, histogrammers, probes.
 #include "xreduce/opencl_backend.hpp"
 
 #include <algorithm>
@@ -7,6 +7,7 @@
 #include "cl_array.hpp"
 #include "cl_device.hpp"
 #include "cl_env_knobs.hpp"
+#include "cl_histogrammer.hpp"
 #include "cl_probes.hpp"
 #include "cl_reducer.hpp"
 #include "cl_sorter.hpp"
@@ -129,6 +130,9 @@ class OpenClBackend final : public DeviceBackend {
   }
   std::unique_ptr<Sorter> make_builtin_sorter(std::string_view id) override {
     return opencl::make_sorter(device(true), id);
+  }
+  std::unique_ptr<Histogrammer> make_builtin_histogrammer(std::string_view id) override {
+    return opencl::make_histogrammer(device(true), id);
   }
 
   void release_device() override {

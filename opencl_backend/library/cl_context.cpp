@@ -1,5 +1,8 @@
 #include "cl_context.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 #include "cl_check.hpp"
 #include "cl_reduce_table.hpp"
 #include "cl_requirements.hpp"
@@ -31,6 +34,20 @@ std::unique_ptr<ContextState> context_state(cl_context context, cl_device_id dev
   return state;
 }
 
+// The histogram ids the device runs over samples of `t`, fastest first as the ladder's design
+// predicts (fewer, less contended atomics and wider loads first; unmeasured, CUDA's order): none
+// for a type no histogram takes.
+std::vector<std::string> histogram_variants(const DeviceFacts& f, DType t) {
+  std::vector<std::string> out;
+  if (std::find(std::begin(kHistogramSampleDTypes), std::end(kHistogramSampleDTypes), t) ==
+      std::end(kHistogramSampleDTypes))
+    return out;
+  for (std::string_view id : {"fast/replicated", "subgroup/aggregated", "atomic/aggregated",
+                              "atomic/coarsened", "atomic/privatized", "atomic/global"})
+    if (variant_unsupported_reason(Primitive::histogram, id, f).empty()) out.emplace_back(id);
+  return out;
+}
+
 }  // namespace
 
 Context::Context(cl_context context, cl_device_id device)
@@ -60,6 +77,7 @@ std::vector<std::string> Context::variants(Primitive primitive, DType t) const {
       if (variant_unsupported_reason(primitive, id, f).empty()) out.emplace_back(id);
     return out;
   }
+  if (primitive == Primitive::histogram) return histogram_variants(f, t);
   const auto fastest =
       primitive == Primitive::scan
           ? std::vector<std::string_view>{"fast/decoupled-lookback", "fast/reduce-then-scan"}

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cl_device_facts.hpp"
+#include "cl_histogram_table.hpp"
 #include "cl_knobs.hpp"
 #include "cl_programs.hpp"
 #include "cl_reduce_table.hpp"
@@ -24,9 +25,9 @@ struct ContextState {
 };
 
 // The library's variants as core reads its tables: Variants::has(primitive, id), info(primitive,
-// id) (the VariantInfo the catalog registers), all() (reduces, scans, sorts).
+// id) (the VariantInfo the catalog registers), all() (reduces, scans, sorts, histograms).
 using Variants = LibraryVariants<&reduce_table, &scan_table, &opencl_dtypes, &requirement_words,
-                                 &missing_reason, &sort_table>;
+                                 &missing_reason, &sort_table, &histogram_table>;
 
 // Why `facts`' device cannot run variant `id` of `primitive`: "unknown variant" for an id the
 // library lacks, a feature the device lacks; empty when it can. The one answer the library's

@@ -9,6 +9,8 @@
 #include "cl_context.hpp"
 #include "cl_device_facts.hpp"
 #include "cl_handles.hpp"
+#include "cl_histogram_plan.hpp"
+#include "cl_histogram_table.hpp"
 #include "cl_passes.hpp"
 #include "cl_programs.hpp"
 #include "cl_ptxas.hpp"

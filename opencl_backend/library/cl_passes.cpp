@@ -31,22 +31,10 @@ void enqueue_launch(cl_command_queue queue, cl_kernel kernel, std::size_t local,
                     std::uint64_t groups, std::size_t index, std::size_t count,
                     const EnqueueEvents& events) {
   const std::size_t global = static_cast<std::size_t>(groups) * local;
-  const bool first = index == 0, last = index + 1 == count;
-  cl_event event = nullptr;
-  const bool want = (first && events.first) || (last && events.last);
-  XR_CL_CHECK(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local,
-                                     first ? static_cast<cl_uint>(events.wait.size()) : 0,
-                                     first && !events.wait.empty() ? events.wait.data() : nullptr,
-                                     want ? &event : nullptr));
-  if (first && events.first) {
-    clRetainEvent(event);
-    *events.first = event;
-  }
-  if (last && events.last) {
-    clRetainEvent(event);
-    *events.last = event;
-  }
-  if (event) clReleaseEvent(event);
+  enqueue_command(index, count, events, [&](cl_uint waits, const cl_event* wait, cl_event* event) {
+    XR_CL_CHECK(
+        clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, waits, wait, event));
+  });
 }
 
 void enqueue_passes(Programs& programs, cl_command_queue queue, std::span<const Pass> passes,

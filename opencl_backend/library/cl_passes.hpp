@@ -41,9 +41,30 @@ struct EnqueueEvents {
   cl_event* last = nullptr;   // the last pass's
 };
 
+// Enqueues command `index` of a call's `count` by `enqueue(wait_count, wait, event)` (an OpenCL
+// enqueue's last three arguments, its status checked by `enqueue`): the first waits for
+// events.wait and hands its event to events.first, the last to events.last.
+template <class Enqueue>
+void enqueue_command(std::size_t index, std::size_t count, const EnqueueEvents& events,
+                     Enqueue&& enqueue) {
+  const bool first = index == 0, last = index + 1 == count;
+  cl_event event = nullptr;
+  const bool want = (first && events.first) || (last && events.last);
+  enqueue(first ? static_cast<cl_uint>(events.wait.size()) : cl_uint{0},
+          first && !events.wait.empty() ? events.wait.data() : nullptr, want ? &event : nullptr);
+  if (first && events.first) {
+    clRetainEvent(event);
+    *events.first = event;
+  }
+  if (last && events.last) {
+    clRetainEvent(event);
+    *events.last = event;
+  }
+  if (event) clReleaseEvent(event);
+}
+
 // Enqueues `kernel` (its arguments set) over `groups` work-groups of `local` work-items as launch
-// `index` of a call's `count`: the first waits for events.wait and hands its event to
-// events.first, the last to events.last.
+// `index` of a call's `count` (enqueue_command's events).
 void enqueue_launch(cl_command_queue queue, cl_kernel kernel, std::size_t local,
                     std::uint64_t groups, std::size_t index, std::size_t count,
                     const EnqueueEvents& events);

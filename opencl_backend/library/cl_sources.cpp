@@ -55,6 +55,7 @@ std::string program_source(std::string_view kernel) {
   if (kernel.starts_with("scan_rts_") || kernel == "scan_lookback")
     text += kernel_source("scan_tile");
   if (kernel.starts_with("fast_")) text += kernel_source("vector_fold");
+  if (kernel.starts_with("histogram_")) text += kernel_source("histogram_common");
   if (kernel == "probe_clock" || kernel == "probe_gate") text += kernel_source("ptx_timers");
   // A sort stage's, as its forms say (xreduce/sort_stages.h).
   if (const sort::StageForms* sort = sort_stage_forms(kernel)) {

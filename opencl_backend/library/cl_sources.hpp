@@ -20,9 +20,9 @@ std::string_view kernel_source(std::string_view name);
 
 // What a built-in kernel's program is made of: common.cl, group.cl, then for scans
 // scan_common.cl (and scan_tile.cl for the fast/* tiles), for the fast/* reduces
-// vector_fold.cl, for sorts sort_common.cl and what the stage's forms name
-// (xreduce/sort_stages.h: sort_tile.cl, sort_bitonic.cl, sort_bitonic_tile.cl), then the kernel
-// itself; each `#include "..."` line replaced by the embedded file of that name.
+// vector_fold.cl, for histograms histogram_common.cl, for sorts sort_common.cl and what the stage's
+// forms name (xreduce/sort_stages.h: sort_tile.cl, sort_bitonic.cl, sort_bitonic_tile.cl), then the
+// kernel itself; each `#include "..."` line replaced by the embedded file of that name.
 std::string program_source(std::string_view kernel);
 
 }  // namespace xr::opencl

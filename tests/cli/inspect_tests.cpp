@@ -95,9 +95,13 @@ TEST_CASE("inspect: every vulkan variant's passes on lavapipe, unreported facts 
       CHECK(p["grid"].get<std::uint64_t>() > 0);
       CHECK(p["elements_per_thread"].get<double>() ==
             Approx(double(n) / (p["grid"].get<double>() * p["block"].get<double>())));
-      // A sort's modules are named by key width (sort_*.k32) or not at all (its word passes).
+      // A sort's modules are named by key width (sort_*.k32) or not at all (its word passes), a
+      // histogram's by sample type or not at all (its zero and sum passes).
       const std::string kernel = p["kernel"].get<std::string>();
-      CHECK(kernel.find(row["primitive"] == "sort" ? "sort_" : ".i32") != std::string::npos);
+      const char* named = row["primitive"] == "sort"        ? "sort_"
+                          : row["primitive"] == "histogram" ? "histogram_"
+                                                            : ".i32";
+      CHECK(kernel.find(named) != std::string::npos);
       // lavapipe has no VK_KHR_pipeline_executable_properties: nothing is made up.
       CHECK(p["registers"].is_null());
       CHECK(p["static_shared_bytes"].is_null());

@@ -42,6 +42,29 @@ TEST_CASE("a malformed XR_VK_LOOKBACK_POLLS refuses the Vulkan sorts as it does 
   unsetenv("XR_VK_LOOKBACK_POLLS");
 }
 
+// XR_VK_HISTOGRAM_MATCH refuses every Vulkan histogram when malformed and nothing else; well
+// formed, the report records it and subgroup/aggregated's plan says it matched by ballots.
+TEST_CASE("XR_VK_HISTOGRAM_MATCH: malformed, it refuses the Vulkan histograms alone",
+          "[cli][vulkan][knobs]") {
+  require_vulkan_or_skip();
+  const std::vector<std::string> histogram = {"--backend", "vulkan",    "--primitive",
+                                              "histogram", "--variant", "subgroup/aggregated",
+                                              "--n",       "1000"};
+  setenv("XR_VK_HISTOGRAM_MATCH", "partition", 1);
+  std::vector<std::string> run = histogram;
+  run.insert(run.begin(), "run");
+  expect_error(run, 2, "XR_VK_HISTOGRAM_MATCH must be auto or ballots (got 'partition')");
+  CHECK_FALSE(run_knobs({"--backend", "vulkan", "--variant", "fast/single-pass", "--n", "1000"})
+                  .contains("XR_VK_HISTOGRAM_MATCH"));
+  setenv("XR_VK_HISTOGRAM_MATCH", "ballots", 1);
+  CHECK(run_knobs(histogram).value("XR_VK_HISTOGRAM_MATCH", "") == "ballots");
+  const Result r = xreduce(run);
+  unsetenv("XR_VK_HISTOGRAM_MATCH");
+  INFO(r.err);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("matched by subgroup ballots") != std::string::npos);
+}
+
 TEST_CASE("a malformed knob is not recorded among a report's knobs", "[cli][vulkan][knobs]") {
   require_vulkan_or_skip();
   // A reduce runs (neither knob is a reduce's); the report records only the well-formed one.

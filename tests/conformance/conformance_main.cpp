@@ -54,6 +54,7 @@
 #include "xreduce/conformance.hpp"
 #include "xreduce/error.hpp"
 #include "xreduce/generate.hpp"
+#include "xreduce/histogram_samples.hpp"
 #include "xreduce/reference.hpp"
 #include "xreduce/registry.hpp"
 #include "xreduce/runner.hpp"
@@ -740,6 +741,38 @@ void check_counting_ranking(const char* id) {
   const std::string said = made->runner->diagnostics();
   INFO(said);
   CHECK(said.find("ranks tiles by counting") != std::string::npos);
+}
+
+// subgroup/aggregated matching a bin's invocations by ballots, as on a device without
+// VK_NV_shader_subgroup_partitioned (XR_VK_HISTOGRAM_MATCH=ballots forces it on one that has
+// it): core's whole conformance run on a backend made with the knob, then one call says which
+// match ran. A device without the partition runs the ballots in the plain case already.
+TEST_CASE("vulkan/histogram/subgroup/aggregated/ballots", "[conformance][vulkan][histogram]") {
+  const char* id = "subgroup/aggregated";
+  const xr::Operation op{.primitive = xr::Primitive::histogram};
+  const xr::HostArray data = xr::histogram_samples(xr::DType::u8, 1000, g_seed,
+                                                   xr::SampleDistribution::uniform, op.levels);
+  const auto plain = runner_with_knobs("vulkan", xr::Primitive::histogram, id, {});
+  if (!plain) return;
+  auto plain_array = plain->backend->upload(data.view());
+  plain->runner->run(*plain_array, op);
+  const std::string plain_match = plain->runner->diagnostics();
+  if (plain_match.find("subgroup ballots") != std::string::npos) {
+    CHECK(plain_match.find("subgroup partition") == std::string::npos);
+    WARN(
+        "the device matches by ballots already (no subgroup partition): the plain case runs "
+        "them");
+    return;
+  }
+  const auto made = runner_with_knobs("vulkan", xr::Primitive::histogram, id,
+                                      {{"XR_VK_HISTOGRAM_MATCH", "ballots"}});
+  if (!made) return;
+  VariantCase(made->backend, xr::Primitive::histogram, id, Mode::conformance).invoke();
+  auto array = made->backend->upload(data.view());
+  made->runner->run(*array, op);
+  const std::string said = made->runner->diagnostics();
+  INFO(said);
+  CHECK(said.find("subgroup ballots") != std::string::npos);
 }
 
 TEST_CASE("vulkan/sort/radix/counting-ranking/onesweep", "[conformance][vulkan][sort]") {

@@ -1,16 +1,18 @@
 // xreduce::opencl as a caller uses it: its public headers only, on a context, queue and buffers
-// the test makes itself. The refusals, then a reduce, both scan kinds and a sort of pairs checked
-// against the host (the conformance suite covers every variant: the tool enqueues through the
-// same API).
+// the test makes itself. The refusals, then a reduce, both scan kinds, a sort of pairs and every
+// histogram checked against the host (the conformance suite covers every variant: the tool
+// enqueues through the same API).
 #include <catch2/catch.hpp>
 
 #include <CL/cl.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -23,6 +25,8 @@
 #include "allocation_count.hpp"
 #include "library_checks.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/histogram_reference.hpp"
+#include "xreduce/opencl/histogram.hpp"
 #include "xreduce/opencl/reduce.hpp"
 #include "xreduce/opencl/scan.hpp"
 #include "xreduce/opencl/sort.hpp"
@@ -356,8 +360,8 @@ TEST_CASE("the OpenCL sort reads its count from within the count's buffer alone"
 }
 
 // An out-of-order queue may run a call's kernels in any order (a sort's digit passes before the
-// counts they read: most keys wrong, silently): every call of reduce, scan and sort refuses one,
-// naming it, though the same buffers passed on the in-order queue just before.
+// counts they read: most keys wrong, silently): every call of reduce, scan, sort and histogram
+// refuses one, naming it, though the same buffers passed on the in-order queue just before.
 TEST_CASE("the OpenCL library refuses an out-of-order queue", "[library]") {
   Caller c;
   skip_without(c);
@@ -406,6 +410,16 @@ TEST_CASE("the OpenCL library refuses an out-of-order queue", "[library]") {
   CHECK_THAT(refusal([&] { sort.enqueue(q, 100, b); }), Catch::Contains("Sort::enqueue" + why));
   CHECK_THAT(refusal([&] { sort.enqueue_indirect(q, count, 0, b); }),
              Catch::Contains("Sort::enqueue_indirect" + why));
+  const xr::opencl::Histogram histogram(
+      context,
+      {.dtype = xr::DType::u32, .count = n, .levels = {.bins = 256, .lower = 0, .upper = 0x1p32}});
+  const Mem counts(c.buffer(256 * 4)), histogram_scratch(c.buffer(histogram.scratch_size()));
+  const xr::opencl::HistogramBuffers counted{
+      in, counts, histogram.scratch_size() ? histogram_scratch.m : nullptr};
+  CHECK_THAT(refusal([&] { histogram.enqueue(q, counted); }),
+             Catch::Contains("Histogram::enqueue" + why));
+  CHECK_THAT(refusal([&] { histogram.enqueue_indirect(q, count, 0, counted); }),
+             Catch::Contains("Histogram::enqueue_indirect" + why));
   // The sort on the in-order queue is right.
   std::vector<std::uint32_t> got(n);
   REQUIRE(clEnqueueReadBuffer(c.queue, out, CL_TRUE, 0, n * 4, got.data(), 0, nullptr, nullptr) ==
@@ -552,4 +566,333 @@ TEST_CASE("the OpenCL reduce and scan refuse short, overlapping and foreign buff
              Catch::Contains("Reduce::enqueue: `input` holds"));
   CHECK_THAT(refusal([&] { reduce.enqueue(nullptr, in, out, reduce_scratch); }),
              Catch::Contains("`queue` is null"));
+}
+
+// --- histograms -------------------------------------------------------------------------------
+
+namespace {
+
+// `n` samples of T over `levels`' range and a twentieth past it on each side (every bin, some
+// out of range), a NaN every thousand floats, and a run of one value over an eighth of them (the
+// aggregated rungs' contention).
+template <class T>
+std::vector<T> histogram_input(std::size_t n, const xr::HistogramLevels& levels) {
+  std::mt19937_64 random(19);
+  std::uniform_real_distribution<double> where(-0.05, 1.05);
+  const double width = levels.upper - levels.lower;
+  std::vector<T> v(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x = levels.lower + where(random) * width;
+    if constexpr (std::is_integral_v<T>)
+      v[i] = static_cast<T>(std::clamp(std::floor(x), double{std::numeric_limits<T>::lowest()},
+                                       double{std::numeric_limits<T>::max()}));
+    else
+      v[i] = i % 1000 == 7 ? std::numeric_limits<T>::quiet_NaN() : static_cast<T>(x);
+  }
+  std::fill(v.begin() + n / 2, v.begin() + n / 2 + n / 8, v[n / 2]);
+  return v;
+}
+
+// Levels that T's samples suit: 256 bins over the type's (or, for floats, a range whose bins'
+// edges round), or `bins` over the same range.
+template <class T>
+xr::HistogramLevels histogram_levels(std::uint32_t bins, xr::HistogramCounts counts) {
+  xr::HistogramLevels l{.bins = bins, .counts = counts};
+  if constexpr (std::is_same_v<T, std::uint8_t>)
+    l.lower = 0, l.upper = 256;
+  else if constexpr (std::is_same_v<T, std::uint16_t>)
+    l.lower = 0, l.upper = 65536;
+  else if constexpr (std::is_same_v<T, std::int32_t>)
+    l.lower = -100000, l.upper = 900000;
+  else if constexpr (std::is_same_v<T, std::uint32_t>)
+    l.lower = 0, l.upper = 0x1p32;
+  else
+    l.lower = -2.5, l.upper = 23.2;
+  return l;
+}
+
+std::size_t counter_bytes(const xr::HistogramLevels& l) {
+  return l.counts == xr::HistogramCounts::u64 ? 8 : 4;
+}
+
+// The counts of a counts buffer, as u64 whatever their width.
+std::vector<std::uint64_t> read_counts(const Caller& c, cl_mem counts,
+                                       const xr::HistogramLevels& l) {
+  std::vector<std::uint64_t> got(l.bins);
+  if (l.counts == xr::HistogramCounts::u64) {
+    REQUIRE(clEnqueueReadBuffer(c.queue, counts, CL_TRUE, 0, l.bins * 8, got.data(), 0, nullptr,
+                                nullptr) == CL_SUCCESS);
+    return got;
+  }
+  std::vector<std::uint32_t> words(l.bins);
+  REQUIRE(clEnqueueReadBuffer(c.queue, counts, CL_TRUE, 0, l.bins * 4, words.data(), 0, nullptr,
+                              nullptr) == CL_SUCCESS);
+  std::copy(words.begin(), words.end(), got.begin());
+  return got;
+}
+
+void write_counts(const Caller& c, cl_mem counts, const xr::HistogramLevels& l,
+                  const std::vector<std::uint64_t>& values) {
+  if (l.counts == xr::HistogramCounts::u64) {
+    REQUIRE(clEnqueueWriteBuffer(c.queue, counts, CL_TRUE, 0, l.bins * 8, values.data(), 0, nullptr,
+                                 nullptr) == CL_SUCCESS);
+    return;
+  }
+  const std::vector<std::uint32_t> words(values.begin(), values.end());
+  REQUIRE(clEnqueueWriteBuffer(c.queue, counts, CL_TRUE, 0, l.bins * 4, words.data(), 0, nullptr,
+                               nullptr) == CL_SUCCESS);
+}
+
+// Bins whose u32 counters pass the device's local memory (CL_DEVICE_LOCAL_MEM_SIZE): the
+// privatized rungs count in global memory, fast/replicated in copies in its scratch.
+std::uint32_t bins_past_local(const Caller& c) {
+  cl_ulong local = 0;
+  REQUIRE(clGetDeviceInfo(c.device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, nullptr) ==
+          CL_SUCCESS);
+  return static_cast<std::uint32_t>(std::min<cl_ulong>(local / 4 + 1024, xr::kMaxHistogramBins));
+}
+
+// One Histogram of `variant` over 100003 samples of T: overwriting counts that hold garbage, then
+// adding to counts just below their wrap (a u32's wraps modulo 2^32, a u64's carries into its
+// high word), each bin checked against the host's rule.
+template <class T>
+void check_histogram_outputs(const Caller& c, const xr::opencl::Context& context,
+                             const std::string& variant, const xr::HistogramLevels& levels) {
+  constexpr std::size_t n = 100'003;
+  const xr::DType t = xr::DTypeOf<T>::value;
+  CAPTURE(variant, std::string(xr::to_string(t)), levels.bins,
+          std::string(xr::to_string(levels.counts)));
+  const std::vector<T> samples = histogram_input<T>(n, levels);
+  const std::vector<std::uint64_t> expected = xr::histogram_counts<T>(samples, levels);
+  const xr::opencl::Histogram h(context,
+                                {.dtype = t, .count = n, .levels = levels, .variant = variant});
+  CHECK(h.variant() == variant);
+  INFO(h.describe());
+  const Mem in(c.buffer(n * sizeof(T), samples.data()));
+  const Mem counts(c.buffer(levels.bins * counter_bytes(levels))),
+      scratch(c.buffer(h.scratch_size()));
+  const xr::opencl::HistogramBuffers b{in, counts, h.scratch_size() ? scratch.m : nullptr};
+  write_counts(c, counts, levels, std::vector<std::uint64_t>(levels.bins, 0xdeadbeefu));
+  h.enqueue(c.queue, b);
+  CHECK(read_counts(c, counts, levels) == expected);
+  const bool wide = levels.counts == xr::HistogramCounts::u64;
+  std::vector<std::uint64_t> start(levels.bins), sums(levels.bins);
+  for (std::uint32_t i = 0; i < levels.bins; ++i) {
+    start[i] = 0xffffffffu - i % 3;
+    sums[i] = wide ? start[i] + expected[i] : (start[i] + expected[i]) & 0xffffffffu;
+  }
+  write_counts(c, counts, levels, start);
+  h.enqueue(c.queue, b, xr::HistogramOutput::accumulate);
+  CHECK(read_counts(c, counts, levels) == sums);
+}
+
+}  // namespace
+
+TEST_CASE("the OpenCL histogram refuses a wrong request", "[library]") {
+  using xr::ErrorCategory;
+  Caller c;
+  skip_without(c);
+  const xr::opencl::Context context(c.context, c.device);
+  CHECK(category_of([&] { xr::opencl::Histogram(context, {.dtype = xr::DType::i64}); }) ==
+        ErrorCategory::unsupported);
+  CHECK(context.variants(xr::Primitive::histogram, xr::DType::i64).empty());
+  CHECK_THAT(
+      refusal([&] { xr::opencl::Histogram(context, {.count = 10, .variant = "atomic/none"}); }),
+      Catch::Contains("no histogram variant 'atomic/none'"));
+  // CUB's id is CUDA's alone.
+  CHECK(category_of([&] { xr::opencl::Histogram(context, {.variant = "lib/cub"}); }) ==
+        ErrorCategory::usage);
+  CHECK(category_of([&] {
+          xr::opencl::Histogram(context, {.levels = {.bins = 0, .lower = 0, .upper = 256}});
+        }) == ErrorCategory::usage);
+  CHECK(category_of([&] {
+          xr::opencl::Histogram(context, {.levels = {.bins = 16, .lower = 0.5, .upper = 256}});
+        }) == ErrorCategory::usage);
+  CHECK_THAT(refusal([&] { xr::opencl::Histogram(context, {.count = std::uint64_t{1} << 32}); }),
+             Catch::Contains("may pass a u32 counter: use u64 counts"));
+  const xr::opencl::Histogram h(context, {.count = 10});
+  CHECK(h.variant() == context.variants(xr::Primitive::histogram, xr::DType::u8).front());
+  CHECK(category_of([&] { h.enqueue(c.queue, {}); }) == ErrorCategory::usage);
+}
+
+// A histogram's scratch is known before the Histogram is made (its plan, no kernel built), as the
+// Histogram made then says: none for most plans, fast/replicated's copies past the local memory.
+TEST_CASE("a histogram's scratch size before the Histogram is made", "[library]") {
+  Caller c;
+  skip_without(c);
+  const xr::opencl::Context context(c.context, c.device);
+  const std::uint32_t past = bins_past_local(c);
+  for (const std::string& variant : context.variants(xr::Primitive::histogram, xr::DType::u16))
+    for (const xr::HistogramDesc& desc :
+         {xr::HistogramDesc{.dtype = xr::DType::u16, .count = 1'000'000, .variant = variant},
+          xr::HistogramDesc{.dtype = xr::DType::u16,
+          .count = 1'000'000,
+          .levels = {.bins = past, .upper = 65536, .counts = xr::HistogramCounts::u64},
+          .variant = variant},
+          xr::HistogramDesc{.dtype = xr::DType::u16, .count = 0, .variant = variant}}) {
+      CAPTURE(variant, desc.count, desc.levels.bins);
+      const std::uint64_t before = xr::opencl::Histogram::scratch_size(context, desc);
+      CHECK(before == xr::opencl::Histogram(context, desc).scratch_size());
+      if (variant == "fast/replicated" && desc.levels.bins == past) CHECK(before > 0);
+      if (variant != "fast/replicated") CHECK(before == 0);
+    }
+  CHECK_THAT(refusal([&] {
+               xr::opencl::Histogram::scratch_size(context, {.count = 9, .variant = "atomic/none"});
+             }),
+             Catch::Contains("no histogram variant 'atomic/none'"));
+}
+
+// Every variant the device runs, over every sample type, with bins in local memory and bins past
+// it: the counts overwritten and added to, against the host's rule.
+TEST_CASE("every OpenCL histogram overwrites and accumulates its counts by the host's rule",
+          "[library]") {
+  Caller c;
+  skip_without(c);
+  const xr::opencl::Context context(c.context, c.device);
+  const std::uint32_t past = bins_past_local(c);
+  for (const xr::DType t : xr::kHistogramSampleDTypes)
+    xr::visit_histogram_sample(t, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      for (const std::string& variant : context.variants(xr::Primitive::histogram, t)) {
+        check_histogram_outputs<T>(c, context, variant,
+                                   histogram_levels<T>(256, xr::HistogramCounts::u32));
+        // Past the local memory in two types only: the other rungs' builds are the same.
+        if (t == xr::DType::u8 || t == xr::DType::f32)
+          check_histogram_outputs<T>(c, context, variant,
+                                     histogram_levels<T>(past, xr::HistogramCounts::u64));
+      }
+    });
+}
+
+// One Histogram counts every count up to its own: each given on the host (enqueue's count), then
+// read by the kernels (enqueue_indirect, the counts in a buffer the queue writes, never read
+// back; a count past the Histogram's counts its own), every variant the device runs.
+TEST_CASE(
+    "one Histogram counts every count up to its own: given on the host or read by the "
+    "kernels",
+    "[library]") {
+  Caller c;
+  skip_without(c);
+  const xr::opencl::Context context(c.context, c.device);
+  constexpr std::uint64_t n = 20'000;
+  const xr::HistogramLevels levels = histogram_levels<std::int32_t>(1000, xr::HistogramCounts::u32);
+  const std::vector<std::int32_t> samples = histogram_input<std::int32_t>(n, levels);
+  const Mem in(c.buffer(n * 4, samples.data())), counts(c.buffer(levels.bins * 4));
+  for (const std::string& variant : context.variants(xr::Primitive::histogram, xr::DType::i32))
+    for (const bool on_device : {false, true}) {
+      CAPTURE(variant, on_device);
+      const xr::opencl::Histogram h(
+          context, {.dtype = xr::DType::i32, .count = n, .levels = levels, .variant = variant});
+      const Mem scratch(c.buffer(h.scratch_size())), words(c.buffer(64 * 4));
+      const xr::opencl::HistogramBuffers b{in, counts, h.scratch_size() ? scratch.m : nullptr};
+      std::vector<std::uint64_t> tried = {0, 1, 257, 4097, n - 1, n};
+      if (on_device) tried.push_back(n + 5);
+      for (std::size_t i = 0; i < tried.size(); ++i) {
+        CAPTURE(tried[i]);
+        if (on_device) {
+          const auto word = static_cast<std::uint32_t>(tried[i]);
+          REQUIRE(clEnqueueWriteBuffer(c.queue, words, CL_FALSE, i * 4, 4, &word, 0, nullptr,
+                                       nullptr) == CL_SUCCESS);
+          h.enqueue_indirect(c.queue, words, i * 4, b);
+        } else {
+          h.enqueue(c.queue, tried[i], b);
+        }
+        const std::uint64_t counted = std::min(tried[i], n);
+        CHECK(read_counts(c, counts, levels) ==
+              xr::histogram_counts<std::int32_t>({samples.data(), counted}, levels));
+      }
+    }
+  // A count past the Histogram's and a count off its word are refused, before anything is
+  // enqueued.
+  const xr::opencl::Histogram h(context, {.dtype = xr::DType::i32, .count = n, .levels = levels});
+  const Mem scratch(c.buffer(h.scratch_size())), words(c.buffer(16));
+  const xr::opencl::HistogramBuffers b{in, counts, h.scratch_size() ? scratch.m : nullptr};
+  CHECK_THAT(refusal([&] { h.enqueue(c.queue, n + 1, b); }),
+             Catch::Contains("20001 samples, and this Histogram was made for at most 20000"));
+  CHECK_THAT(refusal([&] { h.enqueue_indirect(c.queue, words, 2, b); }),
+             Catch::Contains("count_offset is not a multiple of 4"));
+  CHECK_THAT(
+      refusal([&] { h.enqueue_indirect(c.queue, words, 16, b); }),
+      Catch::Contains("`count` holds 16 bytes (CL_MEM_SIZE); the call needs 4 from byte 16"));
+}
+
+// A call of another count or its count on the device allocates nothing on the host once the
+// Histogram has made one (the driver's allocations are its own, C's, not counted).
+TEST_CASE("a Histogram's calls of any count allocate nothing on the host once warm", "[library]") {
+  Caller c;
+  skip_without(c);
+  const xr::opencl::Context context(c.context, c.device);
+  constexpr std::uint64_t n = 20'000;
+  const xr::opencl::Histogram h(context, {.dtype = xr::DType::u8, .count = n});
+  const Mem in(c.buffer(n)), counts(c.buffer(256 * 4)), scratch(c.buffer(h.scratch_size()));
+  const std::uint32_t word = 3841;
+  const Mem count(c.buffer(4, &word));
+  const xr::opencl::HistogramBuffers b{in, counts, h.scratch_size() ? scratch.m : nullptr};
+  h.enqueue(c.queue, 7681, b);
+  h.enqueue_indirect(c.queue, count, 0, b);
+  const std::uint64_t before = xrtest::allocations();
+  for (const std::uint64_t k : {0u, 1u, 257u, 3841u, 19'999u}) {
+    h.enqueue(c.queue, k, b);
+    h.enqueue_indirect(c.queue, count, 0, b, xr::HistogramOutput::accumulate);
+  }
+  CHECK(xrtest::allocations() == before);
+  REQUIRE(clFinish(c.queue) == CL_SUCCESS);
+}
+
+// Every misuse of a histogram's buffers is one line of usage before anything is enqueued, and the
+// device counts right after: overlapping buffers, short samples, counts and scratch, a null
+// counts buffer, buffers of another context, read-only counts and write-only samples.
+TEST_CASE("the OpenCL histogram refuses misused buffers, then counts right", "[library]") {
+  Caller c;
+  skip_without(c);
+  const xr::opencl::Context context(c.context, c.device);
+  constexpr std::size_t n = 65'537;
+  const xr::HistogramLevels levels =
+      histogram_levels<float>(bins_past_local(c), xr::HistogramCounts::u64);
+  const std::vector<float> samples = histogram_input<float>(n, levels);
+  const xr::opencl::Histogram h(
+      context,
+      {.dtype = xr::DType::f32, .count = n, .levels = levels, .variant = "fast/replicated"});
+  REQUIRE(h.scratch_size() > 0);  // copies in global memory
+  const std::size_t counts_bytes = levels.bins * 8;
+  const Mem in(c.buffer(n * 4, samples.data())), counts(c.buffer(counts_bytes));
+  const Mem scratch(c.buffer(h.scratch_size()));
+  const xr::opencl::HistogramBuffers right{in, counts, scratch};
+  const auto with = [&](auto change) {
+    xr::opencl::HistogramBuffers b = right;
+    change(b);
+    return refusal([&] { h.enqueue(c.queue, b); });
+  };
+  // One buffer that holds any of them, given twice.
+  const Mem any(c.buffer(std::max<std::size_t>(h.scratch_size(), counts_bytes)));
+  CHECK_THAT(with([&](auto& b) { b.samples = b.counts = any; }),
+             Catch::Contains("`samples` and `counts` overlap"));
+  CHECK_THAT(with([&](auto& b) { b.scratch = b.counts = any; }),
+             Catch::Contains("`counts` and `scratch` overlap"));
+  const Mem short_in(c.buffer(n * 2)), short_counts(c.buffer(counts_bytes / 2));
+  const Mem short_scratch(c.buffer(1024));
+  CHECK_THAT(with([&](auto& b) { b.samples = short_in; }),
+             Catch::Contains("`samples` holds " + std::to_string(n * 2) +
+                             " bytes (CL_MEM_SIZE); the call needs " + std::to_string(n * 4)));
+  CHECK_THAT(with([&](auto& b) { b.counts = short_counts; }),
+             Catch::Contains("`counts` holds " + std::to_string(counts_bytes / 2)));
+  CHECK_THAT(with([&](auto& b) { b.scratch = short_scratch; }),
+             Catch::Contains("`scratch` holds 1024 bytes") &&
+                 Catch::Contains("Histogram::scratch_size()"));
+  CHECK_THAT(with([&](auto& b) { b.counts = nullptr; }), Catch::Contains("`counts` is null"));
+  const Mem read_only(made(c.context, CL_MEM_READ_ONLY, counts_bytes));
+  const Mem write_only(made(c.context, CL_MEM_WRITE_ONLY, n * 4));
+  CHECK_THAT(with([&](auto& b) { b.counts = read_only; }),
+             Catch::Contains("`counts` was made CL_MEM_READ_ONLY"));
+  CHECK_THAT(with([&](auto& b) { b.samples = write_only; }),
+             Catch::Contains("`samples` was made CL_MEM_WRITE_ONLY"));
+  const Caller other;
+  const Mem foreign(other.buffer(n * 4));
+  CHECK_THAT(with([&](auto& b) { b.samples = foreign; }),
+             Catch::Contains("`samples` belongs to another cl_context"));
+  CHECK_THAT(refusal([&] { h.enqueue(other.queue, right); }),
+             Catch::Contains("`queue` belongs to another cl_context"));
+  // After every refusal, the device counts right.
+  h.enqueue(c.queue, right);
+  CHECK(read_counts(c, counts, levels) == xr::histogram_counts<float>(samples, levels));
 }

@@ -19,6 +19,8 @@
 #include "library_checks.hpp"
 #include "vk_keep_loaded.hpp"
 #include "xreduce/error.hpp"
+#include "xreduce/histogram_reference.hpp"
+#include "xreduce/histogram_samples.hpp"
 #include "xreduce/vulkan.hpp"
 
 namespace {
@@ -901,4 +903,367 @@ TEST_CASE("the Vulkan scan refuses an input that is its output, or short", "[lib
                }),
                Catch::Contains("`in` holds " + std::to_string(n * 2) + " bytes from its offset"));
   });
+}
+
+// --- histograms -------------------------------------------------------------------------------
+
+namespace {
+
+using xr::HistogramCounts;
+using xr::HistogramDesc;
+using xr::HistogramLevels;
+using xr::HistogramOutput;
+
+// The host rule's counts of the first n samples (core's EvenBins): the check of every histogram
+// below.
+std::vector<std::uint64_t> expected_counts(const xr::HostArray& samples, std::uint64_t n,
+                                           const HistogramLevels& levels) {
+  const xr::HostView prefix{samples.dtype(), samples.data(), static_cast<std::size_t>(n)};
+  return xr::HistogramReference(prefix, levels).counts();
+}
+
+std::vector<std::uint64_t> sum_of(std::vector<std::uint64_t> a,
+                                  const std::vector<std::uint64_t>& b) {
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] += b[i];
+  return a;
+}
+
+// Orders a histogram call after the last one and the copies of its counts, and before the next
+// copy: every compute-shader and transfer access of the buffers they share.
+void between_histograms(const vk::raii::CommandBuffer& cmd) {
+  using S = vk::PipelineStageFlagBits;
+  using A = vk::AccessFlagBits;
+  barrier(cmd, S::eComputeShader | S::eTransfer, A::eShaderWrite | A::eTransferWrite,
+          S::eComputeShader | S::eTransfer,
+          A::eShaderRead | A::eShaderWrite | A::eTransferRead | A::eTransferWrite);
+}
+
+// One Histogram's buffers and a host buffer holding the samples, the count words (256 bytes
+// apart, past any Context::operand_alignment) and a slot of counts for each call to check.
+class HistogramBuffers {
+ public:
+  HistogramBuffers(const TestDevice& d, const xr::vulkan::Histogram& h,
+                   const xr::HostArray& samples, const HistogramLevels& levels, std::size_t slots,
+                   const std::vector<std::uint32_t>& count_words)
+      : levels_(levels),
+        sample_bytes_((samples.bytes() + 15) / 16 * 16),
+        count_bytes_(xr::histogram_counts_bytes(levels)),
+        words_at_(sample_bytes_ + slots * count_bytes_),
+        words_(count_words.size()),
+        samples_(d.buffer(sample_bytes_, false)),
+        counts_(d.buffer(count_bytes_, false)),
+        scratch_(d.buffer(h.scratch_size(), false)),
+        count_words_(d.buffer(256 * words_ + 256, false)),
+        host_(d.buffer(words_at_ + 256 * words_ + 256, true)) {
+    auto* const mapped = static_cast<char*>(host_.mapped);
+    std::memcpy(mapped, samples.data(), samples.bytes());
+    for (std::size_t i = 0; i < words_; ++i)
+      std::memcpy(mapped + words_at_ + 256 * i, &count_words[i], 4);
+  }
+
+  // The samples and the count words into their device buffers.
+  void upload(const vk::raii::CommandBuffer& cmd) const {
+    cmd.copyBuffer(*host_.buffer, *samples_.buffer, vk::BufferCopy(0, 0, sample_bytes_));
+    if (words_)
+      cmd.copyBuffer(*host_.buffer, *count_words_.buffer,
+                     vk::BufferCopy(words_at_, 0, 256 * words_));
+    between_histograms(cmd);
+  }
+  // The counts as the last call left them, into `slot`.
+  void keep(const vk::raii::CommandBuffer& cmd, std::size_t slot) const {
+    between_histograms(cmd);
+    cmd.copyBuffer(*counts_.buffer, *host_.buffer,
+                   vk::BufferCopy(0, sample_bytes_ + slot * count_bytes_, count_bytes_));
+    between_histograms(cmd);
+  }
+  // Once the command buffer has run: the counts of `slot`, widened to u64.
+  std::vector<std::uint64_t> slot(std::size_t slot) const {
+    const char* at = static_cast<const char*>(host_.mapped) + sample_bytes_ + slot * count_bytes_;
+    std::vector<std::uint64_t> out(levels_.bins);
+    for (std::uint32_t b = 0; b < levels_.bins; ++b) {
+      if (levels_.counts == HistogramCounts::u64) {
+        std::memcpy(&out[b], at + 8 * b, 8);
+      } else {
+        std::uint32_t c;
+        std::memcpy(&c, at + 4 * b, 4);
+        out[b] = c;
+      }
+    }
+    return out;
+  }
+
+  Operand samples() const { return Operand::of(*samples_.buffer); }
+  Operand counts() const { return Operand::of(*counts_.buffer); }
+  Operand scratch() const { return Operand::of(*scratch_.buffer); }
+  Operand word(std::size_t i) const { return Operand::of(*count_words_.buffer, 256 * i); }
+  const TestDevice::Memory& samples_memory() const { return samples_; }
+  const TestDevice::Memory& counts_memory() const { return counts_; }
+
+ private:
+  HistogramLevels levels_;
+  VkDeviceSize sample_bytes_, count_bytes_, words_at_;
+  std::size_t words_;
+  TestDevice::Memory samples_, counts_, scratch_, count_words_, host_;
+};
+
+// The levels and samples of one histogram test: part of them out of range (NaNs among the
+// floats), of a count no vector divides.
+struct HistogramCase {
+  xr::DType dtype;
+  HistogramLevels levels;
+};
+constexpr HistogramCase kHistogramCases[] = {
+    {xr::DType::u8, {.bins = 256, .lower = 0, .upper = 256}},
+    {xr::DType::f32, {.bins = 257, .lower = -2.5, .upper = 23.2, .counts = HistogramCounts::u64}},
+    {xr::DType::i32, {.bins = 1000, .lower = -100000, .upper = 900000}},
+};
+
+}  // namespace
+
+// Every variant the device runs, as a frame loop calls it: overwriting, then accumulating into
+// the same counts; the first `count` samples given on the host; the count read on the GPU from a
+// device word (below the Histogram's count, and past it, which counts all); no samples. Each
+// call's counts against the host rule, bin for bin, under synchronization validation.
+TEST_CASE("a histogram overwrites or accumulates, its count on the host or read on the GPU",
+          "[library][histogram]") {
+  const TestDevice d(true, true);
+  skip_without_device(d.usable());
+  const xr::vulkan::Context context(d.info());
+  constexpr std::uint64_t n = 100'003, fewer = 77'777, on_device = 50'001;
+  for (const HistogramCase& c : kHistogramCases)
+    for (const std::string& variant : context.variants(xr::Primitive::histogram, c.dtype)) {
+      CAPTURE(variant, std::string(xr::to_string(c.dtype)));
+      const xr::HostArray samples =
+          xr::histogram_samples(c.dtype, n, 7, xr::SampleDistribution::part_out, c.levels);
+      const xr::vulkan::Histogram h(
+          context, {.dtype = c.dtype, .count = n, .levels = c.levels, .variant = variant});
+      CHECK(h.variant() == variant);
+      const HistogramBuffers b(d, h, samples, c.levels, 7, {on_device, n + 1000});
+      const auto accumulate = HistogramOutput::accumulate;
+      d.run([&](const vk::raii::CommandBuffer& cmd) {
+        b.upload(cmd);
+        h.record(*cmd, b.samples(), b.counts(), b.scratch());
+        b.keep(cmd, 0);
+        h.record(*cmd, b.samples(), b.counts(), b.scratch(), accumulate);
+        b.keep(cmd, 1);
+        h.record(*cmd, fewer, b.samples(), b.counts(), b.scratch());
+        b.keep(cmd, 2);
+        h.record_indirect(*cmd, b.word(0), b.samples(), b.counts(), b.scratch(), accumulate);
+        b.keep(cmd, 3);
+        h.record_indirect(*cmd, b.word(1), b.samples(), b.counts(), b.scratch());
+        b.keep(cmd, 4);
+        h.record(*cmd, 0, b.samples(), b.counts(), b.scratch(), accumulate);  // records nothing
+        b.keep(cmd, 5);
+        h.record(*cmd, 0, b.samples(), b.counts(), b.scratch());
+        b.keep(cmd, 6);
+      });
+      const std::vector<std::uint64_t> all = expected_counts(samples, n, c.levels);
+      const std::vector<std::uint64_t> part = expected_counts(samples, fewer, c.levels);
+      CHECK(b.slot(0) == all);
+      CHECK(b.slot(1) == sum_of(all, all));
+      CHECK(b.slot(2) == part);
+      CHECK(b.slot(3) == sum_of(part, expected_counts(samples, on_device, c.levels)));
+      CHECK(b.slot(4) == all);
+      CHECK(b.slot(5) == all);
+      CHECK(b.slot(6) == std::vector<std::uint64_t>(c.levels.bins, 0));
+    }
+}
+
+// Bins past any device's shared memory (65536 u32 counters, 256 KiB): the textbook rungs count
+// with global atomics, fast/replicated into copies of the bins in scratch summed into the counts
+// by a pass of their own (or, with fewer samples than pay for copies, into the counts), of
+// either counter width, overwriting and accumulating.
+TEST_CASE("bins past the shared memory: global atomics, or copies in global memory summed",
+          "[library][histogram]") {
+  const TestDevice d(true, true);
+  skip_without_device(d.usable());
+  const xr::vulkan::Context context(d.info());
+  constexpr std::uint64_t n = (std::uint64_t{1} << 21) + 5;
+  const HistogramLevels u32_levels{.bins = 65536, .lower = 0, .upper = 0x1p32};
+  const xr::HostArray samples =
+      xr::histogram_samples(xr::DType::u32, n, 11, xr::SampleDistribution::skewed, u32_levels);
+  for (const HistogramCounts counts : xr::kAllHistogramCounts)
+    for (const char* variant : {"fast/replicated", "atomic/coarsened"}) {
+      HistogramLevels levels = u32_levels;
+      levels.counts = counts;
+      CAPTURE(variant, std::string(xr::to_string(counts)));
+      const xr::vulkan::Histogram h(
+          context, {.dtype = xr::DType::u32, .count = n, .levels = levels, .variant = variant});
+      const std::string plan = h.describe();
+      CAPTURE(plan);
+      if (std::string_view(variant) == "fast/replicated") {
+        CHECK_THAT(plan, Catch::Contains("copies in global memory, summed into the counts"));
+        CHECK(h.scratch_size() >= 2 * xr::histogram_counts_bytes(levels));
+      } else {
+        CHECK_THAT(plan, Catch::Contains("global atomics instead"));
+      }
+      const HistogramBuffers b(d, h, samples, levels, 3, {});
+      d.run([&](const vk::raii::CommandBuffer& cmd) {
+        b.upload(cmd);
+        h.record(*cmd, b.samples(), b.counts(), b.scratch());
+        b.keep(cmd, 0);
+        h.record(*cmd, b.samples(), b.counts(), b.scratch(), HistogramOutput::accumulate);
+        b.keep(cmd, 1);
+        h.record(*cmd, 1000, b.samples(), b.counts(), b.scratch());
+        b.keep(cmd, 2);
+      });
+      const std::vector<std::uint64_t> all = expected_counts(samples, n, levels);
+      CHECK(b.slot(0) == all);
+      CHECK(b.slot(1) == sum_of(all, all));
+      CHECK(b.slot(2) == expected_counts(samples, 1000, levels));
+    }
+}
+
+// Histogram::scratch_size(context, desc), asked before a Histogram is made, is the size the
+// Histogram then says, for every variant, bins within and past the shared memory, either counter
+// width and no samples; a desc the constructor refuses is refused the same way.
+TEST_CASE("a histogram's scratch size before the Histogram is made", "[library][histogram]") {
+  const TestDevice d(true, true);
+  skip_without_device(d.usable());
+  const xr::vulkan::Context context(d.info());
+  for (const std::string& variant : context.variants(xr::Primitive::histogram, xr::DType::u16))
+    for (const std::uint32_t bins : {1u, 256u, 65536u})
+      for (const HistogramCounts counts : xr::kAllHistogramCounts)
+        for (const std::uint64_t count : {0ull, 1000ull, 1ull << 22}) {
+          const HistogramDesc desc{
+              .dtype = xr::DType::u16,
+              .count = count,
+              .levels = {.bins = bins, .lower = 0, .upper = 65536, .counts = counts},
+              .variant = variant};
+          CAPTURE(variant, bins, std::string(xr::to_string(counts)), count);
+          const VkDeviceSize before = xr::vulkan::Histogram::scratch_size(context, desc);
+          CHECK(before == xr::vulkan::Histogram(context, desc).scratch_size());
+          CHECK(before >= 4);
+        }
+  for (const HistogramDesc& wrong :
+       {HistogramDesc{.count = 10, .variant = "atomic/none"},
+        HistogramDesc{.dtype = xr::DType::f16, .count = 10},
+        HistogramDesc{.count = 10, .levels = {.bins = 256, .lower = 0, .upper = 300}}}) {
+    CAPTURE(wrong.variant, std::string(xr::to_string(wrong.dtype)));
+    const xr::ErrorCategory asked =
+        category_of([&] { xr::vulkan::Histogram::scratch_size(context, wrong); });
+    CHECK(asked == category_of([&] { xr::vulkan::Histogram h(context, wrong); }));
+  }
+}
+
+// What a Histogram refuses when it is made, each in one line of the category the header says.
+TEST_CASE("the Vulkan histogram refuses descs it cannot count", "[library][histogram]") {
+  const TestDevice without(true, false);
+  skip_without_device(without.usable());
+  {
+    // Its operands are pushed descriptors: a device made without the extension runs none.
+    const xr::vulkan::Context context(without.info());
+    CHECK(context.variants(xr::Primitive::histogram, xr::DType::u8).empty());
+    for (const char* variant : {"", "atomic/global"}) {
+      try {
+        xr::vulkan::Histogram h(context, {.count = 10, .variant = variant});
+        FAIL("a Histogram was made");
+      } catch (const xr::Error& e) {
+        CHECK(e.category() == xr::ErrorCategory::unsupported);
+        CHECK_THAT(e.what(), Catch::Contains("made without VK_KHR_push_descriptor"));
+      }
+    }
+  }
+  const TestDevice d(true, true);
+  const xr::vulkan::Context context(d.info());
+  CHECK(context.variants(xr::Primitive::histogram, xr::DType::f16).empty());
+  CHECK(context.variants(xr::Primitive::histogram, xr::DType::u8).front() == "fast/replicated");
+  CHECK(xr::vulkan::Histogram(context, {.count = 10}).variant() == "fast/replicated");
+  CHECK(category_of([&] {
+          xr::vulkan::Histogram h(context, {.dtype = xr::DType::f16, .count = 10});
+        }) == xr::ErrorCategory::unsupported);
+  CHECK_THAT(refusal([&] { xr::vulkan::Histogram h(context, {.count = 10, .variant = "x/y"}); }),
+             Catch::Contains("no histogram variant 'x/y'"));
+  CHECK_THAT(refusal([&] {
+               xr::vulkan::Histogram h(context, {.count = 10, .levels = {.bins = 0, .upper = 256}});
+             }),
+             Catch::Contains("bins 0 is not within 1 to 16777216"));
+  CHECK_THAT(refusal([&] { xr::vulkan::Histogram h(context, {.count = std::uint64_t{1} << 32}); }),
+             Catch::Contains("use u64 counts"));
+}
+
+// Every misuse of a histogram's operands is one line of usage before anything is recorded, and
+// the same command buffer then counts right: samples that are the counts, samples short of the
+// whole words the shaders read (a u8 count not a multiple of 4), counts and scratch short, a
+// device address where the histogram binds, an offset off the alignment, a count past the
+// Histogram's, a count word off the alignment.
+TEST_CASE("the Vulkan histogram refuses misused operands, then counts right",
+          "[library][histogram]") {
+  const TestDevice d(true, true);
+  skip_without_device(d.usable());
+  const xr::vulkan::Context context(d.info());
+  constexpr std::uint64_t n = 1001;
+  const HistogramLevels levels{.bins = 256, .lower = 0, .upper = 256};
+  const xr::HostArray samples =
+      xr::histogram_samples(xr::DType::u8, n, 3, xr::SampleDistribution::image, levels);
+  const xr::vulkan::Histogram h(context, {.dtype = xr::DType::u8, .count = n, .levels = levels});
+  const HistogramBuffers b(d, h, samples, levels, 1, {7});
+  const VkDeviceSize align = context.operand_alignment();
+  const auto short_scratch = d.buffer(4, false);
+  d.run([&](const vk::raii::CommandBuffer& cmd) {
+    const auto with = [&](Operand samples_op, Operand counts_op, Operand scratch_op) {
+      return refusal([&] { h.record(*cmd, samples_op, counts_op, scratch_op); });
+    };
+    CHECK_THAT(with(b.counts(), b.counts(), b.scratch()),
+               Catch::Contains("Histogram::record: `samples` and `counts` overlap"));
+    CHECK_THAT(with(Operand::of(b.samples().buffer, 0, n), b.counts(), b.scratch()),
+               Catch::Contains("`samples` holds 1001 bytes from its offset; the call needs 1004 "
+                               "(whole 32-bit words)"));
+    CHECK_THAT(with(b.samples(), Operand::of(b.counts().buffer, 0, 1020), b.scratch()),
+               Catch::Contains("`counts` holds 1020 bytes from its offset; the call needs 1024"));
+    if (h.scratch_size() > 4)
+      CHECK_THAT(with(b.samples(), b.counts(), Operand::of(*short_scratch.buffer)),
+                 Catch::Contains("(Histogram::scratch_size())"));
+    CHECK_THAT(with(Operand::at(b.samples_memory().address), b.counts(), b.scratch()),
+               Catch::Contains("`samples` is a device address (Operand::at), and this histogram"));
+    CHECK_THAT(with(b.samples(), Operand::at(b.counts_memory().address), b.scratch()),
+               Catch::Contains("`counts` is a device address (Operand::at)"));
+    CHECK_THAT(
+        with(Operand::of(b.samples().buffer, align / 2), b.counts(), b.scratch()),
+        Catch::Contains("`samples` offset " + std::to_string(align / 2) + " is not a multiple of"));
+    CHECK_THAT(refusal([&] { h.record(*cmd, n + 1, b.samples(), b.counts(), b.scratch()); }),
+               Catch::Contains("1002 samples, and this Histogram was made for at most 1001"));
+    CHECK_THAT(refusal([&] {
+                 h.record_indirect(*cmd, Operand::of(b.word(0).buffer, align / 2), b.samples(),
+                                   b.counts(), b.scratch());
+               }),
+               Catch::Contains("`count` offset"));
+    // The refusals recorded nothing: the same command buffer counts right.
+    b.upload(cmd);
+    h.record_indirect(*cmd, b.word(0), b.samples(), b.counts(), b.scratch());
+    b.keep(cmd, 0);
+  });
+  CHECK(b.slot(0) == expected_counts(samples, 7, levels));
+}
+
+// A call of another count plans into a fixed array: once warm, the host allocates nothing for
+// any form of call. Without the validation layer, whose interception allocates.
+TEST_CASE("a Histogram's calls of any count allocate nothing on the host once warm",
+          "[library][histogram]") {
+  setenv("XR_VK_VALIDATION", "0", 1);
+  const TestDevice d(true, true);
+  unsetenv("XR_VK_VALIDATION");
+  skip_without_device(d.usable());
+  const xr::vulkan::Context context(d.info());
+  const HistogramLevels levels{.bins = 4096, .lower = 0, .upper = 65536};
+  const xr::HostArray samples =
+      xr::histogram_samples(xr::DType::u16, 20'000, 5, xr::SampleDistribution::uniform, levels);
+  for (const std::string& variant : context.variants(xr::Primitive::histogram, xr::DType::u16)) {
+    CAPTURE(variant);
+    const xr::vulkan::Histogram h(
+        context, {.dtype = xr::DType::u16, .count = 20'000, .levels = levels, .variant = variant});
+    const HistogramBuffers b(d, h, samples, levels, 1, {3841});
+    d.run([&](const vk::raii::CommandBuffer& cmd) {
+      b.upload(cmd);
+      h.record(*cmd, b.samples(), b.counts(), b.scratch());
+      const std::uint64_t before = xrtest::allocations();
+      for (const std::uint64_t count : {0u, 1u, 257u, 19'999u}) {
+        between_histograms(cmd);
+        h.record(*cmd, count, b.samples(), b.counts(), b.scratch(), HistogramOutput::accumulate);
+        between_histograms(cmd);
+        h.record_indirect(*cmd, b.word(0), b.samples(), b.counts(), b.scratch());
+      }
+      CHECK(xrtest::allocations() == before);
+    });
+  }
 }

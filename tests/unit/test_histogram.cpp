@@ -105,6 +105,10 @@ TEST_CASE("levels are checked against the samples' type, in one line", "[unit][h
   CHECK(histogram_levels_error<float>({.bins = 4, .lower = -3e38, .upper = 3e38})
             ->find("wider than") != std::string::npos);
   CHECK_FALSE(histogram_levels_error<double>({.bins = 4, .lower = -3e38, .upper = 3e38}));
+  // A subnormal width: bins / width passes the float's greatest, so no sample has a bin.
+  CHECK(histogram_levels_error<float>({.bins = 1u << 24, .lower = 0, .upper = 1e-40})
+            ->find("too narrow for 16777216 bins") != std::string::npos);
+  CHECK_FALSE(histogram_levels_error<double>({.bins = 1u << 24, .lower = 0, .upper = 1e-40}));
 }
 
 TEST_CASE("a histogram's range and counts parse strictly", "[unit][histogram]") {

@@ -12,8 +12,9 @@ namespace {
 // refuses the others): operands by device address with 64-bit indices (both required by
 // query_facts), arrays past one allocation bound sparsely, fast/decoupled-lookback's 64-bit
 // status words, full subgroups for the subgroup shaders; the subgroup clock (the look-back's
-// clocked back-off), push descriptors (the library's operands by binding) and pipeline executable
-// statistics (`xreduce inspect`) where present.
+// clocked back-off), push descriptors (the library's operands by binding), pipeline executable
+// statistics (`xreduce inspect`) and the NV subgroup partition (subgroup/aggregated's histogram)
+// where present.
 // Kept whole for the device's life: the library's Context reads what was enabled from it.
 struct DeviceRecipe {
   explicit DeviceRecipe(const DeviceFacts& f) {
@@ -43,6 +44,8 @@ struct DeviceRecipe {
       extensions.push_back(VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
     }
     if (f.push_descriptors) extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+    if (f.subgroup_partitioned)
+      extensions.push_back(VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME);
     if (f.executable_statistics) {
       executable.pipelineExecutableInfo = true;
       executable.pNext = chain.get<vk::PhysicalDeviceFeatures2>().pNext;

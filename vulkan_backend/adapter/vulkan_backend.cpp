@@ -1,5 +1,5 @@
 // The Vulkan backend as core sees it: device listing and choice, arrays, reducers, scanners,
-// sorters, probes.
+// sorters, histogrammers, probes.
 #include "xreduce/vulkan_backend.hpp"
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include "vk_array.hpp"
 #include "vk_clock.hpp"
 #include "vk_device.hpp"
+#include "vk_histogrammer.hpp"
 #include "vk_instance.hpp"
 #include "vk_internal.hpp"
 #include "vk_link.hpp"
@@ -36,8 +37,8 @@ constexpr std::uint64_t kMinBlockBytes = std::uint64_t{1} << 20;
 // The Vulkan knobs (docs/cli.md, "Environment knobs") from the tool's environment, once, when
 // the backend is made: the library's Context takes them as data (ContextState) and reads none.
 // A malformed knob's line goes to the error of what it affects (device_error, scan_error,
-// sort_error), and only well-formed knobs to `set`; never throws. Polls, back-off, window, shape
-// and sort tile set empty are malformed; the other knobs take empty as unset.
+// sort_error, histogram_error), and only well-formed knobs to `set`; never throws. Polls, back-off,
+// window, shape and sort tile set empty are malformed; the other knobs take empty as unset.
 void read_vulkan_device_knobs(VulkanKnobs& k) {
   k.timeout = read_device_timeout();
   if (!k.timeout.error.empty())
@@ -55,6 +56,12 @@ void read_vulkan_device_knobs(VulkanKnobs& k) {
                     "a whole number of bytes from 1048576 to 18446744073709551615",
                     [](std::string_view v) { return parse_knob_whole(v, kMinBlockBytes); }))
     k.block_bytes = *bytes;
+}
+
+void read_vulkan_histogram_knobs(VulkanKnobs& k) {
+  if (const auto ballots =
+          read_choice_knob(k.set, k.histogram_error, "XR_VK_HISTOGRAM_MATCH", "auto", "ballots"))
+    k.force_ballots = *ballots;
 }
 
 void read_vulkan_sort_knobs(VulkanKnobs& k) {
@@ -105,6 +112,7 @@ VulkanKnobs read_vulkan_knobs() {
   VulkanKnobs knobs;
   read_vulkan_device_knobs(knobs);
   read_vulkan_sort_knobs(knobs);
+  read_vulkan_histogram_knobs(knobs);
   read_vulkan_lookback_knobs(knobs);
   return knobs;
 }
@@ -116,6 +124,7 @@ class VulkanBackend final : public DeviceBackend {
     knobs_set_ = knobs.set;
     scan_error_ = knobs.scan_error;
     sort_error_ = knobs.sort_error;
+    histogram_error_ = knobs.histogram_error;
     if (!knobs.device_error.empty()) {
       reason_ = knobs.device_error;
       return;
@@ -256,6 +265,10 @@ class VulkanBackend final : public DeviceBackend {
     if (!sort_error_.empty()) throw Error(ErrorCategory::usage, sort_error_);
     return vulkan::make_sorter(logical_device(), id);
   }
+  std::unique_ptr<Histogrammer> make_builtin_histogrammer(std::string_view id) override {
+    if (!histogram_error_.empty()) throw Error(ErrorCategory::usage, histogram_error_);
+    return vulkan::make_histogrammer(logical_device(), id);
+  }
   std::unique_ptr<Scanner> make_builtin_scanner(std::string_view id) override {
     if (!scan_error_.empty()) throw Error(ErrorCategory::usage, scan_error_);
     return vulkan::make_scanner(logical_device(), *find_scan(id));
@@ -291,8 +304,9 @@ class VulkanBackend final : public DeviceBackend {
 
   std::shared_ptr<Instance> instance_;
   std::vector<std::pair<std::string, std::string>> knobs_set_;  // VulkanKnobs::set
-  std::string scan_error_;  // a malformed look-back knob: every scanner is refused
-  std::string sort_error_;  // a malformed sort or polls knob: every sorter is refused
+  std::string scan_error_;       // a malformed look-back knob: every scanner is refused
+  std::string sort_error_;       // a malformed sort or polls knob: every sorter is refused
+  std::string histogram_error_;  // a malformed histogram knob: every histogrammer is refused
   std::shared_ptr<Device> device_;
   std::unique_ptr<Probes> probes_;
   std::unique_ptr<VulkanClock> clock_;  // made on first use

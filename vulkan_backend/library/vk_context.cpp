@@ -1,6 +1,7 @@
 #include "vk_context.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,16 @@ constexpr LibraryChoice kSortPolicy[] = {
     {"radix/reduce-then-scan", "two reads of the keys a digit pass"},
     {"bitonic/smem",
      "O(n log^2 n) compares: the sort of a device without the radix sorts' subgroup operations"}};
+// Histograms: unmeasured, CUDA's order (the order the ladder's design predicts: fewer, less
+// contended atomics and wider loads first).
+constexpr LibraryChoice kHistogramPolicy[] = {
+    {"fast/replicated",
+     "unmeasured: sub-histograms a lane in shared memory, 16-byte loads, a wave of workgroups"},
+    {"subgroup/aggregated", "unmeasured: a subgroup's equal bins added once"},
+    {"atomic/aggregated", "unmeasured: an invocation's runs of one bin added once"},
+    {"atomic/coarsened", "unmeasured: a copy a workgroup, merged once per resident workgroup"},
+    {"atomic/privatized", "unmeasured: a copy a workgroup, merged once per 256 samples"},
+    {"atomic/global", "unmeasured: one global atomic a sample"}};
 
 [[noreturn]] void misused(const std::string& what) {
   throw Error(ErrorCategory::usage, "xreduce::vulkan: ContextInfo: " + what);
@@ -118,8 +129,41 @@ std::vector<std::string_view> variant_order(Primitive primitive) {
   const auto id_of = [](const auto& row) { return std::string_view(row.id()); };
   if (primitive == Primitive::reduce) return choice_order(kReducePolicy, reduce_table(), id_of);
   if (primitive == Primitive::scan) return choice_order(kScanPolicy, scan_table(), id_of);
+  if (primitive == Primitive::histogram)
+    return choice_order(kHistogramPolicy, histogram_table(), id_of);
   return choice_order(kSortPolicy, sort_table(), id_of);
 }
+
+std::string histogram_sample_missing(DType t, const DeviceFacts& f) {
+  if (t == DType::f64 && !f.float64) return "shaderFloat64 (f64 samples)";
+  return {};
+}
+
+namespace {
+
+// Whether the device runs variant `id` of `primitive` over `t`, past what the variant itself
+// needs (variant_unsupported_reason): the element type's features, the push descriptors the sorts
+// and histograms bind their operands by.
+bool runs_over(Primitive primitive, std::string_view id, DType t, const ContextState& c) {
+  const DeviceFacts& f = c.facts;
+  if (primitive == Primitive::reduce) {
+    const ReduceSpec& spec = *find_reduce(id);
+    return dtype_missing(t, spec.needs, reduce_group_memory_bytes(spec.schedule), f).empty();
+  }
+  if (primitive == Primitive::sort) {
+    const sort::Spec& spec = *find_sort(id);
+    return f.push_descriptors && dtype_missing(t, spec.needs, spec.group_bytes, f).empty();
+  }
+  if (primitive == Primitive::histogram)
+    return f.push_descriptors &&
+           std::find(std::begin(kHistogramSampleDTypes), std::end(kHistogramSampleDTypes), t) !=
+               std::end(kHistogramSampleDTypes) &&
+           histogram_sample_missing(t, f).empty();
+  const ScanSpec spec = effective_spec(*find_scan(id), c.lookback);
+  return dtype_missing(t, spec.needs, spec.group_bytes, f).empty();
+}
+
+}  // namespace
 
 // --- the public Context --------------------------------------------------------------------
 
@@ -144,22 +188,10 @@ bool Context::clock_supported() const {
 
 std::vector<std::string> Context::variants(Primitive primitive, DType t) const {
   std::vector<std::string> runnable;
-  const DeviceFacts& f = state_->facts;
-  for (std::string_view id : variant_order(primitive)) {
-    if (!variant_unsupported_reason(primitive, id, f, state_->lookback).empty()) continue;
-    bool runs;
-    if (primitive == Primitive::reduce) {
-      const ReduceSpec& spec = *find_reduce(id);
-      runs = dtype_missing(t, spec.needs, reduce_group_memory_bytes(spec.schedule), f).empty();
-    } else if (primitive == Primitive::sort) {
-      const sort::Spec& spec = *find_sort(id);
-      runs = f.push_descriptors && dtype_missing(t, spec.needs, spec.group_bytes, f).empty();
-    } else {
-      const ScanSpec spec = effective_spec(*find_scan(id), state_->lookback);
-      runs = dtype_missing(t, spec.needs, spec.group_bytes, f).empty();
-    }
-    if (runs) runnable.emplace_back(id);
-  }
+  for (std::string_view id : variant_order(primitive))
+    if (variant_unsupported_reason(primitive, id, state_->facts, state_->lookback).empty() &&
+        runs_over(primitive, id, t, *state_))
+      runnable.emplace_back(id);
   return runnable;
 }
 

@@ -11,6 +11,7 @@
 #include "vk_hpp.hpp"
 
 #include "vk_device_facts.hpp"
+#include "vk_histogram_table.hpp"
 #include "vk_knobs.hpp"
 #include "vk_pipelines.hpp"
 #include "vk_reduce_table.hpp"
@@ -64,9 +65,13 @@ struct ContextState {
 };
 
 // The library's variants as core reads its tables: Variants::has(primitive, id), info(primitive,
-// id) (the VariantInfo the catalog registers), all() (reduces, scans, sorts).
+// id) (the VariantInfo the catalog registers), all() (reduces, scans, sorts, histograms).
 using Variants = LibraryVariants<&reduce_table, &scan_table, &vulkan_dtypes, &requirement_words,
-                                 &missing_reason, &sort_table>;
+                                 &missing_reason, &sort_table, &histogram_table>;
+
+// What the device lacks for histogram samples of `t`, in words (empty: nothing): f64 samples'
+// bin rule runs in double (shaderFloat64); every sample type is read as 32-bit words.
+std::string histogram_sample_missing(DType t, const DeviceFacts& facts);
 
 // Why `facts`' device cannot run variant `id` of `primitive` as the library plans it (a scan with
 // `lookback`'s tile): "unknown variant" for an id the library lacks, a feature the device lacks;

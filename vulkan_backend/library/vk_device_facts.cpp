@@ -44,11 +44,15 @@ std::string type_text(vk::PhysicalDeviceType t) {
 
 std::string subgroup_ops_text(vk::SubgroupFeatureFlags ops) {
   using F = vk::SubgroupFeatureFlagBits;
-  const std::pair<F, const char*> names[] = {
-      {F::eBasic, "basic"},           {F::eVote, "vote"},
-      {F::eArithmetic, "arithmetic"}, {F::eBallot, "ballot"},
-      {F::eShuffle, "shuffle"},       {F::eShuffleRelative, "shuffle-relative"},
-      {F::eClustered, "clustered"},   {F::eQuad, "quad"}};
+  const std::pair<F, const char*> names[] = {{F::eBasic, "basic"},
+                                             {F::eVote, "vote"},
+                                             {F::eArithmetic, "arithmetic"},
+                                             {F::eBallot, "ballot"},
+                                             {F::eShuffle, "shuffle"},
+                                             {F::eShuffleRelative, "shuffle-relative"},
+                                             {F::eClustered, "clustered"},
+                                             {F::eQuad, "quad"},
+                                             {F::ePartitionedNV, "partitioned (NV)"}};
   std::string text;
   for (auto [bit, name] : names)
     if (ops & bit) text += (text.empty() ? "" : ", ") + std::string(name);
@@ -166,18 +170,34 @@ std::string subgroup_size_text(const DeviceFacts& f) {
 
 }  // namespace
 
-// The two extensions used where present: VK_KHR_push_descriptor (operands by binding without
+// NVIDIA's SMs and their warps (a property: the extension need not be enabled to read it).
+void read_sm_builtins(DeviceFacts& f, const vk::raii::PhysicalDevice& physical) {
+  const auto sm = physical
+                      .getProperties2<vk::PhysicalDeviceProperties2,
+                                      vk::PhysicalDeviceShaderSMBuiltinsPropertiesNV>()
+                      .get<vk::PhysicalDeviceShaderSMBuiltinsPropertiesNV>();
+  f.resident_invocations = sm.shaderSMCount * sm.shaderWarpsPerSM * 32;
+}
+
+// The extensions used where present: VK_KHR_push_descriptor (operands by binding without
 // descriptor pools) and VK_KHR_shader_clock: its subgroup clock (the look-back's back-off in
 // cycles, XR_VK_LOOKBACK_CLOCK) and its device clock (the SM clock probe, against the first);
-// VK_KHR_pipeline_executable_properties: what the driver compiled (`xreduce inspect`).
+// VK_KHR_pipeline_executable_properties: what the driver compiled (`xreduce inspect`);
+// VK_NV_shader_subgroup_partitioned: subgroup/aggregated's match. VK_NV_shader_sm_builtins is
+// read, not enabled.
 void read_extensions(DeviceFacts& f, const vk::raii::PhysicalDevice& physical) {
-  bool clock_listed = false, executable_listed = false;
+  bool clock_listed = false, executable_listed = false, partition_listed = false, sm_listed = false;
   for (const auto& e : physical.enumerateDeviceExtensionProperties()) {
     const std::string_view name(e.extensionName.data());
     clock_listed |= name == VK_KHR_SHADER_CLOCK_EXTENSION_NAME;
     executable_listed |= name == VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
     f.push_descriptors |= name == VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+    partition_listed |= name == VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME;
+    sm_listed |= name == VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME;
   }
+  f.subgroup_partitioned =
+      partition_listed && bool(f.subgroup_ops & vk::SubgroupFeatureFlagBits::ePartitionedNV);
+  if (sm_listed) read_sm_builtins(f, physical);
   if (executable_listed)
     f.executable_statistics =
         physical
@@ -244,6 +264,10 @@ void describe_facts(DeviceFacts& f, const std::string& largest_array) {
   p.emplace_back("shader clock (subgroup)", yes_no(f.shader_clock));
   p.emplace_back("shader clock (device)", yes_no(f.device_clock));
   p.emplace_back("push descriptors", yes_no(f.push_descriptors));
+  p.emplace_back("subgroup partition (VK_NV_shader_subgroup_partitioned)",
+                 yes_no(f.subgroup_partitioned));
+  if (f.resident_invocations)
+    p.emplace_back("resident invocations", std::to_string(f.resident_invocations));
   p.emplace_back("pipeline statistics", yes_no(f.executable_statistics));
   p.emplace_back("shaderFloat64 (f64)", yes_no(f.float64));
   p.emplace_back("storageBuffer16BitAccess (f16, bf16)", yes_no(f.storage16));

@@ -30,6 +30,12 @@ struct DeviceFacts {
   bool shader_clock = false;  // VK_KHR_shader_clock + shaderSubgroupClock (enabled when present)
   bool device_clock = false;  // VK_KHR_shader_clock's shaderDeviceClock (the SM clock probe)
   bool push_descriptors = false;  // VK_KHR_push_descriptor (enabled when present)
+  // VK_NV_shader_subgroup_partitioned with its subgroup operation in compute (enabled when
+  // present): subgroup/aggregated's histogram matches a bin's invocations by subgroupPartitionNV.
+  bool subgroup_partitioned = false;
+  // Invocations resident at once, where the driver tells (VK_NV_shader_sm_builtins: SMs x warps
+  // an SM x 32); 0 elsewhere. A histogram's wave of workgroups.
+  std::uint32_t resident_invocations = 0;
   // VK_KHR_pipeline_executable_properties' pipelineExecutableInfo (enabled when present): every
   // pipeline is made with its statistics kept, for `xreduce inspect` and Scan/Reduce::compiled().
   bool executable_statistics = false;

@@ -103,6 +103,8 @@ EnabledFeatures enabled_features(const VkDeviceCreateInfo& info) {
     e.push_descriptor_extension |= std::strcmp(name, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) == 0;
     e.executable_extension |=
         std::strcmp(name, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME) == 0;
+    e.partition_extension |=
+        std::strcmp(name, VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME) == 0;
   }
   return e;
 }
@@ -122,6 +124,7 @@ void restrict_to_enabled(DeviceFacts& f, const EnabledFeatures& e) {
   f.device_clock = f.device_clock && f.shader_clock && e.device_clock;
   f.push_descriptors = f.push_descriptors && e.push_descriptor_extension;
   f.executable_statistics = f.executable_statistics && e.executable_extension && e.executable_info;
+  f.subgroup_partitioned = f.subgroup_partitioned && e.partition_extension;
   f.sparse_binding = false;  // the caller's buffers, not ours
 }
 

@@ -1,5 +1,5 @@
 // What a caller enabled on its device, read from the VkDeviceCreateInfo it made the device with:
-// the features the library's shaders use and the two optional extensions.
+// the features the library's shaders use and the optional extensions.
 #pragma once
 
 #include <vulkan/vulkan_core.h>
@@ -23,6 +23,7 @@ struct EnabledFeatures {
   bool push_descriptor_extension = false;
   bool executable_info = false;  // pipelineExecutableInfo
   bool executable_extension = false;
+  bool partition_extension = false;  // VK_NV_shader_subgroup_partitioned
 };
 
 // Walks info's pEnabledFeatures, its pNext chain (VkPhysicalDeviceFeatures2, the Vulkan 1.1/1.2/

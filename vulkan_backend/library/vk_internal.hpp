@@ -10,6 +10,7 @@
 #include "vk_context.hpp"
 #include "vk_device_facts.hpp"
 #include "vk_grid.hpp"
+#include "vk_histogram_table.hpp"
 #include "vk_hpp.hpp"
 #include "vk_knobs.hpp"
 #include "vk_pipelines.hpp"

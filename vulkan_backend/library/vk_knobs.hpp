@@ -50,6 +50,10 @@ struct VulkanKnobs {
   // its Sort's grids, the workgroups past the count's tiles returning; unset or auto: the
   // tuning table's (vk_sort_plan.cpp).
   std::optional<bool> sort_device_grids;
+  // XR_VK_HISTOGRAM_MATCH=ballots: subgroup/aggregated finds a subgroup's invocations of one bin
+  // by a ballot loop, as on a device without VK_NV_shader_subgroup_partitioned, also where it has
+  // it (tests, its cost); auto: by subgroupPartitionNV wherever the device has it.
+  bool force_ballots = false;
   // XR_SCAN_ONE_GROUP_MAX: the n up to which fast/decoupled-lookback runs as one workgroup.
   ScanOneGroupKnob one_group;
   // XR_DEVICE_TIMEOUT: how long a fence wait lasts before the device counts as lost.
@@ -71,12 +75,13 @@ struct VulkanKnobs {
   // an empty one.
   std::vector<std::pair<std::string, std::string>> set;
   // One line on the first malformed knob of each kind: a device knob (validation, addressing,
-  // blocks, the timeout) leaves the backend unavailable; a look-back knob refuses every scanner
-  // and a sort knob every sorter with Error(usage); XR_VK_LOOKBACK_POLLS, the patience of both,
-  // refuses both.
+  // blocks, the timeout) leaves the backend unavailable; a look-back knob refuses every scanner,
+  // a sort knob every sorter and a histogram knob every histogrammer with Error(usage);
+  // XR_VK_LOOKBACK_POLLS, the patience of scans and sorts, refuses both.
   std::string device_error;
   std::string scan_error;
   std::string sort_error;
+  std::string histogram_error;
 };
 
 }  // namespace xr::vulkan

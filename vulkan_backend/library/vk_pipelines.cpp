@@ -66,12 +66,14 @@ vk::Pipeline Pipelines::get(const PipelineKey& key) {
   entry.module = XR_VK_CHECK(
       device_.createShaderModule(vk::ShaderModuleCreateInfo({}, words.size_bytes(), words.data())));
   // Specialization constants: 0 = workgroup size, 1 = unroll factor, 2 = back-off, 3 = operator,
-  // 4 = look-back mode, 5 = sort mode, 6 = smallest subgroup (each ignored by shaders that do not
-  // declare it).
-  const std::uint32_t values[] = {key.workgroup, key.unroll,    key.backoff,     key.op,
-                                  key.mode,      key.sort_mode, key.min_subgroup};
-  const vk::SpecializationMapEntry entries[] = {{0, 0, 4},  {1, 4, 4},  {2, 8, 4}, {3, 12, 4},
-                                                {4, 16, 4}, {5, 20, 4}, {6, 24, 4}};
+  // 4 = look-back mode, 5 = sort mode, 6 = smallest subgroup, 7 = a histogram's shared counters,
+  // 8 = its mode (each ignored by shaders that do not declare it).
+  const std::uint32_t values[] = {key.workgroup,    key.unroll,       key.backoff,
+                                  key.op,           key.mode,         key.sort_mode,
+                                  key.min_subgroup, key.shared_words, key.histogram_mode};
+  const vk::SpecializationMapEntry entries[] = {{0, 0, 4},  {1, 4, 4},  {2, 8, 4},
+                                                {3, 12, 4}, {4, 16, 4}, {5, 20, 4},
+                                                {6, 24, 4}, {7, 28, 4}, {8, 32, 4}};
   vk::SpecializationInfo spec(entries, vk::ArrayProxyNoTemporaries<const std::uint32_t>(values));
   vk::PipelineShaderStageCreateFlags stage_flags;
   // Subgroup shaders index shared memory by lane and need every subgroup full.
@@ -87,12 +89,14 @@ vk::Pipeline Pipelines::get(const PipelineKey& key) {
   entry.pipeline = XR_VK_CHECK(device_.createComputePipeline(
       cache_, vk::ComputePipelineCreateInfo(
                   flags, stage, key.descriptor_sets ? sets_layout() : pushed_layout())));
-  if (capture_ir)
-    write_internal_representations(device_, *entry.pipeline, capture_ir_dir_,
-                                   key.module + "-wg" + std::to_string(key.workgroup) + "-op" +
-                                       std::to_string(key.op) + "-u" + std::to_string(key.unroll) +
-                                       "-m" + std::to_string(key.mode) + "-s" +
-                                       std::to_string(key.sort_mode));
+  if (capture_ir) {
+    std::string stem = key.module + "-wg" + std::to_string(key.workgroup) + "-op" +
+                       std::to_string(key.op) + "-u" + std::to_string(key.unroll) + "-m" +
+                       std::to_string(key.mode) + "-s" + std::to_string(key.sort_mode);
+    if (key.module.starts_with("histogram"))
+      stem += "-h" + std::to_string(key.histogram_mode) + "-w" + std::to_string(key.shared_words);
+    write_internal_representations(device_, *entry.pipeline, capture_ir_dir_, stem);
+  }
   return *pipelines_.emplace(key, std::move(entry)).first->second.pipeline;
 }
 

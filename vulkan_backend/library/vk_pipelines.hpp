@@ -21,14 +21,16 @@ namespace xr::vulkan {
 
 // Pipeline variants differ in module and specialization constants (shaders/common.glsl).
 struct PipelineKey {
-  std::string module;              // an embedded SPIR-V module name (xreduce/spirv_modules.hpp)
-  std::uint32_t workgroup = 256;   // specialization constant 0
-  std::uint32_t unroll = 1;        // 1: vector loads in flight
-  std::uint32_t backoff = 0;       // 2: the scan look-back's pause
-  std::uint32_t op = 0;            // 3: the operator, core's Op as a number (0 sum, 1 min, 2 max)
-  std::uint32_t mode = 0;          // 4: the scan look-back's window and polling mode
-  std::uint32_t sort_mode = 0;     // 5: a sort's key kind and order (shaders/sort_common.glsl)
-  std::uint32_t min_subgroup = 4;  // 6: the smallest subgroup the device may run (sort_tile.glsl)
+  std::string module;                // an embedded SPIR-V module name (xreduce/spirv_modules.hpp)
+  std::uint32_t workgroup = 256;     // specialization constant 0
+  std::uint32_t unroll = 1;          // 1: vector loads in flight
+  std::uint32_t backoff = 0;         // 2: the scan look-back's pause
+  std::uint32_t op = 0;              // 3: the operator, core's Op as a number (0 sum, 1 min, 2 max)
+  std::uint32_t mode = 0;            // 4: the scan look-back's window and polling mode
+  std::uint32_t sort_mode = 0;       // 5: a sort's key kind and order (shaders/sort_common.glsl)
+  std::uint32_t min_subgroup = 4;    // 6: the smallest subgroup the device may run (sort_tile.glsl)
+  std::uint32_t shared_words = 1;    // 7: a histogram's shared counters (histogram_common.glsl)
+  std::uint32_t histogram_mode = 0;  // 8: its integer path, aggregation and counters
   // The layout: the library's (bindings pushed, VK_KHR_push_descriptor, where the device has it
   // enabled), or allocated descriptor sets' (users' kernels, the probes: sets made once).
   bool descriptor_sets = false;

@@ -50,16 +50,19 @@ __device__ __forceinline__ void for_each_sample(const T* __restrict__ samples, s
   for (std::size_t i = packs * kPack + first; i < rest; i += threads) f(body[i]);
 }
 
-// Counters of `copies` (a power of two, at most 32) sub-histograms of `bins` bins in dynamic
+// Counters of `copies` (a power of two, at most 32) sub-histograms of the bins of this block's
+// slice (grid row y counts bins [y * slice_bins, (y + 1) * slice_bins) of `bins`) in dynamic
 // shared memory, copy c at c * stride (copies * stride * 4 bytes), merged into `out`. The plan
 // bounds a block's samples below 2^32: the u32 counters and their sums cannot wrap.
 template <class T, int kBlock, int kMinBlocks, int kUnroll>
 __global__ void __launch_bounds__(kBlock, kMinBlocks)
     histogram_replicated(const T* __restrict__ samples, std::size_t n, const unsigned* count,
-                         BinRule<T> rule, Counters out, unsigned bins, unsigned copies,
-                         unsigned stride) {
+                         BinRule<T> rule, Counters out, unsigned bins, unsigned slice_bins,
+                         unsigned copies, unsigned stride) {
   static_assert(kBlock >= 16, "a thread for each sample of the unaligned head");
   n = samples_of_call(n, count);
+  const unsigned first_bin = blockIdx.y * slice_bins;
+  const unsigned slice = min(slice_bins, bins - first_bin);
   unsigned* counters = shared_array<unsigned>();
   for (unsigned k = threadIdx.x; k < copies * stride; k += kBlock) counters[k] = 0;
   __syncthreads();
@@ -67,14 +70,15 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks)
   const std::size_t first = std::size_t(blockIdx.x) * kBlock + threadIdx.x;
   rule.visit([&](const auto& bin_of) {
     for_each_sample<T, kUnroll>(samples, n, first, std::size_t(gridDim.x) * kBlock, [&](T s) {
-      if (const int bin = bin_of(s); bin != kNoBin) atomicAdd(&mine[bin], 1u);
+      // kNoBin (negative) wraps past every slice, as do the other slices' bins.
+      if (const unsigned b = unsigned(bin_of(s)) - first_bin; b < slice) atomicAdd(&mine[b], 1u);
     });
   });
   __syncthreads();
-  for (unsigned b = threadIdx.x; b < bins; b += kBlock) {
+  for (unsigned b = threadIdx.x; b < slice; b += kBlock) {
     unsigned sum = 0;
     for (unsigned c = 0; c < copies; ++c) sum += counters[c * stride + b];
-    if (sum) out.add(b, sum);
+    if (sum) out.add(first_bin + b, sum);
   }
 }
 

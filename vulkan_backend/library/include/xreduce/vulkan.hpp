@@ -3,6 +3,7 @@
 
 #include "xreduce/vulkan/clock.hpp"
 #include "xreduce/vulkan/context.hpp"
+#include "xreduce/vulkan/histogram.hpp"
 #include "xreduce/vulkan/operand.hpp"
 #include "xreduce/vulkan/reduce.hpp"
 #include "xreduce/vulkan/scan.hpp"

@@ -1,6 +1,6 @@
-// xreduce's OpenCL reduce, scan and sort as a library: a Context over the caller's cl_context
-// and cl_device_id. The library makes no context, queue or buffer of its own: it builds its
-// kernels for the device (kept as program binaries between runs, XR_KERNEL_CACHE: the one
+// xreduce's OpenCL reduce, scan, sort and histogram as a library: a Context over the caller's
+// cl_context and cl_device_id. The library makes no context, queue or buffer of its own: it builds
+// its kernels for the device (kept as program binaries between runs, XR_KERNEL_CACHE: the one
 // environment variable it reads; the tool's knobs of docs/cli.md are not the library's) and
 // enqueues them on the caller's queue over the caller's buffers.
 #pragma once

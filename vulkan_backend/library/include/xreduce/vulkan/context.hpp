@@ -25,8 +25,9 @@ struct ContextState;  // the library's own (vk_context.hpp)
 // (read in the constructor only): its pEnabledFeatures or VkPhysicalDeviceFeatures2 chain and
 // its extensions say what the library may use. It needs Vulkan 1.2, bufferDeviceAddress and
 // shaderInt64; shaderFloat64, storageBuffer16BitAccess, shaderSubgroupExtendedTypes,
-// shaderBufferInt64Atomics, subgroupSizeControl + computeFullSubgroups, VK_KHR_shader_clock and
-// VK_KHR_push_descriptor are used where enabled (docs/library.md says for what).
+// shaderBufferInt64Atomics, subgroupSizeControl + computeFullSubgroups, VK_KHR_shader_clock,
+// VK_KHR_push_descriptor and VK_NV_shader_subgroup_partitioned are used where enabled
+// (docs/library.md says for what).
 struct ContextInfo {
   VkInstance instance = VK_NULL_HANDLE;
   VkPhysicalDevice physical_device = VK_NULL_HANDLE;

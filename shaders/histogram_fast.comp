@@ -1,0 +1,65 @@
+#version 450
+// fast/replicated: a wave of workgroups reads the samples 16 bytes an invocation at a time (16
+// u8, 8 u16, 4 32-bit or 2 f64 samples a load, ITEMS loads in flight), the tail one sample an
+// invocation. Where the bins fit the shared memory (the mode's bit 4), each workgroup counts into
+// pc.copies sub-histograms there, invocation i adding into copy i % copies: the copies are
+// pc.copy_stride counters apart (the bins rounded up to 32, plus one), so the invocations of a
+// subgroup that hit one bin hit different copies in different banks of a 32-bank shared memory;
+// the copies are summed bin by bin at the end and each nonzero bin added to the counts once.
+// Past the shared memory, workgroup g adds one global atomic a sample into copy g % copies of the
+// bins in scratch (bit 6; histogram_sum.comp then folds them into the counts), or, with one
+// copy, into the counts. The samples' offset is a multiple of 16 bytes (the host's check), so
+// every vector load is aligned; no head.
+#include "histogram_common.glsl"
+
+shared uint sub_histograms[SHARED_WORDS];
+
+// Counts sample s into the invocation's copy: `mine`, its first counter (shared memory or
+// scratch), or the counts.
+void count(SAMPLE s, uint mine) {
+  const int bin = bin_of(s);
+  if (bin == kNoBin) return;
+  if (kPrivatized)
+    atomicAdd(sub_histograms[mine + uint(bin)], 1u);
+  else if (kIntoScratch)
+    add_scratch(mine + uint(bin), 1u);
+  else
+    add_count(uint(bin), 1u);
+}
+
+void main() {
+  const IDX n = call_samples();
+  const uint local = gl_LocalInvocationIndex;
+  const IDX threads = IDX(gl_NumWorkGroups.x) * WG;
+  const IDX first = IDX(gl_WorkGroupID.x) * WG + local;
+  uint mine = 0u;
+  if (kPrivatized) {
+    for (uint k = local; k < pc.copies * pc.copy_stride; k += WG) sub_histograms[k] = 0u;
+    barrier();
+    mine = (local & (pc.copies - 1u)) * pc.copy_stride;
+  } else if (kIntoScratch) {
+    mine = (gl_WorkGroupID.x % pc.copies) * pc.bins;
+  }
+  const IDX vectors = n / kPerVector;
+  for (IDX v = first; v < vectors; v += threads * ITEMS) {
+    uvec4 p[ITEMS];
+    [[unroll]] for (uint u = 0u; u < ITEMS; ++u) {
+      const IDX at = v + u * threads;
+      p[u] = uvec4(0u);
+      if (at < vectors) p[u] = sample_vector(at);
+    }
+    [[unroll]] for (uint u = 0u; u < ITEMS; ++u) {
+      if (v + u * threads >= vectors) break;
+      [[unroll]] for (uint k = 0u; k < kPerVector; ++k) count(vector_sample(p[u], k), mine);
+    }
+  }
+  for (IDX i = vectors * kPerVector + first; i < n; i += threads) count(load_sample(i), mine);
+  if (kPrivatized) {
+    barrier();
+    for (uint b = local; b < pc.bins; b += WG) {
+      uint sum = 0u;
+      for (uint c = 0u; c < pc.copies; ++c) sum += sub_histograms[c * pc.copy_stride + b];
+      if (sum != 0u) add_count(b, sum);
+    }
+  }
+}
