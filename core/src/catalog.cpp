@@ -85,14 +85,15 @@ constexpr CatalogEntry kCatalog[] = {
     {H, "cpu/sequential", "the reference loop: one counter a bin, one sample at a time"},
     {H, "cpu/parallel", "TBB: a private histogram a chunk, merged bin by bin"},
     {H, "atomic/global", "PMPP 9.2: one global atomic add a sample"},
-    {H, "atomic/privatized", "PMPP 9.4: a block's copy in shared memory, merged at its end"},
+    {H, "atomic/privatized", "PMPP 9.4: a workgroup's copy in shared memory, merged at its end"},
     {H, "atomic/coarsened", "PMPP 9.5: many samples a thread, interleaved so loads coalesce"},
     {H, "atomic/aggregated", "PMPP 9.6: a thread's run of equal bins added once"},
     {H, "subgroup/aggregated",
      "the lanes holding one bin elect a leader that adds their count (__match_any_sync, "
      "subgroupPartitionNV or ballots)"},
     {H, "fast/replicated",
-     "several sub-histograms a block, 128-bit loads, copies in global memory past shared memory"},
+     "several sub-histograms a workgroup, 128-bit loads; past shared memory the bins in slices "
+     "or copies in global memory"},
     {H, "lib/cub", "cub::DeviceHistogram::HistogramEven (the vendor anchor)"},
 };
 

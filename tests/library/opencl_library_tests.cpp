@@ -790,8 +790,9 @@ TEST_CASE(
       for (std::size_t i = 0; i < tried.size(); ++i) {
         CAPTURE(tried[i]);
         if (on_device) {
+          // A blocking write: the word is on this stack frame.
           const auto word = static_cast<std::uint32_t>(tried[i]);
-          REQUIRE(clEnqueueWriteBuffer(c.queue, words, CL_FALSE, i * 4, 4, &word, 0, nullptr,
+          REQUIRE(clEnqueueWriteBuffer(c.queue, words, CL_TRUE, i * 4, 4, &word, 0, nullptr,
                                        nullptr) == CL_SUCCESS);
           h.enqueue_indirect(c.queue, words, i * 4, b);
         } else {
