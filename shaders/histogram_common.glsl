@@ -41,6 +41,7 @@ layout(push_constant) uniform HistogramParams {
   uint copy_stride;  // counters from one copy to the next
   uint flags;        // kAccumulate: the sum pass adds to the counts
   uint words;        // the zero pass: words to clear
+  uint slice_bins;   // fast/replicated in shared memory: the bins of a grid row's slice
 }
 pc;
 
@@ -50,7 +51,8 @@ const uint kAccumulate = 1u;
 // workgroup's shared counters; 8: the mode, bits 0-1 the integer path (0 identity: width == bins,
 // the bin is d; 1 narrow: d * bins / width in 32 bits; 2 wide: in 64 bits), bits 2-3 the
 // aggregation (1: a run of equal bins an invocation, 2: a subgroup's equal bins), bit 4 the
-// counters in shared memory, bit 5 u64 counts, bit 6 the counting into the copies in scratch.
+// counters in shared memory, bit 5 u64 counts, bit 6 the counting into the copies in scratch,
+// bit 7 the shared copies lane-banked (fast/replicated).
 layout(constant_id = 0) const uint WG = 256;
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint ITEMS = 1;
@@ -61,6 +63,7 @@ const uint kAggregation = (MODE >> 2) & 3u;
 const bool kPrivatized = (MODE & 16u) != 0u;
 const bool kWideCounts = (MODE & 32u) != 0u;
 const bool kIntoScratch = (MODE & 64u) != 0u;
+const bool kLaneBanked = (MODE & 128u) != 0u;
 const uint kCounterWords = kWideCounts ? 2u : 1u;
 
 #ifdef XR_ADDRESS

@@ -6,6 +6,13 @@
 // pc.copy_stride counters apart (the bins rounded up to 32, plus one), so the invocations of a
 // subgroup that hit one bin hit different copies in different banks of a 32-bank shared memory;
 // the copies are summed bin by bin at the end and each nonzero bin added to the counts once.
+// Lane-banked (the mode's bit 7), the copies hold 32 counters a bin instead: bin b of invocation
+// i at counter b * 32 + i % 32 of copy (i / 32) % copies, so that every counter of a lane of a
+// 32-bank shared memory lies in the lane's own bank and a subgroup's adds never share one,
+// wherever its samples fall; the subgroups of one copy share its counters through the atomics.
+// Bins past one workgroup's shared memory split into slices of pc.slice_bins, grid row y
+// counting bins [y * slice_bins, (y + 1) * slice_bins): each row reads every sample and counts
+// those of its slice.
 // Past the shared memory, workgroup g adds one global atomic a sample into copy g % copies of the
 // bins in scratch (bit 6; histogram_sum.comp then folds them into the counts), or, with one
 // copy, into the counts. The samples' offset is a multiple of 16 bytes (the host's check), so
@@ -14,17 +21,39 @@
 
 shared uint sub_histograms[SHARED_WORDS];
 
-// Counts sample s into the invocation's copy: `mine`, its first counter (shared memory or
-// scratch), or the counts.
-void count(SAMPLE s, uint mine) {
+// Counts sample s into the invocation's copy: `mine`, its first counter (shared memory, of the
+// row's slice from `first_bin`, `slice` bins; or scratch), or the counts.
+void count(SAMPLE s, uint mine, uint first_bin, uint slice) {
   const int bin = bin_of(s);
   if (bin == kNoBin) return;
-  if (kPrivatized)
-    atomicAdd(sub_histograms[mine + uint(bin)], 1u);
-  else if (kIntoScratch)
+  if (kLaneBanked) {
+    atomicAdd(sub_histograms[mine + uint(bin) * 32u], 1u);
+  } else if (kPrivatized) {
+    const uint b = uint(bin) - first_bin;  // another slice's bins wrap past `slice`
+    if (b < slice) atomicAdd(sub_histograms[mine + b], 1u);
+  } else if (kIntoScratch)
     add_scratch(mine + uint(bin), 1u);
   else
     add_count(uint(bin), 1u);
+}
+
+// The lane-banked copies folded into the first (consecutive invocations, consecutive counters),
+// then each bin's 32 counters summed by one invocation, invocation b starting at lane b % 32 so
+// that a subgroup's reads fall in 32 banks, and each nonzero bin added to the counts once.
+void add_lane_banked(uint local) {
+  if (pc.copies > 1u) {
+    for (uint k = local; k < pc.copy_stride; k += WG) {
+      uint sum = 0u;
+      for (uint c = 0u; c < pc.copies; ++c) sum += sub_histograms[c * pc.copy_stride + k];
+      sub_histograms[k] = sum;
+    }
+    barrier();
+  }
+  for (uint b = local; b < pc.bins; b += WG) {
+    uint sum = 0u;
+    for (uint l = 0u; l < 32u; ++l) sum += sub_histograms[b * 32u + ((l + b) & 31u)];
+    if (sum != 0u) add_count(b, sum);
+  }
 }
 
 void main() {
@@ -33,10 +62,13 @@ void main() {
   const IDX threads = IDX(gl_NumWorkGroups.x) * WG;
   const IDX first = IDX(gl_WorkGroupID.x) * WG + local;
   uint mine = 0u;
+  const uint first_bin = kPrivatized ? gl_WorkGroupID.y * pc.slice_bins : 0u;
+  const uint slice = kPrivatized ? min(pc.slice_bins, pc.bins - first_bin) : pc.bins;
   if (kPrivatized) {
     for (uint k = local; k < pc.copies * pc.copy_stride; k += WG) sub_histograms[k] = 0u;
     barrier();
-    mine = (local & (pc.copies - 1u)) * pc.copy_stride;
+    mine = kLaneBanked ? (local / 32u % pc.copies) * pc.copy_stride + (local & 31u)
+                       : (local & (pc.copies - 1u)) * pc.copy_stride;
   } else if (kIntoScratch) {
     mine = (gl_WorkGroupID.x % pc.copies) * pc.bins;
   }
@@ -50,16 +82,20 @@ void main() {
     }
     [[unroll]] for (uint u = 0u; u < ITEMS; ++u) {
       if (v + u * threads >= vectors) break;
-      [[unroll]] for (uint k = 0u; k < kPerVector; ++k) count(vector_sample(p[u], k), mine);
+      [[unroll]] for (uint k = 0u; k < kPerVector; ++k) count(vector_sample(p[u], k), mine, first_bin, slice);
     }
   }
-  for (IDX i = vectors * kPerVector + first; i < n; i += threads) count(load_sample(i), mine);
-  if (kPrivatized) {
+  for (IDX i = vectors * kPerVector + first; i < n; i += threads)
+    count(load_sample(i), mine, first_bin, slice);
+  if (kLaneBanked) {
     barrier();
-    for (uint b = local; b < pc.bins; b += WG) {
+    add_lane_banked(local);
+  } else if (kPrivatized) {
+    barrier();
+    for (uint b = local; b < slice; b += WG) {
       uint sum = 0u;
       for (uint c = 0u; c < pc.copies; ++c) sum += sub_histograms[c * pc.copy_stride + b];
-      if (sum != 0u) add_count(b, sum);
+      if (sum != 0u) add_count(first_bin + b, sum);
     }
   }
 }

@@ -28,6 +28,11 @@ struct CudaKnobs {
   // (the measurement that fills the table); `cub_count_error` refuses every sort when malformed.
   std::optional<CubCount> cub_count;
   std::string cub_count_error;
+  // XR_CUDA_HISTOGRAM_LAYOUT: lane-banked or replicated, fast/replicated's shared copies in that
+  // layout instead of the tuning table's choice (auto); `histogram_error` refuses every histogram
+  // when malformed.
+  std::optional<bool> histogram_lane_banked;
+  std::string histogram_error;
   // Each knob that took effect, as given (name, value): never a malformed or an empty one.
   KnobsGiven set;
 };
@@ -44,6 +49,8 @@ inline CudaKnobs read_cuda_knobs() {
     knobs.set.emplace_back("XR_SCAN_ONE_GROUP_MAX", knobs.one_group.given);
   knobs.cub_count =
       read_knob(knobs.set, knobs.cub_count_error, "XR_CUB_SORT_COUNT", "32 or 64", parse_cub_count);
+  read_auto_choice_knob(knobs.set, knobs.histogram_error, "XR_CUDA_HISTOGRAM_LAYOUT", "replicated",
+                        "lane-banked", knobs.histogram_lane_banked);
   return knobs;
 }
 

@@ -7,6 +7,7 @@
 
 #include "array.hpp"
 #include "compiled_call.hpp"
+#include "histogram_dispatch.hpp"
 #include "histogram_table.hpp"
 #include "timing.hpp"
 #include "variants.hpp"
@@ -110,11 +111,14 @@ class CudaHistogrammer final : public DeviceHistogrammer {
   // again only where the description changes.
   Histogram& plan(const HistogramRequest& request) {
     ctx_->activate();
+    if (!ctx_->knobs().histogram_error.empty())
+      throw Error(ErrorCategory::usage, ctx_->knobs().histogram_error);
     if (histogram_ && desc_ == request.desc()) return *histogram_;
     histogram_.reset();
     temp_ = DeviceBuffer();
     count_ = DeviceBuffer();
-    Histogram histogram(request.desc(), ctx_->limits());
+    Histogram histogram(request.desc(), ctx_->limits(),
+                        histogram::Tuning{.lane_banked = ctx_->knobs().histogram_lane_banked});
     temp_ = ctx_->zeroed(histogram.temp_storage_bytes());
     histogram_.emplace(std::move(histogram));
     desc_ = request.desc();

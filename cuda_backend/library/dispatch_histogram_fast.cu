@@ -3,6 +3,8 @@
 //   whose counters fit the device's opt-in shared memory at kMinBlocks blocks an SM (the
 //   occupancy API's answer for the kernel as compiled); copy_stride counters apart; where not
 //   one copy of the bins fits, the bins in `slices` ranges (up to kMaxSlices), a grid row each
+//   lane-banked, where kLaneBanked's row says (u8 samples, few bins, many of them): up to 4
+//   copies of the bins a block, 32 counters a bin, a lane's in its own bank
 //   global, past the shared memory: `copies` copies of the bins in temp (at.copies, the output's
 //   counter width), as many as fit kL2Share of the L2 and at most one a resident block, then
 //   histogram_sum_copies into the output; one copy: the output itself, no temp
@@ -12,6 +14,7 @@
 //   histogram_sum_copies writes every bin.
 #include <algorithm>
 #include <string>
+#include <string_view>
 
 #include "histogram_dispatch.hpp"
 #include "kernels/histogram_fast.cuh"
@@ -36,6 +39,37 @@ constexpr std::size_t kL2Share = 2;
 // reading every sample; past it the copies in global memory count them. Unmeasured but at 65536
 // bins (two slices).
 constexpr unsigned kMaxSlices = 4;
+// Where the lane-banked layout replaces the copies a lane (histogram_lane_banked): samples of
+// `dtype`, at most max_bins bins, a Histogram made for min_samples or more; up to `copies`
+// copies of its bins a block, at one block an SM. The layout's blocks take longer to start and
+// finish (a copy is 32 counters a bin), so few samples stay with the copies a lane.
+struct LaneBanked {
+  DType dtype;
+  unsigned max_bins;
+  std::size_t min_samples;
+  unsigned copies;
+  std::string_view evidence;
+};
+constexpr LaneBanked kLaneBanked[] = {
+    {DType::u8, 256, std::size_t{1} << 26, 4,
+     "H200 at 1980 MHz, uniform u8, 256 bins (bench/gpu/histogram/lane_private.cu, "
+     "docs/results/H200/histogram/lane-banked): 4 lane-banked copies 0.0822 ms at 2^28 against "
+     "0.1390 for 32 copies a lane and 0.1371 for CUB, 0.0362 against 0.0406 at 2^26, 0.0285 "
+     "against 0.0243 at 2^25"},
+};
+
+// Forced by the tool's knob: the most copies the table takes, for any samples and bins.
+constexpr LaneBanked kLaneBankedForced{
+    DType::u8, 0, 0, 4, "XR_CUDA_HISTOGRAM_LAYOUT=lane-banked: wherever the bins fit"};
+
+const LaneBanked* lane_banked_row(const HistogramDesc& d, const histogram::Tuning& tuning) {
+  if (tuning.lane_banked) return *tuning.lane_banked ? &kLaneBankedForced : nullptr;
+  for (const LaneBanked& row : kLaneBanked)
+    if (row.dtype == d.dtype && d.levels.bins <= row.max_bins && d.count >= row.min_samples)
+      return &row;
+  return nullptr;
+}
+
 // A block counts fewer than 2^32 samples: at most 2^31 from the stride, plus a few a thread.
 constexpr std::size_t kMaxBlockSamples = std::size_t{1} << 31;
 constexpr int kSumBlock = 256;
@@ -96,6 +130,37 @@ void plan_shared_copies(histogram::Plan& plan, const DeviceLimits& dev) {
   });
 }
 
+// The lane-banked layout of `row`: the most copies of the bins (up to row.copies, a power of two)
+// whose 32 counters a bin fit the opt-in shared memory at kMinBlocks blocks an SM; false where
+// not one does.
+bool plan_lane_banked(histogram::Plan& plan, const DeviceLimits& dev, const LaneBanked& row) {
+  bool planned = false;
+  kernels::with_sample_type(plan.desc.dtype, [&]<class T>() {
+    const auto kernel = kernels::histogram_lane_banked<T, kBlock, kMinBlocks, kUnroll<T>>;
+    cudaFuncAttributes attributes{};
+    XR_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    const std::size_t room = dev.shared_per_block_optin > attributes.sharedSizeBytes
+                                 ? dev.shared_per_block_optin - attributes.sharedSizeBytes
+                                 : 0;
+    if (room) allow_shared(kernel, room);
+    const std::size_t copy_bytes = std::size_t(plan.desc.levels.bins) * 32 * sizeof(unsigned);
+    for (unsigned copies = row.copies; copies >= 1 && !planned; copies /= 2) {
+      const std::size_t bytes = copies * copy_bytes;
+      if (bytes > room) continue;
+      const int per_sm = blocks_per_sm(kernel, bytes);
+      if (per_sm < kMinBlocks) continue;
+      plan.lane_banked = true;
+      plan.copies = copies;
+      plan.copy_stride = plan.desc.levels.bins * 32;
+      plan.slice_bins = plan.desc.levels.bins;
+      plan.shared_bytes = bytes;
+      plan.wave = std::size_t(per_sm) * std::max(dev.sm_count, 1);
+      planned = true;
+    }
+  });
+  return planned;
+}
+
 // Bins past the shared memory: the copies in global memory, as many as fit the L2's share and
 // at most one a resident block.
 void plan_global_copies(histogram::Plan& plan, const DeviceLimits& dev) {
@@ -125,6 +190,10 @@ unsigned grid_for(const histogram::Plan& plan, std::size_t n) {
 }
 
 std::string note_of(const histogram::Plan& plan) {
+  if (plan.lane_banked)
+    return std::to_string(plan.copies) +
+           " lane-banked copies a block: bin b of lane l at counter 32 b + l, a lane's counters "
+           "in its own bank";
   if (!plan.counters_in_global && plan.slices > 1)
     return "the bins in " + std::to_string(plan.slices) + " slices of " +
            std::to_string(plan.slice_bins) + ", a grid row each reading every sample, " +
@@ -173,10 +242,13 @@ Policy policy_histogram_fast(const DeviceLimits&) {
       "each; past that copies in global memory within half the L2; unmeasured"};
 }
 
-void plan_histogram_fast(histogram::Plan& plan, const DeviceLimits& dev) {
+void plan_histogram_fast(histogram::Plan& plan, const DeviceLimits& dev,
+                         const histogram::Tuning& tuning) {
   plan.block = kBlock;
-  plan_shared_copies(plan, dev);
+  const LaneBanked* row = lane_banked_row(plan.desc, tuning);
+  if (!row || !plan_lane_banked(plan, dev, *row)) plan_shared_copies(plan, dev);
   if (plan.copies == 0) plan_global_copies(plan, dev);
+  if (plan.lane_banked) plan.tuning = std::string(row->evidence);
   plan.grid = grid_for(plan, plan.desc.count);
   plan.items_per_thread = ceil_div(plan.desc.count, std::size_t(plan.grid) * kBlock);
   plan.note = note_of(plan);
@@ -196,6 +268,14 @@ void enqueue_histogram_fast(const histogram::Plan& plan, const histogram::Call& 
     if (plan.counters_in_global) {
       kernels::histogram_replicated_global<T, kBlock, kMinBlocks, kUnroll<T>>
           <<<grid, kBlock, 0, stream>>>(samples, call.n, call.count, rule, out, d.levels.bins, 1);
+      XR_CUDA_CHECK_LAUNCH();
+      return;
+    }
+    if (plan.lane_banked) {
+      const auto kernel = kernels::histogram_lane_banked<T, kBlock, kMinBlocks, kUnroll<T>>;
+      allow_shared(kernel, plan.shared_bytes);
+      kernel<<<grid, kBlock, plan.shared_bytes, stream>>>(samples, call.n, call.count, rule, out,
+                                                          d.levels.bins, plan.copies);
       XR_CUDA_CHECK_LAUNCH();
       return;
     }

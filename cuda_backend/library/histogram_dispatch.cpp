@@ -78,7 +78,7 @@ Policy histogram_policy(histogram::Kernel k, const DeviceLimits& dev) {
 }
 
 histogram::Plan make_histogram_plan(histogram::Kernel k, const HistogramDesc& desc,
-                                    const DeviceLimits& dev) {
+                                    const DeviceLimits& dev, const histogram::Tuning& tuning) {
   histogram::Plan plan;
   plan.kernel = k;
   plan.desc = desc;
@@ -92,7 +92,7 @@ histogram::Plan make_histogram_plan(histogram::Kernel k, const HistogramDesc& de
       detail::plan_histogram_atomic(plan, dev);
       break;
     case histogram::Kernel::fast_replicated:
-      detail::plan_histogram_fast(plan, dev);
+      detail::plan_histogram_fast(plan, dev, tuning);
       break;
     case histogram::Kernel::lib_cub:
       detail::plan_histogram_cub(plan, dev);

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -58,6 +59,13 @@ struct BinParams {
   IntegerPath path = IntegerPath::wide;
 };
 
+// The tool's knobs that change a histogram's plan (the library's callers get the defaults).
+struct Tuning {
+  // fast/replicated's copies lane-banked wherever their bins fit the shared memory (true), or
+  // never (false), instead of where the tuning table says (XR_CUDA_HISTOGRAM_LAYOUT).
+  std::optional<bool> lane_banked;
+};
+
 // A histogram plan: the description it was made for, its launches' shape and where each part of
 // its temporary storage starts; describe() prints them for logs.
 struct Plan {
@@ -84,6 +92,9 @@ struct Plan {
   unsigned slices = 1;
   unsigned slice_bins = 0;
   bool counters_in_global = false;  // the bins do not fit shared memory: counted in global
+  // fast/replicated: the copies lane-banked (bin b of lane l at counter 32 b + l of copy warp %
+  // copies; copy_stride 32 bins) instead of a copy a lane.
+  bool lane_banked = false;
   std::size_t temp_bytes = 0;
   Temp at;                 // where temp's parts start
   CubCount cub_samples{};  // lib/cub: num_samples' width (note says why)
@@ -117,7 +128,7 @@ Policy histogram_policy(histogram::Kernel k, const DeviceLimits& dev);
 histogram::BinParams histogram_bin_params(const HistogramDesc& desc);
 // desc.count > 0 and desc checked (check_histogram_desc).
 histogram::Plan make_histogram_plan(histogram::Kernel k, const HistogramDesc& desc,
-                                    const DeviceLimits& dev);
+                                    const DeviceLimits& dev, const histogram::Tuning& tuning = {});
 // Launches `call` over the plan's temporary storage: its grids from call.n (no allocation), or
 // the plan's with the count on the device. Error(unsupported) for a count on the device that the
 // variant cannot read (histogram_counted_reason).
@@ -138,7 +149,8 @@ void enqueue_histogram_atomic(const histogram::Plan& plan, const histogram::Call
                               const histogram::Buffers& bufs, cudaStream_t stream);
 // dispatch_histogram_fast.cu: fast/replicated.
 Policy policy_histogram_fast(const DeviceLimits& dev);
-void plan_histogram_fast(histogram::Plan& plan, const DeviceLimits& dev);
+void plan_histogram_fast(histogram::Plan& plan, const DeviceLimits& dev,
+                         const histogram::Tuning& tuning);
 void enqueue_histogram_fast(const histogram::Plan& plan, const histogram::Call& call,
                             const histogram::Buffers& bufs, cudaStream_t stream);
 // dispatch_histogram_cub.cu: lib/cub.

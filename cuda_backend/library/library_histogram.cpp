@@ -60,7 +60,8 @@ const histogram::Spec& chosen(const histogram::Spec* asked, std::uint32_t bins,
 }
 
 // As the Sort's: the request first, then the device.
-std::unique_ptr<Histogram::State> plan(const HistogramDesc& desc, const DeviceLimits* known) {
+std::unique_ptr<Histogram::State> plan(const HistogramDesc& desc, const DeviceLimits* known,
+                                       const histogram::Tuning& tuning) {
   check_histogram_desc(desc);
   const histogram::Spec* asked = requested(desc);
   const DeviceLimits& device = known ? *known : current_device_limits();
@@ -68,16 +69,21 @@ std::unique_ptr<Histogram::State> plan(const HistogramDesc& desc, const DeviceLi
   auto state = std::make_unique<Histogram::State>();
   state->variant = std::string(e.id);
   state->desc = desc;
-  if (desc.count > 0) state->plan = make_histogram_plan(e.kernel, desc, device);
+  if (desc.count > 0) state->plan = make_histogram_plan(e.kernel, desc, device, tuning);
   return state;
 }
 
 }  // namespace
 
-Histogram::Histogram(const HistogramDesc& desc) : state_(own_state(plan(desc, nullptr))) {}
+Histogram::Histogram(const HistogramDesc& desc)
+    : state_(own_state(plan(desc, nullptr, histogram::Tuning{}))) {}
 
 Histogram::Histogram(const HistogramDesc& desc, const DeviceLimits& device)
-    : state_(own_state(plan(desc, &device))) {}
+    : state_(own_state(plan(desc, &device, histogram::Tuning{}))) {}
+
+Histogram::Histogram(const HistogramDesc& desc, const DeviceLimits& device,
+                     const histogram::Tuning& tuning)
+    : state_(own_state(plan(desc, &device, tuning))) {}
 
 const std::string& Histogram::variant() const {
   return state_->variant;

@@ -65,6 +65,40 @@ TEST_CASE("XR_VK_HISTOGRAM_MATCH: malformed, it refuses the Vulkan histograms al
   CHECK(r.out.find("matched by subgroup ballots") != std::string::npos);
 }
 
+// XR_VK_HISTOGRAM_LAYOUT=global: fast/replicated's bins past one shared copy counted in global
+// memory instead of in slices; lane-banked: 256 bins lane-banked at any count; malformed, every
+// Vulkan histogram refused.
+TEST_CASE("XR_VK_HISTOGRAM_LAYOUT: global counts 65536 bins in global memory, not in slices",
+          "[cli][vulkan][knobs]") {
+  require_vulkan_or_skip();
+  const std::vector<std::string> run = {
+      "run",     "--backend", "vulkan", "--primitive", "histogram", "--variant", "fast/replicated",
+      "--dtype", "u16",       "--bins", "65536",       "--n",       "100000"};
+  const Result sliced = xreduce(run);
+  INFO(sliced.err);
+  CHECK(sliced.code == 0);
+  CHECK(sliced.out.find("slices of") != std::string::npos);
+  setenv("XR_VK_HISTOGRAM_LAYOUT", "none", 1);
+  expect_error(run, 2,
+               "XR_VK_HISTOGRAM_LAYOUT must be auto, lane-banked, replicated or global (got "
+               "'none')");
+  setenv("XR_VK_HISTOGRAM_LAYOUT", "global", 1);
+  const Result global = xreduce(run);
+  std::vector<std::string> bytes = run;
+  bytes[8] = "u8";
+  bytes[10] = "256";
+  setenv("XR_VK_HISTOGRAM_LAYOUT", "lane-banked", 1);
+  const Result banked = xreduce(bytes);
+  unsetenv("XR_VK_HISTOGRAM_LAYOUT");
+  INFO(banked.err);
+  CHECK(banked.code == 0);
+  CHECK(banked.out.find("lane-banked copies") != std::string::npos);
+  INFO(global.err);
+  CHECK(global.code == 0);
+  CHECK(global.out.find("slices of") == std::string::npos);
+  CHECK(global.out.find("global") != std::string::npos);
+}
+
 TEST_CASE("a malformed knob is not recorded among a report's knobs", "[cli][vulkan][knobs]") {
   require_vulkan_or_skip();
   // A reduce runs (neither knob is a reduce's); the report records only the well-formed one.

@@ -775,6 +775,48 @@ TEST_CASE("vulkan/histogram/subgroup/aggregated/ballots", "[conformance][vulkan]
   CHECK(said.find("subgroup ballots") != std::string::npos);
 }
 
+// fast/replicated with its bins past one workgroup's shared copy counted in copies in global
+// memory (XR_VK_HISTOGRAM_LAYOUT=global), as on a device whose shared memory holds no slice of
+// them: core's whole conformance run with the knob (65536 bins take that path), then one call of
+// 65536 bins says it counted past the shared memory.
+TEST_CASE("vulkan/histogram/fast/replicated/global-copies", "[conformance][vulkan][histogram]") {
+  const char* id = "fast/replicated";
+  const auto made = runner_with_knobs("vulkan", xr::Primitive::histogram, id,
+                                      {{"XR_VK_HISTOGRAM_LAYOUT", "global"}});
+  if (!made) return;
+  VariantCase(made->backend, xr::Primitive::histogram, id, Mode::conformance).invoke();
+  xr::Operation op{.primitive = xr::Primitive::histogram};
+  op.levels = {.bins = 65536, .lower = 0, .upper = 65536};
+  const xr::HostArray data = xr::histogram_samples(xr::DType::u16, 100'000, g_seed,
+                                                   xr::SampleDistribution::uniform, op.levels);
+  auto array = made->backend->upload(data.view());
+  made->runner->run(*array, op);
+  const std::string said = made->runner->diagnostics();
+  INFO(said);
+  CHECK(said.find("slices of") == std::string::npos);
+  CHECK(said.find("counters pass the") != std::string::npos);
+}
+
+// fast/replicated with lane-banked copies at every size (XR_VK_HISTOGRAM_LAYOUT=lane-banked;
+// the tuning table takes them for many samples alone): core's whole conformance run with the
+// knob, bins up to 256 lane-banked where the shared memory holds 32 counters a bin, then one
+// call of 256 bins says it ran lane-banked.
+TEST_CASE("vulkan/histogram/fast/replicated/lane-banked", "[conformance][vulkan][histogram]") {
+  const char* id = "fast/replicated";
+  const auto made = runner_with_knobs("vulkan", xr::Primitive::histogram, id,
+                                      {{"XR_VK_HISTOGRAM_LAYOUT", "lane-banked"}});
+  if (!made) return;
+  VariantCase(made->backend, xr::Primitive::histogram, id, Mode::conformance).invoke();
+  const xr::Operation op{.primitive = xr::Primitive::histogram};  // 256 bins
+  const xr::HostArray data = xr::histogram_samples(xr::DType::u8, 100'000, g_seed,
+                                                   xr::SampleDistribution::uniform, op.levels);
+  auto array = made->backend->upload(data.view());
+  made->runner->run(*array, op);
+  const std::string said = made->runner->diagnostics();
+  INFO(said);
+  CHECK(said.find("lane-banked copies") != std::string::npos);
+}
+
 TEST_CASE("vulkan/sort/radix/counting-ranking/onesweep", "[conformance][vulkan][sort]") {
   check_counting_ranking("radix/onesweep");
 }

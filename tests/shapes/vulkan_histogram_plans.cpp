@@ -117,11 +117,12 @@ TEST_CASE("the coarsened rungs' wave: the driver's resident invocations, else th
   CHECK(histogram_count_groups(p, nvidia(), 1024 * 2 * 16 + 1) == 2);
 }
 
-TEST_CASE("fast/replicated: as many sub-histograms as the shared memory holds, then global copies",
+TEST_CASE("fast/replicated: as many sub-histograms as the shared memory holds, then slices",
           "[histogram]") {
   // 32 copies of 257 counters (256 bins rounded up to 32, plus one) are 32896 bytes.
   const histogram::Plan h200 = plan("fast/replicated", nvidia(), desc_of(DType::u8, 1 << 20, 256));
   CHECK(h200.copies == 32);
+  CHECK(h200.slices == 1);
   CHECK(h200.rule.copy_stride == 257);
   CHECK(h200.count.workgroup == 1024);
   CHECK(h200.vectors == 2);
@@ -130,24 +131,80 @@ TEST_CASE("fast/replicated: as many sub-histograms as the shared memory holds, t
   // One copy needs no spacing: 8192 counters are lavapipe's 32768 bytes exactly.
   const histogram::Plan one = plan("fast/replicated", lavapipe(), desc_of(DType::u16, 1000, 8192));
   CHECK(one.copies == 1);
+  CHECK(one.slices == 1);
   CHECK_FALSE(one.counters_in_global);
-  // Past the shared memory: copies in scratch as the samples pay for (1/8 of their bytes), within
-  // the wave; with fewer samples, the counts themselves.
-  const HistogramDesc big =
-      desc_of(DType::u16, std::uint64_t{1} << 28, 65536, HistogramCounts::u64);
-  const histogram::Plan global = plan("fast/replicated", nvidia(), big);
+  // Past one copy: the fewest slices of the bins whose copy fits, a grid row each; 65536 bins in
+  // six slices of 10923 on NVIDIA's 48 KiB, in eight of 8192 on lavapipe's 32 KiB.
+  const std::uint64_t n = std::uint64_t{1} << 28;
+  const histogram::Plan sliced = plan("fast/replicated", nvidia(), desc_of(DType::u16, n, 65536));
+  CHECK_FALSE(sliced.counters_in_global);
+  CHECK(sliced.slices == 6);
+  CHECK(sliced.rule.slice_bins == 10923);
+  CHECK(sliced.copies == 1);
+  CHECK(sliced.copies_bytes == 0);
+  CHECK(sliced.groups == 132 * 64 * 32 / 1024 / 6);  // the wave, over the rows
+  const histogram::Call call =
+      histogram_call(sliced, nvidia(), n, false, HistogramOutput::overwrite);
+  REQUIRE(call.size == 2);
+  CHECK(call.passes[1].rows == 6);
+  CHECK(call.passes[1].args.slice_bins == 10923);
+  CHECK_THAT(sliced.note, Catch::Contains("6 slices of 10923"));
+  const histogram::Plan eight =
+      plan("fast/replicated", lavapipe(), desc_of(DType::u16, 1000, 65536));
+  CHECK(eight.slices == 8);
+  CHECK(eight.rule.slice_bins == 8192);
+  // Without slices (XR_VK_HISTOGRAM_LAYOUT=global) or past eight of them: copies in scratch as the
+  // samples pay for (1/8 of their bytes), within the wave; with fewer samples, the counts.
+  const HistogramDesc big = desc_of(DType::u16, n, 65536, HistogramCounts::u64);
+  const histogram::Plan global =
+      plan("fast/replicated", nvidia(), big, {.layout = histogram::Layout::global});
   CHECK(global.counters_in_global);
+  CHECK(global.slices == 1);
   CHECK(global.copies == 128);  // 2^29 bytes / 8 / 512 KiB a copy
   CHECK(global.copies_bytes == 128ull * 65536 * 8);
   CHECK(global.scratch_bytes == global.copies_bytes);
   CHECK((global.count.mode & (1u << 6)) != 0);
-  const histogram::Plan direct =
-      plan("fast/replicated", nvidia(), desc_of(DType::u16, 1000, 65536));
+  const histogram::Plan past =
+      plan("fast/replicated", nvidia(), desc_of(DType::f32, n, 1 << 20, HistogramCounts::u64));
+  CHECK(past.counters_in_global);
+  CHECK(past.copies == 16);  // 2^30 bytes / 8 / 8 MiB a copy
+  const histogram::Plan direct = plan("fast/replicated", nvidia(), desc_of(DType::u16, 1000, 65536),
+                                      {.layout = histogram::Layout::global});
   CHECK(direct.copies == 1);
   CHECK(direct.copies_bytes == 0);
   CHECK(direct.scratch_bytes == 16);
   // At most one a resident workgroup: lavapipe's wave is 4 workgroups of 1024 invocations.
-  CHECK(plan("fast/replicated", lavapipe(), big).copies == 4);
+  CHECK(plan("fast/replicated", lavapipe(), big, {.layout = histogram::Layout::global}).copies ==
+        4);
+}
+
+TEST_CASE("fast/replicated: lane-banked copies for many bytes over few bins, or by the knob",
+          "[histogram]") {
+  const std::uint64_t many = std::uint64_t{1} << 27;
+  // 256 bins of 32 counters are 32 KiB: one copy within NVIDIA's 48 KiB.
+  const histogram::Plan banked = plan("fast/replicated", nvidia(), desc_of(DType::u8, many, 256));
+  CHECK(banked.lane_banked);
+  CHECK(banked.copies == 1);
+  CHECK(banked.rule.copy_stride == 256 * 32);
+  CHECK(banked.shared_bytes == 32768);
+  CHECK((banked.count.mode & (1u << 7)) != 0);
+  CHECK_THAT(banked.tuning, Catch::Contains("lane-banked"));
+  CHECK_THAT(banked.note, Catch::Contains("1 lane-banked copies"));
+  // Fewer samples, more bins or another type: a copy a lane.
+  CHECK_FALSE(plan("fast/replicated", nvidia(), desc_of(DType::u8, many / 2, 256)).lane_banked);
+  CHECK_FALSE(plan("fast/replicated", nvidia(), desc_of(DType::u8, many, 257)).lane_banked);
+  CHECK_FALSE(plan("fast/replicated", nvidia(), desc_of(DType::u16, many, 256)).lane_banked);
+  // The knob: wherever 32 counters a bin fit, at any count; past them, a copy a lane.
+  const histogram::Knobs forced{.layout = histogram::Layout::lane_banked};
+  const histogram::Plan few =
+      plan("fast/replicated", nvidia(), desc_of(DType::f32, 1000, 64), forced);
+  CHECK(few.lane_banked);
+  CHECK(few.copies == 4);  // 4 x 64 x 32 counters are 32 KiB
+  CHECK_FALSE(
+      plan("fast/replicated", nvidia(), desc_of(DType::u16, 1000, 512), forced).lane_banked);
+  const histogram::Knobs replicated{.layout = histogram::Layout::replicated};
+  CHECK_FALSE(
+      plan("fast/replicated", nvidia(), desc_of(DType::u8, many, 256), replicated).lane_banked);
 }
 
 TEST_CASE("subgroup/aggregated matches by subgroupPartitionNV where the device has it",
@@ -196,7 +253,8 @@ TEST_CASE("a call's passes: zero, count, and the copies' sum", "[histogram]") {
   CHECK(counted.passes[1].groups == shared.groups);
   CHECK(counted.passes[0].args.words == 256);
   const histogram::Plan copies =
-      plan("fast/replicated", f, desc_of(DType::u16, std::uint64_t{1} << 28, 65536));
+      plan("fast/replicated", f, desc_of(DType::u16, std::uint64_t{1} << 28, 65536),
+           {.layout = histogram::Layout::global});
   for (const HistogramOutput o : {HistogramOutput::overwrite, HistogramOutput::accumulate}) {
     const histogram::Call c = histogram_call(copies, f, 1 << 20, false, o);
     CHECK(stages(c) == "z*cs");

@@ -62,6 +62,17 @@ void read_vulkan_histogram_knobs(VulkanKnobs& k) {
   if (const auto ballots =
           read_choice_knob(k.set, k.histogram_error, "XR_VK_HISTOGRAM_MATCH", "auto", "ballots"))
     k.force_ballots = *ballots;
+  using histogram::Layout;
+  if (const auto layout = read_knob(k.set, k.histogram_error, "XR_VK_HISTOGRAM_LAYOUT",
+                                    "auto, lane-banked, replicated or global",
+                                    [](std::string_view v) -> std::optional<Layout> {
+                                      if (v == "auto") return Layout::automatic;
+                                      if (v == "lane-banked") return Layout::lane_banked;
+                                      if (v == "replicated") return Layout::replicated;
+                                      if (v == "global") return Layout::global;
+                                      return std::nullopt;
+                                    }))
+    k.histogram_layout = *layout;
 }
 
 void read_vulkan_sort_knobs(VulkanKnobs& k) {

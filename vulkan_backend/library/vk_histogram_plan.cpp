@@ -28,6 +28,41 @@ constexpr FastTile kFastTile{1024, 4, 2, "CUDA's fast/replicated shape; unmeasur
 // AMD's), so that a subgroup's adds to one bin fall in different banks.
 constexpr std::uint32_t kMaxCopies = 32;
 constexpr std::uint32_t kBanks = 32;
+// Bins past one workgroup's shared copy split into at most this many slices, a grid row each,
+// every row reading every sample; past it the copies in global memory count them. Eight slices
+// hold 65536 u32 counters in 32 KiB of shared memory (lavapipe's) and six in NVIDIA's 48 KiB;
+// unmeasured but at 65536 bins.
+constexpr std::uint32_t kMaxSlices = 8;
+// Where fast/replicated's copies are lane-banked (32 counters a bin, a lane's in its own bank)
+// instead of a copy a lane: samples of `dtype`, at most max_bins bins, a Histogram made for
+// min_samples or more; up to `copies` copies a workgroup, as many as the shared memory holds.
+struct LaneBanked {
+  DType dtype;
+  std::uint32_t max_bins;
+  std::uint64_t min_samples;
+  std::uint32_t copies;
+  std::string_view evidence;
+};
+constexpr LaneBanked kLaneBanked[] = {
+    {DType::u8, 256, std::uint64_t{1} << 27, 4,
+     "CUDA's lane-banked row at one copy a block, two blocks an SM, as NVIDIA's 48 KiB a "
+     "workgroup allows (H200 at 1980 MHz, uniform u8, 256 bins, "
+     "docs/results/H200/histogram/lane-banked: 0.0855 ms at 2^28 against 0.1390 for a copy a "
+     "lane, 0.0591 against 0.0739 at 2^27, 0.0447 against 0.0406 at 2^26); unmeasured in Vulkan"},
+};
+constexpr LaneBanked kLaneBankedForced{DType::u8, 0, 0, 4,
+                                       "XR_VK_HISTOGRAM_LAYOUT=lane-banked: wherever the bins fit"};
+
+// The table's row for the desc, or the knob's; null: a copy a lane.
+const LaneBanked* lane_banked_row(const HistogramDesc& d, histogram::Layout layout) {
+  if (layout == histogram::Layout::lane_banked) return &kLaneBankedForced;
+  if (layout != histogram::Layout::automatic) return nullptr;
+  for (const LaneBanked& row : kLaneBanked)
+    if (row.dtype == d.dtype && d.levels.bins <= row.max_bins && d.count >= row.min_samples)
+      return &row;
+  return nullptr;
+}
+
 // A wave of workgroups where the driver tells no resident invocations
 // (VK_NV_shader_sm_builtins): on a GPU the 1024 workgroups of 256 of core's grid-stride reduces
 // (kGridGroups), on a CPU device the 16 of 256 of its sorts' CPU wave; unmeasured for a
@@ -139,6 +174,7 @@ std::uint32_t mode_of(const histogram::Plan& p) {
   if (!p.counters_in_global) mode |= 1u << 4;
   if (p.desc.levels.counts == HistogramCounts::u64) mode |= 1u << 5;
   if (p.copies_bytes) mode |= 1u << 6;
+  if (p.lane_banked) mode |= 1u << 7;
   return mode;
 }
 
@@ -195,18 +231,47 @@ std::uint32_t copy_stride(std::uint32_t bins, std::uint32_t copies) {
   return copies == 1 ? bins : (bins + kBanks - 1) / kBanks * kBanks + 1;
 }
 
-// fast/replicated in shared memory: the most copies (a power of two, at most kMaxCopies and the
-// workgroup) whose counters fit maxComputeSharedMemorySize; false where not one copy does.
-bool plan_shared_copies(histogram::Plan& p, const DeviceFacts& f) {
+// fast/replicated in shared memory: the fewest slices of the bins (up to kMaxSlices), then the
+// most copies of a slice (a power of two, at most kMaxCopies and the workgroup) whose counters
+// fit maxComputeSharedMemorySize; false where not one copy of a kMaxSlices slice does.
+bool plan_shared_copies(histogram::Plan& p, const DeviceFacts& f, bool slices_allowed) {
   const std::uint32_t bins = p.desc.levels.bins;
   const std::uint32_t limit = f.limits.maxComputeSharedMemorySize;
-  for (std::uint32_t c = std::min(kMaxCopies, std::bit_floor(p.count.workgroup)); c >= 1; c /= 2) {
-    const std::uint64_t words = std::uint64_t{c} * copy_stride(bins, c);
-    if (words * 4 > limit) continue;
+  const std::uint32_t most_slices =
+      slices_allowed ? std::min({kMaxSlices, bins, f.limits.maxComputeWorkGroupCount[1]}) : 1;
+  for (std::uint32_t slices = 1; slices <= most_slices; ++slices) {
+    const std::uint32_t slice_bins = (bins + slices - 1) / slices;
+    for (std::uint32_t c = std::min(kMaxCopies, std::bit_floor(p.count.workgroup)); c >= 1;
+         c /= 2) {
+      const std::uint64_t words = std::uint64_t{c} * copy_stride(slice_bins, c);
+      if (words * 4 > limit) continue;
+      p.copies = c;
+      p.slices = slices;
+      p.rule.slice_bins = slice_bins;
+      p.rule.copy_stride = copy_stride(slice_bins, c);
+      p.count.shared_words = static_cast<std::uint32_t>(words);
+      p.shared_bytes = static_cast<std::uint32_t>(words * 4);
+      return true;
+    }
+  }
+  return false;
+}
+
+// fast/replicated lane-banked: the most copies (a power of two, at most row.copies) of 32
+// counters a bin that fit maxComputeSharedMemorySize, with invocations in whole 32-lane groups;
+// false where not one copy does.
+bool plan_lane_banked(histogram::Plan& p, const DeviceFacts& f, const LaneBanked& row) {
+  const std::uint64_t copy_words = std::uint64_t{p.desc.levels.bins} * kBanks;
+  if (p.count.workgroup % kBanks != 0) return false;
+  for (std::uint32_t c = row.copies; c >= 1; c /= 2) {
+    if (c * copy_words * 4 > f.limits.maxComputeSharedMemorySize) continue;
+    p.lane_banked = true;
     p.copies = c;
-    p.rule.copy_stride = copy_stride(bins, c);
-    p.count.shared_words = static_cast<std::uint32_t>(words);
-    p.shared_bytes = static_cast<std::uint32_t>(words * 4);
+    p.rule.copy_stride = static_cast<std::uint32_t>(copy_words);
+    p.rule.slice_bins = p.desc.levels.bins;
+    p.count.shared_words = static_cast<std::uint32_t>(c * copy_words);
+    p.shared_bytes = p.count.shared_words * 4;
+    p.tuning = std::string(row.evidence);
     return true;
   }
   return false;
@@ -232,12 +297,15 @@ void plan_global_copies(histogram::Plan& p, const DeviceFacts& f) {
            .mode = d.levels.counts == HistogramCounts::u64 ? 1u << 5 : 0u};
 }
 
-void plan_fast(histogram::Plan& p, const DeviceFacts& f) {
+void plan_fast(histogram::Plan& p, const DeviceFacts& f, const histogram::Knobs& knobs) {
   p.count.workgroup = std::min(kFastTile.threads, max_group_threads(f));
   p.vectors = p.desc.dtype == DType::u8 ? kFastTile.vectors_u8 : kFastTile.vectors;
   p.count.items = p.vectors;
   p.wave = resident_groups(f, p.count.workgroup);
-  if (!plan_shared_copies(p, f)) plan_global_copies(p, f);
+  const LaneBanked* row = lane_banked_row(p.desc, knobs.layout);
+  if (row && plan_lane_banked(p, f, *row)) return;
+  if (!plan_shared_copies(p, f, knobs.layout != histogram::Layout::global))
+    plan_global_copies(p, f);
 }
 
 std::string rung_policy(const histogram::Plan& p) {
@@ -253,8 +321,11 @@ std::string fast_policy(const histogram::Plan& p) {
          " vectors of 16 bytes in flight each (" + std::string(kFastTile.evidence) +
          "), a wave of " + std::to_string(p.wave) + " workgroups; up to " +
          std::to_string(kMaxCopies) +
-         " sub-histograms a workgroup, as many as maxComputeSharedMemorySize holds; past it copies "
-         "in global memory, at most 1/" +
+         " sub-histograms a workgroup, as many as maxComputeSharedMemorySize holds; past one copy "
+         "the bins in up to " +
+         std::to_string(kMaxSlices) +
+         " slices, a grid row each reading every sample; past those copies in global memory, at "
+         "most 1/" +
          std::to_string(kCopiesShare) + " of the samples' bytes; unmeasured";
 }
 
@@ -263,6 +334,14 @@ std::string note_of(const histogram::Plan& p, const DeviceFacts& f) {
   const std::string limit = std::to_string(f.limits.maxComputeSharedMemorySize);
   if (p.kernel == Kernel::atomic_global) return "one global atomic a sample";
   if (p.kernel == Kernel::fast_replicated) {
+    if (p.lane_banked)
+      return std::to_string(p.copies) +
+             " lane-banked copies a workgroup in shared memory: bin b of lane l at counter "
+             "32 b + l, a lane's counters in its own bank";
+    if (!p.counters_in_global && p.slices > 1)
+      return "the bins in " + std::to_string(p.slices) + " slices of " +
+             std::to_string(p.rule.slice_bins) + ", a grid row each reading every sample, " +
+             std::to_string(p.copies) + " sub-histograms a workgroup";
     if (!p.counters_in_global)
       return std::to_string(p.copies) + " sub-histograms a workgroup in shared memory, " +
              std::to_string(p.rule.copy_stride) + " counters apart";
@@ -287,7 +366,7 @@ std::uint32_t histogram_count_groups(const histogram::Plan& p, const DeviceFacts
       std::uint64_t{p.count.workgroup} *
       (p.kernel == Kernel::fast_replicated ? p.vectors * (16 / size_of(p.desc.dtype)) : 1);
   std::uint64_t groups = ceil_div(n, per_group);
-  if (p.wave) groups = std::min<std::uint64_t>(groups, p.wave);
+  if (p.wave) groups = std::min<std::uint64_t>(groups, std::max(p.wave / p.slices, 1u));
   groups = std::max(groups, ceil_div(n, kMaxGroupSamples));
   return static_cast<std::uint32_t>(
       std::clamp<std::uint64_t>(groups, 1, f.limits.maxComputeWorkGroupCount[0]));
@@ -304,13 +383,14 @@ histogram::Plan histogram_plan(const histogram::Spec& spec, const DeviceFacts& f
                  sample_bytes(desc.dtype, desc.count) > f.limits.maxStorageBufferRange;
   p.zero = {.module = "histogram_zero", .workgroup = kPassThreads};
   if (spec.kernel == Kernel::fast_replicated)
-    plan_fast(p, f);
+    plan_fast(p, f, knobs);
   else
     plan_rung(p, spec, f);
   p.rule.copies = p.copies;
   p.count.module = module_of(p);
   p.count.mode = mode_of(p);
-  p.tuning = spec.kernel == Kernel::fast_replicated ? fast_policy(p) : rung_policy(p);
+  if (p.tuning.empty())
+    p.tuning = spec.kernel == Kernel::fast_replicated ? fast_policy(p) : rung_policy(p);
   p.note = note_of(p, f);
   if (desc.count == 0) return p;
   p.groups = histogram_count_groups(p, f, desc.count);
@@ -341,6 +421,7 @@ histogram::Pass count_pass(const histogram::Plan& p, const DeviceFacts& f, std::
   pass.args.n_high = static_cast<std::uint32_t>(n >> 32);
   pass.args.counted = counted ? 1 : 0;
   pass.groups = counted ? p.groups : histogram_count_groups(p, f, n);
+  pass.rows = p.slices;
   return pass;
 }
 
@@ -377,7 +458,9 @@ std::string histogram::Plan::describe() const {
                   " samples, " + std::to_string(l.bins) + " bins over " + range_text(l) + ", " +
                   std::string(xr::to_string(l.counts)) + " counts";
   if (integers) s += ", " + std::string(to_string(path)) + " bins";
-  if (groups) s += ", " + std::to_string(groups) + "x" + std::to_string(count.workgroup);
+  if (groups)
+    s += ", " + std::to_string(groups) + (slices > 1 ? "x" + std::to_string(slices) : "") + "x" +
+         std::to_string(count.workgroup);
   if (vectors) s += ", " + std::to_string(vectors) + " vectors of 16 bytes in flight";
   if (match != Match::none) s += ", matched by " + std::string(to_string(match));
   if (shared_bytes) s += " (" + std::to_string(shared_bytes) + " B shared)";

@@ -32,10 +32,11 @@ struct Args {
   std::uint32_t upper_low = 0, upper_high = 0;
   std::uint32_t scale_low = 0, scale_high = 0;
   std::uint32_t copies = 0, copy_stride = 0;
-  std::uint32_t flags = 0;  // kAccumulate
-  std::uint32_t words = 0;  // the zero pass's
+  std::uint32_t flags = 0;       // kAccumulate
+  std::uint32_t words = 0;       // the zero pass's
+  std::uint32_t slice_bins = 0;  // fast/replicated: the bins a grid row counts in shared memory
 };
-static_assert(sizeof(Args) == 56, "histogram::Args must match shaders/histogram_common.glsl");
+static_assert(sizeof(Args) == 60, "histogram::Args must match shaders/histogram_common.glsl");
 // The same after the samples' device address (the XR_ADDRESS modules).
 struct AddressPush {
   std::uint64_t samples = 0;
@@ -61,8 +62,9 @@ std::string_view to_string(Match m);
 
 // What the plan takes from the knobs (VulkanKnobs).
 struct Knobs {
-  bool force_address = false;  // XR_VK_ADDRESSING=address
-  bool force_ballots = false;  // XR_VK_HISTOGRAM_MATCH=ballots
+  bool force_address = false;         // XR_VK_ADDRESSING=address
+  bool force_ballots = false;         // XR_VK_HISTOGRAM_MATCH=ballots
+  Layout layout = Layout::automatic;  // XR_VK_HISTOGRAM_LAYOUT
 };
 
 // A pass's pipeline: its module (shaders/CMakeLists.txt's names) and specialization constants.
@@ -85,10 +87,13 @@ struct Plan {
   // The samples by device address (the modules' .addr forms, 64-bit indices): past one binding
   // (maxStorageBufferRange), 2^31 samples, or XR_VK_ADDRESSING=address.
   bool by_address = false;
-  std::uint32_t vectors = 0;        // fast/replicated: 16-byte loads in flight an invocation
-  std::uint32_t wave = 0;           // the counting grid's most workgroups (0: a sample each)
-  std::uint32_t groups = 0;         // its workgroups at desc.count
-  std::uint32_t copies = 0;         // sub-histograms a workgroup, or copies in global memory
+  std::uint32_t vectors = 0;  // fast/replicated: 16-byte loads in flight an invocation
+  std::uint32_t wave = 0;     // the counting grid's most workgroups (0: a sample each)
+  std::uint32_t groups = 0;   // its workgroups at desc.count
+  std::uint32_t copies = 0;   // sub-histograms a workgroup, or copies in global memory
+  std::uint32_t slices = 1;   // fast/replicated: grid rows, each a slice of the bins
+  // fast/replicated: the copies lane-banked, 32 counters a bin (copy_stride bins x 32).
+  bool lane_banked = false;
   bool counters_in_global = false;  // the bins pass the shared memory (or atomic/global)
   std::uint32_t shared_bytes = 0;   // the counting pass's shared counters
   VkDeviceSize copies_bytes = 0;    // fast/replicated's copies in scratch (0: none)
@@ -106,6 +111,7 @@ struct Pass {
   bool zeroes_copies = false;
   Args args{};
   std::uint32_t groups = 1;
+  std::uint32_t rows = 1;  // the grid's rows: the count pass's slices of the bins
 };
 // A call's passes, in order, held without allocation.
 struct Call {

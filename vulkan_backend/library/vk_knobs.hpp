@@ -19,6 +19,13 @@
 
 namespace xr::vulkan {
 
+namespace histogram {
+// fast/replicated's counters (XR_VK_HISTOGRAM_LAYOUT): the tuning table's choice, lane-banked
+// copies wherever the bins fit them, a copy a lane (sliced past one copy), or a copy a lane with
+// the bins past one copy counted in global memory, never in slices.
+enum class Layout : std::uint8_t { automatic, lane_banked, replicated, global };
+}  // namespace histogram
+
 struct VulkanKnobs {
   // XR_VK_VALIDATION=1: the validation layer with synchronization validation; every message
   // fails the call that caused it.
@@ -54,6 +61,11 @@ struct VulkanKnobs {
   // by a ballot loop, as on a device without VK_NV_shader_subgroup_partitioned, also where it has
   // it (tests, its cost); auto: by subgroupPartitionNV wherever the device has it.
   bool force_ballots = false;
+  // XR_VK_HISTOGRAM_LAYOUT: fast/replicated's counters lane-banked wherever they fit
+  // (lane-banked), a copy a lane (replicated), or a copy a lane with the bins past one copy in
+  // global memory (global: as on a device whose shared memory holds no slice of them), also where
+  // the tuning table would choose otherwise (tests, their cost); auto: the table's.
+  histogram::Layout histogram_layout = histogram::Layout::automatic;
   // XR_SCAN_ONE_GROUP_MAX: the n up to which fast/decoupled-lookback runs as one workgroup.
   ScanOneGroupKnob one_group;
   // XR_DEVICE_TIMEOUT: how long a fence wait lasts before the device counts as lost.

@@ -67,7 +67,9 @@ const histogram::Spec& choose_histogram(const Context& context, const HistogramD
 }
 
 histogram::Knobs histogram_knobs(const ContextState& c) {
-  return {.force_address = c.knobs.force_address, .force_ballots = c.knobs.force_ballots};
+  return {.force_address = c.knobs.force_address,
+          .force_ballots = c.knobs.force_ballots,
+          .layout = c.knobs.histogram_layout};
 }
 
 // The request first (check_histogram_desc), then the device.
@@ -186,7 +188,7 @@ void Histogram::State::record_pass(VkCommandBuffer cmd, const histogram::Pass& p
   } else {
     d.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pass.args, &pass.args);
   }
-  d.vkCmdDispatch(cmd, pass.groups, 1, 1);
+  d.vkCmdDispatch(cmd, pass.groups, pass.rows, 1);
 }
 
 void Histogram::State::record_call(VkCommandBuffer cmd, std::string_view name, std::uint64_t n,
@@ -209,7 +211,7 @@ std::vector<CompiledPass> Histogram::State::compiled() const {
   for (const histogram::Pass& pass : call.view()) {
     const histogram::Pipeline& key = pipeline_key(pass.stage);
     out.push_back(compiled_pass(*context->device, context->facts, pipeline_of(pass.stage),
-                                key.module, key.workgroup, Grid{pass.groups, 1}));
+                                key.module, key.workgroup, Grid{pass.groups, pass.rows}));
   }
   return out;
 }

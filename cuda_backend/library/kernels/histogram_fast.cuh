@@ -6,6 +6,8 @@
 // round however its samples fall. The copies are summed bin by bin at the end (consecutive
 // threads, consecutive bins: no bank conflict either) and each nonzero bin added to the output
 // with one global atomic.
+// Where the tuning table says so (bytes, few bins, many samples), the counters are lane-banked
+// instead: a lane's counters all in its own bank (histogram_lane_banked).
 // Bins past the shared memory: each block adds into one of `copies` copies of the bins in global
 // memory (block b into copy b % copies), then histogram_sum_copies folds them into the output;
 // with one copy the blocks add into the output itself.
@@ -19,6 +21,7 @@
 
 #include "kernels/histogram_bins.cuh"
 #include "kernels/ops.cuh"
+#include "kernels/warp_reduce.cuh"
 
 namespace xr::cuda::kernels {
 
@@ -79,6 +82,40 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks)
     unsigned sum = 0;
     for (unsigned c = 0; c < copies; ++c) sum += counters[c * stride + b];
     if (sum) out.add(first_bin + b, sum);
+  }
+}
+
+// The lane-banked layout: `copies` copies of the bins a block, bin b of lane l at counter
+// b * 32 + l of copy w % copies (w the thread's warp). Every counter of lane l lies in bank l, so
+// a warp's 32 adds fall in 32 banks wherever its samples fall (fast/replicated's layout leaves
+// lanes colliding in a bank at uniform samples); the warps of one copy share its counters through
+// the atomics. At the end thread k sums counter k over the copies, and the warp holding bin
+// k / 32's 32 lanes adds their sum to the output once. The plan bounds a block's samples below
+// 2^32: the u32 counters and their sums cannot wrap.
+template <class T, int kBlock, int kMinBlocks, int kUnroll>
+__global__ void __launch_bounds__(kBlock, kMinBlocks)
+    histogram_lane_banked(const T* __restrict__ samples, std::size_t n, const unsigned* count,
+                          BinRule<T> rule, Counters out, unsigned bins, unsigned copies) {
+  static_assert(kBlock >= 16 && kBlock % 32 == 0, "whole warps, a thread for each head sample");
+  n = samples_of_call(n, count);
+  const unsigned words = bins * 32;  // a copy's counters
+  unsigned* counters = shared_array<unsigned>();
+  for (unsigned k = threadIdx.x; k < copies * words; k += kBlock) counters[k] = 0;
+  __syncthreads();
+  unsigned* mine = counters + (threadIdx.x / 32 % copies) * words + (threadIdx.x & 31);
+  const std::size_t first = std::size_t(blockIdx.x) * kBlock + threadIdx.x;
+  rule.visit([&](const auto& bin_of) {
+    for_each_sample<T, kUnroll>(samples, n, first, std::size_t(gridDim.x) * kBlock, [&](T s) {
+      if (const int bin = bin_of(s); bin != kNoBin) atomicAdd(&mine[unsigned(bin) * 32], 1u);
+    });
+  });
+  __syncthreads();
+  // `words` and kBlock are multiples of 32: a warp's lanes enter and leave the loop together.
+  for (unsigned k = threadIdx.x; k < words; k += kBlock) {
+    unsigned sum = 0;
+    for (unsigned c = 0; c < copies; ++c) sum += counters[c * words + k];
+    sum = warp_reduce_xor<unsigned, SumOp>(sum);
+    if ((k & 31) == 0 && sum) out.add(k / 32, sum);
   }
 }
 

@@ -23,6 +23,9 @@
 namespace xr::cuda {
 
 struct DeviceLimits;  // the library's view of a device (read once by the tool)
+namespace histogram {
+struct Tuning;  // the tool's knobs (XR_CUDA_HISTOGRAM_LAYOUT)
+}
 
 using HistogramDesc = xr::HistogramDesc;      // xreduce/histogram_desc.hpp
 using HistogramOutput = xr::HistogramOutput;  // overwrite or accumulate
@@ -36,6 +39,8 @@ class Histogram {
   explicit Histogram(const HistogramDesc& desc);
   // The same for a device whose limits were read already.
   Histogram(const HistogramDesc& desc, const DeviceLimits& device);
+  // The same with the tool's knobs.
+  Histogram(const HistogramDesc& desc, const DeviceLimits& device, const histogram::Tuning& tuning);
 
   const std::string& variant() const;
   // Bytes of device temporary storage enqueue() uses, from a 256-byte aligned address (CUB's
