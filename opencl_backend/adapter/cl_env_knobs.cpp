@@ -33,6 +33,11 @@ OpenClKnobs read_opencl_knobs() {
   if (const auto wide = read_choice_knob(k.set, k.error, "XR_CL_SORT_WIDE", "0", "1"))
     k.sort_wide = *wide;
   read_auto_choice_knob(k.set, k.error, "XR_CL_SORT_MODE", "argument", "built", k.sort_per_mode);
+  std::optional<bool> lane_banked;
+  read_auto_choice_knob(k.set, k.error, "XR_CL_HISTOGRAM_LAYOUT", "replicated", "lane-banked",
+                        lane_banked);
+  if (lane_banked)
+    k.histogram_layout = *lane_banked ? HistogramLayout::lane_banked : HistogramLayout::replicated;
   return k;
 }
 

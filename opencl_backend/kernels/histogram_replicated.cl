@@ -7,6 +7,10 @@
 //    lanes of a warp that hit one bin hit 32 different counters in 32 different banks. The
 //    copies are summed bin by bin at the end and each nonzero bin added to the output with one
 //    global atomic.
+//  - LANE_BANKED (where the plan's tuning row says): the copies hold 32 counters a bin instead,
+//    bin b of work-item i at counter 32 b + i % 32 of copy (i / 32) % copies, so that every
+//    counter of a lane lies in the lane's own bank and a warp's adds never share one wherever
+//    its samples fall; the warps of one copy share its counters through the atomics.
 //  - GLOBAL_COPIES (bins past the local memory): work-group g adds into copy g % copies of the
 //    bins in global memory (the output itself with one copy), and histogram_merge.cl folds the
 //    copies into the output.
@@ -24,6 +28,12 @@ typedef union {
   {                                                        \
     const int bin = bin_of((s), r);                        \
     if (bin != kNoBin) add_count(mine, (uint)bin, 1u, wide); \
+  }
+#elif defined(LANE_BANKED)
+#define COUNT_SAMPLE(s)                                          \
+  {                                                              \
+    const int bin = bin_of((s), r);                              \
+    if (bin != kNoBin) atomic_add(&mine[(uint)bin * 32u], 1u);   \
   }
 #else
 #define COUNT_SAMPLE(s)                                  \
@@ -58,6 +68,28 @@ void count_samples(__global const SAMPLE* restrict samples, IDX n, const Rule r,
   for (IDX i = packs * VEC_N + first; i < n; i += threads) COUNT_SAMPLE(samples[i]);
 }
 
+#ifdef LANE_BANKED
+// The lane-banked copies folded into the first (consecutive work-items, consecutive counters),
+// then each bin's 32 counters summed by one work-item, work-item b starting at lane b % 32 so
+// that a warp's reads fall in 32 banks, and each nonzero bin added to the output once.
+void add_lane_banked(__local uint* words, const HistArgs* a, __global uint* out) {
+  const uint local_id = (uint)get_local_id(0);
+  if (a->copies > 1u) {
+    for (uint k = local_id; k < a->stride; k += WG) {
+      uint sum = 0u;
+      for (uint c = 0; c < a->copies; ++c) sum += words[c * a->stride + k];
+      words[k] = sum;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  for (uint b = local_id; b < a->bins; b += WG) {
+    uint sum = 0u;
+    for (uint l = 0; l < 32u; ++l) sum += words[b * 32u + ((l + b) & 31u)];
+    if (sum != 0u) add_count(out, b, sum, a->wide);
+  }
+}
+#endif
+
 HIST_KERNEL {
   HIST_UNUSED_ARGS;
   const IDX n = samples_of_call(&a, count_base, count_at);
@@ -69,13 +101,23 @@ HIST_KERNEL {
 #else
   zero_local(local_words, a.copies * a.stride);
   barrier(CLK_LOCAL_MEM_FENCE);
+#ifdef LANE_BANKED
+  const uint lane_of_item = (uint)get_local_id(0);
+  __local uint* mine =
+      local_words + (lane_of_item / 32u % a.copies) * a.stride + (lane_of_item & 31u);
+#else
   __local uint* mine = local_words + ((uint)get_local_id(0) & (a.copies - 1u)) * a.stride;
+#endif
   count_samples(samples, n, rule_of(&a), mine);
   barrier(CLK_LOCAL_MEM_FENCE);
+#ifdef LANE_BANKED
+  add_lane_banked(local_words, &a, out);
+#else
   for (uint b = (uint)get_local_id(0); b < a.bins; b += WG) {
     uint sum = 0u;
     for (uint c = 0; c < a.copies; ++c) sum += local_words[c * a.stride + b];
     if (sum != 0u) add_count(out, b, sum, a.wide);
   }
+#endif
 #endif
 }

@@ -43,6 +43,38 @@ const HistogramTuning& tuning_of(const DeviceFacts& f) {
                        [&](const HistogramTuning& r) { return r.device == device; });
 }
 
+// Where fast/replicated's local copies are lane-banked (32 counters a bin, a lane's in its own
+// bank) instead of a copy a lane: devices of the row's kind, samples of `dtype`, at most max_bins
+// bins, a Histogram made for min_samples or more; up to `copies` copies a work-group.
+struct LaneBanked {
+  std::string_view device;
+  DType dtype;
+  std::uint32_t max_bins;
+  std::uint64_t min_samples;
+  std::uint32_t copies;
+  std::string_view evidence;
+};
+constexpr LaneBanked kLaneBanked[] = {
+    {"sub-groups", DType::u8, 256, std::uint64_t{1} << 27, 4,
+     "CUDA's lane-banked row at one copy a block, two blocks an SM, as NVIDIA's 48 KiB a "
+     "work-group allows (H200 at 1980 MHz, uniform u8, 256 bins, "
+     "docs/results/H200/histogram/lane-banked: 0.0855 ms at 2^28 against 0.1390 for a copy a "
+     "lane, 0.0591 against 0.0739 at 2^27, 0.0447 against 0.0406 at 2^26); unmeasured in OpenCL"},
+};
+constexpr LaneBanked kLaneBankedForced{
+    "", DType::u8, 0, 0, 4, "XR_CL_HISTOGRAM_LAYOUT=lane-banked: wherever the bins fit"};
+
+const LaneBanked* lane_banked_row(const Plan& p, const HistogramTuning& tuning,
+                                  HistogramLayout layout) {
+  if (layout == HistogramLayout::lane_banked) return &kLaneBankedForced;
+  if (layout == HistogramLayout::replicated) return nullptr;
+  for (const LaneBanked& row : kLaneBanked)
+    if (row.device == tuning.device && row.dtype == p.desc.dtype &&
+        p.desc.levels.bins <= row.max_bins && p.desc.count >= row.min_samples)
+      return &row;
+  return nullptr;
+}
+
 // A work-group counts fewer than 2^32 samples into its u32 local counters: at most 2^31 from the
 // stride, plus a few a work-item.
 constexpr std::uint64_t kMaxGroupSamples = std::uint64_t{1} << 31;
@@ -250,6 +282,27 @@ bool plan_local_copies(Plan& p, const DeviceFacts& f, const HistogramTuning& row
   return false;
 }
 
+// Lane-banked local copies: the most (a power of two up to the row's) of 32 counters a bin that
+// fit the device's local memory, the work-group in whole 32-lane groups; false where not one
+// does.
+bool plan_lane_banked(Plan& p, const DeviceFacts& f, const LaneBanked& row, std::uint32_t threads) {
+  const std::uint64_t stride = std::uint64_t{p.desc.levels.bins} * kBanks;
+  if (threads % kBanks != 0) return false;
+  for (std::uint32_t copies = row.copies; copies >= 1; copies /= 2) {
+    const std::uint64_t bytes = copies * stride * 4;
+    if (bytes > f.local_memory) continue;
+    p.lane_banked = true;
+    p.args.copies = copies;
+    p.args.stride = static_cast<std::uint32_t>(stride);
+    p.local_bytes = bytes;
+    p.note = std::to_string(copies) +
+             " lane-banked copies a work-group: bin b of lane l at counter 32 b + l, a lane's "
+             "counters in its own bank";
+    return true;
+  }
+  return false;
+}
+
 // Bins past the local memory: copies in scratch, as many as fit the cache's share and at most one
 // a resident work-group, summed by histogram_merge.cl; with one copy, the output itself.
 void plan_global_copies(Plan& p, const DeviceFacts& f) {
@@ -274,33 +327,39 @@ void plan_global_copies(Plan& p, const DeviceFacts& f) {
                              "summed into the counts";
 }
 
-void plan_fast(Plan& p, const DeviceFacts& f, const HistogramTuning& row) {
+void plan_fast(Plan& p, const DeviceFacts& f, const HistogramTuning& row, HistogramLayout layout) {
   const std::uint32_t threads = fast_threads(f, row);
   const std::uint32_t loads =
       p.desc.dtype == DType::u8 ? std::max(row.fast_loads / 2, 1u) : row.fast_loads;
   p.wave = wave_of(f, threads, row);
   p.group_samples = std::uint64_t{threads} * loads * (16 / size_of(p.desc.dtype));
-  const bool local = plan_local_copies(p, f, row);
+  const LaneBanked* banked = lane_banked_row(p, row, layout);
+  const bool lanes = banked && plan_lane_banked(p, f, *banked, threads);
+  const bool local = lanes || plan_local_copies(p, f, row);
   if (!local) plan_global_copies(p, f);
   p.main = histogram_key("histogram_replicated", p.desc.dtype, needs_idx64(p.desc.count), f,
-                         threads, loads, local ? "" : "-DGLOBAL_COPIES");
+                         threads, loads,
+                         lanes   ? "-DLANE_BANKED"
+                         : local ? ""
+                                 : "-DGLOBAL_COPIES");
   p.tuning = std::to_string(threads) + " work-items a work-group, " + std::to_string(loads) +
              " vectors of 16 bytes in flight a work-item, up to " + std::to_string(row.max_copies) +
              " sub-histograms, a wave of " + std::to_string(p.wave) +
              " work-groups: " + std::string(row.evidence);
+  if (lanes) p.tuning += "; lane-banked: " + std::string(banked->evidence);
 }
 
 }  // namespace
 
 histogram::Plan histogram_launches(const histogram::Spec& spec, const DeviceFacts& f,
-                                   const HistogramDesc& desc) {
+                                   const HistogramDesc& desc, HistogramLayout layout) {
   Plan p;
   p.kernel = spec.kernel;
   p.desc = desc;
   set_rule(p);
   const HistogramTuning& row = tuning_of(f);
   if (spec.kernel == Kernel::fast_replicated)
-    plan_fast(p, f, row);
+    plan_fast(p, f, row, layout);
   else
     plan_ladder(p, spec, f, row);
   p.groups = grid_for(p, desc.count);

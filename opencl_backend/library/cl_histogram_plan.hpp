@@ -15,6 +15,7 @@
 
 #include "cl_device_facts.hpp"
 #include "cl_histogram_table.hpp"
+#include "cl_knobs.hpp"
 #include "cl_passes.hpp"
 #include "cl_programs.hpp"
 #include "xreduce/histogram_desc.hpp"
@@ -64,6 +65,7 @@ struct Plan {
   std::uint64_t group_samples = 0;  // fast/replicated: samples a work-group takes an iteration
   std::uint64_t local_bytes = 0;    // the main kernel's __local argument
   bool counters_in_global = false;  // the bins pass the local memory: counted in global memory
+  bool lane_banked = false;         // fast/replicated: 32 counters a bin, a lane's in its bank
   std::uint64_t scratch_bytes = 0;  // fast/replicated's copies past the local memory
   std::string note;                 // the path the plan took, for describe()
   std::string tuning;               // the rows it used, with their evidence
@@ -97,7 +99,8 @@ struct Kernels {
 
 // The plan of `spec` for `desc` (checked, count > 0) on `facts`' device: no kernel is built.
 histogram::Plan histogram_launches(const histogram::Spec& spec, const DeviceFacts& facts,
-                                   const HistogramDesc& desc);
+                                   const HistogramDesc& desc,
+                                   HistogramLayout layout = HistogramLayout::automatic);
 
 // The plan's kernels, built now.
 histogram::Kernels build_histogram_kernels(Programs& programs, const histogram::Plan& plan);

@@ -17,6 +17,10 @@
 
 namespace xr::opencl {
 
+// fast/replicated's local counters (XR_CL_HISTOGRAM_LAYOUT): the tuning table's choice,
+// lane-banked copies wherever the bins fit them, or a copy a lane.
+enum class HistogramLayout : std::uint8_t { automatic, lane_banked, replicated };
+
 struct OpenClKnobs {
   // XR_CL_VECTOR_LOADS=vload: the kernels' vector accesses through vload4/vstore4 (element
   // alignment) instead of vector pointers (the vector's own alignment): the experiment beside
@@ -47,6 +51,9 @@ struct OpenClKnobs {
   // XR_CL_LOCAL_MEMORY=reported: the sorts' tiles within CL_DEVICE_LOCAL_MEM_SIZE, not the
   // probed working size (cl_local_memory.hpp): the experiment beside the default.
   bool reported_local_memory = false;
+  // XR_CL_HISTOGRAM_LAYOUT=lane-banked|replicated: fast/replicated's local copies in that layout
+  // wherever they fit, also where the tuning table would choose otherwise (tests, their cost).
+  HistogramLayout histogram_layout = HistogramLayout::automatic;
   // The knobs that took effect, as given: never a malformed or an empty one.
   std::vector<std::pair<std::string, std::string>> set;
   std::string error;  // the first malformed value's line; every reduce, scan and sort is refused

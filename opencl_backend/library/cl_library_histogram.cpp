@@ -99,7 +99,7 @@ Histogram::Histogram(const Context& context, const HistogramDesc& desc)
   s.variant = spec.id();
   s.desc = desc;
   if (desc.count == 0) return;
-  s.plan = histogram_launches(spec, s.context->facts, desc);
+  s.plan = histogram_launches(spec, s.context->facts, desc, s.context->knobs.histogram_layout);
   s.kernels = build_histogram_kernels(*s.context->programs, s.plan);  // built now
 }
 
@@ -114,7 +114,8 @@ std::uint64_t Histogram::scratch_size() const {
 std::uint64_t Histogram::scratch_size(const Context& context, const HistogramDesc& desc) {
   const histogram::Spec& spec = checked_spec(context, desc);
   if (desc.count == 0) return 0;
-  return histogram_launches(spec, state_of(context).facts, desc).scratch_bytes;
+  const ContextState& c = state_of(context);
+  return histogram_launches(spec, c.facts, desc, c.knobs.histogram_layout).scratch_bytes;
 }
 
 void Histogram::enqueue(cl_command_queue queue, const HistogramBuffers& b, HistogramOutput output,

@@ -826,6 +826,25 @@ TEST_CASE("vulkan/sort/radix/counting-ranking/reduce-then-scan", "[conformance][
 }
 
 // OpenCL's onesweep, forced the same way (pocl's work-groups really do stall).
+// OpenCL's fast/replicated with lane-banked local copies at every size
+// (XR_CL_HISTOGRAM_LAYOUT=lane-banked; the tuning table takes them on NVIDIA for many samples
+// alone): core's whole conformance run with the knob, then one call of 256 bins says it ran so.
+TEST_CASE("opencl/histogram/fast/replicated/lane-banked", "[conformance][opencl][histogram]") {
+  const char* id = "fast/replicated";
+  const auto made = runner_with_knobs("opencl", xr::Primitive::histogram, id,
+                                      {{"XR_CL_HISTOGRAM_LAYOUT", "lane-banked"}});
+  if (!made) return;
+  VariantCase(made->backend, xr::Primitive::histogram, id, Mode::conformance).invoke();
+  const xr::Operation op{.primitive = xr::Primitive::histogram};  // 256 bins
+  const xr::HostArray data = xr::histogram_samples(xr::DType::u8, 100'000, g_seed,
+                                                   xr::SampleDistribution::uniform, op.levels);
+  auto array = made->backend->upload(data.view());
+  made->runner->run(*array, op);
+  const std::string said = made->runner->diagnostics();
+  INFO(said);
+  CHECK(said.find("lane-banked copies") != std::string::npos);
+}
+
 TEST_CASE("opencl/sort/radix/onesweep/forced-fallback", "[conformance][opencl][sort]") {
   check_sort_forced_fallback("opencl", "XR_CL_LOOKBACK_POLLS");
 }

@@ -97,6 +97,33 @@ TEST_CASE("fast/replicated's sub-histograms fit the local memory, its copies the
   CHECK(plan_of("fast/replicated", small, 256).main.workgroup == 256);
 }
 
+TEST_CASE("fast/replicated's copies are lane-banked for many bytes over few bins on NVIDIA",
+          "[shapes][opencl]") {
+  const std::uint64_t many = std::uint64_t{1} << 27;
+  const histogram::Plan banked =
+      plan_of("fast/replicated", nvidia(), 256, xr::HistogramCounts::u32, many);
+  CHECK(banked.lane_banked);
+  CHECK(has(banked.main.defines, "-DLANE_BANKED"));
+  CHECK(banked.args.copies == 1);  // 256 bins of 32 counters are 32 KiB of the 48
+  CHECK(banked.args.stride == 256 * 32);
+  CHECK(banked.local_bytes == 32768);
+  CHECK_THAT(banked.tuning, Catch::Contains("lane-banked"));
+  CHECK_FALSE(
+      plan_of("fast/replicated", nvidia(), 256, xr::HistogramCounts::u32, many / 2).lane_banked);
+  CHECK_FALSE(plan_of("fast/replicated", cpu(), 256, xr::HistogramCounts::u32, many).lane_banked);
+  // The knob, wherever 32 counters a bin fit: pocl's 1 MiB holds four copies of 256 bins.
+  const histogram::Spec* spec = find_histogram("fast/replicated");
+  REQUIRE(spec);
+  xr::HistogramDesc desc{.dtype = xr::DType::u8, .count = 1000};
+  const histogram::Plan forced =
+      histogram_launches(*spec, cpu(), desc, xr::opencl::HistogramLayout::lane_banked);
+  CHECK(forced.lane_banked);
+  CHECK(forced.args.copies == 4);
+  desc.count = many;
+  CHECK_FALSE(histogram_launches(*spec, nvidia(), desc, xr::opencl::HistogramLayout::replicated)
+                  .lane_banked);
+}
+
 TEST_CASE("the ladder counts in local memory where its bins fit, in global memory past it",
           "[shapes][opencl]") {
   // 12288 u32 counters are 48 KiB exactly.
