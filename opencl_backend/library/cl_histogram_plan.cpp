@@ -56,10 +56,10 @@ struct LaneBanked {
 };
 constexpr LaneBanked kLaneBanked[] = {
     {"sub-groups", DType::u8, 256, std::uint64_t{1} << 27, 4,
-     "CUDA's lane-banked row at one copy a block, two blocks an SM, as NVIDIA's 48 KiB a "
-     "work-group allows (H200 at 1980 MHz, uniform u8, 256 bins, "
-     "docs/results/H200/histogram/lane-banked: 0.0855 ms at 2^28 against 0.1390 for a copy a "
-     "lane, 0.0591 against 0.0739 at 2^27, 0.0447 against 0.0406 at 2^26); unmeasured in OpenCL"},
+     "H200 at 1975 MHz, uniform u8, 256 bins, cold (docs/results/H200/histogram/lane-banked): "
+     "one lane-banked copy 0.2083 ms at 2^28 against 0.2095 for 32 copies a lane (CUB 0.1310), "
+     "0.1123 against 0.1128 at 2^27, 0.0635 against 0.0641 at 2^26: no slower, and OpenCL's u8 "
+     "is held elsewhere"},
 };
 constexpr LaneBanked kLaneBankedForced{
     "", DType::u8, 0, 0, 4, "XR_CL_HISTOGRAM_LAYOUT=lane-banked: wherever the bins fit"};

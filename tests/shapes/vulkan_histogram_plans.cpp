@@ -114,7 +114,7 @@ TEST_CASE("the coarsened rungs' wave: the driver's resident invocations, else th
   // A call of fewer samples, fewer workgroups.
   const histogram::Plan p = plan("fast/replicated", nvidia(), desc_of(DType::u8, n, 256));
   CHECK(histogram_count_groups(p, nvidia(), 1) == 1);
-  CHECK(histogram_count_groups(p, nvidia(), 1024 * 2 * 16 + 1) == 2);
+  CHECK(histogram_count_groups(p, nvidia(), 1024 * p.vectors * 16 + 1) == 2);
 }
 
 TEST_CASE("fast/replicated: as many sub-histograms as the shared memory holds, then slices",
@@ -187,6 +187,7 @@ TEST_CASE("fast/replicated: lane-banked copies for many bytes over few bins, or 
   CHECK(banked.copies == 1);
   CHECK(banked.rule.copy_stride == 256 * 32);
   CHECK(banked.shared_bytes == 32768);
+  CHECK(banked.vectors == 4);
   CHECK((banked.count.mode & (1u << 7)) != 0);
   CHECK_THAT(banked.tuning, Catch::Contains("lane-banked"));
   CHECK_THAT(banked.note, Catch::Contains("1 lane-banked copies"));
