@@ -10,6 +10,8 @@
 // i at counter b * 32 + i % 32 of copy (i / 32) % copies, so that every counter of a lane of a
 // 32-bank shared memory lies in the lane's own bank and a subgroup's adds never share one,
 // wherever its samples fall; the subgroups of one copy share its counters through the atomics.
+// A sample counted nowhere adds into a discard bin past the last (bin pc.bins), so that every
+// add is unconditional: a branch around each atomic costs more than the add.
 // Bins past one workgroup's shared memory split into slices of pc.slice_bins, grid row y
 // counting bins [y * slice_bins, (y + 1) * slice_bins): each row reads every sample and counts
 // those of its slice.
@@ -24,11 +26,21 @@ shared uint sub_histograms[SHARED_WORDS];
 // Counts sample s into the invocation's copy: `mine`, its first counter (shared memory, of the
 // row's slice from `first_bin`, `slice` bins; or scratch), or the counts.
 void count(SAMPLE s, uint mine, uint first_bin, uint slice) {
+#ifndef FLOAT_SAMPLES
+  if (kLaneBanked && kPath == 0u) {
+    // The identity path (width == bins): d clamped to bins is the bin or the discard bin.
+    atomicAdd(sub_histograms[mine + min(s - pc.lower_low, pc.bins) * 32u], 1u);
+    return;
+  }
+#endif
   const int bin = bin_of(s);
-  if (bin == kNoBin) return;
   if (kLaneBanked) {
-    atomicAdd(sub_histograms[mine + uint(bin) * 32u], 1u);
-  } else if (kPrivatized) {
+    // Counted nowhere: the discard bin past the last, so that the add needs no branch.
+    atomicAdd(sub_histograms[mine + (bin == kNoBin ? pc.bins : uint(bin)) * 32u], 1u);
+    return;
+  }
+  if (bin == kNoBin) return;
+  if (kPrivatized) {
     const uint b = uint(bin) - first_bin;  // another slice's bins wrap past `slice`
     if (b < slice) atomicAdd(sub_histograms[mine + b], 1u);
   } else if (kIntoScratch)

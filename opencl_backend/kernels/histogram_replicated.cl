@@ -10,7 +10,8 @@
 //  - LANE_BANKED (where the plan's tuning row says): the copies hold 32 counters a bin instead,
 //    bin b of work-item i at counter 32 b + i % 32 of copy (i / 32) % copies, so that every
 //    counter of a lane lies in the lane's own bank and a warp's adds never share one wherever
-//    its samples fall; the warps of one copy share its counters through the atomics.
+//    its samples fall; the warps of one copy share its counters through the atomics. A sample
+//    counted nowhere adds into a discard bin past the last, so that every add is unconditional.
 //  - GLOBAL_COPIES (bins past the local memory): work-group g adds into copy g % copies of the
 //    bins in global memory (the output itself with one copy), and histogram_merge.cl folds the
 //    copies into the output.
@@ -29,11 +30,16 @@ typedef union {
     const int bin = bin_of((s), r);                        \
     if (bin != kNoBin) add_count(mine, (uint)bin, 1u, wide); \
   }
+#elif defined(LANE_BANKED) && defined(IDENTITY_BINS)
+// The identity path (width == bins): d clamped to bins is the bin or the discard bin, with no
+// compare and select for the compiler to turn into a branch.
+#define COUNT_SAMPLE(s) atomic_add(&mine[min((uint)(s) - r.offset, r.bins) * 32u], 1u)
 #elif defined(LANE_BANKED)
-#define COUNT_SAMPLE(s)                                          \
-  {                                                              \
-    const int bin = bin_of((s), r);                              \
-    if (bin != kNoBin) atomic_add(&mine[(uint)bin * 32u], 1u);   \
+// Counted nowhere: the discard bin past the last, so that the add needs no branch.
+#define COUNT_SAMPLE(s)                                                              \
+  {                                                                                  \
+    const int bin = bin_of((s), r);                                                  \
+    atomic_add(&mine[(bin == kNoBin ? (uint)r.bins : (uint)bin) * 32u], 1u);         \
   }
 #else
 #define COUNT_SAMPLE(s)                                  \

@@ -56,10 +56,9 @@ struct LaneBanked {
 };
 constexpr LaneBanked kLaneBanked[] = {
     {"sub-groups", DType::u8, 256, std::uint64_t{1} << 27, 4,
-     "H200 at 1975 MHz, uniform u8, 256 bins, cold (docs/results/H200/histogram/lane-banked): "
-     "one lane-banked copy 0.2083 ms at 2^28 against 0.2095 for 32 copies a lane (CUB 0.1310), "
-     "0.1123 against 0.1128 at 2^27, 0.0635 against 0.0641 at 2^26: no slower, and OpenCL's u8 "
-     "is held elsewhere"},
+     "H200 at 1956-1971 MHz, uniform u8, 256 bins, cold (docs/results/H200/histogram/lane-banked): "
+     "lane-banked copies 0.1084 ms at 2^28 against 0.2098 for 32 copies a lane and 0.1312 for "
+     "CUB, 0.0633 against 0.1123 at 2^27"},
 };
 constexpr LaneBanked kLaneBankedForced{
     "", DType::u8, 0, 0, 4, "XR_CL_HISTOGRAM_LAYOUT=lane-banked: wherever the bins fit"};
@@ -286,7 +285,8 @@ bool plan_local_copies(Plan& p, const DeviceFacts& f, const HistogramTuning& row
 // fit the device's local memory, the work-group in whole 32-lane groups; false where not one
 // does.
 bool plan_lane_banked(Plan& p, const DeviceFacts& f, const LaneBanked& row, std::uint32_t threads) {
-  const std::uint64_t stride = std::uint64_t{p.desc.levels.bins} * kBanks;
+  // 32 counters a bin and the discard bin's (kernels/histogram_replicated.cl).
+  const std::uint64_t stride = (std::uint64_t{p.desc.levels.bins} + 1) * kBanks;
   if (threads % kBanks != 0) return false;
   for (std::uint32_t copies = row.copies; copies >= 1; copies /= 2) {
     const std::uint64_t bytes = copies * stride * 4;
@@ -337,11 +337,13 @@ void plan_fast(Plan& p, const DeviceFacts& f, const HistogramTuning& row, Histog
   const bool lanes = banked && plan_lane_banked(p, f, *banked, threads);
   const bool local = lanes || plan_local_copies(p, f, row);
   if (!local) plan_global_copies(p, f);
+  // The identity path's samples clamp to their bin or the discard bin (IDENTITY_BINS).
+  const bool identity = !is_float(p.desc.dtype) && p.path == IntegerPath::identity;
+  const char* defines = !lanes     ? (local ? "" : "-DGLOBAL_COPIES")
+                        : identity ? "-DLANE_BANKED -DIDENTITY_BINS"
+                                   : "-DLANE_BANKED";
   p.main = histogram_key("histogram_replicated", p.desc.dtype, needs_idx64(p.desc.count), f,
-                         threads, loads,
-                         lanes   ? "-DLANE_BANKED"
-                         : local ? ""
-                                 : "-DGLOBAL_COPIES");
+                         threads, loads, defines);
   p.tuning = std::to_string(threads) + " work-items a work-group, " + std::to_string(loads) +
              " vectors of 16 bytes in flight a work-item, up to " + std::to_string(row.max_copies) +
              " sub-histograms, a wave of " + std::to_string(p.wave) +

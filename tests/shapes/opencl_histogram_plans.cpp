@@ -104,9 +104,9 @@ TEST_CASE("fast/replicated's copies are lane-banked for many bytes over few bins
       plan_of("fast/replicated", nvidia(), 256, xr::HistogramCounts::u32, many);
   CHECK(banked.lane_banked);
   CHECK(has(banked.main.defines, "-DLANE_BANKED"));
-  CHECK(banked.args.copies == 1);  // 256 bins of 32 counters are 32 KiB of the 48
-  CHECK(banked.args.stride == 256 * 32);
-  CHECK(banked.local_bytes == 32768);
+  CHECK(banked.args.copies == 1);  // 256 bins and the discard bin of 32 counters: 32896 bytes
+  CHECK(banked.args.stride == 257 * 32);
+  CHECK(banked.local_bytes == 32896);
   CHECK_THAT(banked.tuning, Catch::Contains("lane-banked"));
   CHECK_FALSE(
       plan_of("fast/replicated", nvidia(), 256, xr::HistogramCounts::u32, many / 2).lane_banked);

@@ -181,12 +181,12 @@ TEST_CASE("fast/replicated: as many sub-histograms as the shared memory holds, t
 TEST_CASE("fast/replicated: lane-banked copies for many bytes over few bins, or by the knob",
           "[histogram]") {
   const std::uint64_t many = std::uint64_t{1} << 27;
-  // 256 bins of 32 counters are 32 KiB: one copy within NVIDIA's 48 KiB.
+  // 256 bins and the discard bin of 32 counters are 32896 bytes: one copy within NVIDIA's 48 KiB.
   const histogram::Plan banked = plan("fast/replicated", nvidia(), desc_of(DType::u8, many, 256));
   CHECK(banked.lane_banked);
   CHECK(banked.copies == 1);
-  CHECK(banked.rule.copy_stride == 256 * 32);
-  CHECK(banked.shared_bytes == 32768);
+  CHECK(banked.rule.copy_stride == 257 * 32);
+  CHECK(banked.shared_bytes == 32896);
   CHECK(banked.vectors == 4);
   CHECK((banked.count.mode & (1u << 7)) != 0);
   CHECK_THAT(banked.tuning, Catch::Contains("lane-banked"));
@@ -200,7 +200,7 @@ TEST_CASE("fast/replicated: lane-banked copies for many bytes over few bins, or 
   const histogram::Plan few =
       plan("fast/replicated", nvidia(), desc_of(DType::f32, 1000, 64), forced);
   CHECK(few.lane_banked);
-  CHECK(few.copies == 4);  // 4 x 64 x 32 counters are 32 KiB
+  CHECK(few.copies == 4);  // 4 x 65 x 32 counters are 33280 bytes
   CHECK_FALSE(
       plan("fast/replicated", nvidia(), desc_of(DType::u16, 1000, 512), forced).lane_banked);
   const histogram::Knobs replicated{.layout = histogram::Layout::replicated};

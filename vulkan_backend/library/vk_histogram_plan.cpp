@@ -45,10 +45,10 @@ struct LaneBanked {
 };
 constexpr LaneBanked kLaneBanked[] = {
     {DType::u8, 256, std::uint64_t{1} << 27, 4,
-     "H200 at 1964 MHz, uniform u8, 256 bins, cold, 4 vectors in flight "
-     "(docs/results/H200/histogram/lane-banked): one lane-banked copy 0.1168 ms at 2^28 against "
-     "0.1519 for 32 copies a lane and 0.1305 for CUB, 0.0681 against 0.0838 at 2^27, 0.0493 "
-     "against 0.0490 at 2^26"},
+     "H200 at 1956-1971 MHz, uniform u8, 256 bins, cold, 4 vectors in flight "
+     "(docs/results/H200/histogram/lane-banked): one lane-banked copy 0.0876 ms at 2^28 against "
+     "0.1515 for 32 copies a lane and 0.1312 for CUB, 0.0532 against 0.0829 at 2^27; at 2^26 no "
+     "faster (0.0493 against 0.0490 before the discard bin)"},
 };
 constexpr LaneBanked kLaneBankedForced{DType::u8, 0, 0, 4,
                                        "XR_VK_HISTOGRAM_LAYOUT=lane-banked: wherever the bins fit"};
@@ -261,7 +261,8 @@ bool plan_shared_copies(histogram::Plan& p, const DeviceFacts& f, bool slices_al
 // counters a bin that fit maxComputeSharedMemorySize, with invocations in whole 32-lane groups;
 // false where not one copy does.
 bool plan_lane_banked(histogram::Plan& p, const DeviceFacts& f, const LaneBanked& row) {
-  const std::uint64_t copy_words = std::uint64_t{p.desc.levels.bins} * kBanks;
+  // 32 counters a bin and the discard bin's (histogram_fast.comp).
+  const std::uint64_t copy_words = (std::uint64_t{p.desc.levels.bins} + 1) * kBanks;
   if (p.count.workgroup % kBanks != 0) return false;
   for (std::uint32_t c = row.copies; c >= 1; c /= 2) {
     if (c * copy_words * 4 > f.limits.maxComputeSharedMemorySize) continue;

@@ -85,12 +85,29 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks)
   }
 }
 
+// The counter of sample s in a lane-banked copy: its bin, or `bins` (the discard bin) where it is
+// counted nowhere. On the identity path (width == bins) that is d clamped to `bins`, one
+// instruction with no compare-and-select for the compiler to turn into a branch.
+template <class BinOf, class T>
+__device__ __forceinline__ unsigned lane_slot(const BinOf& bin_of, T s, unsigned bins) {
+  const int bin = bin_of(s);
+  return bin == kNoBin ? bins : unsigned(bin);
+}
+template <class T>
+__device__ __forceinline__ unsigned lane_slot(
+    const IntegerBinOf<histogram::IntegerPath::identity>& bin_of, T s, unsigned bins) {
+  return min(static_cast<std::uint32_t>(s) - bin_of.c.offset, bins);
+}
+
 // The lane-banked layout: `copies` copies of the bins a block, bin b of lane l at counter
 // b * 32 + l of copy w % copies (w the thread's warp). Every counter of lane l lies in bank l, so
 // a warp's 32 adds fall in 32 banks wherever its samples fall (fast/replicated's layout leaves
 // lanes colliding in a bank at uniform samples); the warps of one copy share its counters through
-// the atomics. At the end thread k sums counter k over the copies, and the warp holding bin
-// k / 32's 32 lanes adds their sum to the output once. The plan bounds a block's samples below
+// the atomics. A sample counted nowhere adds into a discard bin past the last (bin `bins`), so
+// that every sample's add is unconditional: skipping it puts a branch around each atomic, which
+// takes 1.8x the time at 2^28 bytes (bench/gpu/histogram/lane_banked_code.cu). At the end
+// thread k sums counter k over the copies, and the warp holding bin k / 32's 32 lanes adds their
+// sum to the output once. The plan bounds a block's samples below
 // 2^32: the u32 counters and their sums cannot wrap.
 template <class T, int kBlock, int kMinBlocks, int kUnroll>
 __global__ void __launch_bounds__(kBlock, kMinBlocks)
@@ -98,7 +115,7 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks)
                           BinRule<T> rule, Counters out, unsigned bins, unsigned copies) {
   static_assert(kBlock >= 16 && kBlock % 32 == 0, "whole warps, a thread for each head sample");
   n = samples_of_call(n, count);
-  const unsigned words = bins * 32;  // a copy's counters
+  const unsigned words = (bins + 1) * 32;  // a copy's counters, the discard bin's last
   unsigned* counters = shared_array<unsigned>();
   for (unsigned k = threadIdx.x; k < copies * words; k += kBlock) counters[k] = 0;
   __syncthreads();
@@ -106,12 +123,12 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks)
   const std::size_t first = std::size_t(blockIdx.x) * kBlock + threadIdx.x;
   rule.visit([&](const auto& bin_of) {
     for_each_sample<T, kUnroll>(samples, n, first, std::size_t(gridDim.x) * kBlock, [&](T s) {
-      if (const int bin = bin_of(s); bin != kNoBin) atomicAdd(&mine[unsigned(bin) * 32], 1u);
+      atomicAdd(&mine[lane_slot(bin_of, s, bins) * 32], 1u);
     });
   });
   __syncthreads();
-  // `words` and kBlock are multiples of 32: a warp's lanes enter and leave the loop together.
-  for (unsigned k = threadIdx.x; k < words; k += kBlock) {
+  // bins * 32 and kBlock are multiples of 32: a warp's lanes enter and leave the loop together.
+  for (unsigned k = threadIdx.x; k < bins * 32; k += kBlock) {
     unsigned sum = 0;
     for (unsigned c = 0; c < copies; ++c) sum += counters[c * words + k];
     sum = warp_reduce_xor<unsigned, SumOp>(sum);
