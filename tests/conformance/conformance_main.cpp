@@ -216,8 +216,13 @@ const PastLimit kPastLimits[] = {
 class VariantCase final : public Catch::ITestInvoker {
  public:
   VariantCase(xr::Backend* backend, xr::Primitive primitive, std::string id, Mode mode,
-              const PastLimit* limit = nullptr)
-      : backend_(backend), primitive_(primitive), id_(std::move(id)), mode_(mode), limit_(limit) {}
+              const PastLimit* limit = nullptr, std::uint64_t max_size = 0)
+      : backend_(backend),
+        primitive_(primitive),
+        id_(std::move(id)),
+        mode_(mode),
+        limit_(limit),
+        max_size_(max_size) {}
 
   void invoke() const override {
     ++g_invoked;
@@ -288,6 +293,8 @@ class VariantCase final : public Catch::ITestInvoker {
     options.every_size = std::getenv("XR_TEST_EVERY_SIZE") != nullptr;
     if (const char* cap = std::getenv("XR_TEST_MAX_SIZE"); cap && *cap)
       options.max_size = std::strtoull(cap, nullptr, 10);
+    if (max_size_)
+      options.max_size = options.max_size ? std::min(options.max_size, max_size_) : max_size_;
     // A sort's sizes may stop lower: each size's check is a host sort, and a CPU device's radix
     // passes cost more per key than a reduce or a scan.
     if (primitive_ == xr::Primitive::sort)
@@ -552,6 +559,7 @@ class VariantCase final : public Catch::ITestInvoker {
   std::string id_;
   Mode mode_;
   const PastLimit* limit_;  // Mode::past_limit
+  std::uint64_t max_size_;  // a case's own cap on its sizes (0: none)
 };
 
 // A runner of `id` on a backend made with `knobs` set (and the case's build options,
@@ -775,16 +783,22 @@ TEST_CASE("vulkan/histogram/subgroup/aggregated/ballots", "[conformance][vulkan]
   CHECK(said.find("subgroup ballots") != std::string::npos);
 }
 
+// The forced-layout cases' sizes stop past four grid-stride rounds of lavapipe's and pocl's wave
+// of 32-bit samples: the layout's paths, without the plain cases' sizes again.
+constexpr std::uint64_t kLayoutCaseMaxSize = (std::uint64_t{1} << 18) + 3;
+
 // fast/replicated with its bins past one workgroup's shared copy counted in copies in global
 // memory (XR_VK_HISTOGRAM_LAYOUT=global), as on a device whose shared memory holds no slice of
-// them: core's whole conformance run with the knob (65536 bins take that path), then one call of
-// 65536 bins says it counted past the shared memory.
+// them: core's whole conformance run with the knob to kLayoutCaseMaxSize (65536 bins take that
+// path), then one call of 65536 bins says it counted past the shared memory.
 TEST_CASE("vulkan/histogram/fast/replicated/global-copies", "[conformance][vulkan][histogram]") {
   const char* id = "fast/replicated";
   const auto made = runner_with_knobs("vulkan", xr::Primitive::histogram, id,
                                       {{"XR_VK_HISTOGRAM_LAYOUT", "global"}});
   if (!made) return;
-  VariantCase(made->backend, xr::Primitive::histogram, id, Mode::conformance).invoke();
+  VariantCase(made->backend, xr::Primitive::histogram, id, Mode::conformance, nullptr,
+              kLayoutCaseMaxSize)
+      .invoke();
   xr::Operation op{.primitive = xr::Primitive::histogram};
   op.levels = {.bins = 65536, .lower = 0, .upper = 65536};
   const xr::HostArray data = xr::histogram_samples(xr::DType::u16, 100'000, g_seed,
@@ -797,17 +811,19 @@ TEST_CASE("vulkan/histogram/fast/replicated/global-copies", "[conformance][vulka
   CHECK(said.find("counters pass the") != std::string::npos);
 }
 
-// fast/replicated with lane-banked copies at every size (XR_VK_HISTOGRAM_LAYOUT=lane-banked;
-// the tuning table takes them for many samples alone): core's whole conformance run with the
-// knob, the bins lane-banked where the shared memory holds 32 counters a bin and a discard bin's,
-// then one call of 255 bins (lavapipe's 32 KiB hold 256 of 32 counters) says it ran
-// lane-banked, its samples of 255 counted nowhere.
+// fast/replicated with lane-banked copies at every size to kLayoutCaseMaxSize
+// (XR_VK_HISTOGRAM_LAYOUT=lane-banked; the tuning table takes them for many samples alone):
+// core's whole conformance run with the knob, the bins lane-banked where the shared memory holds
+// 32 counters a bin and a discard bin's, then one call of 255 bins (lavapipe's 32 KiB hold 256
+// of 32 counters) says it ran lane-banked, its samples of 255 counted nowhere.
 TEST_CASE("vulkan/histogram/fast/replicated/lane-banked", "[conformance][vulkan][histogram]") {
   const char* id = "fast/replicated";
   const auto made = runner_with_knobs("vulkan", xr::Primitive::histogram, id,
                                       {{"XR_VK_HISTOGRAM_LAYOUT", "lane-banked"}});
   if (!made) return;
-  VariantCase(made->backend, xr::Primitive::histogram, id, Mode::conformance).invoke();
+  VariantCase(made->backend, xr::Primitive::histogram, id, Mode::conformance, nullptr,
+              kLayoutCaseMaxSize)
+      .invoke();
   xr::Operation op{.primitive = xr::Primitive::histogram};
   op.levels = {.bins = 255, .lower = 0, .upper = 255};
   const xr::HostArray data = xr::histogram_samples(xr::DType::u8, 100'000, g_seed,
@@ -827,8 +843,7 @@ TEST_CASE("vulkan/sort/radix/counting-ranking/reduce-then-scan", "[conformance][
   check_counting_ranking("radix/reduce-then-scan");
 }
 
-// OpenCL's onesweep, forced the same way (pocl's work-groups really do stall).
-// OpenCL's fast/replicated with lane-banked local copies at every size
+// OpenCL's fast/replicated with lane-banked local copies at every size to kLayoutCaseMaxSize
 // (XR_CL_HISTOGRAM_LAYOUT=lane-banked; the tuning table takes them on NVIDIA for many samples
 // alone): core's whole conformance run with the knob, then one call of 256 bins says it ran so.
 TEST_CASE("opencl/histogram/fast/replicated/lane-banked", "[conformance][opencl][histogram]") {
@@ -836,7 +851,9 @@ TEST_CASE("opencl/histogram/fast/replicated/lane-banked", "[conformance][opencl]
   const auto made = runner_with_knobs("opencl", xr::Primitive::histogram, id,
                                       {{"XR_CL_HISTOGRAM_LAYOUT", "lane-banked"}});
   if (!made) return;
-  VariantCase(made->backend, xr::Primitive::histogram, id, Mode::conformance).invoke();
+  VariantCase(made->backend, xr::Primitive::histogram, id, Mode::conformance, nullptr,
+              kLayoutCaseMaxSize)
+      .invoke();
   const xr::Operation op{.primitive = xr::Primitive::histogram};  // 256 bins
   const xr::HostArray data = xr::histogram_samples(xr::DType::u8, 100'000, g_seed,
                                                    xr::SampleDistribution::uniform, op.levels);
@@ -847,6 +864,7 @@ TEST_CASE("opencl/histogram/fast/replicated/lane-banked", "[conformance][opencl]
   CHECK(said.find("lane-banked copies") != std::string::npos);
 }
 
+// OpenCL's onesweep, forced the same way (pocl's work-groups really do stall).
 TEST_CASE("opencl/sort/radix/onesweep/forced-fallback", "[conformance][opencl][sort]") {
   check_sort_forced_fallback("opencl", "XR_CL_LOOKBACK_POLLS");
 }
