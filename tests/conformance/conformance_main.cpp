@@ -787,52 +787,46 @@ TEST_CASE("vulkan/histogram/subgroup/aggregated/ballots", "[conformance][vulkan]
 // of 32-bit samples: the layout's paths, without the plain cases' sizes again.
 constexpr std::uint64_t kLayoutCaseMaxSize = (std::uint64_t{1} << 18) + 3;
 
-// fast/replicated with its bins past one workgroup's shared copy counted in copies in global
-// memory (XR_VK_HISTOGRAM_LAYOUT=global), as on a device whose shared memory holds no slice of
-// them: core's whole conformance run with the knob to kLayoutCaseMaxSize (65536 bins take that
-// path), then one call of 65536 bins says it counted past the shared memory.
-TEST_CASE("vulkan/histogram/fast/replicated/global-copies", "[conformance][vulkan][histogram]") {
+// fast/replicated on `backend` made with the layout knob `knob`=`layout`: core's whole
+// conformance run to kLayoutCaseMaxSize, then one call of 100000 uniform `dtype` samples over
+// `levels` whose plan names `said` (and not `not_said`, where given).
+void check_histogram_layout(const char* backend, const char* knob, const char* layout,
+                            xr::DType dtype, const xr::HistogramLevels& levels,
+                            std::string_view said, std::string_view not_said = {}) {
   const char* id = "fast/replicated";
-  const auto made = runner_with_knobs("vulkan", xr::Primitive::histogram, id,
-                                      {{"XR_VK_HISTOGRAM_LAYOUT", "global"}});
+  const auto made = runner_with_knobs(backend, xr::Primitive::histogram, id, {{knob, layout}});
   if (!made) return;
   VariantCase(made->backend, xr::Primitive::histogram, id, Mode::conformance, nullptr,
               kLayoutCaseMaxSize)
       .invoke();
   xr::Operation op{.primitive = xr::Primitive::histogram};
-  op.levels = {.bins = 65536, .lower = 0, .upper = 65536};
-  const xr::HostArray data = xr::histogram_samples(xr::DType::u16, 100'000, g_seed,
-                                                   xr::SampleDistribution::uniform, op.levels);
+  op.levels = levels;
+  const xr::HostArray data =
+      xr::histogram_samples(dtype, 100'000, g_seed, xr::SampleDistribution::uniform, op.levels);
   auto array = made->backend->upload(data.view());
   made->runner->run(*array, op);
-  const std::string said = made->runner->diagnostics();
-  INFO(said);
-  CHECK(said.find("slices of") == std::string::npos);
-  CHECK(said.find("counters pass the") != std::string::npos);
+  const std::string plan = made->runner->diagnostics();
+  INFO(plan);
+  CHECK(plan.find(said) != std::string::npos);
+  if (!not_said.empty()) CHECK(plan.find(not_said) == std::string::npos);
 }
 
-// fast/replicated with lane-banked copies at every size to kLayoutCaseMaxSize
-// (XR_VK_HISTOGRAM_LAYOUT=lane-banked; the tuning table takes them for many samples alone):
-// core's whole conformance run with the knob, the bins lane-banked where the shared memory holds
-// 32 counters a bin and a discard bin's, then one call of 255 bins (lavapipe's 32 KiB hold 256
-// of 32 counters) says it ran lane-banked, its samples of 255 counted nowhere.
+// fast/replicated with its bins past one workgroup's shared copy counted in copies in global
+// memory (XR_VK_HISTOGRAM_LAYOUT=global), as on a device whose shared memory holds no slice of
+// them: 65536 bins take that path, and their plan says it counted past the shared memory.
+TEST_CASE("vulkan/histogram/fast/replicated/global-copies", "[conformance][vulkan][histogram]") {
+  check_histogram_layout("vulkan", "XR_VK_HISTOGRAM_LAYOUT", "global", xr::DType::u16,
+                         {.bins = 65536, .lower = 0, .upper = 65536}, "counters pass the",
+                         "slices of");
+}
+
+// fast/replicated with lane-banked copies at every size (XR_VK_HISTOGRAM_LAYOUT=lane-banked; the
+// tuning table takes them for many samples alone), the bins lane-banked where the shared memory
+// holds 32 counters a bin and a discard bin's; the call of 255 bins (lavapipe's 32 KiB hold 256
+// of 32 counters) runs lane-banked, its samples of 255 counted nowhere.
 TEST_CASE("vulkan/histogram/fast/replicated/lane-banked", "[conformance][vulkan][histogram]") {
-  const char* id = "fast/replicated";
-  const auto made = runner_with_knobs("vulkan", xr::Primitive::histogram, id,
-                                      {{"XR_VK_HISTOGRAM_LAYOUT", "lane-banked"}});
-  if (!made) return;
-  VariantCase(made->backend, xr::Primitive::histogram, id, Mode::conformance, nullptr,
-              kLayoutCaseMaxSize)
-      .invoke();
-  xr::Operation op{.primitive = xr::Primitive::histogram};
-  op.levels = {.bins = 255, .lower = 0, .upper = 255};
-  const xr::HostArray data = xr::histogram_samples(xr::DType::u8, 100'000, g_seed,
-                                                   xr::SampleDistribution::uniform, op.levels);
-  auto array = made->backend->upload(data.view());
-  made->runner->run(*array, op);
-  const std::string said = made->runner->diagnostics();
-  INFO(said);
-  CHECK(said.find("lane-banked copies") != std::string::npos);
+  check_histogram_layout("vulkan", "XR_VK_HISTOGRAM_LAYOUT", "lane-banked", xr::DType::u8,
+                         {.bins = 255, .lower = 0, .upper = 255}, "lane-banked copies");
 }
 
 TEST_CASE("vulkan/sort/radix/counting-ranking/onesweep", "[conformance][vulkan][sort]") {
@@ -843,25 +837,12 @@ TEST_CASE("vulkan/sort/radix/counting-ranking/reduce-then-scan", "[conformance][
   check_counting_ranking("radix/reduce-then-scan");
 }
 
-// OpenCL's fast/replicated with lane-banked local copies at every size to kLayoutCaseMaxSize
+// OpenCL's fast/replicated with lane-banked local copies at every size
 // (XR_CL_HISTOGRAM_LAYOUT=lane-banked; the tuning table takes them on NVIDIA for many samples
-// alone): core's whole conformance run with the knob, then one call of 256 bins says it ran so.
+// alone); the call of 256 bins runs lane-banked.
 TEST_CASE("opencl/histogram/fast/replicated/lane-banked", "[conformance][opencl][histogram]") {
-  const char* id = "fast/replicated";
-  const auto made = runner_with_knobs("opencl", xr::Primitive::histogram, id,
-                                      {{"XR_CL_HISTOGRAM_LAYOUT", "lane-banked"}});
-  if (!made) return;
-  VariantCase(made->backend, xr::Primitive::histogram, id, Mode::conformance, nullptr,
-              kLayoutCaseMaxSize)
-      .invoke();
-  const xr::Operation op{.primitive = xr::Primitive::histogram};  // 256 bins
-  const xr::HostArray data = xr::histogram_samples(xr::DType::u8, 100'000, g_seed,
-                                                   xr::SampleDistribution::uniform, op.levels);
-  auto array = made->backend->upload(data.view());
-  made->runner->run(*array, op);
-  const std::string said = made->runner->diagnostics();
-  INFO(said);
-  CHECK(said.find("lane-banked copies") != std::string::npos);
+  check_histogram_layout("opencl", "XR_CL_HISTOGRAM_LAYOUT", "lane-banked", xr::DType::u8,
+                         {.bins = 256, .lower = 0, .upper = 256}, "lane-banked copies");
 }
 
 // OpenCL's onesweep, forced the same way (pocl's work-groups really do stall).
