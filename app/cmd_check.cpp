@@ -54,7 +54,7 @@ std::vector<Target> targets(const Registry& registry, const std::vector<UserKern
   if (!o.backend.empty()) {
     std::string globs = o.variants;
     for (const UserKernel& k : kernels)
-      if (o.variants.empty() && backend_of(k.language) == o.backend)
+      if (o.variants.empty() && runs_on(k.language, o.backend))
         globs += (globs.empty() ? "" : ",") + k.id;
     if (globs.empty()) globs = "*";
     for (const VariantInfo& v : registry.get(o.backend).variants())

@@ -386,7 +386,7 @@ WithKernelDefaults<RunOptions> with_kernel_defaults(const std::vector<UserKernel
                 "run needs --backend and --variant, or one --kernel FILE that names both");
   std::vector<UserKernel> run;
   for (const UserKernel& k : kernels)
-    if (k.id == o.variant && backend_of(k.language) == o.backend) run.push_back(k);
+    if (k.id == o.variant && runs_on(k.language, o.backend)) run.push_back(k);
   o.primitive = run_primitive(run, o.primitive);
   const ClaimDefaults d =
       claim_defaults(run, {.dtype = o.dtype || o.input, .op = bool(o.op), .kind = bool(o.scan)});

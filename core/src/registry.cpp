@@ -54,7 +54,14 @@ std::vector<std::string> Registry::names() const {
 }
 
 void Registry::add_kernel(const UserKernel& kernel) const {
-  get(backend_of(kernel.language)).add_kernel(kernel);
+  bool added = false;
+  for (std::string_view name : backends_taking(kernel.language))
+    if (Backend* b = find(name)) {
+      b->add_kernel(kernel);
+      added = true;
+    }
+  // None built: get's error names the language's own backend and why it is missing.
+  if (!added) get(backend_of(kernel.language)).add_kernel(kernel);
 }
 
 }  // namespace xr

@@ -366,6 +366,16 @@ std::string_view backend_of(KernelLanguage language) {
   }
 }
 
+std::vector<std::string_view> backends_taking(KernelLanguage language) {
+  if (language == KernelLanguage::ptx) return {"cuda", "opencl"};
+  return {backend_of(language)};
+}
+
+bool runs_on(KernelLanguage language, std::string_view backend) {
+  const auto all = backends_taking(language);
+  return std::find(all.begin(), all.end(), backend) != all.end();
+}
+
 bool is_source(KernelLanguage language) {
   return language == KernelLanguage::cuda || language == KernelLanguage::glsl ||
          language == KernelLanguage::hlsl || language == KernelLanguage::opencl;
@@ -427,12 +437,14 @@ std::vector<VariantInfo> UserKernels::variants() const {
 void check_kernel_ids(const std::vector<UserKernel>& kernels) {
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     const UserKernel& k = kernels[i];
-    for (std::size_t j = 0; j < i; ++j)
-      if (kernels[j].id == k.id && kernels[j].primitive == k.primitive &&
-          backend_of(kernels[j].language) == backend_of(k.language))
-        bad("--kernel " + k.path.string() + " and " + kernels[j].path.string() + " are both the " +
-            std::string(backend_of(k.language)) + " variant " + k.id +
-            ": give one another id (--kernel-id or id=)");
+    for (std::size_t j = 0; j < i; ++j) {
+      if (kernels[j].id != k.id || kernels[j].primitive != k.primitive) continue;
+      for (std::string_view backend : backends_taking(k.language))
+        if (runs_on(kernels[j].language, backend))
+          bad("--kernel " + k.path.string() + " and " + kernels[j].path.string() +
+              " are both the " + std::string(backend) + " variant " + k.id +
+              ": give one another id (--kernel-id or id=)");
+    }
   }
 }
 

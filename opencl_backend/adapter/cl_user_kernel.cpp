@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "cl_internal.hpp"
+#include "cl_user_ptx.hpp"
 #include "xreduce/cpu_fault_guard.hpp"
 #include "xreduce/error.hpp"
 
@@ -208,7 +209,12 @@ void check_block(const UserKernel& k, cl_kernel kernel, const std::string& entry
 }  // namespace
 
 UserProgram::UserProgram(const Device& device, const UserKernel& k, const UserProgramKey& key)
-    : device_(device), kernel_(k), built_(&build_user_program(device, k, user_source(k, key))) {
+    : device_(device),
+      kernel_(k),
+      ptx_(k.language == KernelLanguage::ptx
+               ? std::make_unique<BuiltProgram>(build_user_ptx(device, k))
+               : nullptr),
+      built_(ptx_ ? ptx_.get() : &build_user_program(device, k, user_source(k, key))) {
   for (const KernelPass& pass : k.passes) {
     KernelOwner kernel = find_entry(k, built_->program.get(), pass.entry);
     check_arguments(k, kernel.get(), pass.entry);
@@ -230,14 +236,21 @@ CompiledPass UserProgram::describe(std::size_t i, std::uint64_t groups) const {
   const auto local = user_kernel_value<cl_ulong>(pass(i), f.device, CL_KERNEL_LOCAL_MEM_SIZE);
   const auto priv = user_kernel_value<cl_ulong>(pass(i), f.device, CL_KERNEL_PRIVATE_MEM_SIZE);
   c.binary_bytes = built_->binary_bytes;
-  c.binary = "OpenCL C, " + f.platform_name + " " + f.info.driver_version;
+  c.binary =
+      std::string(ptx_ ? "PTX" : "OpenCL C") + ", " + f.platform_name + " " + f.info.driver_version;
   c.statistics.push_back({"CL_KERNEL_LOCAL_MEM_SIZE", std::to_string(local), "local memory"});
   c.statistics.push_back(
       {"CL_KERNEL_PRIVATE_MEM_SIZE", std::to_string(priv), "private memory per work-item"});
-  const std::string& log = state_of(device_.library()).programs->log_with_ptxas(*built_);
+  // A PTX build is its own, not the cache's: its log is what its one build said.
+  const std::string& log =
+      ptx_ ? ptx_->log : state_of(device_.library()).programs->log_with_ptxas(*built_);
   read_entry_ptxas(log, entry, c);
   if (!c.static_shared) c.static_shared = local;
-  if (!c.registers) c.not_reported = registers_missing_reason(f.has("cl_nv_compiler_options"), log);
+  if (!c.registers)
+    c.not_reported = ptx_ && !has_ptxas_lines(log)
+                         ? "registers not reported: the driver's build log of a PTX program "
+                           "binary holds no ptxas lines (CUDA's row of the same PTX has them)"
+                         : registers_missing_reason(f.has("cl_nv_compiler_options"), log);
   return c;
 }
 

@@ -2,7 +2,8 @@
 // after the ABI's prelude for one (dtype, op, kind), built by the device's own compiler through
 // the library's program cache (kept as program binaries on disk), and each pass's entry point
 // checked against the ABI (docs/kernels.md: it exists, takes the ABI's arguments, and the
-// declared block fits it and the device) before the first launch.
+// declared block fits it and the device) before the first launch. A PTX kernel (`FILE.ptx`) is
+// built from its PTX as NVIDIA's OpenCL takes it (cl_user_ptx) and checked the same way.
 #pragma once
 
 #include <map>
@@ -42,7 +43,8 @@ class UserProgram {
  private:
   const Device& device_;
   const UserKernel& kernel_;
-  const BuiltProgram* built_;  // owned by the device's program cache
+  std::unique_ptr<BuiltProgram> ptx_;  // a .ptx kernel's build, its own
+  const BuiltProgram* built_;          // ptx_, or owned by the device's program cache
   std::vector<KernelOwner> passes_;
 };
 

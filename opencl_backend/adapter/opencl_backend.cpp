@@ -12,6 +12,7 @@
 #include "cl_reducer.hpp"
 #include "cl_sorter.hpp"
 #include "cl_user_kernel.hpp"
+#include "cl_user_ptx.hpp"
 #include "cl_user_variants.hpp"
 #include "xreduce/call_check.hpp"
 #include "xreduce/device_backend.hpp"
@@ -48,10 +49,12 @@ class OpenClBackend final : public DeviceBackend {
   using DeviceBackend::device;
 
   void add_kernel(const UserKernel& kernel) override {
-    if (kernel.language != KernelLanguage::opencl)
+    if (kernel.language != KernelLanguage::opencl && kernel.language != KernelLanguage::ptx)
       throw Error(ErrorCategory::unsupported,
-                  "the opencl backend runs OpenCL C kernels (.cl), not " +
+                  "the opencl backend runs OpenCL C kernels (.cl) and PTX (.ptx), not " +
                       std::string(to_string(kernel.language)) + " (" + kernel.path.string() + ")");
+    // A PTX's entries and parameters are checked now, on any device: a bad one fails the command.
+    if (kernel.language == KernelLanguage::ptx) opencl_ptx(kernel);
     if (std::find(kernel.dtypes.begin(), kernel.dtypes.end(), DType::bf16) != kernel.dtypes.end())
       throw Error(ErrorCategory::usage,
                   kernel.path.string() + ": declares bf16, which OpenCL C has no type for");
@@ -110,6 +113,8 @@ class OpenClBackend final : public DeviceBackend {
     return variant_unsupported_reason(primitive, id, facts());
   }
   std::string user_kernel_missing(const UserKernel& kernel) const override {
+    if (kernel.language == KernelLanguage::ptx)
+      if (std::string why = ptx_unbuildable_reason(facts()); !why.empty()) return why;
     return opencl::user_kernel_missing(kernel, facts());
   }
 

@@ -67,6 +67,8 @@ void add_properties(DeviceFacts& f) {
                                          (f.subgroup_note.empty() ? "" : ": " + f.subgroup_note));
   p.emplace_back("fp64", f.fp64() ? "yes" : "no (cl_khr_fp64 missing)");
   p.emplace_back("64-bit atomics", f.int64_atomics() ? "yes" : "no");
+  p.emplace_back("PTX program binaries", f.builds_ptx() ? "yes (--kernel FILE.ptx runs here)"
+                                                        : "no (NVIDIA's OpenCL alone takes PTX)");
   p.emplace_back("UUID", f.info.uuid.empty() ? "not reported (no cl_khr_device_uuid)" : "yes");
   p.emplace_back("max work-group", std::to_string(f.max_work_group));
   p.emplace_back("local memory", std::to_string(f.local_memory) + " bytes reported, " +

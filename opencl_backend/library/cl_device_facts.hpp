@@ -46,6 +46,8 @@ struct DeviceFacts {
 
   bool has(std::string_view extension) const;
   bool fp64() const { return has("cl_khr_fp64"); }
+  // NVIDIA's OpenCL takes PTX as a program binary (clCreateProgramWithBinary); others take none.
+  bool builds_ptx() const { return platform_name.find("NVIDIA") != std::string::npos; }
   bool int64_atomics() const { return has("cl_khr_int64_base_atomics"); }
   int subgroup_size() const { return subgroups == SubgroupPath::nvidia_ptx ? 32 : 1; }
   std::uint64_t working_local() const { return std::max(local_memory, working_local_memory); }

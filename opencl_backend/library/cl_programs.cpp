@@ -32,6 +32,8 @@ std::string binary_of(cl_program program) {
 // person acts on.
 constexpr std::size_t kLogLines = 20;
 
+}  // namespace
+
 std::string first_lines(const std::string& log) {
   std::size_t at = 0;
   for (std::size_t i = 0; i < kLogLines && at != std::string::npos; ++i) {
@@ -40,8 +42,6 @@ std::string first_lines(const std::string& log) {
   }
   return at == std::string::npos ? log : log.substr(0, at) + "...";
 }
-
-}  // namespace
 
 std::string build_log(cl_program program, cl_device_id device) {
   std::size_t size = 0;

@@ -18,6 +18,8 @@ namespace xr::opencl {
 // The driver's build log of `program` for `device`, its trailing NULs and newlines dropped; empty
 // where there is none.
 std::string build_log(cl_program program, cl_device_id device);
+// The first lines of a failed build's log, "..." where it goes on: what an error carries.
+std::string first_lines(const std::string& log);
 
 // One built-in kernel build: kernels/<kernel>.cl after common.cl and group.cl, with -D options.
 struct KernelKey {

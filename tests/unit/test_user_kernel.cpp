@@ -16,6 +16,7 @@
 
 #include "test_support.hpp"
 #include "xreduce/device_timeout.hpp"
+#include "xreduce/ptx_module.hpp"
 #include "xreduce/user_kernel.hpp"
 
 using xr::DType;
@@ -249,4 +250,51 @@ TEST_CASE("device watchdog: a call blocked past the limit ends the process throu
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
       }).first;
   CHECK(unhandled == 0);
+}
+
+TEST_CASE("user kernel: PTX runs on CUDA, and on OpenCL where the driver builds it",
+          "[unit][kernel]") {
+  using L = xr::KernelLanguage;
+  CHECK(xr::backend_of(L::ptx) == "cuda");
+  CHECK(xr::backends_taking(L::ptx) == std::vector<std::string_view>{"cuda", "opencl"});
+  CHECK(xr::runs_on(L::ptx, "opencl"));
+  CHECK_FALSE(xr::runs_on(L::ptx, "vulkan"));
+  CHECK_FALSE(xr::runs_on(L::cubin, "opencl"));
+  CHECK(xr::backends_taking(L::opencl) == std::vector<std::string_view>{"opencl"});
+  // A .ptx and a .cl of one id would both be OpenCL's variant: refused, naming that backend.
+  TempDir dir;
+  const xr::UserKernel cl = declared(dir, "twin.cl", "// xreduce: dtypes=u32\n");
+  xr::UserKernel ptx = cl;
+  ptx.language = L::ptx;
+  ptx.path = dir / "twin.ptx";
+  require_error(
+      [&] {
+        xr::check_kernel_ids({cl, ptx});
+      },
+      ErrorCategory::usage, "are both the opencl variant user/twin");
+}
+
+TEST_CASE("PTX module: an entry's parameters read and declared again", "[unit][kernel]") {
+  const std::string text =
+      ".version 9.0\n.target sm_90\n.address_size 64\n\n.visible .entry xr_reduce(\n"
+      "\t.param .u64 xr_reduce_param_0,\n\t.param .u64 xr_reduce_param_1,\n"
+      "\t.param .u32 xr_reduce_param_2\n)\n{\n\tret;\n}\n";
+  const xr::PtxModule m = xr::PtxModule::parse(text);
+  CHECK(m.params("xr_reduce") == std::vector<std::string>{".param .u64 xr_reduce_param_0",
+                                                          ".param .u64 xr_reduce_param_1",
+                                                          ".param .u32 xr_reduce_param_2"});
+  const xr::PtxModule g =
+      m.with_param("xr_reduce", 1, ".param .u64 .ptr .global .align 4 xr_reduce_param_1");
+  CHECK(g.params("xr_reduce")[1] == ".param .u64 .ptr .global .align 4 xr_reduce_param_1");
+  CHECK(g.params("xr_reduce")[2] == ".param .u32 xr_reduce_param_2");
+  CHECK(g.text().find("\t.param .u64 .ptr .global .align 4 xr_reduce_param_1,\n") !=
+        std::string::npos);
+  require_error([&] { (void)m.with_param("xr_reduce", 3, ".param .u32 x"); }, ErrorCategory::usage,
+                "has no parameter 4");
+  require_error([&] { (void)m.params("xr_scan"); }, ErrorCategory::usage,
+                "the PTX defines no entry xr_scan");
+  // No parameters at all: an empty list.
+  const xr::PtxModule none = xr::PtxModule::parse(
+      ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n");
+  CHECK(none.params("k").empty());
 }

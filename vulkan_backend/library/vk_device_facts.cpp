@@ -194,6 +194,9 @@ void read_extensions(DeviceFacts& f, const vk::raii::PhysicalDevice& physical) {
     f.push_descriptors |= name == VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
     partition_listed |= name == VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME;
     sm_listed |= name == VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME;
+    // A beta extension: its name macro is in vulkan_beta.h alone.
+    f.cuda_kernel_launch |= name == "VK_NV_cuda_kernel_launch";
+    f.binary_import |= name == VK_NVX_BINARY_IMPORT_EXTENSION_NAME;
   }
   f.subgroup_partitioned =
       partition_listed && bool(f.subgroup_ops & vk::SubgroupFeatureFlagBits::ePartitionedNV);
@@ -264,6 +267,9 @@ void describe_facts(DeviceFacts& f, const std::string& largest_array) {
   p.emplace_back("shader clock (subgroup)", yes_no(f.shader_clock));
   p.emplace_back("shader clock (device)", yes_no(f.device_clock));
   p.emplace_back("push descriptors", yes_no(f.push_descriptors));
+  p.emplace_back("CUDA binaries (VK_NV_cuda_kernel_launch, VK_NVX_binary_import)",
+                 std::string(yes_no(f.cuda_kernel_launch)) + ", " + yes_no(f.binary_import) +
+                     " (read, not used: --kernel FILE.ptx runs on cuda and opencl)");
   p.emplace_back("subgroup partition (VK_NV_shader_subgroup_partitioned)",
                  yes_no(f.subgroup_partitioned));
   if (f.resident_invocations)

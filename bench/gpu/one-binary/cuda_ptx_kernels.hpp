@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "cu_owners.hpp"
-#include "ptx_module.hpp"
 #include "recording.hpp"
+#include "xreduce/ptx_module.hpp"
 
 namespace xr::onebin {
 

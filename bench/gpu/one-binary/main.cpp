@@ -19,6 +19,8 @@
 namespace {
 
 using namespace xr::onebin;
+using xr::PtxModule;
+using xr::text_digest;
 
 constexpr const char* kPtxSource =
     "nvcc -ptx of cuda_backend/library/dispatch_sort_onesweep.cu with the xreduce_cuda target's "

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "cl_device.hpp"
-#include "ptx_module.hpp"
 #include "timed.hpp"
+#include "xreduce/ptx_module.hpp"
 
 namespace xr::onebin {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "ptx_module.hpp"
 #include "recording.hpp"
+#include "xreduce/ptx_module.hpp"
 
 namespace xr::onebin {
 

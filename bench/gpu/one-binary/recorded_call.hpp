@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "library_call.hpp"
-#include "ptx_module.hpp"
 #include "recording.hpp"
+#include "xreduce/ptx_module.hpp"
 
 namespace xr::onebin {
 

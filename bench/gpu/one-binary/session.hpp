@@ -8,9 +8,9 @@
 #include "cl_device.hpp"
 #include "cuda_device.hpp"
 #include "cuda_gate.hpp"
-#include "ptx_module.hpp"
 #include "vk_device.hpp"
 #include "xreduce/cuda/clock.hpp"
+#include "xreduce/ptx_module.hpp"
 
 namespace xr::onebin {
 

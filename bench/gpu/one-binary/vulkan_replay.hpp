@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "ptx_module.hpp"
 #include "timed.hpp"
 #include "vk_buffer.hpp"
+#include "xreduce/ptx_module.hpp"
 
 namespace xr::onebin {
 

@@ -38,8 +38,8 @@ class Registry {
   // for any other unknown name.
   Backend& get(std::string_view name) const;
   std::vector<std::string> names() const;
-  // Adds a user's kernel to the backend of its language (Backend::add_kernel): Error(unavailable)
-  // when that backend is not built.
+  // Adds a user's kernel to every built backend that takes its language (backends_taking,
+  // Backend::add_kernel): Error(unavailable) when none is built.
   void add_kernel(const UserKernel& kernel) const;
   // The backends noted as not built, with configure's reason, in the order noted.
   std::span<const std::pair<std::string, std::string>> not_built() const { return not_built_; }

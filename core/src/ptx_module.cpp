@@ -1,4 +1,4 @@
-#include "ptx_module.hpp"
+#include "xreduce/ptx_module.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -6,7 +6,7 @@
 
 #include "xreduce/error.hpp"
 
-namespace xr::onebin {
+namespace xr {
 namespace {
 
 bool starts_with(std::string_view s, std::string_view p) {
@@ -20,6 +20,30 @@ std::string entry_opened(std::string_view line) {
   std::string_view rest = line.substr(at + 7);
   const auto open = rest.find('(');
   return std::string(rest.substr(0, open == std::string_view::npos ? rest.size() : open));
+}
+
+// Where `entry_text`'s parameter list is: the offsets of its "(" and of the ")" closing it.
+std::pair<std::size_t, std::size_t> param_list(const std::string& entry_text,
+                                               std::string_view entry) {
+  const auto open = entry_text.find('(');
+  const auto close = entry_text.find(')', open);
+  if (open == std::string::npos || close == std::string::npos)
+    throw Error(ErrorCategory::usage, "the entry " + std::string(entry) + " has no parameter list");
+  return {open, close};
+}
+
+// [begin, end) of each declaration between the list's parentheses, blanks around it left out.
+std::vector<std::pair<std::size_t, std::size_t>> param_spans(const std::string& text,
+                                                             std::size_t open, std::size_t close) {
+  std::vector<std::pair<std::size_t, std::size_t>> spans;
+  for (std::size_t from = open + 1; from < close;) {
+    std::size_t end = text.find(',', from);
+    if (end == std::string::npos || end > close) end = close;
+    const auto first = text.find_first_not_of(" \t\r\n", from);
+    if (first < end) spans.emplace_back(first, text.find_last_not_of(" \t\r\n", end - 1) + 1);
+    from = end + 1;
+  }
+  return spans;
 }
 
 std::vector<std::string_view> lines_of(std::string_view text) {
@@ -102,10 +126,7 @@ PtxModule PtxModule::with_params(std::string_view entry,
   if (it == m.segments_.end())
     throw Error(ErrorCategory::usage, "the PTX defines no entry " + std::string(entry));
   // The list closes at the first ")" after the name's "(": nvcc puts it on a line of its own.
-  const auto open = it->text.find('(');
-  const auto close = it->text.find(')', open);
-  if (open == std::string::npos || close == std::string::npos)
-    throw Error(ErrorCategory::usage, "the entry " + std::string(entry) + " has no parameter list");
+  const auto [open, close] = param_list(it->text, entry);
   const bool empty = it->text.find(".param", open) > close;
   std::string added;
   for (const std::string& p : params) added += (added.empty() && empty ? "\n\t" : ",\n\t") + p;
@@ -165,6 +186,32 @@ PtxModule PtxModule::renamed(std::string_view entry, const std::string& name) co
   return m;
 }
 
+std::vector<std::string> PtxModule::params(std::string_view entry) const {
+  const std::string& text = entry_text(entry);
+  const auto [open, close] = param_list(text, entry);
+  std::vector<std::string> out;
+  for (const auto& [begin, end] : param_spans(text, open, close))
+    out.push_back(text.substr(begin, end - begin));
+  return out;
+}
+
+PtxModule PtxModule::with_param(std::string_view entry, std::size_t index,
+                                const std::string& declaration) const {
+  PtxModule m = *this;
+  const auto it = std::find_if(m.segments_.begin(), m.segments_.end(),
+                               [&](const Segment& s) { return s.entry == entry; });
+  if (it == m.segments_.end())
+    throw Error(ErrorCategory::usage, "the PTX defines no entry " + std::string(entry));
+  const auto [open, close] = param_list(it->text, entry);
+  const auto spans = param_spans(it->text, open, close);
+  if (index >= spans.size())
+    throw Error(ErrorCategory::usage, "the entry " + std::string(entry) + " has no parameter " +
+                                          std::to_string(index + 1));
+  const auto [begin, end] = spans[index];
+  it->text.replace(begin, end - begin, declaration);
+  return m;
+}
+
 std::string text_digest(std::string_view text) {
   std::uint64_t h = 14695981039346656037ull;
   for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
@@ -173,4 +220,4 @@ std::string text_digest(std::string_view text) {
   return out;
 }
 
-}  // namespace xr::onebin
+}  // namespace xr

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace xr::onebin {
+namespace xr {
 
 class PtxModule {
  public:
@@ -36,6 +36,14 @@ class PtxModule {
   PtxModule with_static_shared(std::string_view entry, std::uint64_t bytes) const;
   // The module with `entry` named `name` (its parameters, named after it, renamed alike).
   PtxModule renamed(std::string_view entry, const std::string& name) const;
+  // `entry`'s parameter declarations in order, each as written without the separating comma
+  // (".param .u64 xr_reduce_param_0"). Error(usage) when the entry is not defined or has no
+  // parameter list.
+  std::vector<std::string> params(std::string_view entry) const;
+  // The module with `entry`'s parameter `index` declared `declaration` instead. Error(usage) when
+  // the entry is not defined or has no such parameter.
+  PtxModule with_param(std::string_view entry, std::size_t index,
+                       const std::string& declaration) const;
 
  private:
   struct Segment {
@@ -49,4 +57,4 @@ class PtxModule {
 // FNV-1a of the text, in 16 hex digits: which PTX a report was made with.
 std::string text_digest(std::string_view text);
 
-}  // namespace xr::onebin
+}  // namespace xr
