@@ -367,7 +367,7 @@ std::string_view backend_of(KernelLanguage language) {
 }
 
 std::vector<std::string_view> backends_taking(KernelLanguage language) {
-  if (language == KernelLanguage::ptx) return {"cuda", "opencl"};
+  if (language == KernelLanguage::ptx) return {"cuda", "opencl", "vulkan"};
   return {backend_of(language)};
 }
 

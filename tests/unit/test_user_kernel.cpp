@@ -252,13 +252,14 @@ TEST_CASE("device watchdog: a call blocked past the limit ends the process throu
   CHECK(unhandled == 0);
 }
 
-TEST_CASE("user kernel: PTX runs on CUDA, and on OpenCL where the driver builds it",
+TEST_CASE("user kernel: PTX runs on CUDA, and on OpenCL and Vulkan where the driver launches it",
           "[unit][kernel]") {
   using L = xr::KernelLanguage;
   CHECK(xr::backend_of(L::ptx) == "cuda");
-  CHECK(xr::backends_taking(L::ptx) == std::vector<std::string_view>{"cuda", "opencl"});
+  CHECK(xr::backends_taking(L::ptx) == std::vector<std::string_view>{"cuda", "opencl", "vulkan"});
   CHECK(xr::runs_on(L::ptx, "opencl"));
-  CHECK_FALSE(xr::runs_on(L::ptx, "vulkan"));
+  CHECK(xr::runs_on(L::ptx, "vulkan"));
+  CHECK_FALSE(xr::runs_on(L::glsl, "opencl"));
   CHECK_FALSE(xr::runs_on(L::cubin, "opencl"));
   CHECK(xr::backends_taking(L::opencl) == std::vector<std::string_view>{"opencl"});
   // A .ptx and a .cl of one id would both be OpenCL's variant: refused, naming that backend.

@@ -44,6 +44,8 @@ struct DeviceRecipe {
       extensions.push_back(VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
     }
     if (f.push_descriptors) extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+    // Users' PTX kernels launch through it (vk_user_ptx.hpp); nothing else uses it.
+    if (f.binary_import) extensions.push_back(VK_NVX_BINARY_IMPORT_EXTENSION_NAME);
     if (f.subgroup_partitioned)
       extensions.push_back(VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME);
     if (f.executable_statistics) {

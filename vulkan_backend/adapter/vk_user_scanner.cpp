@@ -1,4 +1,5 @@
 #include "vk_program.hpp"
+#include "vk_user_ptx.hpp"
 #include "vk_user_variants.hpp"
 #include "xreduce/device_variant.hpp"
 #include "xreduce/error.hpp"
@@ -6,11 +7,37 @@
 namespace xr::vulkan {
 namespace {
 
-// What one (input, output, op, kind) keeps: the zeroed scratch and the recorded program.
+// What one (input, output, op, kind) keeps: the zeroed scratch and the recorded program: the
+// kernel's SPIR-V modules, or its PTX (`cuda`).
 class UserScanProgram {
  public:
-  UserScanProgram(Device& device, UserModules& modules, const UserKernel& k, const VulkanArray& in,
-                  const VulkanArray& out, Op op, ScanKind kind) {
+  UserScanProgram(Device& device, UserModules& modules, const UserCudaModule* cuda,
+                  const UserKernel& k, const VulkanArray& in, const VulkanArray& out, Op op,
+                  ScanKind kind)
+      : cuda_(cuda) {
+    if (cuda)
+      record_ptx(device, k, in, out);
+    else
+      record_modules(device, modules, k, in, out, op, kind);
+  }
+
+  std::uint64_t tile() const { return tile_; }
+  std::vector<CompiledPass> compiled() const {
+    return cuda_ ? cuda_->describe(launches_) : program_->compiled();
+  }
+  Timing run(int calls) { return program_->run(calls); }
+
+ private:
+  // The scratch of `n` elements in tiles of tile_, zeroed at the start of every call; its bytes.
+  std::uint64_t make_scratch(Device& device, const UserKernel& k, std::uint64_t n) {
+    const std::uint64_t bytes = kernel_scratch_bytes(k, n, tile_);
+    // The slack every array has past the scratch: a stray write lands in memory of its own.
+    scratch_.emplace(device, bytes + kKernelSlackBytes, kStorageUsage, MemoryKind::device_local);
+    return bytes;
+  }
+
+  void record_modules(Device& device, UserModules& modules, const UserKernel& k,
+                      const VulkanArray& in, const VulkanArray& out, Op op, ScanKind kind) {
     std::vector<const UserModule*> ms;
     for (std::size_t i = 0; i < k.passes.size(); ++i)
       ms.push_back(&modules.get(
@@ -18,10 +45,7 @@ class UserScanProgram {
           user_kernel_limits(device)));
     tile_ = k.tile(k.block ? k.block : ms.front()->workgroup);
     const std::uint64_t n = in.size();
-    const std::uint64_t scratch_bytes = kernel_scratch_bytes(k, n, tile_);
-    // The slack every array has past the scratch: a stray write lands in memory of its own.
-    scratch_.emplace(device, scratch_bytes + kKernelSlackBytes, kStorageUsage,
-                     MemoryKind::device_local);
+    const std::uint64_t scratch_bytes = make_scratch(device, k, n);
     const OperandBuffers sets[] = {{&in.buffer(), &out.buffer(), &*scratch_}};
     std::vector<ProgramPass> passes;
     for (std::size_t i = 0; i < ms.size(); ++i) {
@@ -38,11 +62,27 @@ class UserScanProgram {
                      std::vector<ZeroedBytes>{{&*scratch_, scratch_bytes}});
   }
 
-  std::uint64_t tile() const { return tile_; }
-  std::vector<CompiledPass> compiled() const { return program_->compiled(); }
-  Timing run(int calls) { return program_->run(calls); }
+  void record_ptx(Device& device, const UserKernel& k, const VulkanArray& in,
+                  const VulkanArray& out) {
+    tile_ = k.tile(k.block);
+    const std::uint64_t n = in.size();
+    const std::uint64_t scratch_bytes = make_scratch(device, k, n);
+    for (std::size_t i = 0; i < k.passes.size(); ++i)
+      launches_.push_back(
+          {.pass = i,
+           .groups = static_cast<std::uint32_t>(k.groups(k.passes[i].grid, n, tile_)),
+           .pointers = {in.buffer().address(), out.buffer().address(), scratch_->address()},
+           .n = static_cast<std::uint32_t>(n)});
+    program_.emplace(
+        device,
+        [cuda = cuda_, launches = launches_](const vk::raii::CommandBuffer& cmd) {
+          cuda->record(cmd, launches);
+        },
+        std::nullopt, std::vector<ZeroedBytes>{{&*scratch_, scratch_bytes}});
+  }
 
- private:
+  const UserCudaModule* cuda_;        // the PTX's module, or none
+  std::vector<CudaLaunch> launches_;  // the PTX's launches
   std::uint64_t tile_ = 1;
   std::optional<Buffer> scratch_;
   std::optional<Program> program_;  // made last: it records over the buffers above
@@ -61,7 +101,9 @@ class UserScanner final : public DeviceScanner {
       : DeviceScanner(kernel.info(), "n = 0: nothing is dispatched"),
         device_(std::move(device)),
         kernel_(kernel),
-        modules_(modules) {}
+        modules_(modules) {
+    if (kernel.language == KernelLanguage::ptx) cuda_.emplace(*device_, kernel);
+  }
 
  private:
   void prepare(DeviceArray& input, DeviceArray& output) override {
@@ -88,13 +130,15 @@ class UserScanner final : public DeviceScanner {
 
   UserScanProgram& program(const VulkanArray& in, const VulkanArray& out, Op op, ScanKind kind) {
     return programs_.get({in.serial(), out.serial(), op, kind}, [&] {
-      return std::make_unique<UserScanProgram>(*device_, modules_, kernel_, in, out, op, kind);
+      return std::make_unique<UserScanProgram>(*device_, modules_, cuda_ ? &*cuda_ : nullptr,
+                                               kernel_, in, out, op, kind);
     });
   }
 
   std::shared_ptr<Device> device_;  // first: the programs hold command buffers of its pool
   const UserKernel& kernel_;
   UserModules& modules_;
+  std::optional<UserCudaModule> cuda_;  // a .ptx kernel's, before the programs that launch it
   RecentCache<ScanKey, UserScanProgram> programs_{kProgramsKept};
 };
 

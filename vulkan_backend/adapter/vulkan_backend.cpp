@@ -19,6 +19,7 @@
 #include "vk_scanner.hpp"
 #include "vk_sorter.hpp"
 #include "vk_user_module.hpp"
+#include "vk_user_ptx.hpp"
 #include "vk_user_variants.hpp"
 #include "xreduce/call_check.hpp"
 #include "xreduce/device_backend.hpp"
@@ -26,6 +27,7 @@
 #include "xreduce/error.hpp"
 #include "xreduce/shapes.hpp"
 #include "xreduce/user_kernel.hpp"
+#include "xreduce/user_ptx.hpp"
 
 namespace xr::vulkan {
 namespace {
@@ -50,6 +52,9 @@ void read_vulkan_device_knobs(VulkanKnobs& k) {
   if (const auto address =
           read_choice_knob(k.set, k.device_error, "XR_VK_ADDRESSING", "auto", "address"))
     k.force_address = *address;
+  if (const auto compute =
+          read_choice_knob(k.set, k.device_error, "XR_VK_PTX_BARRIER", "all", "compute"))
+    k.ptx_compute_barriers = *compute;
   if (const char* v = read_text_knob(k.set, "XR_VK_CAPTURE_IR")) k.capture_ir_dir = v;
   if (const auto bytes =
           read_knob(k.set, k.device_error, "XR_VK_BLOCK_BYTES",
@@ -161,11 +166,14 @@ class VulkanBackend final : public DeviceBackend {
 
   void add_kernel(const UserKernel& kernel) override {
     const KernelLanguage l = kernel.language;
-    if (l != KernelLanguage::glsl && l != KernelLanguage::hlsl && l != KernelLanguage::spirv)
+    if (l != KernelLanguage::glsl && l != KernelLanguage::hlsl && l != KernelLanguage::spirv &&
+        l != KernelLanguage::ptx)
       throw Error(ErrorCategory::unsupported,
-                  "the vulkan backend runs GLSL, HLSL and SPIR-V kernels, not " +
+                  "the vulkan backend runs GLSL, HLSL, SPIR-V and PTX kernels, not " +
                       std::string(to_string(l)) + " (" + kernel.path.string() + ")");
-    if (l != KernelLanguage::spirv &&
+    // A PTX's entries and parameters are checked now, on any device: a bad one fails the command.
+    if (l == KernelLanguage::ptx) checked_user_ptx(kernel);
+    if ((l == KernelLanguage::glsl || l == KernelLanguage::hlsl) &&
         std::find(kernel.dtypes.begin(), kernel.dtypes.end(), DType::bf16) != kernel.dtypes.end())
       throw Error(ErrorCategory::usage, kernel.path.string() + ": declares bf16, which " +
                                             std::string(to_string(l)) +
@@ -258,6 +266,9 @@ class VulkanBackend final : public DeviceBackend {
   }
   std::string builtin_unsupported_reason(Primitive primitive, std::string_view id) const override {
     return variant_unsupported_reason(primitive, id, facts(), lookback_policy(instance_->knobs()));
+  }
+  std::string user_kernel_missing(const UserKernel& kernel) const override {
+    return kernel.language == KernelLanguage::ptx ? ptx_unlaunchable_reason(facts()) : "";
   }
 
   // A user's kernel is compiled and checked for its first claim before any measurement.

@@ -267,9 +267,10 @@ void describe_facts(DeviceFacts& f, const std::string& largest_array) {
   p.emplace_back("shader clock (subgroup)", yes_no(f.shader_clock));
   p.emplace_back("shader clock (device)", yes_no(f.device_clock));
   p.emplace_back("push descriptors", yes_no(f.push_descriptors));
-  p.emplace_back("CUDA binaries (VK_NV_cuda_kernel_launch, VK_NVX_binary_import)",
-                 std::string(yes_no(f.cuda_kernel_launch)) + ", " + yes_no(f.binary_import) +
-                     " (read, not used: --kernel FILE.ptx runs on cuda and opencl)");
+  p.emplace_back(
+      "CUDA binaries (VK_NV_cuda_kernel_launch, VK_NVX_binary_import)",
+      std::string(yes_no(f.cuda_kernel_launch)) + ", " + yes_no(f.binary_import) +
+          (f.binary_import ? " (--kernel FILE.ptx runs here by VK_NVX_binary_import)" : ""));
   p.emplace_back("subgroup partition (VK_NV_shader_subgroup_partitioned)",
                  yes_no(f.subgroup_partitioned));
   if (f.resident_invocations)

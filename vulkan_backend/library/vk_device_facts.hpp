@@ -30,8 +30,8 @@ struct DeviceFacts {
   bool shader_clock = false;  // VK_KHR_shader_clock + shaderSubgroupClock (enabled when present)
   bool device_clock = false;  // VK_KHR_shader_clock's shaderDeviceClock (the SM clock probe)
   bool push_descriptors = false;  // VK_KHR_push_descriptor (enabled when present)
-  // Which of NVIDIA's extensions that launch CUDA binaries the driver offers (read, not enabled):
-  // VK_NV_cuda_kernel_launch, VK_NVX_binary_import.
+  // Which of NVIDIA's extensions that launch CUDA binaries the driver offers:
+  // VK_NV_cuda_kernel_launch (read), VK_NVX_binary_import (the tool's device enables it).
   bool cuda_kernel_launch = false;
   bool binary_import = false;
   // VK_NV_shader_subgroup_partitioned with its subgroup operation in compute (enabled when

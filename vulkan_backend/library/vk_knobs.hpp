@@ -36,6 +36,10 @@ struct VulkanKnobs {
   // XR_VK_BLOCK_BYTES: the largest allocation an array makes, below maxMemoryAllocationSize, so
   // the several-block path runs on small arrays too. 0: the device's limit.
   std::uint64_t block_bytes = 0;
+  // XR_VK_PTX_BARRIER=compute: users' PTX launches (VK_NVX_binary_import) ordered by a compute
+  // barrier, as SPIR-V dispatches are, instead of one on all commands: what the full barrier
+  // costs. The extension names no stage for its launches, so that order is not guaranteed.
+  bool ptx_compute_barriers = false;
   // The look-back's tuning knobs (fast/decoupled-lookback), unset: the tuned defaults.
   std::optional<std::uint32_t> lookback_polls;    // XR_VK_LOOKBACK_POLLS
   std::optional<std::uint32_t> lookback_backoff;  // XR_VK_LOOKBACK_BACKOFF

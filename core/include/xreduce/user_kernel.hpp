@@ -24,9 +24,9 @@ std::string_view to_string(KernelLanguage language);
 // "cuda" for .cu/.ptx/.cubin, "vulkan" for .comp/.glsl/.hlsl/.spv, "opencl" for .cl: the backend
 // that runs it, and runs it by default.
 std::string_view backend_of(KernelLanguage language);
-// Every backend that takes kernels of `language`, backend_of's first: PTX runs on OpenCL too,
-// where NVIDIA's OpenCL builds it as a program binary (its other drivers refuse it when the
-// variant is made, saying why).
+// Every backend that takes kernels of `language`, backend_of's first: PTX runs on OpenCL and
+// Vulkan too, where NVIDIA's drivers launch it (OpenCL's as a program binary, Vulkan's through
+// VK_NVX_binary_import); other drivers refuse its variant when it is made, saying why.
 std::vector<std::string_view> backends_taking(KernelLanguage language);
 bool runs_on(KernelLanguage language, std::string_view backend);
 // Compiled at run time (cuda, glsl, hlsl, opencl) rather than loaded as it is (ptx, cubin, spirv).
