@@ -58,6 +58,15 @@ std::vector<std::string_view> lines_of(std::string_view text) {
 
 }  // namespace
 
+template <class Segments>
+auto& PtxModule::segment_of(Segments& segments, std::string_view entry) {
+  const auto it = std::find_if(segments.begin(), segments.end(),
+                               [&](const Segment& s) { return s.entry == entry; });
+  if (it == segments.end())
+    throw Error(ErrorCategory::usage, "the PTX defines no entry " + std::string(entry));
+  return *it;
+}
+
 PtxModule PtxModule::parse(std::string_view text) {
   PtxModule m;
   Segment current;
@@ -98,11 +107,7 @@ std::vector<std::string> PtxModule::entries() const {
 }
 
 const std::string& PtxModule::entry_text(std::string_view entry) const {
-  const auto it = std::find_if(segments_.begin(), segments_.end(),
-                               [&](const Segment& s) { return s.entry == entry; });
-  if (it == segments_.end())
-    throw Error(ErrorCategory::usage, "the PTX defines no entry " + std::string(entry));
-  return it->text;
+  return segment_of(segments_, entry).text;
 }
 
 PtxModule PtxModule::keep(const std::vector<std::string>& entries) const {
@@ -121,10 +126,7 @@ PtxModule PtxModule::keep(const std::vector<std::string>& entries) const {
 PtxModule PtxModule::with_params(std::string_view entry,
                                  const std::vector<std::string>& params) const {
   PtxModule m = *this;
-  const auto it = std::find_if(m.segments_.begin(), m.segments_.end(),
-                               [&](const Segment& s) { return s.entry == entry; });
-  if (it == m.segments_.end())
-    throw Error(ErrorCategory::usage, "the PTX defines no entry " + std::string(entry));
+  Segment* const it = &segment_of(m.segments_, entry);
   // The list closes at the first ")" after the name's "(": nvcc puts it on a line of its own.
   const auto [open, close] = param_list(it->text, entry);
   const bool empty = it->text.find(".param", open) > close;
@@ -137,10 +139,7 @@ PtxModule PtxModule::with_params(std::string_view entry,
 
 PtxModule PtxModule::with_static_shared(std::string_view entry, std::uint64_t bytes) const {
   PtxModule m = *this;
-  const auto body = std::find_if(m.segments_.begin(), m.segments_.end(),
-                                 [&](const Segment& s) { return s.entry == entry; });
-  if (body == m.segments_.end())
-    throw Error(ErrorCategory::usage, "the PTX defines no entry " + std::string(entry));
+  const Segment* const body = &segment_of(m.segments_, entry);
   int used = 0;
   for (Segment& s : m.segments_) {
     if (!s.entry.empty()) continue;
@@ -169,10 +168,7 @@ PtxModule PtxModule::with_static_shared(std::string_view entry, std::uint64_t by
 
 PtxModule PtxModule::renamed(std::string_view entry, const std::string& name) const {
   PtxModule m = *this;
-  const auto it = std::find_if(m.segments_.begin(), m.segments_.end(),
-                               [&](const Segment& s) { return s.entry == entry; });
-  if (it == m.segments_.end())
-    throw Error(ErrorCategory::usage, "the PTX defines no entry " + std::string(entry));
+  Segment* const it = &segment_of(m.segments_, entry);
   std::string out;
   for (std::size_t at = 0;;) {
     const auto next = it->text.find(entry, at);
@@ -198,10 +194,7 @@ std::vector<std::string> PtxModule::params(std::string_view entry) const {
 PtxModule PtxModule::with_param(std::string_view entry, std::size_t index,
                                 const std::string& declaration) const {
   PtxModule m = *this;
-  const auto it = std::find_if(m.segments_.begin(), m.segments_.end(),
-                               [&](const Segment& s) { return s.entry == entry; });
-  if (it == m.segments_.end())
-    throw Error(ErrorCategory::usage, "the PTX defines no entry " + std::string(entry));
+  Segment* const it = &segment_of(m.segments_, entry);
   const auto [open, close] = param_list(it->text, entry);
   const auto spans = param_spans(it->text, open, close);
   if (index >= spans.size())

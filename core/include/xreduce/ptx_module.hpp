@@ -50,6 +50,10 @@ class PtxModule {
     std::string entry;  // empty: not an entry
     std::string text;
   };
+  // The segment of `entry` in `segments`; Error(usage) when the module does not define it.
+  template <class Segments>
+  static auto& segment_of(Segments& segments, std::string_view entry);
+
   std::vector<Segment> segments_;
   std::string header_;
 };
